@@ -18,6 +18,8 @@ export interface CollectOptions {
   maxNodes?: number;
   /** Keep Chromium's own AT-SPI nodes even when CDP covers the browser (its toolbar, tabs). Default false. */
   keepChromiumAtspi?: boolean;
+  /** Maps a bus address the display's processes report (its accessibility bus) to one this host reaches. */
+  hostAddress?: (address: string) => string;
   /** Told about a source that failed; the other source's nodes are still returned. */
   onError?: (source: 'atspi' | 'cdp', error: Error) => void;
 }
@@ -43,6 +45,7 @@ export async function collectAccessibility(opts: CollectOptions): Promise<Access
     opts.dbusAddress
       ? collectAtspiTree({
           dbusAddress: opts.dbusAddress,
+          hostAddress: opts.hostAddress,
           timeoutMs: opts.timeoutMs,
           maxNodes: opts.maxNodes,
           skipApps: opts.cdpEndpoint && !opts.keepChromiumAtspi ? CHROMIUM_APP_NAMES : [],

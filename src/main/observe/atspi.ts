@@ -17,6 +17,8 @@ export interface AtspiOptions {
   maxNodes?: number;
   /** Applications left out, matched case-insensitively against the application's name (e.g. `chromium`). */
   skipApps?: string[];
+  /** Maps the accessibility bus address the display reports to one this host reaches (sandboxed displays). */
+  hostAddress?: (address: string) => string;
   /** Do not descend into nodes that are not `showing` (closed menus, hidden windows). Default true. */
   pruneHidden?: boolean;
 }
@@ -192,7 +194,8 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       { cause: error },
     );
   }
-  let bus = sessionBus({ busAddress: address });
+  const reach = opts.hostAddress ?? ((a: string) => a);
+  let bus = sessionBus({ busAddress: reach(address) });
   bus.on('error', () => undefined);
   const roots: AccessibilityNode[] = [];
   const desktopChildren = () =>
@@ -204,7 +207,7 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
         // a remembered accessibility bus that went away (the session restarted it): ask again, once
         busAddresses.delete(opts.dbusAddress);
         bus.disconnect();
-        bus = sessionBus({ busAddress: await accessibilityBusAddress(opts.dbusAddress, deadline) });
+        bus = sessionBus({ busAddress: reach(await accessibilityBusAddress(opts.dbusAddress, deadline)) });
         bus.on('error', () => undefined);
         return desktopChildren();
       })

@@ -7,12 +7,11 @@ import { createLocalEnvironment, type LocalEnvironment } from '../env/local/loca
 import { CUT_MARK, MARKED_TABLE_HEADER, TABLE_HEADER } from './linearise';
 import { observe } from './index';
 import { markColour } from './set-of-mark';
-import { hasChromium, hasDisplayTools, serveFixturePage, startChromium, type Chromium, type Served } from './testing/apps';
+import { hasChromium, hasDisplayTools, serveFixturePage, startChromiumIn, type Served } from './testing/apps';
 
 let local: LocalEnvironment;
 let env: Environment;
 let page: Served;
-let chromium: Chromium;
 
 /** The local environment as one that cannot read accessibility trees. */
 function withoutAccessibility(base: LocalEnvironment): Environment {
@@ -25,13 +24,12 @@ describe.skipIf(!(hasDisplayTools && hasChromium))('observe on a real display (n
   beforeAll(async () => {
     local = await createLocalEnvironment({ width: 1280, height: 800 });
     page = await serveFixturePage();
-    chromium = await startChromium(local.displayEnv, page.url, { position: [0, 0], size: [1000, 760] });
-    local.setBrowserEndpoint!(chromium.endpoint);
+    // Chromium inside the environment's sandbox session, as a task's setup starts it.
+    local.setBrowserEndpoint!((await startChromiumIn(local, page.url, { position: [0, 0], size: [1000, 760] })).endpoint);
     env = local;
   }, 60_000);
 
   afterAll(async () => {
-    await chromium?.stop();
     await page?.close();
     await local?.close();
   });

@@ -1,10 +1,12 @@
 // A sandbox X display: Xvfb + openbox + its own session D-Bus (so AT-SPI works inside it), on a display number
 // Xvfb picks itself (-displayfd), torn down on stop() and, through a watchdog, after a crash of Proctor.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvironmentError } from '../../errors';
+import { cleanHostEnv, type Confinement } from './confinement';
+import { reserveDisplayNumber, type DisplayNumber } from './display-number';
 
 export interface SandboxDisplay {
   /** `:N` */
@@ -13,8 +15,15 @@ export interface SandboxDisplay {
   height: number;
   /** Address of the display's own session bus (AT-SPI's bus is activated on it). */
   dbusAddress?: string;
-  /** DISPLAY, DBUS_SESSION_BUS_ADDRESS and the variables GTK / Qt / Chromium apps need to expose AT-SPI. */
+  /**
+   * DISPLAY, DBUS_SESSION_BUS_ADDRESS and the variables GTK / Qt / Chromium apps need to expose AT-SPI, as the
+   * display's own processes see them (inside a namespace sandbox: guest paths).
+   */
   env: Record<string, string>;
+  /** The same for clients on the host (the display worker, the accessibility collector): host paths. */
+  hostEnv: Record<string, string>;
+  /** Maps a socket address the display's processes name (e.g. the accessibility bus's) to one the host reaches. */
+  hostAddress(address: string): string;
   /** Process-group ids the display owns (Xvfb, openbox, dbus-daemon), for diagnostics and tests. */
   readonly pids: { xvfb: number; openbox?: number; dbus?: number; watchdog: number };
   stop(): Promise<void>;
@@ -27,6 +36,11 @@ export interface DisplayOptions {
   noWindowManager?: boolean;
   /** Skip the session bus. Default false. */
   noDbus?: boolean;
+  /**
+   * Start the display's processes inside this namespace sandbox, whose /tmp is `hostTmp` on the host. Default:
+   * on the host.
+   */
+  sandbox?: { confinement: Confinement; hostTmp: string };
 }
 
 const START_TIMEOUT_MS = 15_000;
@@ -126,18 +140,39 @@ async function waitForWindowManager(env: Record<string, string>): Promise<void> 
   throw new EnvironmentError(`openbox did not take the display ${env.DISPLAY} within ${START_TIMEOUT_MS} ms`);
 }
 
-/** Starts Xvfb (+ openbox, + a session bus) on a free display number. */
+/** A session bus configuration that also lets the host's user in (the accessibility collector runs there). */
+function sessionBusConfig(listen: string): string {
+  return `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <include>/usr/share/dbus-1/session.conf</include>
+  <listen>${listen}</listen>
+  <policy context="default"><allow user="root"/></policy>
+</busconfig>
+`;
+}
+
+/**
+ * Starts Xvfb (+ openbox, + a session bus) on a free display number: on the host, or inside a namespace sandbox
+ * (`opts.sandbox`) whose X socket the host reaches through a link and whose bus sockets live in its /tmp.
+ */
 export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDisplay> {
   const width = opts.width ?? 1920;
   const height = opts.height ?? 1080;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 64 || height < 64 || width > 8192 || height > 8192) {
     throw new EnvironmentError(`display size ${width}x${height} is not usable: give integers between 64 and 8192`);
   }
+  const sandbox = opts.sandbox?.confinement.kind === 'namespaces' ? opts.sandbox : undefined;
   const watchdog = startWatchdog();
   const guard = (pid: number | undefined): void => {
     if (pid) watchdog.stdin?.write(`${pid}\n`);
   };
-  const runtimeDir = mkdtempSync(join(tmpdir(), 'proctor-xdg-'));
+  // Guest paths of the display's sockets and runtime folder, and how the host reaches them.
+  const runtimeDir = sandbox ? '/tmp/.proctor-xdg' : mkdtempSync(join(tmpdir(), 'proctor-xdg-'));
+  const toHost = (guest: string): string => (sandbox && guest.startsWith('/tmp/') ? join(sandbox.hostTmp, guest.slice(5)) : guest);
+  const start = (argv: string[], stdio: ('ignore' | 'pipe')[], env: Record<string, string>): ChildProcess =>
+    sandbox ? sandbox.confinement.spawn(argv, { stdio, env, detached: true }) : spawn(argv[0], argv.slice(1), { detached: true, stdio, env: { ...cleanHostEnv(), ...env } });
+  let reserved: DisplayNumber | undefined;
   let xvfb: ChildProcess | undefined;
   let openbox: ChildProcess | undefined;
   let dbus: ChildProcess | undefined;
@@ -149,30 +184,40 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
     if (!(await waitGone(pids, 1500))) for (const p of pids) killGroup(p, 'SIGKILL');
     await waitGone(pids, 1000);
     watchdog.stdin?.end();
-    rmSync(runtimeDir, { recursive: true, force: true });
+    reserved?.release();
+    rmSync(toHost(runtimeDir), { recursive: true, force: true });
   };
 
   try {
-    // Xvfb writes the display number it took to fd 3 once it accepts connections; it skips locked numbers.
-    xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'RANDR'], {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    });
+    if (sandbox) {
+      mkdirSync(toHost(runtimeDir), { recursive: true, mode: 0o700 });
+      mkdirSync(toHost('/tmp/.X11-unix'), { recursive: true });
+      chmodSync(toHost('/tmp/.X11-unix'), 0o1777);
+      sandbox.confinement.adopt(toHost(runtimeDir));
+      reserved = reserveDisplayNumber();
+    }
+    // Xvfb writes the display number it took to fd 3 once it accepts connections; on the host it skips locked
+    // numbers itself. In a sandbox it takes the number reserved on the host and no abstract socket (`-nolisten
+    // local`), so no other sandbox can reach it.
+    const where = reserved ? [`:${reserved.num}`, '-nolisten', 'local'] : [];
+    xvfb = start(['Xvfb', ...where, '-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'RANDR'], ['ignore', 'ignore', 'pipe', 'pipe'], {});
     guard(xvfb.pid);
     const num = await readUntil(xvfb, xvfb.stdio[3] as NodeJS.ReadableStream, 'Xvfb', (t) => (/^\d+\n/.test(t) ? t.trim() : undefined));
     (xvfb.stdio[3] as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
     xvfb.stderr?.resume();
     xvfb.unref();
     const display = `:${num}`;
+    reserved?.linkSocket(toHost(`/tmp/.X11-unix/X${num}`));
     const env: Record<string, string> = { DISPLAY: display, XDG_RUNTIME_DIR: runtimeDir, ...accessibilityEnv };
 
     let dbusAddress: string | undefined;
     if (!opts.noDbus) {
-      dbus = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], {
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...process.env, ...env },
-      });
+      let argv = ['dbus-daemon', '--session', '--nofork', '--nopidfile', '--print-address=1'];
+      if (sandbox) {
+        writeFileSync(toHost('/tmp/.proctor-bus.conf'), sessionBusConfig('unix:path=/tmp/.proctor-bus'));
+        argv = ['dbus-daemon', '--config-file=/tmp/.proctor-bus.conf', '--nofork', '--nopidfile', '--print-address=1'];
+      }
+      dbus = start(argv, ['ignore', 'pipe', 'pipe'], env);
       guard(dbus.pid);
       dbusAddress = await readUntil(dbus, dbus.stdout as NodeJS.ReadableStream, 'dbus-daemon', (t) => (t.includes('\n') ? t.split('\n')[0].trim() : undefined));
       dbus.stdout?.resume();
@@ -181,11 +226,16 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
       env.DBUS_SESSION_BUS_ADDRESS = dbusAddress;
     }
 
+    const hostAddress = (address: string): string =>
+      sandbox ? address.replace(/(^|[;,])(unix:(?:path|dir|tmpdir)=)(\/tmp\/[^,;]*)/g, (_m, pre: string, key: string, p: string) => pre + key + toHost(p)) : address;
+    const hostEnv: Record<string, string> = { ...env, XDG_RUNTIME_DIR: toHost(runtimeDir) };
+    if (dbusAddress) hostEnv.DBUS_SESSION_BUS_ADDRESS = hostAddress(dbusAddress);
+
     if (!opts.noWindowManager) {
-      openbox = spawn('openbox', ['--sm-disable'], { detached: true, stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, ...env } });
+      openbox = start(['openbox', '--sm-disable'], ['ignore', 'ignore', 'ignore'], env);
       guard(openbox.pid);
       openbox.unref();
-      await waitForWindowManager(env);
+      await waitForWindowManager(hostEnv);
     }
 
     let stopped: Promise<void> | undefined;
@@ -195,6 +245,8 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
       height,
       dbusAddress,
       env,
+      hostEnv,
+      hostAddress,
       pids: { xvfb: xvfb.pid!, openbox: openbox?.pid, dbus: dbus?.pid, watchdog: watchdog.pid! },
       stop: () => (stopped ??= teardown()),
     };

@@ -10,6 +10,7 @@ import { FailsafeError, InputKilledError } from '../input-errors';
 import { startDisplay, accessibilityEnv, type SandboxDisplay } from './display';
 import { SandboxHome } from './sandbox-home';
 import { SandboxShell } from './sandbox-shell';
+import { hostConfinement, isolationSupport, startNamespaceSandbox, warnIfUnisolated, type Confinement } from './confinement';
 import { compileAction, type Primitive } from './primitives';
 import { WorkerClient } from './worker-client';
 import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
@@ -43,6 +44,12 @@ export interface LocalEnvironment extends Environment {
   readonly home: SandboxHome;
   /** The sandbox display this environment started, if any. */
   readonly sandbox?: SandboxDisplay;
+  /**
+   * Where the session's processes run: `namespaces` (a bubblewrap sandbox: own PID and mount namespaces, clean
+   * environment, only its home and /tmp writable) or `host` (as Proctor's user; the fallback, and for a display
+   * Proctor did not start).
+   */
+  readonly isolation: Confinement['kind'];
   /** Kill switch: stops any action sequence in flight within 100 ms; later perform() calls work again. */
   kill(): Promise<void>;
   /** The worker process id (diagnostics and tests). */
@@ -101,7 +108,7 @@ function regexEscape(s: string): string {
 export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {}): Promise<LocalEnvironment> {
   const notify = opts.notify ?? ((line: string) => process.stderr.write(line + '\n'));
   let sandbox: SandboxDisplay | undefined;
-  let displayEnv: Record<string, string>;
+  let displayEnv: Record<string, string> | undefined;
   if (opts.userDisplay) {
     const d = opts.display ?? process.env.DISPLAY;
     if (!d) throw new EnvironmentError('--user-display needs DISPLAY to name your display');
@@ -117,15 +124,31 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     }
     if (!/^:\d+(\.\d+)?$/.test(opts.display)) throw new EnvironmentError(`display '${opts.display}' is not of the form :N`);
     displayEnv = { DISPLAY: opts.display, ...accessibilityEnv };
-  } else {
-    sandbox = await startDisplay({ width: opts.width, height: opts.height });
-    displayEnv = { ...sandbox.env };
   }
 
   const home = opts.home ? SandboxHome.at(opts.home) : SandboxHome.create();
   const ownsHome = !opts.home;
-  const shell = new SandboxShell(home, displayEnv);
-  const worker = new WorkerClient(displayEnv, {
+  let confinement: Confinement = hostConfinement(home);
+  // Host-side clients (the display worker, the accessibility collector) reach the display through these.
+  let hostEnv: Record<string, string>;
+  try {
+    if (!opts.userDisplay && !opts.display) {
+      warnIfUnisolated(notify);
+      if (isolationSupport().available) confinement = await startNamespaceSandbox(home);
+      sandbox = await startDisplay({ width: opts.width, height: opts.height, sandbox: { confinement, hostTmp: home.tmp } });
+      displayEnv = { ...sandbox.env };
+      hostEnv = { ...sandbox.hostEnv };
+    } else {
+      hostEnv = displayEnv ?? {};
+    }
+  } catch (e) {
+    await confinement.close();
+    if (ownsHome) await rm(home.root, { recursive: true, force: true });
+    throw e;
+  }
+  const guestEnv: Record<string, string> = displayEnv ?? {};
+  const shell = new SandboxShell(home, guestEnv, confinement);
+  const worker = new WorkerClient(hostEnv, {
     failsafe: opts.failsafe ?? !!opts.userDisplay,
     unicode: opts.unicodeTyping ?? 'xdotool',
   });
@@ -138,7 +161,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
   let closed = false;
 
   const checkOpen = (): void => {
-    if (closed) throw new EnvironmentError(`the local environment on ${displayEnv.DISPLAY} is closed`);
+    if (closed) throw new EnvironmentError(`the local environment on ${guestEnv.DISPLAY} is closed`);
   };
 
   async function screen(): Promise<ScreenInfo> {
@@ -223,7 +246,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
 
   async function xdotool(args: string[]): Promise<CommandResult> {
     const r = await shell.run(['xdotool', ...args], { timeoutMs: 10_000 });
-    if (r.exitCode !== 0) throw new EnvironmentError(`xdotool ${args.join(' ')} failed on ${displayEnv.DISPLAY}: ${r.stderr.trim()}`);
+    if (r.exitCode !== 0) throw new EnvironmentError(`xdotool ${args.join(' ')} failed on ${guestEnv.DISPLAY}: ${r.stderr.trim()}`);
     return r;
   }
 
@@ -232,25 +255,29 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     // A file:// URL names a guest path like any other: mapped into the sandbox home (and refused outside it).
     if (/^file:\/\//i.test(target)) target = fileURLToPath(target);
     if (/^https?:\/\//i.test(target)) {
-      return shell.launch(['chromium', ...CHROMIUM_FLAGS, `--user-data-dir=${home.toHost('/tmp/proctor-open-chromium')}`, target]);
+      return shell.launch(['chromium', ...CHROMIUM_FLAGS, `--user-data-dir=${confinement.commandPath('/tmp/proctor-open-chromium')}`, target]);
     }
-    const host = home.toHost(target);
-    const opener = OPENERS[extname(host).toLowerCase()] ?? ['xdg-open'];
-    const args = opener[0] === 'chromium' ? [...opener, ...CHROMIUM_FLAGS, `--user-data-dir=${home.toHost('/tmp/proctor-open-chromium')}`, host] : [...opener, host];
+    const path = confinement.commandPath(target);
+    const opener = OPENERS[extname(path).toLowerCase()] ?? ['xdg-open'];
+    const args = opener[0] === 'chromium' ? [...opener, ...CHROMIUM_FLAGS, `--user-data-dir=${confinement.commandPath('/tmp/proctor-open-chromium')}`, path] : [...opener, path];
     return shell.launch(args);
   }
 
   const env: LocalEnvironment = {
     kind: 'local',
-    display: displayEnv.DISPLAY,
-    displayEnv,
+    display: guestEnv.DISPLAY,
+    displayEnv: guestEnv,
     home,
     sandbox,
+    isolation: confinement.kind,
     capabilities: new Set<Capability>(['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser']),
     screen,
     screenshot,
     // Native apps over AT-SPI on the display's own session bus, and the browser it started over CDP.
-    accessibilityTree: () => (checkOpen(), collectAccessibility({ dbusAddress: displayEnv.DBUS_SESSION_BUS_ADDRESS, cdpEndpoint: endpoint })),
+    accessibilityTree: () => (
+      checkOpen(),
+      collectAccessibility({ dbusAddress: hostEnv.DBUS_SESSION_BUS_ADDRESS, cdpEndpoint: endpoint, hostAddress: sandbox?.hostAddress })
+    ),
     perform,
     kill,
     workerPid: () => worker.pid,
@@ -262,17 +289,17 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     async activateWindow(title, o = {}) {
       checkOpen();
       const ids = await windowIds(title, !!o.strict, !!o.byClass);
-      if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${displayEnv.DISPLAY}`);
+      if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`);
       await xdotool(['windowactivate', '--sync', ids[ids.length - 1]]);
     },
     async closeWindow(title, o = {}) {
       checkOpen();
       const ids = await windowIds(title, !!o.strict, !!o.byClass);
-      if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${displayEnv.DISPLAY}`);
+      if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`);
       // Ask politely (the window manager's close: WM_DELETE_WINDOW via openbox's Alt+F4).
       for (const id of ids) await xdotool(['windowactivate', '--sync', id, 'key', '--clearmodifiers', 'alt+F4']);
     },
-    rewriteGuestPaths: (text) => home.rewriteCommand(text),
+    ...(confinement.kind === 'host' ? { rewriteGuestPaths: (text: string) => home.rewriteCommand(text) } : {}),
     browserEndpoint: () => endpoint,
     setBrowserEndpoint: (e) => {
       endpoint = e;
@@ -283,6 +310,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
       await worker.close();
       await shell.stopLaunched();
       if (sandbox) await sandbox.stop();
+      await confinement.close();
       if (ownsHome) await rm(home.root, { recursive: true, force: true });
     },
   };

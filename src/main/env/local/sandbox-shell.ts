@@ -1,16 +1,15 @@
 // Commands, files and launched programs over a sandbox home: what the shell and local environments share.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Processes start through the session's Confinement (a namespace sandbox, or the host as a fallback).
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CommandResult, RunOptions } from '../environment';
 import { EnvironmentError } from '../../errors';
 import type { SandboxHome } from './sandbox-home';
+import { hostConfinement, type Confinement } from './confinement';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_OUTPUT = 16 * 1024 * 1024;
-
-/** Host variables passed through to guest commands; everything else (API keys included) is left out. */
-const PASSED_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'USER', 'LOGNAME', 'SHELL', 'TZ'];
 
 export class SandboxShell {
   private readonly launched = new Set<ChildProcess>();
@@ -19,35 +18,37 @@ export class SandboxShell {
     readonly home: SandboxHome,
     /** Variables of the display the commands belong to (DISPLAY, DBUS_SESSION_BUS_ADDRESS, …); empty when headless. */
     private readonly displayEnv: Record<string, string> = {},
+    readonly confinement: Confinement = hostConfinement(home),
   ) {}
 
-  /** The environment guest commands run with. */
+  /** The environment guest commands run with: a clean one (no key of Proctor's), plus the display's. */
   env(extra: Record<string, string> = {}): Record<string, string> {
-    const env: Record<string, string> = {};
-    for (const k of PASSED_THROUGH) if (process.env[k] !== undefined) env[k] = process.env[k]!;
-    env.PATH ??= '/usr/local/bin:/usr/bin:/bin';
-    env.LANG ??= 'C.UTF-8';
-    return { ...env, ...this.displayEnv, HOME: this.home.root, TMPDIR: this.home.tmp, PWD: this.home.root, ...extra };
+    return { ...this.confinement.baseEnv(), ...this.displayEnv, ...extra };
   }
 
   private argv(command: string | string[], shell: boolean | undefined): string[] {
     if (typeof command === 'string') {
-      if (shell === false) return command.split(/\s+/).filter(Boolean).map((a) => this.home.rewriteCommand(a));
-      return ['/bin/sh', '-c', this.home.rewriteCommand(command)];
+      if (shell === false) return command.split(/\s+/).filter(Boolean).map((a) => this.confinement.rewrite(a));
+      return ['/bin/sh', '-c', this.confinement.rewrite(command)];
     }
     if (!Array.isArray(command) || command.length === 0 || command.some((a) => typeof a !== 'string')) {
       throw new EnvironmentError(`a command must be a string or a non-empty list of strings, got ${JSON.stringify(command)}`);
     }
-    if (shell === true) return ['/bin/sh', '-c', this.home.rewriteCommand(command.join(' '))];
-    return command.map((a) => this.home.rewriteCommand(a));
+    if (shell === true) return ['/bin/sh', '-c', this.confinement.rewrite(command.join(' '))];
+    return command.map((a) => this.confinement.rewrite(a));
   }
 
   async run(command: string | string[], options: RunOptions = {}): Promise<CommandResult> {
-    const [file, ...args] = this.argv(command, options.shell);
-    const cwd = options.cwd ? this.home.toHost(options.cwd) : this.home.root;
+    const argv = this.argv(command, options.shell);
+    const file = argv[0];
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise<CommandResult>((resolve) => {
-      const child = spawn(file, args, { cwd, env: this.env(options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let child: ChildProcess;
+      try {
+        child = this.confinement.spawn(argv, { cwd: options.cwd, env: this.env(options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (e) {
+        return resolve({ stdout: '', stderr: `cannot run ${file}: ${(e as Error).message}`, exitCode: 127, timedOut: false });
+      }
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       let outLen = 0;
@@ -87,8 +88,9 @@ export class SandboxShell {
 
   async putFile(guestPath: string, data: Buffer): Promise<void> {
     const host = this.home.toHost(guestPath);
-    await mkdir(dirname(host), { recursive: true });
+    const created = await mkdir(dirname(host), { recursive: true });
     await writeFile(host, data);
+    this.confinement.adopt(created ?? host);
   }
 
   async getFile(guestPath: string): Promise<Buffer | undefined> {
@@ -104,9 +106,7 @@ export class SandboxShell {
 
   /** Starts a program detached (its own process group) and resolves once it has been spawned. */
   async launch(command: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<void> {
-    const [file, ...args] = this.argv(command, false);
-    const cwd = options.cwd ? this.home.toHost(options.cwd) : this.home.root;
-    const child = spawn(file, args, { cwd, env: this.env(options.env), detached: true, stdio: 'ignore' });
+    const child = this.confinement.spawn(this.argv(command, false), { cwd: options.cwd, env: this.env(options.env), detached: true, stdio: 'ignore' });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (e) => reject(new EnvironmentError(`cannot launch ${JSON.stringify(command)}: ${e.message}`, { cause: e })));

@@ -4,6 +4,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EnvironmentError } from '../../errors';
+import { cleanHostEnv } from './confinement';
 import { FailsafeError, InputKilledError } from '../input-errors';
 import { replyProblem, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerResult } from './worker-protocol';
 
@@ -51,7 +52,8 @@ export class WorkerClient {
       this.stderrTail = '';
       const child = fork(WORKER_FILE, [], {
         execArgv: WORKER_EXEC_ARGV,
-        env: { ...process.env, ...this.displayEnv, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
+        // A clean environment: the worker needs the display, never Proctor's keys.
+        env: { ...cleanHostEnv(), ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...this.displayEnv, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });

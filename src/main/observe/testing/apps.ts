@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Screenshot } from '../../env/environment';
+import type { Environment, Screenshot } from '../../env/environment';
 
 export const hasDisplayTools =
   spawnSync('sh', ['-c', 'command -v Xvfb openbox dbus-daemon xdotool import xprop']).status === 0;
@@ -90,6 +90,34 @@ export interface Chromium extends App {
   endpoint: string;
 }
 
+function chromiumArgs(profile: string, url: string, opts: { position?: [number, number]; size?: [number, number] }): string[] {
+  const [x, y] = opts.position ?? [0, 0];
+  const [w, h] = opts.size ?? [1000, 700];
+  return [
+    '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    '--no-first-run', '--disable-quic', '--no-default-browser-check', '--password-store=basic',
+    `--user-data-dir=${profile}`, '--remote-debugging-port=0', `--window-position=${x},${y}`, `--window-size=${w},${h}`,
+    url,
+  ];
+}
+
+/** Waits for Chromium's DevTools port (read by `readPort`) and for `url` to have loaded; the endpoint. */
+async function chromiumReady(url: string, readPort: () => Promise<string | undefined>): Promise<string> {
+  const port = await poll('Chromium DevToolsActivePort', 20_000, readPort);
+  const endpoint = `http://127.0.0.1:${port}`;
+  // wait until the page has loaded and is on the screen
+  await poll('the page to load', 20_000, async () => {
+    try {
+      const res = await fetch(`${endpoint}/json/list`);
+      const pages = (await res.json()) as { type: string; url: string; title: string }[];
+      return pages.some((p) => p.type === 'page' && p.url === url && p.title !== '' && p.title !== url) ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  return endpoint;
+}
+
 /** Chromium on the display with a DevTools port it picks itself, one window at `position` of `size`. */
 export async function startChromium(
   env: Record<string, string>,
@@ -97,34 +125,12 @@ export async function startChromium(
   opts: { position?: [number, number]; size?: [number, number] } = {},
 ): Promise<Chromium> {
   const profile = mkdtempSync(join(tmpdir(), 'proctor-observe-chromium-'));
-  const [x, y] = opts.position ?? [0, 0];
-  const [w, h] = opts.size ?? [1000, 700];
-  const child = spawn(
-    'chromium',
-    [
-      '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--no-first-run', '--disable-quic', '--no-default-browser-check', '--password-store=basic',
-      `--user-data-dir=${profile}`, '--remote-debugging-port=0', `--window-position=${x},${y}`, `--window-size=${w},${h}`,
-      url,
-    ],
-    { detached: true, stdio: 'ignore', env: { ...process.env, ...env, HOME: profile } },
-  );
+  const child = spawn('chromium', chromiumArgs(profile, url, opts), { detached: true, stdio: 'ignore', env: { ...process.env, ...env, HOME: profile } });
   const stop = stopGroup(child, () => rmSync(profile, { recursive: true, force: true }));
   try {
-    const port = await poll('Chromium DevToolsActivePort', 20_000, () => {
+    const endpoint = await chromiumReady(url, async () => {
       try {
         return readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0] || undefined;
-      } catch {
-        return undefined;
-      }
-    });
-    const endpoint = `http://127.0.0.1:${port}`;
-    // wait until the page has loaded and is on the screen
-    await poll('the page to load', 20_000, async () => {
-      try {
-        const res = await fetch(`${endpoint}/json/list`);
-        const pages = (await res.json()) as { type: string; url: string; title: string }[];
-        return pages.some((p) => p.type === 'page' && p.url === url && p.title !== '' && p.title !== url) ? true : undefined;
       } catch {
         return undefined;
       }
@@ -134,6 +140,21 @@ export async function startChromium(
     await stop();
     throw error;
   }
+}
+
+/**
+ * Chromium started by an environment (inside its sandbox session, as tasks start it), one window at `position`
+ * of `size`; it ends with the environment.
+ */
+export async function startChromiumIn(
+  env: Environment,
+  url: string,
+  opts: { position?: [number, number]; size?: [number, number] } = {},
+): Promise<{ endpoint: string }> {
+  const profile = `/tmp/proctor-observe-chromium-${Math.random().toString(36).slice(2, 10)}`;
+  await env.launch(['chromium', ...chromiumArgs(profile, url, opts)]);
+  const endpoint = await chromiumReady(url, async () => (await env.getFile(`${profile}/DevToolsActivePort`))?.toString('utf8').split('\n')[0] || undefined);
+  return { endpoint };
 }
 
 /** mousepad (GTK3) editing a new file holding `text`; resolves once its window is mapped. */
