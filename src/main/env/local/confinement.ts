@@ -122,8 +122,12 @@ function systemBinds(): string[] {
     if (st.isSymbolicLink()) args.push('--symlink', readLinkSafe(p), p);
     else if (st.isDirectory()) args.push('--ro-bind', p, p);
   }
+  // Folders bwrap would create on the way to a bind get mode 0700; the sandbox's user must traverse these.
+  for (const d of ['/var', '/var/cache', '/var/lib']) args.push('--perms', '0755', '--dir', d);
+  args.push('--perms', '1777', '--dir', '/var/tmp');
+  // The font cache (else every app rebuilds it, seconds for the CJK fonts), the machine id, /opt.
   for (const p of ['/var/cache/fontconfig', '/var/lib/dbus', '/opt']) if (existsSync(p)) args.push('--ro-bind', p, p);
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/run', '--perms', '0755', '--dir', '/var', '--perms', '1777', '--dir', '/var/tmp');
+  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/run');
   return args;
 }
 
