@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/run';
@@ -222,4 +222,56 @@ describe('proctor run as a process', () => {
     );
     expect(finished.map((e) => e.taskKey).sort()).toEqual(ids.map((id) => `cli/${id}`)); // each exactly once
   }, 240_000);
+});
+
+describe('a second --resume of a live run', () => {
+  /** A run folder whose task cli/a is being run by `holder` (a live process standing for the first writer). */
+  async function liveRun(holder: number, lockAt: 'run' | 'task') {
+    const root = mkdtempSync(join(tmpdir(), 'proctor-live-'));
+    writeTask(root, 'cli', 'a');
+    const { tasks } = await (await defaultParts()).loadTasks([root]);
+    const envs = new Map<string, Environment>();
+    // a finished run, then made to look like one still being written by `holder`
+    const first = await runTasks(tasks, { agent: fileAgent(envs, true), agentName: 'writer', outDir: join(root, 'results'), parts: await shellParts(envs, ['a']), waitMs: 1 });
+    const taskDir = join(first.runDir, 'pyautogui/screenshot/writer/cli/a');
+    rmSync(join(taskDir, 'summary.json'));
+    const events = readFileSync(join(first.runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l && !/"kind":"(task.finished|run.finished)"/.test(l));
+    writeFileSync(join(first.runDir, 'events.jsonl'), events.join('\n') + '\n');
+    const manifest = JSON.parse(readFileSync(join(first.runDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(first.runDir, 'manifest.json'), JSON.stringify({ ...manifest, pid: holder }, null, 2) + '\n');
+    const lock = JSON.stringify({ pid: holder, host: hostname(), at: new Date().toISOString() });
+    writeFileSync(join(lockAt === 'run' ? first.runDir : taskDir, '.lock'), lock);
+    return { runDir: first.runDir, taskDir, envs };
+  }
+
+  for (const lockAt of ['run', 'task'] as const) {
+    it(`is refused before anything is written (the ${lockAt} lock held), and the run still reads as live`, async () => {
+      const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        const { runDir, taskDir, envs } = await liveRun(holder.pid!, lockAt);
+        expect(readRun(runDir).tasks[0].state).toBe('running');
+        const manifestBefore = readFileSync(join(runDir, 'manifest.json'));
+        const eventsBefore = readFileSync(join(runDir, 'events.jsonl'));
+        await expect(resumeRun(runDir, { agent: fileAgent(envs, true), parts: await shellParts(envs, ['a']), waitMs: 1 })).rejects.toThrow(
+          new RegExp(`being written by process ${holder.pid}`),
+        );
+        expect(readFileSync(join(runDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
+        expect(readFileSync(join(runDir, 'events.jsonl')).equals(eventsBefore)).toBe(true);
+        expect(existsSync(`${taskDir}.partial-1`)).toBe(false);
+        expect(readRun(runDir)).toMatchObject({ run: { live: true }, tasks: [{ state: 'running' }] });
+      } finally {
+        holder.kill('SIGKILL');
+      }
+    });
+  }
+
+  it('goes ahead once the first writer is dead, and releases the run when done', async () => {
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const { runDir, envs } = await liveRun(holder.pid!, 'run');
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    const resumed = await resumeRun(runDir, { agent: fileAgent(envs, true), parts: await shellParts(envs, ['a']), waitMs: 1 });
+    expect(resumed.tasks.map((t) => [t.state, t.score])).toEqual([['success', 1]]);
+    expect(existsSync(join(runDir, '.lock'))).toBe(false);
+  });
 });
