@@ -8,6 +8,7 @@ import type { Agent, AgentTurn } from '../agents/agent';
 import { EnvironmentError } from '../errors';
 import type { Environment } from '../env/environment';
 import { createShellEnvironment } from '../env/local/shell-environment';
+import { standingVerdicts, standingVerdictsOf } from '../store/event-history';
 import { readJsonLines } from '../store/files';
 import { readRun, readTaskTrajectory } from '../store/reader';
 import { maxStepsFor } from './limits';
@@ -265,13 +266,29 @@ describe('a second --resume of a live run', () => {
     });
   }
 
-  it('goes ahead once the first writer is dead, and releases the run when done', async () => {
+  it('goes ahead once the first writer is dead, marks its attempt\'s verdict superseded, and releases the run', async () => {
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
     const { runDir, envs } = await liveRun(holder.pid!, 'run');
     holder.kill('SIGKILL');
     await new Promise((r) => holder.once('exit', r));
+    const before = readJsonLines<RunEvent>(join(runDir, 'events.jsonl')).values;
+    const killedVerdict = before.find((e) => e.kind === 'verdict');
+    expect(standingVerdicts(before)).toEqual([killedVerdict]); // the killed attempt had been graded
     const resumed = await resumeRun(runDir, { agent: fileAgent(envs, true), parts: await shellParts(envs, ['a']), waitMs: 1 });
     expect(resumed.tasks.map((t) => [t.state, t.score])).toEqual([['success', 1]]);
     expect(existsSync(join(runDir, '.lock'))).toBe(false);
+    // the killed attempt's verdict event stays in the log, marked superseded; readers see only the new one
+    const after = readJsonLines<RunEvent>(join(runDir, 'events.jsonl')).values;
+    expect(after.filter((e) => e.kind === 'verdict')).toHaveLength(2);
+    expect(after.find((e) => e.kind === 'verdict.superseded')).toMatchObject({
+      taskKey: 'cli/a',
+      attempt: 'pyautogui/screenshot/writer/cli/a.partial-1',
+      verdicts: [{ kind: 'rule', at: (killedVerdict as Extract<RunEvent, { kind: 'verdict' }>).verdict.at }],
+    });
+    const standing = standingVerdicts(after);
+    expect(standing).toHaveLength(1);
+    expect(standing[0]).not.toEqual(killedVerdict);
+    expect(standingVerdictsOf(runDir, 'cli/a')).toEqual(standing);
+    expect(readTaskTrajectory(runDir, 'cli/a').verdicts).toEqual([standing[0].verdict]);
   });
 });

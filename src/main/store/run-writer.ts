@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { RunEvent, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Screenshot } from '../env/environment';
 import { proctorVersion } from '../version';
+import { standingVerdictsOf } from './event-history';
 import { publish } from './events';
 import { appendJsonLine, fsyncPath, readJsonFile, writeFileAtomic, writeFileAtomicSync } from './files';
 import { files, newRunId, taskDirIn, type RunManifest } from './layout';
@@ -179,7 +180,8 @@ export class RunWriter {
 
   /**
    * Moves an unfinished task's folder aside to `<taskId>.partial-<n>` (never deletes it) so the task can be
-   * redone from a clean start. Returns the new folder, or undefined when there was nothing to move.
+   * redone from a clean start; the verdict events of that attempt are marked superseded in the event log.
+   * Returns the new folder, or undefined when there was nothing to move.
    */
   moveAsidePartial(taskKey: string): string | undefined {
     const dir = this.taskDir(taskKey);
@@ -190,8 +192,15 @@ export class RunWriter {
       const aside = `${dir}.partial-${n}`;
       if (existsSync(aside)) continue;
       renameSync(dir, aside);
+      this.supersedeVerdicts(taskKey, `${this.relTaskDir(taskKey)}.partial-${n}`);
       return aside;
     }
+  }
+
+  /** Marks the verdict events of a task's attempt just moved aside as superseded (one event naming them). */
+  private supersedeVerdicts(taskKey: string, attempt: string): void {
+    const verdicts = standingVerdictsOf(this.runDir, taskKey).map((e) => ({ kind: e.verdict.kind, at: e.verdict.at }));
+    if (verdicts.length) this.event({ kind: 'verdict.superseded', runId: this.runId, taskKey, at: new Date().toISOString(), attempt, verdicts });
   }
 
   /** The only way to write a task's files: one TaskWriter per task, guarded by `<taskDir>/.lock`. */
