@@ -7,6 +7,7 @@ import type { RunEvent } from '../../shared/run';
 import type { Agent, AgentTurn } from '../agents/agent';
 import { EnvironmentError } from '../errors';
 import type { Environment } from '../env/environment';
+import { createLocalEnvironment, type LocalEnvironment } from '../env/local/local-environment';
 import { createShellEnvironment } from '../env/local/shell-environment';
 import { standingVerdicts, standingVerdictsOf } from '../store/event-history';
 import { readJsonLines } from '../store/files';
@@ -291,4 +292,40 @@ describe('a second --resume of a live run', () => {
     expect(standingVerdictsOf(runDir, 'cli/a')).toEqual(standing);
     expect(readTaskTrajectory(runDir, 'cli/a').verdicts).toEqual([standing[0].verdict]);
   });
+});
+
+describe('incidents of the environment', () => {
+  it.skipIf(!xvfb)('records a display worker killed between two calls as an event on the task (needs Xvfb)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'proctor-incident-'));
+    writeTask(root, 'cli', 'w');
+    const { tasks } = await (await defaultParts()).loadTasks([root]);
+    let env: LocalEnvironment | undefined;
+    let killed: number | undefined;
+    const killer = (): Agent => ({
+      name: 'killer',
+      async start() {},
+      async next(_obs, step): Promise<AgentTurn> {
+        if (step > 1) return { response: 'DONE', actions: [{ type: 'DONE' }] };
+        // between the observation and the screenshot after the step, the worker dies
+        killed = env!.workerPid();
+        process.kill(killed!, 'SIGKILL');
+        for (let i = 0; i < 500 && env!.workerPid() !== undefined; i++) await new Promise((r) => setTimeout(r, 10));
+        return { response: 'wait', actions: [{ type: 'WAIT' }] };
+      },
+    });
+    const outcome = await runTasks(tasks, {
+      agent: killer,
+      agentName: 'killer',
+      outDir: join(root, 'results'),
+      parts: { createEnvironment: async (r) => (env = await createLocalEnvironment({ width: r.width, height: r.height, home: r.home })) },
+      screen: { width: 800, height: 600 },
+      waitMs: 1,
+    });
+    expect(outcome.tasks[0].state).toBe('success'); // the restart is not a failure…
+    const incidents = readJsonLines<RunEvent>(join(outcome.runDir, 'events.jsonl')).values.filter((e) => e.kind === 'task.incident');
+    // …but it is on the record, at the step it happened in
+    expect(incidents).toEqual([
+      expect.objectContaining({ taskKey: 'cli/w', step: 1, incident: 'worker.restarted', message: expect.stringMatching(new RegExp(`ended \\(SIGKILL\\).*pid ${killed}.*new worker`)) }),
+    ]);
+  }, 120_000);
 });
