@@ -267,6 +267,21 @@ describe('a second --resume of a live run', () => {
     });
   }
 
+  it('is refused as a process too: `proctor run --resume` exits 1 naming the writer, the manifest untouched', async () => {
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const { runDir } = await liveRun(holder.pid!, 'run');
+      const manifestBefore = readFileSync(join(runDir, 'manifest.json'));
+      const second = spawnSync(process.execPath, [join(projectRoot, 'bin/proctor.mjs'), 'run', '--resume', runDir], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(second.status).toBe(1);
+      expect(second.stderr).toContain(`is being written by process ${holder.pid}`);
+      expect(readFileSync(join(runDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
+      expect(readRun(runDir).tasks[0].state).toBe('running');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  }, 90_000);
+
   it('goes ahead once the first writer is dead, marks its attempt\'s verdict superseded, and releases the run', async () => {
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
     const { runDir, envs } = await liveRun(holder.pid!, 'run');
