@@ -182,7 +182,14 @@ export type RunEvent =
   /** A run started from the workbench waits for a person (approve an action, or act as the `human` agent). */
   | { kind: 'task.awaiting'; runId: string; taskKey: string; awaiting: Awaiting }
   | { kind: 'task.resumed'; runId: string; taskKey: string; step: number }
-  | { kind: 'run.paused'; runId: string; paused: boolean };
+  | { kind: 'run.paused'; runId: string; paused: boolean }
+  /**
+   * The verdicts (named by kind and `at`) of an attempt that did not finish, superseded when `--resume` redid the
+   * task; `attempt` is the run-relative folder the attempt was moved to. Readers skip those verdict events.
+   */
+  | { kind: 'verdict.superseded'; runId: string; taskKey: string; at: string; attempt: string; verdicts: { kind: Verdict['kind']; at: string }[] }
+  /** Something the environment went through on its own during a task, e.g. its display worker crashed and was restarted. */
+  | { kind: 'task.incident'; runId: string; taskKey: string; at: string; step?: number; incident: string; message: string };
 
 /** What a live task waits for. Not stored in the run folder: it is the workbench's, not the run's. */
 export interface Awaiting {

@@ -51,7 +51,10 @@ function errorString(e: unknown): unknown {
   return `${String(e.type ?? 'Error')}: ${String(message)}${typeof e.traceback === 'string' && e.traceback ? `\n${e.traceback}` : ''}`;
 }
 
-/** A copy in the schema's form: string unique_id, sub_scores as {name: verdict}, stage errors as strings. */
+/**
+ * A copy in the form UFO's schemas allow: string unique_id, sub_scores as {name: verdict}, instantiation stage
+ * errors as strings, execution_result.error as {type, message, traceback} or null.
+ */
 export function toSchemaForm(record: Json): Json {
   const out = structuredClone(record);
   if (typeof out.unique_id === 'number') out.unique_id = String(out.unique_id);
@@ -60,10 +63,12 @@ export function toSchemaForm(record: Json): Json {
   }
   if (isObject(out.execution_result)) {
     const er = out.execution_result;
+    // the execution schema's form is an object {type, message, traceback} (or null): UFO's schema has no string form
     if (isObject(er.error)) {
-      // the execution schema's form is itself an object {type, message, traceback}
       const e = er.error;
       er.error = { type: String(e.type ?? 'Error'), message: String(e.message ?? e.error_message ?? ''), traceback: String(e.traceback ?? '') };
+    } else if (typeof er.error === 'string') {
+      er.error = { type: 'Error', message: er.error, traceback: '' };
     }
     if (isObject(er.result) && Array.isArray(er.result.sub_scores)) {
       const scores: Record<string, string> = {};

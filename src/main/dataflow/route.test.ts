@@ -1,10 +1,19 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { schemaProblems } from '../tasks/schemas';
-import { routeRecord } from './route';
+import { routeRecord, routeValue } from './route';
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+// UFO's own execution schema (the spec's copy), stricter than the published one about execution_result.error
+const ufoSchemaFile = resolve(projectRoot, '../shared/spec/schemas/ufo/execution_schema.json');
+const ufoExecution = existsSync(ufoSchemaFile) ? new Ajv({ strict: false }).compile(JSON.parse(readFileSync(ufoSchemaFile, 'utf8')) as object) : undefined;
 
 function instantiation(id: string | number, judge: boolean | null): Record<string, unknown> {
   return {
@@ -115,6 +124,111 @@ describe('routeRecord', () => {
     expect(forced.status).toBe('filed');
     expect(await readdir(join(out, 'execution/execution_pass'))).toEqual(['x.json']);
     expect(await readdir(join(out, 'execution/execution_fail'))).toEqual([]);
+  });
+});
+
+/** Every <type>/<bucket>/<name> file under `out` (claims and temp files excluded). */
+async function filed(out: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const type of await readdir(out).catch(() => [])) {
+    for (const bucket of await readdir(join(out, type))) {
+      if (bucket.startsWith('.')) continue;
+      for (const f of await readdir(join(out, type, bucket))) if (!f.startsWith('.')) found.push(`${type}/${bucket}/${f}`);
+    }
+  }
+  return found.sort();
+}
+
+describe('filing one unique_id exactly once', () => {
+  it('files an id once when filers race in one process; the others are told where it is', async () => {
+    for (let trial = 0; trial < 6; trial++) {
+      const results = join(dir, `race-${trial}`);
+      const outcomes = await Promise.all(['yes', 'no', 'unsure', 'no'].map((c, i) => routeValue(execution('dup', c), `r${i}.json`, { out: results })));
+      expect(outcomes.filter((o) => o.status === 'filed')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.status === 'exists')).toHaveLength(3);
+      const winner = outcomes.find((o) => o.status === 'filed')!;
+      expect(await filed(results)).toEqual([winner.target!.slice(results.length + 1)]);
+      for (const o of outcomes.filter((x) => x.status === 'exists')) expect(o.target).toBe(winner.target);
+      expect(existsSync(join(results, 'execution', '.claims'))).toBe(false); // every claim released
+    }
+  });
+
+  it('files an id once when two processes route the same ids at the same moment', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) => `id${i}`);
+    for (const [side, complete] of [['a', 'yes'], ['b', 'no']] as const) {
+      await mkdir(join(dir, side));
+      for (const id of ids) await writeFile(join(dir, side, `${id}.json`), JSON.stringify(execution(id, complete)));
+    }
+    const go = join(dir, 'go');
+    // each process loads the router, then waits for the go file, so both file at once
+    const script = `
+      import { existsSync, readdirSync } from 'node:fs';
+      import { join } from 'node:path';
+      const { routeRecords } = await import(${JSON.stringify(join(projectRoot, 'src/main/dataflow/route.ts'))});
+      const [side, out, go] = process.argv.slice(-3);
+      const files = readdirSync(side).sort().map((f) => join(side, f));
+      process.stdout.write('ready\\n');
+      while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1));
+      const outcomes = await routeRecords(files, { out });
+      process.stdout.write(JSON.stringify(outcomes.map((o) => o.status)) + '\\n');
+    `;
+    const racer = (side: string) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, join(dir, side), out, go], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const ready = new Promise<void>((ok) => {
+        child.stdout.on('data', () => stdout.includes('ready') && ok());
+        child.on('close', () => ok());
+      });
+      const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => child.on('close', (code) => ok({ code, stdout, stderr })));
+      return { ready, done };
+    };
+    const a = racer('a');
+    const b = racer('b');
+    await Promise.all([a.ready, b.ready]);
+    await writeFile(go, '');
+    const [ra, rb] = await Promise.all([a.done, b.done]);
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(rb.code, rb.stderr).toBe(0);
+    const statuses = [...(JSON.parse(ra.stdout.split('\n')[1]) as string[]), ...(JSON.parse(rb.stdout.split('\n')[1]) as string[])];
+    expect(statuses.filter((s) => s === 'filed')).toHaveLength(ids.length);
+    expect(statuses.filter((s) => s === 'exists')).toHaveLength(ids.length);
+    const all = await filed(out);
+    expect(all).toHaveLength(ids.length); // each id in exactly one bucket
+    expect(new Set(all.map((f) => f.split('/')[2])).size).toBe(ids.length);
+  }, 120_000);
+});
+
+describe('a claim left by a killed filer', () => {
+  it('is taken over when its process is gone, so the id can still be filed', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    await mkdir(join(out, 'execution', '.claims'), { recursive: true });
+    await writeFile(join(out, 'execution', '.claims', 'k.lock'), JSON.stringify({ pid: Number(dead), host: hostname(), nonce: 'x' }));
+    const o = await routeRecord(await put('k.json', execution('k', 'yes')), { out });
+    expect(o.status).toBe('filed');
+    expect(await filed(out)).toEqual(['execution/execution_pass/k.json']);
+    expect(existsSync(join(out, 'execution', '.claims'))).toBe(false);
+  });
+});
+
+describe('the filed form', () => {
+  it('writes a string execution_result.error as {type, message, traceback}, valid for the published and UFO schemas', async () => {
+    const r = execution('err', 'unsure');
+    (r.execution_result as Record<string, unknown>).error = 'Traceback: control not found';
+    const o = await routeRecord(await put('err.json', r), { out });
+    expect(o.status).toBe('filed');
+    const written = await readJson(o.target!);
+    expect((written.execution_result as { error: unknown }).error).toEqual({ type: 'Error', message: 'Traceback: control not found', traceback: '' });
+    expect(schemaProblems('ufo-execution', written, 'err')).toEqual([]);
+    if (ufoExecution) expect(ufoExecution(written), JSON.stringify(ufoExecution.errors)).toBe(true);
+    // the code's {type, error_message, traceback} form too
+    const r2 = execution('err2', 'no');
+    (r2.execution_result as Record<string, unknown>).error = { type: 'TimeoutError', error_message: 'timed out', traceback: 'tb' };
+    const written2 = await readJson((await routeRecord(await put('err2.json', r2), { out })).target!);
+    expect((written2.execution_result as { error: unknown }).error).toEqual({ type: 'TimeoutError', message: 'timed out', traceback: 'tb' });
+    if (ufoExecution) expect(ufoExecution(written2), JSON.stringify(ufoExecution.errors)).toBe(true);
   });
 });
 

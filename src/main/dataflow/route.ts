@@ -1,11 +1,13 @@
 // `proctor dataflow route`: validate UFO dataflow records and file them under
-// <out>/<type>/<bucket>/<unique_id>.json, atomically, never silently replacing a record already filed.
+// <out>/<type>/<bucket>/<unique_id>.json, atomically, never silently replacing a record already filed; each id is
+// claimed (claim.ts) while it is checked and written, so concurrent filers file one id exactly once.
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { readJsonFile } from '../tasks/files';
 import { schemaProblems } from '../tasks/schemas';
 import { TargetExistsError, writeJsonAtomic } from './atomic';
+import { ClaimTimeoutError, withClaim } from './claim';
 import { bucketOf, recordTypeOf, toSchemaForm, type Bucket, type RecordType } from './record';
 
 export interface RouteOptions {
@@ -71,21 +73,30 @@ export async function routeValue(record: unknown, file: string, options: RouteOp
   if (warning) problems.push({ file, pointer: '/execution_result/result/complete', severity: 'warning', message: warning });
   const name = `${uniqueId}.json`;
   const target = join(options.out, type, bucket, name);
-  const existing = await filedElsewhere(options.out, type, name);
-  if (existing.length && !options.overwrite) {
-    problems.push({ file, pointer: '/unique_id', severity: 'error', message: `a record with unique_id '${uniqueId}' is already filed at ${existing[0]}: not replaced (pass --overwrite to replace it)` });
-    return { file, status: 'exists', uniqueId, type, bucket, target: existing[0], problems };
-  }
+  const refused = (at: string): RouteOutcome => {
+    problems.push({ file, pointer: '/unique_id', severity: 'error', message: `a record with unique_id '${uniqueId}' is already filed at ${at}: not replaced (pass --overwrite to replace it)` });
+    return { file, status: 'exists', uniqueId, type, bucket, target: at, problems };
+  };
+  // the check and the write happen under the id's claim, so concurrent filers of one id file it exactly once
   try {
-    await writeJsonAtomic(target, toSchemaForm(json), { replace: !!options.overwrite });
+    return await withClaim(join(options.out, type), uniqueId, async () => {
+      const existing = await filedElsewhere(options.out, type, name);
+      if (existing.length && !options.overwrite) return refused(existing[0]);
+      try {
+        await writeJsonAtomic(target, toSchemaForm(json), { replace: !!options.overwrite });
+      } catch (e) {
+        if (!(e instanceof TargetExistsError)) throw e;
+        return refused(target);
+      }
+      // with --overwrite, a record that moved bucket (e.g. fail → pass) leaves no stale copy behind
+      for (const old of existing) if (old !== target) await unlink(old).catch(() => undefined);
+      return { file, status: 'filed', uniqueId, type, bucket, target, problems } satisfies RouteOutcome;
+    });
   } catch (e) {
-    if (!(e instanceof TargetExistsError)) throw e;
-    problems.push({ file, pointer: '/unique_id', severity: 'error', message: `a record with unique_id '${uniqueId}' is already filed at ${target}: not replaced (pass --overwrite to replace it)` });
-    return { file, status: 'exists', uniqueId, type, bucket, target, problems };
+    if (!(e instanceof ClaimTimeoutError)) throw e;
+    problems.push({ file, pointer: '/unique_id', severity: 'error', message: `not filed: ${e.message}` });
+    return { file, status: 'exists', uniqueId, type, bucket, problems };
   }
-  // with --overwrite, a record that moved bucket (e.g. fail → pass) leaves no stale copy behind
-  for (const old of existing) if (old !== target) await unlink(old);
-  return { file, status: 'filed', uniqueId, type, bucket, target, problems };
 }
 
 /** Route record files in order (a later record with an id already filed in this run is refused too). */

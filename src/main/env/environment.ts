@@ -91,7 +91,19 @@ export interface Environment {
    * `/home/user` and `/tmp` paths inside script or command text to where they really are. Absent = identity.
    */
   rewriteGuestPaths?(text: string): string;
+  /**
+   * What the environment went through on its own since the last call (e.g. its display worker crashed and was
+   * restarted), oldest first; the step loop records each as a `task.incident` event. Absent = nothing to report.
+   */
+  incidents?(): EnvironmentIncident[];
   close(): Promise<void>;
+}
+
+export interface EnvironmentIncident {
+  at: string;
+  /** A short name, e.g. `worker.restarted`. */
+  incident: string;
+  message: string;
 }
 
 /** Thrown when a task needs a capability the environment lacks. */

@@ -246,6 +246,39 @@ describe('proctor dataflow judge --route', () => {
     expect(text).not.toContain('sk-df-cli-secret');
   });
 
+  it('files a unique_id judged twice at the default concurrency exactly once, refusing the other', async () => {
+    const answer = (r: StandinRequest) => ({ kind: 'text' as const, content: clean(requestText(r).includes('Make A bold') ? 'yes' : 'no') });
+    const saved = { key: process.env.PROCTOR_API_KEY, config: process.env.PROCTOR_CONFIG };
+    process.env.PROCTOR_API_KEY = 'sk-df-cli-secret';
+    process.env.PROCTOR_CONFIG = path.join(root, 'no-config.json');
+    try {
+      for (let trial = 0; trial < 3; trial++) {
+        standin = await startScriptedOpenAIStandin([answer, answer]);
+        const dir = path.join(root, `dup-${trial}`);
+        // two files, one unique_id: judged at once (concurrency 2), one pass and one fail
+        await writeRecord(dir, 'first', executedRecord('same', 'Make A bold'), 0);
+        await writeRecord(dir, 'second', executedRecord('same', 'Make B bold'), 0);
+        const results = path.join(root, `dup-${trial}-results`);
+        const lines: string[] = [];
+        const code = await main(['dataflow', 'judge', dir, '--route', '--out', results, '--model', 'judge-m', '--base-url', standin.baseUrl], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+        expect(code).toBe(1);
+        expect(standin.requests).toHaveLength(2);
+        const buckets = fs.readdirSync(path.join(results, 'execution')).filter((b) => !b.startsWith('.'));
+        const filed = buckets.flatMap((b) => fs.readdirSync(path.join(results, 'execution', b)).map((f) => `${b}/${f}`));
+        expect(filed).toHaveLength(1);
+        expect(lines.join('\n')).toMatch(/a record with unique_id 'same' is already filed/);
+        expect(lines.join('\n')).toContain('1 refused');
+        await standin.close();
+        standin = undefined;
+      }
+    } finally {
+      process.env.PROCTOR_API_KEY = saved.key;
+      if (saved.key === undefined) delete process.env.PROCTOR_API_KEY;
+      process.env.PROCTOR_CONFIG = saved.config;
+      if (saved.config === undefined) delete process.env.PROCTOR_CONFIG;
+    }
+  });
+
   it('refuses --route without --out', async () => {
     const lines: string[] = [];
     expect(await main(['dataflow', 'judge', root, '--route'], { out: (l) => lines.push(l), err: (l) => lines.push(l) })).toBe(2);

@@ -1,13 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../shared/run';
 import type { Agent, AgentTurn } from '../agents/agent';
 import { EnvironmentError } from '../errors';
 import type { Environment } from '../env/environment';
+import { createLocalEnvironment, type LocalEnvironment } from '../env/local/local-environment';
 import { createShellEnvironment } from '../env/local/shell-environment';
+import { standingVerdicts, standingVerdictsOf } from '../store/event-history';
 import { readJsonLines } from '../store/files';
 import { readRun, readTaskTrajectory } from '../store/reader';
 import { maxStepsFor } from './limits';
@@ -222,4 +224,123 @@ describe('proctor run as a process', () => {
     );
     expect(finished.map((e) => e.taskKey).sort()).toEqual(ids.map((id) => `cli/${id}`)); // each exactly once
   }, 240_000);
+});
+
+describe('a second --resume of a live run', () => {
+  /** A run folder whose task cli/a is being run by `holder` (a live process standing for the first writer). */
+  async function liveRun(holder: number, lockAt: 'run' | 'task') {
+    const root = mkdtempSync(join(tmpdir(), 'proctor-live-'));
+    writeTask(root, 'cli', 'a');
+    const { tasks } = await (await defaultParts()).loadTasks([root]);
+    const envs = new Map<string, Environment>();
+    // a finished run, then made to look like one still being written by `holder`
+    const first = await runTasks(tasks, { agent: fileAgent(envs, true), agentName: 'writer', outDir: join(root, 'results'), parts: await shellParts(envs, ['a']), waitMs: 1 });
+    const taskDir = join(first.runDir, 'pyautogui/screenshot/writer/cli/a');
+    rmSync(join(taskDir, 'summary.json'));
+    const events = readFileSync(join(first.runDir, 'events.jsonl'), 'utf8').split('\n').filter((l) => l && !/"kind":"(task.finished|run.finished)"/.test(l));
+    writeFileSync(join(first.runDir, 'events.jsonl'), events.join('\n') + '\n');
+    const manifest = JSON.parse(readFileSync(join(first.runDir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(first.runDir, 'manifest.json'), JSON.stringify({ ...manifest, pid: holder }, null, 2) + '\n');
+    const lock = JSON.stringify({ pid: holder, host: hostname(), at: new Date().toISOString() });
+    writeFileSync(join(lockAt === 'run' ? first.runDir : taskDir, '.lock'), lock);
+    return { runDir: first.runDir, taskDir, envs };
+  }
+
+  for (const lockAt of ['run', 'task'] as const) {
+    it(`is refused before anything is written (the ${lockAt} lock held), and the run still reads as live`, async () => {
+      const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        const { runDir, taskDir, envs } = await liveRun(holder.pid!, lockAt);
+        expect(readRun(runDir).tasks[0].state).toBe('running');
+        const manifestBefore = readFileSync(join(runDir, 'manifest.json'));
+        const eventsBefore = readFileSync(join(runDir, 'events.jsonl'));
+        await expect(resumeRun(runDir, { agent: fileAgent(envs, true), parts: await shellParts(envs, ['a']), waitMs: 1 })).rejects.toThrow(
+          new RegExp(`being written by process ${holder.pid}`),
+        );
+        expect(readFileSync(join(runDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
+        expect(readFileSync(join(runDir, 'events.jsonl')).equals(eventsBefore)).toBe(true);
+        expect(existsSync(`${taskDir}.partial-1`)).toBe(false);
+        expect(readRun(runDir)).toMatchObject({ run: { live: true }, tasks: [{ state: 'running' }] });
+      } finally {
+        holder.kill('SIGKILL');
+      }
+    });
+  }
+
+  it('is refused as a process too: `proctor run --resume` exits 1 naming the writer, the manifest untouched', async () => {
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const { runDir } = await liveRun(holder.pid!, 'run');
+      const manifestBefore = readFileSync(join(runDir, 'manifest.json'));
+      const second = spawnSync(process.execPath, [join(projectRoot, 'bin/proctor.mjs'), 'run', '--resume', runDir], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(second.status).toBe(1);
+      expect(second.stderr).toContain(`is being written by process ${holder.pid}`);
+      expect(readFileSync(join(runDir, 'manifest.json')).equals(manifestBefore)).toBe(true);
+      expect(readRun(runDir).tasks[0].state).toBe('running');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('goes ahead once the first writer is dead, marks its attempt\'s verdict superseded, and releases the run', async () => {
+    const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const { runDir, envs } = await liveRun(holder.pid!, 'run');
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    const before = readJsonLines<RunEvent>(join(runDir, 'events.jsonl')).values;
+    const killedVerdict = before.find((e) => e.kind === 'verdict');
+    expect(standingVerdicts(before)).toEqual([killedVerdict]); // the killed attempt had been graded
+    const resumed = await resumeRun(runDir, { agent: fileAgent(envs, true), parts: await shellParts(envs, ['a']), waitMs: 1 });
+    expect(resumed.tasks.map((t) => [t.state, t.score])).toEqual([['success', 1]]);
+    expect(existsSync(join(runDir, '.lock'))).toBe(false);
+    // the killed attempt's verdict event stays in the log, marked superseded; readers see only the new one
+    const after = readJsonLines<RunEvent>(join(runDir, 'events.jsonl')).values;
+    expect(after.filter((e) => e.kind === 'verdict')).toHaveLength(2);
+    expect(after.find((e) => e.kind === 'verdict.superseded')).toMatchObject({
+      taskKey: 'cli/a',
+      attempt: 'pyautogui/screenshot/writer/cli/a.partial-1',
+      verdicts: [{ kind: 'rule', at: (killedVerdict as Extract<RunEvent, { kind: 'verdict' }>).verdict.at }],
+    });
+    const standing = standingVerdicts(after);
+    expect(standing).toHaveLength(1);
+    expect(standing[0]).not.toEqual(killedVerdict);
+    expect(standingVerdictsOf(runDir, 'cli/a')).toEqual(standing);
+    expect(readTaskTrajectory(runDir, 'cli/a').verdicts).toEqual([standing[0].verdict]);
+  });
+});
+
+describe('incidents of the environment', () => {
+  it.skipIf(!xvfb)('records a display worker killed between two calls as an event on the task (needs Xvfb)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'proctor-incident-'));
+    writeTask(root, 'cli', 'w');
+    const { tasks } = await (await defaultParts()).loadTasks([root]);
+    let env: LocalEnvironment | undefined;
+    let killed: number | undefined;
+    const killer = (): Agent => ({
+      name: 'killer',
+      async start() {},
+      async next(_obs, step): Promise<AgentTurn> {
+        if (step > 1) return { response: 'DONE', actions: [{ type: 'DONE' }] };
+        // between the observation and the screenshot after the step, the worker dies
+        killed = env!.workerPid();
+        process.kill(killed!, 'SIGKILL');
+        for (let i = 0; i < 500 && env!.workerPid() !== undefined; i++) await new Promise((r) => setTimeout(r, 10));
+        return { response: 'wait', actions: [{ type: 'WAIT' }] };
+      },
+    });
+    const outcome = await runTasks(tasks, {
+      agent: killer,
+      agentName: 'killer',
+      outDir: join(root, 'results'),
+      parts: { createEnvironment: async (r) => (env = await createLocalEnvironment({ width: r.width, height: r.height, home: r.home })) },
+      screen: { width: 800, height: 600 },
+      waitMs: 1,
+    });
+    expect(outcome.tasks[0].state).toBe('success'); // the restart is not a failure…
+    const incidents = readJsonLines<RunEvent>(join(outcome.runDir, 'events.jsonl')).values.filter((e) => e.kind === 'task.incident');
+    // …but it is on the record, at the step it happened in
+    expect(incidents).toEqual([
+      expect.objectContaining({ taskKey: 'cli/w', step: 1, incident: 'worker.restarted', message: expect.stringMatching(new RegExp(`ended \\(SIGKILL\\).*pid ${killed}.*new worker`)) }),
+    ]);
+  }, 120_000);
 });

@@ -117,19 +117,25 @@ export async function resumeRun(
     agent?: RunOptions['agent'];
   },
 ): Promise<RunOutcome> {
+  // open() takes the run's lock before it writes anything: a second resume of a live run is refused untouched
   const run = await RunWriter.open(runDir);
   const m = run.manifest;
-  const parts = await partsWith(opts.parts);
-  const files = m.tasks.map((k) => m.taskInfo?.[k]?.file);
-  const missing = m.tasks.filter((_, i) => !files[i]);
-  if (missing.length) throw new Error(`${runDir}/manifest.json: /taskInfo has no task file for ${missing.join(', ')}`);
-  const loaded = await parts.loadTasks([...new Set(files as string[])]);
-  const byKey = new Map(loaded.tasks.map((t) => [taskKeyOf(t), t]));
   const tasks: Task[] = [];
-  for (const k of m.tasks) {
-    const t = byKey.get(k);
-    if (!t) throw new Error(`cannot resume: task ${k} could not be read from ${m.taskInfo?.[k]?.file}`);
-    tasks.push(t);
+  try {
+    const parts = await partsWith(opts.parts);
+    const files = m.tasks.map((k) => m.taskInfo?.[k]?.file);
+    const missing = m.tasks.filter((_, i) => !files[i]);
+    if (missing.length) throw new Error(`${runDir}/manifest.json: /taskInfo has no task file for ${missing.join(', ')}`);
+    const loaded = await parts.loadTasks([...new Set(files as string[])]);
+    const byKey = new Map(loaded.tasks.map((t) => [taskKeyOf(t), t]));
+    for (const k of m.tasks) {
+      const t = byKey.get(k);
+      if (!t) throw new Error(`cannot resume: task ${k} could not be read from ${m.taskInfo?.[k]?.file}`);
+      tasks.push(t);
+    }
+  } catch (e) {
+    run.release();
+    throw e;
   }
   return execute(run, tasks, {
     ...opts,
@@ -143,7 +149,16 @@ export async function resumeRun(
   });
 }
 
+/** Runs the tasks of a run this process holds, and releases the run's lock however it ends. */
 async function execute(run: RunWriter, tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
+  try {
+    return await executeHeld(run, tasks, opts);
+  } finally {
+    run.release();
+  }
+}
+
+async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
   const parts = await partsWith(opts.parts);
   const signal = opts.signal ?? new AbortController().signal;
   const observation = opts.observation ?? 'screenshot';

@@ -115,6 +115,12 @@ export async function runTask(input: {
   );
   const signal = controller.signal;
   writer.started();
+  // What the environment went through on its own (a display worker restarted…) becomes an event on the task.
+  let step = 0;
+  const noteIncidents = () => {
+    for (const i of env?.incidents?.() ?? [])
+      run.event({ kind: 'task.incident', runId: run.runId, taskKey, at: i.at, ...(step ? { step } : {}), incident: i.incident, message: i.message });
+  };
 
   try {
     const skip = skipReason(task, settings.appCheck);
@@ -161,7 +167,8 @@ export async function runTask(input: {
 
     const feedback: StepFeedback[] = [];
     let finished = false;
-    for (let step = 1; step <= settings.maxSteps && !finished; step++) {
+    noteIncidents(); // during setup
+    for (step = 1; step <= settings.maxSteps && !finished; step++) {
       const t0 = performance.now();
       const observation = await until(
         parts.observe(liveEnv, settings.observation, { tokenBudget: settings.tokenBudget }),
@@ -232,6 +239,7 @@ export async function runTask(input: {
         timing: { observeMs: t1 - t0, agentMs: t3 - t2, actMs: t4 - t3, storeMs: t2 - t1 },
         done: finished,
       };
+      noteIncidents();
       await writer.recordStep(record, after, { action: turn.rawAction ?? turn.response, info: stepFeedback ? { feedback: stepFeedback } : {} });
       if (envError) throw envError;
     }
@@ -251,6 +259,8 @@ export async function runTask(input: {
       if (e instanceof Stop) throw e;
       return { kind: 'rule' as const, score: 0, metrics: [], error: `grading failed: ${message(e)}`, at: new Date().toISOString() };
     });
+    step = 0; // incidents from here on are the grading's
+    noteIncidents();
     run.appendVerdict(taskKey, verdict);
     graded = { score: Number.isFinite(verdict.score) ? verdict.score : 0, evalError: verdict.error ?? null };
   } catch (e) {
@@ -263,6 +273,7 @@ export async function runTask(input: {
     clearTimeout(timer);
     runSignal.removeEventListener('abort', onRunAbort);
     if (agentStarted) await agent.finish?.().catch((e) => messages.push(`agent finish: ${message(e)}`));
+    noteIncidents(); // a task that stopped early
     if (env) await env.close().catch((e) => messages.push(`environment close: ${message(e)}`));
     if (home) await rm(home, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -4,6 +4,7 @@ export type { TaskResults, ManifestInput, SavedObservation, TrajExtras } from '.
 export { listRuns, readRun, readTaskTrajectory } from './reader';
 export { appendVerdict, taskDirOf } from './verdicts';
 export { runEvents, publish } from './events';
+export { standingVerdicts, standingVerdictsOf, type VerdictEvent } from './event-history';
 export type { RunEventBus } from './events';
 export { files as runFiles, taskDirFor, taskKeyOf, safeSegment } from './layout';
 export type { RunManifest, ManifestTaskInfo } from './layout';

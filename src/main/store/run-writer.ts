@@ -1,5 +1,6 @@
 // Writes one run folder: the manifest, the append-only event log, and per task (one writer per task, held by a
-// lock file with the writer's pid) the OSWorld files and Proctor's own step records.
+// lock file with the writer's pid) the OSWorld files and Proctor's own step records. The run itself is held by
+// `<runDir>/.lock` from create / open (taken before anything is written) until release().
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname, cpus, platform } from 'node:os';
@@ -7,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { RunEvent, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Screenshot } from '../env/environment';
 import { proctorVersion } from '../version';
+import { standingVerdictsOf } from './event-history';
 import { publish } from './events';
 import { appendJsonLine, fsyncPath, readJsonFile, writeFileAtomic, writeFileAtomicSync } from './files';
 import { files, newRunId, taskDirIn, type RunManifest } from './layout';
@@ -35,6 +37,17 @@ export class TaskLockedError extends Error {
   }
 }
 
+export class RunLockedError extends Error {
+  constructor(
+    readonly runDir: string,
+    readonly pid: number,
+    lockFile: string,
+  ) {
+    super(`run ${runDir} is being written by process ${pid} (lock ${lockFile}); wait for it to end or stop that process, then resume`);
+    this.name = 'RunLockedError';
+  }
+}
+
 export function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
@@ -56,6 +69,33 @@ function liveLockHolder(lockFile: string): number | undefined {
   if (!value || typeof value.pid !== 'number') return undefined;
   if (value.host !== hostname()) return value.pid; // another machine: assume alive, never steal
   return value.pid !== process.pid && processAlive(value.pid) ? value.pid : undefined;
+}
+
+/**
+ * Takes the run's lock (`<runDir>/.lock`, the writer's pid) before anything in the run folder is written; a live
+ * writer elsewhere (of the run, or of one of its tasks when `manifest` is given) refuses it, leaving every file as
+ * it was. A lock of a dead writer is taken over; this process's own lock is taken again.
+ */
+function takeRunLock(runDir: string, manifest?: RunManifest): void {
+  const lock = join(runDir, files.lock);
+  const body: LockBody = { pid: process.pid, host: hostname(), at: new Date().toISOString() };
+  const holder = existsSync(lock) ? liveLockHolder(lock) : undefined;
+  if (holder !== undefined) throw new RunLockedError(runDir, holder, lock);
+  for (const key of manifest?.tasks ?? []) {
+    const rel = manifest?.taskInfo?.[key]?.dir;
+    if (!rel) continue;
+    const taskLock = join(taskDirIn(runDir, rel), files.lock);
+    const taskHolder = existsSync(taskLock) ? liveLockHolder(taskLock) : undefined;
+    if (taskHolder !== undefined) throw new TaskLockedError(key, taskHolder, taskLock);
+  }
+  try {
+    writeFileSync(lock, JSON.stringify(body), { flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const late = liveLockHolder(lock);
+    if (late !== undefined) throw new RunLockedError(runDir, late, lock);
+    writeFileAtomicSync(lock, JSON.stringify(body)); // a stale lock of a dead writer, or our own
+  }
 }
 
 export type ManifestInput = Omit<RunManifest, 'runId' | 'startedAt' | 'proctorVersion' | 'machine' | 'pid'>;
@@ -82,6 +122,7 @@ export class RunWriter {
       runId = newRunId(input.model ?? input.agent, (id) => existsSync(join(root, id)), now);
       try {
         mkdirSync(join(root, runId));
+        takeRunLock(join(root, runId));
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -109,6 +150,8 @@ export class RunWriter {
     if (!value) throw new Error(`${file} is missing: ${dir} is not a Proctor run folder (nothing to resume)`);
     if (!Array.isArray(value.tasks) || typeof value.runId !== 'string')
       throw new Error(`${file}: /tasks or /runId is missing; the manifest is damaged`);
+    // refused here (a live writer) leaves the manifest untouched, so readers still see that writer's run as live
+    takeRunLock(dir, value);
     const manifest: RunManifest = { ...value, pid: process.pid };
     await writeFileAtomic(file, JSON.stringify(manifest, null, 2) + '\n');
     return new RunWriter(dir, manifest);
@@ -137,7 +180,8 @@ export class RunWriter {
 
   /**
    * Moves an unfinished task's folder aside to `<taskId>.partial-<n>` (never deletes it) so the task can be
-   * redone from a clean start. Returns the new folder, or undefined when there was nothing to move.
+   * redone from a clean start; the verdict events of that attempt are marked superseded in the event log.
+   * Returns the new folder, or undefined when there was nothing to move.
    */
   moveAsidePartial(taskKey: string): string | undefined {
     const dir = this.taskDir(taskKey);
@@ -148,8 +192,15 @@ export class RunWriter {
       const aside = `${dir}.partial-${n}`;
       if (existsSync(aside)) continue;
       renameSync(dir, aside);
+      this.supersedeVerdicts(taskKey, `${this.relTaskDir(taskKey)}.partial-${n}`);
       return aside;
     }
+  }
+
+  /** Marks the verdict events of a task's attempt just moved aside as superseded (one event naming them). */
+  private supersedeVerdicts(taskKey: string, attempt: string): void {
+    const verdicts = standingVerdictsOf(this.runDir, taskKey).map((e) => ({ kind: e.verdict.kind, at: e.verdict.at }));
+    if (verdicts.length) this.event({ kind: 'verdict.superseded', runId: this.runId, taskKey, at: new Date().toISOString(), attempt, verdicts });
   }
 
   /** The only way to write a task's files: one TaskWriter per task, guarded by `<taskDir>/.lock`. */
@@ -177,6 +228,13 @@ export class RunWriter {
     mkdirSync(dir, { recursive: true });
     appendJsonLine(join(dir, files.verdicts), verdict, { fsync: true });
     this.event({ kind: 'verdict', runId: this.runId, taskKey, verdict });
+  }
+
+  /** Releases the run's lock (when this process holds it); the run can then be resumed by another process. */
+  release(): void {
+    const lock = join(this.runDir, files.lock);
+    const { value } = readJsonFile<LockBody>(lock);
+    if (value?.pid === process.pid && value.host === hostname()) rmSync(lock, { force: true });
   }
 }
 

@@ -281,6 +281,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     perform,
     kill,
     workerPid: () => worker.pid,
+    incidents: () => worker.incidents(),
     run: (command, options) => (checkOpen(), shell.run(command, options)),
     putFile: (p, data) => (checkOpen(), shell.putFile(p, data)),
     getFile: (p) => (checkOpen(), shell.getFile(p)),

@@ -1,5 +1,6 @@
 // The engine's side of a display worker: forks it with the display's environment, sends validated requests,
-// turns a crash into an EnvironmentError on the calls in flight and restarts the worker on the next call.
+// turns a crash into an EnvironmentError on the calls in flight and restarts the worker on the next call; each
+// restart is kept as an incident (incidents()) so the task's record says its worker was replaced.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,13 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** A restart of the worker after it ended on its own (a crash, a kill) or by the kill switch. */
+export interface WorkerIncident {
+  at: string;
+  incident: 'worker.restarted';
+  message: string;
+}
+
 export interface WorkerClientOptions {
   failsafe: boolean;
   unicode: UnicodeTyping;
@@ -35,6 +43,10 @@ export class WorkerClient {
   private readonly pending = new Map<number, Pending>();
   private stderrTail = '';
   private closed = false;
+  /** Why the last worker ended while the client was open; a restart turns it into an incident. */
+  private ended: string | undefined;
+  private killing = false;
+  private readonly pendingIncidents: WorkerIncident[] = [];
 
   constructor(
     private readonly displayEnv: Record<string, string>,
@@ -80,6 +92,10 @@ export class WorkerClient {
         child.on('message', (msg: unknown) => this.onMessage(msg));
         child.once('exit', (code, sig) => this.onExit(child, code, sig));
         this.child = child;
+        if (this.ended) {
+          this.pendingIncidents.push({ at: new Date().toISOString(), incident: 'worker.restarted', message: `${this.ended}; a new worker (pid ${child.pid}) was started` });
+          this.ended = undefined;
+        }
         resolve(child);
       });
     }).then(async (child) => {
@@ -110,6 +126,8 @@ export class WorkerClient {
       this.starting = undefined;
     }
     const why = `the display worker for ${this.displayEnv.DISPLAY} ended (${sig ?? `exit ${code}`})${this.stderrTail.trim() ? `: ${this.stderrTail.trim()}` : ''}`;
+    if (!this.closed) this.ended = `${this.killing ? 'the kill switch stopped the display worker' : why} (pid ${child.pid})`;
+    this.killing = false;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(new EnvironmentError(`${p.op}: ${why}; the next call starts a new worker`));
@@ -159,7 +177,13 @@ export class WorkerClient {
 
   /** Ends the worker process now (in-flight calls fail with EnvironmentError). */
   kill(): void {
+    if (this.child) this.killing = true;
     this.child?.kill('SIGKILL');
+  }
+
+  /** The restarts since the last call, oldest first (drained). */
+  incidents(): WorkerIncident[] {
+    return this.pendingIncidents.splice(0);
   }
 
   async close(): Promise<void> {
