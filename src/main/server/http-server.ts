@@ -220,8 +220,18 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const clients = new Set<WebSocket>();
+  // A malformed frame (unmasked, reserved opcode, bad UTF-8, oversize…) or a reset socket closes that socket only:
+  // every socket and WebSocket gets an 'error' listener, since an unheard 'error' event would end the process.
+  wss.on('error', () => undefined);
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+    socket.on('error', () => socket.destroy());
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      socket.destroy();
+      return;
+    }
     // Browsers send an Origin with every WebSocket; only the server's own pages may listen.
     const origin = req.headers.origin;
     const foreign = origin !== undefined && (() => {
@@ -238,6 +248,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
+      ws.on('error', () => ws.terminate());
       ws.on('close', () => clients.delete(ws));
     });
   });
