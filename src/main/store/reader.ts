@@ -215,11 +215,28 @@ export function readRun(runDir: string, root?: string): RunDetail {
     throw new Error(`${dir}: not a run folder; expected ${layoutNames}`);
   }
   const problems: Problem[] = [];
-  const read = readJsonFile<RunManifest>(join(dir, files.manifest));
-  if (read.problem || !read.value) throw new Error(`${join(dir, files.manifest)}: ${read.problem?.message ?? 'missing'}`);
+  const manifestFile = join(dir, files.manifest);
+  const read = readJsonFile<RunManifest>(manifestFile);
   const manifest = read.value;
-  if (typeof manifest !== 'object' || manifest === null || (manifest.tasks !== undefined && !Array.isArray(manifest.tasks)))
-    throw new Error(`${join(dir, files.manifest)}: /tasks must be a list of task keys`);
+  // An unreadable manifest (cut, 100,000 levels deep, the wrong shape) is that run's problem, never a thrown error.
+  const unreadable = (problem: Problem): RunDetail => ({
+    run: {
+      runId: basename(dir),
+      path: relative(root ?? dirname(dir), dir) || '.',
+      format: 'proctor',
+      tasks: 0,
+      finished: 0,
+      live: false,
+      error: `${manifestFile}: ${problem.message}`,
+    },
+    tasks: [],
+    problems: [problem],
+  });
+  if (read.problem || manifest === undefined) return unreadable(read.problem ?? { file: manifestFile, severity: 'error', message: 'missing' });
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
+    return unreadable({ file: manifestFile, pointer: '', severity: 'error', message: 'a run manifest must be a JSON object' });
+  if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
+    return unreadable({ file: manifestFile, pointer: '/tasks', severity: 'error', message: '/tasks must be a list of task keys' });
   const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);
@@ -248,9 +265,11 @@ export function readTaskTrajectory(runDir: string, taskKey: string): TaskTraject
     if (foreign) return foreign.task(dir, taskKey);
     throw new Error(`${dir}: not a run folder; expected ${layoutNames}`);
   }
-  const manifest = JSON.parse(readFileSync(join(dir, files.manifest), 'utf8')) as RunManifest;
-  if (!manifest.tasks?.includes(taskKey))
-    throw new Error(`task '${taskKey}' is not in run ${manifest.runId} (${join(dir, files.manifest)} /tasks)`);
+  const read = readJsonFile<RunManifest>(join(dir, files.manifest));
+  if (read.problem) throw new Error(`${join(dir, files.manifest)}: ${read.problem.message}`);
+  const manifest = read.value;
+  if (typeof manifest !== 'object' || manifest === null || !Array.isArray(manifest.tasks) || !manifest.tasks.includes(taskKey))
+    throw new Error(`task '${taskKey}' is not in run ${(manifest as Partial<RunManifest> | null)?.runId ?? basename(dir)} (${join(dir, files.manifest)} /tasks)`);
   const problems: Problem[] = [];
   const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
   const live = runIsLive(manifest, events.values);
