@@ -14,9 +14,9 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiEvents, ApiHandlers, EventName } from '../../shared/api';
 import { dispatch } from '../workbench/dispatch';
-import { resolveBelow } from '../workbench/paths';
 import { rootHider } from '../workbench/shown-paths';
 import { cookieValue, reachableHosts } from './addresses';
+import { openServedFile, servedFile } from './served-files';
 import type { EventSource } from '../workbench/events';
 
 export interface ServeOptions {
@@ -42,7 +42,6 @@ export interface RunningServer {
 }
 
 const MAX_BODY = 1024 * 1024;
-const MAX_FILE = 64 * 1024 * 1024;
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -91,9 +90,6 @@ function crossSite(req: IncomingMessage): boolean {
   }
 }
 
-/** Files that may be shown inline; anything else from a served folder is sent as a download. */
-const inlineTypes = new Set(['.png', '.jpg', '.jpeg', '.webp', '.json', '.jsonl', '.txt', '.log']);
-const FILE_CSP = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'";
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -199,32 +195,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         return send(res, status, { error: outcome.error });
       }
       if (url.pathname.startsWith('/files/') && req.method === 'GET') {
-        const rel = decodeURIComponent(url.pathname.slice('/files/'.length));
-        if (rel.split('/').some((seg) => seg.startsWith('.'))) {
-          return send(res, 403, { error: { code: 'forbidden', message: 'hidden files are not served' } });
-        }
-        let file: string;
-        try {
-          file = resolveBelow(opts.root, rel);
-        } catch (e) {
-          return send(res, 403, { error: { code: 'forbidden', message: (e as Error).message } });
-        }
-        if (!existsSync(file) || !statSync(file).isFile()) {
-          return send(res, 404, { error: { code: 'not_found', message: `no file '${rel}'` } });
-        }
-        const size = statSync(file).size;
-        if (size > MAX_FILE) return send(res, 413, { error: { code: 'bad_request', message: `file too large: ${rel}` } });
-        const ext = extname(file).toLowerCase();
-        const inline = inlineTypes.has(ext);
-        res.writeHead(200, {
-          'content-type': inline ? contentTypes[ext] : 'application/octet-stream',
-          ...(inline ? {} : { 'content-disposition': 'attachment' }),
-          'content-length': size,
-          'content-security-policy': FILE_CSP,
-          'x-content-type-options': 'nosniff',
-          'cache-control': 'private, max-age=60',
-        });
-        createReadStream(file).pipe(res);
+        const found = servedFile(opts.root, decodeURIComponent(url.pathname.slice('/files/'.length)));
+        if (!found.ok) return send(res, found.status, { error: { code: found.code, message: found.message } });
+        res.writeHead(200, found.headers);
+        if (found.size === 0) return res.end();
+        openServedFile(found).on('error', () => res.destroy()).pipe(res);
         return;
       }
       if (req.method !== 'GET') return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
