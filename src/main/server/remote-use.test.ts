@@ -133,6 +133,18 @@ describe('paths and hostile runs over HTTP', () => {
     expect(notRun.error.message).toMatch(/^tasks: not a run folder/);
   });
 
+  it('sends live events with paths relative to the served folder', async () => {
+    const { cookie } = await login(`/?token=${server.token}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events`, { headers: { cookie } });
+    await new Promise((ok, fail) => (ws.once('open', ok), ws.once('error', fail)));
+    const got = new Promise<string>((ok) => ws.once('message', (m) => ok(String(m))));
+    const error = `setup failed: ${realpathSync(root)}/results/r1/sandbox/home is not writable`;
+    workbench.events.publish('run', { kind: 'task.finished', runId: 'results/r1', taskKey: 'a/b', at: '2026-01-01T00:00:00Z', state: 'setup_error', error });
+    const message = JSON.parse(await got) as { payload: { error: string } };
+    ws.close();
+    expect(message.payload.error).toBe('setup failed: results/r1/sandbox/home is not writable');
+  });
+
   it('answers a run whose manifest is 100,000 levels deep with a problem entry, not a 500', async () => {
     const res = await api('runs.get', { runId: 'runs/deep' }, bearer());
     expect(res.status).toBe(200);
