@@ -216,27 +216,14 @@ export function readRun(runDir: string, root?: string): RunDetail {
   }
   const problems: Problem[] = [];
   const manifestFile = join(dir, files.manifest);
+  // Readers bound the manifest (size, nesting), so a hostile one is this error, not a stack overflow later.
   const read = readJsonFile<RunManifest>(manifestFile);
+  if (read.problem || read.value === undefined) throw new Error(`${manifestFile}: ${read.problem?.message ?? 'missing'}`);
   const manifest = read.value;
-  // An unreadable manifest (cut, 100,000 levels deep, the wrong shape) is that run's problem, never a thrown error.
-  const unreadable = (problem: Problem): RunDetail => ({
-    run: {
-      runId: basename(dir),
-      path: relative(root ?? dirname(dir), dir) || '.',
-      format: 'proctor',
-      tasks: 0,
-      finished: 0,
-      live: false,
-      error: `${manifestFile}: ${problem.message}`,
-    },
-    tasks: [],
-    problems: [problem],
-  });
-  if (read.problem || manifest === undefined) return unreadable(read.problem ?? { file: manifestFile, severity: 'error', message: 'missing' });
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
-    return unreadable({ file: manifestFile, pointer: '', severity: 'error', message: 'a run manifest must be a JSON object' });
+    throw new Error(`${manifestFile}: a run manifest must be a JSON object`);
   if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
-    return unreadable({ file: manifestFile, pointer: '/tasks', severity: 'error', message: '/tasks must be a list of task keys' });
+    throw new Error(`${manifestFile}: /tasks must be a list of task keys`);
   const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);
