@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { ApiHandlers } from '../../shared/api';
 import { ApiRequestError } from './dispatch';
 import { rootHider, withRootHidden } from './shown-paths';
 
@@ -26,7 +27,7 @@ describe('rootHider', () => {
   });
 
   it('hides the root in handler errors and keeps their codes', async () => {
-    const handlers = withRootHidden(root, {
+    const handlers = withRootHidden<Partial<ApiHandlers>>(root, {
       'tasks.open': async () => {
         throw new ApiRequestError('not_found', `no folder ${root}/nowhere`);
       },
