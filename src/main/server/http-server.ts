@@ -90,7 +90,6 @@ function crossSite(req: IncomingMessage): boolean {
   }
 }
 
-
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
