@@ -1,11 +1,12 @@
 // The Electron shell: one window, the IPC bridge onto src/shared/api.ts, and nothing of the engine's logic.
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, protocol, session, shell } from 'electron';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { IpcChannel } from '../../shared/api';
+import { servedFileResponse } from '../server/served-files';
 import { dispatch } from '../workbench/dispatch';
-import { resolveBelow } from '../workbench/paths';
 import { createWorkbench } from '../workbench/workbench';
+import { appPageUrl, isAppPage } from './page-origin';
 
 // The folder to serve: PROCTOR_ROOT, or the first argument (after the app path when run as `electron .`).
 const firstArg = process.defaultApp ? 2 : 1;
@@ -13,6 +14,7 @@ const root = resolve(process.env.PROCTOR_ROOT ?? process.argv.find((a, i) => i >
 const workbench = createWorkbench(root, { transport: 'ipc' });
 const windows = new Set<number>();
 const here = fileURLToPath(new URL('.', import.meta.url));
+const pageUrl = appPageUrl(join(here, '../renderer/index.html'), process.env.ELECTRON_RENDERER_URL);
 
 protocol.registerSchemesAsPrivileged([{ scheme: 'proctor-file', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
@@ -33,14 +35,7 @@ function createWindow(): void {
   const id = win.webContents.id; // read now: after 'closed' the webContents is destroyed
   windows.add(id);
   win.on('closed', () => windows.delete(id));
-  // No navigation away from the app, no new windows; links open in the system browser.
-  win.webContents.on('will-navigate', (e) => e.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(here, '../renderer/index.html'));
+  void win.loadURL(pageUrl);
 }
 
 app.whenReady().then(() => {
@@ -54,20 +49,17 @@ app.whenReady().then(() => {
       },
     });
   });
+  // The workbench needs no permission (camera, notifications, clipboard reads, …): asked or checked, all denied.
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-  protocol.handle('proctor-file', (request) => {
-    const rel = decodeURIComponent(new URL(request.url).pathname);
-    try {
-      return net.fetch(pathToFileURL(resolveBelow(root, rel)).href);
-    } catch {
-      return new Response('forbidden', { status: 403 });
-    }
-  });
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.setDevicePermissionHandler(() => false);
+  // The same rule as `proctor serve`'s /files: no hidden files, regular files below the root, at most 64 MB.
+  protocol.handle('proctor-file', (request) => servedFileResponse(root, request));
   // Main listens only on its channel and only to its own windows; payloads are validated in dispatch().
   ipcMain.handle(IpcChannel.call, async (event, message: { method?: unknown; params?: unknown }) => {
     if (!windows.has(event.sender.id)) return { ok: false, error: { code: 'forbidden', message: 'unknown sender' } };
-    const frameUrl = event.senderFrame?.url ?? '';
-    if (!frameUrl.startsWith('file://') && !(process.env.ELECTRON_RENDERER_URL && frameUrl.startsWith(process.env.ELECTRON_RENDERER_URL))) {
+    const frame = event.senderFrame;
+    if (!frame || frame.parent !== null || !isAppPage(frame.url, pageUrl)) {
       return { ok: false, error: { code: 'forbidden', message: 'unexpected frame' } };
     }
     return dispatch(workbench.handlers, message?.method, message?.params);
@@ -79,8 +71,16 @@ app.whenReady().then(() => {
   app.on('activate', () => BrowserWindow.getAllWindows().length === 0 && createWindow());
 });
 
+// Every web contents (windows and any frame host): no navigation or redirect away from the app, no webviews, no
+// new windows; http(s) links open in the system browser.
 app.on('web-contents-created', (_e, contents) => {
   contents.on('will-attach-webview', (e) => e.preventDefault());
+  contents.on('will-navigate', (e) => e.preventDefault());
+  contents.on('will-redirect', (e) => e.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
 });
 app.on('window-all-closed', () => {
   void workbench.close();

@@ -3,7 +3,8 @@
 //   GET  /files/<path>              → a file below the served root (images, text), size-capped
 //   WS   /events                    → {event, payload} for every published event
 //   GET  /…                         → the UI (out/renderer)
-// Loopback by default. Bound elsewhere, every request needs the printed random token.
+// Loopback by default. Bound elsewhere, every request needs the printed random token: the first page load trades
+// it for an HttpOnly cookie; scripts send it as `Authorization: Bearer`.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -13,7 +14,9 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ApiEvents, ApiHandlers, EventName } from '../../shared/api';
 import { dispatch } from '../workbench/dispatch';
-import { resolveBelow } from '../workbench/paths';
+import { rootHider } from '../workbench/shown-paths';
+import { cookieValue, reachableHosts } from './addresses';
+import { openServedFile, servedFile } from './served-files';
 import type { EventSource } from '../workbench/events';
 
 export interface ServeOptions {
@@ -28,7 +31,10 @@ export interface ServeOptions {
 }
 
 export interface RunningServer {
+  /** The address to open (with the one-time token when one is needed). */
   url: string;
+  /** Every address a browser can use: for a wildcard bind, one per non-internal IPv4 address of the machine. */
+  urls: string[];
   port: number;
   host: string;
   token?: string;
@@ -36,7 +42,6 @@ export interface RunningServer {
 }
 
 const MAX_BODY = 1024 * 1024;
-const MAX_FILE = 64 * 1024 * 1024;
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -85,10 +90,6 @@ function crossSite(req: IncomingMessage): boolean {
   }
 }
 
-/** Files that may be shown inline; anything else from a served folder is sent as a download. */
-const inlineTypes = new Set(['.png', '.jpg', '.jpeg', '.webp', '.json', '.jsonl', '.txt', '.log']);
-const FILE_CSP = "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'";
-
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
@@ -106,10 +107,14 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function tokenOf(req: IncomingMessage, url: URL): string | undefined {
+/**
+ * The token a request carries: `Authorization: Bearer …` (scripts) or the HttpOnly cookie the first page load
+ * set (browsers). Never the URL: a token in a URL stays in the address bar, the history and logs.
+ */
+function tokenOf(req: IncomingMessage, cookie: string): string | undefined {
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice(7);
-  return url.searchParams.get('token') ?? undefined;
+  return cookieValue(req.headers.cookie, cookie);
 }
 
 function sameToken(a: string | undefined, b: string): boolean {
@@ -117,6 +122,14 @@ function sameToken(a: string | undefined, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The page address without its `token` parameter, as a same-origin path (never `//host`). */
+function withoutToken(url: URL): string {
+  const query = new URLSearchParams(url.search);
+  query.delete('token');
+  const rest = query.toString();
+  return `/${url.pathname.replace(/^\/+/, '')}${rest ? `?${rest}` : ''}${url.hash}`;
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
@@ -129,6 +142,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         : undefined;
   const uiDir = resolve(opts.uiDir);
   let port = opts.port ?? 0;
+  // Cookies are per host, not per port: each server names its own, so two servers on one machine both work.
+  let cookie = 'proctor-token';
 
   /** Loopback servers accept only loopback Host headers (no DNS rebinding). */
   const hostAllowed = (req: IncomingMessage): boolean => {
@@ -141,9 +156,23 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const url = new URL(req.url ?? '/', 'http://x');
       if (!hostAllowed(req)) return send(res, 403, { error: { code: 'forbidden', message: 'bad Host header' } });
       if (crossSite(req)) return send(res, 403, { error: { code: 'forbidden', message: 'cross-site requests are refused' } });
+      // The printed address carries the token once: the page load that brings it trades it for an HttpOnly,
+      // SameSite=Strict cookie and is sent to the same address without it.
+      if (token && url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
+        if (!sameToken(url.searchParams.get('token') ?? undefined, token)) {
+          return send(res, 401, { error: { code: 'forbidden', message: 'that token is not this server\'s; use the address proctor serve printed' } });
+        }
+        res.writeHead(303, {
+          location: withoutToken(url),
+          'set-cookie': `${cookie}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+        });
+        return res.end();
+      }
       const needsToken = token && (url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/'));
-      if (needsToken && !sameToken(tokenOf(req, url), token)) {
-        return send(res, 401, { error: { code: 'forbidden', message: 'a valid token is required' } });
+      if (needsToken && !sameToken(tokenOf(req, cookie), token)) {
+        return send(res, 401, { error: { code: 'forbidden', message: 'a valid token is required: open the address proctor serve printed' } });
       }
       if (url.pathname === '/api/call' && req.method === 'POST') {
         // JSON only: a browser cannot send application/json cross-site without a preflight, which is never answered.
@@ -165,32 +194,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         return send(res, status, { error: outcome.error });
       }
       if (url.pathname.startsWith('/files/') && req.method === 'GET') {
-        const rel = decodeURIComponent(url.pathname.slice('/files/'.length));
-        if (rel.split('/').some((seg) => seg.startsWith('.'))) {
-          return send(res, 403, { error: { code: 'forbidden', message: 'hidden files are not served' } });
-        }
-        let file: string;
-        try {
-          file = resolveBelow(opts.root, rel);
-        } catch (e) {
-          return send(res, 403, { error: { code: 'forbidden', message: (e as Error).message } });
-        }
-        if (!existsSync(file) || !statSync(file).isFile()) {
-          return send(res, 404, { error: { code: 'not_found', message: `no file '${rel}'` } });
-        }
-        const size = statSync(file).size;
-        if (size > MAX_FILE) return send(res, 413, { error: { code: 'bad_request', message: `file too large: ${rel}` } });
-        const ext = extname(file).toLowerCase();
-        const inline = inlineTypes.has(ext);
-        res.writeHead(200, {
-          'content-type': inline ? contentTypes[ext] : 'application/octet-stream',
-          ...(inline ? {} : { 'content-disposition': 'attachment' }),
-          'content-length': size,
-          'content-security-policy': FILE_CSP,
-          'x-content-type-options': 'nosniff',
-          'cache-control': 'private, max-age=60',
-        });
-        createReadStream(file).pipe(res);
+        const found = servedFile(opts.root, decodeURIComponent(url.pathname.slice('/files/'.length)));
+        if (!found.ok) return send(res, found.status, { error: { code: found.code, message: found.message } });
+        res.writeHead(200, found.headers);
+        if (found.size === 0) return res.end();
+        openServedFile(found).on('error', () => res.destroy()).pipe(res);
         return;
       }
       if (req.method !== 'GET') return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
@@ -220,8 +228,18 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const clients = new Set<WebSocket>();
+  // A malformed frame (unmasked, reserved opcode, bad UTF-8, oversize…) or a reset socket closes that socket only:
+  // every socket and WebSocket gets an 'error' listener, since an unheard 'error' event would end the process.
+  wss.on('error', () => undefined);
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+    socket.on('error', () => socket.destroy());
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      socket.destroy();
+      return;
+    }
     // Browsers send an Origin with every WebSocket; only the server's own pages may listen.
     const origin = req.headers.origin;
     const foreign = origin !== undefined && (() => {
@@ -231,18 +249,20 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         return true;
       }
     })();
-    if (url.pathname !== '/events' || foreign || !hostAllowed(req) || (token && !sameToken(tokenOf(req, url), token))) {
+    if (url.pathname !== '/events' || foreign || !hostAllowed(req) || (token && !sameToken(tokenOf(req, cookie), token))) {
       socket.write('HTTP/1.1 401 Unauthorized\r\n\r\n');
       socket.destroy();
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
+      ws.on('error', () => ws.terminate());
       ws.on('close', () => clients.delete(ws));
     });
   });
+  const hide = rootHider(opts.root);
   const unsubscribe = opts.events.subscribeAll(<E extends EventName>(event: E, payload: ApiEvents[E]) => {
-    const text = JSON.stringify({ event, payload });
+    const text = JSON.stringify({ event, payload: hide.value(payload) });
     for (const ws of clients) {
       if (ws.readyState !== ws.OPEN) continue;
       if (ws.bufferedAmount > 32 * 1024 * 1024) ws.terminate(); // a client that stopped reading
@@ -255,9 +275,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     server.listen(port, host, () => ok());
   });
   port = (server.address() as AddressInfo).port;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  cookie = `proctor-token-${port}`;
+  const urls = reachableHosts(host).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/${token ? `?token=${token}` : ''}`);
   return {
-    url: `http://${shownHost}:${port}/${token ? `?token=${token}` : ''}`,
+    url: urls[0],
+    urls,
     port,
     host,
     token,

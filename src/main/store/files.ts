@@ -1,9 +1,10 @@
 // Durable file primitives of the run store: whole-line appends, atomic replacement, tolerant JSON-lines reading.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync, readFileSync, existsSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, writeSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Problem } from '../../shared/task';
+import { MAX_JSON_BYTES, parseBoundedJson } from '../bounded-json';
 
 /** Appends one JSON value as one line with a single write(2), so concurrent appenders never interleave a line. */
 export function appendJsonLine(file: string, value: unknown, options: { fsync?: boolean } = {}): void {
@@ -87,7 +88,7 @@ export function readJsonLines<T = unknown>(file: string, options: { skip?: (line
     const last = i === lines.length - 1;
     if (options.skip?.(line) && (!last || complete)) continue;
     try {
-      values.push(JSON.parse(line) as T);
+      values.push(parseBoundedJson<T>(line));
     } catch (e) {
       problems.push({
         file,
@@ -104,11 +105,13 @@ export function readJsonLines<T = unknown>(file: string, options: { skip?: (line
   return { values, problems };
 }
 
-/** Reads a JSON file; `undefined` when missing, a Problem when unreadable. */
+/** Reads a JSON file; `undefined` when missing, a Problem when unreadable, too large or nested too deep. */
 export function readJsonFile<T = unknown>(file: string): { value?: T; problem?: Problem } {
   if (!existsSync(file)) return {};
   try {
-    return { value: JSON.parse(readFileSync(file, 'utf8')) as T };
+    const size = statSync(file).size;
+    if (size > MAX_JSON_BYTES) throw new Error(`${size} bytes is larger than the limit of ${MAX_JSON_BYTES}`);
+    return { value: parseBoundedJson<T>(readFileSync(file, 'utf8')) };
   } catch (e) {
     return { problem: { file, severity: 'error', message: `not readable JSON: ${(e as Error).message}` } };
   }

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Problem } from '../../shared/task';
+import { parseBoundedJson } from '../bounded-json';
 
 /** Largest screenshot (or tree file) read from another tool's folder; the UI checks pixel sizes itself. */
 export const MAX_FOREIGN_FILE_BYTES = 20 * 1024 * 1024;
@@ -95,7 +96,7 @@ export function readNumberedJsonLines<T = unknown>(file: string): { values: Numb
     if (raw.trim() === '') return;
     const cut = i === lines.length - 1 && !complete;
     try {
-      values.push({ line: i + 1, value: JSON.parse(raw) as T });
+      values.push({ line: i + 1, value: parseBoundedJson<T>(raw) });
     } catch (e) {
       problems.push({
         file,

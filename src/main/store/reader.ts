@@ -215,11 +215,15 @@ export function readRun(runDir: string, root?: string): RunDetail {
     throw new Error(`${dir}: not a run folder; expected ${layoutNames}`);
   }
   const problems: Problem[] = [];
-  const read = readJsonFile<RunManifest>(join(dir, files.manifest));
-  if (read.problem || !read.value) throw new Error(`${join(dir, files.manifest)}: ${read.problem?.message ?? 'missing'}`);
+  const manifestFile = join(dir, files.manifest);
+  // Readers bound the manifest (size, nesting), so a hostile one is this error, not a stack overflow later.
+  const read = readJsonFile<RunManifest>(manifestFile);
+  if (read.problem || read.value === undefined) throw new Error(`${manifestFile}: ${read.problem?.message ?? 'missing'}`);
   const manifest = read.value;
-  if (typeof manifest !== 'object' || manifest === null || (manifest.tasks !== undefined && !Array.isArray(manifest.tasks)))
-    throw new Error(`${join(dir, files.manifest)}: /tasks must be a list of task keys`);
+  if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
+    throw new Error(`${manifestFile}: a run manifest must be a JSON object`);
+  if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
+    throw new Error(`${manifestFile}: /tasks must be a list of task keys`);
   const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);
@@ -248,9 +252,11 @@ export function readTaskTrajectory(runDir: string, taskKey: string): TaskTraject
     if (foreign) return foreign.task(dir, taskKey);
     throw new Error(`${dir}: not a run folder; expected ${layoutNames}`);
   }
-  const manifest = JSON.parse(readFileSync(join(dir, files.manifest), 'utf8')) as RunManifest;
-  if (!manifest.tasks?.includes(taskKey))
-    throw new Error(`task '${taskKey}' is not in run ${manifest.runId} (${join(dir, files.manifest)} /tasks)`);
+  const read = readJsonFile<RunManifest>(join(dir, files.manifest));
+  if (read.problem) throw new Error(`${join(dir, files.manifest)}: ${read.problem.message}`);
+  const manifest = read.value;
+  if (typeof manifest !== 'object' || manifest === null || !Array.isArray(manifest.tasks) || !manifest.tasks.includes(taskKey))
+    throw new Error(`task '${taskKey}' is not in run ${(manifest as Partial<RunManifest> | null)?.runId ?? basename(dir)} (${join(dir, files.manifest)} /tasks)`);
   const problems: Problem[] = [];
   const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
   const live = runIsLive(manifest, events.values);

@@ -1,14 +1,34 @@
 // runs.* and labels.add: runs below the served root (Proctor, OSWorld and Spider2-V result folders), live
 // events, and people's labels appended as verdict events (never overwriting another).
 import { existsSync, statSync } from 'node:fs';
-import type { ApiHandlers } from '../../shared/api';
+import { basename, join } from 'node:path';
+import type { ApiHandlers, RunDetail } from '../../shared/api';
 import type { RunEvent } from '../../shared/run';
-import { appendVerdict, listRuns, readRun, readTaskTrajectory, runEvents } from '../store';
+import { appendVerdict, listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../store';
 import { ApiRequestError } from './dispatch';
 import type { EventHub } from './events';
 import { relativeToRoot, resolveBelow } from './paths';
 import { RunTail } from './run-live';
 import { RunControl } from './run-control';
+
+/**
+ * A Proctor run folder whose manifest cannot be read (cut, 100,000 levels deep, the wrong shape) is shown with
+ * that as its problem — never a failed call; a folder that is no run at all is still an error.
+ */
+function readRunOrProblem(dir: string, root: string): RunDetail {
+  try {
+    return readRun(dir, root);
+  } catch (e) {
+    const manifest = join(dir, runFiles.manifest);
+    if (!existsSync(manifest)) throw e;
+    const message = (e as Error).message;
+    return {
+      run: { runId: basename(dir), path: relativeToRoot(root, dir) || '.', format: 'proctor', tasks: 0, finished: 0, live: false, error: message },
+      tasks: [],
+      problems: [{ file: manifest, severity: 'error', message: message.startsWith(`${manifest}: `) ? message.slice(manifest.length + 2) : message }],
+    };
+  }
+}
 
 type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'labels.add'>;
 
@@ -44,7 +64,7 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
     },
     'runs.get': async ({ runId }) => {
       const dir = runDir(runId);
-      const detail = readable(() => readRun(dir, root));
+      const detail = readable(() => readRunOrProblem(dir, root));
       if (detail.run.live && !control.owns(detail.run.runId)) tail.follow(dir);
       return detail;
     },

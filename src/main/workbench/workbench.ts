@@ -1,9 +1,11 @@
 // The engine behind the UI⇄engine contract: one handler per method of src/shared/api.ts, over a served root.
+import { basename, resolve } from 'node:path';
 import type { ApiHandlers, AppInfo } from '../../shared/api';
 import { proctorVersion } from '../version';
 import { EventHub } from './events';
 import { taskHandlers } from './task-handlers';
 import { runHandlers } from './run-handlers';
+import { withRootHidden } from './shown-paths';
 
 export interface Workbench {
   handlers: ApiHandlers;
@@ -14,10 +16,11 @@ export interface Workbench {
 export function createWorkbench(root: string, opts: { transport: AppInfo['transport'] }): Workbench {
   const events = new EventHub();
   const runs = runHandlers(root, events);
+  // Over HTTP the browser may be on another machine: it learns the served folder's name, not where it is.
+  const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
-    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root, transport: opts.transport }),
-    ...taskHandlers(root),
-    ...runs.handlers,
+    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport }),
+    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers }),
   };
   return { handlers, events, close: runs.close };
 }

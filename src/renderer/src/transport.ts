@@ -8,19 +8,16 @@ declare global {
   }
 }
 
+// Over HTTP the server authenticates the page by an HttpOnly cookie (it traded the printed ?token= for it on the
+// first load), so no token is ever in a URL, in storage or in reach of the page's scripts.
 function httpClient(): ProctorClient {
-  const query = new URLSearchParams(location.search);
-  const token = query.get('token') ?? sessionStorage.getItem('proctor-token') ?? undefined;
-  if (token) sessionStorage.setItem('proctor-token', token);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (token) headers.authorization = `Bearer ${token}`;
   const handlers = new Map<EventName, Set<(payload: unknown) => void>>();
   let socket: WebSocket | undefined;
   let retry = 500;
   const connect = () => {
     const wsUrl = new URL('/events', location.href);
     wsUrl.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    if (token) wsUrl.searchParams.set('token', token);
     socket = new WebSocket(wsUrl);
     socket.onopen = () => (retry = 500);
     socket.onmessage = (m) => {
@@ -34,7 +31,7 @@ function httpClient(): ProctorClient {
   };
   return {
     async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
-      const res = await fetch('/api/call', { method: 'POST', headers, body: JSON.stringify({ method, params }) });
+      const res = await fetch('/api/call', { method: 'POST', headers, credentials: 'same-origin', body: JSON.stringify({ method, params }) });
       const body = (await res.json()) as { result?: Result<M>; error?: { message: string } };
       if (!res.ok || body.error) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
       return body.result as Result<M>;
@@ -48,8 +45,7 @@ function httpClient(): ProctorClient {
       return () => set.delete(h);
     },
     fileUrl(path: string): string {
-      const url = `/files/${path.split('/').map(encodeURIComponent).join('/')}`;
-      return token ? `${url}?token=${encodeURIComponent(token)}` : url;
+      return `/files/${path.split('/').map(encodeURIComponent).join('/')}`;
     },
   };
 }

@@ -40,7 +40,8 @@ Serves the workbench UI and its API for <folder> (default: the current folder).
     });
     io.out(`Proctor is serving ${root}`);
     io.out(`Open ${server.url}`);
-    if (server.token) io.out('(the token in that address is required for every request)');
+    for (const other of server.urls.slice(1)) io.out(`  or ${other}`);
+    if (server.token) io.out('(the first page load trades the token in that address for a cookie; scripts send it as Authorization: Bearer)');
     await new Promise<void>((done) => {
       const stop = () => done();
       process.once('SIGINT', stop);
