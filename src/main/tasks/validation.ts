@@ -3,11 +3,12 @@
 // line against the schema their name (events / steps / verdicts / traj .jsonl) or first line says. Run folders
 // are validated as runs (manifest, events, steps, verdicts, summaries), never as task folders.
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Problem, Task } from '../../shared/task';
 import { manifestProblems } from '../store/manifest-check';
 import { duplicateIdProblems, type TaskRef } from './counterparts';
-import { expandPaths, readJsonFile } from './files';
+import { expandPaths, isRunFolder, readJsonFile } from './files';
+import { files as runFiles } from '../store/layout';
 import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from './json-text';
 import { detectFileKind, detectLinesKind, taskKinds, type FileKind } from './kind';
 import { counterpartProblems, resolveSplit, taskFromJson, taskRefOf } from './reader';
@@ -84,6 +85,33 @@ async function validateJsonl(file: string): Promise<FileReport | undefined> {
   return { file, kind, valid: true, problems };
 }
 
+/** The files of a run folder that have a schema; everything else in it (cache/, observations/) is an artefact. */
+const runFileNames: ReadonlySet<string> = new Set([runFiles.manifest, runFiles.summary, runFiles.events, runFiles.steps, runFiles.verdicts, runFiles.traj]);
+
+/** Whether `file` lies in a Proctor run folder (an ancestor holds manifest.json); answers are cached per folder. */
+function inRunFolder(file: string, cache: Map<string, boolean>): boolean {
+  const seen: string[] = [];
+  let dir = dirname(file);
+  let found = false;
+  for (;;) {
+    const known = cache.get(dir);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    seen.push(dir);
+    if (isRunFolder(dir)) {
+      found = true;
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const d of seen) cache.set(d, found);
+  return found;
+}
+
 export async function validatePaths(paths: string[], options: ValidateOptions = {}): Promise<ValidationReport> {
   const { files, problems: missing, skipped: passedOver } = await expandPaths(paths, { skipRunFolders: options.tasksOnly });
   const reports: FileReport[] = [...missing, ...passedOver].map((p) => ({ file: p.file, kind: 'unknown', valid: false, problems: [p] }));
@@ -91,8 +119,13 @@ export async function validatePaths(paths: string[], options: ValidateOptions = 
   const tasks: Task[] = [];
   const invalid: TaskRef[] = [];
   const byFile = new Map<string, FileReport>();
+  const runFolders = new Map<string, boolean>();
   for (const file of files) {
     const lower = file.toLowerCase();
+    if (!runFileNames.has(basename(lower)) && inRunFolder(file, runFolders)) {
+      skipped.push(file); // an artefact of a run (a file fetched for grading, an observation)
+      continue;
+    }
     if (lower.endsWith('.jsonl') && !options.tasksOnly) {
       const report = await validateJsonl(file);
       if (report) reports.push(report);
@@ -159,7 +192,7 @@ export function formatProblem(p: Problem, shownFile: string = p.file): string {
     p.line !== undefined && p.col !== undefined
       ? `${shownFile}:${p.line}:${p.col}`
       : p.line !== undefined
-        ? `${shownFile}:${p.line}:${p.pointer ?? ''}`
+        ? `${shownFile}:${p.line}${p.pointer !== undefined ? `:${p.pointer || '/'}` : ''}`
         : p.pointer !== undefined
           ? `${shownFile}:${p.pointer || '/'}`
           : shownFile;

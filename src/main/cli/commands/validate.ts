@@ -35,7 +35,7 @@ export const command: CliCommand = {
       for (const f of report.files) for (const p of f.problems) io.out(formatProblem(p, shownPath(p.file)));
       const unknownJson = report.skipped.filter((f) => /\.jsonl?$/i.test(f));
       if (unknownJson.length)
-        io.out(`not checked: ${unknownJson.length} JSON file${unknownJson.length > 1 ? 's' : ''} of no known kind (${unknownJson.slice(0, 3).map((f) => shownPath(f)).join(', ')}${unknownJson.length > 3 ? ', …' : ''})`);
+        io.out(`not checked: ${unknownJson.length} JSON file${unknownJson.length > 1 ? 's' : ''} of no known kind or kept by a run (${unknownJson.slice(0, 3).map((f) => shownPath(f)).join(', ')}${unknownJson.length > 3 ? ', …' : ''})`);
       const s = report.summary;
       io.out(`${s.files} files, ${s.valid} valid, ${s.invalid} invalid, ${s.warnings} warnings`);
     }
