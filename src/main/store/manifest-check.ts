@@ -4,7 +4,7 @@
 import { isAbsolute } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { isInside } from '../contained';
-import { pointerOf } from '../tasks/json-text';
+import { maxJsonDepth, nestedDeeperThan, pointerOf } from '../tasks/json-text';
 import { schemaProblems } from '../tasks/schemas';
 
 /** The run folder format this Proctor writes and reads. A manifest without `formatVersion` is version 1. */
@@ -23,6 +23,7 @@ export interface ManifestCheckOptions {
 
 /** Problems of one parsed manifest.json: schema errors, a newer format, task folders leaving the run, tasks without a folder. */
 export function manifestProblems(manifest: unknown, file: string, options: ManifestCheckOptions = {}): Problem[] {
+  if (nestedDeeperThan(manifest)) return [{ file, pointer: '', severity: 'error', message: `nested more than ${maxJsonDepth} levels deep: not a manifest Proctor wrote` }];
   const problems = schemaProblems('run-manifest', manifest, file);
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) return problems;
   const m = manifest as { formatVersion?: unknown; tasks?: unknown; taskInfo?: unknown };

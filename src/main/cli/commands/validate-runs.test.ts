@@ -173,3 +173,14 @@ describe('proctor validate on awkward folders', () => {
     expect(r.out).toContainEqual(expect.stringMatching(/:\/config\/4\/arguments\/local_path: referenced file .*secret\.sh is outside .*: a task may only use files inside its own folder/));
   });
 });
+
+describe('the run reader on a very deep manifest', () => {
+  it('reports it as a problem of the manifest rather than crashing', async () => {
+    const { runDir } = await writeRun(join(dir, 'results'));
+    await editJson(join(runDir, 'manifest.json'), (m) => (m.extra = 'DEEP'));
+    const text = await readFile(join(runDir, 'manifest.json'), 'utf8');
+    await writeFile(join(runDir, 'manifest.json'), text.replace('"DEEP"', '['.repeat(100_000) + ']'.repeat(100_000)));
+    expect(readRun(runDir).problems).toContainEqual(expect.objectContaining({ pointer: '', message: expect.stringMatching(/nested more than 200 levels deep/) }));
+    expect((await proctor('validate', join(runDir, 'manifest.json'))).out[0]).toMatch(/manifest\.json:\/: a list nested|manifest\.json:\/: an object nested/);
+  });
+});
