@@ -4,7 +4,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { isInside } from '../contained';
 import { files as runFiles } from '../store/layout';
@@ -56,7 +56,8 @@ async function walkInto(dir: string, root: string, w: Walk, options: WalkOptions
       isFile = target.isFile();
       if (isDir && (skippedDirs.has(e.name) || e.name.startsWith('.'))) continue;
       if (!isInside(root, full)) {
-        w.notes.push({ file: full, severity: 'warning', message: `symbolic link to ${await realpath(full)}, outside ${root}: not followed` });
+        // The target is not named: the walk may serve a remote client, which must learn nothing outside the root.
+        w.notes.push({ file: full, severity: 'warning', message: `symbolic link ${isDir ? 'to a folder ' : ''}outside the folder being read: not followed` });
         continue;
       }
       if (!isDir && !isFile) {
@@ -69,7 +70,7 @@ async function walkInto(dir: string, root: string, w: Walk, options: WalkOptions
       if (options.skipRunFolders && isRunFolder(full)) continue;
       const real = await realpath(full);
       if (w.seen.has(real)) {
-        if (e.isSymbolicLink()) w.notes.push({ file: full, severity: 'warning', message: `symbolic link to ${real}, a folder already read: skipped` });
+        if (e.isSymbolicLink()) w.notes.push({ file: full, severity: 'warning', message: `symbolic link to ${relative(root, real) || '.'}, a folder already read: skipped` });
         continue;
       }
       w.seen.add(real);
