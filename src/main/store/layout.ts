@@ -18,6 +18,8 @@ export interface ManifestTaskInfo {
 }
 
 export interface RunManifest {
+  /** Run folder format (resources/schemas/run-*.schema.json); absent in older runs, which are version 1. */
+  formatVersion?: number;
   runId: string;
   startedAt: string;
   args: string[];

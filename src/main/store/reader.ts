@@ -9,6 +9,7 @@ import type { Completion, RunEvent, RunListItem, RunTaskItem, StepRecord, TaskSt
 import type { Problem } from '../../shared/task';
 import { readJsonFile, readJsonLines } from './files';
 import { files, taskDirIn, type RunManifest } from './layout';
+import { manifestProblems } from './manifest-check';
 import { processAlive, type TaskResults } from './run-writer';
 import { readOsworldRun, readOsworldTask, isOsworldRunDir } from './osworld-reader';
 import { isSpider2vRunDir, readSpider2vRun, readSpider2vTask } from './spider2v-reader';
@@ -169,6 +170,7 @@ function proctorTaskItem(
     const read = readJsonFile<SummaryFile>(join(dir, files.summary));
     if (read.problem) problems.push(read.problem);
     summary = read.value;
+    problems.push(...summaryProblems(join(dir, files.summary), summary));
     if (typeof summary?.results?.steps !== 'number') item.steps = countLines(join(dir, files.steps));
     const v = readJsonLines<Verdict>(join(dir, files.verdicts));
     problems.push(...v.problems);
@@ -201,6 +203,20 @@ function proctorTaskItem(
   return { item, dir, summary, verdicts };
 }
 
+/** What the task table cannot use in a summary.json, said rather than silently ignored. */
+function summaryProblems(file: string, summary: SummaryFile | undefined): Problem[] {
+  if (summary === undefined) return [];
+  const problem = (pointer: string, message: string): Problem => ({ file, pointer, severity: 'error', message });
+  if (typeof summary !== 'object' || summary === null || Array.isArray(summary)) return [problem('', 'summary.json must be a JSON object: the task is shown from its events')];
+  const results = summary.results;
+  if (typeof results !== 'object' || results === null || Array.isArray(results)) return [problem('/results', 'missing or not an object: the task is shown from its events')];
+  const out: Problem[] = [];
+  if (results.score !== undefined && results.score !== null && typeof results.score !== 'number')
+    out.push(problem('/results/score', `must be a number from 0 to 1, not ${JSON.stringify(results.score).slice(0, 40)}: the task is shown without a score`));
+  if (typeof results.state !== 'string') out.push(problem('/results/state', 'missing or not a string: the task is shown from its events'));
+  return out;
+}
+
 function successRate(items: RunTaskItem[]): number | undefined {
   if (!items.length) return undefined;
   return items.reduce((sum, t) => sum + (t.score ?? 0), 0) / items.length;
@@ -224,6 +240,7 @@ export function readRun(runDir: string, root?: string): RunDetail {
     throw new Error(`${manifestFile}: a run manifest must be a JSON object`);
   if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
     throw new Error(`${manifestFile}: /tasks must be a list of task keys`);
+  problems.push(...manifestProblems(manifest, manifestFile));
   const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);

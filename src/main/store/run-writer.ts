@@ -129,6 +129,7 @@ export class RunWriter {
       }
     }
     const manifest: RunManifest = {
+      formatVersion: 1, // run folder format (resources/schemas/run-*.schema.json); readers take a missing one as 1
       runId,
       startedAt: now.toISOString(),
       ...input,

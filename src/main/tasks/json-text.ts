@@ -47,3 +47,26 @@ export function pointerToken(key: string | number): string {
 export function pointerOf(...keys: Array<string | number>): string {
   return keys.map((k) => '/' + pointerToken(k)).join('');
 }
+
+/** How deep Proctor reads JSON: deeper documents are reported, never walked (validators recurse). */
+export const maxJsonDepth = 200;
+
+/** Whether `value` nests arrays/objects more than `limit` levels deep; iterative, so any depth is safe. */
+export function nestedDeeperThan(value: unknown, limit: number = maxJsonDepth): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** `null`, `a number`, `a list`…: what a JSON value is, for messages. */
+export function jsonTypeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectFileKind } from './kind';
+import { detectFileKind, detectLinesKind } from './kind';
 import { lineColOf, parseJsonText } from './json-text';
 import { schemaProblems } from './schemas';
 
@@ -28,6 +28,27 @@ describe('detectFileKind', () => {
     expect(detectFileKind('/x/j.json', { reason: 'r', sub_scores: [], complete: 'yes' })).toBe('judge');
     expect(detectFileKind('/x/package.json', { name: 'p', version: '1' })).toBe('unknown');
     expect(detectFileKind('/x/a.json', [1, 2])).toBe('unknown');
+  });
+});
+
+describe('detectLinesKind', () => {
+  it("reads a run's own .jsonl files by their names, never as OSWorld trajectory lines", () => {
+    const event = { kind: 'task.started', runId: 'r', taskKey: 'a/b', at: 'now' };
+    expect(detectLinesKind('/r/events.jsonl', event)).toBe('run-event');
+    expect(detectLinesKind('/r/t/steps.jsonl', { step: 1, at: 'now', actions: [] })).toBe('run-step');
+    expect(detectLinesKind('/r/t/verdicts.jsonl', { kind: 'rule', score: 1, metrics: [], at: 'now' })).toBe('run-verdict');
+    expect(detectLinesKind('/r/t/traj.jsonl', { step_num: 1 })).toBe('traj-line');
+    // other names: by the first line
+    expect(detectLinesKind('/x/copy.jsonl', event)).toBe('run-event');
+    expect(detectLinesKind('/x/copy.jsonl', { Error: 'boom' })).toBe('traj-line');
+    expect(detectLinesKind('/x/copy.jsonl', { kind: 'human', author: 'a', at: 'now' })).toBe('run-verdict');
+    expect(detectLinesKind('/x/other.jsonl', { text: 'hello' })).toBe('unknown');
+  });
+
+  it('tells a manifest and a summary by name and content', () => {
+    expect(detectFileKind('/r/manifest.json', { runId: 'r', tasks: [] })).toBe('run-manifest');
+    expect(detectFileKind('/r/copy.json', { runId: 'r', tasks: [], agent: 'oracle' })).toBe('run-manifest');
+    expect(detectFileKind('/r/t/summary.json', { results: { score: '1' } })).toBe('summary');
   });
 });
 

@@ -1,5 +1,7 @@
-// What a JSON file is, from its content (and, for tasks, its place on disk).
+// What a JSON file is, from its content (and, for tasks, its place on disk); what each line of a JSON-lines file
+// is, from the file's name (Proctor's run files, OSWorld's traj.jsonl) or else from its first line.
 import { basename } from 'node:path';
+import { files as runFiles } from '../store/layout';
 
 export type FileKind =
   | 'task-native'
@@ -11,6 +13,10 @@ export type FileKind =
   | 'ufo-instantiation'
   | 'ufo-execution'
   | 'judge'
+  | 'run-manifest'
+  | 'run-event'
+  | 'run-step'
+  | 'run-verdict'
   | 'unknown';
 
 export const taskKinds: ReadonlySet<FileKind> = new Set(['task-native', 'task-spider2v', 'task-osworld']);
@@ -25,6 +31,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export function detectFileKind(file: string, json: unknown): FileKind {
   if (!isObject(json)) return 'unknown';
   const keys = Object.keys(json);
+  const name = basename(file).toLowerCase();
+  if ('runId' in json && (name === runFiles.manifest || ('tasks' in json && ('actionSpace' in json || 'agent' in json)))) return 'run-manifest';
+  if (name === runFiles.summary && 'results' in json) return 'summary';
   if ('unique_id' in json && ('instantiation_result' in json || 'execution_result' in json || 'original' in json)) {
     const exec = json.execution_result;
     const time = json.time_cost;
@@ -45,5 +54,31 @@ export function detectFileKind(file: string, json: unknown): FileKind {
   }
   if (keys.length > 0 && keys.every((k) => Array.isArray(json[k]) && (json[k] as unknown[]).every((x) => typeof x === 'string')))
     return 'split';
+  return 'unknown';
+}
+
+/** Line kinds of JSON-lines files, by file name. */
+const linesKindByName: Record<string, FileKind> = {
+  [runFiles.events]: 'run-event',
+  [runFiles.steps]: 'run-step',
+  [runFiles.verdicts]: 'run-verdict',
+  [runFiles.traj]: 'traj-line',
+};
+
+const verdictKinds = new Set(['rule', 'judge', 'human']);
+
+/**
+ * The kind of every line of a `.jsonl` file: by its name when it is one of Proctor's run files or OSWorld's
+ * traj.jsonl, else from the first line's content; `unknown` when neither tells.
+ */
+export function detectLinesKind(file: string, firstLine: unknown): FileKind {
+  const byName = linesKindByName[basename(file).toLowerCase()];
+  if (byName) return byName;
+  if (!isObject(firstLine)) return 'unknown';
+  const keys = Object.keys(firstLine);
+  if ('step_num' in firstLine || (keys.length === 1 && keys[0] === 'Error')) return 'traj-line';
+  if (typeof firstLine.kind === 'string' && 'runId' in firstLine) return 'run-event';
+  if (typeof firstLine.kind === 'string' && verdictKinds.has(firstLine.kind) && 'at' in firstLine) return 'run-verdict';
+  if (typeof firstLine.step === 'number' && Array.isArray(firstLine.actions)) return 'run-step';
   return 'unknown';
 }

@@ -1,8 +1,10 @@
 // Checks beyond the schema on one task file: metric lists that do not line up (errors), unknown setup funcs /
-// metrics / getter types (warnings naming the closest known name), and referenced asset files (--check-assets).
+// metrics / getter types (warnings naming the closest known name), and referenced asset files (--check-assets:
+// they must exist and stay inside the task's folder, or the examples root for Spider2-V paths).
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Problem } from '../../shared/task';
+import { isInside } from '../contained';
 import { pointerOf } from './json-text';
 import { collectionOf } from './normalise';
 import { unknownName } from './vocabulary';
@@ -66,18 +68,18 @@ function nameProblems(json: Json, file: string): Problem[] {
 }
 
 /** Files a task references beside it: native `local_*` arguments and upload sources; Spider2-V `evaluation_examples/examples/…` paths. */
-export function assetReferences(json: Json, file: string): Array<{ pointer: string; path: string }> {
-  const refs: Array<{ pointer: string; path: string }> = [];
+export function assetReferences(json: Json, file: string): Array<{ pointer: string; path: string; within: string }> {
+  const refs: Array<{ pointer: string; path: string; within: string }> = [];
   const taskDir = resolve(file, '..');
   const collection = collectionOf(resolve(file));
   const add = (pointer: string, value: unknown, base: 'task' | 'examples'): void => {
     const entries = Array.isArray(value) ? value.map((x, j) => [x, `${pointer}/${j}`] as const) : [[value, pointer] as const];
     for (const [v, at] of entries) {
       if (typeof v !== 'string' || v === '') continue;
-      if (base === 'task') refs.push({ pointer: at, path: isAbsolute(v) ? v : join(taskDir, v) });
+      if (base === 'task') refs.push({ pointer: at, path: isAbsolute(v) ? v : join(taskDir, v), within: taskDir });
       else {
         const m = /^(?:\.\/)?evaluation_examples\/examples\/(.+)$/.exec(v);
-        if (m) refs.push({ pointer: at, path: join(collection, m[1]) });
+        if (m) refs.push({ pointer: at, path: join(collection, m[1]), within: collection });
       }
     }
   };
@@ -114,7 +116,9 @@ export function lintTask(json: Json, kind: FileKind, file: string, options: Lint
   problems.push(...nameProblems(json, file));
   if (options.checkAssets) {
     for (const ref of assetReferences(json, file)) {
-      if (!existsSync(ref.path)) {
+      if (!isInside(ref.within, ref.path)) {
+        problems.push({ file, pointer: ref.pointer, severity: 'error', message: `referenced file ${ref.path} is outside ${ref.within}: a task may only use files inside its own folder (the runner refuses it)` });
+      } else if (!existsSync(ref.path)) {
         problems.push({ file, pointer: ref.pointer, severity: 'error', message: `referenced file does not exist: ${ref.path} (add it beside the task or fix the path)` });
       }
     }

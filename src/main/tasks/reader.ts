@@ -62,7 +62,7 @@ export function resolveSplit(file: string, json: Record<string, unknown>): { fil
 }
 
 /**
- * Load tasks from files, folders (walked; split files inside folders are ignored) and split files (which
+ * Load tasks from files, folders (walked; split files and run folders inside folders are ignored) and split files (which
  * select the tasks they list). Counterparts are linked and checked, duplicate ids reported.
  * `files` is the number of task files read.
  */
@@ -71,8 +71,9 @@ export async function loadTasks(paths: string[]): Promise<{ tasks: Task[]; probl
   const taskFiles = new Set<string>();
   for (const p of paths) {
     const abs = resolve(p);
-    const { files, problems: missing } = await expandPaths([abs]);
-    problems.push(...missing);
+    // Run folders hold copies of tasks (summary.json) and trajectories, never tasks to load.
+    const { files, problems: missing, skipped } = await expandPaths([abs], { skipRunFolders: true });
+    problems.push(...missing, ...skipped);
     const explicitFile = files.length === 1 && files[0] === abs;
     for (const f of files) {
       if (!f.toLowerCase().endsWith('.json')) continue;

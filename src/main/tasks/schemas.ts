@@ -9,6 +9,10 @@ import ufoInstantiation from '../../../resources/schemas/ufo-instantiation.schem
 import ufoExecution from '../../../resources/schemas/ufo-execution.schema.json';
 import judgeOutput from '../../../resources/schemas/judge-output.schema.json';
 import split from '../../../resources/schemas/split.schema.json';
+import runManifest from '../../../resources/schemas/run-manifest.schema.json';
+import runEvent from '../../../resources/schemas/run-event.schema.json';
+import runStep from '../../../resources/schemas/run-step.schema.json';
+import runVerdict from '../../../resources/schemas/run-verdict.schema.json';
 import type { Problem } from '../../shared/task';
 import type { FileKind } from './kind';
 import { pointerToken } from './json-text';
@@ -25,6 +29,10 @@ const schemaOf: Record<SchemaKind, object> = {
   'ufo-execution': ufoExecution,
   judge: judgeOutput,
   split,
+  'run-manifest': runManifest,
+  'run-event': runEvent,
+  'run-step': runStep,
+  'run-verdict': runVerdict,
 };
 
 let compiled: Map<SchemaKind, ValidateFunction> | undefined;
@@ -82,6 +90,7 @@ export function schemaProblems(kind: SchemaKind, json: unknown, file: string): P
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const e of errors) {
+    if (e.keyword === 'if') continue; // the failing `then` errors say what is wrong
     const types = alternatives.get(e.instancePath);
     if (types?.length && alternative(e)) continue;
     const { pointer, message } =

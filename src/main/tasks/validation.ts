@@ -1,25 +1,35 @@
 // `proctor validate` as a library: walk paths, detect each JSON file's kind, validate it against its schema and
-// the checks beyond it, and report per file. Non-JSON files are skipped; `.jsonl` files are validated line by line.
+// the checks beyond it, and report per file. Non-JSON files are skipped; `.jsonl` files are validated line by
+// line against the schema their name (events / steps / verdicts / traj .jsonl) or first line says. Run folders
+// are validated as runs (manifest, events, steps, verdicts, summaries), never as task folders.
 import { readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { Problem, Task } from '../../shared/task';
+import { manifestProblems } from '../store/manifest-check';
 import { duplicateIdProblems, type TaskRef } from './counterparts';
-import { expandPaths, readJsonFile } from './files';
-import { parseJsonText } from './json-text';
-import { detectFileKind, taskKinds, type FileKind } from './kind';
+import { expandPaths, isRunFolder, readJsonFile } from './files';
+import { files as runFiles } from '../store/layout';
+import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from './json-text';
+import { detectFileKind, detectLinesKind, taskKinds, type FileKind } from './kind';
 import { counterpartProblems, resolveSplit, taskFromJson, taskRefOf } from './reader';
-import { schemaProblems } from './schemas';
+import { schemaProblems, type SchemaKind } from './schemas';
 
 export interface ValidateOptions {
   /** Warnings count as errors. */
   strict?: boolean;
   /** Check that files a task references beside it exist. */
   checkAssets?: boolean;
+  /**
+   * Only task files and split files, run folders passed over: what the task browser shows. Otherwise every
+   * known kind is validated, run folders as runs.
+   */
+  tasksOnly?: boolean;
 }
 
 export interface FileReport {
   file: string;
-  /** The detected kind; `jsonl` for a line-by-line file of trajectory lines. */
-  kind: FileKind | 'jsonl';
+  /** The detected kind; for a `.jsonl` file, the kind of its lines. */
+  kind: FileKind;
   valid: boolean;
   problems: Problem[];
 }
@@ -31,37 +41,95 @@ export interface ValidationReport {
   summary: { files: number; valid: number; invalid: number; warnings: number };
 }
 
-async function validateJsonl(file: string): Promise<FileReport> {
-  const problems: Problem[] = [];
-  let text = '';
+/** Event kinds of run format 1 (resources/schemas/run-event.schema.json checks each one's fields). */
+const knownEventKinds: ReadonlySet<string> = new Set([
+  'run.started', 'run.progress', 'run.paused', 'run.finished', 'task.started', 'task.step', 'task.finished', 'task.awaiting', 'task.resumed', 'verdict',
+]);
+
+/** Validate every line of a JSON-lines file; `undefined` when neither its name nor its first line tells its kind. */
+async function validateJsonl(file: string): Promise<FileReport | undefined> {
+  let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    problems.push({ file, severity: 'error', message: `cannot read file: ${(e as Error).message}` });
+    return { file, kind: 'unknown', valid: false, problems: [{ file, severity: 'error', message: `cannot read file: ${(e as Error).message}` }] };
   }
-  text.split('\n').forEach((lineText, i) => {
+  const lines = text.split('\n');
+  const firstText = lines.find((l) => l.trim() !== '');
+  const first = firstText === undefined ? undefined : parseJsonText(firstText);
+  const kind = detectLinesKind(file, first?.ok ? first.value : undefined);
+  if (kind === 'unknown') return undefined;
+  const problems: Problem[] = [];
+  lines.forEach((lineText, i) => {
     if (lineText.trim() === '') return;
+    const line = i + 1;
     const parsed = parseJsonText(lineText);
     if (!parsed.ok) {
-      problems.push({ file, line: i + 1, col: parsed.error.col, severity: 'error', message: `JSON syntax error: ${parsed.error.message}` });
+      const cut = i === lines.length - 1 && !text.endsWith('\n');
+      problems.push(
+        cut
+          ? { file, line, col: parsed.error.col, severity: 'warning', message: 'the last line is cut short (the writer stopped mid-line); readers ignore it' }
+          : { file, line, col: parsed.error.col, severity: 'error', message: `JSON syntax error: ${parsed.error.message}` },
+      );
       return;
     }
-    for (const p of schemaProblems('traj-line', parsed.value, file)) problems.push({ ...p, line: i + 1 });
+    if (nestedDeeperThan(parsed.value)) {
+      problems.push({ file, line, pointer: '', severity: 'error', message: `nested more than ${maxJsonDepth} levels deep: not checked` });
+      return;
+    }
+    for (const p of schemaProblems(kind as SchemaKind, parsed.value, file)) problems.push({ ...p, line });
+    const eventKind = (parsed.value as { kind?: unknown } | null)?.kind;
+    if (kind === 'run-event' && typeof eventKind === 'string' && !knownEventKinds.has(eventKind))
+      problems.push({ file, line, pointer: '/kind', severity: 'warning', message: `event kind '${eventKind}' is not one of run format 1's: its fields are not checked` });
   });
-  return { file, kind: 'jsonl', valid: true, problems };
+  return { file, kind, valid: true, problems };
+}
+
+/** The files of a run folder that have a schema; everything else in it (cache/, observations/) is an artefact. */
+const runFileNames: ReadonlySet<string> = new Set([runFiles.manifest, runFiles.summary, runFiles.events, runFiles.steps, runFiles.verdicts, runFiles.traj]);
+
+/** Whether `file` lies in a Proctor run folder (an ancestor holds manifest.json); answers are cached per folder. */
+function inRunFolder(file: string, cache: Map<string, boolean>): boolean {
+  const seen: string[] = [];
+  let dir = dirname(file);
+  let found = false;
+  for (;;) {
+    const known = cache.get(dir);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    seen.push(dir);
+    if (isRunFolder(dir)) {
+      found = true;
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  for (const d of seen) cache.set(d, found);
+  return found;
 }
 
 export async function validatePaths(paths: string[], options: ValidateOptions = {}): Promise<ValidationReport> {
-  const { files, problems: missing } = await expandPaths(paths);
-  const reports: FileReport[] = missing.map((p) => ({ file: p.file, kind: 'unknown', valid: false, problems: [p] }));
+  const { files, problems: missing, skipped: passedOver } = await expandPaths(paths, { skipRunFolders: options.tasksOnly });
+  const reports: FileReport[] = [...missing, ...passedOver].map((p) => ({ file: p.file, kind: 'unknown', valid: false, problems: [p] }));
   const skipped: string[] = [];
   const tasks: Task[] = [];
   const invalid: TaskRef[] = [];
   const byFile = new Map<string, FileReport>();
+  const runFolders = new Map<string, boolean>();
   for (const file of files) {
     const lower = file.toLowerCase();
-    if (lower.endsWith('.jsonl')) {
-      reports.push(await validateJsonl(file));
+    if (!runFileNames.has(basename(lower)) && inRunFolder(file, runFolders)) {
+      skipped.push(file); // an artefact of a run (a file fetched for grading, an observation)
+      continue;
+    }
+    if (lower.endsWith('.jsonl') && !options.tasksOnly) {
+      const report = await validateJsonl(file);
+      if (report) reports.push(report);
+      else skipped.push(file);
       continue;
     }
     if (!lower.endsWith('.json')) {
@@ -74,8 +142,16 @@ export async function validatePaths(paths: string[], options: ValidateOptions = 
       continue;
     }
     const kind = detectFileKind(file, read.value);
-    if (kind === 'unknown') {
-      skipped.push(file);
+    if (kind === 'unknown' || (options.tasksOnly && !taskKinds.has(kind) && kind !== 'split')) {
+      const v = read.value;
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) skipped.push(file);
+      else
+        reports.push({
+          file,
+          kind: 'unknown',
+          valid: true,
+          problems: [{ file, pointer: '', severity: 'warning', message: `the file is ${jsonTypeOf(v)}${typeof v === 'object' ? '' : ` (${JSON.stringify(v).slice(0, 40)})`}, not a JSON object, so not a file of any kind Proctor knows; not validated` }],
+        });
       continue;
     }
     const report: FileReport = { file, kind, valid: true, problems: [] };
@@ -87,6 +163,8 @@ export async function validatePaths(paths: string[], options: ValidateOptions = 
         const ref = taskRefOf(read.value, file);
         if (ref) invalid.push(ref);
       }
+    } else if (kind === 'run-manifest') {
+      report.problems.push(...manifestProblems(read.value, file, { runDir: dirname(file) }));
     } else {
       report.problems.push(...schemaProblems(kind, read.value, file));
       if (kind === 'split' && report.problems.length === 0) {
@@ -114,7 +192,7 @@ export function formatProblem(p: Problem, shownFile: string = p.file): string {
     p.line !== undefined && p.col !== undefined
       ? `${shownFile}:${p.line}:${p.col}`
       : p.line !== undefined
-        ? `${shownFile}:${p.line}:${p.pointer ?? ''}`
+        ? `${shownFile}:${p.line}${p.pointer !== undefined ? `:${p.pointer || '/'}` : ''}`
         : p.pointer !== undefined
           ? `${shownFile}:${p.pointer || '/'}`
           : shownFile;

@@ -21,7 +21,7 @@ export function taskHandlers(root: string): TaskMethods {
     'tasks.open': async ({ path }) => {
       const folder = resolveBelow(root, path);
       if (!existsSync(folder)) throw new ApiRequestError('not_found', `no folder '${path}'`);
-      const [loaded, report] = await Promise.all([loadTasks([folder]), validatePaths([folder], { checkAssets: false })]);
+      const [loaded, report] = await Promise.all([loadTasks([folder]), validatePaths([folder], { checkAssets: false, tasksOnly: true })]);
       const problems = report.files.flatMap((f) => f.problems);
       const byFile = new Map<string, Problem[]>();
       for (const p of problems) {
@@ -39,7 +39,7 @@ export function taskHandlers(root: string): TaskMethods {
     'tasks.get': async ({ path }) => {
       const file = resolveBelow(root, path);
       if (!existsSync(file) || !statSync(file).isFile()) throw new ApiRequestError('not_found', `no task file '${path}'`);
-      const [loaded, report] = await Promise.all([loadTasks([file]), validatePaths([file], { checkAssets: true })]);
+      const [loaded, report] = await Promise.all([loadTasks([file]), validatePaths([file], { checkAssets: true, tasksOnly: true })]);
       const problems = report.files.flatMap((f) => f.problems);
       const task = loaded.tasks[0];
       if (!task) {

@@ -1,9 +1,26 @@
+// The workbench shell: the Tasks and Runs tabs. A link without a view opens on the served folder's runs when it
+// holds any (the folder a run or the demo wrote), else on its tasks.
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../shared/api';
 import { client } from './transport';
-import { routeHref, useRoute } from './route';
+import { navigate, routeHref, useRoute } from './route';
 import { TaskBrowser } from './views/TaskBrowser';
 import { RunsView } from './views/RunsView';
+
+/** The first screen for a link that names no view. */
+function useFirstView(view: string): void {
+  useEffect(() => {
+    if (view) return;
+    let live = true;
+    client.call('runs.list', {}).then(
+      (runs) => live && navigate(runs.length ? 'runs' : 'tasks', [], {}, true),
+      () => live && navigate('tasks', [], {}, true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [view]);
+}
 
 export function App() {
   const route = useRoute();
@@ -12,23 +29,26 @@ export function App() {
   useEffect(() => {
     client.call('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
   }, []);
+  useFirstView(route.view);
   return (
     <div className="app">
       <header className="topbar">
         <span className="brand">Proctor</span>
         <nav>
-          <a href={routeHref('tasks')} className={route.view === 'tasks' ? 'active' : ''}>
-            Tasks
-          </a>
           <a href={routeHref('runs')} className={route.view === 'runs' ? 'active' : ''}>
             Runs
+          </a>
+          <a href={routeHref('tasks')} className={route.view === 'tasks' ? 'active' : ''}>
+            Tasks
           </a>
         </nav>
         <span className="root" title="served folder">
           {info ? `${info.root} · ${info.transport} · v${info.version}` : error ? `engine unreachable: ${error}` : '…'}
         </span>
       </header>
-      <main className="content">{route.view === 'tasks' ? <TaskBrowser route={route} /> : <RunsView route={route} />}</main>
+      <main className="content">
+        {route.view === 'tasks' ? <TaskBrowser route={route} /> : route.view ? <RunsView route={route} /> : <div className="muted pad">Opening…</div>}
+      </main>
     </div>
   );
 }

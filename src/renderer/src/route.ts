@@ -25,7 +25,8 @@ export function parseRoute(hash: string): Route {
   } catch {
     query = new URLSearchParams();
   }
-  return { view: parts[0] ?? 'tasks', rest: parts.slice(1), query };
+  // No view in the link: the app picks the first screen (runs when the served folder holds any, else tasks).
+  return { view: parts[0] ?? '', rest: parts.slice(1), query };
 }
 
 export function routeHref(view: string, rest: string[] = [], query: Record<string, string | undefined> = {}): string {

@@ -3,14 +3,15 @@ import { UsageError, type CliCommand, shownPath } from '../command';
 import { formatProblem, validatePaths } from '../../tasks/validation';
 
 const usage = `Usage: proctor validate <paths…> [--json] [--strict] [--check-assets]
-
 Walks files and folders, detects each JSON file's kind (task native / Spider2-V / OSWorld, split, summary,
-UFO instantiation / execution record, judge output; each line of a .jsonl file as an OSWorld traj line),
-validates it and prints one line per problem, then a summary. Exit 1 if any file is invalid.
-
+UFO instantiation / execution record, judge output, a run's manifest.json) and validates it; each line of a
+.jsonl file is validated by what the file is: a run's events.jsonl, steps.jsonl and verdicts.jsonl against
+Proctor's run schemas, traj.jsonl as OSWorld trajectory lines. Prints one line per problem (file, line or JSON
+pointer, message), then a summary. Only regular files are read; symbolic links are followed while they stay
+inside the folder given, and whatever is passed over is named as a warning. Exit 1 if any file is invalid.
   --json          print a machine-readable report instead
-  --strict        warnings (duplicate ids, counterparts, unknown names) count as errors
-  --check-assets  also check that files a task references beside it exist`;
+  --strict        warnings (duplicate ids, counterparts, unknown names, skipped files) count as errors
+  --check-assets  also check that files a task references exist inside its folder`;
 
 export const command: CliCommand = {
   name: 'validate',
@@ -32,6 +33,9 @@ export const command: CliCommand = {
       io.out(JSON.stringify({ ...report, files: report.files.map((f) => ({ ...f, file: shownPath(f.file), problems: f.problems.map((p) => ({ ...p, file: shownPath(p.file) })) })), skipped: report.skipped.length }, null, 2));
     } else {
       for (const f of report.files) for (const p of f.problems) io.out(formatProblem(p, shownPath(p.file)));
+      const unknownJson = report.skipped.filter((f) => /\.jsonl?$/i.test(f));
+      if (unknownJson.length)
+        io.out(`not checked: ${unknownJson.length} JSON file${unknownJson.length > 1 ? 's' : ''} of no known kind or kept by a run (${unknownJson.slice(0, 3).map((f) => shownPath(f)).join(', ')}${unknownJson.length > 3 ? ', …' : ''})`);
       const s = report.summary;
       io.out(`${s.files} files, ${s.valid} valid, ${s.invalid} invalid, ${s.warnings} warnings`);
     }

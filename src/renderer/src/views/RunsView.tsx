@@ -5,7 +5,7 @@ import type { RunDetail } from '../../../shared/api';
 import type { RunListItem, RunTaskItem } from '../../../shared/run';
 import { client } from '../transport';
 import { navigate, type Route } from '../route';
-import { Badge } from '../components/Badges';
+import { Badge, ProblemList } from '../components/Badges';
 import { VirtualList } from '../components/VirtualList';
 import { Replay } from './Replay';
 import { useRunEvents } from '../live';
@@ -145,15 +145,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
           ))}
         </div>
       </div>
-      {detail.problems.length > 0 && (
-        <ul className="problems">
-          {detail.problems.slice(0, 20).map((p, i) => (
-            <li key={i} className={p.severity}>
-              {p.file}: {p.message}
-            </li>
-          ))}
-        </ul>
-      )}
+      {detail.problems.length > 0 && <ProblemList problems={detail.problems} limit={20} />}
       <BreakdownPanel tasks={all} />
       <div className="filters">
         <input placeholder="search" value={filters.text} onChange={(e) => setQuery({ q: e.target.value })} aria-label="search tasks" />

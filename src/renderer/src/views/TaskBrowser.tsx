@@ -1,5 +1,6 @@
-// The task browser: a task folder's tasks grouped by app, with tags, difficulty, validation problems and the
-// instruction; a switch between a task and its counterpart.
+// The task browser: a task folder's tasks grouped by app, with tags, difficulty, validation problems (each naming
+// its file and place; a task file that fails its schema counts as invalid too) and the instruction; a switch
+// between a task and its counterpart. Run folders are not read here: they are the Runs tab's.
 import { useEffect, useMemo, useState } from 'react';
 import type { TaskDetail, TaskFolderView, TaskSummary } from '../../../shared/api';
 import type { Problem } from '../../../shared/task';
@@ -15,6 +16,7 @@ export function TaskBrowser({ route }: { route: Route }) {
   const [error, setError] = useState<string>();
   const [loading, setLoading] = useState(false);
   const [filter, setFilter] = useState('');
+  useEffect(() => setDraft(folder), [folder]);
 
   useEffect(() => {
     let live = true;
@@ -63,7 +65,7 @@ export function TaskBrowser({ route }: { route: Route }) {
         {error && <div className="error">{error}</div>}
         {view && (
           <div className="summary-line" data-testid="task-count">
-            {view.tasks.length} tasks · {groups.length} apps · {view.tasks.filter((t) => t.problems.some((p) => p.severity === 'error')).length} invalid ·{' '}
+            {view.tasks.length} tasks · {groups.length} apps · {view.tasks.filter((t) => t.problems.some((p) => p.severity === 'error')).length + new Set(view.problems.filter((p) => p.severity === 'error').map((p) => p.file)).size} invalid ·{' '}
             {view.tasks.reduce((n, t) => n + t.problems.filter((p) => p.severity === 'warning').length, 0)} warnings
           </div>
         )}
