@@ -113,8 +113,9 @@ export function parseAccessibilityXml(xml: string, opts: AccessibilityXmlOptions
   if (xml.length > maxChars) throw new AccessibilityXmlError(`the XML is larger than ${maxChars} characters`);
   if (!xml.trim()) return [];
   const problems: string[] = [];
-  const record = (msg: string): void => void problems.push(msg.split('\n')[0]);
-  const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: record, fatalError: record } }).parseFromString(xml, 'application/xml');
+  // xmldom reports some malformations (a tag left open) only as warnings: every report refuses the XML.
+  const record = (msg: string): void => void problems.push(msg.split('\n')[0].replace(/^\[xmldom \w+\]\s*/, ''));
+  const doc = new DOMParser({ errorHandler: { warning: record, error: record, fatalError: record } }).parseFromString(xml, 'application/xml');
   const root = doc.documentElement;
   if (problems.length || !root) throw new AccessibilityXmlError(`the XML is not well-formed: ${problems[0] ?? 'no root element'}`);
   const rootTag = root.localName ?? root.tagName;
