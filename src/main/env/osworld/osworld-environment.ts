@@ -63,6 +63,10 @@ function jsonOf<T>(a: HttpAnswer, endpoint: string): T {
   }
 }
 
+function refusedMessage(url: string, withToken: boolean, endpoint: string, status: number): string {
+  return `the osworld server ${url} refused ${withToken ? 'the token' : 'a request without a token'} (${endpoint} answered HTTP ${status}); pass the server's token as ?token=… in the --env spec`;
+}
+
 export interface ReadinessOptions {
   token?: string;
   timing?: Partial<OsworldTiming>;
@@ -83,6 +87,7 @@ export async function waitUntilReady(url: string, opts: ReadinessOptions = {}): 
     retryStatus: false,
     retryTimeout: false,
     retryNetwork: 'any',
+    answers: [401, 403],
     check: (a) => (isPng(a.body) ? undefined : `the body is not a PNG (${a.body.length} bytes)`),
   });
   let last = '';
@@ -91,10 +96,12 @@ export async function waitUntilReady(url: string, opts: ReadinessOptions = {}): 
       const left = deadline - Date.now();
       if (left <= 0) break;
       try {
-        await http.call({ method: 'GET', path: '/screenshot' }, policy(left), 0);
+        const a = await http.call({ method: 'GET', path: '/screenshot' }, policy(left), 0);
+        if (a.status === 401 || a.status === 403) throw new EnvironmentError(refusedMessage(url, !!opts.token, 'GET /screenshot', a.status));
         return;
       } catch (e) {
-        last = (e as Error).message;
+        if (!(e instanceof OsworldHttpError)) throw e;
+        last = e.message;
       }
       const wait = Math.min(timing.readyIntervalMs, deadline - Date.now());
       if (wait <= 0) break;
@@ -169,14 +176,19 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     const a = await call({ method: 'GET', path: '/proctor/info' }, { ...policies.control, attempts: 1, answers: [400, 401, 403, 404, 405, 500] });
     if (a.status === 401 || a.status === 403) {
       http.close();
-      throw new EnvironmentError(`the osworld server ${url} refused the ${options.token ? 'token' : 'request without a token'} (GET /proctor/info answered HTTP ${a.status}); pass ?token=… in the --env spec`);
+      throw new EnvironmentError(refusedMessage(url, !!options.token, 'GET /proctor/info', a.status));
     }
     if (a.status === 200) {
-      const info = JSON.parse(a.body.toString('utf8')) as Partial<ProctorServerInfo> | null;
+      let info: Partial<ProctorServerInfo> | null = null;
+      try {
+        info = JSON.parse(a.body.toString('utf8')) as Partial<ProctorServerInfo> | null;
+      } catch {
+        // some other page: not a Proctor server
+      }
       if (info && info.proctor === true) proctorInfo = { proctor: true, reset: info.reset === true, ...(typeof info.version === 'string' ? { version: info.version } : {}) };
     }
   } catch (e) {
-    if (e instanceof EnvironmentError && /refused the/.test(e.message)) throw e;
+    if (!(e instanceof OsworldHttpError)) throw e;
     // not a Proctor server, or the probe failed: plain OSWorld
   }
 
@@ -278,7 +290,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
         multipart: () => {
           const form = new FormData();
           form.set('file_path', guestPath);
-          form.set('file_data', new Blob([new Uint8Array(data.buffer, data.byteOffset, data.byteLength)]), name);
+          form.set('file_data', new Blob([Uint8Array.from(data)]), name);
           return form;
         },
       },

@@ -60,6 +60,7 @@ export function parseOsworldSpec(spec: string): OsworldSpec {
   const token = url.searchParams.get('token');
   if (token !== null) {
     if (!token) throw new OsworldSpecError(text, 'token is empty');
+    // eslint-disable-next-line no-control-regex
     if (/[\s\x00-\x1f\x7f]/.test(token)) throw new OsworldSpecError(text, 'token holds spaces or control characters');
     out.token = token;
   }
