@@ -9,6 +9,7 @@ import { accessibilityXmlOf, AccessibilityXmlError, parseAccessibilityXml } from
 import { DEFAULT_TIMING, excerpt, isJpeg, isPng, OsworldHttp, OsworldHttpError, pngSize, type CallPolicy, type HttpAnswer, type HttpRequest, type OsworldTiming } from './http-client';
 import { performSteps, pyautoguiCommand } from './pyautogui-code';
 import { commandFor, resultOf } from './commands';
+import { launchGuestBrowser } from './browser';
 import { OSWORLD_DEFAULT_PORT, OSWORLD_DEVTOOLS_PORT, serverUrl } from './spec';
 
 export interface OsworldEnvironmentOptions {
@@ -47,6 +48,11 @@ export interface OsworldEnvironment extends Environment {
   reset(): Promise<void>;
   /** Text of the focused terminal (GET /terminal); null when none is focused. */
   terminalOutput(): Promise<string | null>;
+  /**
+   * Makes sure the guest's browser answers at browserEndpoint() (starting it OSWorld's way, Chrome on 1337
+   * behind socat on 9222, when nothing does) and opens `urls` in it; returns the endpoint.
+   */
+  launchBrowser(urls: string[], options?: { signal?: AbortSignal }): Promise<string>;
 }
 
 const CAPABILITIES: readonly Capability[] = ['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser'];
@@ -382,6 +388,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     },
     reset,
     terminalOutput,
+    launchBrowser: (urls, o = {}) => (checkOpen(), launchGuestBrowser({ run, launch }, browser, urls, { signal: o.signal })),
     async close() {
       http.close();
     },

@@ -88,6 +88,9 @@ export class FakeOsworldServer {
   /** What the next pyautogui /execute answers (returncode, stderr). */
   pyautoguiResult: { returncode: number; error: string } = { returncode: 0, error: '' };
   windows: string[];
+  /** Called for each /setup/launch command (e.g. to bring a fake browser up). */
+  onLaunch?: (command: unknown) => void;
+  private readonly stubs: { match: RegExp; result: { output: string; error: string; returncode: number } }[] = [];
   private readonly misbehaviours = new Map<string, Misbehaviour[]>();
   private readonly sockets = new Set<import('node:net').Socket>();
   private png!: Buffer;
@@ -134,6 +137,11 @@ export class FakeOsworldServer {
 
   hang(path: string, times = Infinity): void {
     this.misbehave(path, Math.min(times, 1000), { kind: 'hang' });
+  }
+
+  /** /execute commands whose text (argv joined by spaces) matches `match` answer `result` instead of running. */
+  stubCommand(match: RegExp, result: { output?: string; error?: string; returncode?: number }): void {
+    this.stubs.push({ match, result: { output: result.output ?? '', error: result.error ?? '', returncode: result.returncode ?? 0 } });
   }
 
   /** Requests made to `path`. */
@@ -197,6 +205,7 @@ export class FakeOsworldServer {
         const command = json.command;
         if (!command || (Array.isArray(command) && !command.length)) return this.json(res, 500, { status: 'error', message: 'list index out of range' });
         this.launched.push(command);
+        this.onLaunch?.(command);
         return this.send(res, 200, `${Array.isArray(command) ? command.join(' ') : String(command)} launched successfully`, 'text/html');
       }
       case 'POST /file': {
@@ -256,6 +265,8 @@ export class FakeOsworldServer {
       return this.json(res, 500, { status: 'error', message: 'bad command' });
     }
     const argv = shell ? ['/bin/sh', '-c', command as string] : (command as string[]).map(expandUser);
+    const stub = this.stubs.find((x) => x.match.test(shell ? (command as string) : argv.join(' ')));
+    if (stub) return this.json(res, 200, { status: 'success', ...stub.result });
     const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
