@@ -51,6 +51,16 @@ describe('parseAccessibilityXml', () => {
     expect(frame.children.map((c) => c.name)).toEqual(['Menu Bar', 'Name Box', 'B2', 'Zoom']);
   });
 
+  it("reads the source Proctor's server writes (attr:source), AT-SPI otherwise", () => {
+    const xml =
+      '<desktop-frame xmlns:attr="https://accessibility.ubuntu.example.org/ns/attributes" xmlns:cp="https://accessibility.ubuntu.example.org/ns/component">' +
+      '<application name="cdp" cp:screencoord="(0, 0)" cp:size="(0, 0)"><document-web name="Page" attr:source="cdp" cp:screencoord="(0, 80)" cp:size="(800, 600)">Hello</document-web></application>' +
+      '</desktop-frame>';
+    const [app] = parseAccessibilityXml(xml);
+    expect(app).toMatchObject({ role: 'application', source: 'atspi', x: 0, width: 0 });
+    expect(app.children?.[0]).toMatchObject({ role: 'document-web', name: 'Page', source: 'cdp', app: 'cdp', text: 'Hello', y: 80, height: 600 });
+  });
+
   it('caps nodes and depth', () => {
     expect(walk(parseAccessibilityXml(SAMPLE_ACCESSIBILITY_XML, { maxNodes: 3 }))).toHaveLength(3);
     const shallow = walk(parseAccessibilityXml(SAMPLE_ACCESSIBILITY_XML, { maxDepth: 2 }));

@@ -63,6 +63,7 @@ function nodeOf(el: Element, app: string | undefined): AccessibilityNode {
   let at: [number, number] | undefined;
   let size: [number, number] | undefined;
   let name = '';
+  let source = 'atspi';
   const attrs = el.attributes;
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs.item(i);
@@ -73,6 +74,8 @@ function nodeOf(el: Element, app: string | undefined): AccessibilityNode {
     else if (kind === 'state' && a.value.toLowerCase() === 'true') states.push(local.toLowerCase().replace(/_/g, '-'));
     else if (kind === 'attributes' && local === 'class') className = a.value || undefined;
     else if (kind === 'attributes' && local === 'description') description = a.value.trim() || undefined;
+    // Proctor's server says which collector a node came from (`cdp` for browser pages).
+    else if (kind === 'attributes' && local === 'source' && /^[a-z][a-z0-9-]{0,31}$/.test(a.value)) source = a.value;
     else if (kind === 'component' && local === 'screencoord') at = parsePair(a.value);
     else if (kind === 'component' && local === 'size') size = parsePair(a.value);
   }
@@ -84,7 +87,7 @@ function nodeOf(el: Element, app: string | undefined): AccessibilityNode {
     width: size ? size[0] : -1,
     height: size ? size[1] : -1,
     states,
-    source: 'atspi',
+    source,
   };
   const text = ownText(el);
   if (text !== undefined) node.text = text;
