@@ -10,6 +10,7 @@ export { parseOsworldSpec, formatOsworldSpec, redactToken, OsworldSpecError, OSW
 export { parseAccessibilityXml, AccessibilityXmlError } from './accessibility-xml';
 export { OsworldHttpError, DEFAULT_TIMING, type OsworldTiming } from './http-client';
 export { OsworldActionError, PYAUTOGUI_PREFIX } from './pyautogui-code';
+export { osworldKind } from './kind';
 
 import { createOsworldEnvironment, type OsworldEnvironment, type OsworldEnvironmentOptions } from './osworld-environment';
 import { parseOsworldSpec } from './spec';

@@ -53,3 +53,12 @@ describe('formatOsworldSpec', () => {
     expect(redactToken('osworld://vm?a=1&token=abc')).toBe('osworld://vm?a=1&token=***');
   });
 });
+
+describe('osworldKind', () => {
+  it('checks specs by their text', async () => {
+    const { osworldKind } = await import('./kind');
+    expect(() => osworldKind.check({ text: 'osworld://vm:5000?token=x' })).not.toThrow();
+    expect(() => osworldKind.check({ text: 'osworld://vm:notaport' })).toThrow(/port 'notaport'/);
+    expect(osworldKind.summary).toMatch(/^osworld:\/\//);
+  });
+});
