@@ -57,12 +57,12 @@ interface ExecuteAnswer {
 }
 
 /** The CommandResult of an /execute answer (200, or the server's JSON 500 for a command it could not run). */
-export function resultOf(a: HttpAnswer, c: GuestCommand): CommandResult {
+export function resultOf(a: HttpAnswer, c: GuestCommand, server: string): CommandResult {
   let r: ExecuteAnswer;
   try {
     r = JSON.parse(a.body.toString('utf8')) as ExecuteAnswer;
   } catch {
-    throw new OsworldHttpError(`POST /execute answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`, 'POST /execute', a.status);
+    throw new OsworldHttpError(`osworld server ${server}: POST /execute answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`, 'POST /execute', a.status);
   }
   if (a.status === 200 && r?.status === 'success') {
     const exitCode = typeof r.returncode === 'number' ? r.returncode : null;
@@ -81,5 +81,5 @@ export function resultOf(a: HttpAnswer, c: GuestCommand): CommandResult {
     // FileNotFoundError and the like: the program could not be started (the local shell says 127 too).
     return { stdout: '', stderr: `cannot run the command on the guest: ${message}`, exitCode: 127, timedOut: false };
   }
-  throw new OsworldHttpError(`POST /execute answered HTTP ${a.status}: ${excerpt(message)}`, 'POST /execute', a.status);
+  throw new OsworldHttpError(`osworld server ${server}: POST /execute answered HTTP ${a.status}: ${excerpt(message)}`, 'POST /execute', a.status);
 }

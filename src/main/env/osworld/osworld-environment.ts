@@ -61,11 +61,11 @@ function imageCheck(a: HttpAnswer): string | undefined {
   return isPng(a.body) || isJpeg(a.body) ? undefined : `the body is not a PNG or JPEG image (${a.body.length} bytes, ${a.contentType || 'no content type'})`;
 }
 
-function jsonOf<T>(a: HttpAnswer, endpoint: string): T {
+function jsonOf<T>(a: HttpAnswer, url: string, endpoint: string): T {
   try {
     return JSON.parse(a.body.toString('utf8')) as T;
   } catch {
-    throw new OsworldHttpError(`${endpoint} answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`, endpoint, a.status);
+    throw new OsworldHttpError(`osworld server ${url}: ${endpoint} answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`, endpoint, a.status);
   }
 }
 
@@ -202,11 +202,11 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     checkOpen();
     if (screenCache) return screenCache;
     const a = await call({ method: 'POST', path: '/screen_size' }, policies.control);
-    const s = jsonOf<{ width?: unknown; height?: unknown }>(a, 'POST /screen_size');
+    const s = jsonOf<{ width?: unknown; height?: unknown }>(a, url, 'POST /screen_size');
     const width = Number(s?.width);
     const height = Number(s?.height);
     if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) {
-      throw new OsworldHttpError(`POST /screen_size answered ${excerpt(a.body)}, not {width, height}`, 'POST /screen_size', a.status);
+      throw new OsworldHttpError(`osworld server ${url}: POST /screen_size answered ${excerpt(a.body)}, not {width, height}`, 'POST /screen_size', a.status);
     }
     screenCache = { width, height, scale: 1 };
     return screenCache;
@@ -226,7 +226,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     const meta = await pipeline.metadata();
     const screenWidth = meta.width ?? 0;
     const screenHeight = meta.height ?? 0;
-    if (!screenWidth || !screenHeight) throw new OsworldHttpError(`GET /screenshot answered an image without a size`, 'GET /screenshot', a.status);
+    if (!screenWidth || !screenHeight) throw new OsworldHttpError(`osworld server ${url}: GET /screenshot answered an image without a size`, 'GET /screenshot', a.status);
     let width = screenWidth;
     let height = screenHeight;
     if (o.maxWidth && o.maxWidth < screenWidth) {
@@ -267,7 +267,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
         continue;
       }
       const a = await execute(pyautoguiCommand(step.code), false, timing.executeTimeoutMs);
-      const r = jsonOf<{ status?: string; message?: string; returncode?: number; error?: string }>(a, 'POST /execute');
+      const r = jsonOf<{ status?: string; message?: string; returncode?: number; error?: string }>(a, url, 'POST /execute');
       if (a.status !== 200 || r.status !== 'success') {
         throw new OsworldHttpError(`osworld server ${url}: POST /execute of pyautogui code answered HTTP ${a.status}: ${excerpt(r.message ?? r.error ?? a.body)}`, 'POST /execute', a.status);
       }
@@ -282,7 +282,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     checkOpen();
     const c = commandFor(command, o);
     const a = await execute(c.command, c.shell, Math.max(timing.executeTimeoutMs, (o.timeoutMs ?? 0) + 15_000));
-    return resultOf(a, c);
+    return resultOf(a, c, url);
   }
 
   async function putFile(guestPath: string, data: Buffer): Promise<void> {
@@ -361,7 +361,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
   async function terminalOutput(): Promise<string | null> {
     checkOpen();
     const a = await call({ method: 'GET', path: '/terminal' }, policies.read);
-    const r = jsonOf<{ output?: unknown }>(a, 'GET /terminal');
+    const r = jsonOf<{ output?: unknown }>(a, url, 'GET /terminal');
     return typeof r?.output === 'string' ? r.output : null;
   }
 
