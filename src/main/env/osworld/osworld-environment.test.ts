@@ -12,14 +12,14 @@ import { SAMPLE_ACCESSIBILITY_XML } from './testing/sample-accessibility';
 const FAST: OsworldTiming = {
   attempts: 3,
   retryDelayMs: 30,
-  screenshotTimeoutMs: 400,
-  readTimeoutMs: 400,
+  screenshotTimeoutMs: 800,
+  readTimeoutMs: 800,
   readTotalMs: 3_000,
   executeTimeoutMs: 5_000,
-  controlTimeoutMs: 400,
+  controlTimeoutMs: 800,
   uploadTimeoutMs: 3_000,
   openTimeoutMs: 3_000,
-  readyTimeoutMs: 1_500,
+  readyTimeoutMs: 3_000,
   readyIntervalMs: 50,
 };
 
@@ -238,6 +238,26 @@ describe('osworld environment: retries, timeouts and errors', () => {
     const e = await rejection(env!.screen());
     expect(e.message).toMatch(/POST \/screen_size did not answer within \d+ ms \(3 attempts over/);
     expect(server.count('/screen_size')).toBe(3);
+  });
+
+  it('bounds the whole call: no further attempt once the total is spent', async () => {
+    await env!.close();
+    env = await createOsworldEnvironment({ host: '127.0.0.1', port: server.port, timing: { ...FAST, attempts: 10, readTimeoutMs: 300, readTotalMs: 1_000 } });
+    server.hang('/accessibility');
+    const e = await rejection(env.accessibilityTree());
+    expect(e.message).toMatch(/GET \/accessibility did not answer within \d+ ms \(\d attempts over/);
+    // 10 attempts of 300 ms do not fit in 1 s
+    expect(server.count('/accessibility')).toBeGreaterThanOrEqual(2);
+    expect(server.count('/accessibility')).toBeLessThanOrEqual(4);
+  });
+
+  it('close() ends a call in flight', async () => {
+    server.hang('/accessibility');
+    const pending = rejection(env!.accessibilityTree());
+    while (server.count('/accessibility') === 0) await new Promise((r) => setTimeout(r, 10));
+    await env!.close();
+    expect((await pending).message).toMatch(/the osworld environment http:\/\/127\.0\.0\.1:\d+ is closed \(GET \/accessibility\)/);
+    expect(server.count('/accessibility')).toBe(1);
   });
 
   it('never repeats /execute after a timeout (the command may be running)', async () => {
