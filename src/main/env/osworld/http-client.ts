@@ -67,7 +67,7 @@ export interface CallPolicy {
   totalMs: number;
   /** Statuses besides 2xx that are answers, handed back to the caller and never retried (e.g. 404 of /file). */
   answers?: readonly number[];
-  /** Retry an attempt that got another non-2xx status. */
+  /** Retry an attempt that got another non-2xx status that may pass (5xx, 408, 429; other 4xx never change). */
   retryStatus: boolean;
   /** Retry an attempt that timed out (never for /execute: the command may be running). */
   retryTimeout: boolean;
@@ -99,6 +99,11 @@ type Failure =
   | { kind: 'network'; code: string; refused: boolean };
 
 const REFUSED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/** Statuses worth asking again: the server's trouble, not the request's. */
+function transient(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
 
 /** A short, printable excerpt of a body for error messages. */
 export function excerpt(body: Buffer | string, max = 300): string {
@@ -237,7 +242,11 @@ export class OsworldHttp {
       }
       last = f!;
       const retryable =
-        last.kind === 'timeout' ? policy.retryTimeout : last.kind === 'network' ? policy.retryNetwork === 'any' || last.refused : policy.retryStatus;
+        last.kind === 'timeout'
+          ? policy.retryTimeout
+          : last.kind === 'network'
+            ? policy.retryNetwork === 'any' || last.refused
+            : policy.retryStatus && (last.kind === 'invalid' || transient(last.answer.status));
       if (!retryable || made >= policy.attempts) break;
       if (Date.now() + delay >= deadline) break;
       await this.wait(delay, endpoint);

@@ -226,6 +226,13 @@ describe('osworld environment: retries, timeouts and errors', () => {
     expect(server.count('/accessibility')).toBe(3);
   });
 
+  it('does not ask again after a 4xx, which would not change', async () => {
+    server.failNext('/terminal', 1, 400, JSON.stringify({ error: 'bad request' }));
+    const e = await rejection(env!.terminalOutput());
+    expect(e.message).toMatch(/GET \/terminal answered HTTP 400: \{"error":"bad request"\} \(1 attempt\)/);
+    expect(server.count('/terminal')).toBe(1);
+  });
+
   it('times a hung /screenshot out per attempt and retries it', async () => {
     server.hang('/screenshot', 2);
     const s = await env!.screenshot();
