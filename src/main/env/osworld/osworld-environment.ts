@@ -267,12 +267,12 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
         continue;
       }
       const a = await execute(pyautoguiCommand(step.code), false, timing.executeTimeoutMs);
-      const r = jsonOf<{ status?: string; message?: string; returncode?: number; error?: string }>(a, url, 'POST /execute');
+      const r = jsonOf<{ status?: string; message?: string; returncode?: number; error?: string } | null>(a, url, 'POST /execute') ?? {};
       if (a.status !== 200 || r.status !== 'success') {
-        throw new OsworldHttpError(`osworld server ${url}: POST /execute of pyautogui code answered HTTP ${a.status}: ${excerpt(r.message ?? r.error ?? a.body)}`, 'POST /execute', a.status);
+        throw new OsworldHttpError(`osworld server ${url}: POST /execute of pyautogui code answered HTTP ${a.status}: ${excerpt(String(r.message ?? r.error ?? a.body))}`, 'POST /execute', a.status);
       }
       if (r.returncode !== 0) {
-        const lastLine = (r.error ?? '').trim().split('\n').pop() ?? '';
+        const lastLine = String(r.error ?? '').trim().split('\n').pop() ?? '';
         throw new EnvironmentError(`osworld server ${url}: the guest's pyautogui code exited with ${r.returncode}${lastLine ? `: ${excerpt(lastLine)}` : ''} (code: ${excerpt(step.code, 200)})`);
       }
     }
