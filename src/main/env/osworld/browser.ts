@@ -1,0 +1,99 @@
+// The guest's browser on an osworld machine. OSWorld's task configs start Chrome with
+// `--remote-debugging-port=1337` and forward the guest's 9222 to it with socat (Chrome serves DevTools on
+// loopback only); launchBrowser does the same when nothing answers at the DevTools endpoint yet, then opens
+// the URLs as tabs through DevTools (`PUT /json/new`).
+import { EnvironmentError } from '../../errors';
+import type { CommandResult } from '../environment';
+
+/** Chrome's own DevTools port inside OSWorld guests; 9222 forwards to it. */
+export const GUEST_CHROME_PORT = 1337;
+const BROWSERS = ['google-chrome', 'chromium', 'chromium-browser'];
+
+export interface BrowserGuest {
+  run(command: string | string[], options?: { timeoutMs?: number }): Promise<CommandResult>;
+  launch(command: string[]): Promise<void>;
+}
+
+export interface LaunchBrowserOptions {
+  signal?: AbortSignal;
+  /** How long to wait for the DevTools endpoint after starting the browser. Default 30 s. */
+  readyTimeoutMs?: number;
+  /** Poll interval. Default 250 ms. */
+  pollMs?: number;
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new EnvironmentError('cancelled'));
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new EnvironmentError('cancelled'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function within(ms: number, signal?: AbortSignal): AbortSignal {
+  const t = AbortSignal.timeout(ms);
+  return signal ? AbortSignal.any([signal, t]) : t;
+}
+
+/** True when a DevTools endpoint answers `GET /json/version`. */
+export async function devToolsAnswers(endpoint: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    const res = await fetch(`${endpoint}/json/version`, { signal: within(2_000, signal) });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    if (signal?.aborted) throw new EnvironmentError('cancelled');
+    return false;
+  }
+}
+
+/** Opens `url` in a new tab of the browser at `endpoint`. */
+export async function openTab(endpoint: string, url: string, signal?: AbortSignal): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, { method: 'PUT', signal: within(15_000, signal) });
+  } catch (e) {
+    throw new EnvironmentError(`the guest browser at ${endpoint} could not be reached to open ${url}: ${(e as Error).message}`, { cause: e });
+  }
+  await res.body?.cancel();
+  if (!res.ok) throw new EnvironmentError(`the guest browser at ${endpoint} would not open ${url}: PUT /json/new answered HTTP ${res.status}`);
+}
+
+/**
+ * Makes sure a browser answers at `endpoint` (starting one in the guest the way OSWorld's configs do when
+ * none does) and opens `urls` in it as tabs. Returns the endpoint.
+ */
+export async function launchGuestBrowser(guest: BrowserGuest, endpoint: string, urls: string[], opts: LaunchBrowserOptions = {}): Promise<string> {
+  const base = endpoint.replace(/\/+$/, '');
+  if (!(await devToolsAnswers(base, opts.signal))) {
+    const found = await guest.run(`for b in ${BROWSERS.join(' ')}; do command -v "$b" && exit 0; done; exit 1`, { timeoutMs: 10_000 });
+    const binary = found.exitCode === 0 ? found.stdout.trim().split('\n')[0] : '';
+    if (!binary) throw new EnvironmentError(`the guest has no browser to start (looked for ${BROWSERS.join(', ')})`);
+    await guest.launch([binary, `--remote-debugging-port=${GUEST_CHROME_PORT}`, '--no-first-run', '--no-default-browser-check', urls[0] ?? 'about:blank']);
+    const port = Number(new URL(base).port || 80);
+    if (port !== GUEST_CHROME_PORT) {
+      const socat = await guest.run('command -v socat', { timeoutMs: 10_000 });
+      if (socat.exitCode !== 0) {
+        throw new EnvironmentError(`the guest has no socat to forward its port ${port} to the browser's DevTools on ${GUEST_CHROME_PORT}; install socat in the guest or point the spec's ?browser= at port ${GUEST_CHROME_PORT}`);
+      }
+      await guest.launch(['socat', `tcp-listen:${port},fork,reuseaddr`, `tcp:localhost:${GUEST_CHROME_PORT}`]);
+    }
+    const timeout = opts.readyTimeoutMs ?? 30_000;
+    const until = Date.now() + timeout;
+    for (;;) {
+      if (await devToolsAnswers(base, opts.signal)) break;
+      if (Date.now() >= until) throw new EnvironmentError(`the guest browser (${binary}) did not answer at ${base} within ${timeout / 1000} s`);
+      await pause(opts.pollMs ?? 250, opts.signal);
+    }
+    urls = urls.slice(1);
+  }
+  for (const url of urls) await openTab(base, url, opts.signal);
+  return base;
+}
