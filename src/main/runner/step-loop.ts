@@ -1,7 +1,6 @@
 // The step loop of one task: setup → (observe → agent → perform → store)* → postconfig → grade → summary.
 // Every way a task can end maps to one TaskState; nothing here throws past runTask except a store failure.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, StepRecord, TaskState } from '../../shared/run';
 import type { Task } from '../../shared/task';
@@ -11,6 +10,7 @@ import type { Environment } from '../env/environment';
 import type { ObservationType } from '../observe/observation';
 import type { RunWriter, TaskResults, TaskWriter } from '../store/run-writer';
 import { skipReason, type AppCheck } from './needs';
+import { ownedTempPrefix } from '../env/local/leftovers';
 import type { RunnerParts } from './parts';
 
 export interface TaskRunSettings {
@@ -126,7 +126,7 @@ export async function runTask(input: {
     const skip = skipReason(task, settings.appCheck);
     if (skip) throw new Stop('skipped', skip);
 
-    home = await mkdtemp(join(tmpdir(), 'proctor-home-'));
+    home = await mkdtemp(ownedTempPrefix('home'));
     env = await until(
       parts.createEnvironment({ worker: input.worker, ...settings.screen, home }),
       signal,

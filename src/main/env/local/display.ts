@@ -2,11 +2,11 @@
 // Xvfb picks itself (-displayfd), torn down on stop() and, through a watchdog, after a crash of Proctor.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnvironmentError } from '../../errors';
 import { cleanHostEnv, type Confinement } from './confinement';
 import { reserveDisplayNumber, type DisplayNumber } from './display-number';
+import { ownedTempPrefix } from './leftovers';
 
 export interface SandboxDisplay {
   /** `:N` */
@@ -168,7 +168,7 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
     if (pid) watchdog.stdin?.write(`${pid}\n`);
   };
   // Guest paths of the display's sockets and runtime folder, and how the host reaches them.
-  const runtimeDir = sandbox ? '/tmp/.proctor-xdg' : mkdtempSync(join(tmpdir(), 'proctor-xdg-'));
+  const runtimeDir = sandbox ? '/tmp/.proctor-xdg' : mkdtempSync(ownedTempPrefix('xdg'));
   const toHost = (guest: string): string => (sandbox && guest.startsWith('/tmp/') ? join(sandbox.hostTmp, guest.slice(5)) : guest);
   const start = (argv: string[], stdio: ('ignore' | 'pipe')[], env: Record<string, string>): ChildProcess =>
     sandbox ? sandbox.confinement.spawn(argv, { stdio, env, detached: true }) : spawn(argv[0], argv.slice(1), { detached: true, stdio, env: { ...cleanHostEnv(), ...env } });

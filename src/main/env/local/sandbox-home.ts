@@ -6,7 +6,7 @@
 //                                                 paths in their command text rewritten the same way)
 //   any other absolute path, `..` that climbs out, or a symlink that leads out  →  SandboxPathError
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { ownedTempPrefix } from './leftovers';
 import { dirname, join, posix, relative, resolve, isAbsolute } from 'node:path';
 
 export const GUEST_HOME = '/home/user';
@@ -57,8 +57,8 @@ export class SandboxHome {
   }
 
   /** A fresh sandbox home under the host's temp folder. */
-  static create(prefix = 'proctor-home-'): SandboxHome {
-    return new SandboxHome(mkdtempSync(join(tmpdir(), prefix)));
+  static create(): SandboxHome {
+    return new SandboxHome(mkdtempSync(ownedTempPrefix('home')));
   }
 
   /** Opens (creating if needed) the sandbox home at `root`. */
