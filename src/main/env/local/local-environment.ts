@@ -13,7 +13,7 @@ import { SandboxShell } from './sandbox-shell';
 import { compileAction, type Primitive } from './primitives';
 import { WorkerClient } from './worker-client';
 import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
-import { collectAccessibility } from '../../observe/accessibility';
+import { collectAccessibility } from './accessibility';
 
 export interface LocalEnvironmentOptions {
   /** An X display to drive (`:N`); default: start a fresh sandbox display and stop it on close(). */
