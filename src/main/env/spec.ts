@@ -37,7 +37,7 @@ export function parseEnvSpec(text: string): EnvSpec {
   const spec = text.trim();
   if (!spec) throw new EnvSpecError('the environment spec is empty: give e.g. local, local:1280x800 or osworld://HOST:5000');
   if (spec.length > MAX_SPEC_LENGTH) throw new EnvSpecError(`the environment spec is longer than ${MAX_SPEC_LENGTH} characters`);
-  if (/[\s\u0000-\u001f]/.test(spec)) throw new EnvSpecError(`the environment spec '${shown(spec)}' holds spaces or control characters`);
+  if ([...spec].some((c) => c.charCodeAt(0) < 0x20 || /\s/.test(c))) throw new EnvSpecError(`the environment spec '${shown(spec)}' holds spaces or control characters`);
   const m = /^([A-Za-z][A-Za-z0-9+.-]*)(?::(\/\/)?(.*))?$/s.exec(spec);
   if (!m) throw new EnvSpecError(`'${shown(spec)}' is not an environment spec: it starts with a kind, e.g. local, local:1280x800, osworld://HOST:5000`);
   const kind = m[1].toLowerCase();
