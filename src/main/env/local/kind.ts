@@ -17,7 +17,7 @@ export function localScreen(spec: EnvSpec): { width: number; height: number } | 
 }
 
 export const localKind: EnvironmentKind = {
-  summary: 'local[:WxH]        a sandbox X display on this machine, one per task (size: WxH, else --screen)',
+  summary: 'local[:WxH]   a sandbox X display on this machine, one per task (WxH pixels when given)',
   check(spec) {
     localScreen(spec);
   },
