@@ -1,11 +1,32 @@
 // Lint, including the import boundaries of architecture.md:
 //  - only src/main/app (the Electron shell) and src/preload import 'electron';
 //  - src/shared imports neither Node, nor the DOM-side code, nor electron;
-//  - src/renderer imports only src/shared and its own files.
+//  - src/renderer imports only src/shared and its own files;
+//  - inside the engine, per folder (as Playwright's DEPS.list): setup/, evaluators/, observe/ and runner/ reach
+//    the machine only through the Environment interface (never env/local), runner/ does not import demo/, and
+//    judge/ does not import cli/. Tests and testing/ helpers may build a concrete environment.
+//    eslint-boundaries.test.ts proves these rules fail on a violation.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+/** The engine-wide import rule, with a folder's own forbidden imports added (flat config replaces, never merges, a rule's options). */
+function engineImports(...extra) {
+  return [
+    'error',
+    {
+      paths: [{ name: 'electron', message: 'Only the Electron shell (src/main/app) imports electron.' }],
+      patterns: [{ group: ['**/renderer/**', '**/preload/**'], message: 'The engine does not import UI code.' }, ...extra],
+    },
+  ];
+}
+const noLocalEnv = { group: ['**/env/local', '**/env/local/**'], message: 'Reach the machine through the Environment interface (env/environment.ts) and its capabilities, not env/local; environments are made by env/kinds.ts.' };
+const engineFolderRules = [
+  { folders: ['setup', 'evaluators', 'observe'], extra: [noLocalEnv] },
+  { folders: ['runner'], extra: [noLocalEnv, { group: ['**/demo', '**/demo/**'], message: 'runner/ does not import demo/: features register themselves (e.g. setup/feature-funcs.ts).' }] },
+  { folders: ['judge'], extra: [{ group: ['**/cli', '**/cli/**'], message: 'judge/ does not import cli/: command lines live in cli/ and call the judge.' }] },
+];
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'url', 'crypto', 'stream', 'util', 'worker_threads'];
 
@@ -26,13 +47,13 @@ export default tseslint.config(
   {
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/app/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: 'Only the Electron shell (src/main/app) imports electron.' }], patterns: [{ group: ['**/renderer/**', '**/preload/**'], message: 'The engine does not import UI code.' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': engineImports() },
   },
+  ...engineFolderRules.map(({ folders, extra }) => ({
+    files: folders.map((f) => `src/main/${f}/**/*.ts`),
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: { 'no-restricted-imports': engineImports(...extra) },
+  })),
   {
     files: ['src/shared/**/*.ts'],
     rules: {

@@ -3,11 +3,11 @@
 //   npx tsx bench/observe.ts [--runs 30]
 import { createLocalEnvironment } from '../src/main/env/local/local-environment';
 import type { Environment } from '../src/main/env/environment';
-import { collectAccessibility } from '../src/main/observe/accessibility';
+import { collectAccessibility } from '../src/main/env/local/accessibility';
 import { drawSetOfMark } from '../src/main/observe/set-of-mark';
 import { filterNodes } from '../src/main/observe/filter';
 import { observe } from '../src/main/observe/index';
-import { serveFixturePage, startChromium } from '../src/main/observe/testing/apps';
+import { serveFixturePage, startChromium } from '../src/main/env/local/testing/apps';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30;

@@ -1,6 +1,6 @@
 // A live demo run started from the UI: steps arrive as they happen, each proposed action waits for a person's
 // approval, and the run ends graded. Real serve, real Chromium for the UI, real sandbox display for the task.
-import { cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { missingDemoPrograms } from '../src/main/demo/testing-env';
@@ -12,12 +12,24 @@ const task = 'demo/terminal/246ccb60-7635-46fa-a222-6f4261e826ee';
 describe.skipIf(missing.length > 0)(`a live run from the UI${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`, () => {
   const w = useWorkbench('live', (root) => cpSync(resolve(projectRoot, 'resources/demo'), join(root, 'demo'), { recursive: true }));
 
+  it('refuses an environment spec of an unknown kind, naming the closest kind, and starts nothing', async () => {
+    const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await page.goto(`${w.served.url}#/runs`);
+    await page.getByTestId('start-run').locator('summary').click();
+    await page.getByLabel('tasks to run').fill(task);
+    await page.getByLabel('environment').fill('lokal');
+    await page.getByTestId('start-run-submit').click();
+    await expect.poll(() => page.getByTestId('start-run').textContent(), { timeout: 15_000 }).toMatch(/unknown environment kind 'lokal' \(closest known: 'local'\)/);
+    expect(readdirSync(w.root)).not.toContain('results');
+  });
+
   it('starts a demo task with approval of each action, shows each step as it is performed, and grades it', async () => {
     const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
     await page.goto(`${w.served.url}#/runs`);
     await page.getByTestId('start-run').locator('summary').click();
     await page.getByLabel('tasks to run').fill(task);
     await page.getByLabel('agent').selectOption('oracle');
+    await page.getByLabel('environment').fill('local:1280x800');
     await page.getByLabel('approve each action').check();
     await page.getByTestId('start-run-submit').click();
     await expect.poll(() => page.getByTestId('run-task-row').count(), { timeout: 30_000 }).toBe(1);
@@ -41,6 +53,9 @@ describe.skipIf(missing.length > 0)(`a live run from the UI${missing.length ? ` 
     expect(approved).toBeGreaterThanOrEqual(3);
     await expect.poll(() => page.locator('.replay-head').textContent(), { timeout: 60_000 }).toMatch(/success.*score 1/);
     await page.screenshot({ path: resolve(artefactsDir, 'live-finished.png') });
+    // The environment the form named is the run's, kept in its manifest for --resume.
+    const [runId] = readdirSync(join(w.root, 'results'));
+    expect(JSON.parse(readFileSync(join(w.root, 'results', runId, 'manifest.json'), 'utf8'))).toMatchObject({ env: 'local:1280x800' });
   });
 
   it('lets a person act as the human agent: a click on the live screen and typed code become the trajectory', async () => {

@@ -1,4 +1,4 @@
-// A named registry for an open set (setup funcs, metrics, getters, agents, environments, commands).
+// A named registry for an open set: setup funcs, metrics, getters, agents, environment kinds (env/registry.ts).
 import { closest } from 'fastest-levenshtein';
 
 export class Registry<T> {

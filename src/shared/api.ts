@@ -2,6 +2,7 @@
 // exactly these methods and events; the renderer sees only `ProctorClient`. Pure: no Node, no DOM.
 import type { Problem, Task } from './task';
 import type { Awaiting, RunEvent, RunListItem, RunTaskItem, StepRecord, Verdict } from './run';
+import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
 
 export interface AppInfo {
   name: 'proctor';
@@ -56,8 +57,10 @@ export interface StartRunParams {
   agent: string;
   model?: string;
   baseUrl?: string;
-  observation?: 'screenshot' | 'a11y_tree' | 'screenshot_a11y_tree' | 'som';
-  actionSpace?: 'pyautogui' | 'computer_13';
+  observation?: ObservationType;
+  actionSpace?: ActionSpace;
+  /** Environment spec: `local` (default), `local:1280x800`, `osworld://host:5000`, … */
+  env?: string;
   parallel?: number;
   maxSteps?: number;
   approveEachAction?: boolean;
@@ -138,8 +141,9 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
       agent: str,
       model: str,
       baseUrl: str,
-      observation: { enum: ['screenshot', 'a11y_tree', 'screenshot_a11y_tree', 'som'] },
-      actionSpace: { enum: ['pyautogui', 'computer_13'] },
+      observation: { enum: [...OBSERVATION_TYPES] },
+      actionSpace: { enum: [...ACTION_SPACES] },
+      env: { type: 'string', minLength: 1, maxLength: 2048 },
       parallel: { type: 'integer', minimum: 1, maximum: 64 },
       maxSteps: { type: 'integer', minimum: 1, maximum: 1000 },
       approveEachAction: { type: 'boolean' },

@@ -19,7 +19,9 @@ export { describeAction, toPyautogui, actionsToPyautogui, scaleActions, pyString
 export { LIMITS, waitingSeconds } from './limits';
 export { parseComputer13 };
 
-export type ActionSpace = 'pyautogui' | 'computer_13';
+import type { ActionSpace } from '../../shared/spaces';
+
+export type { ActionSpace };
 export type ParseOptions = PyautoguiOptions & Computer13Options;
 
 const PYTHON_TAGS: ReadonlySet<string> = new Set(['', 'python', 'py', 'python3', 'pyautogui', 'code']);

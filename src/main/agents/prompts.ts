@@ -2,7 +2,9 @@
 // the agent sees, how it acts, and how it must answer.
 import type { ObservationType } from '../observe/observation';
 
-export type ActionSpace = 'pyautogui' | 'computer_13';
+import type { ActionSpace } from '../../shared/spaces';
+
+export type { ActionSpace };
 
 const role = `You operate a Linux desktop computer on behalf of a user, one step at a time, to complete the task the user gives you.
 At each step you are shown the current state of the screen; you answer with the next action(s). Your action is performed, and you are shown the new state.

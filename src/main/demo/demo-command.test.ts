@@ -54,4 +54,13 @@ describe('proctor demo', () => {
     expect(stderr).toContain("--agent must be oracle, noop or both, not 'gpt'");
     expect(stderr).toContain('Usage: proctor demo');
   });
+
+  it('refuses an environment of an unknown kind, and selftest too, before running anything', async () => {
+    for (const command of ['demo', 'selftest']) {
+      const { code, stderr } = await runProctor([command, ...(command === 'selftest' ? ['resources/demo'] : []), '--env', 'lokal'], 30_000);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toMatch(/--env: unknown environment kind 'lokal' \(closest known: 'local'\)/);
+      expect(stderr).toContain(`Usage: proctor ${command}`);
+    }
+  });
 });

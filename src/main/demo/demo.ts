@@ -19,6 +19,8 @@ export interface DemoOptions {
   /** Folder of demo tasks; default resources/demo. */
   tasksDir?: string;
   args?: string[];
+  /** Environment spec the tasks run on; default local. */
+  env?: string;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   /** One line per finished task, for progress. */
@@ -75,6 +77,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       agent,
       agentName: agent,
       args: options.args,
+      env: options.env,
       signal: options.signal,
       onEvent: (e) => {
         if (e.kind === 'task.finished') options.log?.(`  ${agent} ${e.taskKey}: ${e.state}, score ${formatScore(e.score)}${e.error ? ` (${e.error})` : ''}`);

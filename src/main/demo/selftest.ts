@@ -17,6 +17,8 @@ export interface SelfTestOptions {
   outDir: string;
   parallel?: number;
   args?: string[];
+  /** Environment spec the trials run on; default local. */
+  env?: string;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   log?: (line: string) => void;
@@ -72,7 +74,7 @@ async function evidenceDir(outDir: string): Promise<string> {
 
 export async function selfTest(tasks: Task[], options: SelfTestOptions): Promise<SelfTestOutcome> {
   const dir = await evidenceDir(options.outDir);
-  const common = { outDir: dir, parallel: options.parallel, args: options.args, signal: options.signal, onEvent: options.onEvent };
+  const common = { outDir: dir, parallel: options.parallel, args: options.args, env: options.env, signal: options.signal, onEvent: options.onEvent };
   const log = options.log ?? (() => {});
   const progress = (trial: string) => (e: RunEvent) => {
     if (e.kind === 'task.finished') log(`  ${trial} ${e.taskKey}: ${e.state}, score ${e.score ?? '-'}`);

@@ -7,9 +7,11 @@
 // system picks), runs `google_chrome_browser` with the pages' full URLs (so Chromium starts the usual way and
 // its DevTools endpoint is recorded for the browser getters), waits until the first page has loaded and brings
 // its window to the front.
-// Task files therefore never hold a port. Importing this module registers the func in the setup registry.
+// Task files therefore never hold a port. Importing this module registers the func in the setup registry;
+// setup/feature-funcs.ts imports it, so wherever setup runs the func is there.
 import type { Environment } from '../env/environment';
-import { setupFuncs, SetupStepFailure, type SetupContext } from '../setup/index';
+import { setupFuncs, type SetupContext } from '../setup/funcs';
+import { SetupStepFailure } from '../setup/setup-error';
 import { demoSiteUrl } from './site';
 
 export const serveDemoSiteFunc = 'serve_demo_site';

@@ -4,7 +4,6 @@ import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
 import { runTasks } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
-import './setup'; // registers serve_demo_site
 import type { TrialName, TrialResult } from './verdict';
 
 export interface TrialOptions {
@@ -22,6 +21,8 @@ export interface TrialOptions {
   /** Per-task time limit; the demo tasks take well under 30 s each. */
   taskTimeoutMs?: number;
   screen?: { width: number; height: number };
+  /** Environment spec (`local`, `osworld://host:5000`); default local. */
+  env?: string;
 }
 
 export interface TrialRun {
@@ -43,6 +44,7 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
     onEvent: options.onEvent,
     taskTimeoutMs: options.taskTimeoutMs ?? 120_000,
     screen: options.screen ?? { width: 1280, height: 800 },
+    ...(options.env !== undefined ? { env: options.env } : {}),
   });
   const results = new Map<string, TrialResult>();
   for (const item of outcome.tasks) {

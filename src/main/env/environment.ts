@@ -1,5 +1,7 @@
-// The Environment interface: everything the engine does to a machine passes through it. Local (sandbox
-// display) and remote (OSWorld VM control server) kinds implement it; nothing looks past it.
+// The Environment interface: everything the engine does to a machine passes through it. Each kind (local:
+// a sandbox display, env/local; remote ones over OSWorld's VM control protocol) implements it and registers
+// a factory in the environments registry (registry.ts, kinds.ts). Setup funcs, getters and observation use
+// only these methods and capabilities; lint keeps them out of env/local.
 import type { Action } from '../../shared/run';
 
 export type Capability =
@@ -83,9 +85,18 @@ export interface Environment {
   /** `byClass`: match the window class (WM_CLASS) instead of the title. */
   activateWindow(title: string, options?: { strict?: boolean; byClass?: boolean }): Promise<void>;
   closeWindow(title: string, options?: { strict?: boolean; byClass?: boolean }): Promise<void>;
-  /** The Chrome DevTools endpoint (http://127.0.0.1:PORT) of a browser the environment started, if any. */
+  /**
+   * The Chrome DevTools endpoint of the browser the environment started, if any, as this host reaches it
+   * (local: http://127.0.0.1:PORT; a remote kind: the guest's port as it forwards it).
+   */
   browserEndpoint(): string | undefined;
   setBrowserEndpoint?(endpoint: string): void;
+  /**
+   * Starts the environment's browser with a DevTools endpoint, showing `urls` (the first in front, the others
+   * as tabs), records the endpoint (browserEndpoint()) and returns it. Kinds without capability `browser`
+   * leave it out; callers then throw MissingCapabilityError('browser').
+   */
+  launchBrowser?(urls: string[], options?: { signal?: AbortSignal }): Promise<string>;
   /**
    * For environments whose guest paths live elsewhere on the host (the local sandbox home): rewrites guest
    * `/home/user` and `/tmp` paths inside script or command text to where they really are. Absent = identity.

@@ -7,7 +7,7 @@ import { createLocalEnvironment, type LocalEnvironment } from '../env/local/loca
 import { CUT_MARK, MARKED_TABLE_HEADER, TABLE_HEADER } from './linearise';
 import { observe } from './index';
 import { markColour } from './set-of-mark';
-import { hasChromium, hasDisplayTools, serveFixturePage, startChromiumIn, type Served } from './testing/apps';
+import { hasChromium, hasDisplayTools, serveFixturePage, startChromiumIn, type Served } from '../env/local/testing/apps';
 
 let local: LocalEnvironment;
 let env: Environment;

@@ -1,4 +1,7 @@
-// What an agent sees at one step, of the four observation types, through the Environment only.
+// What an agent sees at one step, of the four observation types, through the Environment only. The trees come
+// from env.accessibilityTree() (each kind collects its own, e.g. env/local/accessibility); here they are
+// filtered, linearised and marked.
+import { OBSERVATION_TYPES } from '../../shared/spaces';
 import { MissingCapabilityError, type AccessibilityNode, type Environment, type Screenshot } from '../env/environment';
 import { filterNodes } from './filter';
 import { lineariseTree } from './linearise';
@@ -6,14 +9,10 @@ import type { Observation, ObservationType } from './observation';
 import { drawSetOfMark, markBindings } from './set-of-mark';
 
 export type { Mark, Observation, ObservationType } from './observation';
-export { collectAccessibility, type CollectOptions } from './accessibility';
-export { collectAtspiTree, type AtspiOptions } from './atspi';
-export { collectChromiumTree, CdpConnection } from './cdp';
 export { filterNodes, flattenTree, isShownNode, isShownRole } from './filter';
 export { countTokens, lineariseTree, TABLE_HEADER, MARKED_TABLE_HEADER, CUT_MARK, type LinearisedTree } from './linearise';
 export { drawSetOfMark, markBindings, MARK_COLOURS, type SetOfMark } from './set-of-mark';
-
-export const OBSERVATION_TYPES: readonly ObservationType[] = ['screenshot', 'a11y_tree', 'screenshot_a11y_tree', 'som'];
+export { OBSERVATION_TYPES };
 
 export interface ObserveOptions {
   /** Tokens the accessibility table may take. Default 5000. */

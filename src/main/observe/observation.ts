@@ -1,7 +1,8 @@
 // What an agent is shown at one step.
 import type { AccessibilityNode, Screenshot } from '../env/environment';
+import type { ObservationType } from '../../shared/spaces';
 
-export type ObservationType = 'screenshot' | 'a11y_tree' | 'screenshot_a11y_tree' | 'som';
+export type { ObservationType } from '../../shared/spaces';
 
 /** A Set-of-Mark box: number `id` drawn on the screenshot around an accessibility element (screen pixels). */
 export interface Mark {

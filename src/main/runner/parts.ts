@@ -1,24 +1,19 @@
 // The parts the runner drives, behind one seam: environments, setup, observation, grading, task loading. The
-// defaults load the engine's own modules; code (tests, the demo, the server) may replace any of them.
+// defaults load the engine's own modules (environments through the environments registry, by the run's spec);
+// code (tests, the demo, the server) may replace any of them.
 import type { RuleVerdict } from '../../shared/run';
 import type { Problem, SetupStep, Task } from '../../shared/task';
 import type { Environment } from '../env/environment';
 import { observe as observeScreen } from '../observe';
 import type { Observation, ObservationType } from '../observe/observation';
 import { loadTasks } from '../tasks/reader';
-import { createLocalEnvironment } from '../env/local';
+import { checkEnvSpec, createEnvironment, DEFAULT_ENV_SPEC, storableEnvSpec, type EnvironmentRequest as KindRequest } from '../env/kinds';
 import { runSetupSteps } from '../setup';
 import { gradeTask } from '../evaluators/grade';
-// Proctor's own setup funcs that live beside their feature (the demo site) register themselves on import.
-import '../demo/setup';
 
-export interface EnvironmentRequest {
-  /** Worker slot (0-based) asking; each worker has its own sandbox display. */
-  worker: number;
-  width: number;
-  height: number;
-  /** Host folder for the guest's home, fresh per task. */
-  home?: string;
+export interface EnvironmentRequest extends KindRequest {
+  /** The run's environment spec (`local`, `local:1280x800`, `osworld://host:5000`); default `local`. */
+  env?: string;
 }
 
 export interface SetupContext {
@@ -48,10 +43,10 @@ export interface RunnerParts {
 
 let defaults: Promise<RunnerParts> | undefined;
 
-/** The engine's own parts: the local sandbox environment, the setup registry, observations, the evaluators. */
+/** The engine's own parts: the environments registry, the setup registry, observations, the evaluators. */
 export function defaultParts(): Promise<RunnerParts> {
   defaults ??= Promise.resolve({
-    createEnvironment: (r) => createLocalEnvironment({ width: r.width, height: r.height, home: r.home }),
+    createEnvironment: ({ env, ...request }) => createEnvironment(env ?? DEFAULT_ENV_SPEC, request),
     async runSetup(steps, env, ctx) {
       if (steps.length) await runSetupSteps(steps, env, ctx);
     },
@@ -67,4 +62,16 @@ export function defaultParts(): Promise<RunnerParts> {
 /** The default parts with some replaced. */
 export async function partsWith(overrides: Partial<RunnerParts> = {}): Promise<RunnerParts> {
   return { ...(await defaultParts()), ...overrides };
+}
+
+/** The spec checked by its kind (an unknown kind or a bad size is an error before the run starts) and the form stored in the manifest. */
+export function checkedEnvironment(spec: string): { spec: string; stored: string } {
+  checkEnvSpec(spec);
+  return { spec, stored: storableEnvSpec(spec) };
+}
+
+/** The parts with every environment asked for on the run's spec (a request that names its own keeps it). */
+export function withEnvironment(parts: RunnerParts, spec: string | undefined): RunnerParts {
+  if (spec === undefined) return parts;
+  return { ...parts, createEnvironment: (r) => parts.createEnvironment({ ...r, env: r.env ?? spec }) };
 }

@@ -10,7 +10,7 @@ import { RunWriter, TaskLockedError } from '../store/run-writer';
 import { taskDirFor, taskKeyOf, type ManifestTaskInfo } from '../store/layout';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
 import type { AppCheck } from './needs';
-import { partsWith, type RunnerParts } from './parts';
+import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';
 import { runTask, type TaskOutcome } from './step-loop';
 
 export interface RunOptions {
@@ -33,6 +33,8 @@ export interface RunOptions {
   /** The command line, stored in the manifest. */
   args?: string[];
   screen?: { width: number; height: number };
+  /** Environment spec (`local`, `local:1280x800`, `osworld://host:5000`; default local), kept in the manifest. */
+  env?: string;
   tokenBudget?: number;
   waitMs?: number;
   appCheck?: AppCheck;
@@ -92,6 +94,7 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
   const actionSpace = opts.actionSpace ?? 'pyautogui';
   const agentName = typeof opts.agent === 'string' ? opts.agent : (opts.agentName ?? 'custom');
   const layout = { actionSpace, observation, agent: agentName, model: opts.model };
+  const env = opts.env === undefined ? undefined : checkedEnvironment(opts.env);
   const run = await RunWriter.create(opts.outDir ?? 'results', {
     args: opts.args ?? [],
     agent: agentName,
@@ -102,6 +105,7 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
     taskInfo: Object.fromEntries(tasks.map((t) => [taskKeyOf(t), taskInfo(t, layout)])),
     maxSteps: opts.maxSteps ?? 15,
     taskTimeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
+    ...(env ? { env: env.stored } : {}),
   });
   return execute(run, tasks, opts);
 }
@@ -109,7 +113,8 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
 /**
  * Continues an interrupted run: finished tasks (summary.json present) are kept; unfinished ones have their
  * partial folder moved aside (`<task>.partial-<n>`) and run again from a clean start. The run's own settings
- * (agent, model, observation, action space, limits) come from its manifest; `opts` may set the rest.
+ * (agent, model, observation, action space, limits, environment) come from its manifest; `opts` may set the rest
+ * (an `env` given here replaces the stored one, which has no secrets such as a token).
  */
 export async function resumeRun(
   runDir: string,
@@ -146,6 +151,7 @@ export async function resumeRun(
     actionSpace: m.actionSpace,
     maxSteps: m.maxSteps,
     taskTimeoutMs: opts.taskTimeoutMs ?? m.taskTimeoutMs,
+    env: opts.env ?? m.env,
   });
 }
 
@@ -159,7 +165,7 @@ async function execute(run: RunWriter, tasks: Task[], opts: RunOptions): Promise
 }
 
 async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
-  const parts = await partsWith(opts.parts);
+  const parts = withEnvironment(await partsWith(opts.parts), opts.env);
   const signal = opts.signal ?? new AbortController().signal;
   const observation = opts.observation ?? 'screenshot';
   const actionSpace = opts.actionSpace ?? 'pyautogui';

@@ -5,8 +5,8 @@ import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Registry } from '../registry';
 import { isInside } from '../contained';
 import { NeedsAccountError } from '../errors';
-import type { Environment } from '../env/environment';
-import { CHROMIUM_FLAGS } from '../env/local/local-environment';
+import { openDevToolsTab } from '../env/devtools';
+import { MissingCapabilityError, type Environment } from '../env/environment';
 import type { Task } from '../../shared/task';
 import { SetupStepFailure } from './setup-error';
 
@@ -207,12 +207,12 @@ setupFuncs.register('close_window', async (args, env) => {
 
 // ---- browser --------------------------------------------------------------------------------------------------
 
-/** Debian Chromium's flags for this machine: the same as the local environment's own. */
-export const CHROMIUM_SETUP_FLAGS = CHROMIUM_FLAGS;
-
-async function openTab(endpoint: string, url: string): Promise<void> {
-  const res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, { method: 'PUT', signal: AbortSignal.timeout(15_000) });
-  if (!res.ok) throw new SetupStepFailure(`the browser at ${endpoint} would not open ${url}: HTTP ${res.status}`);
+async function openTab(endpoint: string, url: string, signal?: AbortSignal): Promise<void> {
+  try {
+    await openDevToolsTab(endpoint, url, signal);
+  } catch (e) {
+    throw new SetupStepFailure((e as Error).message, { cause: e });
+  }
 }
 
 function urlList(v: unknown, name: string): string[] {
@@ -222,35 +222,22 @@ function urlList(v: unknown, name: string): string[] {
   return list as string[];
 }
 
+// The environment starts its browser (env.launchBrowser) and says where its DevTools endpoint is
+// (env.browserEndpoint()); these funcs never name a browser binary, a flag or an address.
 setupFuncs.register('google_chrome_browser', async (args, env, ctx) => {
-  if (!env.capabilities.has('launch') || !env.capabilities.has('files')) {
-    throw new SetupStepFailure(`the ${env.kind} environment cannot launch a browser`);
-  }
   const urls = urlList(args.urls ?? args.urls_to_open, 'urls');
-  const profile = `/tmp/proctor-chromium-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const flags = [...CHROMIUM_SETUP_FLAGS, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`];
-  if (!env.capabilities.has('screenshot')) flags.push('--headless=new');
-  await env.launch(['chromium', ...flags, ...(urls.length ? [urls[0]] : ['about:blank'])]);
-  // Chromium writes the port it took to DevToolsActivePort in the profile.
-  const until = Date.now() + 30_000;
-  let port: number | undefined;
-  while (Date.now() < until && port === undefined) {
-    const f = await env.getFile(`${profile}/DevToolsActivePort`);
-    const n = f ? Number(f.toString('utf8').split('\n')[0]) : NaN;
-    if (Number.isInteger(n) && n > 0) port = n;
-    else await sleep(100, ctx.signal);
+  if (!env.launchBrowser || !env.capabilities.has('browser')) throw new MissingCapabilityError('browser', env.kind);
+  try {
+    await env.launchBrowser(urls, { signal: ctx.signal });
+  } catch (e) {
+    throw new SetupStepFailure((e as Error).message, { cause: e });
   }
-  if (port === undefined) throw new SetupStepFailure('Chromium did not open its DevTools port within 30 s (is /usr/bin/chromium installed?)');
-  const endpoint = `http://127.0.0.1:${port}`;
-  if (!env.setBrowserEndpoint) throw new SetupStepFailure(`the ${env.kind} environment cannot record a browser endpoint`);
-  env.setBrowserEndpoint(endpoint);
-  for (const url of urls.slice(1)) await openTab(endpoint, url);
 });
 
-setupFuncs.register('chrome_open_tabs', async (args, env) => {
+setupFuncs.register('chrome_open_tabs', async (args, env, ctx) => {
   const endpoint = env.browserEndpoint();
   if (!endpoint) throw new SetupStepFailure('no browser with a DevTools endpoint is running: a google_chrome_browser step must come first');
-  for (const url of urlList(args.urls_to_open, 'urls_to_open')) await openTab(endpoint, url);
+  for (const url of urlList(args.urls_to_open, 'urls_to_open')) await openTab(endpoint, url, ctx.signal);
 });
 
 // ---- cloud accounts -------------------------------------------------------------------------------------------

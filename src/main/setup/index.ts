@@ -4,8 +4,9 @@ import type { SetupStep } from '../../shared/task';
 import { NeedsAccountError } from '../errors';
 import { setupFuncs, type SetupContext } from './funcs';
 import { SetupError, SetupStepFailure } from './setup-error';
+import './feature-funcs';
 
-export { setupFuncs, ACCOUNT_SETUP_FUNCS, accountSetupFuncNames, taskAsset, CHROMIUM_SETUP_FLAGS, type SetupFunc, type SetupContext } from './funcs';
+export { setupFuncs, ACCOUNT_SETUP_FUNCS, accountSetupFuncNames, taskAsset, type SetupFunc, type SetupContext } from './funcs';
 export { SetupError, SetupStepFailure } from './setup-error';
 
 /**

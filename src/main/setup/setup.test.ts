@@ -123,6 +123,16 @@ describe('setup steps on a sandbox home', () => {
   });
 });
 
+describe('browser setup through the Environment only', () => {
+  it('says which capability an environment without a browser lacks, and opens no tab without one', async () => {
+    const noBrowser = { ...env, capabilities: new Set([...env.capabilities].filter((c) => c !== 'browser')), launchBrowser: undefined };
+    const err = await runSetupSteps([step('google_chrome_browser', { urls: ['http://127.0.0.1:9/'] }, 2)], noBrowser, { taskDir, task }).catch((e) => e);
+    expect(err).toBeInstanceOf(SetupError);
+    expect(err.message).toMatch(/\/config\/2.*google_chrome_browser.*the shell environment cannot 'browser'/);
+    await expect(runSetupSteps([step('chrome_open_tabs', { urls_to_open: ['http://127.0.0.1:9/'] })], env, { taskDir, task })).rejects.toThrow(/google_chrome_browser step must come first/);
+  });
+});
+
 const hasChromium = spawnSync('sh', ['-c', 'command -v chromium']).status === 0;
 describe.skipIf(!hasChromium)('browser setup (needs /usr/bin/chromium)', () => {
   it('starts Chromium with a DevTools endpoint, records it, and opens more tabs over CDP', async () => {

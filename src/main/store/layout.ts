@@ -2,6 +2,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { isInside } from '../contained';
 import type { Difficulty, InstructionStyle, TaskInterface } from '../../shared/task';
+import type { ActionSpace, ObservationType } from '../../shared/spaces';
 
 export interface ManifestTaskInfo {
   /** Task folder relative to the run folder. */
@@ -25,8 +26,8 @@ export interface RunManifest {
   args: string[];
   agent: string;
   model?: string;
-  actionSpace: 'pyautogui' | 'computer_13';
-  observation: 'screenshot' | 'a11y_tree' | 'screenshot_a11y_tree' | 'som';
+  actionSpace: ActionSpace;
+  observation: ObservationType;
   proctorVersion: string;
   machine: { host: string; platform: string; cpus: number };
   tasks: string[];
@@ -35,6 +36,8 @@ export interface RunManifest {
   /** Step limit as asked (`auto` or a number) and the per-task time limit, for `--resume`. */
   maxSteps?: number | 'auto';
   taskTimeoutMs?: number;
+  /** Environment spec the run drives (`local:1280x800`, `osworld://host:5000`), secrets dropped; absent = local. */
+  env?: string;
   /** Process that writes the run, for the `live` flag of readers. */
   pid?: number;
 }

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { getterTypes, metricNames, setupFuncs } from './vocabulary';
 import { setupFuncs as setupRegistry } from '../setup';
 import { getters, metrics } from '../evaluators/catalog';
-import '../demo/setup';
 
 describe('the validator vocabulary', () => {
   it('knows every registered setup func', () => {

@@ -9,6 +9,7 @@ import { isIPv4 } from 'node:net';
 import { createAgent } from '../agents';
 import { resolveEndpoint } from '../agents/endpoint';
 import { HumanAgent } from '../agents/human';
+import { checkEnvSpec, EnvSpecError } from '../env/kinds';
 import { runTasks } from '../runner/scheduler';
 import { runFiles as files, taskKeyOf, type RunManifest } from '../store';
 import { loadTasks } from '../tasks/reader';
@@ -71,6 +72,14 @@ export class RunControl {
 
   async start(params: StartRunParams): ReturnType<ApiHandlers['runs.start']> {
     checkBaseUrl(params.baseUrl);
+    if (params.env !== undefined) {
+      try {
+        checkEnvSpec(params.env);
+      } catch (e) {
+        if (e instanceof EnvSpecError) throw new ApiRequestError('bad_request', `environment: ${e.message}`);
+        throw e;
+      }
+    }
     const paths = params.tasks.map((p) => resolveBelow(this.root, p));
     const { tasks, problems } = await loadTasks(paths);
     if (!tasks.length) {
@@ -105,6 +114,7 @@ export class RunControl {
       model: params.model,
       observation: params.observation,
       actionSpace: params.actionSpace,
+      ...(params.env !== undefined ? { env: params.env } : {}),
       parallel: params.parallel,
       maxSteps: params.maxSteps,
       outDir,

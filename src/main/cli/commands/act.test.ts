@@ -62,6 +62,23 @@ describe.skipIf(!hasX)('proctor act / screenshot (needs Xvfb, openbox, xdotool)'
     expect(await sharp(readFileSync(half)).metadata()).toMatchObject({ format: 'jpeg', width: 400, height: 300 });
   });
 
+  it('drives the environment --env names: a fresh sandbox display at the spec size', async () => {
+    const c = capture();
+    const file = join(dir, 'env.png');
+    expect(await main(['screenshot', '--env', 'local:640x480', '-o', file], c.io)).toBe(0);
+    expect(await sharp(readFileSync(file)).metadata()).toMatchObject({ format: 'png', width: 640, height: 480 });
+    expect(c.out.join('\n')).toMatch(/640x480 png of :\d+/);
+  });
+
+  it('is a usage error to give an unknown kind, a bad size, or the size twice', async () => {
+    const c = capture();
+    expect(await main(['act', '--env', 'lokal', '--code', 'pyautogui.moveTo(1, 1)'], c.io)).toBe(2);
+    expect(c.err.join('\n')).toMatch(/--env: unknown environment kind 'lokal' \(closest known: 'local'\)/);
+    expect(await main(['screenshot', '--env', 'local:tiny', '-o', join(dir, 'x.png')], c.io)).toBe(2);
+    expect(await main(['screenshot', '--env', 'local:640x480', '--width', '800', '-o', join(dir, 'x.png')], c.io)).toBe(2);
+    expect(c.err.join('\n')).toMatch(/give the screen size once/);
+  });
+
   it('is a usage error to name no action or an odd display', async () => {
     const c = capture();
     expect(await main(['act', '--display', d.display], c.io)).toBe(2);

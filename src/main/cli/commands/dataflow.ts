@@ -4,7 +4,7 @@ import { expandPaths } from '../../tasks/files';
 import { formatProblem } from '../../tasks/validation';
 import { recordTypes, type RecordType } from '../../dataflow/record';
 import { routeRecords } from '../../dataflow/route';
-import { dataflowJudgeUsage, runDataflowJudge } from '../../judge/dataflow-judge-cli';
+import { dataflowJudgeUsage, runDataflowJudge } from '../dataflow-judge';
 
 const usage = `Usage: proctor dataflow route <records…> --out <results> [--type instantiation|execution|dataflow] [--overwrite] [--json]
 

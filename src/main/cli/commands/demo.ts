@@ -3,8 +3,10 @@
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand, shownPath, optionValue, parallelOption } from '../command';
 import { demoTable, runDemo, type DemoAgent } from '../../demo/demo';
+import { storableArgs } from '../../env/spec';
+import { envOption, envUsage } from '../env-option';
 
-const usage = `Usage: proctor demo [--out DIR] [--parallel N] [--agent oracle|noop|both]
+const usage = `Usage: proctor demo [--out DIR] [--parallel N] [--agent oracle|noop|both] [--env SPEC]
 
 Runs the bundled demo tasks (resources/demo: Chromium on a page Proctor serves itself, a terminal, a text
 editor, SQLite) on sandbox displays with the oracle agent, which replays each task's known-good actions
@@ -14,7 +16,8 @@ network.
 
   --out DIR       where the run folders go (default ./results)
   --parallel N    sandbox displays at once (default 1)
-  --agent WHICH   oracle, noop or both (default both)`;
+  --agent WHICH   oracle, noop or both (default both)
+  --env SPEC      the machine: ${envUsage('                ')}`;
 
 export const command: CliCommand = {
   name: 'demo',
@@ -24,11 +27,13 @@ export const command: CliCommand = {
     let out = 'results';
     let parallel = 1;
     let agents: DemoAgent[] = ['oracle', 'noop'];
+    let env: string | undefined;
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       const value = (): string => optionValue(argv, ++i, a);
       if (a === '--out') out = value();
       else if (a === '--parallel') parallel = parallelOption(value());
+      else if (a === '--env') env = envOption(value());
       else if (a === '--agent') {
         const v = value();
         if (v === 'both') agents = ['oracle', 'noop'];
@@ -48,7 +53,8 @@ export const command: CliCommand = {
         outDir: resolve(out),
         parallel,
         agents,
-        args: ['demo', ...argv],
+        args: ['demo', ...storableArgs(argv)],
+        env,
         signal: stop.signal,
         log: (line) => io.out(line),
       });

@@ -102,6 +102,33 @@ describe('proctor run: agent options', () => {
     expect(usageError(['t', '--api-key', secret])).toMatch(/^--api-key: the API key is never a flag.*PROCTOR_API_KEY or OPENAI_API_KEY.*config file/);
   });
 
+  it('takes --env SPEC, refuses an unknown kind before any task starts, and keeps the spec in the manifest', async () => {
+    expect(parseRunArgs(['t', '--env', 'local:1280x800']).env).toBe('local:1280x800');
+    expect(parseRunArgs(['t', '--env=local']).env).toBe('local');
+    expect(usageError(['t', '--env', '9x'])).toMatch(/^--env: .*starts with a kind/);
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-run-env-'));
+    dirs.push(dir);
+    const err: string[] = [];
+    expect(await main(['run', taskFile, '--env', 'lokal', '--out', dir], { out: () => undefined, err: (l) => err.push(l) })).toBe(2);
+    expect(err.join('\n')).toMatch(/--env: unknown environment kind 'lokal' \(closest known: 'local'\)/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.skipIf(missing.length > 0)(`runs on the environment --env names and records it for --resume${why}`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proctor-run-env-'));
+    dirs.push(dir);
+    const out: string[] = [];
+    const code = await main(['run', taskFile, '--agent', 'noop', '--env', 'local:1024x768', '--out', dir, '--json'], { out: (l) => out.push(l), err: () => undefined });
+    expect(code).toBe(0);
+    const outcome = JSON.parse(out.join('\n')) as { runDir: string; tasks: { state: string }[] };
+    expect(outcome.tasks).toMatchObject([{ state: 'success' }]);
+    const manifest = JSON.parse(readFileSync(join(outcome.runDir, 'manifest.json'), 'utf8')) as { env?: string; args: string[] };
+    expect(manifest.env).toBe('local:1024x768');
+    expect(manifest.args).toEqual(expect.arrayContaining(['--env', 'local:1024x768']));
+    const steps = readFileSync(join(outcome.runDir, 'pyautogui/screenshot/noop/terminal/246ccb60-7635-46fa-a222-6f4261e826ee/steps.jsonl'), 'utf8');
+    expect(steps).toMatch(/"screen":\{"width":1024,"height":768\}/);
+  }, 120_000);
+
   it('refuses a --retrieval or --oracle-file that is not a file before any task starts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'proctor-run-flags-'));
     dirs.push(dir);
@@ -128,6 +155,8 @@ describe('proctor run: agent options', () => {
     expect(stdout).toContain(`(default ${defaultSampling.maxTokens})`);
     expect(stdout).toMatch(/API key is never a flag: PROCTOR_API_KEY \/ OPENAI_API_KEY or the config file/);
     expect(stdout).not.toMatch(/--api-key/);
+    expect(stdout).toMatch(/--env SPEC .*default local/);
+    expect(stdout).toMatch(/local\[:WxH\]/);
   });
 
   it('on --resume, takes the agent options of the stored command line, overridden by those given now', () => {

@@ -3,14 +3,14 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentOptions } from '../../agents';
 import { UsageError, type CliCommand, shownPath } from '../command';
-import type { ObservationType } from '../../observe/observation';
+import { ACTION_SPACES, OBSERVATION_TYPES, isActionSpace, isObservationType, type ActionSpace, type ObservationType } from '../../../shared/spaces';
 import { DEFAULT_TASK_TIMEOUT_MS, parseMaxSteps } from '../../runner/limits';
 import { defaultParts } from '../../runner/parts';
 import { outcomeTable, ProgressView } from '../../runner/progress';
 import { resumeRun, runTasks, type RunOptions, type RunOutcome } from '../../runner/scheduler';
 import { readManifest } from '../../store/run-writer';
-
-const observations: ObservationType[] = ['screenshot', 'a11y_tree', 'screenshot_a11y_tree', 'som'];
+import { envOption, envUsage } from '../env-option';
+import { storableArgs } from '../../env/spec';
 
 const usage = `Usage: proctor run <tasks, folders or split files…> [options]
        proctor run --resume <run folder> [--parallel N]
@@ -24,12 +24,13 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --model NAME          model of the llm agent (also names the result folder)
   --base-url URL        OpenAI-compatible server of the llm agent (key from PROCTOR_API_KEY / OPENAI_API_KEY
                         or the config file; never printed)
-  --observation TYPE    screenshot | a11y_tree | screenshot_a11y_tree | som (default screenshot)
-  --action-space SPACE  pyautogui | computer_13 (default pyautogui)
+  --observation TYPE    ${OBSERVATION_TYPES.join(' | ')} (default screenshot)
+  --action-space SPACE  ${ACTION_SPACES.join(' | ')} (default pyautogui)
+  --env SPEC            the machine: ${envUsage('                        ')}
   --parallel N          tasks at once, each on its own sandbox display (default 1)
   --max-steps N|auto    step limit (default 15); auto = the task's action_number × 2 + 5 (15 without one)
   --task-timeout SEC    time limit per task (default ${DEFAULT_TASK_TIMEOUT_MS / 1000})
-  --screen WxH          sandbox display size (default 1920x1080)
+  --screen WxH          sandbox display size (default 1920x1080; a size in --env wins)
   --out DIR             folder for run folders (default ./results)
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
   --json                print the outcome as JSON (no live display)
@@ -47,8 +48,8 @@ Options of the llm agent (the API key is never a flag: PROCTOR_API_KEY / OPENAI_
 Options of the oracle agent:
   --oracle-cut N        replay only the first N actions of the list, then DONE (a correct evaluator gives < 1)
   --oracle-file FILE    replay this action list instead of the oracle.json beside each task
-With --resume, the agent options of the interrupted run (from its stored command line) are used again; options
-given with --resume override them.
+With --resume, the agent options and the environment of the interrupted run (from its manifest) are used again;
+options given with --resume override them (give --env again when its token was not stored).
 
 Exit status: 0 when the run completed (whatever the tasks scored), 130 when stopped by Ctrl-C (resumable),
 1 on a run-level error, 2 on a usage error.`;
@@ -59,13 +60,15 @@ export interface RunFlags {
   model?: string;
   baseUrl?: string;
   observation: ObservationType;
-  actionSpace: 'pyautogui' | 'computer_13';
+  actionSpace: ActionSpace;
   parallel: number;
   maxSteps: number | 'auto';
   taskTimeoutMs: number;
   screen: { width: number; height: number };
   out: string;
   resume?: string;
+  /** Environment spec (--env), read but not yet checked against the registered kinds. */
+  env?: string;
   json: boolean;
   /** Agent options given on the command line (only those given). */
   agentOptions: AgentOptions;
@@ -198,14 +201,13 @@ export function parseRunArgs(argv: string[]): RunFlags {
         break;
       case '--observation': {
         const v = value();
-        if (!observations.includes(v as ObservationType))
-          throw new UsageError(`--observation '${v}': use one of ${observations.join(', ')}`);
-        f.observation = v as ObservationType;
+        if (!isObservationType(v)) throw new UsageError(`--observation '${v}': use one of ${OBSERVATION_TYPES.join(', ')}`);
+        f.observation = v;
         break;
       }
       case '--action-space': {
         const v = value();
-        if (v !== 'pyautogui' && v !== 'computer_13') throw new UsageError(`--action-space '${v}': use pyautogui or computer_13`);
+        if (!isActionSpace(v)) throw new UsageError(`--action-space '${v}': use ${ACTION_SPACES.join(' or ')}`);
         f.actionSpace = v;
         break;
       }
@@ -237,6 +239,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       }
       case '--out':
         f.out = value();
+        break;
+      case '--env':
+        f.env = envOption(value(), { checkKind: false });
         break;
       case '--resume':
         f.resume = value();
@@ -302,6 +307,7 @@ export const command: CliCommand = {
   usage,
   async run(argv, io) {
     const flags = parseRunArgs(argv);
+    if (flags.env !== undefined) envOption(flags.env);
     // Before anything starts: the agent's files exist; on resume, the run's own agent options come back.
     let agentOptions: AgentOptions;
     try {
@@ -333,7 +339,8 @@ export const command: CliCommand = {
         parallel: flags.parallel,
         taskTimeoutMs: flags.taskTimeoutMs,
         screen: flags.screen,
-        args: ['run', ...argv],
+        args: ['run', ...storableArgs(argv)],
+        ...(flags.env !== undefined ? { env: flags.env } : {}),
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
         agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) },

@@ -1,15 +1,18 @@
-// `proctor screenshot`: capture an X display to a PNG or JPEG file.
+// `proctor screenshot`: capture an X display (or another environment, --env) to a PNG or JPEG file.
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { UsageError, type CliCommand } from '../command';
-import { createLocalEnvironment } from '../../env/local/local-environment';
-import { readDisplayFlags, type DisplayFlags } from './act';
+import { envUsage } from '../env-option';
+import { openEnvironment, readDisplayFlags, type DisplayFlags } from './act';
 
 const usage = `Usage: proctor screenshot -o <file.png|file.jpg> [--display :N | --user-display] [--quality Q]
                           [--max-width W] [--backend nut|screenshot-desktop] [--width W --height H]
+                          [--env SPEC]
 
 Captures the display (nut.js grab + sharp by default). Without --display, a fresh sandbox display is started
-and stopped afterwards. The format follows the file extension; --quality (1..100) is for JPEG.`;
+and stopped afterwards. The format follows the file extension; --quality (1..100) is for JPEG.
+
+  --env SPEC   the machine: ${envUsage('             ')}`;
 
 export const command: CliCommand = {
   name: 'screenshot',
@@ -20,7 +23,7 @@ export const command: CliCommand = {
     let out: string | undefined;
     let quality = 80;
     let maxWidth: number | undefined;
-    let backend: 'nut' | 'screenshot-desktop' = 'nut';
+    let backend: 'nut' | 'screenshot-desktop' | undefined;
     readDisplayFlags(argv, flags, (a, value) => {
       if (a === '-o' || a === '--output') out = value();
       else if (a === '--quality') quality = Number(value());
@@ -38,11 +41,11 @@ export const command: CliCommand = {
     const ext = extname(out).toLowerCase();
     const format = ext === '.jpg' || ext === '.jpeg' ? 'jpeg' : ext === '.png' ? 'png' : undefined;
     if (!format) throw new UsageError(`the output file must end in .png, .jpg or .jpeg, got '${out}'`);
-    const env = await createLocalEnvironment({ display: flags.display, userDisplay: flags.userDisplay, width: flags.width, height: flags.height, captureBackend: backend, notify: io.err });
+    const { env, where } = await openEnvironment(flags, io, backend ? { captureBackend: backend } : {});
     try {
       const shot = await env.screenshot({ format, quality, maxWidth });
       await writeFile(out, shot.data);
-      io.out(`${out}: ${shot.width}x${shot.height} ${shot.format} of ${env.display}${shot.toScreen !== 1 ? ` (x${shot.toScreen} to screen pixels)` : ''}`);
+      io.out(`${out}: ${shot.width}x${shot.height} ${shot.format} of ${where}${shot.toScreen !== 1 ? ` (x${shot.toScreen} to screen pixels)` : ''}`);
       return 0;
     } catch (e) {
       io.err(`proctor screenshot: ${(e as Error).message}`);

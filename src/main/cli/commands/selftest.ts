@@ -4,8 +4,10 @@ import { resolve } from 'node:path';
 import { UsageError, type CliCommand, shownPath, optionValue, parallelOption } from '../command';
 import { selfTest, selfTestTable } from '../../demo/selftest';
 import { loadTasks } from '../../tasks/reader';
+import { storableArgs } from '../../env/spec';
+import { envOption, envUsage } from '../env-option';
 
-const usage = `Usage: proctor selftest <task files or folders…> [--out DIR] [--parallel N] [--json]
+const usage = `Usage: proctor selftest <task files or folders…> [--out DIR] [--parallel N] [--env SPEC] [--json]
 
 The red-team check of a task's evaluator. Each task runs three times on a sandbox display:
   oracle      replays oracle.json beside the task        a sound evaluator gives 1
@@ -17,6 +19,7 @@ selftest.json are kept in <out>/selftest-<time>/. Exit 1 unless every task is so
 
   --out DIR       where the evidence folder goes (default ./results)
   --parallel N    sandbox displays at once (default 1)
+  --env SPEC      the machine: ${envUsage('                ')}
   --json          print selftest.json's verdicts instead of the table`;
 
 export const command: CliCommand = {
@@ -27,12 +30,14 @@ export const command: CliCommand = {
     let out = 'results';
     let parallel = 1;
     let json = false;
+    let env: string | undefined;
     const paths: string[] = [];
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       const value = (): string => optionValue(argv, ++i, a);
       if (a === '--out') out = value();
       else if (a === '--parallel') parallel = parallelOption(value());
+      else if (a === '--env') env = envOption(value());
       else if (a === '--json') json = true;
       else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
       else paths.push(a);
@@ -65,7 +70,8 @@ export const command: CliCommand = {
       const outcome = await selfTest(tasks, {
         outDir: resolve(out),
         parallel,
-        args: ['selftest', ...argv],
+        args: ['selftest', ...storableArgs(argv)],
+        env,
         signal: stop.signal,
         log: json ? undefined : (line) => io.out(line),
       });

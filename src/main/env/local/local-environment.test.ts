@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
-import { createLocalEnvironment, CHROMIUM_FLAGS, type LocalEnvironment } from './local-environment';
+import { createLocalEnvironment, type LocalEnvironment } from './local-environment';
+import { CHROMIUM_FLAGS } from './browser';
 import { startPageServer, waitFor, type PageServer } from './testing/page-server';
 import { EnvironmentError } from '../../errors';
 import { FailsafeError, InputKilledError } from '../input-errors';

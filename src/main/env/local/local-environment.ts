@@ -14,7 +14,8 @@ import { hostConfinement, isolationSupport, startNamespaceSandbox, warnIfUnisola
 import { compileAction, type Primitive } from './primitives';
 import { WorkerClient } from './worker-client';
 import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
-import { collectAccessibility } from '../../observe/accessibility';
+import { collectAccessibility } from './accessibility';
+import { CHROMIUM_FLAGS, launchChromium } from './browser';
 
 export interface LocalEnvironmentOptions {
   /** An X display to drive (`:N`); default: start a fresh sandbox display and stop it on close(). */
@@ -86,20 +87,6 @@ const OPENERS: Record<string, string[]> = {
   '.yaml': ['mousepad'],
   '.sh': ['mousepad'],
 };
-
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--no-default-browser-check',
-  '--force-renderer-accessibility',
-  // no "unsupported command-line flag: --no-sandbox" bar across the top of every page the agent sees
-  '--test-type',
-];
 
 function regexEscape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -305,6 +292,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     setBrowserEndpoint: (e) => {
       endpoint = e;
     },
+    launchBrowser: (urls, o) => (checkOpen(), launchChromium(env, urls, { headless: false, signal: o?.signal })),
     async close() {
       if (closed) return;
       closed = true;

@@ -2,6 +2,7 @@
 // no screen, and CLI-interface tasks.
 import { rm } from 'node:fs/promises';
 import { MissingCapabilityError, type Capability, type Environment } from '../environment';
+import { launchChromium } from './browser';
 import { SandboxHome } from './sandbox-home';
 import { SandboxShell } from './sandbox-shell';
 
@@ -26,10 +27,10 @@ export async function createShellEnvironment(opts: ShellEnvironmentOptions = {})
   const missing = (c: Capability): never => {
     throw new MissingCapabilityError(c, 'shell');
   };
-  return {
+  const env: ShellEnvironment = {
     kind: 'shell',
     home,
-    capabilities: new Set<Capability>(['shell', 'files', 'launch']),
+    capabilities: new Set<Capability>(['shell', 'files', 'launch', 'browser']),
     screen: async () => missing('screenshot'),
     screenshot: async () => missing('screenshot'),
     accessibilityTree: async () => [],
@@ -46,9 +47,12 @@ export async function createShellEnvironment(opts: ShellEnvironmentOptions = {})
     setBrowserEndpoint: (e) => {
       endpoint = e;
     },
+    // A headless Chromium: no display to show it on.
+    launchBrowser: (urls, o) => launchChromium(env, urls, { headless: true, signal: o?.signal }),
     close: async () => {
       await shell.stopLaunched();
       if (owned) await rm(home.root, { recursive: true, force: true });
     },
   };
+  return env;
 }

@@ -1,6 +1,8 @@
-// Start a run from the UI: task set, agent, model, observation, action space, parallelism, approval mode.
+// Start a run from the UI: task set, agent, model, observation, action space, environment, parallelism,
+// approval mode.
 import { useState } from 'react';
 import type { StartRunParams } from '../../../shared/api';
+import { ACTION_SPACES, OBSERVATION_TYPES } from '../../../shared/spaces';
 import { client } from '../transport';
 import { navigate } from '../route';
 
@@ -11,6 +13,7 @@ export function StartRunForm() {
   const [baseUrl, setBaseUrl] = useState('');
   const [observation, setObservation] = useState<NonNullable<StartRunParams['observation']>>('screenshot');
   const [actionSpace, setActionSpace] = useState<NonNullable<StartRunParams['actionSpace']>>('pyautogui');
+  const [env, setEnv] = useState('');
   const [parallel, setParallel] = useState(1);
   const [approve, setApprove] = useState(false);
   const [status, setStatus] = useState<string>();
@@ -26,6 +29,7 @@ export function StartRunForm() {
         baseUrl: baseUrl || undefined,
         observation,
         actionSpace,
+        env: env.trim() || undefined,
         parallel,
         approveEachAction: approve,
       });
@@ -67,7 +71,7 @@ export function StartRunForm() {
         <label>
           observation
           <select value={observation} onChange={(e) => setObservation(e.target.value as typeof observation)}>
-            {['screenshot', 'a11y_tree', 'screenshot_a11y_tree', 'som'].map((o) => (
+            {OBSERVATION_TYPES.map((o) => (
               <option key={o}>{o}</option>
             ))}
           </select>
@@ -75,9 +79,14 @@ export function StartRunForm() {
         <label>
           actions
           <select value={actionSpace} onChange={(e) => setActionSpace(e.target.value as typeof actionSpace)}>
-            <option>pyautogui</option>
-            <option>computer_13</option>
+            {ACTION_SPACES.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
           </select>
+        </label>
+        <label>
+          environment{' '}
+          <input aria-label="environment" value={env} onChange={(e) => setEnv(e.target.value)} placeholder="local (or local:1280x800, osworld://host:5000)" size={28} />
         </label>
         <label>
           parallel <input type="number" min={1} max={16} value={parallel} onChange={(e) => setParallel(Number(e.target.value) || 1)} style={{ width: 50 }} />

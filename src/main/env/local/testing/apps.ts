@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { Environment, Screenshot } from '../../env/environment';
+import type { Environment, Screenshot } from '../../environment';
 
 export const hasDisplayTools =
   spawnSync('sh', ['-c', 'command -v Xvfb openbox dbus-daemon xdotool import xprop']).status === 0;

@@ -3,12 +3,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import sharp from 'sharp';
-import { startDisplay, type SandboxDisplay } from '../env/local/display';
-import type { AccessibilityNode } from '../env/environment';
-import { collectAccessibility } from './accessibility';
+import { startDisplay, type SandboxDisplay } from '../display';
+import type { AccessibilityNode } from '../../environment';
+import { collectAccessibility } from './index';
 import { collectAtspiTree } from './atspi';
 import { CdpConnection, collectChromiumTree } from './cdp';
-import { flattenTree } from './filter';
+import { flattenTree } from '../../../observe/filter';
 import {
   grabScreen,
   hasChromium,
@@ -20,7 +20,7 @@ import {
   xdotool,
   type Chromium,
   type Served,
-} from './testing/apps';
+} from '../testing/apps';
 
 const canRun = hasDisplayTools && hasChromium && hasMousepad;
 const NOTE = 'Proctor was here\nsecond line';

@@ -1,12 +1,13 @@
-// `proctor dataflow judge <records…>`: the judge on UFO dataflow execution records (dataflow-judge.ts); the
-// `dataflow` command (src/main/cli/commands/dataflow.ts) dispatches its `judge` subcommand here.
+// `proctor dataflow judge <records…>`: the command line of the judge on UFO dataflow execution records
+// (judge/dataflow-judge.ts); the `dataflow` command (commands/dataflow.ts) dispatches its `judge` subcommand
+// here. It lives in cli/ because the judge does not know the command line.
 import { relative, resolve } from 'node:path';
 import { resolveEndpoint } from '../agents/endpoint';
-import { UsageError, type CliIo } from '../cli/command';
+import { UsageError, type CliIo } from './command';
 import { recordTypes, type RecordType } from '../dataflow/record';
 import { expandPaths } from '../tasks/files';
 import { formatProblem } from '../tasks/validation';
-import { judgeDataflowFile, type DataflowJudgeOutcome } from './dataflow-judge';
+import { judgeDataflowFile, type DataflowJudgeOutcome } from '../judge/dataflow-judge';
 
 export const dataflowJudgeUsage = `Usage: proctor dataflow judge <records…> [--model M] [--base-url URL] [--logs <folder>]
                               [--out <folder>] [--in-place] [--route --out <results> [--type execution|dataflow]]

@@ -2,7 +2,7 @@
 // flat sessions per page target; for each visible page: Accessibility.getFullAXTree, the layout boxes of
 // its DOM (one DOMSnapshot), and where the page's viewport sits on the screen.
 import WebSocket from 'ws';
-import type { AccessibilityNode } from '../env/environment';
+import type { AccessibilityNode } from '../../environment';
 
 /** Browser websocket URLs by endpoint, so a step does not ask /json/version again. */
 const socketUrls = new Map<string, string>();

@@ -1,6 +1,6 @@
 // One accessibility forest for the whole screen: the native applications (AT-SPI) and the pages of the
 // browser Proctor drives (CDP, which sees into pages far better than Chromium's own AT-SPI bridge).
-import type { AccessibilityNode } from '../env/environment';
+import type { AccessibilityNode } from '../../environment';
 import { collectAtspiTree } from './atspi';
 import { collectChromiumTree } from './cdp';
 

@@ -3,7 +3,7 @@
 // and each application answers for its own objects. Calls are issued level by level, all of a level at
 // once, bounded by a node cap and a time budget: a hung application costs the budget, never the run.
 import dbus from 'dbus-next';
-import type { AccessibilityNode } from '../env/environment';
+import type { AccessibilityNode } from '../../environment';
 
 const { sessionBus, Message } = dbus;
 type Bus = ReturnType<typeof sessionBus>;

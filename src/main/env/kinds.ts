@@ -1,0 +1,44 @@
+// Every environment kind, registered: one line per kind. `createEnvironment(spec, request)` is how the runner
+// and the commands get a machine; `checkEnvSpec` reads a spec from a flag or a form before a run starts.
+import type { Environment } from './environment';
+import { environmentKinds, type EnvironmentRequest } from './registry';
+import { EnvSpecError, parseEnvSpec, type EnvSpec } from './spec';
+import { localKind } from './local/kind';
+import { osworldKind } from './osworld/kind';
+
+environmentKinds.register('local', localKind);
+environmentKinds.register('osworld', {
+  ...osworldKind,
+  check(spec) {
+    try {
+      osworldKind.check(spec);
+    } catch (e) {
+      throw new EnvSpecError((e as Error).message);
+    }
+  },
+});
+
+export const DEFAULT_ENV_SPEC = 'local';
+
+/** The spec read and checked by its kind; an unknown kind names the closest known one. */
+export function checkEnvSpec(text: string): EnvSpec {
+  const spec = parseEnvSpec(text);
+  const kind = environmentKinds.get(spec.kind);
+  if (!kind) throw new EnvSpecError(`${environmentKinds.unknownMessage(spec.kind)}; known kinds: ${environmentKinds.names().join(', ')}`);
+  kind.check(spec);
+  return spec;
+}
+
+/** A new environment of the spec's kind. */
+export function createEnvironment(spec: string | EnvSpec, request: EnvironmentRequest): Promise<Environment> {
+  const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
+  return environmentKinds.require(s.kind).create(s, request);
+}
+
+/** One line per kind, for usage texts. */
+export function envKindLines(): string[] {
+  return environmentKinds.names().map((n) => environmentKinds.require(n).summary);
+}
+
+export { environmentKinds, type EnvironmentKind, type EnvironmentRequest } from './registry';
+export { EnvSpecError, parseEnvSpec, storableArgs, storableEnvSpec, type EnvSpec } from './spec';
