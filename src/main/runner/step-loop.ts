@@ -10,7 +10,7 @@ import type { Environment } from '../env/environment';
 import type { ObservationType } from '../observe/observation';
 import type { RunWriter, TaskResults, TaskWriter } from '../store/run-writer';
 import { skipReason, type AppCheck } from './needs';
-import { ownedTempPrefix } from '../env/local/leftovers';
+import { ownedTempPrefix } from '../env/leftovers';
 import type { RunnerParts } from './parts';
 
 export interface TaskRunSettings {

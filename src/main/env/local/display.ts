@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EnvironmentError } from '../../errors';
 import { cleanHostEnv, type Confinement } from './confinement';
 import { reserveDisplayNumber, type DisplayNumber } from './display-number';
-import { ownedTempPrefix } from './leftovers';
+import { ownedTempPrefix } from '../leftovers';
 
 export interface SandboxDisplay {
   /** `:N` */

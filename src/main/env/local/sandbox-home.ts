@@ -6,7 +6,7 @@
 //                                                 paths in their command text rewritten the same way)
 //   any other absolute path, `..` that climbs out, or a symlink that leads out  →  SandboxPathError
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
-import { ownedTempPrefix } from './leftovers';
+import { ownedTempPrefix } from '../leftovers';
 import { dirname, join, posix, relative, resolve, isAbsolute } from 'node:path';
 
 export const GUEST_HOME = '/home/user';
