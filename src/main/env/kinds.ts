@@ -1,7 +1,7 @@
 // Every environment kind, registered: one line per kind. `createEnvironment(spec, request)` is how the runner
 // and the commands get a machine; `checkEnvSpec` reads a spec from a flag or a form before a run starts.
 import type { Environment } from './environment';
-import { environmentKinds, type EnvironmentRequest } from './registry';
+import { environmentKinds, type EnvironmentRequest, type RunPreflight } from './registry';
 import { EnvSpecError, parseEnvSpec, type EnvSpec } from './spec';
 import { localKind } from './local/kind';
 import { osworldKind } from './osworld/kind';
@@ -35,10 +35,16 @@ export function createEnvironment(spec: string | EnvSpec, request: EnvironmentRe
   return environmentKinds.require(s.kind).create(s, request);
 }
 
+/** The kind's checks before a run starts (see EnvironmentKind.preflight). */
+export function preflightEnvironment(spec: string | EnvSpec, run: RunPreflight): void {
+  const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
+  environmentKinds.require(s.kind).preflight?.(s, run);
+}
+
 /** One line per kind, for usage texts. */
 export function envKindLines(): string[] {
   return environmentKinds.names().map((n) => environmentKinds.require(n).summary);
 }
 
-export { environmentKinds, type EnvironmentKind, type EnvironmentRequest } from './registry';
+export { environmentKinds, type EnvironmentKind, type EnvironmentRequest, type RunPreflight } from './registry';
 export { EnvSpecError, parseEnvSpec, storableArgs, storableEnvSpec, type EnvSpec } from './spec';

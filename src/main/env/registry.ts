@@ -25,6 +25,20 @@ export interface EnvironmentKind {
   check(spec: EnvSpec): void;
   /** A new environment for one task. */
   create(spec: EnvSpec, request: EnvironmentRequest): Promise<Environment>;
+  /**
+   * Checks once before a run starts whether this kind may carry it, e.g. a sandbox that is not isolated refuses
+   * an agent holding a model key unless the person accepted that. Throws an Error saying what to do.
+   */
+  preflight?(spec: EnvSpec, run: RunPreflight): void;
+}
+
+/** What a kind's preflight learns about the run. */
+export interface RunPreflight {
+  /** The agent sends a model key somewhere (the llm agent); a sandbox it drives must not be able to read it. */
+  agentHoldsSecrets: boolean;
+  /** The person accepted sandboxes without namespace isolation (`--allow-unisolated`). */
+  allowUnisolated: boolean;
+  notify?: (line: string) => void;
 }
 
 export const environmentKinds = new Registry<EnvironmentKind>('environment kind');

@@ -10,6 +10,8 @@ import { RunWriter, TaskLockedError } from '../store/run-writer';
 import { taskDirFor, taskKeyOf, type ManifestTaskInfo } from '../store/layout';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
 import type { AppCheck } from './needs';
+import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';
+import { sweepLeftovers } from '../env/leftovers';
 import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';
 import { runTask, type TaskOutcome } from './step-loop';
 
@@ -35,6 +37,8 @@ export interface RunOptions {
   screen?: { width: number; height: number };
   /** Environment spec (`local`, `local:1280x800`, `osworld://host:5000`; default local), kept in the manifest. */
   env?: string;
+  /** Accept sandboxes without namespace isolation for an agent holding a model key (`--allow-unisolated`). */
+  allowUnisolated?: boolean;
   tokenBudget?: number;
   waitMs?: number;
   appCheck?: AppCheck;
@@ -88,8 +92,15 @@ function checkUnique(tasks: Task[]): void {
 }
 
 /** Runs `tasks` into a new run folder under `opts.outDir`. */
+/** The environment kind's checks before anything is written (e.g. no model key on an unisolated sandbox). */
+function preflight(opts: RunOptions): void {
+  if (opts.parts?.createEnvironment) return;
+  preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: opts.agent === 'llm', allowUnisolated: !!opts.allowUnisolated });
+}
+
 export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
   checkUnique(tasks);
+  preflight(opts);
   const observation = opts.observation ?? 'screenshot';
   const actionSpace = opts.actionSpace ?? 'pyautogui';
   const agentName = typeof opts.agent === 'string' ? opts.agent : (opts.agentName ?? 'custom');
@@ -165,6 +176,9 @@ async function execute(run: RunWriter, tasks: Task[], opts: RunOptions): Promise
 }
 
 async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
+  preflight(opts);
+  // What SIGKILLed runs left behind (sandbox homes, display folders) goes before this run adds its own.
+  await sweepLeftovers();
   const parts = withEnvironment(await partsWith(opts.parts), opts.env);
   const signal = opts.signal ?? new AbortController().signal;
   const observation = opts.observation ?? 'screenshot';

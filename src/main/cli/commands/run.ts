@@ -32,6 +32,8 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --task-timeout SEC    time limit per task (default ${DEFAULT_TASK_TIMEOUT_MS / 1000})
   --screen WxH          sandbox display size (default 1920x1080; a size in --env wins)
   --out DIR             folder for run folders (default ./results)
+  --allow-unisolated    let the llm agent (which holds a model key) drive sandboxes that are not isolated in
+                        namespaces (where bubblewrap is missing); refused otherwise
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
   --json                print the outcome as JSON (no live display)
 
@@ -70,6 +72,7 @@ export interface RunFlags {
   /** Environment spec (--env), read but not yet checked against the registered kinds. */
   env?: string;
   json: boolean;
+  allowUnisolated: boolean;
   /** Agent options given on the command line (only those given). */
   agentOptions: AgentOptions;
   /** The agent-option flags given, as written (for the check against the agent). */
@@ -123,6 +126,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
     screen: { width: 1920, height: 1080 },
     out: 'results',
     json: false,
+    allowUnisolated: false,
     agentOptions: {},
     agentFlags: [],
   };
@@ -249,6 +253,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--json':
         f.json = true;
         break;
+      case '--allow-unisolated':
+        f.allowUnisolated = true;
+        break;
       default:
         // Only the name: a mistyped secret flag must not be echoed with its value.
         if (a.startsWith('-')) throw new UsageError(`unknown option '${name}'`);
@@ -341,6 +348,7 @@ export const command: CliCommand = {
         screen: flags.screen,
         args: ['run', ...storableArgs(argv)],
         ...(flags.env !== undefined ? { env: flags.env } : {}),
+        allowUnisolated: flags.allowUnisolated,
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
         agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) },

@@ -2,6 +2,7 @@
 import type { EnvironmentKind } from '../registry';
 import { EnvSpecError, type EnvSpec } from '../spec';
 import { createLocalEnvironment } from './local-environment';
+import { isolationSupport, warnIfUnisolated } from './confinement';
 
 /** The screen size a `local:WxH` spec asks for; undefined for a bare `local`. */
 export function localScreen(spec: EnvSpec): { width: number; height: number } | undefined {
@@ -20,6 +21,17 @@ export const localKind: EnvironmentKind = {
   summary: 'local[:WxH]   a sandbox X display on this machine, one per task (WxH pixels when given)',
   check(spec) {
     localScreen(spec);
+  },
+  preflight(_spec, run) {
+    const isolation = isolationSupport();
+    if (isolation.available) return;
+    warnIfUnisolated(run.notify);
+    if (run.agentHoldsSecrets && !run.allowUnisolated) {
+      throw new Error(
+        `refusing to give a model key to an agent on a sandbox that is not isolated (${isolation.reason}): apps and shells ` +
+          `the agent drives could read it. Install bubblewrap, or pass --allow-unisolated to accept the risk.`,
+      );
+    }
   },
   create(spec, request) {
     const screen = localScreen(spec) ?? { width: request.width, height: request.height };
