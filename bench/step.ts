@@ -1,5 +1,7 @@
 // Harness time per step, model excluded: observe with Set-of-Mark + act + store, at 1920×1080 with a Chromium
-// page open, beside a baseline measured in the same run (a bare screenshot). `npx tsx bench/step.ts [steps]`
+// page open, beside a baseline measured in the same run (a bare screenshot); then the same with the sandbox
+// session isolated in namespaces (bubblewrap) beside it on the host, and each sandbox's start time.
+// `npx tsx bench/step.ts [steps]`
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,9 +45,17 @@ const stats = (xs: number[]) => {
 };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-async function main(): Promise<void> {
+interface Measured {
+  start: number;
+  harness: { median: number; p95: number };
+}
+
+async function measure(isolate: boolean): Promise<Measured> {
   const out = mkdtempSync(join(tmpdir(), 'proctor-bench-'));
-  const env = await createLocalEnvironment({ width: 1920, height: 1080 });
+  const s0 = performance.now();
+  const env = await createLocalEnvironment({ width: 1920, height: 1080, isolate });
+  const start = performance.now() - s0;
+  console.log(`\n== sandbox session: ${env.isolation} (started in ${ms(start)})`);
   try {
     await env.putFile('/home/user/page.html', Buffer.from(page));
     const port = await freePort();
@@ -53,9 +63,10 @@ async function main(): Promise<void> {
       'chromium',
       ...CHROMIUM_FLAGS,
       `--remote-debugging-port=${port}`,
-      `--user-data-dir=${env.home.toHost('/tmp/bench-chromium')}`,
+      '--user-data-dir=/tmp/bench-chromium',
       '--start-maximized',
-      `file://${env.home.toHost('/home/user/page.html')}`,
+      // guest paths are real inside a namespace sandbox; on the host they live in the sandbox home
+      `file://${env.isolation === 'namespaces' ? '/home/user/page.html' : env.home.toHost('/home/user/page.html')}`,
     ]);
     env.setBrowserEndpoint?.(`http://127.0.0.1:${port}`);
     await waitFor(`http://127.0.0.1:${port}/json/version`, 30_000);
@@ -108,10 +119,17 @@ async function main(): Promise<void> {
       `  observe ${ms(stats(parts.observe).median)}, act ${ms(stats(parts.act).median)}, store (incl. after-screenshot) ${ms(stats(parts.store).median)} (medians)`,
     );
     console.log(`target ≤ 150 ms median: ${h.median <= 150 ? 'met' : 'NOT met'}`);
+    return { start, harness: h };
   } finally {
     await env.close();
     rmSync(out, { recursive: true, force: true });
   }
 }
 
-await main();
+const isolated = await measure(true);
+const host = await measure(false);
+const extraStep = (isolated.harness.median / host.harness.median - 1) * 100;
+const extraStart = isolated.start - host.start;
+console.log('\n== isolation cost (same run)');
+console.log(`harness step median: isolated ${ms(isolated.harness.median)} vs host ${ms(host.harness.median)} = ${extraStep >= 0 ? '+' : ''}${extraStep.toFixed(1)} % (target ≤ 10 %: ${extraStep <= 10 ? 'met' : 'NOT met'})`);
+console.log(`sandbox start: isolated ${ms(isolated.start)} vs host ${ms(host.start)} = ${extraStart >= 0 ? '+' : ''}${ms(extraStart)} (target ≤ 300 ms: ${extraStart <= 300 ? 'met' : 'NOT met'})`);

@@ -33,6 +33,11 @@ export interface LocalEnvironmentOptions {
   unicodeTyping?: UnicodeTyping;
   /** Capture backend. Default `nut` (nut.js grab + sharp); `screenshot-desktop` needs xrandr and ImageMagick. */
   captureBackend?: CaptureBackend;
+  /**
+   * Run the session's processes in a namespace sandbox (default: wherever bubblewrap works). `false` runs them on
+   * the host as Proctor's user (benchmarks compare the two; PROCTOR_SANDBOX=host does the same process-wide).
+   */
+  isolate?: boolean;
   /** Where notices for the person at the screen go (user display). Default stderr. */
   notify?: (line: string) => void;
 }
@@ -120,8 +125,8 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
   let hostEnv: Record<string, string>;
   try {
     if (!opts.userDisplay && !opts.display) {
-      warnIfUnisolated(notify);
-      if (isolationSupport().available) confinement = await startNamespaceSandbox(home);
+      if (opts.isolate !== false) warnIfUnisolated(notify);
+      if (opts.isolate !== false && isolationSupport().available) confinement = await startNamespaceSandbox(home);
       sandbox = await startDisplay({ width: opts.width, height: opts.height, sandbox: { confinement, hostTmp: home.tmp } });
       displayEnv = { ...sandbox.env };
       hostEnv = { ...sandbox.hostEnv };
