@@ -160,7 +160,8 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
   if (!s.available) throw new EnvironmentError(`namespace sandbox unavailable: ${s.reason}`);
   const uid = s.switchesUser ? SANDBOX_UID : undefined;
   if (uid !== undefined) chownTree(home.root, uid);
-  const base: Record<string, string> = { ...cleanHostEnv(), HOME: GUEST_HOME, TMPDIR: GUEST_TMP, USER: 'user', LOGNAME: 'user' };
+  // The host's PATH names folders the sandbox does not have (and says where Proctor lives): a standard one.
+  const base: Record<string, string> = { ...cleanHostEnv(), PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: GUEST_HOME, TMPDIR: GUEST_TMP, USER: 'user', LOGNAME: 'user' };
   const args = [
     ...(s.switchesUser ? [] : ['--unshare-user']),
     '--unshare-pid',
