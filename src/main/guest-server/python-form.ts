@@ -5,7 +5,7 @@
 const PYTHON = /^(?:.*\/)?python(?:3(?:\.\d+)?)?$/;
 
 /** Statements of the prefix OSWorld puts before the model's code; any of them may be left out. */
-const PREFIX_STATEMENT = /^\s*(?:import\s+pyautogui|import\s+time|pyautogui\.FAILSAFE\s*=\s*(?:False|True))\s*(?:;|\n|$)/;
+const PREFIX_STATEMENT = /^\s*(?:import\s+pyautogui|import\s+time|pyautogui\.FAILSAFE\s*=\s*(?:False|True))[ \t]*(?:;[ \t]*|\n|$)/;
 
 /** The code after the pyautogui prefix, when `argv` is `python -c "import pyautogui…"`; undefined otherwise. */
 export function pyautoguiCode(argv: string[]): string | undefined {
