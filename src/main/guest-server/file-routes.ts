@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { HttpError, readForm, readJson, readMultipart, sendFile, sendJson, sendText, stringField, LIMITS } from './http-io';
-import { expandGuestPath, findWindows, GUEST_HOME, hostPath, sleep, type Guest, type Route } from './guest';
+import { expandGuestPath, findWindows, GUEST_HOME, hostPath, sleep, type Route } from './guest';
 
 const TREE_MAX_ENTRIES = 20_000;
 const TREE_MAX_DEPTH = 12;

@@ -7,7 +7,7 @@ import type { LocalEnvironment } from '../env/local';
 import { accessibilityXml } from './accessibility-xml';
 import { drawCursor } from './cursor';
 import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField } from './http-io';
-import { findWindows, pointerPosition, sleep, type Guest, type Route } from './guest';
+import { findWindows, pointerPosition, sleep, type Route } from './guest';
 
 const screenshot: Route['handler'] = async (_req, res, guest) => {
   const env = await guest.env();

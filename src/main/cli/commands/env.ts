@@ -42,7 +42,7 @@ export const command: CliCommand = {
         downloads: { type: 'string' },
         log: { type: 'boolean' },
       },
-      allowPositionals: false,
+      allowPositionals: true,
     });
     if (positionals.length) throw new UsageError(`unexpected '${positionals[0]}'`);
     const port = values.port === undefined ? 5000 : Number(values.port);
