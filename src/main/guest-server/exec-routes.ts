@@ -43,6 +43,16 @@ export function commandOf(body: Record<string, unknown>): Command {
   throw new HttpError(400, { status: 'error', message: "'command' must be a non-empty string or list of strings" });
 }
 
+/** A shell line that is one plain command (no operators), as argv; else [] (OSWorld's form sent with shell: true). */
+function argvOfShellLine(line: string): string[] {
+  try {
+    const argv = shlexSplit(line);
+    return argv.length === 3 && !/^[;&|<>]|[;&|<>]$/.test(argv[0] + argv[1]) ? argv : [];
+  } catch {
+    return [];
+  }
+}
+
 interface ExecOutcome {
   output: string;
   error: string;
@@ -51,7 +61,7 @@ interface ExecOutcome {
 
 /** Performs the pyautogui form natively, or runs the command; throws HttpError 500 on timeout or a missing program. */
 export async function execute(guest: Guest, env: LocalEnvironment, cmd: Command): Promise<ExecOutcome> {
-  const code = cmd.argv ? pyautoguiCode(cmd.argv) : undefined;
+  const code = pyautoguiCode(cmd.argv ?? argvOfShellLine(cmd.script!));
   if (code !== undefined) {
     if (!code.trim()) return { output: '', error: '', returncode: 0 };
     const parsed = parsePyautogui(code);

@@ -86,6 +86,9 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
     const asString = await c.post('/execute', { command: `python -c "import pyautogui; import time; pyautogui.FAILSAFE = False; pyautogui.moveTo(50, 60)"` });
     expect(asString.json()).toMatchObject({ status: 'success', returncode: 0 });
     expect((await c.get('/cursor_position')).json()).toEqual([50, 60]);
+    const asShellLine = await c.post('/execute', { command: `python3 -c 'import pyautogui; pyautogui.moveTo(55, 66)'`, shell: true });
+    expect(asShellLine.json()).toMatchObject({ status: 'success', returncode: 0 });
+    expect((await c.get('/cursor_position')).json()).toEqual([55, 66]);
   });
 
   it("refuses code outside the whitelist with the parser's message, performing nothing", async () => {
