@@ -275,7 +275,7 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
   it('requires a bearer token in token mode, compared exactly', async () => {
     const token = 'a-test-token-of-enough-length';
     const env = await server.environment();
-    const guarded = await startGuestServer({ createEnvironment: () => createLocalEnvironment({ display: env.display }), port: 0, requireToken: true, token });
+    const guarded = await startGuestServer({ createEnvironment: () => createLocalEnvironment({ display: env.display }), port: 0, requireToken: true, token, allowPaths: [downloads] });
     try {
       expect(guarded.token).toBe(token);
       expect((await guestClient(guarded.url).get('/screenshot')).status).toBe(401);
@@ -286,6 +286,10 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
       // Without a downloads folder the guest fetches the URL itself (here a page on 127.0.0.1).
       expect((await ok.post('/setup/download_file', { url: page.url, path: '/tmp/page.html' })).status).toBe(200);
       expect((await ok.form('/file', { file_path: '/tmp/page.html' })).text()).toContain('Press me');
+      // --allow-paths widens the file endpoints to a host folder (the main server refuses it).
+      expect((await ok.form('/file', { file_path: join(downloads, 'report.csv') })).text()).toBe('a,b\n1,2\n');
+      expect((await c.form('/file', { file_path: join(downloads, 'report.csv') })).status).toBe(404); // the guest's own /tmp
+      expect((await ok.form('/file', { file_path: '/etc/hostname' })).status).toBe(403);
     } finally {
       await guarded.close();
     }

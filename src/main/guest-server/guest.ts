@@ -60,19 +60,20 @@ function within(dir: string, p: string): boolean {
 }
 
 /**
- * The host path of a guest path: inside an allowed folder as given, else mapped into the sandbox home
- * (guest home and /tmp). Anything else is refused with 403.
+ * The host path of a guest path: absolute paths inside an --allow-paths folder as they are; the guest home, ~ and
+ * /tmp (and relative paths) mapped into the sandbox home. Anything else is refused with 403.
  */
 export function hostPath(guest: Guest, env: LocalEnvironment, guestPath: string): string {
   const p = expandGuestPath(guestPath);
-  if (isAbsolute(p)) {
-    const abs = resolve(p);
-    if (guest.options.allowPaths.some((d) => within(d, abs))) return abs;
-  }
+  const abs = isAbsolute(p) ? resolve(p) : undefined;
+  // An --allow-paths folder is the operator's explicit choice: it wins over the guest mapping.
+  if (abs && guest.options.allowPaths.some((d) => within(d, abs))) return abs;
+  const sandboxed = !abs || within(GUEST_HOME, abs) || within('/tmp', abs);
   try {
     return env.home.toHost(p);
   } catch (e) {
-    throw new HttpError(403, { status: 'error', error: (e as Error).message, message: (e as Error).message });
+    const message = `${(e as Error).message}${sandboxed ? '' : ' (--allow-paths widens this)'}`;
+    throw new HttpError(403, { status: 'error', error: message, message });
   }
 }
 
