@@ -133,7 +133,8 @@ const executeWithVerification: Route['handler'] = async (req, res, guest) => {
 const launch: Route['handler'] = async (req, res, guest) => {
   const cmd = commandOf(await readJson(req));
   const env = await guest.env();
-  const argv = cmd.argv ?? ['/bin/sh', '-c', env.rewriteGuestPaths?.(cmd.script!) ?? cmd.script!];
+  // (The environment rewrites guest /home/user and /tmp paths in the arguments itself.)
+  const argv = cmd.argv ?? ['/bin/sh', '-c', cmd.script!];
   try {
     await env.launch(argv);
   } catch (e) {

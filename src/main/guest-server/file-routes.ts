@@ -142,7 +142,7 @@ const openFile: Route['handler'] = async (req, res, guest) => {
     try {
       const inHome = env.home.toGuest(host);
       if (inHome) await env.open(inHome);
-      else await env.launch(['xdg-open', host]); // an --allow-paths file outside the guest home
+      else await env.launch(['xdg-open', `file://${host}`]); // an --allow-paths file outside the guest home (a URL: not remapped)
     } catch (e) {
       throw new HttpError(500, `cannot open ${path}: ${(e as Error).message}`);
     }
@@ -184,7 +184,8 @@ const changeWallpaper: Route['handler'] = async (req, res, guest) => {
   const host = hostPath(guest, env, path);
   if (!existsSync(host)) throw new HttpError(404, `File not found: ${path}`);
   // The sandbox desktop (openbox) draws no wallpaper; feh sets the root window when installed.
-  const feh = await env.run(['feh', '--bg-fill', host], { timeoutMs: 10_000 });
+  // Guest paths go to env.run (it maps them); a host path under /tmp would be mapped a second time.
+  const feh = await env.run(['feh', '--bg-fill', env.home.toGuest(host) ?? host], { timeoutMs: 10_000 });
   if (feh.exitCode !== 0 && !feh.stderr.startsWith('cannot run')) throw new HttpError(500, `feh could not set ${path}: ${feh.stderr.trim()}`);
   guest.state.wallpaper = host;
   sendText(res, 200, 'Wallpaper changed successfully');
