@@ -1,24 +1,13 @@
 // Soak of `proctor env serve`: N screenshots + clicks over HTTP (default 10,000) on a 1920×1080 sandbox display,
 // printing the server's RSS (this process and its display worker) and the X server's client connections at the
 // start, every 1,000 steps and at the end — they must stay flat. `npx tsx bench/env-soak.ts [steps]`
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createLocalEnvironment } from '../src/main/env/local';
 import { startGuestServer } from '../src/main/guest-server';
 import { guestClient } from '../src/main/guest-server/testing/client';
+import { xClientCount } from '../src/main/guest-server/testing/x-clients';
 
 const steps = Number(process.argv[2] ?? 10_000);
-
-function xClients(xvfbPid: number): number {
-  let n = 0;
-  for (const fd of readdirSync(`/proc/${xvfbPid}/fd`)) {
-    try {
-      if (readlinkSync(`/proc/${xvfbPid}/fd/${fd}`).startsWith('socket:')) n++;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return n - 1; // less the listening socket
-}
 
 function rssMb(pid: number | undefined): number {
   if (!pid) return 0;
@@ -39,7 +28,7 @@ async function main(): Promise<void> {
     const line = (label: string): void =>
       console.log(
         `${label.padEnd(12)} server RSS ${rssMb(process.pid).toFixed(0)} MB, display worker RSS ${rssMb(env.workerPid()).toFixed(0)} MB, ` +
-          `X clients ${xClients(xvfb)}, open fds ${readdirSync('/proc/self/fd').length}`,
+          `X clients ${xClientCount(xvfb)}, open fds ${readdirSync('/proc/self/fd').length}`,
       );
     await c.get('/screenshot');
     line('start');

@@ -2,26 +2,14 @@
 // clicks without leaking X connections (counted as the X server's open sockets) or file descriptors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createLocalEnvironment } from '../env/local';
 import { startGuestServer, type GuestServer } from './server';
 import { guestClient, type GuestClient } from './testing/client';
+import { xClientCount } from './testing/x-clients';
 
 const missing = ['Xvfb', 'openbox', 'xdotool'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
-
-/** Open sockets of a process (an X server's are its client connections). */
-export function socketCount(pid: number): number {
-  let n = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) n++;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return n;
-}
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -63,7 +51,7 @@ describe.skipIf(!!why)(`proctor env serve under load ${why}`, () => {
     const xvfb = env.sandbox!.pids.xvfb;
     await c.get('/screenshot');
     await settle(300);
-    const xBefore = socketCount(xvfb);
+    const xBefore = xClientCount(xvfb);
     const fdBefore = readdirSync('/proc/self/fd').length;
     for (let i = 0; i < 1000; i++) {
       const shot = await c.get('/screenshot');
@@ -72,7 +60,7 @@ describe.skipIf(!!why)(`proctor env serve under load ${why}`, () => {
     }
     await settle(500);
     // Short-lived helpers (xdotool) may still be closing; the upstream leak would add about 1,000.
-    expect(socketCount(xvfb)).toBeLessThanOrEqual(xBefore + 2);
+    expect(xClientCount(xvfb)).toBeLessThanOrEqual(xBefore + 2);
     expect(readdirSync('/proc/self/fd').length).toBeLessThanOrEqual(fdBefore + 10);
   });
 });

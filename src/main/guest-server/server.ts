@@ -86,6 +86,7 @@ export async function startGuestServer(opts: GuestServerOptions): Promise<GuestS
     const oldState = state;
     let done!: (env: Promise<LocalEnvironment>) => void;
     current = new Promise<LocalEnvironment>((r) => (done = r)).then((p) => p);
+    current.catch(() => undefined); // a failed reset is answered to its caller; later calls see it too, but no crash
     resetting = (async () => {
       try {
         await oldState.recording?.stop().catch(() => undefined);
