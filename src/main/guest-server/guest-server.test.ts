@@ -2,7 +2,7 @@
 // plain fetch as the client: every endpoint's status codes and JSON shapes, OSWorld's python -c acting form,
 // tokens, and reset. One sandbox display for the whole file (2 cores).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { guestClient, type GuestClient } from './testing/client';
 
 const missing = ['Xvfb', 'openbox', 'xdotool', 'chromium', 'mousepad'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
+const hasRequests = spawnSync('python3', ['-c', 'import requests']).status === 0;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -270,6 +271,46 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
     expect(slow.status).toBe(500);
     expect(slow.json()).toMatchObject({ status: 'error', output: 'started\n', error: expect.stringContaining('timed out') });
     expect((await c.post('/run_bash_script', {})).status).toBe(400);
+  });
+
+  it.skipIf(!hasRequests)("serves a Python client that calls it the way OSWorld's controllers do (requests)", async () => {
+    // The calls' shapes as OSWorld's PythonController and SetupController make them: JSON bodies with a
+    // content-type header, form fields (data=), multipart uploads (files=) and plain GETs.
+    const script = [
+      'import json, sys, requests',
+      'u = sys.argv[1]',
+      'h = {"Content-Type": "application/json"}',
+      'out = {}',
+      'r = requests.get(u + "/screenshot", timeout=10); out["shot"] = [r.status_code, r.content[:4] == b"\\x89PNG"]',
+      'cmd = ["python", "-c", "import pyautogui; import time; pyautogui.FAILSAFE = False; pyautogui.moveTo(321, 123)"]',
+      'r = requests.post(u + "/execute", headers=h, data=json.dumps({"command": cmd, "shell": False}), timeout=90); out["exec"] = r.json()',
+      'r = requests.get(u + "/cursor_position"); out["cursor"] = r.json()',
+      'r = requests.post(u + "/setup/upload", data={"file_path": "/home/user/py/up.bin"}, files={"file_data": ("up.bin", b"\\x00\\x01py")}); out["upload"] = [r.status_code, r.text]',
+      'r = requests.post(u + "/file", data={"file_path": "/home/user/py/up.bin"}); out["file"] = [r.status_code, list(r.content)]',
+      'r = requests.post(u + "/list_directory", headers=h, data=json.dumps({"path": "/home/user/py"})); out["tree"] = r.json()',
+      'r = requests.post(u + "/screen_size"); out["size"] = r.json()',
+      'r = requests.get(u + "/accessibility"); out["at"] = r.json()["AT"][:14]',
+      'r = requests.post(u + "/run_bash_script", headers=h, data=json.dumps({"script": "echo hi", "timeout": 5})); out["bash"] = r.json()',
+      'print(json.dumps(out))',
+    ].join('\n');
+    const child = spawn('python3', ['-c', script, server.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise((r) => child.once('close', r));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toEqual({
+      shot: [200, true],
+      exec: { status: 'success', output: '', error: '', returncode: 0 },
+      cursor: [321, 123],
+      upload: [200, 'File uploaded successfully'],
+      file: [200, [0, 1, 112, 121]],
+      tree: { directory_tree: { type: 'directory', name: 'py', children: [{ type: 'file', name: 'up.bin' }] } },
+      size: { width: 1280, height: 800 },
+      at: '<desktop-frame',
+      bash: { status: 'success', output: 'hi\n', error: '', returncode: 0 },
+    });
   });
 
   it('requires a bearer token in token mode, compared exactly', async () => {
