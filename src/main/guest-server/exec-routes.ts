@@ -1,7 +1,7 @@
 // Endpoints that run things: /execute (OSWorld's pyautogui form performed natively; any other command run as
 // the server's user with a timeout), /execute_with_verification, /setup/launch, /run_python, /run_bash_script.
 import { randomBytes } from 'node:crypto';
-import type { LocalEnvironment } from '../env/local';
+import { CHROMIUM_FLAGS, type LocalEnvironment } from '../env/local';
 import { parsePyautogui } from '../actions';
 import type { CommandResult } from '../env/environment';
 import { HttpError, readJson, sendJson, sendText, stringField } from './http-io';
@@ -134,7 +134,7 @@ const launch: Route['handler'] = async (req, res, guest) => {
   const cmd = commandOf(await readJson(req));
   const env = await guest.env();
   // (The environment rewrites guest /home/user and /tmp paths in the arguments itself.)
-  const argv = cmd.argv ?? ['/bin/sh', '-c', cmd.script!];
+  const argv = cmd.argv ? await withBrowserAlias(env, cmd.argv) : ['/bin/sh', '-c', cmd.script!];
   try {
     await env.launch(argv);
   } catch (e) {
@@ -145,6 +145,16 @@ const launch: Route['handler'] = async (req, res, guest) => {
   if (port && /chrom/i.test(argv.join(' '))) env.setBrowserEndpoint?.(`http://127.0.0.1:${port}`);
   sendText(res, 200, `${cmd.argv ? cmd.argv.join(' ') : cmd.script} launched successfully`);
 };
+
+/** OSWorld's tasks launch Google Chrome; where only Chromium is installed, Chromium (with the sandbox's flags) stands in. */
+const BROWSER_ALIASES = new Set(['google-chrome', 'google-chrome-stable']);
+
+async function withBrowserAlias(env: LocalEnvironment, argv: string[]): Promise<string[]> {
+  if (!BROWSER_ALIASES.has(argv[0])) return argv;
+  const has = async (p: string) => (await env.run(['/bin/sh', '-c', 'command -v "$0"', p], { timeoutMs: 5000 })).exitCode === 0;
+  if ((await has(argv[0])) || !(await has('chromium'))) return argv;
+  return ['chromium', ...CHROMIUM_FLAGS.filter((f) => !argv.includes(f)), ...argv.slice(1)];
+}
 
 /** Writes `text` to a fresh file under the guest's /tmp; returns its guest path. */
 async function scratchFile(env: LocalEnvironment, ext: string, text: string): Promise<string> {

@@ -273,6 +273,19 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
     expect((await c.post('/run_bash_script', {})).status).toBe(400);
   });
 
+  it.skipIf(spawnSync('sh', ['-c', 'command -v google-chrome']).status === 0)("launches Chromium for OSWorld's google-chrome where Chrome is absent", async () => {
+    const port = await freePort();
+    const r = await c.post('/setup/launch', { command: ['google-chrome', `--remote-debugging-port=${port}`, '--user-data-dir=/tmp/proctor-gc-profile', 'about:blank'] });
+    expect(r.status).toBe(200);
+    const end = Date.now() + 60_000;
+    let version: { Browser?: string } | undefined;
+    while (!version && Date.now() < end) {
+      version = await fetch(`http://127.0.0.1:${port}/json/version`).then((x) => x.json() as Promise<{ Browser?: string }>, () => undefined);
+      if (!version) await new Promise((res) => setTimeout(res, 250));
+    }
+    expect(version?.Browser).toMatch(/Chrom/);
+  });
+
   it.skipIf(!hasRequests)("serves a Python client that calls it the way OSWorld's controllers do (requests)", async () => {
     // The calls' shapes as OSWorld's PythonController and SetupController make them: JSON bodies with a
     // content-type header, form fields (data=), multipart uploads (files=) and plain GETs.
