@@ -89,10 +89,14 @@ describe('osworld launchBrowser', () => {
     await expect(env.launchBrowser([])).rejects.toThrow(/the guest has no browser to start \(looked for google-chrome, chromium, chromium-browser\)/);
   });
 
-  it('says when there is no socat to forward the port', async () => {
+  it("without socat in the guest, starts the browser on the endpoint's own port", async () => {
     await setup();
     server.stubCommand(/command -v "\$b"/, { output: '/usr/bin/chromium\n' });
     server.stubCommand(/command -v socat/, { returncode: 1 });
-    await expect(env.launchBrowser([])).rejects.toThrow(new RegExp(`no socat to forward its port ${devtools.port}`));
+    server.onLaunch = () => setTimeout(() => (devtools.up = true), 100);
+    await env.launchBrowser([]);
+    expect(server.launched).toEqual([
+      ['/usr/bin/chromium', `--remote-debugging-port=${devtools.port}`, '--no-first-run', '--no-default-browser-check', 'about:blank'],
+    ]);
   });
 });

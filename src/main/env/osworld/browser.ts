@@ -76,15 +76,13 @@ export async function launchGuestBrowser(guest: BrowserGuest, endpoint: string, 
     const found = await guest.run(`for b in ${BROWSERS.join(' ')}; do command -v "$b" && exit 0; done; exit 1`, { timeoutMs: 10_000 });
     const binary = found.exitCode === 0 ? found.stdout.trim().split('\n')[0] : '';
     if (!binary) throw new EnvironmentError(`the guest has no browser to start (looked for ${BROWSERS.join(', ')})`);
-    await guest.launch([binary, `--remote-debugging-port=${GUEST_CHROME_PORT}`, '--no-first-run', '--no-default-browser-check', urls[0] ?? 'about:blank']);
     const port = Number(new URL(base).port || 80);
-    if (port !== GUEST_CHROME_PORT) {
-      const socat = await guest.run('command -v socat', { timeoutMs: 10_000 });
-      if (socat.exitCode !== 0) {
-        throw new EnvironmentError(`the guest has no socat to forward its port ${port} to the browser's DevTools on ${GUEST_CHROME_PORT}; install socat in the guest or point the spec's ?browser= at port ${GUEST_CHROME_PORT}`);
-      }
-      await guest.launch(['socat', `tcp-listen:${port},fork,reuseaddr`, `tcp:localhost:${GUEST_CHROME_PORT}`]);
-    }
+    const socat = port !== GUEST_CHROME_PORT && (await guest.run('command -v socat', { timeoutMs: 10_000 })).exitCode === 0;
+    // OSWorld's way: Chrome on 1337, socat forwarding the endpoint's port to it. A guest without socat (e.g.
+    // `proctor env serve`, which the host reaches on its own loopback) gets the browser on the port itself.
+    const devtoolsPort = port === GUEST_CHROME_PORT || socat ? GUEST_CHROME_PORT : port;
+    await guest.launch([binary, `--remote-debugging-port=${devtoolsPort}`, '--no-first-run', '--no-default-browser-check', urls[0] ?? 'about:blank']);
+    if (socat) await guest.launch(['socat', `tcp-listen:${port},fork,reuseaddr`, `tcp:localhost:${GUEST_CHROME_PORT}`]);
     const timeout = opts.readyTimeoutMs ?? 30_000;
     const until = Date.now() + timeout;
     for (;;) {

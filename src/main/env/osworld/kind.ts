@@ -2,7 +2,7 @@
 // Shaped like the registry's EnvironmentKind (summary, check, create) without importing it, so that wiring
 // it in is one `register('osworld', osworldKind)` line; the spec is read from its text.
 import type { Environment } from '../environment';
-import { createOsworldEnvironment } from './osworld-environment';
+import { createOsworldEnvironment, type OsworldEnvironment } from './osworld-environment';
 import { parseOsworldSpec } from './spec';
 
 export const osworldKind = {
@@ -12,7 +12,7 @@ export const osworldKind = {
     parseOsworldSpec(spec.text);
   },
   /** Waits for the server's readiness probe, then talks to it; the machine is the operator's. */
-  create(spec: { text: string }): Promise<Environment> {
+  create(spec: { text: string }): Promise<OsworldEnvironment> {
     const s = parseOsworldSpec(spec.text);
     return createOsworldEnvironment({ host: s.host, port: s.port, token: s.token, browserEndpoint: s.browserEndpoint });
   },
