@@ -197,13 +197,15 @@ describe('OSWorld result folders', () => {
     expect(runs[0].successRate).toBeCloseTo(1 / 3);
     const detail = readRun(model, root);
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
-    expect(byKey['chrome/task-ok']).toMatchObject({ state: 'success', score: 1, steps: 2, timingMs: 9877 });
+    expect(byKey['chrome/task-ok']).toMatchObject({ state: 'success', score: 1, steps: 2, timingMs: 9877, app: 'chrome' });
+    expect(byKey['os/task-cut'].app).toBe('os'); // the domain folder is the app
     expect(byKey['os/task-crash']).toMatchObject({ state: 'timed_out', score: 0, error: 'Time limit exceeded in task-crash' });
     expect(byKey['os/task-cut']).toMatchObject({ state: 'cancelled' });
     const t = readTaskTrajectory(model, 'chrome/task-ok');
     expect(t.steps[0]).toMatchObject({ step: 1, rawAction: 'pyautogui.click(1, 2)', screenshot: 'chrome/task-ok/step_1_20240412@101530123456.png' });
     expect(t.steps[1].screenshot).toBeUndefined(); // the file is not there
     expect(t.steps[1].done).toBe(true);
+    expect(t.task).toMatchObject({ domain: 'chrome', app: 'chrome' });
     expect(() => readTaskTrajectory(model, '../x')).toThrow(/task key/);
     expect(readdirSync(root)).toEqual(['pyautogui']);
   });
