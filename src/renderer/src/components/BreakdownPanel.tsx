@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import type { RunTaskItem } from '../../../shared/run';
 import { breakdown, dimensions, dimensionNames, rowFromItem } from '../../../shared/breakdown';
+import { formatPercent } from '../../../shared/format';
 
 export function BreakdownPanel({ tasks }: { tasks: RunTaskItem[] }) {
   const report = useMemo(() => breakdown(tasks.map(rowFromItem)), [tasks]);
@@ -20,10 +21,10 @@ export function BreakdownPanel({ tasks }: { tasks: RunTaskItem[] }) {
                 <div key={b.bucket} className="bar-row" title={`${b.passed} passed · ${b.failed} failed · ${b.errored} errored · ${b.skipped} skipped · ${b.unfinished} unfinished`}>
                   <span className="bar-label">{b.bucket}</span>
                   <span className="bar-track">
-                    <span className="bar-fill" style={{ width: `${(b.rate * 100).toFixed(1)}%` }} />
+                    <span className="bar-fill" style={{ width: formatPercent(b.rate) }} />
                   </span>
                   <span className="bar-value">
-                    {(b.rate * 100).toFixed(1)}% <span className="muted">of {b.tasks}</span>
+                    {formatPercent(b.rate)} <span className="muted">of {b.tasks}</span>
                   </span>
                 </div>
               ))}
