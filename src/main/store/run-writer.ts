@@ -1,7 +1,7 @@
 // Writes one run folder: the manifest, the append-only event log, and per task (one writer per task, held by a
 // lock file with the writer's pid) the OSWorld files and Proctor's own step records. The run itself is held by
 // `<runDir>/.lock` from create / open (taken before anything is written) until release().
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { hostname, cpus, platform } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -255,9 +255,27 @@ export interface TrajExtras {
 
 const ext = (s: Screenshot) => (s.format === 'jpeg' ? 'jpg' : 'png');
 
+/** A screenshot this writer has written: its bytes and its run-relative path. */
+interface WrittenShot {
+  data: Buffer;
+  rel: string;
+}
+
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && a.equals(b);
+
+/**
+ * Each screenshot is stored once. The screen after step N is `step_N_<timestamp>.png` (OSWorld's layout); the
+ * observation of step N+1 is most often the same picture, and is then referenced (StepRecord.observation names
+ * the step file) instead of written again under observations/. An observation the action left unchanged is moved
+ * to the step file the same way. Older runs hold both files; readers follow the paths in steps.jsonl either way.
+ */
 export class TaskWriter {
   private closed = false;
   private steps = 0;
+  /** The screen after the last recorded step. */
+  private lastAfter?: WrittenShot;
+  /** The observation saved for the step being taken, when it was written as its own file. */
+  private ownObservation?: WrittenShot & { step: number };
 
   constructor(
     private readonly run: RunWriter,
@@ -294,10 +312,15 @@ export class TaskWriter {
     await mkdir(dir, { recursive: true });
     const out: SavedObservation = {};
     const writes: Promise<void>[] = [];
+    this.ownObservation = undefined;
     if (seen.screenshot) {
-      const name = `step_${step}.${ext(seen.screenshot)}`;
-      writes.push(writeFile(join(dir, name), seen.screenshot.data));
-      out.observation = this.rel(files.observations, name);
+      if (this.lastAfter && sameBytes(this.lastAfter.data, seen.screenshot.data)) out.observation = this.lastAfter.rel;
+      else {
+        const name = `step_${step}.${ext(seen.screenshot)}`;
+        writes.push(writeFile(join(dir, name), seen.screenshot.data));
+        out.observation = this.rel(files.observations, name);
+        this.ownObservation = { step, data: seen.screenshot.data, rel: out.observation };
+      }
     }
     if (seen.som) {
       const name = `step_${step}_som.${ext(seen.som)}`;
@@ -322,11 +345,23 @@ export class TaskWriter {
     const at = new Date(record.at);
     const stamp = osworldTimestamp(Number.isNaN(at.getTime()) ? new Date() : at);
     let screenshotFile: string | undefined;
+    let observation = record.observation;
     if (after) {
       screenshotFile = `step_${record.step}_${stamp}.${ext(after)}`;
-      await writeFile(join(this.dir, screenshotFile), after.data);
-    }
-    const full: StepRecord = { ...record, screenshot: screenshotFile ? this.rel(screenshotFile) : record.screenshot };
+      const own = this.ownObservation;
+      if (own && own.step === record.step && own.rel === record.observation && sameBytes(own.data, after.data)) {
+        // The action left the screen as observed: one file, under the step's name.
+        renameSync(join(this.run.runDir, own.rel), join(this.dir, screenshotFile));
+        observation = this.rel(screenshotFile);
+      } else await writeFile(join(this.dir, screenshotFile), after.data);
+      this.lastAfter = { data: after.data, rel: this.rel(screenshotFile) };
+    } else this.lastAfter = undefined;
+    this.ownObservation = undefined;
+    const full: StepRecord = {
+      ...record,
+      ...(observation !== undefined ? { observation } : {}),
+      screenshot: screenshotFile ? this.rel(screenshotFile) : record.screenshot,
+    };
     appendJsonLine(join(this.dir, files.traj), {
       step_num: record.step,
       action_timestamp: stamp,
@@ -405,3 +440,25 @@ export function readManifest(runDir: string): RunManifest {
   }
 }
 
+
+/**
+ * The run-relative file of the observation saved for `step` of the task in `relTaskDir` (relative to `runDir`):
+ * its own file under observations/, or — when it was the same picture — the screen after the step before.
+ * For showing the observation of the step being taken (a step record names it once the step is recorded).
+ */
+export function observationFileOf(runDir: string, relTaskDir: string, step: number): string | undefined {
+  const taskDir = taskDirIn(runDir, relTaskDir);
+  for (const e of ['png', 'jpg']) {
+    const own = join(files.observations, `step_${step}.${e}`);
+    if (existsSync(join(taskDir, own))) return join(relTaskDir, own);
+  }
+  const prefix = `step_${step - 1}_`;
+  let names: string[] = [];
+  try {
+    names = readdirSync(taskDir).filter((n) => n.startsWith(prefix) && /^step_\d+_\d{8}@\d+\.(png|jpg)$/.test(n));
+  } catch {
+    return undefined;
+  }
+  const newest = names.sort().pop();
+  return newest ? join(relTaskDir, newest) : undefined;
+}

@@ -79,7 +79,9 @@ describe('run store', () => {
     expect(detail.run.successRate).toBe(0.5); // the unstarted task stays in the denominator
     expect(detail.tasks.map((x) => x.state)).toEqual(['success', 'pending']);
     const traj2 = readTaskTrajectory(run.runDir, 'demo/a');
-    expect(traj2.steps[0].observation).toBe('pyautogui/screenshot/oracle/demo/a/observations/step_1.png');
+    // DONE left the screen as observed: the observation is the step's one file.
+    expect(traj2.steps[0].observation).toBe(join('pyautogui/screenshot/oracle/demo/a', String(traj[0].screenshot_file)));
+    expect(existsSync(join(dir, 'observations', 'step_1.png'))).toBe(false);
     expect(existsSync(join(run.runDir, traj2.steps[0].screenshot!))).toBe(true);
     expect(seen.map((e) => e.kind)).toEqual(['run.started', 'task.started', 'task.step', 'task.finished']);
     const logged = readJsonLines<RunEvent>(join(run.runDir, 'events.jsonl')).values;
