@@ -98,8 +98,9 @@ export interface UfoAction {
 }
 
 const actionText = (a: UfoAction): string | undefined => {
-  const on = a.target ? ` on ${a.targetLabel ? `[${a.targetLabel}] ` : ''}"${a.target}"` : '';
-  return a.call ? a.call + on : on ? `act${on}` : undefined;
+  const control = a.target ? `${a.targetLabel ? `[${a.targetLabel}] ` : ''}"${a.target}"` : '';
+  // A line naming a control without a call selected it (a legacy HostAgent line selects the application).
+  return a.call ? `${a.call}${control ? ` on ${control}` : ''}` : control ? `select ${control}` : undefined;
 };
 
 /** A legacy line, or one item of a newer action list ({function, arguments, target, result, action_string}). */
@@ -177,22 +178,28 @@ export function describeUfoStep(line: UfoLine, stepNo?: number): string {
     ['Observation', text(line, 'Observation', 'observation')],
     ['Thought', text(line, 'Thought', 'thought')],
     ['Comment', text(line, 'Comment', 'comment')],
+    ['Result', resultsText(line)],
   ]
     .filter(([, v]) => v)
     .map(([k, v]) => `${k}: ${v}`);
   return [head, ...more].join('\n');
 }
 
-/** What the step's execution reported: errors first, then its results. */
-export function ufoFeedback(line: UfoLine): string | undefined {
-  if (isUfoError(line)) return `error: ${String(line.error ?? 'unknown')}`.slice(0, 4000);
-  const failed = ufoActions(line).filter((a) => a.error || (a.status && /^(failure|failed|error)$/i.test(a.status)));
-  if (failed.length) return failed.map((a) => `${a.call ?? 'action'} failed: ${a.error ?? a.status}`).join('\n').slice(0, 4000);
+/** What the step's execution returned (UFO's `Results` / `results`), as text; undefined when empty. */
+function resultsText(line: UfoLine): string | undefined {
   const r = line.Results ?? line.results;
   if (r === undefined || r === null || r === '') return undefined;
   const out = typeof r === 'string' ? r : JSON.stringify(withoutImages(r));
   if (!out || out === '[]' || out === '{}') return undefined;
   return out.length > 4000 ? `${out.slice(0, 4000)}…` : out;
+}
+
+/** The step's error or failed actions, told as feedback (a step that went fine has none). */
+export function ufoFeedback(line: UfoLine): string | undefined {
+  if (isUfoError(line)) return `error: ${String(line.error ?? 'unknown')}`.slice(0, 4000);
+  const failed = ufoActions(line).filter((a) => a.error || (a.status && /^(failure|failed|error)$/i.test(a.status)));
+  if (failed.length) return failed.map((a) => `${a.call ?? 'action'} failed: ${a.error ?? a.status}`).join('\n').slice(0, 4000);
+  return undefined;
 }
 
 /** Milliseconds per phase from UFO's `time_cost` / `TimeCost` / `execution_times` (seconds per phase). */

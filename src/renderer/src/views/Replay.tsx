@@ -111,7 +111,9 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                     </span>
                   ))
                 ) : s.actionText ? (
-                  <span className="chip" title={s.actionText} data-testid="action-text">{s.actionText}</span>
+                  <span className="chip" style={{ overflowWrap: 'anywhere' }} title={s.actionText} data-testid="action-text">
+                    {s.actionText}
+                  </span>
                 ) : (
                   <span className="muted">{s.feedback ? 'refused' : 'no action'}</span>
                 )}
