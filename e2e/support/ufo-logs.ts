@@ -99,7 +99,7 @@ function currentLine(s: UfoSession, step: UfoStep, n: number, dir: string): Reco
     request: s.request,
     action: [action],
     action_representation: action.action_representation,
-    execution_times: { DATA_COLLECTION: 0.412345, LLM_INTERACTION: 3.1415926, ACTION_EXECUTION: 0.250001, MEMORY_UPDATE: 0.012988740000000234 },
+    execution_times: { DATA_COLLECTION: 0.412345, LLM_INTERACTION: 3.1415926, ACTION_EXECUTION: 0.250001, MEMORY_UPDATE: 0.01298874 },
     results: '',
   };
   if (step.agent === 'HostAgent')
@@ -137,7 +137,7 @@ function legacyLine(s: UfoSession, step: UfoStep, n: number): Record<string, unk
     AgentName: step.agent,
     Application: s.app,
     Cost: 0.0123,
-    time_cost: { capture_screenshot: 0.412345, get_response: 3.1415926, execute_action: 0.250001, update_memory: 0.012988740000000234 },
+    time_cost: { capture_screenshot: 0.412345, get_response: 3.1415926, execute_action: 0.250001, update_memory: 0.01298874 },
   };
   if (step.agent === 'HostAgent') return { ...common, 'Current Sub-Task': s.request, Plan: [], Comment: '', Results: '' };
   return { ...common, Function: step.fn, Args: step.args, Subtask: s.request, Action: `${step.fn}()`, Plan: ['check the result'], Comment: '', Results: 'done' };

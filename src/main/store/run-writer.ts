@@ -453,7 +453,7 @@ export function observationFileOf(runDir: string, relTaskDir: string, step: numb
     if (existsSync(join(taskDir, own))) return join(relTaskDir, own);
   }
   const prefix = `step_${step - 1}_`;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(taskDir).filter((n) => n.startsWith(prefix) && /^step_\d+_\d{8}@\d+\.(png|jpg)$/.test(n));
   } catch {
