@@ -6,6 +6,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { RunWriter, appendVerdict, listRuns, readRun, readTaskTrajectory, taskDirFor, taskDirOf } from './index';
 import { describeUfoStep, readUfoEvaluation } from './ufo-reader';
+import { readReportRun } from '../report/rows';
+import { breakdown } from '../../shared/breakdown';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'proctor-ufo-'));
 const line = (v: unknown) => JSON.stringify(v) + '\n';
@@ -373,6 +375,9 @@ describe('current UFO logs (lowercase keys)', () => {
     const runs = listRuns(logs);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ format: 'ufo', path: '.', runId: 'logs', tasks: 1, gradedBy: 'judge', successRate: 1 });
+    // `proctor report` rates it by the judge too.
+    const report = await readReportRun(logs);
+    expect(breakdown(report.rows).overall).toMatchObject({ rate: 1, passed: 1, tasks: 1 });
   });
 
   it('reads legacy action strings and action_representation when there is no action list', () => {

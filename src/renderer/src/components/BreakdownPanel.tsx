@@ -4,9 +4,10 @@ import { useMemo } from 'react';
 import type { RunTaskItem } from '../../../shared/run';
 import { breakdown, dimensions, dimensionNames, rowFromItem } from '../../../shared/breakdown';
 import { formatPercent } from '../../../shared/format';
+import type { GradedBy } from '../../../shared/grading';
 
-export function BreakdownPanel({ tasks }: { tasks: RunTaskItem[] }) {
-  const report = useMemo(() => breakdown(tasks.map(rowFromItem)), [tasks]);
+export function BreakdownPanel({ tasks, gradedBy }: { tasks: RunTaskItem[]; gradedBy?: GradedBy }) {
+  const report = useMemo(() => breakdown(tasks.map((t) => rowFromItem(t, gradedBy))), [tasks, gradedBy]);
   return (
     <details className="breakdown" data-testid="breakdown">
       <summary>Breakdown</summary>

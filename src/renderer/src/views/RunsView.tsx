@@ -153,7 +153,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         </div>
       </div>
       {detail.problems.length > 0 && <ProblemList problems={detail.problems} limit={20} />}
-      <BreakdownPanel tasks={all} />
+      <BreakdownPanel tasks={all} gradedBy={by} />
       <div className="filters">
         <input placeholder="search" value={filters.text} onChange={(e) => setQuery({ q: e.target.value })} aria-label="search tasks" />
         <Select label="app" value={filters.app} options={options((t) => t.app)} onChange={(v) => setQuery({ app: v })} />
