@@ -1,6 +1,6 @@
 // Each screenshot of a step is stored once: observations equal to the screen after the step before are referenced,
 // and an observation the action left unchanged becomes the step file. Older runs with both files still read.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,12 +14,17 @@ const run = { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'oracl
 const taskDir = taskDirFor(run, 'demo', 'a');
 const input: ManifestInput = { ...run, args: ['run'], tasks: ['demo/a'], taskInfo: { 'demo/a': { dir: taskDir } } };
 
-/** Every file below `dir` with its bytes. */
-function filesIn(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
+/** Every PNG below `dir` with its bytes, and how many distinct files (inodes) hold them. */
+function filesIn(dir: string): { files: Map<string, string>; stored: number } {
+  const files = new Map<string, string>();
+  const inodes = new Set<string>();
   for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
-    if (e.isFile() && /\.png$/.test(e.name)) out.set(join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'latin1'));
-  return out;
+    if (e.isFile() && /\.png$/.test(e.name)) {
+      const file = join(e.parentPath, e.name);
+      files.set(file, readFileSync(file, 'latin1'));
+      inodes.add(String(statSync(file).ino));
+    }
+  return { files, stored: inodes.size };
 }
 
 describe('step screenshots are stored once', () => {
@@ -44,7 +49,7 @@ describe('step screenshots are stored once', () => {
     }
     await t.finish('success', undefined);
 
-    const files = filesIn(abs);
+    const { files } = filesIn(abs);
     const pictures = [...files.values()];
     expect(pictures.sort()).toEqual(['picture A', 'picture B', 'picture C', 'picture D']); // each once
     expect([...files.keys()].filter((f) => f.includes('observations')).map((f) => f.slice(abs.length + 1))).toEqual([join('observations', 'step_1.png')]);
@@ -63,6 +68,30 @@ describe('step screenshots are stored once', () => {
     // traj.jsonl names each step's file, as OSWorld does
     const traj = readFileSync(join(abs, 'traj.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { screenshot_file: string });
     expect(traj.map((l) => join(taskDir, l.screenshot_file))).toEqual(steps.map((s) => s.screenshot));
+  });
+
+  it('references an older picture and hard-links a repeated screen under its step name', async () => {
+    const writer = await RunWriter.create(tmp(), input);
+    const t = writer.openTask('demo/a');
+    const abs = join(writer.runDir, taskDir);
+    // observations scaled for the model never equal the full-size screens after; the screen comes back to A
+    const plan: [Screenshot, Screenshot][] = [
+      [shot('a'), shot('A')],
+      [shot('b'), shot('B')],
+      [shot('a'), shot('A')],
+    ];
+    for (const [i, [seen, after]] of plan.entries()) {
+      const saved = await t.saveObservation(i + 1, { screenshot: seen });
+      await t.recordStep({ step: i + 1, at: new Date(2026, 0, 1, 0, 0, i + 1).toISOString(), actions: [], ...saved }, after, { action: 'WAIT' });
+    }
+    await t.finish('success', undefined);
+    const steps = readTaskTrajectory(writer.runDir, 'demo/a').steps;
+    expect(steps[2].observation).toBe(steps[0].observation); // referenced
+    expect(steps[2].screenshot).not.toBe(steps[0].screenshot); // its own OSWorld name…
+    expect(statSync(join(writer.runDir, steps[2].screenshot!)).ino).toBe(statSync(join(writer.runDir, steps[0].screenshot!)).ino); // …one file
+    const { files, stored } = filesIn(abs);
+    expect(files.size).toBe(5); // observations step_1, step_2 and three step files
+    expect(stored).toBe(4); // a, A, b, B
   });
 
   it('still reads older runs that hold both copies', async () => {
