@@ -15,6 +15,8 @@ import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 
 const pct = formatPercent;
+/** A run's folder below the served one; the served folder itself (`.`, e.g. a UFO logs folder) by its name. */
+const shownPath = (r: RunListItem) => (r.path === '.' ? r.runId : r.path);
 
 export function RunsView({ route }: { route: Route }) {
   const runId = route.rest[0];
@@ -52,7 +54,7 @@ function RunList() {
           {runs.map((r) => (
             <tr key={r.runId} className="clickable" onClick={() => navigate('runs', [r.runId])} data-testid="run-row">
               <td className="mono">
-                {r.live && <span className="live-dot" title="live" />} {r.path}
+                {r.live && <span className="live-dot" title="live" />} {shownPath(r)}
               </td>
               <td>{r.format}</td>
               <td>{[r.agent, r.model].filter(Boolean).join(' / ')}</td>
@@ -136,7 +138,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
     <div className="run-table">
       <div className="run-head">
         <button onClick={() => navigate('runs')}>← Runs</button>
-        <h2 className="mono">{detail.run.path}</h2>
+        <h2 className="mono">{shownPath(detail.run)}</h2>
         <div className="rate" data-testid="success-rate" title="over every task of the run, unfinished and skipped included">
           {by === 'judge' ? 'judge success' : 'success'} {pct(success)}{' '}
           <span className="muted">
