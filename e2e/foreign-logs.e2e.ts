@@ -25,12 +25,15 @@ async function thumbnails(page: Page) {
 
 async function checkUfoFolder(w: Workbench, style: UfoKeyStyle) {
   const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
-  await page.goto(`${w.served.url}#/runs`);
-  // The served folder is the logs folder itself: it is one run, of UFO format, rated by the judge.
+  await page.goto(w.served.url);
+  // The served folder is the logs folder itself: it is one run, of UFO format, rated by the judge — the first screen.
   await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 30_000 }).toBe(1);
+  expect(new URL(page.url()).hash).toBe('#/runs');
+  expect(await page.getByTestId('problem').count()).toBe(0);
   const row = page.getByTestId('run-row');
   expect(await row.locator('td').nth(1).textContent()).toBe('ufo');
   expect(await row.locator('td').nth(5).textContent()).toBe('50.0% (judge)');
+  await page.screenshot({ path: resolve(artefactsDir, `ufo-${style}-runs.png`) });
   await row.click();
   await expect.poll(() => page.getByTestId('success-rate').textContent(), { timeout: 30_000 }).toMatch(/^judge success 50\.0% \(2 judged of 2\)/);
   expect(await page.getByTestId('run-task-row').count()).toBe(ufoSessions.length);
