@@ -357,6 +357,7 @@ describe('current UFO logs (lowercase keys)', () => {
     expect(click.response?.split('\n')[0]).toBe(`AppAgent step 1: ${click.actionText} in NOTEPAD.EXE — CONTINUE`);
     expect(click.response).toContain('Observation: Notepad at step 1.');
     expect(click.response).toContain('Thought: I use click_input on Text editor.');
+    expect(click.response).toContain('Cost: $0.0123'); // llm_cost, formatted
     expect(click).toMatchObject({
       observation: join('notepad_task', 'action_step1.png'),
       somObservation: join('notepad_task', 'action_step1_annotated.png'),

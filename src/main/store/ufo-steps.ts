@@ -9,6 +9,7 @@
 //                      clean_screenshot_path, execution_times
 // Pure functions over parsed JSON lines; the folder reading is ufo-reader.ts.
 import type { StepRecord } from '../../shared/run';
+import { formatCost } from '../../shared/format';
 
 export type UfoLine = Record<string, unknown>;
 
@@ -163,6 +164,12 @@ export function ufoActionText(line: UfoLine): string | undefined {
   return all.length ? all.join('; ') : undefined;
 }
 
+/** The model cost UFO logged for the step (`Cost`, `cost`, `llm_cost`, in US dollars), formatted. */
+function costOf(line: UfoLine): string | undefined {
+  const c = [line.Cost, line.cost, line.llm_cost].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
+  return c === undefined ? undefined : formatCost(c);
+}
+
 /** A readable account of one response line: agent, what it did on which control, status, subtask, thought. */
 export function describeUfoStep(line: UfoLine, stepNo?: number): string {
   const step = stepNo ?? ownStepNo(line);
@@ -179,6 +186,7 @@ export function describeUfoStep(line: UfoLine, stepNo?: number): string {
     ['Thought', text(line, 'Thought', 'thought')],
     ['Comment', text(line, 'Comment', 'comment')],
     ['Result', resultsText(line)],
+    ['Cost', costOf(line)],
   ]
     .filter(([, v]) => v)
     .map(([k, v]) => `${k}: ${v}`);
