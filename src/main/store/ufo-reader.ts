@@ -1,12 +1,12 @@
 // Reads UFO's log folders (microsoft/UFO): a run is a `logs/` folder whose `<task>/` folders hold
-//   response.log      one JSON line per agent step (HostAgent / AppAgent memory: Step, Agent, Application,
-//                     Subtask, Observation, Thought, ControlLabel, ControlText, Function, Args, Action, Status,
-//                     Plan, Comment, Results, time_cost, …), or {step, status: "ERROR", response, error}
+//   response.log      one JSON line per agent step, in UFO²'s lowercase keys or UFO 1.x's capitalised ones (read
+//                     by ufo-steps.ts), or {step, status: "ERROR", response, error}
 //   request.log       the prompts, with base64 screenshots — never read here (it is large and holds images)
 //   action_step<N>.png (+ _annotated, _concat, _selected_controls), action_step_final.png, ui_trees/ui_tree_step<N>.json
 //   evaluation.log    the EvaluationAgent's verdicts: {reason, sub_scores, complete} (older: Reason, Sub-score, Complete)
 // UFO acts on controls (click_input on a named control), not on screen pixels, so its steps carry no typed
-// actions: the response text says what was done. Task keys are the task folder names.
+// actions: `actionText` and the response text say what was done, on which control. A session is graded by its
+// EvaluationAgent, so the run's rate is the judge's (`gradedBy: 'judge'`). Task keys are the task folder names.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
