@@ -5,6 +5,7 @@
 // A rate's denominator is every task of the set: skipped, errored and unfinished tasks count as 0 and are shown
 // as counts, never left out (OSWorld's summary script divided by finished tasks only, which inflated its rates).
 import type { RunTaskItem, TaskState } from './run';
+import { gradeOf, type GradedBy } from './grading';
 import type { Difficulty, InstructionStyle, TaskInterface } from './task';
 
 /** One task of a run as the report sees it. Unknown metadata stays undefined and lands in the `unknown` bucket. */
@@ -66,14 +67,16 @@ export function metadataFromTags(tags: readonly string[]): Pick<ReportRow, 'inte
 }
 
 /** A report row from a run table item; its tags fill what the item lacks. */
-export function rowFromItem(item: RunTaskItem): ReportRow {
+export function rowFromItem(item: RunTaskItem, gradedBy: GradedBy = 'rule'): ReportRow {
   const fromTags = item.tags ? metadataFromTags(item.tags) : {};
+  // A run graded by its judge (UFO's EvaluationAgent) is scored by the judge's verdict.
+  const score = gradeOf(item, gradedBy);
   return {
     key: item.key,
     taskId: item.taskId,
     domain: item.domain,
     state: item.state,
-    ...(item.score !== undefined ? { score: item.score } : {}),
+    ...(score !== undefined ? { score } : {}),
     ...(item.app ? { app: item.app } : {}),
     ...fromTags,
     ...(item.interface ? { interface: item.interface } : {}),

@@ -45,6 +45,11 @@ export interface StepRecord {
   rawAction?: unknown;
   /** The parsed typed actions that were performed. */
   actions: Action[];
+  /**
+   * What the step did, in words, for agents whose actions are no typed screen actions (UFO acts on named controls:
+   * `click_input(button='left') on [12] "Save"`); shown where `actions` is empty.
+   */
+  actionText?: string;
   /** Refusal or error of this step, told to the model as execution feedback. */
   feedback?: string;
   /** Run-folder-relative path of the observation screenshot the agent saw (before acting). */
@@ -165,6 +170,8 @@ export interface RunListItem {
   tasks: number;
   finished: number;
   successRate?: number;
+  /** What `successRate` counts: the rule score (absent) or the judge's verdicts (UFO sessions). */
+  gradedBy?: 'rule' | 'judge';
   live: boolean;
   /** Why the folder could not be read (it is listed all the same). */
   error?: string;

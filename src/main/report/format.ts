@@ -2,11 +2,10 @@
 // Pure (no Node): strings in, strings out.
 import { dimensions, type BucketComparison, type BucketStats, type Breakdown, type Comparison, type DimensionName, type FlippedTask, type Measure } from '../../shared/breakdown';
 import { formatTable } from '../demo/table';
+import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from '../../shared/format';
 
 /** `42.9%` */
-export function percent(rate: number): string {
-  return `${(rate * 100).toFixed(1)}%`;
-}
+export const percent = (rate: number): string => formatPercent(rate);
 
 /** A bar of `width` cells, filled in proportion to `rate` (0…1), e.g. `█████░░░░░`. */
 export function rateBar(rate: number, width = 20): string {
@@ -23,17 +22,9 @@ export function pointDiff(diff: number | undefined): string {
   return `${pt > 0 ? '+' : ''}${pt.toFixed(1)} pt`;
 }
 
-export function duration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
-
-const tokenCount = (n: number) => Math.round(n).toLocaleString('en-US');
-const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
+export const duration = (ms: number): string => formatDuration(ms);
+const tokenCount = formatTokens;
+const usd = formatCost;
 
 /** Mean per task that ran; `*` when only some tasks of the bucket are in it. */
 function perTask(m: Measure | undefined, tasks: number, show: (n: number) => string): string {
@@ -117,7 +108,7 @@ function comparisonTable(first: string, runs: string[], rows: BucketComparison[]
   );
 }
 
-const side = (s: FlippedTask['baseline']) => `${s.state}${s.score !== undefined ? ` ${Number(s.score.toFixed(3))}` : ''}`;
+const side = (s: FlippedTask['baseline']) => `${s.state}${s.score !== undefined ? ` ${formatScore(s.score)}` : ''}`;
 
 /** Runs side by side per bucket (each with its difference to the first run), then the tasks that flipped. */
 export function formatComparison(comparison: Comparison, titles: string[] = comparison.runs): string[] {

@@ -132,7 +132,7 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
   const prices = priceTableOf(options.prices);
   const rows: ReportRow[] = [];
   for (const item of detail.tasks as RunTaskItem[]) {
-    const row = rowFromItem(item);
+    const row = rowFromItem(item, detail.run.gradedBy);
     const i = info(item.key);
     if (row.difficulty === undefined && typeof i?.actionNumber === 'number') {
       const d = difficultyOf(i.actionNumber);

@@ -165,6 +165,11 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
       const tokenSum = steps.reduce((n, s) => n + s.tokens!.prompt + s.tokens!.completion, 0);
       expect(summary.results).toMatchObject({ score: 1, state: 'success', eval_error: null, total_tokens: tokenSum });
       expect(readFileSync(join(taskDir, 'result.txt'), 'utf8').trim()).toBe('1');
+      // Each picture is stored once (a repeated one is referenced, or hard-linked under its OSWorld step name).
+      const pictures = [...new Set(steps.flatMap((s) => [s.observation!, s.screenshot!]))].map((p) => join(outcome.runDir, p));
+      const inodes = new Set(pictures.map((p) => `${statSync(p).dev}:${statSync(p).ino}`));
+      expect(inodes.size).toBe(new Set(pictures.map((p) => readFileSync(p).toString('base64'))).size);
+      expect(inodes.size).toBeLessThan(2 * steps.length);
 
       // Execution feedback: each refusal is told to the model in the NEXT request, and none before it.
       const asked = reqs.slice(1); // one answered request per step

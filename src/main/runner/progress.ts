@@ -2,14 +2,9 @@
 // and the final table with the success rate over every task of the set.
 import type { Action, RunEvent, RunTaskItem, TaskState } from '../../shared/run';
 import type { RunOutcome } from './scheduler';
+import { formatDuration, formatPercent, formatScore } from '../../shared/format';
 
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-}
+export { formatDuration };
 
 function actionText(actions: Action[], feedback?: string): string {
   if (feedback) return `refused/failed: ${feedback.split('\n')[0].slice(0, 80)}`;
@@ -103,7 +98,7 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
   const rows = outcome.tasks.map((t: RunTaskItem) => [
     t.key,
     t.state,
-    t.score === undefined ? '-' : String(Math.round(t.score * 100) / 100),
+    t.score === undefined ? '-' : formatScore(t.score),
     String(t.steps),
     t.timingMs === undefined ? '-' : formatDuration(t.timingMs),
     t.state === 'success' ? '' : (t.error ?? '').split('\n')[0].slice(0, 100),
@@ -124,7 +119,7 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
     fmt(widths.map((w) => '-'.repeat(w))),
     ...rows.map(fmt),
     '',
-    `success rate ${(outcome.successRate * 100).toFixed(1)}% over all ${total} task(s) (${successes} scored 1; ${counts})`,
+    `success rate ${formatPercent(outcome.successRate)} over all ${total} task(s) (${successes} scored 1; ${counts})`,
     ...[...skipped].map(([why, n]) => `skipped ${n}: ${why}`),
   ];
 }

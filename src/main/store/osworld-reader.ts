@@ -49,7 +49,8 @@ interface OsworldTask {
 function readTask(runDir: string, domain: string, taskId: string): OsworldTask {
   const dir = join(runDir, domain, taskId);
   const problems: Problem[] = [];
-  const item: RunTaskItem = { key: `${domain}/${taskId}`, taskId, domain, state: 'pending', steps: 0 };
+  // OSWorld's domain folder (chrome, os, vlc, …) names the app the task is about.
+  const item: RunTaskItem = { key: `${domain}/${taskId}`, taskId, domain, app: domain, state: 'pending', steps: 0 };
   const traj = readJsonLines<TrajLine>(join(dir, files.traj));
   problems.push(...traj.problems);
   const steps: StepRecord[] = [];
@@ -139,7 +140,7 @@ export function readOsworldTask(runDir: string, taskKey: string): TaskTrajectory
     item: t.item,
     steps: t.steps,
     verdicts: verdicts.values,
-    task: { id: taskId, domain },
+    task: { id: taskId, domain, app: domain },
     problems: [...t.problems, ...verdicts.problems],
   };
 }

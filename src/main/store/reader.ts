@@ -58,7 +58,8 @@ export function listRuns(rootDir: string): RunListItem[] {
       }
       return;
     }
-    const foreign = depth > 0 ? foreignLayoutOf(dir) : undefined;
+    // The served folder itself may be another tool's run (`proctor serve path/to/ufo/logs`).
+    const foreign = foreignLayoutOf(dir);
     if (foreign) {
       try {
         runs.push(foreign.run(dir, root).run);

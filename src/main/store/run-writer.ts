@@ -1,8 +1,9 @@
 // Writes one run folder: the manifest, the append-only event log, and per task (one writer per task, held by a
 // lock file with the writer's pid) the OSWorld files and Proctor's own step records. The run itself is held by
 // `<runDir>/.lock` from create / open (taken before anything is written) until release().
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { link, mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { hostname, cpus, platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunEvent, StepRecord, TaskState, Verdict } from '../../shared/run';
@@ -255,9 +256,26 @@ export interface TrajExtras {
 
 const ext = (s: Screenshot) => (s.format === 'jpeg' ? 'jpg' : 'png');
 
+const digest = (data: Buffer) => createHash('sha256').update(data).digest('base64');
+
+/** Observations of the steps being taken in this process, by task folder: for observationFileOf. */
+const liveObservations = new Map<string, { step: number; rel: string }>();
+
+/**
+ * Each screenshot is stored once. The screen after step N is `step_N_<timestamp>.png` (OSWorld's layout). An
+ * observation equal to a picture the task already stored (most often the screen after the step before) is
+ * referenced — StepRecord.observation names that file — instead of written again under observations/; an
+ * observation the action left unchanged is moved to the step file; a screen after equal to an earlier picture
+ * is a hard link to it (OSWorld readers need the step file by name). Older runs hold copies; readers follow the
+ * paths in steps.jsonl either way.
+ */
 export class TaskWriter {
   private closed = false;
   private steps = 0;
+  /** Every picture this writer stored, by content digest → run-relative path. */
+  private readonly stored = new Map<string, string>();
+  /** The observation saved for the step being taken, when it was written as its own file. */
+  private ownObservation?: { step: number; digest: string; rel: string };
 
   constructor(
     private readonly run: RunWriter,
@@ -294,10 +312,19 @@ export class TaskWriter {
     await mkdir(dir, { recursive: true });
     const out: SavedObservation = {};
     const writes: Promise<void>[] = [];
+    this.ownObservation = undefined;
     if (seen.screenshot) {
-      const name = `step_${step}.${ext(seen.screenshot)}`;
-      writes.push(writeFile(join(dir, name), seen.screenshot.data));
-      out.observation = this.rel(files.observations, name);
+      const hash = digest(seen.screenshot.data);
+      const same = this.stored.get(hash);
+      if (same) out.observation = same;
+      else {
+        const name = `step_${step}.${ext(seen.screenshot)}`;
+        writes.push(writeFile(join(dir, name), seen.screenshot.data));
+        out.observation = this.rel(files.observations, name);
+        this.stored.set(hash, out.observation);
+        this.ownObservation = { step, digest: hash, rel: out.observation };
+      }
+      liveObservations.set(this.dir, { step, rel: out.observation });
     }
     if (seen.som) {
       const name = `step_${step}_som.${ext(seen.som)}`;
@@ -322,11 +349,31 @@ export class TaskWriter {
     const at = new Date(record.at);
     const stamp = osworldTimestamp(Number.isNaN(at.getTime()) ? new Date() : at);
     let screenshotFile: string | undefined;
+    let observation = record.observation;
     if (after) {
       screenshotFile = `step_${record.step}_${stamp}.${ext(after)}`;
-      await writeFile(join(this.dir, screenshotFile), after.data);
+      const rel = this.rel(screenshotFile);
+      const hash = digest(after.data);
+      const own = this.ownObservation;
+      const same = this.stored.get(hash);
+      if (own && own.step === record.step && own.rel === record.observation && own.digest === hash) {
+        // The action left the screen as observed: one file, under the step's name.
+        renameSync(join(this.run.runDir, own.rel), join(this.dir, screenshotFile));
+        observation = rel;
+        this.stored.set(hash, rel);
+      } else if (same) await linkOrWrite(join(this.run.runDir, same), join(this.dir, screenshotFile), after.data);
+      else {
+        await writeFile(join(this.dir, screenshotFile), after.data);
+        this.stored.set(hash, rel);
+      }
     }
-    const full: StepRecord = { ...record, screenshot: screenshotFile ? this.rel(screenshotFile) : record.screenshot };
+    this.ownObservation = undefined;
+    liveObservations.delete(this.dir);
+    const full: StepRecord = {
+      ...record,
+      ...(observation !== undefined ? { observation } : {}),
+      screenshot: screenshotFile ? this.rel(screenshotFile) : record.screenshot,
+    };
     appendJsonLine(join(this.dir, files.traj), {
       step_num: record.step,
       action_timestamp: stamp,
@@ -389,6 +436,7 @@ export class TaskWriter {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    liveObservations.delete(this.dir);
     rmSync(join(this.dir, files.lock), { force: true });
     this.onClose();
   }
@@ -405,3 +453,36 @@ export function readManifest(runDir: string): RunManifest {
   }
 }
 
+
+/**
+ * The run-relative file of the observation saved for `step` of the task in `relTaskDir` (relative to `runDir`),
+ * for showing the observation of the step being taken (a step record names it once the step is recorded): as
+ * this process's writer saved it; else its own file under observations/, or the screen after the step before.
+ */
+export function observationFileOf(runDir: string, relTaskDir: string, step: number): string | undefined {
+  const taskDir = taskDirIn(runDir, relTaskDir);
+  const live = liveObservations.get(taskDir);
+  if (live?.step === step) return live.rel;
+  for (const e of ['png', 'jpg']) {
+    const own = join(files.observations, `step_${step}.${e}`);
+    if (existsSync(join(taskDir, own))) return join(relTaskDir, own);
+  }
+  const prefix = `step_${step - 1}_`;
+  let names: string[];
+  try {
+    names = readdirSync(taskDir).filter((n) => n.startsWith(prefix) && /^step_\d+_\d{8}@\d+\.(png|jpg)$/.test(n));
+  } catch {
+    return undefined;
+  }
+  const newest = names.sort().pop();
+  return newest ? join(relTaskDir, newest) : undefined;
+}
+
+/** A second name for a stored picture (a hard link: one file); a copy where the file system has no links. */
+async function linkOrWrite(existing: string, target: string, data: Buffer): Promise<void> {
+  try {
+    await link(existing, target);
+  } catch {
+    await writeFile(target, data);
+  }
+}

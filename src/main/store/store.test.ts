@@ -79,7 +79,9 @@ describe('run store', () => {
     expect(detail.run.successRate).toBe(0.5); // the unstarted task stays in the denominator
     expect(detail.tasks.map((x) => x.state)).toEqual(['success', 'pending']);
     const traj2 = readTaskTrajectory(run.runDir, 'demo/a');
-    expect(traj2.steps[0].observation).toBe('pyautogui/screenshot/oracle/demo/a/observations/step_1.png');
+    // DONE left the screen as observed: the observation is the step's one file.
+    expect(traj2.steps[0].observation).toBe(join('pyautogui/screenshot/oracle/demo/a', String(traj[0].screenshot_file)));
+    expect(existsSync(join(dir, 'observations', 'step_1.png'))).toBe(false);
     expect(existsSync(join(run.runDir, traj2.steps[0].screenshot!))).toBe(true);
     expect(seen.map((e) => e.kind)).toEqual(['run.started', 'task.started', 'task.step', 'task.finished']);
     const logged = readJsonLines<RunEvent>(join(run.runDir, 'events.jsonl')).values;
@@ -197,13 +199,15 @@ describe('OSWorld result folders', () => {
     expect(runs[0].successRate).toBeCloseTo(1 / 3);
     const detail = readRun(model, root);
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
-    expect(byKey['chrome/task-ok']).toMatchObject({ state: 'success', score: 1, steps: 2, timingMs: 9877 });
+    expect(byKey['chrome/task-ok']).toMatchObject({ state: 'success', score: 1, steps: 2, timingMs: 9877, app: 'chrome' });
+    expect(byKey['os/task-cut'].app).toBe('os'); // the domain folder is the app
     expect(byKey['os/task-crash']).toMatchObject({ state: 'timed_out', score: 0, error: 'Time limit exceeded in task-crash' });
     expect(byKey['os/task-cut']).toMatchObject({ state: 'cancelled' });
     const t = readTaskTrajectory(model, 'chrome/task-ok');
     expect(t.steps[0]).toMatchObject({ step: 1, rawAction: 'pyautogui.click(1, 2)', screenshot: 'chrome/task-ok/step_1_20240412@101530123456.png' });
     expect(t.steps[1].screenshot).toBeUndefined(); // the file is not there
     expect(t.steps[1].done).toBe(true);
+    expect(t.task).toMatchObject({ domain: 'chrome', app: 'chrome' });
     expect(() => readTaskTrajectory(model, '../x')).toThrow(/task key/);
     expect(readdirSync(root)).toEqual(['pyautogui']);
   });

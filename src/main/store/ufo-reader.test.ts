@@ -6,6 +6,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { RunWriter, appendVerdict, listRuns, readRun, readTaskTrajectory, taskDirFor, taskDirOf } from './index';
 import { describeUfoStep, readUfoEvaluation } from './ufo-reader';
+import { readReportRun } from '../report/rows';
+import { breakdown } from '../../shared/breakdown';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'proctor-ufo-'));
 const line = (v: unknown) => JSON.stringify(v) + '\n';
@@ -116,7 +118,8 @@ describe('UFO log folders', () => {
     const logs = await ufoLogs(root);
     const detail = readRun(logs, root);
     expect(detail.run).toMatchObject({ runId: 'logs', path: join('ufo', 'logs'), format: 'ufo', agent: 'UFO', tasks: 2, finished: 2, live: false });
-    expect(detail.run.successRate).toBeUndefined(); // UFO has no rule score
+    // UFO has no rule score: its EvaluationAgent grades, over every task (excel_sum_2 has no verdict).
+    expect(detail.run).toMatchObject({ gradedBy: 'judge', successRate: 0 });
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
     expect(byKey.word_save_1).toMatchObject({
       taskId: 'word_save_1',
@@ -154,7 +157,8 @@ describe('UFO log folders', () => {
     expect(json).toMatchObject({ Step: 1, ControlText: 'Save', Plan: ['Type the name', 'Press Enter'] });
     expect(json.ScreenshotImage).toMatch(/^\[image omitted: \d+ characters of base64\]$/);
     expect(click.rawAction).toEqual({ Function: 'click_input', Args: { button: 'left', double: false } });
-    expect(click.feedback).toBe('clicked');
+    expect(click.response).toContain('Result: clicked'); // what it returned; no error, so no feedback
+    expect(click.feedback).toBeUndefined();
     expect(click.observation).toBe(join('word_save_1', 'action_step1.png'));
     expect(click.somObservation).toBe(join('word_save_1', 'action_step1_annotated.png'));
     expect(click.a11yTable).toBe(join('word_save_1', 'ui_trees', 'ui_tree_step1.json'));
@@ -259,5 +263,130 @@ describe('listRuns over mixed result folders', () => {
     const empty = join(root, 'not-a-run');
     mkdirSync(join(empty, 'x', 'y'), { recursive: true });
     expect(() => readRun(empty)).toThrow(/not a run folder; expected a Proctor run folder .*Spider2-V.*OSWorld.*UFO/);
+  });
+});
+
+/** A session as current UFO (UFO²) logs it: lowercase keys, HostAgent lines without a session step, action lists. */
+async function currentUfoLogs(root: string): Promise<string> {
+  const logs = join(root, 'logs');
+  const task = join(logs, 'notepad_task');
+  mkdirSync(task, { recursive: true });
+  const host = {
+    observation: 'The desktop shows Notepad.',
+    thought: 'Notepad fits the request.',
+    current_subtask: 'Type hello in Notepad',
+    status: 'ASSIGN',
+    round_step: 0,
+    agent_step: 0,
+    round_num: 0,
+    action: [
+      {
+        function: 'select_application_window',
+        arguments: { id: '2', name: 'Untitled - Notepad' },
+        target: { kind: 'window', name: 'Untitled - Notepad', id: '2', type: 'Window' },
+        result: { status: 'success', error: null, result: null },
+        action_string: "select_application_window(id='2', name='Untitled - Notepad')",
+        status: 'CONTINUE',
+      },
+    ],
+    request: 'Type hello in Notepad',
+    agent_type: 'HostAgent',
+    agent_name: 'HostAgent',
+    application: '',
+    execution_times: { DATA_COLLECTION: 0.5, LLM_INTERACTION: 3.0, ACTION_EXECUTION: 0.25, MEMORY_UPDATE: 0.01 },
+  };
+  const app = (session_step: number, fn: string, args: Record<string, unknown>, target: string, id: string, status: string, extra = {}) => ({
+    agent_type: 'AppAgent',
+    agent_name: 'AppAgent/NOTEPAD.EXE/Untitled - Notepad',
+    application_process_name: 'NOTEPAD.EXE',
+    session_step,
+    round_step: session_step,
+    round_num: 0,
+    status,
+    request: 'Type hello in Notepad',
+    llm_cost: 0.0123,
+    observation: `Notepad at step ${session_step}.`,
+    thought: `I use ${fn} on ${target}.`,
+    plan: ['(1) check the text'],
+    comment: '',
+    action: [
+      {
+        function: fn,
+        arguments: args,
+        target: { kind: 'control', name: target, id, type: 'Edit' },
+        result: { status: 'success', error: null, result: 'ok' },
+        action_string: `${fn}(${Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v).replace(/"/g, "'")}`).join(', ')})`,
+        status,
+      },
+    ],
+    action_type: 'UIControl',
+    subtask: 'Type hello in Notepad',
+    action_representation: `[Action] ${fn}(...)\n[Target] kind=control, name=${target}, id=${id}`,
+    clean_screenshot_path: `logs/notepad_task/action_step${session_step}.png`,
+    annotated_screenshot_path: `logs/notepad_task/action_step${session_step}_annotated.png`,
+    results: 'ok',
+    ...extra,
+  });
+  writeFileSync(
+    join(task, 'response.log'),
+    line(host) +
+      line(app(1, 'click_input', { button: 'left', double: false }, 'Text editor', '5', 'CONTINUE')) +
+      line(app(2, 'set_edit_text', { text: 'hello' }, 'Text editor', '5', 'FINISH', { action: [{ function: 'set_edit_text', arguments: { text: 'hello' }, target: { kind: 'control', name: 'Text editor', id: '5' }, result: { status: 'failure', error: 'control not enabled' }, action_string: "set_edit_text(text='hello')" }] })),
+  );
+  for (const n of [0, 1, 2]) await png(join(task, `action_step${n}.png`));
+  await png(join(task, 'action_step1_annotated.png'), '#22aa33');
+  writeFileSync(join(task, 'evaluation.log'), line({ complete: 'yes', sub_scores: [{ name: 'typed hello', evaluation: 'yes' }], reason: 'hello is in Notepad.', level: 'session', request: 'Type hello in Notepad', type: 'evaluation_result' }));
+  return logs;
+}
+
+describe('current UFO logs (lowercase keys)', () => {
+  it('shows each step with its action, target control, thought and observation, and UFO step numbers', async () => {
+    const root = tmp();
+    const logs = await currentUfoLogs(root);
+    const traj = readTaskTrajectory(logs, 'notepad_task');
+    expect(traj.steps).toHaveLength(3);
+    const [host, click, type] = traj.steps;
+    expect(host.actionText).toBe(`select_application_window(id='2', name='Untitled - Notepad') on [2] "Untitled - Notepad"`);
+    expect(host.response?.split('\n')[0]).toBe(
+      `HostAgent step 0: select_application_window(id='2', name='Untitled - Notepad') on [2] "Untitled - Notepad" — ASSIGN`,
+    );
+    expect(host.response).toContain('Subtask: Type hello in Notepad');
+    expect(host.observation).toBe(join('notepad_task', 'action_step0.png')); // inferred: the step before session step 1
+    expect(host.timing).toEqual({ observeMs: 500, agentMs: 3000, actMs: 250, storeMs: 10 });
+    expect(click.actionText).toBe(`click_input(button='left', double=false) on [5] "Text editor"`);
+    expect(click.response?.split('\n')[0]).toBe(`AppAgent step 1: ${click.actionText} in NOTEPAD.EXE — CONTINUE`);
+    expect(click.response).toContain('Observation: Notepad at step 1.');
+    expect(click.response).toContain('Thought: I use click_input on Text editor.');
+    expect(click.response).toContain('Cost: $0.0123'); // llm_cost, formatted
+    expect(click).toMatchObject({
+      observation: join('notepad_task', 'action_step1.png'),
+      somObservation: join('notepad_task', 'action_step1_annotated.png'),
+      screenshot: join('notepad_task', 'action_step2.png'),
+    });
+    expect(click.feedback).toBeUndefined();
+    expect(click.response).toContain('Result: ok');
+    expect(type).toMatchObject({ done: true, feedback: "set_edit_text(text='hello') failed: control not enabled" });
+    expect(traj.steps.every((s) => !/no action|step \?/.test(s.response ?? ''))).toBe(true);
+    expect(traj.item).toMatchObject({ app: 'NOTEPAD.EXE', state: 'success', judge: 'yes', instruction: 'Type hello in Notepad' });
+  });
+
+  it('lists the served logs folder itself as a run graded by its EvaluationAgent', async () => {
+    const root = tmp();
+    const logs = await currentUfoLogs(root);
+    const runs = listRuns(logs);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ format: 'ufo', path: '.', runId: 'logs', tasks: 1, gradedBy: 'judge', successRate: 1 });
+    // `proctor report` rates it by the judge too.
+    const report = await readReportRun(logs);
+    expect(breakdown(report.rows).overall).toMatchObject({ rate: 1, passed: 1, tasks: 1 });
+  });
+
+  it('reads legacy action strings and action_representation when there is no action list', () => {
+    expect(describeUfoStep({ Step: 4, Agent: 'AppAgent', Action: "type_keys(keys='hi')", ControlText: 'Body', ControlLabel: 9 })).toBe(
+      `AppAgent step 4: type_keys(keys='hi') on [9] "Body"`,
+    );
+    expect(
+      describeUfoStep({ session_step: 2, agent_type: 'AppAgent', action_representation: ['[Action] wheel_mouse_input(wheel_dist=-3)\n[Target] kind=control, name=List, id=4\n[Status] success'] }),
+    ).toBe('AppAgent step 2: wheel_mouse_input(wheel_dist=-3) on [4] "List"');
   });
 });

@@ -1,21 +1,41 @@
 // Reads UFO's log folders (microsoft/UFO): a run is a `logs/` folder whose `<task>/` folders hold
-//   response.log      one JSON line per agent step (HostAgent / AppAgent memory: Step, Agent, Application,
-//                     Subtask, Observation, Thought, ControlLabel, ControlText, Function, Args, Action, Status,
-//                     Plan, Comment, Results, time_cost, …), or {step, status: "ERROR", response, error}
+//   response.log      one JSON line per agent step, in UFO²'s lowercase keys or UFO 1.x's capitalised ones (read
+//                     by ufo-steps.ts), or {step, status: "ERROR", response, error}
 //   request.log       the prompts, with base64 screenshots — never read here (it is large and holds images)
 //   action_step<N>.png (+ _annotated, _concat, _selected_controls), action_step_final.png, ui_trees/ui_tree_step<N>.json
 //   evaluation.log    the EvaluationAgent's verdicts: {reason, sub_scores, complete} (older: Reason, Sub-score, Complete)
 // UFO acts on controls (click_input on a named control), not on screen pixels, so its steps carry no typed
-// actions: the response text says what was done. Task keys are the task folder names.
+// actions: `actionText` and the response text say what was done, on which control. A session is graded by its
+// EvaluationAgent, so the run's rate is the judge's (`gradedBy: 'judge'`). Task keys are the task folder names.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
+import { successRateOf } from '../../shared/grading';
 import type { Completion, JudgeVerdict, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonLines } from './files';
 import { checkedForeignFile, readNumberedJsonLines } from './foreign-files';
 import { files } from './layout';
 import { subdirs } from './foreign-files';
+import {
+  describeUfoStep,
+  isUfoError,
+  str,
+  timingTotal,
+  ufoActionText,
+  ufoApplication,
+  ufoFeedback,
+  ufoRawAction,
+  ufoRequest,
+  ufoShotName,
+  ufoStatus,
+  ufoStepNumbers,
+  ufoTiming,
+  withoutImages,
+  type UfoLine,
+} from './ufo-steps';
+
+export { describeUfoStep } from './ufo-steps';
 
 export const ufoFiles = {
   response: 'response.log',
@@ -56,97 +76,7 @@ export function ufoTaskDir(runDir: string, taskKey: string): string {
   return join(runDir, taskKey);
 }
 
-type Line = Record<string, unknown>;
-
-const MAX_TEXT = 100_000;
-
-/** A copy of a log line safe to send to the UI: embedded images and very long strings are cut. */
-function withoutImages(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') {
-    if (/^data:image\//.test(value)) return `[image omitted: ${value.length} characters of base64]`;
-    return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}[… ${value.length - MAX_TEXT} more characters]` : value;
-  }
-  if (depth > 20 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => withoutImages(v, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutImages(v, depth + 1)]));
-}
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
-
-function argsText(args: unknown): string {
-  if (args === undefined || args === null) return '';
-  if (typeof args === 'string') return args;
-  if (Array.isArray(args)) return args.map((a) => JSON.stringify(a)).join(', ');
-  if (typeof args === 'object')
-    return Object.entries(args)
-      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-      .join(', ');
-  return String(args);
-}
-
-/** `click_input(button="left") on [12] "Save"` from one action (a line, or an item of a newer Action list). */
-function callText(a: Line): string | undefined {
-  const fn = str(a.Function) ?? str(a.function);
-  const call = fn ? `${fn}(${argsText(a.Args ?? a.arguments ?? a.args)})` : str(a.Action);
-  const text = str(a.ControlText) ?? str(a.control_text);
-  const label = a.ControlLabel ?? a.control_label;
-  const target = text ? ` on ${label !== undefined && label !== '' ? `[${String(label)}] ` : ''}"${text}"` : '';
-  return call ? call + target : target ? `act${target}` : undefined;
-}
-
-/** A readable account of one response line: agent, what it did on which control, status, thought. */
-export function describeUfoStep(line: Line): string {
-  const step = line.Step ?? line.step;
-  const agent = str(line.Agent) ?? str(line.AgentName) ?? 'UFO';
-  if (str(line.status) === 'ERROR' || line.error !== undefined)
-    return `${agent} step ${String(step ?? '?')}: error\n${String(line.error ?? 'no error text')}`;
-  // Newer UFO logs an Action list ({function, arguments, control_text, …} per action) instead of Function/Args.
-  let what: string | undefined;
-  if (!str(line.Function) && Array.isArray(line.Action))
-    what = line.Action.filter((a): a is Line => !!a && typeof a === 'object')
-      .map((a) => callText(a))
-      .filter(Boolean)
-      .join('; ');
-  what = what || callText(line);
-  if (!what && str(line.Bash)) what = `bash: ${str(line.Bash)}`;
-  const app = str(line.Application);
-  const status = str(line.Status);
-  const head = `${agent} step ${String(step ?? '?')}: ${what || 'no action'}${app ? ` in ${app}` : ''}${status ? ` — ${status}` : ''}`;
-  const more = [
-    ['Subtask', line.Subtask ?? line['Current Sub-Task'] ?? line.CurrentSubtask],
-    ['Observation', line.Observation],
-    ['Thought', line.Thought],
-    ['Comment', line.Comment],
-  ]
-    .filter(([, v]) => str(v))
-    .map(([k, v]) => `${k as string}: ${str(v)}`);
-  return [head, ...more].join('\n');
-}
-
-function resultsFeedback(line: Line): string | undefined {
-  if (str(line.status) === 'ERROR' || line.error !== undefined) return `error: ${String(line.error ?? 'unknown')}`.slice(0, 4000);
-  const r = line.Results;
-  if (r === undefined || r === null || r === '') return undefined;
-  const text = typeof r === 'string' ? r : JSON.stringify(withoutImages(r));
-  if (!text || text === '[]' || text === '{}') return undefined;
-  return text.length > 4000 ? `${text.slice(0, 4000)}…` : text;
-}
-
-/** Milliseconds per phase from UFO's `time_cost` / `TimeCost` (seconds per processor method). */
-function timingOf(line: Line): StepRecord['timing'] | undefined {
-  const tc = line.time_cost ?? line.TimeCost;
-  if (!tc || typeof tc !== 'object' || Array.isArray(tc)) return undefined;
-  const t: NonNullable<StepRecord['timing']> = {};
-  const add = (k: keyof typeof t, s: number) => (t[k] = Math.round((t[k] ?? 0) + s * 1000));
-  for (const [k, v] of Object.entries(tc)) {
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) continue;
-    if (/screenshot|control_info|data_collection|observ/i.test(k)) add('observeMs', v);
-    else if (/prompt|response|llm|parse/i.test(k)) add('agentMs', v);
-    else if (/execut|action/i.test(k)) add('actMs', v);
-    else add('storeMs', v);
-  }
-  return Object.keys(t).length ? t : undefined;
-}
+type Line = UfoLine;
 
 function completionOf(v: unknown): Completion | undefined {
   if (v === true) return 'yes';
@@ -241,8 +171,8 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
   if (!existsSync(responseFile))
     problems.push({ file: responseFile, severity: 'warning', message: 'no response.log: the task has no steps to show' });
 
-  const app = lines.map((l) => str(l.Application)).find(Boolean);
-  const request = lines.map((l) => str(l.Request)).find(Boolean);
+  const app = lines.map(ufoApplication).find(Boolean);
+  const request = lines.map(ufoRequest).find(Boolean);
   const item: RunTaskItem = {
     key: name,
     taskId: name,
@@ -253,34 +183,38 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
     steps: lines.length,
   };
 
-  const stepNo = (l: Line): number | undefined => {
-    const n = l.Step ?? l.step;
-    return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
-  };
   const steps: StepRecord[] = [];
   if (detail) {
     const fallbackAt = mtimeIso(responseFile) ?? new Date(0).toISOString();
+    const numbers = ufoStepNumbers(lines);
+    /** A screenshot the line names when it is in the task folder, else UFO's file name for step `n`. */
+    const shotOf = (line: Line, kind: 'clean' | 'annotated', n: number) => {
+      const named = ufoShotName(line, kind);
+      return named && existsSync(join(dir, named)) ? named : shotName(n, kind === 'annotated' ? '_annotated' : '');
+    };
     lines.forEach((line, i) => {
-      const n = stepNo(line);
+      const n = numbers[i];
       const record: StepRecord = {
         step: i + 1,
         at: fallbackAt,
-        response: `${describeUfoStep(line)}\n\n${JSON.stringify(withoutImages(line), null, 2)}`,
-        rawAction: withoutImages(line.Action ?? (line.Function !== undefined ? { Function: line.Function, Args: line.Args } : undefined)),
+        response: `${describeUfoStep(line, n)}\n\n${JSON.stringify(withoutImages(line), null, 2)}`,
+        rawAction: ufoRawAction(line),
         actions: [],
-        done: /^finish$/i.test(str(line.Status) ?? ''),
+        done: /^finish$/i.test(ufoStatus(line) ?? ''),
       };
-      const feedback = resultsFeedback(line);
+      const what = ufoActionText(line);
+      if (what) record.actionText = what.length > 500 ? `${what.slice(0, 500)}…` : what;
+      const feedback = ufoFeedback(line);
       if (feedback) record.feedback = feedback;
-      const timing = timingOf(line);
+      const timing = ufoTiming(line);
       if (timing) record.timing = timing;
       if (n !== undefined) {
-        const clean = checkedForeignFile(runDir, join(name, shotName(n)), problems, { what: 'screenshot', step: i + 1 });
+        const clean = checkedForeignFile(runDir, join(name, shotOf(line, 'clean', n)), problems, { what: 'screenshot', step: i + 1 });
         if (clean) {
           record.observation = clean;
           record.at = mtimeIso(join(runDir, clean)) ?? fallbackAt;
         }
-        const annotated = checkedForeignFile(runDir, join(name, shotName(n, '_annotated')), problems, {
+        const annotated = checkedForeignFile(runDir, join(name, shotOf(line, 'annotated', n)), problems, {
           what: 'annotated screenshot',
           step: i + 1,
           reportMissing: false,
@@ -324,8 +258,8 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
   item.judge = last('judge');
   item.human = last('human');
 
-  const statuses = lines.map((l) => str(l.Status) ?? str(l.status));
-  const lastError = [...lines].reverse().find((l) => str(l.status) === 'ERROR' || l.error !== undefined);
+  const statuses = lines.map(ufoStatus);
+  const lastError = [...lines].reverse().find(isUfoError);
   let state: TaskState = 'pending';
   if (statuses.some((s) => s && /^(finish|fail)$/i.test(s))) state = 'success';
   else if (lastError && lines[lines.length - 1] === lastError) {
@@ -339,9 +273,7 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
     item.error = 'the log ends without FINISH or an evaluation: the session stopped early';
   }
   item.state = state;
-  const total = lines
-    .map(timingOf)
-    .reduce((sum, t) => sum + (t ? (t.observeMs ?? 0) + (t.agentMs ?? 0) + (t.actMs ?? 0) + (t.storeMs ?? 0) : 0), 0);
+  const total = lines.map(ufoTiming).reduce((sum, t) => sum + timingTotal(t), 0);
   if (total > 0) item.timingMs = total;
   return { item, steps, verdicts, problems, request };
 }
@@ -353,7 +285,7 @@ export function readUfoRun(runDir: string, root: string): RunDetail {
     .filter((t) => isUfoTaskDir(join(runDir, t)))
     .map((t) => readTask(runDir, t, false));
   const items = tasks.map((t) => t.item);
-  const scored = items.filter((t) => t.score !== undefined);
+  const judged = items.filter((t) => t.judge !== undefined);
   const run: RunListItem = {
     runId: basename(runDir),
     path: relative(root, runDir) || '.',
@@ -362,8 +294,10 @@ export function readUfoRun(runDir: string, root: string): RunDetail {
     agent: 'UFO',
     tasks: items.length,
     finished: items.filter((t) => finishedStates.has(t.state)).length,
-    // UFO grades by its judge (evaluation.log), not by a rule score: no score, no rate.
-    successRate: scored.length ? scored.reduce((s, t) => s + (t.score ?? 0), 0) / items.length : undefined,
+    // UFO grades a session by its EvaluationAgent's verdict (evaluation.log), not by a rule score: the rate is the
+    // judge's, over every task (a task without a verdict counts as not done).
+    gradedBy: 'judge',
+    successRate: judged.length ? successRateOf(items, 'judge') : undefined,
     live: false,
   };
   return { run, manifest: { layout: 'ufo' }, tasks: items, problems: tasks.flatMap((t) => t.problems) };

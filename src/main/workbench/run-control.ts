@@ -11,7 +11,7 @@ import { resolveEndpoint } from '../agents/endpoint';
 import { HumanAgent } from '../agents/human';
 import { checkEnvSpec, EnvSpecError } from '../env/kinds';
 import { runTasks } from '../runner/scheduler';
-import { runFiles as files, taskKeyOf, type RunManifest } from '../store';
+import { observationFileOf, runFiles as files, taskKeyOf, type RunManifest } from '../store';
 import { loadTasks } from '../tasks/reader';
 import { ApiRequestError } from './dispatch';
 import { relativeToRoot, resolveBelow } from './paths';
@@ -98,7 +98,8 @@ export class RunControl {
         if (existsSync(file)) manifest = JSON.parse(readFileSync(file, 'utf8')) as RunManifest;
       }
       const dir = manifest?.taskInfo?.[taskKeyOf(task)]?.dir;
-      return dir ? relativeToRoot(this.root, join(outDir, runId, dir, files.observations, `step_${step}.png`)) : undefined;
+      const file = dir ? observationFileOf(join(outDir, runId), dir, step) : undefined;
+      return file ? relativeToRoot(this.root, join(outDir, runId, file)) : undefined;
     };
     const makeAgent = (task: Task) => {
       const inner = createAgent(params.agent, { model: params.model, baseUrl: params.baseUrl });

@@ -3,9 +3,11 @@
 import { useMemo } from 'react';
 import type { RunTaskItem } from '../../../shared/run';
 import { breakdown, dimensions, dimensionNames, rowFromItem } from '../../../shared/breakdown';
+import { formatPercent } from '../../../shared/format';
+import type { GradedBy } from '../../../shared/grading';
 
-export function BreakdownPanel({ tasks }: { tasks: RunTaskItem[] }) {
-  const report = useMemo(() => breakdown(tasks.map(rowFromItem)), [tasks]);
+export function BreakdownPanel({ tasks, gradedBy }: { tasks: RunTaskItem[]; gradedBy?: GradedBy }) {
+  const report = useMemo(() => breakdown(tasks.map((t) => rowFromItem(t, gradedBy))), [tasks, gradedBy]);
   return (
     <details className="breakdown" data-testid="breakdown">
       <summary>Breakdown</summary>
@@ -20,10 +22,10 @@ export function BreakdownPanel({ tasks }: { tasks: RunTaskItem[] }) {
                 <div key={b.bucket} className="bar-row" title={`${b.passed} passed · ${b.failed} failed · ${b.errored} errored · ${b.skipped} skipped · ${b.unfinished} unfinished`}>
                   <span className="bar-label">{b.bucket}</span>
                   <span className="bar-track">
-                    <span className="bar-fill" style={{ width: `${(b.rate * 100).toFixed(1)}%` }} />
+                    <span className="bar-fill" style={{ width: formatPercent(b.rate) }} />
                   </span>
                   <span className="bar-value">
-                    {(b.rate * 100).toFixed(1)}% <span className="muted">of {b.tasks}</span>
+                    {formatPercent(b.rate)} <span className="muted">of {b.tasks}</span>
                   </span>
                 </div>
               ))}

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Completion, HumanLabel, JudgeVerdict, RuleVerdict } from '../../../shared/run';
 import { client } from '../transport';
+import { formatScore } from '../../../shared/format';
 
 const asVote = (score: number | undefined): Completion | undefined => (score === undefined ? undefined : score >= 1 ? 'yes' : score <= 0 ? 'no' : undefined);
 
@@ -22,12 +23,12 @@ export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; r
         <h3>Rule</h3>
         {rule ? (
           <>
-            <div className={`big ${rule.score >= 1 ? 'ok' : rule.score <= 0 ? 'bad' : ''}`}>{rule.score}</div>
+            <div className={`big ${rule.score >= 1 ? 'ok' : rule.score <= 0 ? 'bad' : ''}`}>{formatScore(rule.score)}</div>
             {rule.error && <div className="error small">{rule.error}</div>}
             <ul className="small">
               {rule.metrics.map((m, i) => (
                 <li key={i}>
-                  <span className="mono">{m.metric}</span> = {m.score}
+                  <span className="mono">{m.metric}</span> = {formatScore(m.score)}
                   {m.reason && <div className="muted">{m.reason}</div>}
                   {m.error && <div className="error">{m.error}</div>}
                 </li>

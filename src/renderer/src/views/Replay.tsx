@@ -10,6 +10,7 @@ import { VerdictPanel } from '../components/VerdictPanel';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
+import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
 
 type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
 
@@ -72,7 +73,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <button onClick={() => navigate('runs', [runId])}>← {runId}</button>
         <span className="mono">{taskKey}</span>
         <span className={`state-${traj.item.state}`}>{traj.item.state}</span>
-        <span>score {traj.item.score ?? '–'}</span>
+        <span>score {formatScore(traj.item.score)}</span>
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
         <span className="muted small">←/→ step · s SoM · b before/after · Esc back</span>
       </div>
@@ -93,7 +94,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             className={`tbar ${i === index ? 'current' : ''} ${s.feedback ? 'has-error' : ''}`}
             style={{ height: `${8 + (28 * stepMs(s)) / maxMs}px` }}
             onClick={() => set({ step: String(i + 1) })}
-            aria-label={`step ${s.step}: ${stepMs(s)} ms`}
+            aria-label={`step ${s.step}: ${formatDuration(stepMs(s))}`}
           />
         ))}
       </div>
@@ -109,6 +110,10 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                       {describeAction(a)}
                     </span>
                   ))
+                ) : s.actionText ? (
+                  <span className="chip" style={{ overflowWrap: 'anywhere' }} title={s.actionText} data-testid="action-text">
+                    {s.actionText}
+                  </span>
                 ) : (
                   <span className="muted">{s.feedback ? 'refused' : 'no action'}</span>
                 )}
@@ -232,12 +237,12 @@ function StepTabs({ step, tab, onTab }: { step: StepRecord; tab: Tab; onTab: (t:
         {tab === 'timing' && (
           <table className="grid small">
             <tbody>
-              <tr><td>prompt tokens</td><td>{step.tokens?.prompt ?? '–'}</td></tr>
-              <tr><td>completion tokens</td><td>{step.tokens?.completion ?? '–'}</td></tr>
-              <tr><td>observe</td><td>{step.timing?.observeMs ?? '–'} ms</td></tr>
-              <tr><td>agent</td><td>{step.timing?.agentMs ?? '–'} ms</td></tr>
-              <tr><td>act</td><td>{step.timing?.actMs ?? '–'} ms</td></tr>
-              <tr><td>store</td><td>{step.timing?.storeMs ?? '–'} ms</td></tr>
+              <tr><td>prompt tokens</td><td>{formatTokens(step.tokens?.prompt)}</td></tr>
+              <tr><td>completion tokens</td><td>{formatTokens(step.tokens?.completion)}</td></tr>
+              <tr><td>observe</td><td>{formatDuration(step.timing?.observeMs)}</td></tr>
+              <tr><td>agent</td><td>{formatDuration(step.timing?.agentMs)}</td></tr>
+              <tr><td>act</td><td>{formatDuration(step.timing?.actMs)}</td></tr>
+              <tr><td>store</td><td>{formatDuration(step.timing?.storeMs)}</td></tr>
               <tr><td>at</td><td>{step.at}</td></tr>
             </tbody>
           </table>

@@ -11,8 +11,12 @@ import { Replay } from './Replay';
 import { useRunEvents } from '../live';
 import { StartRunForm } from '../components/StartRunForm';
 import { BreakdownPanel } from '../components/BreakdownPanel';
+import { formatPercent, formatScore } from '../../../shared/format';
+import { gradedCount, successRateOf } from '../../../shared/grading';
 
-const pct = (x: number | undefined) => (x === undefined ? '–' : `${(x * 100).toFixed(1)}%`);
+const pct = formatPercent;
+/** A run's folder below the served one; the served folder itself (`.`, e.g. a UFO logs folder) by its name. */
+const shownPath = (r: RunListItem) => (r.path === '.' ? r.runId : r.path);
 
 export function RunsView({ route }: { route: Route }) {
   const runId = route.rest[0];
@@ -50,7 +54,7 @@ function RunList() {
           {runs.map((r) => (
             <tr key={r.runId} className="clickable" onClick={() => navigate('runs', [r.runId])} data-testid="run-row">
               <td className="mono">
-                {r.live && <span className="live-dot" title="live" />} {r.path}
+                {r.live && <span className="live-dot" title="live" />} {shownPath(r)}
               </td>
               <td>{r.format}</td>
               <td>{[r.agent, r.model].filter(Boolean).join(' / ')}</td>
@@ -58,7 +62,7 @@ function RunList() {
               <td>
                 {r.finished}/{r.tasks}
               </td>
-              <td>{r.error ? <span className="error" title={r.error}>unreadable: {r.error.slice(0, 80)}</span> : pct(r.successRate)}</td>
+              <td>{r.error ? <span className="error" title={r.error}>unreadable: {r.error.slice(0, 80)}</span> : `${pct(r.successRate)}${r.gradedBy === 'judge' ? ' (judge)' : ''}`}</td>
             </tr>
           ))}
         </tbody>
@@ -124,17 +128,22 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   if (error) return <div className="error pad">{error}</div>;
   if (!detail) return <div className="muted pad">Reading run…</div>;
   const all = detail.tasks;
-  const scored = all.filter((t) => t.score !== undefined);
-  const success = all.length ? all.reduce((s, t) => s + (t.score ?? 0), 0) / all.length : undefined;
+  // UFO sessions are graded by their EvaluationAgent: the rate is then the judge's.
+  const by = detail.run.gradedBy ?? 'rule';
+  const graded = gradedCount(all, by);
+  const success = successRateOf(all, by);
   const options = (f: (t: RunTaskItem) => string | undefined) => [...new Set(all.map(f).filter(Boolean) as string[])].sort();
   const states = options((t) => t.state);
   return (
     <div className="run-table">
       <div className="run-head">
         <button onClick={() => navigate('runs')}>← Runs</button>
-        <h2 className="mono">{detail.run.path}</h2>
+        <h2 className="mono">{shownPath(detail.run)}</h2>
         <div className="rate" data-testid="success-rate" title="over every task of the run, unfinished and skipped included">
-          success {pct(success)} <span className="muted">({scored.length} graded of {all.length})</span>
+          {by === 'judge' ? 'judge success' : 'success'} {pct(success)}{' '}
+          <span className="muted">
+            ({graded} {by === 'judge' ? 'judged' : 'graded'} of {all.length})
+          </span>
         </div>
         {detail.run.live && <RunButtons runId={runId} />}
         <div className="state-bar">
@@ -146,7 +155,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         </div>
       </div>
       {detail.problems.length > 0 && <ProblemList problems={detail.problems} limit={20} />}
-      <BreakdownPanel tasks={all} />
+      <BreakdownPanel tasks={all} gradedBy={by} />
       <div className="filters">
         <input placeholder="search" value={filters.text} onChange={(e) => setQuery({ q: e.target.value })} aria-label="search tasks" />
         <Select label="app" value={filters.app} options={options((t) => t.app)} onChange={(v) => setQuery({ app: v })} />
@@ -184,7 +193,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
             <span className="mono">{t.key}</span>
             <span>{t.app}</span>
             <span className={`state-${t.state}`}>{t.state}</span>
-            <span className={t.score === 1 ? 'ok' : t.score === 0 ? 'bad' : ''}>{t.score ?? '–'}</span>
+            <span className={t.score === 1 ? 'ok' : t.score === 0 ? 'bad' : ''}>{formatScore(t.score)}</span>
             <span>{t.judge ?? ''}</span>
             <span>{t.human ?? ''}</span>
             <span>{t.steps}</span>
