@@ -2,6 +2,7 @@
 import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
+import type { ObservationType } from '../observe/observation';
 import { runTasks } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import './setup'; // registers serve_demo_site
@@ -22,6 +23,8 @@ export interface TrialOptions {
   /** Per-task time limit; the demo tasks take well under 30 s each. */
   taskTimeoutMs?: number;
   screen?: { width: number; height: number };
+  /** What the agent sees each step; default screenshots. */
+  observation?: ObservationType;
 }
 
 export interface TrialRun {
@@ -43,6 +46,7 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
     onEvent: options.onEvent,
     taskTimeoutMs: options.taskTimeoutMs ?? 120_000,
     screen: options.screen ?? { width: 1280, height: 800 },
+    ...(options.observation ? { observation: options.observation } : {}),
   });
   const results = new Map<string, TrialResult>();
   for (const item of outcome.tasks) {
