@@ -15,7 +15,7 @@ export interface SyntheticRunOptions {
   keepOpen?: boolean;
   /** The agent named in the manifest; default `synthetic`. */
   agent?: string;
-  /** From this step on, the targets (and clicks) sit mirrored left-right: the run parts from an undiverted one here. */
+  /** From this step on, the targets (and clicks) sit mirrored through the centre: the run parts from an undiverted one here. */
   divergeAt?: number;
 }
 
@@ -46,7 +46,7 @@ export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<Synt
   const base = (step: number) => ({ x: 100 + ((step * 137) % (width - 200)), y: 80 + ((step * 89) % (height - 160)) });
   const clickOf = (step: number) => {
     const c = base(step);
-    return opts.divergeAt !== undefined && step >= opts.divergeAt ? { x: width - c.x, y: c.y } : c;
+    return opts.divergeAt !== undefined && step >= opts.divergeAt ? { x: width - c.x, y: height - c.y } : c;
   };
   const apps = ['chromium', 'terminal', 'mousepad', 'sqlite'];
   const tasks = Array.from({ length: opts.tasks }, (_, i) => ({

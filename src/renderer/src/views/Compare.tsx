@@ -212,12 +212,19 @@ function DivergenceStrip({ cmp, diffs, longest, current, onStep }: { cmp: TaskCo
         style={{ background: `rgba(248, 81, 73, ${0.15 + 0.85 * shade})` }}
         onClick={() => onStep(n)}
         title={`step ${n}${isAction ? ' · actions part here' : ''}${isScreen ? ' · screens part here' : ''}${diffs ? ` · screen difference ${(d * 100).toFixed(1)}%` : ''}`}
-        data-testid={isAction ? 'divergence-action' : isScreen ? 'divergence-screen' : undefined}
         data-step={n}
       >
         {n}
-        {isAction && <span className="dmark">A</span>}
-        {isScreen && <span className="dmark">S</span>}
+        {isAction && (
+          <span className="dmark" data-testid="divergence-action" data-step={n}>
+            A
+          </span>
+        )}
+        {isScreen && (
+          <span className={`dmark ${isAction ? 'second' : ''}`} data-testid="divergence-screen" data-step={n}>
+            S
+          </span>
+        )}
       </button>,
     );
   }
