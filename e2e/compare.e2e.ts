@@ -79,6 +79,10 @@ describe.skipIf(chromiumMissing)(`runs side by side and deep links${chromiumMiss
     const again = await context.newPage();
     await again.goto(copied);
     await expect.poll(() => again.locator('.step-list li.current .step-no').textContent(), slow).toBe('7');
+    // From the replay, "side by side with…" another run opens both at the same step.
+    await again.getByTestId('compare-with').selectOption(runPath(b));
+    await expect.poll(() => again.getByTestId('compare-step').textContent(), slow).toContain('step 7 of 8');
+    await expect.poll(() => again.getByTestId('compare-image').count()).toBe(2);
     await again.goto(`${w.served.url}#/compare?run=${encodeURIComponent(runPath(a))}&run=${encodeURIComponent(runPath(b))}&task=${encodeURIComponent(a.taskKeys[0])}&step=6`);
     await expect.poll(() => again.getByTestId('compare-step').textContent()).toContain('step 6 of 8');
     await expect.poll(async () => (await again.getByTestId('compare-image').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src))).every((s) => /step_6\./.test(s))).toBe(true);

@@ -33,9 +33,10 @@ async function writeRun(out: string, agent: string, divergeAt?: number): Promise
     const shot = await frame(target.x, target.y);
     const seen = await tw.saveObservation(s, { screenshot: shot });
     const actions: Action[] = s === 5 ? [{ type: 'DONE' }] : [{ type: 'click', ...target }, { type: 'sleep', seconds: 0.5 }];
-    await tw.recordStep({ step: s, at: new Date().toISOString(), actions, ...seen, screen: { width: W, height: H } }, shot, {});
+    await tw.recordStep({ step: s, at: new Date().toISOString(), actions, ...seen, screen: { width: W, height: H } }, shot, { action: s === 5 ? 'DONE' : `pyautogui.click(${target.x}, ${target.y})` });
   }
-  await tw.finish('success', { results: { score: divergeAt ? 0 : 1, state: 'success' } });
+  const score = divergeAt ? 0 : 1;
+  await tw.finish('success', { taskFields: { id: 't1', snapshot: 'app' }, results: { score, eval_error: null, state: 'success', messages: [], total_tokens: 0, total_timing: 1, steps: 5 } });
   writer.event({ kind: 'run.finished', runId: writer.runId, at: new Date().toISOString() });
   return writer.runDir;
 }

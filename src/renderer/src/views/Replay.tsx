@@ -10,6 +10,7 @@ import { VerdictPanel } from '../components/VerdictPanel';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
+import { CompareWith } from '../components/CompareWith';
 
 type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
 
@@ -79,6 +80,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <span className={`state-${traj.item.state}`}>{traj.item.state}</span>
         <span>score {traj.item.score ?? '–'}</span>
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
+        <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
         <span className="muted small">←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>
       {traj.task?.instruction && <div className="replay-instruction">{traj.task.instruction}</div>}
