@@ -26,6 +26,7 @@ describe.skipIf(chromiumMissing)(`runs side by side and deep links${chromiumMiss
     await page.getByTestId('run-pick').nth(1).check();
     await page.getByTestId('compare-runs').click();
     await expect.poll(() => page.getByTestId('shared-task-row').count(), slow).toBe(2);
+    await page.screenshot({ path: resolve(artefactsDir, 'compare-shared-tasks.png') });
     await page.getByTestId('shared-task-row').filter({ hasText: a.taskKeys[0] }).click();
 
     await expect.poll(() => page.getByTestId('compare-image').count(), slow).toBe(2);
