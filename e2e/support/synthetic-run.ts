@@ -13,6 +13,10 @@ export interface SyntheticRunOptions {
   height?: number;
   /** Leave the run unfinished (no run.finished event, the writer's pid alive). */
   keepOpen?: boolean;
+  /** The agent named in the manifest; default `synthetic`. */
+  agent?: string;
+  /** From this step on, the targets (and clicks) sit mirrored through the centre: the run parts from an undiverted one here. */
+  divergeAt?: number;
 }
 
 export interface SyntheticRun {
@@ -39,13 +43,17 @@ async function frame(width: number, height: number, target: { x: number; y: numb
 export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<SyntheticRun> {
   const width = opts.width ?? 1280;
   const height = opts.height ?? 720;
-  const clickOf = (step: number) => ({ x: 100 + ((step * 137) % (width - 200)), y: 80 + ((step * 89) % (height - 160)) });
+  const base = (step: number) => ({ x: 100 + ((step * 137) % (width - 200)), y: 80 + ((step * 89) % (height - 160)) });
+  const clickOf = (step: number) => {
+    const c = base(step);
+    return opts.divergeAt !== undefined && step >= opts.divergeAt ? { x: width - c.x, y: height - c.y } : c;
+  };
   const apps = ['chromium', 'terminal', 'mousepad', 'sqlite'];
   const tasks = Array.from({ length: opts.tasks }, (_, i) => ({
     id: `task-${String(i + 1).padStart(4, '0')}`,
     domain: apps[i % apps.length],
   }));
-  const manifestRun = { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'synthetic' } as const;
+  const manifestRun = { actionSpace: 'pyautogui', observation: 'screenshot', agent: opts.agent ?? 'synthetic' } as const;
   const taskInfo = Object.fromEntries(
     tasks.map((t, i) => [
       taskKeyOf(t),

@@ -52,6 +52,36 @@ export interface TaskTrajectory {
   problems: Problem[];
 }
 
+/** A run as the side-by-side view names it: its folder below the served root, and who ran it. */
+export interface ComparedRun {
+  /** Folder relative to the served root, as runs.list gives it. */
+  path: string;
+  agent?: string;
+  model?: string;
+}
+
+/** Two to four runs of one task, side by side. */
+export interface TaskComparison {
+  taskKey: string;
+  /** The trajectories, in the order the runs were asked for (file paths relative to the served root). */
+  runs: (TaskTrajectory & { run: ComparedRun })[];
+  /** First step where a run's actions differ from the first run's (or one run has ended). */
+  actionDivergence?: number;
+}
+
+/** How each run's screens differ from the first run's, step by step (computed on the engine, cached). */
+export interface StepDifferences {
+  /**
+   * `diffs[r][i]`: run r+2 against run 1 at step i+1, the share (0..1) of a downscaled grayscale copy of the two
+   * observations whose brightness differs by more than 1/16; null where either step has no screenshot.
+   */
+  diffs: (number | null)[][];
+  /** A step whose difference exceeds this counts as a divergence. */
+  threshold: number;
+  /** First step whose screens differ by more than the threshold. */
+  screenDivergence?: number;
+}
+
 export interface StartRunParams {
   tasks: string[];
   agent: string;
@@ -74,6 +104,10 @@ export interface ApiMethods {
   'runs.list': { params: { path?: string }; result: RunListItem[] };
   'runs.get': { params: { runId: string }; result: RunDetail };
   'runs.task': { params: { runId: string; taskKey: string }; result: TaskTrajectory };
+  /** One task in two to four runs, with the first step where their actions part. */
+  'runs.compare': { params: { runIds: string[]; taskKey: string }; result: TaskComparison };
+  /** Per-step screen differences of the same runs (slower: asked for after the first paint). */
+  'runs.stepDiffs': { params: { runIds: string[]; taskKey: string }; result: StepDifferences };
   'runs.start': { params: StartRunParams; result: { runId: string } };
   'runs.control': {
     /** approve / reject need the task (and its step), so approving one task never performs another's action. */
@@ -135,6 +169,8 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   'runs.list': obj({ path: str }),
   'runs.get': obj({ runId: str }, ['runId']),
   'runs.task': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
+  'runs.compare': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, ['runIds', 'taskKey']),
+  'runs.stepDiffs': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, ['runIds', 'taskKey']),
   'runs.start': obj(
     {
       tasks: { type: 'array', items: str, minItems: 1, maxItems: 10000 },

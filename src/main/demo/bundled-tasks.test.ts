@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readOracle, oraclePath } from '../agents/oracle';
+import { parseAction } from '../actions';
 import { loadDemoTasks } from './demo';
 import { gradingKindsOf } from './grading-kind';
 import { oracleActionCount } from './selftest';
@@ -37,6 +38,16 @@ describe('the bundled demo tasks', async () => {
       expect(readOracle(oraclePath(t)).steps.at(-1), t.file).toBe('DONE');
       expect(cutLength(oracleActionCount(t) ?? 0), t.file).toBeGreaterThan(0);
     }
+  });
+
+  it('include a browser oracle that clicks a page element and scrolls, so the replay draws pointer marks', () => {
+    const kinds = (t: (typeof tasks)[number]) =>
+      readOracle(oraclePath(t)).steps.flatMap((s) => {
+        const parsed = parseAction('pyautogui', s as string, { bindings: {} });
+        return parsed.ok ? parsed.actions.map((a) => a.type) : [];
+      });
+    const pointing = tasks.filter((t) => t.app === 'chromium' && kinds(t).includes('click') && kinds(t).includes('scroll'));
+    expect(pointing.map((t) => t.id)).not.toEqual([]);
   });
 
   it('name only files that exist beside them', () => {

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readRun } from '../store/reader';
+import { readRun, readTaskTrajectory } from '../store/reader';
 import { demoTaskFiles } from './tasks';
 import { projectRoot } from './paths';
 import { missingDemoPrograms, runProctor } from './testing-env';
@@ -42,8 +42,21 @@ describe('proctor demo', () => {
       for (const t of oracle.tasks) expect({ key: t.key, state: t.state, score: t.score }).toEqual({ key: t.key, state: 'success', score: 1 });
       for (const t of noop.tasks) expect({ key: t.key, state: t.state, score: t.score }).toEqual({ key: t.key, state: 'success', score: 0 });
       // The native summary of one task carries its result.
-      const manifest = JSON.parse(await readFile(join(runDir('oracle'), 'manifest.json'), 'utf8')) as { agent: string };
+      const manifest = JSON.parse(await readFile(join(runDir('oracle'), 'manifest.json'), 'utf8')) as { agent: string; observation: string };
       expect(manifest.agent).toBe('oracle');
+      // The oracle pass observes with Set-of-Mark: its browser steps carry marks, and one of them is clicked.
+      expect(manifest.observation).toBe('som');
+      const browser = readTaskTrajectory(runDir('oracle'), 'chromium/d88f645c-b93d-4da3-8636-683046aaf745');
+      const click = browser.steps.flatMap((s) => s.actions).find((a) => a.type === 'click');
+      expect(click).toBeDefined();
+      const button = browser.steps[0].marks?.find((m) => m.label?.includes('Place order'));
+      expect(button, 'the Place order button is a mark').toBeDefined();
+      if (click?.type === 'click' && button) {
+        expect(click.x!).toBeGreaterThan(button.x);
+        expect(click.x!).toBeLessThan(button.x + button.w);
+        expect(click.y!).toBeGreaterThan(button.y);
+        expect(click.y!).toBeLessThan(button.y + button.h);
+      }
     },
     420_000,
   );

@@ -1,7 +1,9 @@
 // `proctor demo`: the bundled tasks run with the oracle (each must score 1) and the noop agent (each must
-// score 0), as a table with a PASS / FAIL per expectation.
+// score 0), as a table with a PASS / FAIL per expectation. The oracle pass observes with Set-of-Mark, so its
+// replay shows the marked elements beside the clicks, scrolls and keys the oracle performs.
 import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
+import type { ObservationType } from '../observe/observation';
 import { taskKeyOf } from '../store/layout';
 import { loadTasks } from '../tasks/reader';
 import { gradingKindsOf } from './grading-kind';
@@ -46,6 +48,8 @@ export interface DemoOutcome {
 }
 
 const expected: Record<DemoAgent, number> = { oracle: 1, noop: 0 };
+/** What each pass observes: the oracle's replay is the one people open to see what Proctor records. */
+export const demoObservation: Record<DemoAgent, ObservationType> = { oracle: 'som', noop: 'screenshot' };
 
 function check(agent: DemoAgent, r: TrialResult | undefined): string | undefined {
   if (!r) return `${agent}: not run`;
@@ -76,6 +80,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       parallel: options.parallel,
       agent,
       agentName: agent,
+      observation: demoObservation[agent],
       args: options.args,
       env: options.env,
       signal: options.signal,

@@ -2,6 +2,7 @@
 import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
+import type { ObservationType } from '../observe/observation';
 import { runTasks } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import type { TrialName, TrialResult } from './verdict';
@@ -23,6 +24,8 @@ export interface TrialOptions {
   screen?: { width: number; height: number };
   /** Environment spec (`local`, `osworld://host:5000`); default local. */
   env?: string;
+  /** What the agent sees each step; default screenshots. */
+  observation?: ObservationType;
 }
 
 export interface TrialRun {
@@ -45,6 +48,7 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
     taskTimeoutMs: options.taskTimeoutMs ?? 120_000,
     screen: options.screen ?? { width: 1280, height: 800 },
     ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.observation ? { observation: options.observation } : {}),
   });
   const results = new Map<string, TrialResult>();
   for (const item of outcome.tasks) {

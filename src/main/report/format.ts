@@ -3,6 +3,7 @@
 import { dimensions, type BucketComparison, type BucketStats, type Breakdown, type Comparison, type DimensionName, type FlippedTask, type Measure } from '../../shared/breakdown';
 import { formatTable } from '../demo/table';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from '../../shared/format';
+import { flippedTaskLink, type CompareLinks } from './links';
 
 /** `42.9%` */
 export const percent = (rate: number): string => formatPercent(rate);
@@ -111,7 +112,7 @@ function comparisonTable(first: string, runs: string[], rows: BucketComparison[]
 const side = (s: FlippedTask['baseline']) => `${s.state}${s.score !== undefined ? ` ${formatScore(s.score)}` : ''}`;
 
 /** Runs side by side per bucket (each with its difference to the first run), then the tasks that flipped. */
-export function formatComparison(comparison: Comparison, titles: string[] = comparison.runs): string[] {
+export function formatComparison(comparison: Comparison, titles: string[] = comparison.runs, links?: CompareLinks): string[] {
   const runs = titles.map((r, i) => `run ${i + 1}: ${r}`);
   const short = comparison.runs.map((_, i) => `run ${i + 1}`);
   const lines = ['Runs compared (Δ = rate minus run 1, in percentage points):', ...runs.map((r) => `  ${r}`), ''];
@@ -135,10 +136,14 @@ export function formatComparison(comparison: Comparison, titles: string[] = comp
     );
   for (const [dim, rows] of Object.entries(comparison.by) as [DimensionName, BucketComparison[]][])
     lines.push('', dimensions[dim].title, comparisonTable(dim, short, rows));
+  const anyFlip = comparison.flips.some((f) => f.gained.length + f.lost.length > 0);
+  if (links && anyFlip)
+    lines.push('', `A flipped task's runs side by side: npx proctor serve ${links.serveRoot}, then open the address it prints followed by the task's link.`);
   for (const [i, f] of comparison.flips.entries()) {
     lines.push('', `Tasks that flipped, run 1 → run ${i + 2}: ${f.gained.length} fail → pass, ${f.lost.length} pass → fail`);
-    for (const t of f.gained) lines.push(`  + ${t.key}  (${side(t.baseline)} → ${side(t.other)})`);
-    for (const t of f.lost) lines.push(`  - ${t.key}  (${side(t.baseline)} → ${side(t.other)})`);
+    const link = (key: string) => (links ? `  ${flippedTaskLink(links, i + 1, key)}` : '');
+    for (const t of f.gained) lines.push(`  + ${t.key}  (${side(t.baseline)} → ${side(t.other)})${link(t.key)}`);
+    for (const t of f.lost) lines.push(`  - ${t.key}  (${side(t.baseline)} → ${side(t.other)})${link(t.key)}`);
     if (f.onlyInBaseline.length || f.onlyInOther.length)
       lines.push(
         `  Not in both runs (their rates do not share a denominator): ` +

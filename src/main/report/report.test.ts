@@ -10,6 +10,7 @@ import { loadTasks } from '../tasks';
 import { main } from '../cli/main';
 import { breakdown, categoryName, categoryNames, compareRuns, rowFromItem, readReportRun, type BucketStats, type ReportRow } from '.';
 import { formatBreakdown, formatComparison } from './format';
+import { compareLinksFor } from './links';
 
 const projectRoot = resolve(__dirname, '../../..');
 const spider2v = resolve(projectRoot, '../shared/fixtures/spider2v/examples');
@@ -228,6 +229,12 @@ describe('report: run versus run', () => {
     expect(text).toMatch(/\+ airbyte\/t2 +\(max_steps_error 0 → success 1\)/);
     expect(text).toMatch(/- airbyte\/t1 +\(success 1 → success 0\)/);
     expect(text).toContain('only in run 1: misc/t8');
+
+    // With links: each flipped task names its side-by-side route below the runs' common folder.
+    const links = compareLinksFor([dirA, dirB]);
+    const linked = formatComparison(c, undefined, links).join('\n');
+    expect(linked).toContain(`npx proctor serve ${links.serveRoot}`);
+    expect(linked).toContain(`- airbyte/t1  (success 1 → success 0)  #/compare?run=${encodeURIComponent(links.runPaths[0])}&run=${encodeURIComponent(links.runPaths[1])}&task=airbyte%2Ft1`);
   });
 
   it('refuses a comparison of one run', () => {

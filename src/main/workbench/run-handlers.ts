@@ -1,8 +1,9 @@
 // runs.* and labels.add: runs below the served root (Proctor, OSWorld and Spider2-V result folders), live
-// events, and people's labels appended as verdict events (never overwriting another).
+// events, and people's labels appended as verdict events (never overwriting another). runs.compare and
+// runs.stepDiffs (several runs of one task) are in compare-handlers.ts.
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { ApiHandlers, RunDetail } from '../../shared/api';
+import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { RunEvent } from '../../shared/run';
 import { appendVerdict, listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../store';
 import { ApiRequestError } from './dispatch';
@@ -10,6 +11,8 @@ import type { EventHub } from './events';
 import { relativeToRoot, resolveBelow } from './paths';
 import { RunTail } from './run-live';
 import { RunControl } from './run-control';
+import { compareHandlers } from './compare-handlers';
+import { readJsonFile } from '../store/files';
 
 /**
  * A Proctor run folder whose manifest cannot be read (cut, 100,000 levels deep, the wrong shape) is shown with
@@ -30,7 +33,7 @@ function readRunOrProblem(dir: string, root: string): RunDetail {
   }
 }
 
-type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'labels.add'>;
+type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'labels.add'>;
 
 export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods; close(): Promise<void> } {
   const tail = new RunTail(hub);
@@ -56,6 +59,31 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
     }
   };
 
+  /** A run's task with its step files relative to the served root (the UI loads them from there). */
+  const trajectory = (runId: string, taskKey: string): TaskTrajectory => {
+    const dir = runDir(runId);
+    const traj = readable(() => readTaskTrajectory(dir, taskKey));
+    if (!control.owns(traj.runId)) tail.follow(dir);
+    const runRel = relativeToRoot(root, dir);
+    const below = (p?: string) => (p === undefined ? undefined : runRel ? `${runRel}/${p}` : p);
+    traj.steps = traj.steps.map((s) => ({
+      ...s,
+      observation: below(s.observation),
+      somObservation: below(s.somObservation),
+      screenshot: below(s.screenshot),
+      a11yTable: below(s.a11yTable),
+    }));
+    return traj;
+  };
+  /** Who ran a run, from its manifest where it has one (other tools' folders name no agent). */
+  const comparedRun = (runId: string): ComparedRun => {
+    const dir = runDir(runId);
+    const read = readJsonFile<Record<string, unknown>>(join(dir, runFiles.manifest));
+    const m = read.value && typeof read.value === 'object' ? read.value : {};
+    const text = (v: unknown) => (typeof v === 'string' && v ? v.slice(0, 200) : undefined);
+    return { path: relativeToRoot(root, dir) || '.', agent: text(m.agent), model: text(m.model) };
+  };
+
   const handlers: RunMethods = {
     'runs.list': async ({ path }) => {
       const runs = listRuns(path ? resolveBelow(root, path) : root);
@@ -68,22 +96,8 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
       if (detail.run.live && !control.owns(detail.run.runId)) tail.follow(dir);
       return detail;
     },
-    'runs.task': async ({ runId, taskKey }) => {
-      const dir = runDir(runId);
-      const traj = readable(() => readTaskTrajectory(dir, taskKey));
-      if (!control.owns(traj.runId)) tail.follow(dir);
-      // Step files are relative to the run folder; the UI loads files relative to the served root.
-      const runRel = relativeToRoot(root, dir);
-      const below = (p?: string) => (p === undefined ? undefined : runRel ? `${runRel}/${p}` : p);
-      traj.steps = traj.steps.map((s) => ({
-        ...s,
-        observation: below(s.observation),
-        somObservation: below(s.somObservation),
-        screenshot: below(s.screenshot),
-        a11yTable: below(s.a11yTable),
-      }));
-      return traj;
-    },
+    'runs.task': async ({ runId, taskKey }) => trajectory(runId, taskKey),
+    ...compareHandlers(root, { trajectory, run: comparedRun }),
     'runs.start': async (params) => control.start(params),
     'runs.control': async ({ runId, action, taskKey, step }) => control.control(runId, action, taskKey, step),
     'runs.pending': async ({ runId }) => control.pending(runId),

@@ -1,11 +1,15 @@
-// The workbench shell: the Tasks and Runs tabs. A link without a view opens on the served folder's runs when it
-// holds any (the folder a run or the demo wrote), else on its tasks.
+// The workbench shell: the Tasks and Runs tabs, and the side-by-side view of runs. A link without a view opens
+// on the served folder's runs when it holds any (the folder a run or the demo wrote), else on its tasks. In every
+// view `y` copies the link of what is on screen.
 import { useEffect, useState } from 'react';
 import type { AppInfo } from '../../shared/api';
 import { client } from './transport';
 import { navigate, routeHref, useRoute } from './route';
 import { TaskBrowser } from './views/TaskBrowser';
 import { RunsView } from './views/RunsView';
+import { CompareView } from './views/Compare';
+import { Toaster } from './components/Toast';
+import { useCopyLinkKey } from './copy-link';
 
 /** The first screen for a link that names no view. */
 function useFirstView(view: string): void {
@@ -30,12 +34,13 @@ export function App() {
     client.call('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
   }, []);
   useFirstView(route.view);
+  useCopyLinkKey();
   return (
     <div className="app">
       <header className="topbar">
         <span className="brand">Proctor</span>
         <nav>
-          <a href={routeHref('runs')} className={route.view === 'runs' ? 'active' : ''}>
+          <a href={routeHref('runs')} className={route.view === 'runs' || route.view === 'compare' ? 'active' : ''}>
             Runs
           </a>
           <a href={routeHref('tasks')} className={route.view === 'tasks' ? 'active' : ''}>
@@ -47,8 +52,17 @@ export function App() {
         </span>
       </header>
       <main className="content">
-        {route.view === 'tasks' ? <TaskBrowser route={route} /> : route.view ? <RunsView route={route} /> : <div className="muted pad">Opening…</div>}
+        {route.view === 'tasks' ? (
+          <TaskBrowser route={route} />
+        ) : route.view === 'compare' ? (
+          <CompareView route={route} />
+        ) : route.view ? (
+          <RunsView route={route} />
+        ) : (
+          <div className="muted pad">Opening…</div>
+        )}
       </main>
+      <Toaster />
     </div>
   );
 }

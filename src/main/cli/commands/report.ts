@@ -8,6 +8,7 @@ import { loadTasks } from '../../tasks';
 import { formatProblem } from '../../tasks/validation';
 import {
   breakdown,
+  compareLinksFor,
   compareRuns,
   dimensionNames,
   formatBreakdown,
@@ -152,7 +153,7 @@ export const command: CliCommand = {
       return 0;
     }
     const titles = runs.map((r, i) => titleOf(r, labels[i]));
-    if (comparison) for (const line of formatComparison(comparison, titles)) io.out(line);
+    if (comparison) for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir)))) io.out(line);
     else
       for (const [i, report] of reports.entries()) {
         if (i) io.out('');

@@ -1,7 +1,6 @@
 // The `osworld` environment kind for the environments registry: `osworld://HOST[:PORT][?token=…&browser=…]`.
 // Shaped like the registry's EnvironmentKind (summary, check, create) without importing it, so that wiring
 // it in is one `register('osworld', osworldKind)` line; the spec is read from its text.
-import type { Environment } from '../environment';
 import { createOsworldEnvironment, type OsworldEnvironment } from './osworld-environment';
 import { parseOsworldSpec } from './spec';
 

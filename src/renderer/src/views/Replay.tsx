@@ -11,6 +11,7 @@ import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
 import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
+import { CompareWith } from '../components/CompareWith';
 
 type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
 
@@ -36,6 +37,11 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
   const index = Math.min(Math.max(stepNo, 1), Math.max(steps.length, 1)) - 1;
   const step = steps[index];
+
+  // A link to a step opens with that step in view in the lists, not only on the stage.
+  useEffect(() => {
+    for (const el of document.querySelectorAll('.step-list li.current, .filmstrip .frame.current')) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [index, steps.length]);
 
   // Fetch the next steps' images ahead, so stepping forward shows them at once.
   useEffect(() => {
@@ -75,7 +81,8 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <span className={`state-${traj.item.state}`}>{traj.item.state}</span>
         <span>score {formatScore(traj.item.score)}</span>
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
-        <span className="muted small">←/→ step · s SoM · b before/after · Esc back</span>
+        <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
+        <span className="muted small">←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>
       {traj.task?.instruction && <div className="replay-instruction">{traj.task.instruction}</div>}
       {awaiting && <LivePanel runId={runId} taskKey={taskKey} awaiting={awaiting} />}

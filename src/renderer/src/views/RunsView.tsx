@@ -13,6 +13,7 @@ import { StartRunForm } from '../components/StartRunForm';
 import { BreakdownPanel } from '../components/BreakdownPanel';
 import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
+import { compareLink, compareRunLimits } from '../../../shared/links';
 
 const pct = formatPercent;
 /** A run's folder below the served one; the served folder itself (`.`, e.g. a UFO logs folder) by its name. */
@@ -29,6 +30,8 @@ export function RunsView({ route }: { route: Route }) {
 function RunList() {
   const [runs, setRuns] = useState<RunListItem[]>();
   const [error, setError] = useState<string>();
+  const [picked, setPicked] = useState<string[]>([]);
+  const pick = (path: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== path), path].slice(-compareRunLimits.max) : p.filter((x) => x !== path)));
   const tick = useRunEvents(() => true);
   useEffect(() => {
     client.call('runs.list', {}).then(setRuns, (e: Error) => setError(e.message));
@@ -39,9 +42,18 @@ function RunList() {
     <div className="pad">
       <StartRunForm />
       {!runs.length && <div className="empty">No runs below the served folder yet. Start one above, or with <code>npx proctor demo</code>.</div>}
+      {runs.length > 1 && (
+        <div className="toolbar">
+          <button disabled={picked.length < compareRunLimits.min} onClick={() => (location.hash = compareLink(picked).slice(1))} data-testid="compare-runs">
+            Compare {picked.length || ''} side by side
+          </button>
+          <span className="muted small">tick {compareRunLimits.min} to {compareRunLimits.max} runs of the same tasks</span>
+        </div>
+      )}
       <table className="grid" data-testid="run-list">
         <thead>
           <tr>
+            <th className="run-pick" />
             <th>run</th>
             <th>format</th>
             <th>agent / model</th>
@@ -53,6 +65,9 @@ function RunList() {
         <tbody>
           {runs.map((r) => (
             <tr key={r.runId} className="clickable" onClick={() => navigate('runs', [r.runId])} data-testid="run-row">
+              <td className="run-pick" onClick={(e) => e.stopPropagation()}>
+                <input type="checkbox" aria-label={`pick ${r.path} to compare`} checked={picked.includes(r.path)} onChange={(e) => pick(r.path, e.target.checked)} data-testid="run-pick" />
+              </td>
               <td className="mono">
                 {r.live && <span className="live-dot" title="live" />} {shownPath(r)}
               </td>
