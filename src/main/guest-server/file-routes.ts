@@ -3,7 +3,8 @@
 // /wallpaper and /setup/change_wallpaper.
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
+import { fetchDownload } from '../downloads';
 import { HttpError, readForm, readJson, readMultipart, sendFile, sendJson, sendText, stringField, LIMITS } from './http-io';
 import { expandGuestPath, findWindows, GUEST_HOME, hostPath, sleep, type Route } from './guest';
 
@@ -63,33 +64,6 @@ const upload: Route['handler'] = async (req, res, guest) => {
   sendText(res, 200, 'File uploaded successfully');
 };
 
-/** The file standing for `url` in the downloads folder: by its `downloads.json` map, else by the URL's last name. */
-async function downloadedFile(dir: string, url: string): Promise<string | undefined> {
-  const mapFile = join(dir, 'downloads.json');
-  if (existsSync(mapFile)) {
-    let map: unknown;
-    try {
-      map = JSON.parse(await readFile(mapFile, 'utf8'));
-    } catch (e) {
-      throw new HttpError(500, `${mapFile}: not JSON: ${(e as Error).message}`);
-    }
-    const rel = map && typeof map === 'object' ? (map as Record<string, unknown>)[url] : undefined;
-    if (typeof rel === 'string') {
-      const p = resolve(dir, rel);
-      if (!p.startsWith(resolve(dir) + '/')) throw new HttpError(500, `${mapFile}: the entry for ${url} leaves the downloads folder`);
-      if (existsSync(p)) return p;
-    }
-  }
-  let name: string;
-  try {
-    name = decodeURIComponent(basename(new URL(url).pathname));
-  } catch {
-    return undefined;
-  }
-  const p = join(dir, name);
-  return name && !name.startsWith('.') && existsSync(p) ? p : undefined;
-}
-
 async function fetchUrl(url: string): Promise<Buffer> {
   let last: Error | undefined;
   for (let i = 0; i < DOWNLOAD_TRIES; i++) {
@@ -118,9 +92,12 @@ const downloadFile: Route['handler'] = async (req, res, guest) => {
   let data: Buffer;
   const dir = guest.options.downloads?.dir;
   if (dir) {
-    const local = await downloadedFile(dir, url);
-    if (!local) throw new HttpError(500, `no file for ${url} in the downloads folder ${dir} (name it ${basename(url.split('?')[0])} or map the URL in downloads.json)`);
-    data = await readFile(local);
+    // the same folder rules as `proctor run --downloads` (downloads.ts); a missing file names the URL
+    try {
+      data = await fetchDownload(url, { downloads: dir });
+    } catch (e) {
+      throw new HttpError(500, (e as Error).message);
+    }
   } else data = await fetchUrl(url);
   await mkdir(dirname(host), { recursive: true });
   await writeFile(host, data);

@@ -352,7 +352,7 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
 
   it('resets to a fresh home and display, ending what the episode started; calls during the reset wait', async () => {
     const before = await server.environment();
-    const home = (await c.post('/execute', { command: ['sh', '-c', 'printf %s "$HOME"'] })).json<{ output: string }>().output;
+    const home = before.home.root; // the home's folder on the host (inside a namespace sandbox $HOME is /home/user)
     expect(spawnSync('pgrep', ['-f', basename(profile)]).status).toBe(0); // Chromium of the launch test is running
     const [reset, during] = await Promise.all([c.post('/proctor/reset'), new Promise((r) => setTimeout(r, 50)).then(() => c.post('/screen_size'))]);
     expect(reset.status).toBe(200);
@@ -360,10 +360,12 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
     const after = await server.environment();
     expect(after).not.toBe(before);
     expect(reset.json()).toEqual({ status: 'success', display: after.display });
-    const home2 = (await c.post('/execute', { command: ['sh', '-c', 'printf %s "$HOME"'] })).json<{ output: string }>().output;
-    expect(home2).not.toBe(home);
+    expect(after.home.root).not.toBe(home);
     expect((await c.form('/file', { file_path: '~/docs/deep/notes.txt' })).status).toBe(404);
-    expect((await c.post('/list_directory', { path: '~' })).json()).toEqual({ directory_tree: { type: 'directory', name: 'user', children: [{ type: 'directory', name: 'Desktop', children: [] }] } });
+    // a fresh home: the Desktop, and what the desktop's own programs keep there (openbox's ~/.cache)
+    const tree = (await c.post('/list_directory', { path: '~' })).json<{ directory_tree: { name: string; children: { name: string; children?: unknown[] }[] } }>().directory_tree;
+    expect(tree.name).toBe('user');
+    expect(tree.children.filter((e) => !e.name.startsWith('.'))).toEqual([{ type: 'directory', name: 'Desktop', children: [] }]);
     await waitFor(() => spawnSync('pgrep', ['-f', basename(profile)]).status === 1, 5000, 'Chromium to be ended');
     expect((await c.get('/screenshot')).status).toBe(200);
   });

@@ -20,6 +20,8 @@ export interface SetupContext {
   taskDir: string;
   task: Task;
   signal: AbortSignal;
+  /** Folder of files the setup would download (--downloads). */
+  downloads?: string;
 }
 
 export interface GradeContext {

@@ -37,6 +37,8 @@ export interface RunOptions {
   screen?: { width: number; height: number };
   /** Environment spec (`local`, `local:1280x800`, `osworld://host:5000`; default local), kept in the manifest. */
   env?: string;
+  /** Folder of the files tasks' setup would download (`--downloads`); nothing is fetched when given. */
+  downloads?: string;
   /** Accept sandboxes without namespace isolation for an agent holding a model key (`--allow-unisolated`). */
   allowUnisolated?: boolean;
   tokenBudget?: number;
@@ -280,6 +282,7 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
           tokenBudget: opts.tokenBudget,
           waitMs: opts.waitMs,
           appCheck: opts.appCheck,
+          downloads: opts.downloads,
         },
       });
       running--;

@@ -23,6 +23,8 @@ export interface TaskRunSettings {
   /** How long a WAIT action waits (ms). Default 1000. */
   waitMs?: number;
   appCheck?: AppCheck;
+  /** Folder of files the task's setup would download (--downloads); nothing is fetched when given. */
+  downloads?: string;
 }
 
 export interface TaskOutcome {
@@ -135,7 +137,7 @@ export async function runTask(input: {
     });
     const liveEnv = env;
 
-    await until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal }), signal).catch((e) => {
+    await until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads }), signal).catch((e) => {
       if (e instanceof Stop) throw e;
       if (e instanceof NeedsAccountError) throw new Stop('skipped', e.message, { cause: e });
       if (e instanceof EnvironmentError) throw envFailure('setup', e);
@@ -251,7 +253,7 @@ export async function runTask(input: {
     // The task's own evaluator; it runs the postconfig first through runPostSetup.
     const cacheDir = join(writer.dir, 'cache');
     const runPostSetup = (steps: Task['postSetup']) =>
-      until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal }), signal);
+      until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads }), signal);
     const verdict = await until(
       parts.grade(task, { env: liveEnv, task, cacheDir, lastAction, runPostSetup, signal }),
       signal,

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { Registry } from '../registry';
+import { fetchDownload } from '../downloads';
 import { isInside } from '../contained';
 import { NeedsAccountError } from '../errors';
 import { openDevToolsTab } from '../env/devtools';
@@ -15,6 +16,8 @@ export interface SetupContext {
   taskDir: string;
   task: Task;
   signal?: AbortSignal;
+  /** Folder of the files `download` steps would fetch (--downloads); with it nothing is fetched. */
+  downloads?: string;
 }
 
 export type SetupFunc = (args: Record<string, unknown>, env: Environment, ctx: SetupContext) => Promise<void>;
@@ -154,14 +157,9 @@ setupFuncs.register('download', async (args, env, ctx) => {
     if (typeof url !== 'string' || typeof path !== 'string') throw new SetupStepFailure(`files[${i}] needs a string url and path`);
     let body: Buffer;
     try {
-      const signal = ctx.signal ? AbortSignal.any([ctx.signal, AbortSignal.timeout(60_000)]) : AbortSignal.timeout(60_000);
-      const res = await fetch(url, { signal });
-      if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);
-      body = Buffer.from(await res.arrayBuffer());
+      body = await fetchDownload(url, { downloads: ctx.downloads, signal: ctx.signal });
     } catch (e) {
-      const c = (e as { cause?: { code?: string; message?: string } }).cause;
-      const cause = c?.code ?? c?.message ?? (e as Error).message;
-      throw new SetupStepFailure(`cannot download ${url} (${cause}): the machine may be offline or the URL unreachable; fetch the file by hand and use copyfile_from_host_to_guest instead`, { cause: e });
+      throw new SetupStepFailure((e as Error).message, { cause: e });
     }
     await env.putFile(path, body);
   }

@@ -32,6 +32,8 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --task-timeout SEC    time limit per task (default ${DEFAULT_TASK_TIMEOUT_MS / 1000})
   --screen WxH          sandbox display size (default 1920x1080; a size in --env wins)
   --out DIR             folder for run folders (default ./results)
+  --downloads DIR       files the tasks' setup would download, by DIR/downloads.json (URL → file) or by name;
+                        nothing is fetched, and a missing file fails the task's setup naming its URL
   --allow-unisolated    let the llm agent (which holds a model key) drive sandboxes that are not isolated in
                         namespaces (where bubblewrap is missing); refused otherwise
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
@@ -73,6 +75,7 @@ export interface RunFlags {
   env?: string;
   json: boolean;
   allowUnisolated: boolean;
+  downloads?: string;
   /** Agent options given on the command line (only those given). */
   agentOptions: AgentOptions;
   /** The agent-option flags given, as written (for the check against the agent). */
@@ -253,6 +256,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--json':
         f.json = true;
         break;
+      case '--downloads':
+        f.downloads = value();
+        break;
       case '--allow-unisolated':
         f.allowUnisolated = true;
         break;
@@ -349,6 +355,7 @@ export const command: CliCommand = {
         args: ['run', ...storableArgs(argv)],
         ...(flags.env !== undefined ? { env: flags.env } : {}),
         allowUnisolated: flags.allowUnisolated,
+        ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}),
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
         agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) },

@@ -43,6 +43,12 @@ export interface Confinement {
   rewrite(text: string): string;
   /** Starts a process in the session. */
   spawn(argv: string[], options?: SpawnInSandbox): ChildProcess;
+  /**
+   * Whether `program` (a name looked up on the session's PATH, or a path) can be started in the session. Inside a
+   * namespace sandbox a missing program is only noticed by the program that execs it; this lets callers answer
+   * as the host would (spawn ENOENT).
+   */
+  hasProgram(program: string): boolean;
   /** Gives a file or folder the host wrote into the sandbox home to the sandbox's user. */
   adopt(hostPath: string): void;
   /** Ends every process of the session (namespaces: the whole PID namespace). */
@@ -261,6 +267,21 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
       return guestPath.startsWith('/') ? posix.normalize(guestPath) : posix.join(GUEST_HOME, guestPath);
     },
     rewrite: (text) => text,
+    hasProgram(program) {
+      if (program.includes('/')) {
+        // a guest path in the home or /tmp lives in the sandbox home; the read-only system is the host's own
+        const p = program.startsWith('/') ? posix.normalize(program) : posix.join(GUEST_HOME, program);
+        if (p === GUEST_HOME || p.startsWith(GUEST_HOME + '/') || p === GUEST_TMP || p.startsWith(GUEST_TMP + '/')) {
+          try {
+            return existsSync(home.toHost(p));
+          } catch {
+            return false;
+          }
+        }
+        return ['/usr/', '/bin/', '/sbin/', '/lib', '/etc/', '/opt/'].some((d) => p.startsWith(d)) && existsSync(p);
+      }
+      return base.PATH.split(':').some((d) => existsSync(join(d, program)));
+    },
     spawn(argv, o = {}) {
       if (closed) throw new EnvironmentError('the sandbox session is closed');
       const cwd = o.cwd ? confinement.commandPath(o.cwd) : GUEST_HOME;
@@ -300,6 +321,7 @@ export function hostConfinement(home: SandboxHome): Confinement {
     baseEnv: () => hostBase(),
     commandPath: (g) => home.toHost(g),
     rewrite: (text) => home.rewriteCommand(text),
+    hasProgram: () => true, // the host's spawn says ENOENT itself
     spawn(argv, o = {}) {
       const [file, ...args] = argv;
       const cwd = o.cwd ? home.toHost(o.cwd) : home.root;

@@ -41,6 +41,7 @@ export class SandboxShell {
   async run(command: string | string[], options: RunOptions = {}): Promise<CommandResult> {
     const argv = this.argv(command, options.shell);
     const file = argv[0];
+    if (!this.confinement.hasProgram(file)) return { stdout: '', stderr: `cannot run ${file}: spawn ${file} ENOENT`, exitCode: 127, timedOut: false };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise<CommandResult>((resolve) => {
       let child: ChildProcess;
@@ -106,7 +107,9 @@ export class SandboxShell {
 
   /** Starts a program detached (its own process group) and resolves once it has been spawned. */
   async launch(command: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<void> {
-    const child = this.confinement.spawn(this.argv(command, false), { cwd: options.cwd, env: this.env(options.env), detached: true, stdio: 'ignore' });
+    const argv = this.argv(command, false);
+    if (!this.confinement.hasProgram(argv[0])) throw new EnvironmentError(`cannot launch ${JSON.stringify(command)}: spawn ${argv[0]} ENOENT`);
+    const child = this.confinement.spawn(argv, { cwd: options.cwd, env: this.env(options.env), detached: true, stdio: 'ignore' });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (e) => reject(new EnvironmentError(`cannot launch ${JSON.stringify(command)}: ${e.message}`, { cause: e })));
