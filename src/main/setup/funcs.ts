@@ -6,7 +6,7 @@ import { Registry } from '../registry';
 import { fetchDownload } from '../downloads';
 import { isInside } from '../contained';
 import { NeedsAccountError } from '../errors';
-import { openDevToolsTab } from '../env/devtools';
+import { openDevToolsTab, waitForDevTools } from '../env/devtools';
 import { MissingCapabilityError, type Environment } from '../env/environment';
 import type { Task } from '../../shared/task';
 import { SetupStepFailure } from './setup-error';
@@ -235,7 +235,11 @@ setupFuncs.register('google_chrome_browser', async (args, env, ctx) => {
 setupFuncs.register('chrome_open_tabs', async (args, env, ctx) => {
   const endpoint = env.browserEndpoint();
   if (!endpoint) throw new SetupStepFailure('no browser with a DevTools endpoint is running: a google_chrome_browser step must come first');
-  for (const url of urlList(args.urls_to_open, 'urls_to_open')) await openTab(endpoint, url, ctx.signal);
+  const urls = urlList(args.urls_to_open, 'urls_to_open');
+  await waitForDevTools(endpoint, ctx.signal).catch((e: Error) => {
+    throw new SetupStepFailure(e.message, { cause: e });
+  });
+  for (const url of urls) await openTab(endpoint, url, ctx.signal);
 });
 
 // ---- cloud accounts -------------------------------------------------------------------------------------------

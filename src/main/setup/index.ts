@@ -5,6 +5,7 @@ import { NeedsAccountError } from '../errors';
 import { setupFuncs, type SetupContext } from './funcs';
 import { SetupError, SetupStepFailure } from './setup-error';
 import './feature-funcs';
+import './browser-funcs';
 
 export { setupFuncs, ACCOUNT_SETUP_FUNCS, accountSetupFuncNames, taskAsset, type SetupFunc, type SetupContext } from './funcs';
 export { SetupError, SetupStepFailure } from './setup-error';

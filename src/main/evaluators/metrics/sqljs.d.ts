@@ -1,4 +1,5 @@
-// Minimal typing of the part of sql.js (SQLite compiled to WebAssembly) that check_local_database uses.
+// Minimal typing of the part of sql.js (SQLite compiled to WebAssembly) that Proctor uses (check_local_database,
+// the update_browse_history setup step).
 declare module 'sql.js' {
   interface QueryResult {
     columns: string[];
@@ -6,6 +7,8 @@ declare module 'sql.js' {
   }
   interface Database {
     exec(sql: string): QueryResult[];
+    run(sql: string, params?: unknown[]): Database;
+    export(): Uint8Array;
     close(): void;
   }
   interface SqlJsStatic {
