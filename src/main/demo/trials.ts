@@ -2,7 +2,7 @@
 import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
-import { runTasks } from '../runner/scheduler';
+import { runTasks, type RunOptions } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import './setup'; // registers serve_demo_site
 import type { TrialName, TrialResult } from './verdict';
@@ -22,6 +22,8 @@ export interface TrialOptions {
   /** Per-task time limit; the demo tasks take well under 30 s each. */
   taskTimeoutMs?: number;
   screen?: { width: number; height: number };
+  /** Replaces parts of the engine (e.g. grading under a profile). */
+  parts?: RunOptions['parts'];
 }
 
 export interface TrialRun {
@@ -43,6 +45,7 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
     onEvent: options.onEvent,
     taskTimeoutMs: options.taskTimeoutMs ?? 120_000,
     screen: options.screen ?? { width: 1280, height: 800 },
+    parts: options.parts,
   });
   const results = new Map<string, TrialResult>();
   for (const item of outcome.tasks) {

@@ -6,13 +6,24 @@ import { NeedsAccountError } from '../errors';
 import { accountServiceOf, getters, metrics } from './catalog';
 import { combineScores } from './conj';
 import type { GradingContext } from './getter';
-import type { MetricOutcome } from './metric';
+import type { Metric, MetricOutcome } from './metric';
+import { profileOf, variantOf, variants, type GradingProfile } from './profile';
 
 export interface GradeOptions extends GradingContext {
   /** The agent's last action: `DONE`, `FAIL`, `WAIT`, or undefined (step limit, no action). */
   lastAction?: string;
   /** Runs the task's postconfig (setup steps) on the environment before grading. */
   runPostSetup?: (steps: SetupStep[]) => Promise<void>;
+  /** Grade under this profile instead of the one the task's shape implies (`--grading-profile`). */
+  profile?: GradingProfile;
+  /** Run the robust variant beside a faithful one and flag disagreements (default true). */
+  secondOpinion?: boolean;
+}
+
+/** What gradePlan needs besides the environment: the profile and whether to ask for a second opinion. */
+interface PlanContext extends GradingContext {
+  profile: GradingProfile;
+  secondOpinion: boolean;
 }
 
 /** One check ready to run: a metric with its getters, or a combination of checks (native composite). */
@@ -106,7 +117,7 @@ interface Graded {
   accounts: string[];
 }
 
-async function gradePlan(plan: Plan, ctx: GradingContext): Promise<Graded> {
+async function gradePlan(plan: Plan, ctx: PlanContext): Promise<Graded> {
   if (plan.kind === 'combine') {
     const parts = [];
     for (const p of plan.parts) parts.push(await gradePlan(p, ctx));
@@ -148,17 +159,49 @@ async function gradePlan(plan: Plan, ctx: GradingContext): Promise<Graded> {
   return gradeMetric(plan.metric, result, expected, plan.options, ctx, plan.pointer, base);
 }
 
-async function gradeMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: GradingContext, pointer: string, base: Partial<MetricRecord>): Promise<Graded> {
+async function gradeMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, pointer: string, base: Partial<MetricRecord>): Promise<Graded> {
   const record: MetricRecord = { ...base, metric: name, score: 0, result: forRecord(result), expected: forRecord(expected), pointer };
   try {
-    const outcome = await metrics.require(name)(result, expected, options, ctx);
-    const score = Number.isFinite(outcome.score) ? Math.max(0, Math.min(1, outcome.score)) : 0;
-    return { outcome: { score, reason: outcome.reason }, records: [{ ...record, score, reason: outcome.reason }], errors: [], accounts: [] };
+    const robust = metrics.require(name);
+    const faithful = variantOf(name, ctx.profile);
+    const outcome = clamp(await (faithful ?? robust)(result, expected, options, ctx));
+    const graded: Graded = { outcome, records: [{ ...record, score: outcome.score, reason: outcome.reason }], errors: [], accounts: [] };
+    if (faithful && ctx.secondOpinion) await addSecondOpinion(graded.records[0], robust, name, result, expected, options, ctx);
+    return graded;
   } catch (e) {
     const accounts = e instanceof NeedsAccountError ? [e.service] : [];
     const msg = e instanceof NeedsAccountError ? e.message : `${pointer}: metric ${name} failed: ${(e as Error).message}`;
     return { outcome: { score: 0, reason: msg }, records: [{ ...record, reason: msg, error: msg }], errors: [msg], accounts };
   }
+}
+
+function clamp(o: MetricOutcome): MetricOutcome {
+  return { score: Number.isFinite(o.score) ? Math.max(0, Math.min(1, o.score)) : 0, reason: o.reason };
+}
+
+const shown = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
+
+/**
+ * The second opinion: the robust metric on the same inputs. When it scores otherwise than the faithful one,
+ * the record carries both and a brittle-evaluator flag naming the difference (the variant's `diagnose`).
+ * A robust metric that throws gives no opinion.
+ */
+async function addSecondOpinion(record: MetricRecord, robust: Metric, name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext): Promise<void> {
+  let second: MetricOutcome;
+  try {
+    second = clamp(await robust(result, expected, options, ctx));
+  } catch {
+    return;
+  }
+  if (second.score === record.score) return;
+  record.secondOpinion = second;
+  let what: string | undefined;
+  try {
+    what = await variants.get(name)?.diagnose?.(result, expected, options);
+  } catch {
+    what = undefined;
+  }
+  record.brittle = `${what ?? name}: faithful ${shown(record.score)}, robust ${shown(second.score)}`;
 }
 
 /**
@@ -167,7 +210,15 @@ async function gradeMetric(name: string, result: unknown, expected: unknown, opt
  * `runPostSetup`), every check is graded and the scores combine with the task's `conj`. The verdict
  * records each metric's score, reason, getter outputs (values or host file paths) and getter specs.
  */
-export async function gradeTask(task: Task, ctx: GradeOptions): Promise<RuleVerdict> {
+export async function gradeTask(task: Task, options: GradeOptions): Promise<RuleVerdict> {
+  const profile = profileOf(task, options.profile);
+  const ctx: GradeOptions & PlanContext = { ...options, profile, secondOpinion: options.secondOpinion !== false };
+  const verdict = await gradeUnder(task, ctx);
+  const brittle = verdict.metrics.filter((m) => m.brittle).map((m) => `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.brittle}`);
+  return { ...verdict, profile, ...(brittle.length ? { brittle } : {}) };
+}
+
+async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<RuleVerdict> {
   const at = () => new Date().toISOString();
   const last = ctx.lastAction?.toUpperCase();
   if (task.infeasible) {
@@ -223,4 +274,9 @@ export async function gradeTask(task: Task, ctx: GradeOptions): Promise<RuleVerd
     reason,
     at: at(),
   };
+}
+
+/** The runner's grading part under a profile override (`--grading-profile`): pass as `parts` of a run. */
+export function gradingUnder(profile: GradingProfile | undefined): { grade?: (task: Task, ctx: GradeOptions) => Promise<RuleVerdict> } {
+  return profile ? { grade: (task, ctx) => gradeTask(task, { ...ctx, profile }) } : {};
 }

@@ -4,7 +4,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { MetricRecord, RuleVerdict, StepRecord, TaskState, Verdict, VerdictProvenance } from '../../shared/run';
+import type { GradingProfile, MetricRecord, RuleVerdict, StepRecord, TaskState, Verdict, VerdictProvenance } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { combineScores } from '../evaluators/conj';
 import { gradeTask, planOf, type GradeOptions } from '../evaluators/grade';
@@ -51,6 +51,8 @@ export interface RegradeOptions {
   tasks?: string[];
   /** The time stamped on the verdicts (default: now). */
   now?: Date;
+  /** Grade under this profile instead of each task's own (`--grading-profile`). */
+  profile?: GradingProfile;
 }
 
 export interface TaskRegrade {
@@ -92,7 +94,7 @@ async function seedCache(task: Task, taskDir: string, cacheDir: string): Promise
  * Re-grades one task from what its run stored (`steps`, `verdicts`, the copies in `taskDir/cache/`) with the
  * task as it reads now. Returns the verdict to append (stamped `at`, with provenance), or why there is none.
  */
-export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date }): Promise<TaskRegrade> {
+export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date; profile?: GradingProfile }): Promise<TaskRegrade> {
   const { task, taskDir, steps, verdicts } = input;
   const at = input.at.toISOString();
   const original = runVerdictOf(verdicts);
@@ -108,6 +110,7 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
     lastAction,
     // The stored files were fetched after the run's postconfig; it is not run again.
     runPostSetup: async () => undefined,
+    profile: input.profile,
   };
   // Infeasible tasks and a FAIL answer are graded from the last action alone.
   const decidedByAction = task.infeasible || lastAction?.toUpperCase() === 'FAIL';
@@ -203,7 +206,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
       row.notRegraded = `task file ${file} cannot be read${first ? `: ${first.pointer ? `${first.pointer}: ` : ''}${first.message}` : ''}`;
       continue;
     }
-    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now });
+    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile: options.profile });
     row.storedScore = result.storedScore;
     row.liveChecks = result.liveChecks;
     if (!result.verdict) {

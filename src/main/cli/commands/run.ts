@@ -9,6 +9,9 @@ import { defaultParts } from '../../runner/parts';
 import { outcomeTable, ProgressView } from '../../runner/progress';
 import { resumeRun, runTasks, type RunOptions, type RunOutcome } from '../../runner/scheduler';
 import { readManifest } from '../../store/run-writer';
+import { gradingUnder } from '../../evaluators/grade';
+import type { GradingProfile } from '../../evaluators/profile';
+import { gradingProfileFlag } from './metric';
 
 const observations: ObservationType[] = ['screenshot', 'a11y_tree', 'screenshot_a11y_tree', 'som'];
 
@@ -33,6 +36,7 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --out DIR             folder for run folders (default ./results)
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
   --json                print the outcome as JSON (no live display)
+  --grading-profile P   grade as spider2v | osworld | native (default: the benchmark each task's shape comes from)
 
 Options of the llm agent (the API key is never a flag: PROCTOR_API_KEY / OPENAI_API_KEY or the config file):
   --history N           past turns shown with each request (default 3; 0 = none)
@@ -67,6 +71,7 @@ export interface RunFlags {
   out: string;
   resume?: string;
   json: boolean;
+  gradingProfile?: GradingProfile;
   /** Agent options given on the command line (only those given). */
   agentOptions: AgentOptions;
   /** The agent-option flags given, as written (for the check against the agent). */
@@ -244,6 +249,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--json':
         f.json = true;
         break;
+      case '--grading-profile':
+        f.gradingProfile = gradingProfileFlag(value());
+        break;
       default:
         // Only the name: a mistyped secret flag must not be echoed with its value.
         if (a.startsWith('-')) throw new UsageError(`unknown option '${name}'`);
@@ -336,6 +344,7 @@ export const command: CliCommand = {
         args: ['run', ...argv],
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
+        parts: gradingUnder(flags.gradingProfile),
         agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) },
       };
       if (flags.resume) {

@@ -4,6 +4,9 @@ import { resolve } from 'node:path';
 import { UsageError, type CliCommand, shownPath, optionValue, parallelOption } from '../command';
 import { selfTest, selfTestTable } from '../../demo/selftest';
 import { loadTasks } from '../../tasks/reader';
+import { gradingUnder } from '../../evaluators/grade';
+import type { GradingProfile } from '../../evaluators/profile';
+import { gradingProfileFlag } from './metric';
 
 const usage = `Usage: proctor selftest <task files or folders…> [--out DIR] [--parallel N] [--json]
 
@@ -17,7 +20,8 @@ selftest.json are kept in <out>/selftest-<time>/. Exit 1 unless every task is so
 
   --out DIR       where the evidence folder goes (default ./results)
   --parallel N    sandbox displays at once (default 1)
-  --json          print selftest.json's verdicts instead of the table`;
+  --json          print selftest.json's verdicts instead of the table
+  --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)`;
 
 export const command: CliCommand = {
   name: 'selftest',
@@ -27,6 +31,7 @@ export const command: CliCommand = {
     let out = 'results';
     let parallel = 1;
     let json = false;
+    let profile: GradingProfile | undefined;
     const paths: string[] = [];
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
@@ -34,6 +39,7 @@ export const command: CliCommand = {
       if (a === '--out') out = value();
       else if (a === '--parallel') parallel = parallelOption(value());
       else if (a === '--json') json = true;
+      else if (a === '--grading-profile') profile = gradingProfileFlag(value());
       else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
       else paths.push(a);
     }
@@ -67,6 +73,7 @@ export const command: CliCommand = {
         parallel,
         args: ['selftest', ...argv],
         signal: stop.signal,
+        parts: gradingUnder(profile),
         log: json ? undefined : (line) => io.out(line),
       });
       if (json) io.out(JSON.stringify({ dir: outcome.dir, tasks: outcome.reports }, null, 2));

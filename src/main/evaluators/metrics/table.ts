@@ -50,9 +50,9 @@ async function compareCsv(result: unknown, expected: unknown, options: Record<st
   return pass(`all ${ra.length} records match${options.ignore_order ? ' (order ignored)' : ''}`);
 }
 
-type Book = ExcelJS.Workbook;
+export type Book = ExcelJS.Workbook;
 
-async function loadBook(path: unknown): Promise<Book | string> {
+export async function loadBook(path: unknown): Promise<Book | string> {
   if (typeof path !== 'string') return `no workbook (${brief(path)})`;
   try {
     const wb = new ExcelJS.Workbook();
@@ -65,7 +65,7 @@ async function loadBook(path: unknown): Promise<Book | string> {
 
 /** Sheet reference of compare_table rules: an integer (result sheet index), `RI<n>` / `RN<name>` (result
  * by index / name) or `EI<n>` / `EN<name>` (expected). */
-function pickSheet(idx: unknown, result: Book, expected: Book | undefined): ExcelJS.Worksheet | string {
+export function pickSheet(idx: unknown, result: Book, expected: Book | undefined): ExcelJS.Worksheet | string {
   const byIndex = (b: Book | undefined, n: number) => b?.worksheets[n];
   const byName = (b: Book | undefined, n: string) => b?.worksheets.find((w) => w.name === n);
   let ws: ExcelJS.Worksheet | undefined;
@@ -158,7 +158,7 @@ function frozen(ws: ExcelJS.Worksheet): unknown {
   return v ? { x: v.xSplit ?? 0, y: v.ySplit ?? 0 } : null;
 }
 
-type RuleCheck = (r: Record<string, unknown>, result: Book, expected: Book | undefined, files: XlsxFiles) => Promise<string | true>;
+export type RuleCheck = (r: Record<string, unknown>, result: Book, expected: Book | undefined, files: XlsxFiles) => Promise<string | true>;
 
 /** The rule types of compare_table. Each returns `true` or the reason it fails. */
 export const tableRules: Record<string, RuleCheck> = {
@@ -233,6 +233,11 @@ export const tableRules: Record<string, RuleCheck> = {
  * Sheet indices: n / RI<n> / RN<name> for the result, EI<n> / EN<name> for the expected workbook.
  */
 async function compareTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  return compareTableWith(tableRules, result, expected, options);
+}
+
+/** compare_table with a given set of rule types (the grading profiles swap some, e.g. `sheet_data`). */
+export async function compareTableWith(ruleTypes: Record<string, RuleCheck>, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
   const rb = await loadBook(result);
   if (typeof rb === 'string') return fail(rb);
   let eb: Book | undefined;
@@ -244,8 +249,8 @@ async function compareTable(result: unknown, expected: unknown, options: Record<
   const rules = Array.isArray(options.rules) ? options.rules.filter(isRecord) : [];
   if (!rules.length) return fail('compare_table needs options.rules');
   for (const [n, rule] of rules.entries()) {
-    const check = tableRules[String(rule.type)];
-    if (!check) return fail(`rule ${n}: unknown rule type '${String(rule.type)}' (known: ${Object.keys(tableRules).join(', ')})`);
+    const check = ruleTypes[String(rule.type)];
+    if (!check) return fail(`rule ${n}: unknown rule type '${String(rule.type)}' (known: ${Object.keys(ruleTypes).join(', ')})`);
     const ok = await check(rule, rb, eb, { result: String(result), expected: eb ? String(expected) : undefined });
     if (ok !== true) return fail(`rule ${n} (${String(rule.type)}): ${ok}`);
   }
