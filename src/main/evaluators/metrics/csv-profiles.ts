@@ -154,6 +154,7 @@ export async function diagnoseCsv(result: unknown, expected: unknown, options: R
   const ra = await bytesOf(result);
   const rb = await bytesOf(Array.isArray(expected) ? expected[0] : expected);
   if (!ra || !rb) return undefined;
+  if ((utf8Strict(ra) === undefined) !== (utf8Strict(rb) === undefined)) return 'text encoding (not UTF-8)';
   const a = ra.toString('utf8');
   const b = rb.toString('utf8');
   const bom = (s: string) => s.startsWith('\uFEFF');
@@ -168,6 +169,8 @@ export async function diagnoseCsv(result: unknown, expected: unknown, options: R
   if (trailingBlank(a) !== trailingBlank(b)) return 'trailing blank line';
   const spaced = (s: string) => /,[ \t]/.test(s) || /[ \t],/.test(s);
   if (spaced(a) !== spaced(b)) return options.strict === false ? 'space after comma (strict: false strips lines, not cells)' : 'spaces around cells';
+  const sortedLines = (ls: string[]) => ls.filter((l) => l !== '').sort().join('\n');
+  if (sortedLines(linesA) === sortedLines(linesB)) return 'row order';
   const header = (ls: string[]) => ls[0]?.split(',').map((h) => h.trim().replace(/^"|"$/g, '')) ?? [];
   const ha = header(linesA);
   const hb = header(linesB);
