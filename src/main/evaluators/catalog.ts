@@ -10,6 +10,7 @@ import './metrics/native';
 import './metrics/csv-profiles';
 import './metrics/table-profiles';
 import './metrics/text-profiles';
+import './metrics/text-profiles-lists';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

@@ -247,3 +247,29 @@ describe('departures', () => {
     }
   });
 });
+
+describe('list metrics under the Spider2-V / OSWorld profiles', () => {
+  const literal: { name: string; result: unknown; expected: unknown; options: Record<string, unknown>; upstream: number; robust: number; because: string; flag?: string }[] = [
+    { name: 'lists in another order with ignore_order', result: ['b', 'a'], expected: ['a', 'b'], options: { type: 'list', ignore_order: true }, upstream: 0, robust: 1, because: 'upstream literal_match has no ignore_order: list equality in order', flag: 'ignore_order (not an upstream option)' },
+    { name: 'numbers against strings', result: [1, 2], expected: ['1', '2'], options: { type: 'list' }, upstream: 1, robust: 1, because: 'both sides go through str()' },
+  ];
+  for (const c of literal) {
+    for (const profile of ['spider2v', 'osworld'] as GradingProfile[]) {
+      it(`literal_match: ${c.name} → ${profile} ${c.upstream} (${c.because})`, async () => {
+        const trial = await tryMetric('literal_match', c.result, c.expected, c.options, profile);
+        expect(trial.score).toBe(c.upstream);
+        expect(trial.second_opinion.score).toBe(c.robust);
+        expect(trial.brittle).toBe(c.upstream === c.robust ? undefined : `${c.flag}: faithful ${c.upstream}, robust ${c.robust}`);
+      });
+    }
+  }
+  it("is_not_in_list: exclude given as a list while a name is present → spider2v 1, robust 0 (upstream tests `list not in result`)", async () => {
+    const trial = await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: ['tmp'] }, {}, 'spider2v');
+    expect(trial.score).toBe(1);
+    expect(trial.second_opinion.score).toBe(0);
+    expect(trial.brittle).toBe('exclude given as a list (upstream tests the list as one element): faithful 1, robust 0');
+  });
+  it('is_not_in_list: a single name present → 0 under every profile', async () => {
+    for (const profile of profiles) expect((await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: 'tmp' }, {}, profile)).score).toBe(0);
+  });
+});
