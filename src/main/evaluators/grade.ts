@@ -7,6 +7,7 @@ import { accountServiceOf, getters, metrics } from './catalog';
 import { combineScores } from './conj';
 import type { GradingContext } from './getter';
 import type { Metric, MetricOutcome } from './metric';
+import { withSharedReads } from './metrics/inputs';
 import { profileOf, variantOf, variants, type GradingProfile } from './profile';
 
 export interface GradeOptions extends GradingContext {
@@ -162,17 +163,24 @@ async function gradePlan(plan: Plan, ctx: PlanContext): Promise<Graded> {
 async function gradeMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, pointer: string, base: Partial<MetricRecord>): Promise<Graded> {
   const record: MetricRecord = { ...base, metric: name, score: 0, result: forRecord(result), expected: forRecord(expected), pointer };
   try {
-    const robust = metrics.require(name);
-    const faithful = variantOf(name, ctx.profile);
-    const outcome = clamp(await (faithful ?? robust)(result, expected, options, ctx));
-    const graded: Graded = { outcome, records: [{ ...record, score: outcome.score, reason: outcome.reason }], errors: [], accounts: [] };
-    if (faithful && ctx.secondOpinion) await addSecondOpinion(graded.records[0], robust, name, result, expected, options, ctx);
-    return graded;
+    return await withSharedReads(() => gradeBoth(name, result, expected, options, ctx, record));
   } catch (e) {
     const accounts = e instanceof NeedsAccountError ? [e.service] : [];
     const msg = e instanceof NeedsAccountError ? e.message : `${pointer}: metric ${name} failed: ${(e as Error).message}`;
     return { outcome: { score: 0, reason: msg }, records: [{ ...record, reason: msg, error: msg }], errors: [msg], accounts };
   }
+}
+
+/** The faithful metric of the profile and, when it has a variant there, the robust one beside it. */
+async function gradeBoth(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, record: MetricRecord): Promise<Graded> {
+  const robust = metrics.require(name);
+  const faithful = variantOf(name, ctx.profile);
+  // The second opinion starts at once: both only read their inputs, so their file reads overlap.
+  const second = faithful && ctx.secondOpinion ? secondOpinionOf(robust, result, expected, options, ctx) : undefined;
+  const outcome = clamp(await (faithful ?? robust)(result, expected, options, ctx));
+  const graded: Graded = { outcome, records: [{ ...record, score: outcome.score, reason: outcome.reason }], errors: [], accounts: [] };
+  if (second) await addSecondOpinion(graded.records[0], await second, name, result, expected, options);
+  return graded;
 }
 
 function clamp(o: MetricOutcome): MetricOutcome {
@@ -181,19 +189,21 @@ function clamp(o: MetricOutcome): MetricOutcome {
 
 const shown = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
-/**
- * The second opinion: the robust metric on the same inputs. When it scores otherwise than the faithful one,
- * the record carries both and a brittle-evaluator flag naming the difference (the variant's `diagnose`).
- * A robust metric that throws gives no opinion.
- */
-async function addSecondOpinion(record: MetricRecord, robust: Metric, name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext): Promise<void> {
-  let second: MetricOutcome;
+/** The robust metric's outcome on the same inputs; undefined when it throws (it then gives no opinion). */
+async function secondOpinionOf(robust: Metric, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext): Promise<MetricOutcome | undefined> {
   try {
-    second = clamp(await robust(result, expected, options, ctx));
+    return clamp(await robust(result, expected, options, ctx));
   } catch {
-    return;
+    return undefined;
   }
-  if (second.score === record.score) return;
+}
+
+/**
+ * The second opinion: when the robust metric scores otherwise than the faithful one, the record carries both
+ * and a brittle-evaluator flag naming the difference (the variant's `diagnose`).
+ */
+async function addSecondOpinion(record: MetricRecord, second: MetricOutcome | undefined, name: string, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<void> {
+  if (!second || second.score === record.score) return;
   record.secondOpinion = second;
   let what: string | undefined;
   try {

@@ -228,6 +228,15 @@ describe('compare_text_file under each grading profile', () => {
       expect(trial.second_opinion.score).toBe(1);
       expect(trial.brittle).toBe('byte-order mark: faithful 0, robust 1');
     });
+    it(`ignore_blanks with a byte-order mark → ${profile} 0, robust 1 (Python's strip and \\s do not take U+FEFF; JavaScript's do)`, async () => {
+      const trial = await tryMetric('compare_text_file', file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a  b\n')]), 'txt'), file('a b', 'txt'), { ignore_blanks: true }, profile);
+      expect(trial.score).toBe(0);
+      expect(trial.second_opinion.score).toBe(1);
+    });
+    it(`ignore_blanks with tabs, newlines and runs of spaces → ${profile} 1`, async () => {
+      const trial = await tryMetric('compare_text_file', file('  a\t b\n\nc  \n', 'txt'), file('a b c', 'txt'), { ignore_blanks: true }, profile);
+      expect(trial.score).toBe(1);
+    });
     it(`CRLF against LF → ${profile} 1 (universal newlines)`, async () => {
       const trial = await tryMetric('compare_text_file', file('a\r\nb\r\n', 'txt'), file('a\nb\n', 'txt'), {}, profile);
       expect(trial.score).toBe(1);

@@ -4,6 +4,7 @@ import type { GradingContext } from './getter';
 import { metrics, variants } from './catalog';
 import type { Metric, MetricOutcome } from './metric';
 import { variantOf, type GradingProfile } from './profile';
+import { withSharedReads } from './metrics/inputs';
 
 export interface MetricTrial {
   score: number;
@@ -29,7 +30,11 @@ async function run(metric: Metric, result: unknown, expected: unknown, options: 
 const shown = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
 /** Runs `name` under `profile` (faithful) and its robust variant; throws for an unknown metric name. */
-export async function tryMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, profile: GradingProfile): Promise<MetricTrial> {
+export function tryMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, profile: GradingProfile): Promise<MetricTrial> {
+  return withSharedReads(() => trial(name, result, expected, options, profile));
+}
+
+async function trial(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, profile: GradingProfile): Promise<MetricTrial> {
   const robust = metrics.require(name);
   const faithful = variantOf(name, profile);
   const first = await run(faithful ?? robust, result, expected, options);

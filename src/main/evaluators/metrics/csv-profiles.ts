@@ -1,20 +1,12 @@
 // compare_csv as each benchmark grades it. Spider2-V and OSWorld compare text lines; the native format's own
 // evaluator reads both files as pandas frames. The robust variant (table.ts) parses CSV and is the second opinion.
-import { readFile } from 'node:fs/promises';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { csvRecords } from './csv-records';
 import { fail, pass, type MetricOutcome } from '../metric';
 import { registerDeparture, variants } from '../profile';
-import { brief } from './inputs';
+import { brief, readBytes } from './inputs';
 import { frameOf, framesEqual, mapStrings, pyStrip, pySplitLines, sortColumns, sortRows, type Frame } from './pandas-frame';
 
-async function bytesOf(path: unknown): Promise<Buffer | undefined> {
-  if (typeof path !== 'string' || path === '') return undefined;
-  try {
-    return await readFile(path);
-  } catch {
-    return undefined;
-  }
-}
+const bytesOf = readBytes;
 
 /** Strict UTF-8 that keeps a byte-order mark as a character (Python's `encoding='utf-8'`); undefined if invalid. */
 export function utf8Strict(bytes: Buffer): string | undefined {
@@ -99,12 +91,8 @@ async function compareCsvOsworld(result: unknown, expected: unknown, options: Re
 export function readCsvFrame(bytes: Buffer): Frame | string {
   const text = utf8Strict(bytes);
   if (text === undefined) return "'utf-8' codec can't decode the file";
-  let rows: string[][];
-  try {
-    rows = parseCsv(text, { bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as string[][];
-  } catch (e) {
-    return (e as Error).message;
-  }
+  const rows = csvRecords(text);
+  if (typeof rows === 'string') return rows;
   try {
     return frameOf(rows);
   } catch (e) {

@@ -180,6 +180,8 @@ export function sortRows(f: Frame): Frame {
   return { rows: f.rows, columns: f.columns.map((c) => ({ ...c, values: order.map((i) => c.values[i]) })) };
 }
 
+const pyWhitespace = new Set([...' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000']);
+
 /** Python's str.strip(): Unicode whitespace, but not the byte-order mark (which JavaScript's trim removes). */
 export function pyStrip(s: string): string {
   let i = 0;
@@ -189,11 +191,19 @@ export function pyStrip(s: string): string {
   return s.slice(i, j);
 }
 
-const pyWhitespace = new Set([...' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000']);
+/** Characters that end a line in Python's splitlines, besides CRLF. */
+const lineBreaks = new Set([...'\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029']);
 
 /** Python's str.splitlines(): every line boundary Python knows, no empty last line for a final break. */
 export function pySplitLines(s: string): string[] {
-  const lines = s.split(/\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/);
-  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (!lineBreaks.has(s[i])) continue;
+    lines.push(s.slice(start, i));
+    if (s[i] === '\r' && s[i + 1] === '\n') i++;
+    start = i + 1;
+  }
+  if (start < s.length) lines.push(s.slice(start));
   return lines;
 }

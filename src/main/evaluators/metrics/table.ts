@@ -1,24 +1,16 @@
 // Table metrics: CSV files (csv-parse) and xlsx workbooks (exceljs).
 import ExcelJS from 'exceljs';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { isDeepStrictEqual } from 'node:util';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isRecord, readText } from './inputs';
+import { csvRecords } from './csv-records';
 import { matchesRule } from './rule-match';
 import { chartRule } from './xlsx-charts';
 import { pivotTableRule } from './xlsx-pivots';
 import type { XlsxFiles } from './xlsx-package';
 
-function csvRecords(text: string): string[][] | string {
-  try {
-    return parseCsv(text, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true }) as string[][];
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 /**
- * compare_csv — `result`, `expected`: CSV file paths. Both are parsed as CSV (so quoting and CRLF/LF do
+ * compare_csv — `result`, `expected`: CSV file paths. Identical files pass; otherwise both are parsed as CSV (so quoting and CRLF/LF do
  * not matter) and compared record by record, header included. Options: `strict` (default true; false trims
  * every cell), `ignore_case`, `ignore_order` (sorts all records, the header among them, as upstream).
  */
@@ -27,6 +19,7 @@ async function compareCsv(result: unknown, expected: unknown, options: Record<st
   const b = await readText(expected);
   if (a === undefined) return fail(`result file ${brief(result)} cannot be read`);
   if (b === undefined) return fail(`expected file ${brief(expected)} cannot be read`);
+  if (a === b) return pass('the files are identical');
   let ra = csvRecords(a);
   let rb = csvRecords(b);
   if (typeof ra === 'string') return fail(`result is not CSV: ${ra}`);

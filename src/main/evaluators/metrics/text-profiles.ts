@@ -1,24 +1,25 @@
 // compare_text_file as the benchmarks grade it: Python reads both files as UTF-8 text with universal newlines
 // (CRLF and CR become LF) but keeps a byte-order mark as a character, so a marked file never equals an unmarked
 // one. The robust variant (text.ts) drops the mark.
-import { readFile } from 'node:fs/promises';
 import { fail, pass, type MetricOutcome } from '../metric';
 import { variants } from '../profile';
-import { brief } from './inputs';
+import { brief, readBytes } from './inputs';
 import { utf8Strict } from './csv-profiles';
 
 async function pythonText(path: unknown): Promise<string | undefined> {
   if (typeof path !== 'string' || path === '') return undefined;
-  try {
-    return utf8Strict(await readFile(path))?.replace(/\r\n?/g, '\n');
-  } catch {
-    return undefined;
-  }
+  const bytes = await readBytes(path);
+  return bytes && utf8Strict(bytes)?.replace(/\r\n?/g, '\n');
 }
 
-/** Python's `re.sub(r"[\t\n]", " ")`, `strip()`, `re.sub(r"\s+", " ")` of `ignore_blanks`. */
+const pySpace = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const pyEnds = new RegExp(`^${pySpace}+|${pySpace}+$`, 'g');
+const pyRuns = new RegExp(`${pySpace}+`, 'g');
+
+/** Python's `re.sub(r"[\t\n]", " ")`, `strip()`, `re.sub(r"\s+", " ")` of `ignore_blanks`. Python's whitespace
+ * is not JavaScript's: U+FEFF (the byte-order mark) is none, \x1c-\x1f and \x85 are. */
 function ignoreBlanks(s: string): string {
-  return s.replace(/[\t\n]/g, ' ').replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/g, '').replace(/[\s\x1c-\x1f\x85]+/g, ' ');
+  return s.replace(/[\t\n]/g, ' ').replace(pyEnds, '').replace(pyRuns, ' ');
 }
 
 /**
