@@ -11,6 +11,7 @@ import './metrics/csv-profiles';
 import './metrics/table-profiles';
 import './metrics/text-profiles';
 import './metrics/text-profiles-lists';
+import './metrics/notebook-profiles';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

@@ -282,3 +282,83 @@ describe('list metrics under the Spider2-V / OSWorld profiles', () => {
     for (const profile of profiles) expect((await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: 'tmp' }, {}, profile)).score).toBe(0);
   });
 });
+
+describe('notebook metrics under the Spider2-V and native profiles', () => {
+  const nb = (cells: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5, ...extra });
+  const code = (source: string | string[], outputs: unknown[], count: number | null = 1, more: Record<string, unknown> = {}) => ({ cell_type: 'code', source, outputs, execution_count: count, metadata: {}, ...more });
+  const out = (text: string | string[], name = 'stdout') => ({ output_type: 'stream', name, text });
+  const result = (plain: string, count: number) => ({ output_type: 'execute_result', data: { 'text/plain': plain }, metadata: {}, execution_count: count });
+  const cases: { metric: string; name: string; result: string; expected: string; upstream: Partial<Record<GradingProfile, number>>; robust: number; because: string; flag?: string }[] = [
+    {
+      metric: 'compare_notebook_outputs',
+      name: 'the same output with another execution count',
+      result: nb([code('1+1', [result('2', 7)], 7)]),
+      expected: nb([code('1+1', [result('2', 1)], 1)]),
+      upstream: { spider2v: 0, native: 1 },
+      robust: 1,
+      because: 'Spider2-V compares output dicts whole (execution_count included); native compares text/plain only',
+      flag: 'execution counts',
+    },
+    {
+      metric: 'compare_notebook_outputs',
+      name: 'an extra stderr stream and pip noise on the result',
+      result: nb([code('x', [out('ok\n'), out('warn\n', 'stderr'), out('Successfully installed y\n')])]),
+      expected: nb([code('x', [out('ok\n')])]),
+      upstream: { spider2v: 0, native: 1 },
+      robust: 0,
+      because: 'native keeps only stdout streams without pip messages and text/plain data',
+      flag: 'outputs not compared by one reading (errors, images, other streams)',
+    },
+    {
+      metric: 'compare_notebook_outputs',
+      name: 'stream text stored as lines against joined text',
+      result: nb([code('x', [out(['a\n', 'b\n'])])]),
+      expected: nb([code('x', [out('a\nb\n')])]),
+      upstream: { spider2v: 1, native: 1 },
+      robust: 1,
+      because: "nbformat's rejoin_lines joins multi-line strings on reading",
+    },
+    {
+      metric: 'compare_notebook_cells',
+      name: 'a trailing newline in a cell source',
+      result: nb([code('print(1)\n', [])]),
+      expected: nb([code('print(1)', [])]),
+      upstream: { spider2v: 0, native: 1 },
+      robust: 0,
+      because: "native compares source.strip(); Spider2-V compares sources exactly",
+      flag: 'whitespace around a cell source',
+    },
+    {
+      metric: 'compare_ipynb_files',
+      name: 'other cell ids and execution counts, same sources and texts',
+      result: nb([code('x', [out('ok')], 3, { id: 'aaa' })]),
+      expected: nb([code('x', [out('ok')], 1, { id: 'bbb' })]),
+      upstream: { spider2v: 0, native: 1 },
+      robust: 0,
+      because: 'Spider2-V compares cells whole; native sanitises to type, stripped source and stream texts',
+      flag: 'execution counts',
+    },
+    {
+      metric: 'are_jupyter_outputs_cleared',
+      name: 'outputs kept but the execution count cleared',
+      result: nb([code('x', [out('ok')], null)]),
+      expected: '',
+      upstream: { spider2v: 1, native: 0 },
+      robust: 0,
+      because: 'Spider2-V looks only at execution_count; native at outputs holding text, data or an error',
+      flag: 'outputs kept without an execution count',
+    },
+  ];
+  for (const c of cases) {
+    for (const [profile, want] of Object.entries(c.upstream) as [GradingProfile, number][]) {
+      it(`${c.metric}: ${c.name} → ${profile} ${want} (${c.because})`, async () => {
+        const r = file(c.result, 'ipynb');
+        const e = c.expected ? file(c.expected, 'ipynb') : { expected: [] };
+        const trial = await tryMetric(c.metric, r, e, {}, profile);
+        expect(trial.score, trial.reason).toBe(want);
+        expect(trial.second_opinion.score, trial.second_opinion.reason).toBe(c.robust);
+        expect(trial.brittle).toBe(want === c.robust ? undefined : `${c.flag}: faithful ${want}, robust ${c.robust}`);
+      });
+    }
+  }
+});
