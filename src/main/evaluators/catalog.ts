@@ -12,6 +12,7 @@ import './metrics/table-profiles';
 import './metrics/text-profiles';
 import './metrics/text-profiles-lists';
 import './metrics/notebook-profiles';
+import './metrics/image-profiles';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

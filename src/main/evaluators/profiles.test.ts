@@ -362,3 +362,25 @@ describe('notebook metrics under the Spider2-V and native profiles', () => {
     }
   }
 });
+
+describe('compare_jupyterlab_images under the native profile', () => {
+  /** A 40×40 PNG: the left half `left` (RGB), the right half white. */
+  async function png(left: [number, number, number]): Promise<string> {
+    const raw = Buffer.alloc(40 * 40 * 3, 255);
+    for (let y = 0; y < 40; y++) for (let x = 0; x < 20; x++) raw.set(left, (y * 40 + x) * 3);
+    const path = join(tmp.dir, `i${n++}.png`);
+    await (await import('sharp')).default(raw, { raw: { width: 40, height: 40, channels: 3 } }).png().toFile(path);
+    return path;
+  }
+  it('red where the gold has blue → native 0 (grayscale histograms differ), robust 1 (green channels agree)', async () => {
+    const trial = await tryMetric('compare_jupyterlab_images', await png([255, 0, 0]), await png([0, 0, 255]), {}, 'native');
+    expect(trial.score, trial.reason).toBe(0);
+    expect(trial.second_opinion.score).toBe(1);
+    expect(trial.brittle).toMatch(/^histogram channel and threshold .*: faithful 0, robust 1$/);
+  });
+  it('the same image → 1 under native and robust; Spider2-V uses the robust reading', async () => {
+    const p = await png([10, 200, 30]);
+    expect((await tryMetric('compare_jupyterlab_images', p, p, {}, 'native')).score).toBe(1);
+    expect(variants.get('compare_jupyterlab_images')?.spider2v).toBeUndefined();
+  });
+});
