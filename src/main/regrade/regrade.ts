@@ -8,6 +8,7 @@ import type { GradingProfile, MetricRecord, RuleVerdict, StepRecord, TaskState, 
 import type { Task } from '../../shared/task';
 import { combineScores } from '../evaluators/conj';
 import { gradeTask, planOf, type GradeOptions } from '../evaluators/grade';
+import { profileOf } from '../evaluators/profile';
 import { appendVerdict, readRun, readTaskTrajectory, type RunManifest } from '../store';
 import { readTaskFile } from '../tasks/reader';
 import { createArtefactEnvironment } from './artefact-environment';
@@ -158,6 +159,8 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
     ...(errors.length ? { error: errors.join('; ') } : {}),
     ...(accounts.size ? { needsAccount: [...accounts] } : {}),
     reason: `${task.conj} of ${scores.length} checks = ${score.toFixed(3)}; stored scores kept for ${kept}`,
+    profile: profileOf(task, input.profile),
+    ...(records.some((r) => r.brittle) ? { brittle: records.filter((r) => r.brittle).map((r) => `${r.metric}${r.pointer ? ` (${r.pointer})` : ''}: ${r.brittle}`) } : {}),
     provenance: { ...provenance, keptChecks: liveChecks.map((c) => ({ pointer: c.pointer, metric: c.metric, needs: c.needs, score: c.storedScore })) },
     at,
   };
