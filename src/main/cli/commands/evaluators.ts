@@ -14,7 +14,9 @@ Without --coverage, lists the registered metric and getter names, and the metric
             profile, the case and why (Python-only libraries with no faithful equivalent).
 --coverage  for the tasks found under the paths: how many are fully gradable (every metric and getter
             they name is registered), how many need an account (by service), and the missing names.
---json      print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"}}.`,
+            Also: tasks per grading profile, and tasks naming a metric with a known departure (see --departures).
+--json      print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"},
+            "profiles": {profile: n}, "departures": {metric: n}}.`,
   async run(argv, io) {
     const json = argv.includes('--json');
     const coverage = argv.includes('--coverage');
@@ -45,7 +47,7 @@ Without --coverage, lists the registered metric and getter names, and the metric
     for (const p of errors) io.err(`${p.file}${p.pointer ? ` ${p.pointer}` : ''}${p.line ? `:${p.line}:${p.col ?? 0}` : ''}: ${p.message}`);
     const cov = coverageOf(tasks);
     if (json) {
-      io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing }));
+      io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing, profiles: cov.profiles, departures: cov.departures }));
     } else {
       const accounts = Object.values(cov.needs_account).reduce((a, b) => a + b, 0);
       io.out(`${cov.tasks} tasks: ${cov.gradable} fully gradable, ${accounts} need an account, ${cov.incomplete.length} name something unregistered`);
@@ -53,6 +55,8 @@ Without --coverage, lists the registered metric and getter names, and the metric
       for (const [kind, names] of Object.entries(cov.missing)) {
         for (const [name, n] of Object.entries(names as Record<string, number>).sort((a, b) => b[1] - a[1])) io.out(`  missing ${kind.slice(0, -1)} ${name}: ${n} tasks`);
       }
+      io.out(`grading profiles: ${Object.entries(cov.profiles).map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`);
+      for (const [m, n] of Object.entries(cov.departures).sort((a, b) => b[1] - a[1])) io.out(`  ${n} tasks use ${m}, which has known departures (proctor evaluators --departures)`);
       if (errors.length) io.out(`${errors.length} task files could not be read (see above)`);
     }
     return errors.length ? 1 : 0;
