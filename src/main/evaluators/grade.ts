@@ -8,7 +8,7 @@ import { combineScores } from './conj';
 import type { GradingContext } from './getter';
 import type { Metric, MetricOutcome } from './metric';
 import { withSharedReads } from './metrics/inputs';
-import { profileOf, variantOf, variants, type GradingProfile } from './profile';
+import { getterVariants, profileOf, variantOf, variants, type GradingProfile } from './profile';
 
 export interface GradeOptions extends GradingContext {
   /** The agent's last action: `DONE`, `FAIL`, `WAIT`, or undefined (step limit, no action). */
@@ -95,8 +95,8 @@ function describe(spec: GetterSpec): string {
 }
 
 /** Runs a getter; unknown names that belong to a cloud service need an account. */
-async function runGetter(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  const getter = getters.get(spec.type);
+async function runGetter(spec: GetterSpec, ctx: PlanContext): Promise<unknown> {
+  const getter = getterVariants.get(spec.type)?.[ctx.profile] ?? getters.get(spec.type);
   if (!getter) {
     const service = accountServiceOf(spec.type);
     if (service) throw new NeedsAccountError(service, `getter ${spec.type}`);

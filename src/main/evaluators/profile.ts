@@ -4,6 +4,7 @@
 import type { GradingProfile } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { Registry } from '../registry';
+import type { Getter } from './getter';
 import type { Metric } from './metric';
 
 export type { GradingProfile } from '../../shared/run';
@@ -31,6 +32,12 @@ export interface MetricVariants {
 }
 
 export const variants = new Registry<MetricVariants>('metric variants');
+
+/** Per-profile variants of a getter, where a benchmark fetches differently (a profile without one uses the
+ * getter registered in `getters`). Getters get no second opinion: a verdict compares one fetched value. */
+export type GetterVariants = Partial<Record<GradingProfile, Getter>>;
+
+export const getterVariants = new Registry<GetterVariants>('getter variants');
 
 /** A known departure: where Proctor's faithful variant still differs from the upstream verdict, and why. */
 export interface Departure {

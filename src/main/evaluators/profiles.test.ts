@@ -384,3 +384,23 @@ describe('compare_jupyterlab_images under the native profile', () => {
     expect(variants.get('compare_jupyterlab_images')?.spider2v).toBeUndefined();
   });
 });
+
+describe('getter variants', () => {
+  it('a getter registered for a profile replaces the default getter under that profile only', async () => {
+    const { getters } = await import('./catalog');
+    const { getterVariants } = await import('./profile');
+    const { gradeTask } = await import('./grade');
+    getters.register('test_answer', async () => 'default');
+    getterVariants.register('test_answer', { osworld: async () => 'osworld' });
+    const task = {
+      id: 't', shape: 'spider2v', file: '/t.json', dir: '/', domain: 'd', app: 'a', instruction: '', source: [], relatedApps: [], tags: [],
+      needsAccount: [], needsProxy: false, setup: [], postSetup: [], conj: 'and', infeasible: false, raw: {},
+      checks: [{ metric: 'exact_match', result: { type: 'test_answer' }, expected: { type: 'rule', rules: { expected: 'osworld' } }, options: {}, pointer: '/evaluator' }],
+    } as unknown as import('../../shared/task').Task;
+    const ctx = { env: {} as never, task, cacheDir: tmp.dir, lastAction: 'DONE' };
+    expect((await gradeTask(task, ctx)).score).toBe(0);
+    const v = await gradeTask(task, { ...ctx, profile: 'osworld' });
+    expect(v.score).toBe(1);
+    expect(v.profile).toBe('osworld');
+  });
+});
