@@ -2,7 +2,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
 
-const sharedReads = new AsyncLocalStorage<Map<string, Promise<Buffer | undefined>>>();
+const sharedReads = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
 
 /** Runs `fn` with file reads shared: a faithful metric, its second opinion and the diagnosis read each file once. */
 export function withSharedReads<T>(fn: () => Promise<T>): Promise<T> {
@@ -17,17 +17,23 @@ async function readOnce(path: string): Promise<Buffer | undefined> {
   }
 }
 
+/** `make()` once per `key` within `withSharedReads` (every call outside one makes its own): for values read
+ * from files that several variants of a metric parse alike (a workbook). Callers must not change the value. */
+export function sharedValue<T>(key: string, make: () => Promise<T>): Promise<T> {
+  const shared = sharedReads.getStore();
+  if (!shared) return make();
+  let p = shared.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = make();
+    shared.set(key, p);
+  }
+  return p;
+}
+
 /** The file's bytes (shared within `withSharedReads`: do not change them), or undefined when not readable. */
 export function readBytes(path: unknown): Promise<Buffer | undefined> {
   if (typeof path !== 'string' || path === '') return Promise.resolve(undefined);
-  const shared = sharedReads.getStore();
-  if (!shared) return readOnce(path);
-  let p = shared.get(path);
-  if (!p) {
-    p = readOnce(path);
-    shared.set(path, p);
-  }
-  return p;
+  return sharedValue(`bytes:${path}`, () => readOnce(path));
 }
 
 /** The file's text, or undefined when `path` is not a readable file. */

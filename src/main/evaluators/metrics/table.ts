@@ -2,7 +2,7 @@
 import ExcelJS from 'exceljs';
 import { isDeepStrictEqual } from 'node:util';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
-import { brief, isRecord, readText } from './inputs';
+import { brief, isRecord, readText, sharedValue } from './inputs';
 import { csvRecords } from './csv-records';
 import { matchesRule } from './rule-match';
 import { chartRule } from './xlsx-charts';
@@ -45,8 +45,14 @@ async function compareCsv(result: unknown, expected: unknown, options: Record<st
 
 export type Book = ExcelJS.Workbook;
 
-export async function loadBook(path: unknown): Promise<Book | string> {
-  if (typeof path !== 'string') return `no workbook (${brief(path)})`;
+/** The workbook at `path` (shared by a metric's variants within one grading: the faithful one and its second
+ * opinion read the same object), or why it cannot be read. */
+export function loadBook(path: unknown): Promise<Book | string> {
+  if (typeof path !== 'string') return Promise.resolve(`no workbook (${brief(path)})`);
+  return sharedValue(`xlsx:${path}`, () => readBook(path));
+}
+
+async function readBook(path: string): Promise<Book | string> {
   try {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path);
