@@ -39,6 +39,8 @@ async function grade(task: Task, content: string, profile?: GradingProfile, seco
   }
 }
 
+let lastRunDir = '';
+
 async function reportOf(verdicts: RuleVerdict[]): Promise<string[]> {
   const layout = { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'oracle' } as const;
   const keys = verdicts.map((_, i) => `terminal/${taskId.slice(0, -1)}${i}`);
@@ -48,9 +50,10 @@ async function reportOf(verdicts: RuleVerdict[]): Promise<string[]> {
     const tw = run.openTask(key);
     tw.started();
     run.appendVerdict(key, verdicts[i]);
-    await tw.finish('success', { taskFields: { id: key.split('/')[1] }, results: { score: verdicts[i].score, eval_error: null, state: 'success', messages: [], total_tokens: 0, total_timing: 0, steps: 0 } });
+    await tw.finish('success', { taskFields: { id: key.split('/')[1], instruction: 'write region totals' }, results: { score: verdicts[i].score, eval_error: null, state: 'success', messages: [], total_tokens: 0, total_timing: 0, steps: 0 } });
   }
   run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
+  lastRunDir = run.runDir;
   const out: string[] = [];
   const code = await main(['report', run.runDir], { out: (l) => out.push(l), err: (l) => out.push(l) });
   expect(code, out.join('\n')).toBe(0);
@@ -80,6 +83,16 @@ describe('brittle-evaluator flags on a demo task (native compare_csv)', () => {
     const ok = await grade(task, oracleOutput, 'spider2v');
     const report = await reportOf([v, ok]);
     expect(report).toContain('Brittle evaluator flags: 1 of 2 tasks (faithful and robust verdicts disagree)');
+    // the run folder with these verdicts is valid against the run-file schemas
+    const checked: string[] = [];
+    const code = await main(['validate', '--strict', lastRunDir], { out: (l) => checked.push(l), err: (l) => checked.push(l) });
+    expect(code, checked.join('\n')).toBe(0);
+    // and a wrongly typed flag is not
+    const bad = await reportOf([{ ...v, brittle: 'not a list' as unknown as string[] }]);
+    expect(bad.length).toBeGreaterThan(0);
+    const refused: string[] = [];
+    expect(await main(['validate', '--strict', lastRunDir], { out: (l) => refused.push(l), err: (l) => refused.push(l) })).not.toBe(0);
+    expect(refused.join('\n')).toMatch(/brittle/);
   });
 
   it('under its own (native) profile the quoted result passes: pandas drops the quotes, as the robust reading', async () => {
