@@ -219,6 +219,9 @@ async function addSecondOpinion(record: MetricRecord, second: MetricOutcome | un
  * feasible task scores 0 without running anything. Otherwise the postconfig runs (through
  * `runPostSetup`), every check is graded and the scores combine with the task's `conj`. The verdict
  * records each metric's score, reason, getter outputs (values or host file paths) and getter specs.
+ * Metrics run under the task's grading profile (or `options.profile`), recorded in the verdict; where the
+ * profile has a faithful variant, the robust metric's second opinion runs beside it and disagreements are
+ * listed in `brittle`.
  */
 export async function gradeTask(task: Task, options: GradeOptions): Promise<RuleVerdict> {
   const profile = profileOf(task, options.profile);
