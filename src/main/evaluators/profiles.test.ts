@@ -246,11 +246,12 @@ describe('compare_text_file under each grading profile', () => {
 });
 
 describe('departures', () => {
-  it('name the metric, the case and why, for metrics that have profile variants', () => {
+  it('name a registered metric, the case and why', async () => {
+    const { metrics } = await import('./catalog');
     const list = departures();
     expect(list.length).toBeGreaterThan(0);
     for (const d of list) {
-      expect(variants.has(d.metric), d.metric).toBe(true);
+      expect(metrics.has(d.metric), d.metric).toBe(true);
       expect(d.case.length).toBeGreaterThan(5);
       expect(d.why.length).toBeGreaterThan(10);
     }
@@ -277,6 +278,13 @@ describe('list metrics under the Spider2-V / OSWorld profiles', () => {
     expect(trial.score).toBe(1);
     expect(trial.second_opinion.score).toBe(0);
     expect(trial.brittle).toBe('exclude given as a list (upstream tests the list as one element): faithful 1, robust 0');
+  });
+  it('compare_script_logs with empty rules → native 0 (the evaluator refuses an empty rule set), robust 1', async () => {
+    const trial = await tryMetric('compare_script_logs', 'kernel ok', {}, {}, 'native');
+    expect(trial.score).toBe(0);
+    expect(trial.second_opinion.score).toBe(1);
+    expect(trial.brittle).toBe('empty rules: faithful 0, robust 1');
+    expect((await tryMetric('compare_script_logs', 'kernel ok', { include: ['ok'] }, {}, 'native')).score).toBe(1);
   });
   it('is_not_in_list: a single name present → 0 under every profile', async () => {
     for (const profile of profiles) expect((await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: 'tmp' }, {}, profile)).score).toBe(0);

@@ -1,9 +1,11 @@
-// List metrics as Spider2-V and OSWorld grade them (their general.py): where Proctor's robust reading is kinder
-// than the upstream code, the faithful variant keeps the upstream behaviour, quirks included.
+// List and log metrics as the benchmarks grade them (Spider2-V / OSWorld general.py, the native eval/general.py):
+// where Proctor's robust reading is kinder than the upstream code, the faithful variant keeps the upstream
+// behaviour, quirks included.
 import { isDeepStrictEqual } from 'node:util';
 import { fail, verdict, type MetricOutcome } from '../metric';
 import { variants } from '../profile';
 import { brief, isRecord } from './inputs';
+import { checkIncludeExclude } from './text';
 
 /**
  * is_not_in_list, upstream: `rules["exclude"] not in result`. A single name is tested as a member; a list of
@@ -38,12 +40,22 @@ async function literalMatchUpstream(result: unknown, expected: unknown, options:
   return fail(`literal_match: type '${String(type)}' is not supported upstream (NotImplementedError)`);
 }
 
+/** compare_script_logs, native: no `rules` (or empty ones) score 0 — the evaluator refuses to pass a log
+ * against nothing; otherwise check_include_exclude on the log. */
+async function compareScriptLogsNative(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const rules = isRecord(expected) ? expected : {};
+  if (Object.keys(rules).length === 0) return fail("no 'rules' to check the log against (the native evaluator scores 0)");
+  return checkIncludeExclude(result, expected);
+}
+
 async function diagnoseList(_result: unknown, expected: unknown, options: Record<string, unknown>): Promise<string | undefined> {
   if (isRecord(expected) && Array.isArray(expected.exclude)) return 'exclude given as a list (upstream tests the list as one element)';
   if (options.ignore_order) return 'ignore_order (not an upstream option)';
+  if (isRecord(expected) && Object.keys(expected).length === 0) return 'empty rules';
   return undefined;
 }
 
 variants
   .register('is_not_in_list', { spider2v: isNotInListUpstream, osworld: isNotInListUpstream, diagnose: diagnoseList })
-  .register('literal_match', { spider2v: literalMatchUpstream, osworld: literalMatchUpstream, diagnose: diagnoseList });
+  .register('literal_match', { spider2v: literalMatchUpstream, osworld: literalMatchUpstream, diagnose: diagnoseList })
+  .register('compare_script_logs', { native: compareScriptLogsNative, diagnose: diagnoseList });
