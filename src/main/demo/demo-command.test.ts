@@ -44,6 +44,9 @@ describe('proctor demo', () => {
       // The native summary of one task carries its result.
       const manifest = JSON.parse(await readFile(join(runDir('oracle'), 'manifest.json'), 'utf8')) as { agent: string };
       expect(manifest.agent).toBe('oracle');
+      // Graded faithfully (native profile) with the robust second opinion beside: no brittle evaluator in the demo.
+      const report = await runProctor(['report', runDir('oracle')], 60_000);
+      expect(report.stdout).toContain(`Brittle evaluator flags: 0 of ${taskCount} tasks`);
     },
     420_000,
   );
