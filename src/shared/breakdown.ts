@@ -28,6 +28,8 @@ export interface ReportRow {
   timingMs?: number;
   costUsd?: number;
   error?: string;
+  /** Brittle-evaluator flags of the task's current rule verdict ([] = read, none); absent when not known. */
+  brittle?: string[];
 }
 
 export const UNKNOWN = 'unknown';
@@ -181,6 +183,8 @@ export interface BucketStats {
   tokens?: Measure;
   timeMs?: Measure;
   costUsd?: Measure;
+  /** Tasks whose verdict carries a brittle-evaluator flag; absent when no row's verdict was read for flags. */
+  brittle?: number;
 }
 
 function measure(values: (number | undefined)[]): Measure | undefined {
@@ -221,6 +225,7 @@ export function bucketStats(bucket: string, rows: readonly ReportRow[]): BucketS
   if (tokens) stats.tokens = tokens;
   if (timeMs) stats.timeMs = timeMs;
   if (costUsd) stats.costUsd = costUsd;
+  if (rows.some((r) => r.brittle !== undefined)) stats.brittle = rows.filter((r) => r.brittle?.length).length;
   return stats;
 }
 

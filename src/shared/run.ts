@@ -80,7 +80,14 @@ export interface MetricRecord {
   getters?: { result?: unknown; expected?: unknown };
   /** JSON pointer of the check inside the task file. */
   pointer?: string;
+  /** The robust variant's verdict, when the faithful metric of the profile differs from it. */
+  secondOpinion?: { score: number; reason: string };
+  /** Set when the faithful and robust verdicts disagree: what differs, e.g. `quoted cells: faithful 0, robust 1`. */
+  brittle?: string;
 }
+
+/** Whose semantics the metrics had: the benchmark a task comes from (or the run's override). */
+export type GradingProfile = 'spider2v' | 'osworld' | 'native';
 
 export interface RuleVerdict {
   kind: 'rule';
@@ -94,6 +101,10 @@ export interface RuleVerdict {
   needsAccount?: string[];
   /** How the verdict was made when not by the run's own grading (e.g. `proctor eval`); absent = the run's. */
   provenance?: VerdictProvenance;
+  /** The grading profile the metrics ran under (absent in verdicts made before profiles existed). */
+  profile?: GradingProfile;
+  /** Brittle-evaluator flags: checks whose faithful and robust verdicts disagree, each naming the difference. */
+  brittle?: string[];
   at: string;
 }
 

@@ -57,6 +57,9 @@ describe('proctor demo', () => {
         expect(click.y!).toBeGreaterThan(button.y);
         expect(click.y!).toBeLessThan(button.y + button.h);
       }
+      // Graded faithfully (native profile) with the robust second opinion beside: no brittle evaluator in the demo.
+      const report = await runProctor(['report', runDir('oracle')], 60_000);
+      expect(report.stdout).toContain(`Brittle evaluator flags: 0 of ${taskCount} tasks`);
     },
     420_000,
   );

@@ -5,6 +5,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { RunEvent } from '../../shared/run';
+import type { RunOptions } from '../runner/scheduler';
 import type { Task } from '../../shared/task';
 import { OracleAgent, oraclePath, readOracle } from '../agents/oracle';
 import { taskKeyOf } from '../store/layout';
@@ -22,6 +23,8 @@ export interface SelfTestOptions {
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   log?: (line: string) => void;
+  /** Replaces parts of the engine for every trial (e.g. grading under a profile). */
+  parts?: RunOptions['parts'];
 }
 
 export interface SelfTestReport {
@@ -74,7 +77,7 @@ async function evidenceDir(outDir: string): Promise<string> {
 
 export async function selfTest(tasks: Task[], options: SelfTestOptions): Promise<SelfTestOutcome> {
   const dir = await evidenceDir(options.outDir);
-  const common = { outDir: dir, parallel: options.parallel, args: options.args, env: options.env, signal: options.signal, onEvent: options.onEvent };
+  const common = { outDir: dir, parallel: options.parallel, args: options.args, env: options.env, signal: options.signal, onEvent: options.onEvent, parts: options.parts };
   const log = options.log ?? (() => {});
   const progress = (trial: string) => (e: RunEvent) => {
     if (e.kind === 'task.finished') log(`  ${trial} ${e.taskKey}: ${e.state}, score ${e.score ?? '-'}`);

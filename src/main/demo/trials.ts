@@ -3,7 +3,7 @@ import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
 import type { ObservationType } from '../observe/observation';
-import { runTasks } from '../runner/scheduler';
+import { runTasks, type RunOptions } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import type { TrialName, TrialResult } from './verdict';
 
@@ -26,6 +26,8 @@ export interface TrialOptions {
   env?: string;
   /** What the agent sees each step; default screenshots. */
   observation?: ObservationType;
+  /** Replaces parts of the engine (e.g. grading under a profile). */
+  parts?: RunOptions['parts'];
 }
 
 export interface TrialRun {
@@ -49,6 +51,7 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
     screen: options.screen ?? { width: 1280, height: 800 },
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.observation ? { observation: options.observation } : {}),
+    parts: options.parts,
   });
   const results = new Map<string, TrialResult>();
   for (const item of outcome.tasks) {

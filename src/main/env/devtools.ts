@@ -44,7 +44,7 @@ export async function closeDevToolsPage(endpoint: string, id: string, signal?: A
 export async function waitForDevTools(endpoint: string, signal?: AbortSignal, ms = 60_000): Promise<void> {
   const base = endpoint.replace(/\/+$/, '');
   const end = Date.now() + ms;
-  let last = '';
+  let last: string;
   for (;;) {
     try {
       const res = await fetch(`${base}/json/version`, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(5000)]) : AbortSignal.timeout(5000) });

@@ -33,7 +33,9 @@ describe('evaluator coverage', () => {
     const code = await main(['evaluators', '--coverage', spider2vExamples, '--json'], { out: (l) => out.push(l), err: () => {} });
     expect(code).toBe(0);
     const json = JSON.parse(out.join('\n'));
-    expect(Object.keys(json)).toEqual(['tasks', 'gradable', 'needs_account', 'missing']);
+    expect(Object.keys(json)).toEqual(['tasks', 'gradable', 'needs_account', 'missing', 'profiles', 'departures']);
+    expect(json.profiles).toEqual({ spider2v: 494 });
+    expect(json.departures.compare_table).toBeGreaterThan(0);
     expect(json.tasks).toBe(494);
     expect(json.missing).toEqual({ metrics: {}, getters: {} });
   });

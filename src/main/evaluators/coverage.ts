@@ -2,6 +2,7 @@
 import type { Task } from '../../shared/task';
 import { accountServiceOf, getters, metrics } from './catalog';
 import { planOf, type Plan } from './grade';
+import { departures, profileOf, type GradingProfile } from './profile';
 
 export interface Coverage {
   tasks: number;
@@ -10,6 +11,10 @@ export interface Coverage {
   needs_account: Record<string, number>;
   /** Unregistered names, with the number of tasks naming each. */
   missing: { metrics: Record<string, number>; getters: Record<string, number> };
+  /** Tasks per grading profile (the benchmark each task's shape comes from). */
+  profiles: Partial<Record<GradingProfile, number>>;
+  /** Tasks naming a metric with a known departure from the upstream verdict under their profile, by metric. */
+  departures: Record<string, number>;
 }
 
 function namesOf(plan: Plan): { metrics: string[]; getters: string[] } {
@@ -37,10 +42,14 @@ function accountsOf(task: Task, names: { metrics: string[]; getters: string[] })
  * missing names. So `gradable + Σ needs_account + tasks with missing names = tasks`.
  */
 export function coverageOf(tasks: Task[]): Coverage & { incomplete: string[] } {
-  const cov: Coverage & { incomplete: string[] } = { tasks: tasks.length, gradable: 0, needs_account: {}, missing: { metrics: {}, getters: {} }, incomplete: [] };
+  const cov: Coverage & { incomplete: string[] } = { tasks: tasks.length, gradable: 0, needs_account: {}, missing: { metrics: {}, getters: {} }, profiles: {}, departures: {}, incomplete: [] };
+  const known = departures();
   for (const task of tasks) {
     const names = task.checks.map(planOf).map(namesOf);
     const all = { metrics: [...new Set(names.flatMap((n) => n.metrics))], getters: [...new Set(names.flatMap((n) => n.getters))] };
+    const profile = profileOf(task);
+    cov.profiles[profile] = (cov.profiles[profile] ?? 0) + 1;
+    for (const m of all.metrics) if (known.some((d) => d.metric === m && (d.profile === 'all' || d.profile === profile))) cov.departures[m] = (cov.departures[m] ?? 0) + 1;
     const accounts = accountsOf(task, all);
     if (accounts.length) {
       cov.needs_account[accounts[0]] = (cov.needs_account[accounts[0]] ?? 0) + 1;

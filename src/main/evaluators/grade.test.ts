@@ -56,7 +56,8 @@ describe('gradeTask on a native seed task (compare_csv, local_expected + vm_resu
     await put('/home/user/Desktop/allGames.csv', gold.toString().replace(/\d+/, '999'));
     const wrong = await gradeTask(task, { env, task, cacheDir });
     expect(wrong.score).toBe(0);
-    expect(wrong.reason).toMatch(/record \d+ differs/);
+    expect(wrong.reason).toMatch(/frames differ: column '.*' row \d+/); // native: pandas frames
+    expect(wrong.profile).toBe('native');
     const env2 = await createShellEnvironment();
     try {
       const missing = await gradeTask(task, { env: env2, task, cacheDir: join(cacheDir, 'b') });

@@ -6,13 +6,25 @@ import { NeedsAccountError } from '../errors';
 import { accountServiceOf, getters, metrics } from './catalog';
 import { combineScores } from './conj';
 import type { GradingContext } from './getter';
-import type { MetricOutcome } from './metric';
+import type { Metric, MetricOutcome } from './metric';
+import { withSharedReads } from './metrics/inputs';
+import { getterVariants, profileOf, variantOf, variants, type GradingProfile } from './profile';
 
 export interface GradeOptions extends GradingContext {
   /** The agent's last action: `DONE`, `FAIL`, `WAIT`, or undefined (step limit, no action). */
   lastAction?: string;
   /** Runs the task's postconfig (setup steps) on the environment before grading. */
   runPostSetup?: (steps: SetupStep[]) => Promise<void>;
+  /** Grade under this profile instead of the one the task's shape implies (`--grading-profile`). */
+  profile?: GradingProfile;
+  /** Run the robust variant beside a faithful one and flag disagreements (default true). */
+  secondOpinion?: boolean;
+}
+
+/** What gradePlan needs besides the environment: the profile and whether to ask for a second opinion. */
+interface PlanContext extends GradingContext {
+  profile: GradingProfile;
+  secondOpinion: boolean;
 }
 
 /** One check ready to run: a metric with its getters, or a combination of checks (native composite). */
@@ -83,8 +95,8 @@ function describe(spec: GetterSpec): string {
 }
 
 /** Runs a getter; unknown names that belong to a cloud service need an account. */
-async function runGetter(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  const getter = getters.get(spec.type);
+async function runGetter(spec: GetterSpec, ctx: PlanContext): Promise<unknown> {
+  const getter = getterVariants.get(spec.type)?.[ctx.profile] ?? getters.get(spec.type);
   if (!getter) {
     const service = accountServiceOf(spec.type);
     if (service) throw new NeedsAccountError(service, `getter ${spec.type}`);
@@ -106,7 +118,7 @@ interface Graded {
   accounts: string[];
 }
 
-async function gradePlan(plan: Plan, ctx: GradingContext): Promise<Graded> {
+async function gradePlan(plan: Plan, ctx: PlanContext): Promise<Graded> {
   if (plan.kind === 'combine') {
     const parts = [];
     for (const p of plan.parts) parts.push(await gradePlan(p, ctx));
@@ -148,12 +160,10 @@ async function gradePlan(plan: Plan, ctx: GradingContext): Promise<Graded> {
   return gradeMetric(plan.metric, result, expected, plan.options, ctx, plan.pointer, base);
 }
 
-async function gradeMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: GradingContext, pointer: string, base: Partial<MetricRecord>): Promise<Graded> {
+async function gradeMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, pointer: string, base: Partial<MetricRecord>): Promise<Graded> {
   const record: MetricRecord = { ...base, metric: name, score: 0, result: forRecord(result), expected: forRecord(expected), pointer };
   try {
-    const outcome = await metrics.require(name)(result, expected, options, ctx);
-    const score = Number.isFinite(outcome.score) ? Math.max(0, Math.min(1, outcome.score)) : 0;
-    return { outcome: { score, reason: outcome.reason }, records: [{ ...record, score, reason: outcome.reason }], errors: [], accounts: [] };
+    return await withSharedReads(() => gradeBoth(name, result, expected, options, ctx, record));
   } catch (e) {
     const accounts = e instanceof NeedsAccountError ? [e.service] : [];
     const msg = e instanceof NeedsAccountError ? e.message : `${pointer}: metric ${name} failed: ${(e as Error).message}`;
@@ -161,13 +171,67 @@ async function gradeMetric(name: string, result: unknown, expected: unknown, opt
   }
 }
 
+/** The faithful metric of the profile and, when it has a variant there, the robust one beside it. */
+async function gradeBoth(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, record: MetricRecord): Promise<Graded> {
+  const robust = metrics.require(name);
+  const faithful = variantOf(name, ctx.profile);
+  // The second opinion starts at once: both only read their inputs, so their file reads overlap.
+  const second = faithful && ctx.secondOpinion ? secondOpinionOf(robust, result, expected, options, ctx) : undefined;
+  const outcome = clamp(await (faithful ?? robust)(result, expected, options, ctx));
+  const graded: Graded = { outcome, records: [{ ...record, score: outcome.score, reason: outcome.reason }], errors: [], accounts: [] };
+  if (second) await addSecondOpinion(graded.records[0], await second, name, result, expected, options);
+  return graded;
+}
+
+function clamp(o: MetricOutcome): MetricOutcome {
+  return { score: Number.isFinite(o.score) ? Math.max(0, Math.min(1, o.score)) : 0, reason: o.reason };
+}
+
+const shown = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
+
+/** The robust metric's outcome on the same inputs; undefined when it throws (it then gives no opinion). */
+async function secondOpinionOf(robust: Metric, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext): Promise<MetricOutcome | undefined> {
+  try {
+    return clamp(await robust(result, expected, options, ctx));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The second opinion: when the robust metric scores otherwise than the faithful one, the record carries both
+ * and a brittle-evaluator flag naming the difference (the variant's `diagnose`).
+ */
+async function addSecondOpinion(record: MetricRecord, second: MetricOutcome | undefined, name: string, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<void> {
+  if (!second || second.score === record.score) return;
+  record.secondOpinion = second;
+  let what: string | undefined;
+  try {
+    what = await variants.get(name)?.diagnose?.(result, expected, options);
+  } catch {
+    what = undefined;
+  }
+  record.brittle = `${what ?? name}: faithful ${shown(record.score)}, robust ${shown(second.score)}`;
+}
+
 /**
  * Grades a task after its episode. Infeasible tasks score 1 only when the last action is FAIL; FAIL on a
  * feasible task scores 0 without running anything. Otherwise the postconfig runs (through
  * `runPostSetup`), every check is graded and the scores combine with the task's `conj`. The verdict
  * records each metric's score, reason, getter outputs (values or host file paths) and getter specs.
+ * Metrics run under the task's grading profile (or `options.profile`), recorded in the verdict; where the
+ * profile has a faithful variant, the robust metric's second opinion runs beside it and disagreements are
+ * listed in `brittle`.
  */
-export async function gradeTask(task: Task, ctx: GradeOptions): Promise<RuleVerdict> {
+export async function gradeTask(task: Task, options: GradeOptions): Promise<RuleVerdict> {
+  const profile = profileOf(task, options.profile);
+  const ctx: GradeOptions & PlanContext = { ...options, profile, secondOpinion: options.secondOpinion !== false };
+  const verdict = await gradeUnder(task, ctx);
+  const brittle = verdict.metrics.filter((m) => m.brittle).map((m) => `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.brittle}`);
+  return { ...verdict, profile, ...(brittle.length ? { brittle } : {}) };
+}
+
+async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<RuleVerdict> {
   const at = () => new Date().toISOString();
   const last = ctx.lastAction?.toUpperCase();
   if (task.infeasible) {
@@ -223,4 +287,9 @@ export async function gradeTask(task: Task, ctx: GradeOptions): Promise<RuleVerd
     reason,
     at: at(),
   };
+}
+
+/** The runner's grading part under a profile override (`--grading-profile`): pass as `parts` of a run. */
+export function gradingUnder(profile: GradingProfile | undefined): { grade?: (task: Task, ctx: GradeOptions) => Promise<RuleVerdict> } {
+  return profile ? { grade: (task, ctx) => gradeTask(task, { ...ctx, profile }) } : {};
 }

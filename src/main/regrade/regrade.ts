@@ -4,10 +4,11 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { MetricRecord, RuleVerdict, StepRecord, TaskState, Verdict, VerdictProvenance } from '../../shared/run';
+import type { GradingProfile, MetricRecord, RuleVerdict, StepRecord, TaskState, Verdict, VerdictProvenance } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { combineScores } from '../evaluators/conj';
 import { gradeTask, planOf, type GradeOptions } from '../evaluators/grade';
+import { profileOf } from '../evaluators/profile';
 import { appendVerdict, readRun, readTaskTrajectory, type RunManifest } from '../store';
 import { readTaskFile } from '../tasks/reader';
 import { createArtefactEnvironment } from './artefact-environment';
@@ -51,6 +52,8 @@ export interface RegradeOptions {
   tasks?: string[];
   /** The time stamped on the verdicts (default: now). */
   now?: Date;
+  /** Grade under this profile instead of each task's own (`--grading-profile`). */
+  profile?: GradingProfile;
 }
 
 export interface TaskRegrade {
@@ -92,7 +95,7 @@ async function seedCache(task: Task, taskDir: string, cacheDir: string): Promise
  * Re-grades one task from what its run stored (`steps`, `verdicts`, the copies in `taskDir/cache/`) with the
  * task as it reads now. Returns the verdict to append (stamped `at`, with provenance), or why there is none.
  */
-export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date }): Promise<TaskRegrade> {
+export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date; profile?: GradingProfile }): Promise<TaskRegrade> {
   const { task, taskDir, steps, verdicts } = input;
   const at = input.at.toISOString();
   const original = runVerdictOf(verdicts);
@@ -108,6 +111,7 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
     lastAction,
     // The stored files were fetched after the run's postconfig; it is not run again.
     runPostSetup: async () => undefined,
+    profile: input.profile,
   };
   // Infeasible tasks and a FAIL answer are graded from the last action alone.
   const decidedByAction = task.infeasible || lastAction?.toUpperCase() === 'FAIL';
@@ -155,6 +159,8 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
     ...(errors.length ? { error: errors.join('; ') } : {}),
     ...(accounts.size ? { needsAccount: [...accounts] } : {}),
     reason: `${task.conj} of ${scores.length} checks = ${score.toFixed(3)}; stored scores kept for ${kept}`,
+    profile: profileOf(task, input.profile),
+    ...(records.some((r) => r.brittle) ? { brittle: records.filter((r) => r.brittle).map((r) => `${r.metric}${r.pointer ? ` (${r.pointer})` : ''}: ${r.brittle}`) } : {}),
     provenance: { ...provenance, keptChecks: liveChecks.map((c) => ({ pointer: c.pointer, metric: c.metric, needs: c.needs, score: c.storedScore })) },
     at,
   };
@@ -203,7 +209,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
       row.notRegraded = `task file ${file} cannot be read${first ? `: ${first.pointer ? `${first.pointer}: ` : ''}${first.message}` : ''}`;
       continue;
     }
-    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now });
+    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile: options.profile });
     row.storedScore = result.storedScore;
     row.liveChecks = result.liveChecks;
     if (!result.verdict) {

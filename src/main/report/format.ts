@@ -82,6 +82,7 @@ export function formatBreakdown(title: string, report: Breakdown): string[] {
     o.costUsd && `cost/task ${usd(o.costUsd.mean)} (total ${usd(o.costUsd.total)})`,
   ].filter(Boolean);
   if (perTaskBits.length) lines.push(perTaskBits.join('; '));
+  if (o.brittle !== undefined) lines.push(`Brittle evaluator flags: ${o.brittle} of ${o.tasks} tasks (faithful and robust verdicts disagree)`);
   let starred = needsFootnote([o]);
   for (const [dim, stats] of Object.entries(report.by) as [DimensionName, BucketStats[]][]) {
     lines.push('', dimensions[dim].title, formatTable(header.map((h, i) => (i === 0 ? dim : h)), stats.map(statsRow)));

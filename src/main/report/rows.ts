@@ -89,6 +89,16 @@ function costOfTask(runDir: string, key: string, model: string | undefined, pric
   return any ? costOf(prices, model, tokens) : undefined;
 }
 
+/** The brittle-evaluator flags of a task's current (last) rule verdict; [] when it has none or no verdict. */
+function brittleFlagsOf(runDir: string, key: string): string[] {
+  try {
+    const rule = readTaskTrajectory(runDir, key).verdicts.filter((v) => v.kind === 'rule').at(-1);
+    return rule && rule.kind === 'rule' ? (rule.brittle ?? []) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** One run folder as report rows. Throws when the folder is not a run of any known layout. */
 export async function readReportRun(runDir: string, options: ReadReportRunOptions = {}): Promise<ReportRun> {
   const dir = resolve(runDir);
@@ -146,6 +156,7 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
       const task = fromTasks(row);
       if (task) fillFromTask(row, task);
     }
+    if (detail.run.format === 'proctor') row.brittle = brittleFlagsOf(dir, item.key);
     if (prices) {
       const cost = costOfTask(dir, item.key, detail.run.model ?? manifest?.model, prices, problems);
       if (cost !== undefined) row.costUsd = cost;

@@ -3,8 +3,10 @@
 import { UsageError, type CliCommand } from '../command';
 import { formatTable } from '../../demo/table';
 import { regradeRun, type RegradeResult, type RegradeRow } from '../../regrade';
+import type { GradingProfile } from '../../evaluators/profile';
+import { gradingProfileFlag } from './metric';
 
-const usage = `Usage: proctor eval <run-dir> [--json] [--task KEY]…
+const usage = `Usage: proctor eval <run-dir> [--json] [--task KEY]… [--grading-profile P]
 
 Re-grades every finished task of a Proctor run from what the run stored: the task file as it reads now (a
 changed gold file or evaluator counts), the agent's last action, and the guest files the run's grading
@@ -15,6 +17,7 @@ Each re-grading is appended to the task's verdicts.jsonl with provenance; nothin
 
   --json       print the result as JSON
   --task KEY   only this task (<domain>/<task id>); may be repeated
+  --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)
 
 Exit status: 0 when the run was read (whatever the scores), 1 when the run folder cannot be read.`;
 
@@ -50,9 +53,11 @@ export const command: CliCommand = {
     const tasks: string[] = [];
     const positional: string[] = [];
     let json = false;
+    let profile: GradingProfile | undefined;
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       if (a === '--json') json = true;
+      else if (a === '--grading-profile') profile = gradingProfileFlag(argv[++i] ?? '');
       else if (a === '--task') {
         const v = argv[++i];
         if (v === undefined || v.startsWith('--')) throw new UsageError('--task needs a task key (<domain>/<task id>)');
@@ -63,7 +68,7 @@ export const command: CliCommand = {
     if (positional.length !== 1) throw new UsageError('give one run folder');
     let result: RegradeResult;
     try {
-      result = await regradeRun(positional[0], { tasks });
+      result = await regradeRun(positional[0], { tasks, profile });
     } catch (e) {
       io.err(`proctor eval: ${(e as Error).message}`);
       return 1;

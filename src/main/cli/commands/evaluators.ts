@@ -1,30 +1,43 @@
 // `proctor evaluators`: the registered metrics and getters, and --coverage of a task set.
 import { UsageError, type CliCommand } from '../command';
-import { getters, metrics } from '../../evaluators/catalog';
+import { departures, getters, metrics, variants } from '../../evaluators/catalog';
 import { coverageOf } from '../../evaluators/coverage';
 import { loadTasks } from '../../tasks/reader';
 
 export const command: CliCommand = {
   name: 'evaluators',
   summary: 'list metrics and getters; --coverage: which tasks they can grade',
-  usage: `Usage: proctor evaluators [--coverage <task files or folders…>] [--json]
+  usage: `Usage: proctor evaluators [--coverage <task files or folders…> | --departures] [--json]
 
-Without --coverage, lists the registered metric and getter names.
+Without --coverage, lists the registered metric and getter names, and the metrics with per-profile variants.
+--departures  where a faithful grading profile still departs from the benchmark's own verdict: the metric, the
+            profile, the case and why (Python-only libraries with no faithful equivalent).
 --coverage  for the tasks found under the paths: how many are fully gradable (every metric and getter
             they name is registered), how many need an account (by service), and the missing names.
---json      print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"}}.`,
+            Also: tasks per grading profile, and tasks naming a metric with a known departure (see --departures).
+--json      print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"},
+            "profiles": {profile: n}, "departures": {metric: n}}.`,
   async run(argv, io) {
     const json = argv.includes('--json');
     const coverage = argv.includes('--coverage');
     const paths = argv.filter((a) => !a.startsWith('--'));
-    const unknown = argv.filter((a) => a.startsWith('--') && a !== '--json' && a !== '--coverage');
+    const unknown = argv.filter((a) => a.startsWith('--') && a !== '--json' && a !== '--coverage' && a !== '--departures');
     if (unknown.length) throw new UsageError(`unknown option ${unknown.join(', ')}`);
+    if (argv.includes('--departures')) {
+      if (coverage || paths.length) throw new UsageError('--departures takes no task paths and no --coverage');
+      const list = departures();
+      if (json) io.out(JSON.stringify({ departures: list }));
+      else for (const d of list) io.out(`${d.metric} [${d.profile}] ${d.case}: ${d.why}`);
+      return 0;
+    }
     if (!coverage) {
       if (paths.length) throw new UsageError('task paths are only read with --coverage');
-      if (json) io.out(JSON.stringify({ metrics: metrics.names(), getters: getters.names() }));
+      const profiled = Object.fromEntries(variants.names().map((n) => [n, ['spider2v', 'osworld', 'native'].filter((p) => variants.get(n)?.[p as 'native'])]));
+      if (json) io.out(JSON.stringify({ metrics: metrics.names(), getters: getters.names(), profile_variants: profiled }));
       else {
         io.out(`metrics (${metrics.names().length}): ${metrics.names().join(', ')}`);
         io.out(`getters (${getters.names().length}): ${getters.names().join(', ')}`);
+        io.out(`faithful per-profile variants: ${Object.entries(profiled).map(([n, ps]) => `${n} (${ps.join(', ')})`).join(', ')}`);
       }
       return 0;
     }
@@ -34,7 +47,7 @@ Without --coverage, lists the registered metric and getter names.
     for (const p of errors) io.err(`${p.file}${p.pointer ? ` ${p.pointer}` : ''}${p.line ? `:${p.line}:${p.col ?? 0}` : ''}: ${p.message}`);
     const cov = coverageOf(tasks);
     if (json) {
-      io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing }));
+      io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing, profiles: cov.profiles, departures: cov.departures }));
     } else {
       const accounts = Object.values(cov.needs_account).reduce((a, b) => a + b, 0);
       io.out(`${cov.tasks} tasks: ${cov.gradable} fully gradable, ${accounts} need an account, ${cov.incomplete.length} name something unregistered`);
@@ -42,6 +55,8 @@ Without --coverage, lists the registered metric and getter names.
       for (const [kind, names] of Object.entries(cov.missing)) {
         for (const [name, n] of Object.entries(names as Record<string, number>).sort((a, b) => b[1] - a[1])) io.out(`  missing ${kind.slice(0, -1)} ${name}: ${n} tasks`);
       }
+      io.out(`grading profiles: ${Object.entries(cov.profiles).map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`);
+      for (const [m, n] of Object.entries(cov.departures).sort((a, b) => b[1] - a[1])) io.out(`  ${n} tasks use ${m}, which has known departures (proctor evaluators --departures)`);
       if (errors.length) io.out(`${errors.length} task files could not be read (see above)`);
     }
     return errors.length ? 1 : 0;

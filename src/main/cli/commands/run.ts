@@ -11,6 +11,9 @@ import { resumeRun, runTasks, type RunOptions, type RunOutcome } from '../../run
 import { readManifest } from '../../store/run-writer';
 import { envOption, envUsage } from '../env-option';
 import { storableArgs } from '../../env/spec';
+import { gradingUnder } from '../../evaluators/grade';
+import type { GradingProfile } from '../../evaluators/profile';
+import { gradingProfileFlag } from './metric';
 
 const usage = `Usage: proctor run <tasks, folders or split files…> [options]
        proctor run --resume <run folder> [--parallel N]
@@ -38,6 +41,7 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
                         namespaces (where bubblewrap is missing); refused otherwise
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
   --json                print the outcome as JSON (no live display)
+  --grading-profile P   grade as spider2v | osworld | native (default: the benchmark each task's shape comes from)
 
 Options of the llm agent (the API key is never a flag: PROCTOR_API_KEY / OPENAI_API_KEY or the config file):
   --history N           past turns shown with each request (default 3; 0 = none)
@@ -76,6 +80,7 @@ export interface RunFlags {
   json: boolean;
   allowUnisolated: boolean;
   downloads?: string;
+  gradingProfile?: GradingProfile;
   /** Agent options given on the command line (only those given). */
   agentOptions: AgentOptions;
   /** The agent-option flags given, as written (for the check against the agent). */
@@ -262,6 +267,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--allow-unisolated':
         f.allowUnisolated = true;
         break;
+      case '--grading-profile':
+        f.gradingProfile = gradingProfileFlag(value());
+        break;
       default:
         // Only the name: a mistyped secret flag must not be echoed with its value.
         if (a.startsWith('-')) throw new UsageError(`unknown option '${name}'`);
@@ -358,6 +366,7 @@ export const command: CliCommand = {
         ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}),
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
+        parts: gradingUnder(flags.gradingProfile),
         agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) },
       };
       if (flags.resume) {

@@ -6,6 +6,9 @@ import { selfTest, selfTestTable } from '../../demo/selftest';
 import { loadTasks } from '../../tasks/reader';
 import { storableArgs } from '../../env/spec';
 import { envOption, envUsage } from '../env-option';
+import { gradingUnder } from '../../evaluators/grade';
+import type { GradingProfile } from '../../evaluators/profile';
+import { gradingProfileFlag } from './metric';
 
 const usage = `Usage: proctor selftest <task files or folders…> [--out DIR] [--parallel N] [--env SPEC] [--json]
 
@@ -20,7 +23,8 @@ selftest.json are kept in <out>/selftest-<time>/. Exit 1 unless every task is so
   --out DIR       where the evidence folder goes (default ./results)
   --parallel N    sandbox displays at once (default 1)
   --env SPEC      the machine: ${envUsage('                ')}
-  --json          print selftest.json's verdicts instead of the table`;
+  --json          print selftest.json's verdicts instead of the table
+  --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)`;
 
 export const command: CliCommand = {
   name: 'selftest',
@@ -31,6 +35,7 @@ export const command: CliCommand = {
     let parallel = 1;
     let json = false;
     let env: string | undefined;
+    let profile: GradingProfile | undefined;
     const paths: string[] = [];
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
@@ -39,6 +44,7 @@ export const command: CliCommand = {
       else if (a === '--parallel') parallel = parallelOption(value());
       else if (a === '--env') env = envOption(value());
       else if (a === '--json') json = true;
+      else if (a === '--grading-profile') profile = gradingProfileFlag(value());
       else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
       else paths.push(a);
     }
@@ -73,6 +79,7 @@ export const command: CliCommand = {
         args: ['selftest', ...storableArgs(argv)],
         env,
         signal: stop.signal,
+        parts: gradingUnder(profile),
         log: json ? undefined : (line) => io.out(line),
       });
       if (json) io.out(JSON.stringify({ dir: outcome.dir, tasks: outcome.reports }, null, 2));

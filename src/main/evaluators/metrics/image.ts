@@ -3,14 +3,14 @@ import sharp, { type Sharp } from 'sharp';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isFile } from './inputs';
 
-interface Raw {
+export interface Raw {
   data: Buffer;
   width: number;
   height: number;
   channels: number;
 }
 
-async function decode(path: unknown, side: string, pipeline: (s: Sharp) => Sharp = (s) => s): Promise<Raw | string> {
+export async function decode(path: unknown, side: string, pipeline: (s: Sharp) => Sharp = (s) => s): Promise<Raw | string> {
   if (!(await isFile(path))) return `${side} image ${brief(path)} does not exist`;
   try {
     const { data, info } = await pipeline(sharp(path as string)).raw().toBuffer({ resolveWithObject: true });

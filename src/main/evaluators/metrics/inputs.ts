@@ -1,14 +1,44 @@
 // Reading what getters hand to metrics: host file paths, rule objects, strings.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile, stat } from 'node:fs/promises';
 
-/** The file's text, or undefined when `path` is not a readable file. */
-export async function readText(path: unknown): Promise<string | undefined> {
-  if (typeof path !== 'string' || path === '') return undefined;
+const sharedReads = new AsyncLocalStorage<Map<string, Promise<unknown>>>();
+
+/** Runs `fn` with file reads shared: a faithful metric, its second opinion and the diagnosis read each file once. */
+export function withSharedReads<T>(fn: () => Promise<T>): Promise<T> {
+  return sharedReads.run(new Map(), fn);
+}
+
+async function readOnce(path: string): Promise<Buffer | undefined> {
   try {
-    return (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+    return await readFile(path);
   } catch {
     return undefined;
   }
+}
+
+/** `make()` once per `key` within `withSharedReads` (every call outside one makes its own): for values read
+ * from files that several variants of a metric parse alike (a workbook). Callers must not change the value. */
+export function sharedValue<T>(key: string, make: () => Promise<T>): Promise<T> {
+  const shared = sharedReads.getStore();
+  if (!shared) return make();
+  let p = shared.get(key) as Promise<T> | undefined;
+  if (!p) {
+    p = make();
+    shared.set(key, p);
+  }
+  return p;
+}
+
+/** The file's bytes (shared within `withSharedReads`: do not change them), or undefined when not readable. */
+export function readBytes(path: unknown): Promise<Buffer | undefined> {
+  if (typeof path !== 'string' || path === '') return Promise.resolve(undefined);
+  return sharedValue(`bytes:${path}`, () => readOnce(path));
+}
+
+/** The file's text, or undefined when `path` is not a readable file. */
+export async function readText(path: unknown): Promise<string | undefined> {
+  return (await readBytes(path))?.toString('utf8').replace(/^\uFEFF/, '');
 }
 
 export async function isFile(path: unknown): Promise<boolean> {

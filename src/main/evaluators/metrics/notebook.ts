@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isRecord, readText } from './inputs';
 
-interface Cell {
+export interface Cell {
   cell_type: string;
   source: string;
   execution_count?: number | null;
@@ -11,12 +11,12 @@ interface Cell {
   raw: Record<string, unknown>;
 }
 
-function joined(v: unknown): unknown {
+export function joined(v: unknown): unknown {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.join('') : v;
 }
 
 /** Reads a notebook file; a string return is the reason it cannot be read. */
-async function readNotebook(path: unknown, side: 'result' | 'expected'): Promise<{ raw: Record<string, unknown>; cells: Cell[] } | string> {
+export async function readNotebook(path: unknown, side: 'result' | 'expected'): Promise<{ raw: Record<string, unknown>; cells: Cell[] } | string> {
   const text = await readText(path);
   if (text === undefined) return `${side} notebook ${brief(path)} cannot be read`;
   let raw: unknown;
@@ -126,7 +126,7 @@ async function compareIpynbFiles(result: unknown, expected: unknown): Promise<Me
   return pass(`notebooks are identical apart from metadata (${r.cells.length} cells)`);
 }
 
-function expectedIndices(expected: unknown): number[] | string {
+export function expectedIndices(expected: unknown): number[] | string {
   const v = isRecord(expected) && 'expected' in expected ? expected.expected : expected;
   if (!Array.isArray(v) || !v.every((x) => Number.isInteger(x))) return `expected must be a list of cell indices, got ${brief(v)}`;
   return v as number[];

@@ -1,24 +1,16 @@
 // Table metrics: CSV files (csv-parse) and xlsx workbooks (exceljs).
 import ExcelJS from 'exceljs';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { isDeepStrictEqual } from 'node:util';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
-import { brief, isRecord, readText } from './inputs';
+import { brief, isRecord, readText, sharedValue } from './inputs';
+import { csvRecords } from './csv-records';
 import { matchesRule } from './rule-match';
 import { chartRule } from './xlsx-charts';
 import { pivotTableRule } from './xlsx-pivots';
 import type { XlsxFiles } from './xlsx-package';
 
-function csvRecords(text: string): string[][] | string {
-  try {
-    return parseCsv(text, { relax_column_count: true, relax_quotes: true, skip_empty_lines: true, bom: true }) as string[][];
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 /**
- * compare_csv — `result`, `expected`: CSV file paths. Both are parsed as CSV (so quoting and CRLF/LF do
+ * compare_csv — `result`, `expected`: CSV file paths. Identical files pass; otherwise both are parsed as CSV (so quoting and CRLF/LF do
  * not matter) and compared record by record, header included. Options: `strict` (default true; false trims
  * every cell), `ignore_case`, `ignore_order` (sorts all records, the header among them, as upstream).
  */
@@ -27,6 +19,7 @@ async function compareCsv(result: unknown, expected: unknown, options: Record<st
   const b = await readText(expected);
   if (a === undefined) return fail(`result file ${brief(result)} cannot be read`);
   if (b === undefined) return fail(`expected file ${brief(expected)} cannot be read`);
+  if (a === b) return pass('the files are identical');
   let ra = csvRecords(a);
   let rb = csvRecords(b);
   if (typeof ra === 'string') return fail(`result is not CSV: ${ra}`);
@@ -50,10 +43,16 @@ async function compareCsv(result: unknown, expected: unknown, options: Record<st
   return pass(`all ${ra.length} records match${options.ignore_order ? ' (order ignored)' : ''}`);
 }
 
-type Book = ExcelJS.Workbook;
+export type Book = ExcelJS.Workbook;
 
-async function loadBook(path: unknown): Promise<Book | string> {
-  if (typeof path !== 'string') return `no workbook (${brief(path)})`;
+/** The workbook at `path` (shared by a metric's variants within one grading: the faithful one and its second
+ * opinion read the same object), or why it cannot be read. */
+export function loadBook(path: unknown): Promise<Book | string> {
+  if (typeof path !== 'string') return Promise.resolve(`no workbook (${brief(path)})`);
+  return sharedValue(`xlsx:${path}`, () => readBook(path));
+}
+
+async function readBook(path: string): Promise<Book | string> {
   try {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(path);
@@ -65,7 +64,7 @@ async function loadBook(path: unknown): Promise<Book | string> {
 
 /** Sheet reference of compare_table rules: an integer (result sheet index), `RI<n>` / `RN<name>` (result
  * by index / name) or `EI<n>` / `EN<name>` (expected). */
-function pickSheet(idx: unknown, result: Book, expected: Book | undefined): ExcelJS.Worksheet | string {
+export function pickSheet(idx: unknown, result: Book, expected: Book | undefined): ExcelJS.Worksheet | string {
   const byIndex = (b: Book | undefined, n: number) => b?.worksheets[n];
   const byName = (b: Book | undefined, n: string) => b?.worksheets.find((w) => w.name === n);
   let ws: ExcelJS.Worksheet | undefined;
@@ -158,7 +157,7 @@ function frozen(ws: ExcelJS.Worksheet): unknown {
   return v ? { x: v.xSplit ?? 0, y: v.ySplit ?? 0 } : null;
 }
 
-type RuleCheck = (r: Record<string, unknown>, result: Book, expected: Book | undefined, files: XlsxFiles) => Promise<string | true>;
+export type RuleCheck = (r: Record<string, unknown>, result: Book, expected: Book | undefined, files: XlsxFiles) => Promise<string | true>;
 
 /** The rule types of compare_table. Each returns `true` or the reason it fails. */
 export const tableRules: Record<string, RuleCheck> = {
@@ -233,6 +232,11 @@ export const tableRules: Record<string, RuleCheck> = {
  * Sheet indices: n / RI<n> / RN<name> for the result, EI<n> / EN<name> for the expected workbook.
  */
 async function compareTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  return compareTableWith(tableRules, result, expected, options);
+}
+
+/** compare_table with a given set of rule types (the grading profiles swap some, e.g. `sheet_data`). */
+export async function compareTableWith(ruleTypes: Record<string, RuleCheck>, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
   const rb = await loadBook(result);
   if (typeof rb === 'string') return fail(rb);
   let eb: Book | undefined;
@@ -244,8 +248,8 @@ async function compareTable(result: unknown, expected: unknown, options: Record<
   const rules = Array.isArray(options.rules) ? options.rules.filter(isRecord) : [];
   if (!rules.length) return fail('compare_table needs options.rules');
   for (const [n, rule] of rules.entries()) {
-    const check = tableRules[String(rule.type)];
-    if (!check) return fail(`rule ${n}: unknown rule type '${String(rule.type)}' (known: ${Object.keys(tableRules).join(', ')})`);
+    const check = ruleTypes[String(rule.type)];
+    if (!check) return fail(`rule ${n}: unknown rule type '${String(rule.type)}' (known: ${Object.keys(ruleTypes).join(', ')})`);
     const ok = await check(rule, rb, eb, { result: String(result), expected: eb ? String(expected) : undefined });
     if (ok !== true) return fail(`rule ${n} (${String(rule.type)}): ${ok}`);
   }

@@ -6,6 +6,9 @@ import type { Completion, HumanLabel, JudgeVerdict, RuleVerdict } from '../../..
 import { client } from '../transport';
 import { formatScore } from '../../../shared/format';
 
+/** The brittle-evaluator badge beside the rule score (inline: a small amber badge on the shared .badge). */
+const brittleBadge = { marginLeft: 8, verticalAlign: 'middle', background: '#6b4a1a', color: '#ffd99a' } as const;
+
 const asVote = (score: number | undefined): Completion | undefined => (score === undefined ? undefined : score >= 1 ? 'yes' : score <= 0 ? 'no' : undefined);
 
 export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; runId: string; taskKey: string }) {
@@ -23,7 +26,15 @@ export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; r
         <h3>Rule</h3>
         {rule ? (
           <>
-            <div className={`big ${rule.score >= 1 ? 'ok' : rule.score <= 0 ? 'bad' : ''}`}>{formatScore(rule.score)}</div>
+            <div className={`big ${rule.score >= 1 ? 'ok' : rule.score <= 0 ? 'bad' : ''}`}>
+              {formatScore(rule.score)}
+              {rule.brittle?.length ? (
+                <span className="badge brittle" data-testid="brittle-badge" style={brittleBadge} title={`brittle evaluator — the faithful and robust verdicts disagree:\n${rule.brittle.join('\n')}`}>
+                  brittle evaluator
+                </span>
+              ) : null}
+            </div>
+            {rule.profile && <div className="muted small">graded as {rule.profile}</div>}
             {rule.error && <div className="error small">{rule.error}</div>}
             <ul className="small">
               {rule.metrics.map((m, i) => (
@@ -31,6 +42,7 @@ export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; r
                   <span className="mono">{m.metric}</span> = {formatScore(m.score)}
                   {m.reason && <div className="muted">{m.reason}</div>}
                   {m.error && <div className="error">{m.error}</div>}
+                  {m.brittle && <div className="small" style={{ color: '#e0a040' }}>brittle: {m.brittle}{m.secondOpinion ? ` (robust: ${m.secondOpinion.reason})` : ''}</div>}
                 </li>
               ))}
             </ul>

@@ -1,0 +1,124 @@
+// compare_table as Spider2-V and OSWorld grade it: the `sheet_data` rule reads each sheet as a pandas frame
+// (`read_excel`: first row the header, numbers stored as text inferred as numbers), rounds it and compares with
+// `DataFrame.equals`. Spider2-V rounds to whole numbers (it calls `round()` without its `precision`); OSWorld
+// rounds to `precision` (default 4). Other rule types are the robust ones, which read cells as openpyxl does.
+import type ExcelJS from 'exceljs';
+import { fail, type MetricOutcome } from '../metric';
+import { registerDeparture, variants } from '../profile';
+import { brief } from './inputs';
+import { frameOf, framesEqual, roundFrame, type RawCell } from './pandas-frame';
+import { compareTableWith, loadBook, pickSheet, tableRules, type RuleCheck } from './table';
+
+function rawCell(v: ExcelJS.CellValue): RawCell {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
+  if (typeof v === 'object') {
+    if ('formula' in v || 'sharedFormula' in v) return rawCell((v as { result?: ExcelJS.CellValue }).result ?? null);
+    if ('richText' in v) return v.richText.map((t) => t.text).join('');
+    if ('text' in v) return rawCell((v as { text: ExcelJS.CellValue }).text);
+    if ('error' in v) return null; // pandas reads error cells as NaN
+  }
+  return null;
+}
+
+/** The rows pandas' openpyxl reader hands to its parser: empty cells as '' (NA), trailing empty cells and rows
+ * trimmed, rows padded to the widest; a lone empty cell row is a blank line and skipped. */
+export function sheetRows(ws: ExcelJS.Worksheet): RawCell[][] {
+  const rows: RawCell[][] = [];
+  let last = -1;
+  for (let n = 1; n <= ws.rowCount; n++) {
+    const row = ws.getRow(n);
+    const cells: RawCell[] = [];
+    for (let c = 1; c <= row.cellCount; c++) {
+      const v = rawCell(row.getCell(c).value);
+      cells.push(v === '' ? null : v);
+    }
+    while (cells.length && cells[cells.length - 1] === null) cells.pop();
+    if (cells.length) last = rows.length;
+    rows.push(cells);
+  }
+  const kept = rows.slice(0, last + 1);
+  const width = Math.max(0, ...kept.map((r) => r.length));
+  const padded = kept.map((r) => [...r, ...Array<RawCell>(width - r.length).fill(null)]);
+  return width <= 1 ? padded.filter((r) => r.length === 1 && r[0] !== null) : padded;
+}
+
+function pandasSheetData(decimals: (rule: Record<string, unknown>) => number): RuleCheck {
+  return async (r, result, expected) => {
+    const s0 = pickSheet(r.sheet_idx0, result, expected);
+    if (typeof s0 === 'string') return s0;
+    const s1 = pickSheet(r.sheet_idx1, result, expected);
+    if (typeof s1 === 'string') return s1;
+    let f0, f1;
+    try {
+      f0 = roundFrame(frameOf(sheetRows(s0)), decimals(r));
+      f1 = roundFrame(frameOf(sheetRows(s1)), decimals(r));
+    } catch (e) {
+      return `pandas cannot read the sheet: ${(e as Error).message}`;
+    }
+    const eq = framesEqual(f0, f1);
+    return eq === true || `frames of '${s0.name}' and '${s1.name}' differ after round(${decimals(r)}): ${eq}`;
+  };
+}
+
+const spider2vRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(() => 0) });
+const osworldRules = (): Record<string, RuleCheck> => ({
+  ...tableRules,
+  sheet_data: pandasSheetData((r) => (typeof r.precision === 'number' ? r.precision : 4)),
+});
+
+/** compare_table, Spider2-V: `sheet_data` as pandas frames rounded to whole numbers; a missing result is 0. */
+async function compareTableSpider2v(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  if (result === undefined || result === null) return fail('no result workbook');
+  return compareTableWith(spider2vRules(), result, expected, options);
+}
+
+/** compare_table, OSWorld: `sheet_data` as pandas frames rounded to `precision` decimals. */
+async function compareTableOsworld(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  if (result === undefined || result === null) return fail('no result workbook');
+  return compareTableWith(osworldRules(), result, expected, options);
+}
+
+/** Why pandas frames and typed cells disagree, from the first cell of a `sheet_data` rule's sheets that differs:
+ * a number against the same number as text, or two numbers (rounding), else header / blank-row handling. */
+async function diagnoseTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<string | undefined> {
+  const rules = (Array.isArray(options.rules) ? options.rules : []).filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+  const data = rules.filter((r) => r.type === 'sheet_data');
+  if (!data.length) return `rules ${brief(rules.map((r) => r.type))}`;
+  const rb = await loadBook(result);
+  const eb = expected === undefined || expected === null ? undefined : await loadBook(expected);
+  if (typeof rb === 'string' || typeof eb === 'string') return 'sheet_data';
+  for (const r of data) {
+    const s0 = pickSheet(r.sheet_idx0, rb, eb);
+    const s1 = pickSheet(r.sheet_idx1, rb, eb);
+    if (typeof s0 === 'string' || typeof s1 === 'string') continue;
+    const a = sheetRows(s0);
+    const b = sheetRows(s1);
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      for (let c = 0; c < Math.max(a[i]?.length ?? 0, b[i]?.length ?? 0); c++) {
+        const x = a[i]?.[c] ?? null;
+        const y = b[i]?.[c] ?? null;
+        if (x === y || (x instanceof Date && y instanceof Date && x.getTime() === y.getTime())) continue;
+        if ((typeof x === 'string' && typeof y === 'number') || (typeof x === 'number' && typeof y === 'string')) return 'sheet_data: numbers stored as text';
+        if (typeof x === 'number' && typeof y === 'number') return 'sheet_data: rounding';
+        return 'sheet_data: cell values';
+      }
+    }
+  }
+  return 'sheet_data: header or blank rows';
+}
+
+variants.register('compare_table', { spider2v: compareTableSpider2v, osworld: compareTableOsworld, diagnose: diagnoseTable });
+
+registerDeparture({
+  metric: 'compare_table',
+  profile: 'all',
+  case: 'rules other than sheet_data (style, chart, pivot_table, check_cell, freeze)',
+  why: 'openpyxl object models are read through exceljs and the xlsx parts; equal in the cases tested, not proven equal in all',
+});
+registerDeparture({
+  metric: 'compare_table',
+  profile: 'all',
+  case: 'sheet_data with dates, durations or merged header cells',
+  why: 'pandas datetime64 / timedelta inference and header merging are modelled only for plain dates',
+});
