@@ -2,11 +2,11 @@
 // /setup/upload, /setup/download_file (from a --downloads folder when given), /setup/open_file, /desktop_path,
 // /wallpaper and /setup/change_wallpaper.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
 import { fetchDownload } from '../downloads';
 import { HttpError, readForm, readJson, readMultipart, sendFile, sendJson, sendText, stringField, LIMITS } from './http-io';
-import { expandGuestPath, findWindows, GUEST_HOME, hostPath, sleep, type Route } from './guest';
+import { expandGuestPath, findWindows, GUEST_HOME, hostPath, sleep, writeGuestFile, type Route } from './guest';
 
 const TREE_MAX_ENTRIES = 20_000;
 const TREE_MAX_DEPTH = 12;
@@ -58,9 +58,7 @@ const upload: Route['handler'] = async (req, res, guest) => {
   const data = parts.find((p) => p.name === 'file_data')?.data;
   if (!path || !data) throw new HttpError(400, "the upload needs a 'file_path' field and a 'file_data' file part");
   const env = await guest.env();
-  const host = hostPath(guest, env, path);
-  await mkdir(dirname(host), { recursive: true });
-  await writeFile(host, data);
+  await writeGuestFile(guest, env, path, data);
   sendText(res, 200, 'File uploaded successfully');
 };
 
@@ -88,7 +86,7 @@ const downloadFile: Route['handler'] = async (req, res, guest) => {
   if (!url || !path) throw new HttpError(400, "'url' and 'path' are both needed");
   if (!/^https?:\/\//i.test(url)) throw new HttpError(400, `'${url}' is not an http(s) URL`);
   const env = await guest.env();
-  const host = hostPath(guest, env, path);
+  hostPath(guest, env, path); // a path outside the sandbox is refused before anything is fetched
   let data: Buffer;
   const dir = guest.options.downloads?.dir;
   if (dir) {
@@ -99,8 +97,7 @@ const downloadFile: Route['handler'] = async (req, res, guest) => {
       throw new HttpError(500, (e as Error).message);
     }
   } else data = await fetchUrl(url);
-  await mkdir(dirname(host), { recursive: true });
-  await writeFile(host, data);
+  await writeGuestFile(guest, env, path, data);
   sendText(res, 200, 'File downloaded successfully');
 };
 

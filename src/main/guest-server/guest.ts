@@ -1,7 +1,8 @@
 // What every endpoint handler gets: the current environment (waiting out a reset), guest paths mapped to host
 // paths within the allowed folders, and small helpers over the display (pointer, windows).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { LocalEnvironment } from '../env/local';
 import { HttpError } from './http-io';
 
@@ -75,6 +76,18 @@ export function hostPath(guest: Guest, env: LocalEnvironment, guestPath: string)
     const message = `${(e as Error).message}${sandboxed ? '' : ' (--allow-paths widens this)'}`;
     throw new HttpError(403, { status: 'error', error: message, message });
   }
+}
+
+/**
+ * Writes a file at a guest path. Inside the sandbox home it goes through the environment (so the sandbox's own
+ * user owns it and the agent's programs can change it); in an --allow-paths folder it is written as it is.
+ */
+export async function writeGuestFile(guest: Guest, env: LocalEnvironment, guestPath: string, data: Buffer): Promise<void> {
+  const host = hostPath(guest, env, guestPath);
+  const inSandbox = env.home.toGuest(host);
+  if (inSandbox !== undefined) return env.putFile(inSandbox, data);
+  await mkdir(dirname(host), { recursive: true });
+  await writeFile(host, data);
 }
 
 /** The pointer position on the display. */

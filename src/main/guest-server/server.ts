@@ -51,7 +51,9 @@ function digest(s: string): Buffer {
 
 async function prepared(env: LocalEnvironment): Promise<LocalEnvironment> {
   // A desktop user's home has a Desktop folder (/desktop_path and many tasks expect it).
-  await mkdir(env.home.toHost(`${GUEST_HOME}/Desktop`), { recursive: true });
+  // Made by the sandbox's own user (inside a namespace sandbox the agent's programs must be able to write there).
+  const made = await env.run(['mkdir', '-p', `${GUEST_HOME}/Desktop`], { timeoutMs: 10_000 });
+  if (made.exitCode !== 0) await mkdir(env.home.toHost(`${GUEST_HOME}/Desktop`), { recursive: true });
   return env;
 }
 
