@@ -1,6 +1,9 @@
 // Agreement figures over labelled items: alpha and pairwise kappa among people, the judge and the rule each
 // against people, overall and per app and per task category. Pure: the items come from ./items.ts.
+import type { AgreementFigures, AgreementReport, PairFigure } from '../../shared/annotate';
 import { cohenKappa, krippendorffAlpha, pairedLabels, type RatedItem } from './agreement';
+
+export type { AgreementFigures, AgreementReport, PairFigure };
 
 /** One graded item (a task of a run) with every rater's nominal label. */
 export interface AgreementItem {
@@ -11,32 +14,6 @@ export interface AgreementItem {
   people: Record<string, string>;
   judge?: string;
   rule?: string;
-}
-
-export interface PairFigure {
-  a: string;
-  b: string;
-  items: number;
-  kappa: number | null;
-  /** Share of the common items with the same label. */
-  observed: number;
-}
-
-export interface AgreementFigures {
-  /** Items with at least one label. */
-  items: number;
-  /** Krippendorff's alpha (nominal) over the people. */
-  alpha: number | null;
-  /** Cohen's kappa for each pair of people, then `judge` and `rule` against each person. */
-  pairs: PairFigure[];
-  /** The judge against people: kappa over every (judge, person) label pair. */
-  judge: { items: number; kappa: number | null; observed: number };
-  rule: { items: number; kappa: number | null; observed: number };
-}
-
-export interface AgreementReport extends AgreementFigures {
-  byApp: Record<string, AgreementFigures>;
-  byCategory: Record<string, AgreementFigures>;
 }
 
 const JUDGE = 'judge';
