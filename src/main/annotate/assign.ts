@@ -79,7 +79,11 @@ export function planAssignments(
 
 export function writeAssignments(plan: AssignPlan): number {
   let n = 0;
-  for (const [dir, made] of plan.byRun) for (const a of made) appendJsonLine(join(dir, assignmentsFile), a, { fsync: true }), n++;
+  for (const [dir, made] of plan.byRun)
+    for (const a of made) {
+      appendJsonLine(join(dir, assignmentsFile), a, { fsync: true });
+      n++;
+    }
   return n;
 }
 

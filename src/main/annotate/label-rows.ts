@@ -40,24 +40,34 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else {
         if (c === '\n') line++;
         field += c;
       }
       continue;
     }
-    if (c === '"' && field === '') (quoted = true), (any = true);
-    else if (c === ',') fields.push(field), (field = ''), (any = true);
-    else if (c === '\n' || c === '\r') {
+    if (c === '"' && field === '') {
+      quoted = true;
+      any = true;
+    } else if (c === ',') {
+      fields.push(field);
+      field = '';
+      any = true;
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       if (any || field) out.push({ line: start, fields: [...fields, field] });
       fields = [];
       field = '';
       any = false;
       start = ++line;
-    } else (field += c), (any = true);
+    } else {
+      field += c;
+      any = true;
+    }
   }
   if (any || field) out.push({ line: start, fields: [...fields, field] });
   return out;
