@@ -27,6 +27,8 @@ export interface ReportRow {
   timingMs?: number;
   costUsd?: number;
   error?: string;
+  /** What the pass / fail rests on: a lead's settlement, agreeing people, the judge, or the rule (issue 12). */
+  verdict?: { source: 'lead' | 'people' | 'judge' | 'rule'; by: string[] };
 }
 
 export const UNKNOWN = 'unknown';

@@ -10,6 +10,8 @@ import { agreementOf, conflictsOf, labelledItems } from './items';
 import { exportRows, importLabelRows, parseCsv, rowsAsCsv } from './label-rows';
 import { currentLabels, currentStepMarks, settledVerdict } from './labels';
 import { osworldRun, tempRoot } from './testing/runs';
+import { breakdown, readReportRun } from '../report';
+import { verdictSources } from './report-verdict';
 
 const label = (author: string, complete: HumanLabel['complete'], at: string, extra: Partial<HumanLabel> = {}): HumanLabel => ({
   kind: 'human',
@@ -173,5 +175,29 @@ describe('conflicts, agreement and assignments over run folders', () => {
       { run: c, task: 'demo/t1', got: 1 },
       { run: c, task: 'demo/t2', got: 1 },
     ]);
+  });
+});
+
+describe('proctor report on settled verdicts', () => {
+  it('rests each row on the lead, else agreeing people, else the rule, and the rate follows', async () => {
+    const root = tempRoot();
+    const run = osworldRun(root, 'runA', { t1: 1, t2: 0, t3: 0 });
+    const rate = async () => breakdown((await readReportRun(run)).rows, ['app']).overall.rate;
+    expect(await rate()).toBeCloseTo(1 / 3, 12);
+    appendVerdict(run, 'demo/t2', label('ann', 'yes', '1'));
+    appendVerdict(run, 'demo/t2', label('bob', 'yes', '2'));
+    expect(await rate()).toBeCloseTo(2 / 3, 12);
+    appendVerdict(run, 'demo/t1', label('ann', 'yes', '3'));
+    appendVerdict(run, 'demo/t1', label('bob', 'no', '4'));
+    expect(await rate()).toBeCloseTo(2 / 3, 12); // people disagree: the rule's 1 stands
+    appendVerdict(run, 'demo/t1', label('lee', 'no', '5', { settles: { reason: 'nothing saved' } }));
+    const rows = (await readReportRun(run)).rows;
+    expect(rows.map((r) => [r.key, r.score, r.verdict?.source])).toEqual([
+      ['demo/t1', 0, 'lead'],
+      ['demo/t2', 1, 'people'],
+      ['demo/t3', 0, 'rule'],
+    ]);
+    expect(await rate()).toBeCloseTo(1 / 3, 12);
+    expect(verdictSources(rows)).toBe('1 lead, 1 people, 1 rule');
   });
 });
