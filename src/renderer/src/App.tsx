@@ -6,6 +6,7 @@ import { client } from './transport';
 import { navigate, routeHref, useRoute } from './route';
 import { TaskBrowser } from './views/TaskBrowser';
 import { RunsView } from './views/RunsView';
+import { LabelsView } from './views/LabelsView';
 
 /** The first screen for a link that names no view. */
 function useFirstView(view: string): void {
@@ -41,13 +42,16 @@ export function App() {
           <a href={routeHref('tasks')} className={route.view === 'tasks' ? 'active' : ''}>
             Tasks
           </a>
+          <a href={routeHref('labels')} className={route.view === 'labels' ? 'active' : ''}>
+            Labels
+          </a>
         </nav>
         <span className="root" title="served folder">
           {info ? `${info.root} · ${info.transport} · v${info.version}` : error ? `engine unreachable: ${error}` : '…'}
         </span>
       </header>
       <main className="content">
-        {route.view === 'tasks' ? <TaskBrowser route={route} /> : route.view ? <RunsView route={route} /> : <div className="muted pad">Opening…</div>}
+        {route.view === 'tasks' ? <TaskBrowser route={route} /> : route.view === 'labels' ? <LabelsView /> : route.view ? <RunsView route={route} /> : <div className="muted pad">Opening…</div>}
       </main>
     </div>
   );
