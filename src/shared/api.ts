@@ -102,6 +102,17 @@ export interface ApiMethods {
   'labels.queue': { params: Record<string, never>; result: WorkQueue };
   /** Who the caller is, and whether the folder has a team. */
   'labels.me': { params: Record<string, never>; result: Caller & { team: boolean } };
+  /** A cross-validation review of a task file (checks a–e of Spider2-V §3.1, each a verdict and a note). */
+  'reviews.add': { params: { task: string; checks: Partial<Record<'a' | 'b' | 'c' | 'd' | 'e', { verdict: 'pass' | 'fail' | 'unsure'; note?: string }>> }; result: TaskReviewView };
+  /** A task's reviews and the status that follows. */
+  'reviews.get': { params: { task: string }; result: TaskReviewView };
+}
+
+export interface TaskReviewView {
+  task: string;
+  status: 'draft' | 'in review' | 'accepted' | 'rejected' | 'disputed';
+  reviewers: { person: string; outcome: 'pass' | 'fail' | 'unsure'; at: string }[];
+  reviews: { author: string; role?: string; checks: Record<string, { verdict: string; note?: string }>; at: string }[];
 }
 
 /** What the UI sends for a label: the engine adds the author, role, what the person saw, and the time. */
@@ -219,6 +230,21 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   'labels.agreement': obj({ path: str }),
   'labels.queue': obj({}),
   'labels.me': obj({}),
+  'reviews.add': obj(
+    {
+      task: str,
+      checks: {
+        type: 'object',
+        properties: Object.fromEntries(
+          ['a', 'b', 'c', 'd', 'e'].map((c) => [c, obj({ verdict: { enum: ['pass', 'fail', 'unsure'] }, note: { type: 'string', maxLength: 4000 } }, ['verdict'])]),
+        ),
+        additionalProperties: false,
+        minProperties: 1,
+      },
+    },
+    ['task', 'checks'],
+  ),
+  'reviews.get': obj({ task: str }, ['task']),
 };
 
 export const methodNames = Object.keys(paramSchemas) as MethodName[];

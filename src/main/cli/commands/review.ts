@@ -1,0 +1,54 @@
+// `proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]` and `proctor review status TASK-FILE…`: task
+// cross-validation (Spider2-V §3.1 checks a–e) recorded as the OS user, and the status that follows.
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError, type CliCommand } from '../command';
+import { appendTaskReview, checkIds, checkTitles, readTaskReviews, taskStatus, type CheckId, type CheckVerdict, type TaskReview } from '../../annotate/task-review';
+import { localCaller } from '../../annotate/team';
+
+const usage = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
+       proctor review status TASK-FILE… [--root DIR]
+
+Records a cross-validation review of a task file (as the OS user), each check pass, fail or unsure with a note:
+${checkIds.map((c) => `  ${c}  ${checkTitles[c]}`).join('\n')}
+e.g. proctor review tasks/x.json a=pass b=pass "c=fail:setup writes the time" d=pass e=pass
+A task is accepted when two reviewers other than its author pass every check, rejected when two fail it,
+disputed when one passes and another fails it. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
+default the current folder); tasks are named relative to DIR.`;
+
+export const command: CliCommand = {
+  name: 'review',
+  summary: 'cross-validate a task (checks a–e) and show tasks\' review status',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({ args: argv, options: { root: { type: 'string' } }, allowPositionals: true });
+    const root = resolve(values.root ?? '.');
+    const name = (file: string) => {
+      const abs = resolve(file);
+      if (!existsSync(abs)) throw new UsageError(`no task file ${file}`);
+      return relative(root, abs);
+    };
+    if (positionals[0] === 'status') {
+      if (positionals.length < 2) throw new UsageError('give one or more task files');
+      for (const f of positionals.slice(1)) {
+        const task = name(f);
+        const s = taskStatus(readTaskReviews(root, task));
+        io.out(`${task}: ${s.status}${s.reviewers.length ? ` (${s.reviewers.map((r) => `${r.person} ${r.outcome}`).join(', ')})` : ''}`);
+      }
+      return 0;
+    }
+    const [file, ...checks] = positionals;
+    if (!file || !checks.length) throw new UsageError('give a task file and one or more CHECK=VERDICT');
+    const parsed: TaskReview['checks'] = {};
+    for (const c of checks) {
+      const m = /^([a-e])=(pass|fail|unsure)(?::(.*))?$/s.exec(c);
+      if (!m) throw new UsageError(`'${c}' is not CHECK=VERDICT[:NOTE] (CHECK a–e, VERDICT pass, fail or unsure)`);
+      parsed[m[1] as CheckId] = { verdict: m[2] as CheckVerdict, ...(m[3] ? { note: m[3] } : {}) };
+    }
+    const task = name(file);
+    appendTaskReview(root, { kind: 'task.review', task, author: localCaller().person, checks: parsed, at: new Date().toISOString() });
+    io.out(`${task}: ${taskStatus(readTaskReviews(root, task)).status}`);
+    return 0;
+  },
+};
