@@ -6,15 +6,22 @@ import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand } from '../command';
 import { appendTaskReview, checkIds, checkTitles, readTaskReviews, taskStatus, type CheckId, type CheckVerdict, type TaskReview } from '../../annotate/task-review';
 import { localCaller } from '../../annotate/team';
+import { checkReset } from '../../annotate/reset-check';
+import { readTaskFile } from '../../tasks';
+import { writeFileAtomic } from '../../store';
+import { join } from 'node:path';
 
 const usage = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
        proctor review status TASK-FILE… [--root DIR]
+       proctor review reset TASK-FILE… [--out DIR]
 
 Records a cross-validation review of a task file (as the OS user), each check pass, fail or unsure with a note:
 ${checkIds.map((c) => `  ${c}  ${checkTitles[c]}`).join('\n')}
 e.g. proctor review tasks/x.json a=pass b=pass "c=fail:setup writes the time" d=pass e=pass
 A task is accepted when two reviewers other than its author pass every check, rejected when two fail it,
-disputed when one passes and another fails it. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
+disputed when one passes and another fails it. \`reset\` gathers the evidence for check c: it runs the task's
+setup twice on fresh sandbox displays, compares the first screens (a heat map of the differing pixels is
+written to --out DIR, default the current folder) and the files setup wrote; exit status 1 when it differs. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
 default the current folder); tasks are named relative to DIR.`;
 
 export const command: CliCommand = {
@@ -22,13 +29,36 @@ export const command: CliCommand = {
   summary: 'cross-validate a task (checks a–e) and show tasks\' review status',
   usage,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({ args: argv, options: { root: { type: 'string' } }, allowPositionals: true });
+    const { values, positionals } = parseArgs({ args: argv, options: { root: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true });
     const root = resolve(values.root ?? '.');
     const name = (file: string) => {
       const abs = resolve(file);
       if (!existsSync(abs)) throw new UsageError(`no task file ${file}`);
       return relative(root, abs);
     };
+    if (positionals[0] === 'reset') {
+      if (positionals.length < 2) throw new UsageError('give one or more task files');
+      let differs = 0;
+      for (const f of positionals.slice(1)) {
+        const read = await readTaskFile(f);
+        if (!read.task) {
+          io.err(`${f}: not a readable task: ${read.problems.map((p) => p.message).join('; ')}`);
+          differs++;
+          continue;
+        }
+        try {
+          const r = await checkReset(read.task);
+          const heat = join(resolve(values.out ?? '.'), `${read.task.id}-reset-heatmap.png`);
+          await writeFileAtomic(heat, r.heatMap);
+          io.out(`${f}: ${r.reason} (heat map ${heat})`);
+          if (!r.reproducible) differs++;
+        } catch (e) {
+          io.err(`${f}: setup failed: ${(e as Error).message}`);
+          differs++;
+        }
+      }
+      return differs ? 1 : 0;
+    }
     if (positionals[0] === 'status') {
       if (positionals.length < 2) throw new UsageError('give one or more task files');
       for (const f of positionals.slice(1)) {
