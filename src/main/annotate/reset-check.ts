@@ -43,16 +43,22 @@ export interface ResetCheck {
   reason: string;
 }
 
+/**
+ * The desktop's own state, not the task's: caches, session files, the recent-files list GTK stamps with the
+ * time, browser profiles (Proctor's throw-away Chromium profiles included).
+ */
+const desktopState = new Set(['.cache', '.dbus', '.Xauthority', '.ICEauthority', '.local/share/recently-used.xbel', '.config/pulse', '.config/chromium', '.config/google-chrome']);
+const isDesktopState = (rel: string) => desktopState.has(rel) || /(^|\/)proctor-chromium-[^/]*$/.test(rel);
+
 async function hashTree(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (d: string) => {
     for (const name of await readdir(d).catch(() => [] as string[])) {
       const p = join(d, name);
+      if (isDesktopState(relative(dir, p))) continue;
       const s = await stat(p).catch(() => undefined);
       if (!s) continue;
       if (s.isDirectory()) {
-        // Caches and font caches are the desktop's, not the task's.
-        if (name === '.cache') continue;
         await walk(p);
       } else if (s.isFile() && s.size <= 64 * 1024 * 1024) {
         out.set(relative(dir, p), createHash('sha256').update(await readFile(p)).digest('hex'));

@@ -10,6 +10,7 @@ import { checkReset } from '../../annotate/reset-check';
 import { readTaskFile } from '../../tasks';
 import { writeFileAtomic } from '../../store';
 import { join } from 'node:path';
+import '../../demo/setup'; // registers serve_demo_site, which the bundled demo tasks' setup uses
 
 const usage = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
        proctor review status TASK-FILE… [--root DIR]
