@@ -8,7 +8,7 @@ import { createWorkbench, type Workbench } from '../workbench/workbench';
 import { addTeamMember, localCaller } from '../annotate/team';
 import { osworldRun, tempRoot } from '../annotate/testing/runs';
 import { startServer, type RunningServer } from './http-server';
-import { teamGate } from './team-gate';
+import { gradeFile, teamGate, withheldEvent } from './team-gate';
 
 let root: string;
 let run: string;
@@ -151,5 +151,19 @@ describe('without a team', () => {
       await wb.close();
       rmSync(solo, { recursive: true, force: true });
     }
+  });
+});
+
+describe('what annotators are not sent', () => {
+  it('withholds live verdicts and finished tasks\' scores, and grading files', () => {
+    const verdict = { kind: 'verdict' as const, runId: 'r', taskKey: 'd/t', verdict: { kind: 'human' as const, author: 'bob', complete: 'yes' as const, at: '1' } };
+    expect(withheldEvent('run', verdict)).toBeUndefined();
+    const finished = { kind: 'task.finished' as const, runId: 'r', taskKey: 'd/t', at: '1', state: 'success' as const, score: 1 };
+    expect(withheldEvent('run', finished)).toEqual({ kind: 'task.finished', runId: 'r', taskKey: 'd/t', at: '1', state: 'success' });
+    const step = { kind: 'task.started' as const, runId: 'r', taskKey: 'd/t', at: '1' };
+    expect(withheldEvent('run', step)).toBe(step);
+    for (const f of ['/files/r/d/t/verdicts.jsonl', '/files/r/d/t/result.txt', '/files/r/summary.json', '/files/r/events.jsonl', '/files/r/d/t/traj.jsonl'])
+      expect(gradeFile(f)).toBe(true);
+    expect(gradeFile('/files/r/d/t/step_1.png')).toBe(false);
   });
 });

@@ -61,4 +61,15 @@ describe('annotation commands', () => {
     expect(lines.every((a) => a.person !== 'cyd' && a.blind === true)).toBe(true);
     expect((await proctor('assign', run, '--per-item', '3', '--people', 'ann,bob,cyd', '--author', 'cyd')).code).toBe(1);
   });
+
+  it('review records checklists and shows the status that follows', async () => {
+    const root = tempRoot();
+    const task = join(root, 't.json');
+    writeFileSync(task, '{}');
+    expect((await proctor('review', 'status', task, '--root', root)).out).toEqual(['t.json: draft']);
+    expect((await proctor('review', task, 'a=pass', 'b=pass', 'c=fail:setup writes the time', 'd=pass', 'e=pass', '--root', root)).out).toEqual(['t.json: in review']);
+    const lines = readFileSync(join(root, '.proctor', 'task-reviews.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ kind: 'task.review', task: 't.json', checks: { c: { verdict: 'fail', note: 'setup writes the time' }, a: { verdict: 'pass' } } });
+    expect((await proctor('review', task, 'f=pass', '--root', root)).code).toBe(2);
+  });
 });
