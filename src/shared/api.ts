@@ -100,6 +100,11 @@ export interface ApiMethods {
   'labels.agreement': { params: { path?: string }; result: AgreementReport };
   /** The caller's assigned items ("my work"): next item, n of m. */
   'labels.queue': { params: Record<string, never>; result: WorkQueue };
+  /** A lead spreads runs' tasks over people, k per task, never the run's author; blind unless `blind: false`. */
+  'labels.assign': {
+    params: { runs: string[]; perItem: number; people: string[]; blind?: boolean };
+    result: { assigned: number; short: { run: string; task: string; got: number }[] };
+  };
   /** Who the caller is, and whether the folder has a team. */
   'labels.me': { params: Record<string, never>; result: Caller & { team: boolean } };
   /** A cross-validation review of a task file (checks a–e of Spider2-V §3.1, each a verdict and a note). */
@@ -230,6 +235,15 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   'labels.agreement': obj({ path: str }),
   'labels.queue': obj({}),
   'labels.me': obj({}),
+  'labels.assign': obj(
+    {
+      runs: { type: 'array', items: str, minItems: 1, maxItems: 10000 },
+      perItem: { type: 'integer', minimum: 1, maximum: 50 },
+      people: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, minItems: 1, maxItems: 1000 },
+      blind: { type: 'boolean' },
+    },
+    ['runs', 'perItem', 'people'],
+  ),
   'reviews.add': obj(
     {
       task: str,

@@ -137,6 +137,16 @@ describe('proctor serve with a team', () => {
   });
 });
 
+describe('assignments from the workbench', () => {
+  it('a lead assigns, the annotator finds it in her queue; an annotator may not assign', async () => {
+    expect((await call('ann', 'labels.assign', { runs: ['runA'], perItem: 1, people: ['ann'] })).status).toBe(403);
+    expect((await call('lee', 'labels.assign', { runs: ['runA'], perItem: 1, people: ['nobody'] })).status).toBe(400);
+    expect((await call('lee', 'labels.assign', { runs: ['runA'], perItem: 2, people: ['ann', 'bob'] })).result).toEqual({ assigned: 2, short: [] });
+    const queue = (await call('ann', 'labels.queue', {})).result;
+    expect(queue).toMatchObject({ person: 'ann', done: 1, total: 1, items: [{ run: 'runA', taskKey: 'demo/t1', done: true, blind: true }] });
+  });
+});
+
 describe('without a team', () => {
   it('labels as the OS user', async () => {
     const solo = tempRoot('proctor-solo-');

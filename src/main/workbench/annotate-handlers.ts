@@ -5,18 +5,27 @@ import { existsSync, statSync } from 'node:fs';
 import type { ApiHandlers, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import type { HumanLabel, RunTaskItem, StepMark } from '../../shared/run';
-import { appendVerdict, listRuns, readRun } from '../store';
-import { readAssignments } from '../annotate/assign';
+import { appendVerdict, listRuns, readManifest, readRun } from '../store';
+import { planAssignments, readAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
 import { humanLabels, readVerdicts } from '../annotate/labels';
 import { localCaller, readTeam } from '../annotate/team';
-import { workQueue } from '../annotate/assign';
 import { ApiRequestError } from './dispatch';
-import { resolveBelow } from './paths';
+import { relativeToRoot, resolveBelow } from './paths';
+
+/** The author a Proctor run's manifest names (`author`), if any: they are not assigned their own run. */
+function runAuthor(runDir: string): string | undefined {
+  try {
+    const a = (readManifest(runDir) as unknown as { author?: unknown }).author;
+    return typeof a === 'string' ? a : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 type AnnotateMethods = Pick<
   ApiHandlers,
-  'labels.add' | 'labels.settle' | 'labels.conflicts' | 'labels.agreement' | 'labels.queue' | 'labels.me' | 'runs.get' | 'runs.task' | 'runs.list'
+  'labels.add' | 'labels.settle' | 'labels.assign' | 'labels.conflicts' | 'labels.agreement' | 'labels.queue' | 'labels.me' | 'runs.get' | 'runs.task' | 'runs.list'
 >;
 
 /** Whether annotators label `taskKey` of `runDir` blind: yes, unless an assignment of theirs says open. */
@@ -155,5 +164,15 @@ export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get
     },
     'labels.queue': async (_params, caller) => workQueue(who(caller).person, labelledItems([], root)),
     'labels.me': async (_params, caller) => ({ ...who(caller), team: hasTeam() }),
+    'labels.assign': async ({ runs: runIds, perItem, people, blind }, caller) => {
+      const c = who(caller);
+      needRole(c, ['lead'], 'assign work');
+      const team = readTeam(root);
+      const unknown = team ? people.filter((p) => !team.people.some((m) => m.name === p)) : [];
+      if (unknown.length) throw new ApiRequestError('bad_request', `not in the team: ${unknown.join(', ')}`);
+      const dirs = runIds.map(runDir);
+      const plan = planAssignments(dirs, [...new Set(people)], perItem, { by: c.person, blind: blind !== false, authorOf: runAuthor });
+      return { assigned: writeAssignments(plan), short: plan.short.map((s) => ({ ...s, run: relativeToRoot(root, s.run) })) };
+    },
   };
 }

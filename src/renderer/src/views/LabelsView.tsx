@@ -2,7 +2,7 @@
 // each pair, the judge and the rule against each person, alpha over all) and the conflict queue a lead settles.
 import { useCallback, useEffect, useState } from 'react';
 import type { AgreementFigures, AgreementReport, Conflict, WorkQueue } from '../../../shared/annotate';
-import type { Completion } from '../../../shared/run';
+import type { Completion, RunListItem } from '../../../shared/run';
 import { client } from '../transport';
 import { routeHref } from '../route';
 import { useMe } from '../components/AnnotationPanel';
@@ -179,6 +179,67 @@ function Agreement() {
   );
 }
 
+/** A lead spreads runs over people: k per task, never the run's author, blind by default. */
+function AssignForm() {
+  const [runs, setRuns] = useState<RunListItem[]>([]);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [people, setPeople] = useState('');
+  const [perItem, setPerItem] = useState(2);
+  const [blind, setBlind] = useState(true);
+  const [status, setStatus] = useState<string>();
+  useEffect(() => {
+    client.call('runs.list', {}).then(setRuns, (e: Error) => setStatus(e.message));
+  }, []);
+  const assign = async () => {
+    try {
+      const r = await client.call('labels.assign', {
+        runs: [...chosen],
+        perItem,
+        people: people.split(',').map((p) => p.trim()).filter(Boolean),
+        blind,
+      });
+      setStatus(`${r.assigned} assignment(s)${r.short.length ? `; ${r.short.length} task(s) could not get ${perItem} people` : ''}`);
+    } catch (e) {
+      setStatus((e as Error).message);
+    }
+  };
+  return (
+    <section data-testid="assign">
+      <h2>Assign</h2>
+      <div className="small">
+        {runs.map((r) => (
+          <label key={r.path} style={{ display: 'block' }}>
+            <input
+              type="checkbox"
+              checked={chosen.has(r.path)}
+              onChange={() => {
+                const next = new Set(chosen);
+                if (next.has(r.path)) next.delete(r.path);
+                else next.add(r.path);
+                setChosen(next);
+              }}
+            />{' '}
+            {r.path} ({r.tasks} tasks)
+          </label>
+        ))}
+      </div>
+      <div className="settle-form">
+        <input placeholder="people: ann, bob, cyd" value={people} onChange={(e) => setPeople(e.target.value)} aria-label="people" />
+        <label>
+          per task <input type="number" min={1} max={50} value={perItem} onChange={(e) => setPerItem(Number(e.target.value) || 1)} aria-label="per task" style={{ width: '4em' }} />
+        </label>
+        <label>
+          <input type="checkbox" checked={blind} onChange={() => setBlind(!blind)} /> blind
+        </label>
+        <button onClick={assign} disabled={!chosen.size}>
+          assign
+        </button>
+      </div>
+      {status && <div className="muted small">{status}</div>}
+    </section>
+  );
+}
+
 export function LabelsView() {
   const me = useMe();
   if (!me) return <div className="muted pad">…</div>;
@@ -191,6 +252,7 @@ export function LabelsView() {
       <MyWork />
       {sees && <Conflicts lead={me.role === 'lead'} />}
       {sees && <Agreement />}
+      {me.role === 'lead' && <AssignForm />}
     </div>
   );
 }
