@@ -87,11 +87,10 @@ export async function resetTrial(task: Task, opts: ResetCheckOptions = {}): Prom
   }
 }
 
-/** Compares two trials: pixel difference with a tolerance (and its heat map) and the files by content. */
-export async function compareTrials(a: ResetTrial, b: ResetTrial, opts: ResetCheckOptions = {}): Promise<ResetCheck> {
-  const tolerance = opts.tolerance ?? 24;
-  const first = await sharp(a.screenshot).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const second = await sharp(b.screenshot).removeAlpha().resize(first.info.width, first.info.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+/** Share of pixels of `b` differing from `a` beyond `tolerance` (per channel), and a heat map PNG of them. */
+export async function pixelDiff(a: Buffer, b: Buffer, tolerance = 24): Promise<{ differingShare: number; heatMap: Buffer }> {
+  const first = await sharp(a).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const second = await sharp(b).removeAlpha().resize(first.info.width, first.info.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
   const { width, height } = first.info;
   const heat = Buffer.alloc(width * height * 3);
   let differing = 0;
@@ -107,10 +106,15 @@ export async function compareTrials(a: ResetTrial, b: ResetTrial, opts: ResetChe
     }
   }
   const heatMap = await sharp(heat, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return { differingShare: differing / (width * height), heatMap };
+}
+
+/** Compares two trials: pixel difference with a tolerance (and its heat map) and the files by content. */
+export async function compareTrials(a: ResetTrial, b: ResetTrial, opts: ResetCheckOptions = {}): Promise<ResetCheck> {
+  const { differingShare, heatMap } = await pixelDiff(a.screenshot, b.screenshot, opts.tolerance ?? 24);
   const added = [...b.files.keys()].filter((f) => !a.files.has(f)).sort();
   const removed = [...a.files.keys()].filter((f) => !b.files.has(f)).sort();
   const changed = [...a.files.keys()].filter((f) => b.files.has(f) && b.files.get(f) !== a.files.get(f)).sort();
-  const differingShare = differing / (width * height);
   const screensSame = differingShare <= (opts.maxDifferingShare ?? 0.005);
   const filesSame = !added.length && !removed.length && !changed.length;
   const parts: string[] = [];

@@ -7,6 +7,7 @@ import { UsageError, type CliCommand } from '../command';
 import { appendTaskReview, checkIds, checkTitles, readTaskReviews, taskStatus, type CheckId, type CheckVerdict, type TaskReview } from '../../annotate/task-review';
 import { localCaller } from '../../annotate/team';
 import { checkReset } from '../../annotate/reset-check';
+import { checkReplay } from '../../annotate/replay-check';
 import { readTaskFile } from '../../tasks';
 import { writeFileAtomic } from '../../store';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import '../../demo/setup'; // registers serve_demo_site, which the bundled demo 
 const usage = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
        proctor review status TASK-FILE… [--root DIR]
        proctor review reset TASK-FILE… [--out DIR]
+       proctor review replay RUN-DIR TASK-KEY TASK-FILE [--out DIR]
 
 Records a cross-validation review of a task file (as the OS user), each check pass, fail or unsure with a note:
 ${checkIds.map((c) => `  ${c}  ${checkTitles[c]}`).join('\n')}
@@ -22,7 +24,10 @@ e.g. proctor review tasks/x.json a=pass b=pass "c=fail:setup writes the time" d=
 A task is accepted when two reviewers other than its author pass every check, rejected when two fail it,
 disputed when one passes and another fails it. \`reset\` gathers the evidence for check c: it runs the task's
 setup twice on fresh sandbox displays, compares the first screens (a heat map of the differing pixels is
-written to --out DIR, default the current folder) and the files setup wrote; exit status 1 when it differs. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
+written to --out DIR, default the current folder) and the files setup wrote; exit status 1 when it differs.
+\`replay\` gathers the evidence for check d: the stored run of the task (the oracle's or a person's) is replayed
+step by step on a fresh sandbox display, each step's screen compared with the stored one (heat maps to --out),
+and graded again; exit status 1 unless it scores 1. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
 default the current folder); tasks are named relative to DIR.`;
 
 export const command: CliCommand = {
@@ -59,6 +64,28 @@ export const command: CliCommand = {
         }
       }
       return differs ? 1 : 0;
+    }
+    if (positionals[0] === 'replay') {
+      const [, runDir, taskKey, file, ...extra] = positionals;
+      if (!runDir || !taskKey || !file || extra.length) throw new UsageError('give RUN-DIR TASK-KEY TASK-FILE');
+      const read = await readTaskFile(file);
+      if (!read.task) {
+        io.err(`${file}: not a readable task: ${read.problems.map((p) => p.message).join('; ')}`);
+        return 1;
+      }
+      try {
+        const r = await checkReplay(read.task, resolve(runDir), taskKey);
+        const out = resolve(values.out ?? '.');
+        for (const s of r.steps) {
+          if (s.heatMap) await writeFileAtomic(join(out, `${read.task.id}-replay-step-${s.step}.png`), s.heatMap);
+          io.out(`  step ${s.step}: ${s.differingShare === undefined ? 'no stored screen' : `${(s.differingShare * 100).toFixed(2)}% differs`}`);
+        }
+        io.out(`${taskKey}: ${r.reason}`);
+        return r.score >= 1 ? 0 : 1;
+      } catch (e) {
+        io.err(`${taskKey}: replay failed: ${(e as Error).message}`);
+        return 1;
+      }
     }
     if (positionals[0] === 'status') {
       if (positionals.length < 2) throw new UsageError('give one or more task files');
