@@ -118,6 +118,8 @@ export interface TaskReviewView {
   status: 'draft' | 'in review' | 'accepted' | 'rejected' | 'disputed';
   reviewers: { person: string; outcome: 'pass' | 'fail' | 'unsure'; at: string }[];
   reviews: { author: string; role?: string; checks: Record<string, { verdict: string; note?: string }>; at: string }[];
+  /** What Proctor computed for checks c–e (latest per check); it pre-fills the checklist, people decide. */
+  evidence: { check: 'c' | 'd' | 'e'; verdict: 'pass' | 'fail' | 'unsure'; note: string; source: string; at: string }[];
 }
 
 /** What the UI sends for a label: the engine adds the author, role, what the person saw, and the time. */

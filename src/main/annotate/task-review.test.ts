@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorkbench } from '../workbench/workbench';
 import { taskStatus, type TaskReview } from './task-review';
 import { tempRoot } from './testing/runs';
+import { appendEvidence, selfTestEvidence } from './evidence';
 
 const all = (verdict: 'pass' | 'fail' | 'unsure') => Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((c) => [c, { verdict }])) as TaskReview['checks'];
 const review = (author: string, checks: TaskReview['checks'], at = '1'): TaskReview => ({ kind: 'task.review', task: 't.json', author, checks, at });
@@ -41,5 +42,35 @@ describe('task status', () => {
     } finally {
       await wb.close();
     }
+  });
+
+  it('takes checks d and e from a selftest folder and shows the latest evidence per check', async () => {
+    const root = tempRoot();
+    writeFileSync(join(root, 'good.json'), '{}');
+    writeFileSync(join(root, 'lenient.json'), '{}');
+    writeFileSync(
+      join(root, 'selftest.json'),
+      JSON.stringify({
+        tasks: [
+          { key: 'x/good', file: join(root, 'good.json'), verdict: 'sound', oracle: { score: 1 }, noop: { score: 0 }, cut: { score: 0 } },
+          { key: 'x/lenient', file: join(root, 'lenient.json'), verdict: 'too lenient', oracle: { score: 1 }, noop: { score: 1 } },
+        ],
+      }),
+    );
+    const found = selfTestEvidence(root);
+    expect(found.map((e) => `${e.file.slice(root.length + 1)} ${e.check} ${e.verdict}`)).toEqual(['good.json d pass', 'good.json e pass', 'lenient.json d pass', 'lenient.json e fail']);
+    expect(found[3].note).toBe('doing nothing scored 1, the cut oracle – (selftest: too lenient)');
+    for (const e of found) appendEvidence(root, { task: e.file.slice(root.length + 1), check: e.check, verdict: e.verdict, note: e.note, source: 'selftest' });
+    appendEvidence(root, { task: 'good.json', check: 'c', verdict: 'fail', note: 'files differ: stamp.txt', source: 'reset' });
+    appendEvidence(root, { task: 'good.json', check: 'c', verdict: 'pass', note: 'resets to the same state', source: 'reset' });
+    const wb = createWorkbench(root, { transport: 'http' });
+    try {
+      const v = await wb.handlers['reviews.get']({ task: 'good.json' });
+      expect(v.evidence.map((e) => `${e.check} ${e.verdict}`)).toEqual(['c pass', 'd pass', 'e pass']);
+      expect(v.status).toBe('draft'); // evidence is no review: people decide
+    } finally {
+      await wb.close();
+    }
+    expect(() => selfTestEvidence(join(root, 'nowhere'))).toThrow(/selftest\.json: not readable JSON/);
   });
 });

@@ -5,6 +5,7 @@ import type { ApiHandlers, TaskReviewView } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import { appendTaskReview, readTaskReviews, taskStatus } from '../annotate/task-review';
 import { localCaller, readTeam } from '../annotate/team';
+import { latestEvidence } from '../annotate/evidence';
 import { ApiRequestError } from './dispatch';
 import { relativeToRoot, resolveBelow } from './paths';
 
@@ -30,6 +31,7 @@ export function reviewHandlers(root: string): Pick<ApiHandlers, 'reviews.add' | 
       task,
       ...taskStatus(reviews, authorOf(file)),
       reviews: reviews.map((r) => ({ author: r.author, ...(r.role ? { role: r.role } : {}), checks: r.checks as TaskReviewView['reviews'][number]['checks'], at: r.at })),
+      evidence: latestEvidence(root, task).map((e) => ({ check: e.check, verdict: e.verdict, note: e.note, source: e.source, at: e.at })),
     };
   };
   return {

@@ -8,6 +8,7 @@ import { appendTaskReview, checkIds, checkTitles, readTaskReviews, taskStatus, t
 import { localCaller } from '../../annotate/team';
 import { checkReset } from '../../annotate/reset-check';
 import { checkReplay } from '../../annotate/replay-check';
+import { appendEvidence, selfTestEvidence } from '../../annotate/evidence';
 import { readTaskFile } from '../../tasks';
 import { writeFileAtomic } from '../../store';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ const usage = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root D
        proctor review status TASK-FILE… [--root DIR]
        proctor review reset TASK-FILE… [--out DIR]
        proctor review replay RUN-DIR TASK-KEY TASK-FILE [--out DIR]
+       proctor review selftest SELFTEST-DIR [--root DIR]
 
 Records a cross-validation review of a task file (as the OS user), each check pass, fail or unsure with a note:
 ${checkIds.map((c) => `  ${c}  ${checkTitles[c]}`).join('\n')}
@@ -27,7 +29,9 @@ setup twice on fresh sandbox displays, compares the first screens (a heat map of
 written to --out DIR, default the current folder) and the files setup wrote; exit status 1 when it differs.
 \`replay\` gathers the evidence for check d: the stored run of the task (the oracle's or a person's) is replayed
 step by step on a fresh sandbox display, each step's screen compared with the stored one (heat maps to --out),
-and graded again; exit status 1 unless it scores 1. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
+and graded again; exit status 1 unless it scores 1. \`selftest\` takes checks d and e from a \`proctor selftest\`
+evidence folder (the oracle scored 1; doing nothing and the cut oracle scored below 1). Evidence is kept in
+DIR/.proctor/task-evidence.jsonl and pre-fills the review checklist in the workbench. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
 default the current folder); tasks are named relative to DIR.`;
 
 export const command: CliCommand = {
@@ -56,6 +60,7 @@ export const command: CliCommand = {
           const r = await checkReset(read.task);
           const heat = join(resolve(values.out ?? '.'), `${read.task.id}-reset-heatmap.png`);
           await writeFileAtomic(heat, r.heatMap);
+          appendEvidence(root, { task: relative(root, resolve(f)), check: 'c', verdict: r.reproducible ? 'pass' : 'fail', note: r.reason, source: 'proctor review reset', files: [heat] });
           io.out(`${f}: ${r.reason} (heat map ${heat})`);
           if (!r.reproducible) differs++;
         } catch (e) {
@@ -81,11 +86,28 @@ export const command: CliCommand = {
           io.out(`  step ${s.step}: ${s.differingShare === undefined ? 'no stored screen' : `${(s.differingShare * 100).toFixed(2)}% differs`}`);
         }
         io.out(`${taskKey}: ${r.reason}`);
+        appendEvidence(root, { task: relative(root, resolve(file)), check: 'd', verdict: r.score >= 1 ? 'pass' : 'fail', note: r.reason, source: 'proctor review replay' });
         return r.score >= 1 ? 0 : 1;
       } catch (e) {
         io.err(`${taskKey}: replay failed: ${(e as Error).message}`);
         return 1;
       }
+    }
+    if (positionals[0] === 'selftest') {
+      if (positionals.length !== 2) throw new UsageError('give one selftest evidence folder');
+      let found;
+      try {
+        found = selfTestEvidence(resolve(positionals[1]));
+      } catch (e) {
+        io.err(`proctor review: ${(e as Error).message}`);
+        return 1;
+      }
+      for (const e of found) {
+        const task = relative(root, resolve(e.file));
+        appendEvidence(root, { task, check: e.check, verdict: e.verdict, note: e.note, source: `proctor selftest ${positionals[1]}` });
+        io.out(`${task}: (${e.check}) ${e.verdict} — ${e.note}`);
+      }
+      return 0;
     }
     if (positionals[0] === 'status') {
       if (positionals.length < 2) throw new UsageError('give one or more task files');

@@ -20,7 +20,15 @@ export function TaskReviewPanel({ path }: { path: string }) {
   const [status, setStatus] = useState<string>();
   useEffect(() => {
     let live = true;
-    client.call('reviews.get', { task: path }).then((v) => live && setView(v), (e: Error) => live && setStatus(e.message));
+    client.call('reviews.get', { task: path }).then(
+      (v) => {
+        if (!live) return;
+        setView(v);
+        // Proctor's evidence pre-fills checks c–e; the reviewer may change them.
+        setForm(Object.fromEntries(v.evidence.map((e) => [e.check, { verdict: e.verdict, note: e.note }])));
+      },
+      (e: Error) => live && setStatus(e.message),
+    );
     return () => {
       live = false;
     };
@@ -54,6 +62,11 @@ export function TaskReviewPanel({ path }: { path: string }) {
             <tr key={id}>
               <td>
                 ({id}) {title}
+                {view?.evidence.find((e) => e.check === id) && (
+                  <div className="muted" data-testid={`evidence-${id}`}>
+                    evidence: {view.evidence.find((e) => e.check === id)!.verdict} — {view.evidence.find((e) => e.check === id)!.note}
+                  </div>
+                )}
               </td>
               <td>
                 <select
