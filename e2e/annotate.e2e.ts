@@ -2,12 +2,12 @@
 // run blind (no score until they submit), step marks by keyboard, the disagreement reaches the lead's conflict
 // queue, the lead settles it and `proctor report`'s rate follows; an annotator cannot settle or label as another.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addTeamMember } from '../src/main/annotate/team';
 import { main } from '../src/main/cli/main';
-import { chromiumMissing, useWorkbench } from './support/serve';
+import { artefactsDir, chromiumMissing, useWorkbench } from './support/serve';
 import { writeSyntheticRun, type SyntheticRun } from './support/synthetic-run';
 
 async function loggedIn(browser: Browser, base: string, token: string): Promise<{ context: BrowserContext; page: Page }> {
@@ -78,6 +78,7 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     await expect.poll(() => ann.page.url()).toMatch(/step=2/);
     await ann.page.keyboard.press('2');
     await expect.poll(() => ann.page.getByTestId('step-marks').textContent()).toContain('2: wrong');
+    await ann.page.screenshot({ path: resolve(artefactsDir, 'annotate-blind.png') });
     await ann.page.getByRole('button', { name: 'not complete', exact: true }).click();
     await expect.poll(() => ann.page.getByTestId('blind').count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => ann.page.locator('.replay-head').textContent()).toContain('score 1');
@@ -89,7 +90,9 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     const bob = await loggedIn(w.browser, w.served.url, tokens.bob);
     await bob.page.goto(replayUrl());
     await expect.poll(() => bob.page.getByTestId('blind').count(), { timeout: 30_000 }).toBe(1);
-    expect(await bob.page.getByTestId('verdicts').textContent()).not.toContain('ann');
+    await expect.poll(() => bob.page.getByTestId('me').textContent()).toMatch(/labelling as bob \(annotator\)/);
+    expect(await bob.page.getByTestId('verdicts').textContent()).not.toMatch(/ann:/); // ann's label withheld
+    expect(await bob.page.locator('.replay-head').textContent()).toContain('score –');
     await bob.page.getByRole('button', { name: 'complete', exact: true }).click();
     await expect.poll(() => bob.page.getByTestId('verdicts').textContent(), { timeout: 10_000 }).toMatch(/ann: no.*bob: yes/s);
 
@@ -112,6 +115,7 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     await row.getByLabel('reason').fill('step 2 clicked the wrong button');
     await row.getByRole('button', { name: 'settle no' }).click();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/no by lee: step 2 clicked the wrong button/);
+    await lee.page.screenshot({ path: resolve(artefactsDir, 'annotate-conflicts.png'), fullPage: true });
     expect(humanLines().map((l) => l.author)).toEqual(['ann', 'ann', 'ann', 'bob', 'lee']);
     expect(await reportRate(run.runDir)).toBeCloseTo(1 / 3, 6);
 
