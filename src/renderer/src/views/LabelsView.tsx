@@ -46,7 +46,8 @@ export function AgreementMatrix({ figures, title }: { figures: AgreementFigures;
       <h3>
         {title}: {figures.items} item(s), alpha {fixed(figures.alpha)}
       </h3>
-      <table data-testid="agreement-matrix">
+      {!people.length && <div className="muted small">no item labelled by two raters</div>}
+      <table data-testid="agreement-matrix" hidden={!people.length}>
         <thead>
           <tr>
             <th />
