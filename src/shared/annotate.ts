@@ -26,6 +26,8 @@ export interface AgreementFigures {
 export interface AgreementReport extends AgreementFigures {
   byApp: Record<string, AgreementFigures>;
   byCategory: Record<string, AgreementFigures>;
+  /** The same figures over per-step marks (right / wrong / unnecessary), each step of each task an item. */
+  steps?: AgreementFigures;
 }
 
 export interface PersonLabel {

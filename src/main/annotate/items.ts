@@ -4,8 +4,8 @@ import { relative, resolve } from 'node:path';
 import type { Completion, HumanLabel, RunTaskItem } from '../../shared/run';
 import { metadataFromTags } from '../../shared/breakdown';
 import { listRuns, readRun } from '../store';
-import { agreementReport, type AgreementItem, type AgreementReport } from './figures';
-import { currentLabels, humanLabels, lastSettlement, readVerdicts, ruleLabel, settledVerdict, type PersonLabel, type SettledVerdict } from './labels';
+import { agreementFigures, agreementReport, type AgreementItem, type AgreementReport } from './figures';
+import { currentLabels, currentStepMarks, humanLabels, lastSettlement, readVerdicts, ruleLabel, settledVerdict, type PersonLabel, type SettledVerdict } from './labels';
 import type { Problem } from '../../shared/task';
 import type { Conflict } from '../../shared/annotate';
 
@@ -71,7 +71,20 @@ export function agreementItem(i: LabelledItem): AgreementItem {
   };
 }
 
-export const agreementOf = (items: readonly LabelledItem[]): AgreementReport => agreementReport(items.map(agreementItem));
+/** Each marked step of each item, with every person's current mark. */
+function stepItems(items: readonly LabelledItem[]): AgreementItem[] {
+  return items.flatMap((i) =>
+    [...currentStepMarks(i.labels)].map(([step, marks]) => ({
+      id: `${i.run}\u0000${i.taskKey}\u0000${step}`,
+      people: Object.fromEntries([...marks].map(([person, m]) => [person, m.mark])),
+    })),
+  );
+}
+
+export const agreementOf = (items: readonly LabelledItem[]): AgreementReport => ({
+  ...agreementReport(items.map(agreementItem)),
+  steps: agreementFigures(stepItems(items)),
+});
 
 /** Items where people disagree, or people and the rule do; settled ones carry the lead's settlement. */
 export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {

@@ -145,6 +145,15 @@ describe('conflicts, agreement and assignments over run folders', () => {
     expect(figures.pairs[0].kappa).toBeCloseTo(0, 12);
     expect(figures.pairs.find((p) => p.a === 'rule' && p.b === 'ann')).toMatchObject({ items: 3 });
     expect(Object.keys(figures.byApp)).toEqual(['unknown']);
+    expect(figures.steps).toMatchObject({ items: 0, pairs: [] });
+    // Step marks: ann and bob agree on step 1 (right), differ on step 2 (wrong / unnecessary).
+    appendVerdict(run, 'demo/t1', label('ann', undefined, '8', { steps: [{ step: 1, correct: true }, { step: 2, correct: false, mark: 'wrong' }] }));
+    appendVerdict(run, 'demo/t1', label('bob', undefined, '9', { steps: [{ step: 1, correct: true, mark: 'right' }, { step: 2, correct: false, mark: 'unnecessary' }] }));
+    const steps = agreementOf(labelledItems([run], root)).steps!;
+    expect(steps.items).toBe(2);
+    expect(steps.pairs).toEqual([{ a: 'ann', b: 'bob', items: 2, kappa: expect.any(Number), observed: 0.5 }]);
+    // p_o = 1/2; p_e = ½·½ (right) + ½·0 (wrong) = ¼ → kappa = (½ − ¼)/(1 − ¼) = 1/3
+    expect(steps.pairs[0].kappa).toBeCloseTo(1 / 3, 12);
   });
 
   it('gives each item k people other than its author, evenly, and a queue per person', () => {

@@ -14,7 +14,7 @@ Agreement of people's labels (complete yes / no / unsure) on the tasks of the ru
 rule score (1 = yes, below 1 = no) each against every person; overall, per app and per task category. Then
 the conflicts: items where people disagree, or agree with each other but not with the rule.
   --json   {"alpha", "pairs": [{"a", "b", "items", "kappa", "observed"}], "judge", "rule", "byApp",
-           "byCategory", "conflicts"}
+           "byCategory", "steps" (the same over per-step marks), "conflicts"}
 Without run folders, every run below --root DIR (default: the current folder).`;
 
 const fixed = (n: number | null) => (n === null ? '–' : n.toFixed(3));
@@ -50,6 +50,7 @@ export const command: CliCommand = {
     for (const l of lines('All', report)) io.out(l);
     for (const [name, f] of Object.entries(report.byApp)) for (const l of lines(`App ${name}`, f)) io.out(l);
     for (const [name, f] of Object.entries(report.byCategory)) for (const l of lines(`Category ${name}`, f)) io.out(l);
+    if (report.steps?.items) for (const l of lines('Step marks', report.steps)) io.out(l);
     const open = conflicts.filter((c) => !c.settled);
     io.out(`Conflicts: ${conflicts.length} (${open.length} open)`);
     for (const c of conflicts)

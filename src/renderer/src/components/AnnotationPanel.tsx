@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Caller } from '../../../shared/annotate';
-import type { Completion, HumanLabel, StepMark } from '../../../shared/run';
+import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../shared/run';
 import { client } from '../transport';
 import { useRoute } from '../route';
 
@@ -24,6 +24,9 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
   const route = useRoute();
   const stepNo = Number(route.query.get('step') ?? String(traj.steps.length || 1)) || 1;
   const [comment, setComment] = useState('');
+  // Sub-scores: the judge's sub-goals when they are shown (not in blind review), each yes / no / unsure.
+  const subGoals = useMemo(() => traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge').at(-1)?.subScores.map((s) => s.name) ?? [], [traj.verdicts]);
+  const [subScores, setSubScores] = useState<Record<string, Completion>>({});
   const [note, setNote] = useState('');
   const [status, setStatus] = useState<string>();
   const mine = useMemo(
@@ -74,8 +77,10 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
   }, [markStep]);
 
   const submit = (complete: Completion) => {
-    void send({ complete, ...(comment ? { comment } : {}) }, `labelled ${complete}`);
+    const given = Object.entries(subScores).map(([name, evaluation]) => ({ name, evaluation }));
+    void send({ complete, ...(comment ? { comment } : {}), ...(given.length ? { subScores: given } : {}) }, `labelled ${complete}`);
     setComment('');
+    setSubScores({});
   };
   const mineNow = [...mine].reverse().find((l) => l.complete);
   return (
@@ -85,6 +90,26 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
         {traj.blind && <b className="blind-tag"> · blind</b>}
       </div>
       {mineNow && <div className="small">your label: <span className={mineNow.complete}>{mineNow.complete}</span></div>}
+      {subGoals.map((name) => (
+        <label key={name} className="small sub-score">
+          <select
+            aria-label={`sub-score ${name}`}
+            value={subScores[name] ?? ''}
+            onChange={(e) => {
+              const next = { ...subScores };
+              if (e.target.value) next[name] = e.target.value as Completion;
+              else delete next[name];
+              setSubScores(next);
+            }}
+          >
+            <option value="">–</option>
+            <option value="yes">yes</option>
+            <option value="no">no</option>
+            <option value="unsure">unsure</option>
+          </select>{' '}
+          {name}
+        </label>
+      ))}
       <textarea placeholder="comment (optional)" value={comment} onChange={(e) => setComment(e.target.value)} rows={2} aria-label="comment" />
       <div className="buttons">
         <button onClick={() => submit('yes')}>complete</button>

@@ -170,6 +170,7 @@ function Agreement() {
     <section data-testid="agreement">
       <h2>Agreement</h2>
       <AgreementMatrix figures={report} title="All" />
+      {report.steps?.items ? <AgreementMatrix figures={report.steps} title="Step marks (right / wrong / unnecessary)" /> : null}
       {Object.entries(report.byApp).map(([app, f]) => (
         <AgreementMatrix key={app} figures={f} title={`App ${app}`} />
       ))}
