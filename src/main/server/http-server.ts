@@ -169,6 +169,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       let caller: Caller | undefined;
       if (team) {
         if (url.pathname === '/login') return await login(req, res);
+        if (url.pathname === '/logout' && req.method === 'POST') {
+          res.writeHead(303, { location: '/login', 'set-cookie': `${personCookie}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`, 'cache-control': 'no-store' });
+          return res.end();
+        }
         caller = personOf(req);
         const guarded = url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/');
         if (!caller && guarded) return send(res, 401, { error: { code: 'forbidden', message: 'log in first: open /login with your team token' } });

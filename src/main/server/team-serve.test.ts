@@ -80,6 +80,9 @@ describe('proctor serve with a team', () => {
     const foreign = await raw('/login', { method: 'POST', headers: { ...form, origin: 'https://evil.example' }, body: `token=${tokens.ann}` });
     expect(foreign.status).toBe(403);
     expect((await raw('/', { headers: { cookie: `proctor-person-${server.port}=${tokens.ann}` } })).status).toBe(200);
+    const out = await raw('/logout', { method: 'POST' });
+    expect(out.status).toBe(303);
+    expect(out.headers['set-cookie']?.[0]).toMatch(new RegExp(`^proctor-person-${server.port}=; .*Max-Age=0`));
   });
 
   it('refuses calls and files without a person\'s token; scripts may send it as a Bearer header', async () => {

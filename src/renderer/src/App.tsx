@@ -23,6 +23,20 @@ function useFirstView(view: string): void {
   }, [view]);
 }
 
+/** With a team: who is logged in, and a way out (a form post, so no other page can log one out). */
+function WhoAmI() {
+  const [me, setMe] = useState<{ person: string; role: string; team: boolean }>();
+  useEffect(() => {
+    client.call('labels.me', {}).then(setMe, () => undefined);
+  }, []);
+  if (!me?.team) return null;
+  return (
+    <form method="post" action="/logout" className="whoami small">
+      {me.person} ({me.role}) <button type="submit">log out</button>
+    </form>
+  );
+}
+
 export function App() {
   const route = useRoute();
   const [info, setInfo] = useState<AppInfo>();
@@ -46,6 +60,7 @@ export function App() {
             Labels
           </a>
         </nav>
+        {info?.transport === 'http' && <WhoAmI />}
         <span className="root" title="served folder">
           {info ? `${info.root} · ${info.transport} · v${info.version}` : error ? `engine unreachable: ${error}` : '…'}
         </span>
