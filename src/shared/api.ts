@@ -1,8 +1,9 @@
 // The one contract between the UI and the engine. Both transports (Electron IPC, HTTP + WebSocket) carry
 // exactly these methods and events; the renderer sees only `ProctorClient`. Pure: no Node, no DOM.
 import type { Problem, Task } from './task';
-import type { Awaiting, RunEvent, RunListItem, RunTaskItem, StepRecord, Verdict } from './run';
+import type { Awaiting, Completion, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
+import type { AgreementReport, Caller, Conflict, WorkQueue } from './annotate';
 
 export interface AppInfo {
   name: 'proctor';
@@ -47,6 +48,8 @@ export interface TaskTrajectory {
   item: RunTaskItem;
   steps: StepRecord[];
   verdicts: Verdict[];
+  /** The caller labels this task blind: score, judge verdict and others' labels are withheld until they label it. */
+  blind?: boolean;
   /** The task's instruction and metadata when known. */
   task?: Partial<TaskSummary>;
   problems: Problem[];
@@ -118,10 +121,51 @@ export interface ApiMethods {
   'runs.pending': { params: { runId: string }; result: { taskKey: string; awaiting: Awaiting }[] };
   /** The `human` agent's next entry (pyautogui code or computer_13 JSON), as a person typed or clicked it. */
   'runs.act': { params: { runId: string; taskKey: string; text: string }; result: { ok: boolean } };
+  /**
+   * A person's label, appended as an event. The author is the caller (team token, or the OS user alone); an
+   * `author` naming someone else is refused. Step marks need `correct` or `mark`.
+   */
   'labels.add': {
-    params: { runId: string; taskKey: string; label: Omit<Extract<Verdict, { kind: 'human' }>, 'kind' | 'at'> };
+    params: { runId: string; taskKey: string; label: LabelInput };
     result: { ok: boolean };
   };
+  /** A lead's final label on a disagreement, with the reason; the others' labels stay. */
+  'labels.settle': { params: { runId: string; taskKey: string; complete: Completion; reason: string }; result: { ok: boolean } };
+  /** Items where people, or people and the rule, disagree (below `path`, default the whole root). */
+  'labels.conflicts': { params: { path?: string }; result: Conflict[] };
+  /** Agreement figures over the runs below `path`. */
+  'labels.agreement': { params: { path?: string }; result: AgreementReport };
+  /** The caller's assigned items ("my work"): next item, n of m. */
+  'labels.queue': { params: Record<string, never>; result: WorkQueue };
+  /** A lead spreads runs' tasks over people, k per task, never the run's author; blind unless `blind: false`. */
+  'labels.assign': {
+    params: { runs: string[]; perItem: number; people: string[]; blind?: boolean };
+    result: { assigned: number; short: { run: string; task: string; got: number }[] };
+  };
+  /** Who the caller is, and whether the folder has a team. */
+  'labels.me': { params: Record<string, never>; result: Caller & { team: boolean } };
+  /** A cross-validation review of a task file (checks a–e of Spider2-V §3.1, each a verdict and a note). */
+  'reviews.add': { params: { task: string; checks: Partial<Record<'a' | 'b' | 'c' | 'd' | 'e', { verdict: 'pass' | 'fail' | 'unsure'; note?: string }>> }; result: TaskReviewView };
+  /** A task's reviews and the status that follows. */
+  'reviews.get': { params: { task: string }; result: TaskReviewView };
+}
+
+export interface TaskReviewView {
+  task: string;
+  status: 'draft' | 'in review' | 'accepted' | 'rejected' | 'disputed';
+  reviewers: { person: string; outcome: 'pass' | 'fail' | 'unsure'; at: string }[];
+  reviews: { author: string; role?: string; checks: Record<string, { verdict: string; note?: string }>; at: string }[];
+  /** What Proctor computed for checks c–e (latest per check); it pre-fills the checklist, people decide. */
+  evidence: { check: 'c' | 'd' | 'e'; verdict: 'pass' | 'fail' | 'unsure'; note: string; source: string; at: string }[];
+}
+
+/** What the UI sends for a label: the engine adds the author, role, what the person saw, and the time. */
+export interface LabelInput {
+  author?: string;
+  complete?: Completion;
+  subScores?: { name: string; evaluation: Completion }[];
+  steps?: { step: number; correct?: boolean; mark?: StepMark; note?: string }[];
+  comment?: string;
 }
 
 export type MethodName = keyof ApiMethods;
@@ -143,7 +187,7 @@ export interface ProctorClient {
 }
 
 /** The engine side of the contract: one handler per method, and an event source. */
-export type ApiHandlers = { [M in MethodName]: (params: Params<M>) => Promise<Result<M>> };
+export type ApiHandlers = { [M in MethodName]: (params: Params<M>, caller?: Caller) => Promise<Result<M>> };
 
 /** Channel names of the Electron transport (one enum, as electron/fiddle does). */
 export const IpcChannel = {
@@ -207,16 +251,56 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
           },
           steps: {
             type: 'array',
-            items: obj({ step: { type: 'integer', minimum: 1 }, correct: { type: 'boolean' } }, ['step', 'correct']),
+            maxItems: 1000,
+            items: obj(
+              {
+                step: { type: 'integer', minimum: 1 },
+                correct: { type: 'boolean' },
+                mark: { enum: ['right', 'wrong', 'unnecessary'] },
+                note: { type: 'string', maxLength: 4000 },
+              },
+              ['step'],
+            ),
           },
           comment: { type: 'string', maxLength: 20000 },
         },
-        required: ['author'],
         additionalProperties: false,
       },
     },
     ['runId', 'taskKey', 'label'],
   ),
+  'labels.settle': obj(
+    { runId: str, taskKey: str, complete: { enum: ['yes', 'no', 'unsure'] }, reason: { type: 'string', minLength: 1, maxLength: 4000 } },
+    ['runId', 'taskKey', 'complete', 'reason'],
+  ),
+  'labels.conflicts': obj({ path: str }),
+  'labels.agreement': obj({ path: str }),
+  'labels.queue': obj({}),
+  'labels.me': obj({}),
+  'labels.assign': obj(
+    {
+      runs: { type: 'array', items: str, minItems: 1, maxItems: 10000 },
+      perItem: { type: 'integer', minimum: 1, maximum: 50 },
+      people: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, minItems: 1, maxItems: 1000 },
+      blind: { type: 'boolean' },
+    },
+    ['runs', 'perItem', 'people'],
+  ),
+  'reviews.add': obj(
+    {
+      task: str,
+      checks: {
+        type: 'object',
+        properties: Object.fromEntries(
+          ['a', 'b', 'c', 'd', 'e'].map((c) => [c, obj({ verdict: { enum: ['pass', 'fail', 'unsure'] }, note: { type: 'string', maxLength: 4000 } }, ['verdict'])]),
+        ),
+        additionalProperties: false,
+        minProperties: 1,
+      },
+    },
+    ['task', 'checks'],
+  ),
+  'reviews.get': obj({ task: str }, ['task']),
 };
 
 export const methodNames = Object.keys(paramSchemas) as MethodName[];

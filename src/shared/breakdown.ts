@@ -30,6 +30,8 @@ export interface ReportRow {
   error?: string;
   /** Brittle-evaluator flags of the task's current rule verdict ([] = read, none); absent when not known. */
   brittle?: string[];
+  /** What the pass / fail rests on: a lead's settlement, agreeing people, the judge, or the rule (issue 12). */
+  verdict?: { source: 'lead' | 'people' | 'judge' | 'rule'; by: string[] };
 }
 
 export const UNKNOWN = 'unknown';

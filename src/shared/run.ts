@@ -133,14 +133,32 @@ export interface JudgeVerdict {
   at: string;
 }
 
+/** A person's part in labelling: annotators label, reviewers also review tasks, leads also settle conflicts. */
+export type Role = 'annotator' | 'reviewer' | 'lead';
+
+/** A person's mark on one step: the right action, a wrong one, or one the task did not need. */
+export type StepMark = 'right' | 'wrong' | 'unnecessary';
+
+/**
+ * A person's label, an append-only event: editing appends a newer one by the same author (per run: the latest
+ * `complete`; per step: the latest mark of that step), never rewriting an earlier event or another's.
+ */
 export interface HumanLabel {
   kind: 'human';
   author: string;
+  /** The author's role when labelling (from the team file; absent when labelled alone). */
+  role?: Role;
   complete?: Completion;
   subScores?: { name: string; evaluation: Completion }[];
-  /** Per-step right / wrong marks. */
-  steps?: { step: number; correct: boolean }[];
+  /** Per-step marks: `correct` is true for `right`; `mark` and `note` where given. */
+  steps?: { step: number; correct: boolean; mark?: StepMark; note?: string }[];
   comment?: string;
+  /** What the author saw when labelling: `blind` = no rule score, judge verdict or others' labels. */
+  seen?: 'blind' | 'open';
+  /** A lead's final label on a disagreement, with why; the labels it settles stay as they were. */
+  settles?: { reason: string };
+  /** Where the label came from when not typed in the workbench, e.g. `import labels.csv:12 by ann`. */
+  source?: string;
   at: string;
 }
 

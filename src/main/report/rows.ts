@@ -10,6 +10,7 @@ import { metadataFromTags, rowFromItem, type ReportRow } from '../../shared/brea
 import { readRun, readTaskTrajectory, runFiles, type ManifestTaskInfo, type RunManifest } from '../store';
 import { readTaskFile } from '../tasks';
 import { costOf, priceTableProblems, type PriceTable } from '../agents/pricing';
+import { settleReportRow } from '../annotate/report-verdict';
 
 export interface ReportRun {
   runDir: string;
@@ -143,6 +144,7 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
   const rows: ReportRow[] = [];
   for (const item of detail.tasks as RunTaskItem[]) {
     const row = rowFromItem(item, detail.run.gradedBy);
+    settleReportRow(row, dir, item);
     const i = info(item.key);
     if (row.difficulty === undefined && typeof i?.actionNumber === 'number') {
       const d = difficultyOf(i.actionNumber);

@@ -5,6 +5,8 @@
 //   GET  /…                         → the UI (out/renderer)
 // Loopback by default. Bound elsewhere, every request needs the printed random token: the first page load trades
 // it for an HttpOnly cookie; scripts send it as `Authorization: Bearer`.
+// With a team (team-gate.ts), every request needs a person's token instead: the login page trades it for an
+// HttpOnly, SameSite=Strict cookie, and each call runs as that person.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -18,6 +20,8 @@ import { rootHider } from '../workbench/shown-paths';
 import { cookieValue, reachableHosts } from './addresses';
 import { openServedFile, servedFile } from './served-files';
 import type { EventSource } from '../workbench/events';
+import type { Caller } from '../../shared/annotate';
+import { gradeFile, loginPage, withheldEvent, type TeamGate } from './team-gate';
 
 export interface ServeOptions {
   root: string;
@@ -28,6 +32,8 @@ export interface ServeOptions {
   host?: string;
   /** Force a token even on loopback. */
   token?: string | boolean;
+  /** The folder's team: when it has people, each request needs one's token and runs as that person. */
+  team?: TeamGate;
 }
 
 export interface RunningServer {
@@ -144,6 +150,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let port = opts.port ?? 0;
   // Cookies are per host, not per port: each server names its own, so two servers on one machine both work.
   let cookie = 'proctor-token';
+  let personCookie = 'proctor-person';
+  /** With a team: the person of the request's token (undefined: no valid one). */
+  const personOf = (req: IncomingMessage): Caller | undefined => opts.team?.identify(tokenOf(req, personCookie));
 
   /** Loopback servers accept only loopback Host headers (no DNS rebinding). */
   const hostAllowed = (req: IncomingMessage): boolean => {
@@ -156,9 +165,23 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const url = new URL(req.url ?? '/', 'http://x');
       if (!hostAllowed(req)) return send(res, 403, { error: { code: 'forbidden', message: 'bad Host header' } });
       if (crossSite(req)) return send(res, 403, { error: { code: 'forbidden', message: 'cross-site requests are refused' } });
+      const team = opts.team?.active() ?? false;
+      let caller: Caller | undefined;
+      if (team) {
+        if (url.pathname === '/login') return await login(req, res);
+        if (url.pathname === '/logout' && req.method === 'POST') {
+          res.writeHead(303, { location: '/login', 'set-cookie': `${personCookie}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`, 'cache-control': 'no-store' });
+          return res.end();
+        }
+        caller = personOf(req);
+        const guarded = url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/');
+        if (!caller && guarded) return send(res, 401, { error: { code: 'forbidden', message: 'log in first: open /login with your team token' } });
+        if (caller && url.pathname.startsWith('/files/') && caller.role === 'annotator' && gradeFile(url.pathname))
+          return send(res, 403, { error: { code: 'forbidden', message: 'grading files are not served to annotators (blind review)' } });
+      }
       // The printed address carries the token once: the page load that brings it trades it for an HttpOnly,
       // SameSite=Strict cookie and is sent to the same address without it.
-      if (token && url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
+      if (!team && token && url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
         if (!sameToken(url.searchParams.get('token') ?? undefined, token)) {
           return send(res, 401, { error: { code: 'forbidden', message: 'that token is not this server\'s; use the address proctor serve printed' } });
         }
@@ -170,7 +193,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         });
         return res.end();
       }
-      const needsToken = token && (url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/'));
+      const needsToken = !team && token && (url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/'));
       if (needsToken && !sameToken(tokenOf(req, cookie), token)) {
         return send(res, 401, { error: { code: 'forbidden', message: 'a valid token is required: open the address proctor serve printed' } });
       }
@@ -188,7 +211,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
           return send(res, 400, { error: { code: 'bad_request', message: 'the body must be an object {method, params}' } });
         }
-        const outcome = await dispatch(opts.handlers, body.method, body.params);
+        const outcome = await dispatch(opts.handlers, body.method, body.params, caller);
         if (outcome.ok) return send(res, 200, { result: outcome.result });
         const status = { bad_request: 400, not_found: 404, forbidden: 403, internal: 500 }[outcome.error.code];
         return send(res, status, { error: outcome.error });
@@ -207,6 +230,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       if (rel.split(sep).includes('..')) rel = '';
       let file = join(uiDir, rel);
       if (!rel || !existsSync(file) || !statSync(file).isFile()) file = join(uiDir, 'index.html');
+      if (team && !caller && file.endsWith('index.html')) {
+        res.writeHead(303, { location: '/login', 'cache-control': 'no-store' });
+        return res.end();
+      }
       if (!existsSync(file)) {
         res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
         return res.end('The UI is not built: run `npm run build` (or `npx electron-vite build`).');
@@ -226,8 +253,30 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
   });
 
+  /** GET: the login form; POST (form-encoded `token`): the person's cookie, then the UI. */
+  async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const page = (status: number, message?: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-store' });
+      res.end(loginPage(message));
+    };
+    if (req.method === 'GET') return page(200);
+    if (req.method !== 'POST') return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
+    if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return page(415, 'send the login form');
+    const given = new URLSearchParams(await readBody(req)).get('token')?.trim() ?? '';
+    const person = opts.team?.identify(given);
+    if (!person) return page(401, 'That token is not one of this team\'s.');
+    res.writeHead(303, {
+      location: '/',
+      'set-cookie': `${personCookie}=${given}; HttpOnly; SameSite=Strict; Path=/`,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
+    res.end();
+  }
+
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const clients = new Set<WebSocket>();
+  const callers = new Map<WebSocket, Caller>();
   // A malformed frame (unmasked, reserved opcode, bad UTF-8, oversize…) or a reset socket closes that socket only:
   // every socket and WebSocket gets an 'error' listener, since an unheard 'error' event would end the process.
   wss.on('error', () => undefined);
@@ -249,24 +298,39 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         return true;
       }
     })();
-    if (url.pathname !== '/events' || foreign || !hostAllowed(req) || (token && !sameToken(tokenOf(req, cookie), token))) {
+    const team = opts.team?.active() ?? false;
+    const person = team ? personOf(req) : undefined;
+    const unauthorised = team ? !person : token && !sameToken(tokenOf(req, cookie), token);
+    if (url.pathname !== '/events' || foreign || !hostAllowed(req) || unauthorised) {
       socket.write('HTTP/1.1 401 Unauthorized\r\n\r\n');
       socket.destroy();
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       clients.add(ws);
+      if (person) callers.set(ws, person);
       ws.on('error', () => ws.terminate());
-      ws.on('close', () => clients.delete(ws));
+      ws.on('close', () => (clients.delete(ws), callers.delete(ws)));
     });
   });
   const hide = rootHider(opts.root);
   const unsubscribe = opts.events.subscribeAll(<E extends EventName>(event: E, payload: ApiEvents[E]) => {
     const text = JSON.stringify({ event, payload: hide.value(payload) });
+    let blindText: string | undefined | null = null;
     for (const ws of clients) {
       if (ws.readyState !== ws.OPEN) continue;
+      let out: string | undefined = text;
+      // Annotators of a team get no verdicts or scores live (blind review); they read them once they labelled.
+      if (callers.get(ws)?.role === 'annotator') {
+        if (blindText === null) {
+          const shown = withheldEvent(event, payload);
+          blindText = shown === undefined ? undefined : JSON.stringify({ event, payload: hide.value(shown) });
+        }
+        out = blindText;
+      }
+      if (out === undefined) continue;
       if (ws.bufferedAmount > 32 * 1024 * 1024) ws.terminate(); // a client that stopped reading
-      else ws.send(text);
+      else ws.send(out);
     }
   });
 
@@ -276,6 +340,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   });
   port = (server.address() as AddressInfo).port;
   cookie = `proctor-token-${port}`;
+  personCookie = `proctor-person-${port}`;
   const urls = reachableHosts(host).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/${token ? `?token=${token}` : ''}`);
   return {
     url: urls[0],

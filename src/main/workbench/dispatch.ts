@@ -1,6 +1,7 @@
 // The one place where a request from any transport (IPC or HTTP) is checked and handed to the engine.
 import Ajv from 'ajv';
 import { isMethodName, paramSchemas, type ApiError, type ApiHandlers, type MethodName } from '../../shared/api';
+import type { Caller } from '../../shared/annotate';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map(
@@ -18,8 +19,11 @@ export class ApiRequestError extends Error {
 
 export type DispatchOutcome = { ok: true; result: unknown } | { ok: false; error: ApiError };
 
-/** Validates method name and params, runs the handler, and turns every failure into an ApiError. */
-export async function dispatch(handlers: ApiHandlers, method: unknown, params: unknown): Promise<DispatchOutcome> {
+/**
+ * Validates method name and params, runs the handler, and turns every failure into an ApiError. `caller` is the
+ * person the transport authenticated (absent: Proctor used alone, the OS user).
+ */
+export async function dispatch(handlers: ApiHandlers, method: unknown, params: unknown, caller?: Caller): Promise<DispatchOutcome> {
   if (!isMethodName(method)) {
     return { ok: false, error: { code: 'bad_request', message: `unknown method '${String(method)}'` } };
   }
@@ -30,8 +34,8 @@ export async function dispatch(handlers: ApiHandlers, method: unknown, params: u
     return { ok: false, error: { code: 'bad_request', message: `${method}: invalid params: ${detail}` } };
   }
   try {
-    const handler = handlers[method] as (params: unknown) => Promise<unknown>;
-    return { ok: true, result: await handler(p) };
+    const handler = handlers[method] as (params: unknown, caller?: Caller) => Promise<unknown>;
+    return { ok: true, result: await handler(p, caller) };
   } catch (e) {
     if (e instanceof ApiRequestError) return { ok: false, error: { code: e.code, message: e.message } };
     const message = e instanceof Error ? e.message : String(e);

@@ -1,11 +1,11 @@
-// runs.* and labels.add: runs below the served root (Proctor, OSWorld and Spider2-V result folders), live
-// events, and people's labels appended as verdict events (never overwriting another). runs.compare and
-// runs.stepDiffs (several runs of one task) are in compare-handlers.ts.
+// runs.*: runs below the served root (Proctor, OSWorld and Spider2-V result folders) and live events.
+// runs.compare and runs.stepDiffs (several runs of one task) are in compare-handlers.ts; people's labels are
+// annotate-handlers.ts's.
 import { existsSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { RunEvent } from '../../shared/run';
-import { appendVerdict, listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../store';
+import { listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../store';
 import { ApiRequestError } from './dispatch';
 import type { EventHub } from './events';
 import { relativeToRoot, resolveBelow } from './paths';
@@ -33,7 +33,7 @@ function readRunOrProblem(dir: string, root: string): RunDetail {
   }
 }
 
-type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'labels.add'>;
+type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act'>;
 
 export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods; close(): Promise<void> } {
   const tail = new RunTail(hub);
@@ -102,11 +102,6 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
     'runs.control': async ({ runId, action, taskKey, step }) => control.control(runId, action, taskKey, step),
     'runs.pending': async ({ runId }) => control.pending(runId),
     'runs.act': async ({ runId, taskKey, text }) => control.act(runId, taskKey, text),
-    'labels.add': async ({ runId, taskKey, label }) => {
-      const dir = runDir(runId);
-      readable(() => appendVerdict(dir, taskKey, { kind: 'human', ...label, at: new Date().toISOString() }));
-      return { ok: true };
-    },
   };
   return {
     handlers,

@@ -37,11 +37,11 @@ export function rootHider(root: string): { text(s: string): string; value<T>(v: 
 /** The same handlers, with host paths below `root` made relative in their answers and in their errors. */
 export function withRootHidden<H extends Partial<ApiHandlers>>(root: string, handlers: H): H {
   const hide = rootHider(root);
-  const wrapped: Partial<Record<MethodName, (p: unknown) => Promise<unknown>>> = {};
-  for (const [method, handler] of Object.entries(handlers) as [MethodName, (p: unknown) => Promise<unknown>][]) {
-    wrapped[method] = async (params) => {
+  const wrapped: Partial<Record<MethodName, (p: unknown, caller?: unknown) => Promise<unknown>>> = {};
+  for (const [method, handler] of Object.entries(handlers) as [MethodName, (p: unknown, caller?: unknown) => Promise<unknown>][]) {
+    wrapped[method] = async (params, caller) => {
       try {
-        return hide.value(await handler(params));
+        return hide.value(await handler(params, caller));
       } catch (e) {
         if (e instanceof ApiRequestError) throw new ApiRequestError(e.code, hide.text(e.message));
         if (e instanceof Error) e.message = hide.text(e.message);

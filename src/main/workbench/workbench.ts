@@ -5,6 +5,8 @@ import { proctorVersion } from '../version';
 import { EventHub } from './events';
 import { taskHandlers } from './task-handlers';
 import { runHandlers } from './run-handlers';
+import { annotateHandlers } from './annotate-handlers';
+import { reviewHandlers } from './review-handlers';
 import { withRootHidden } from './shown-paths';
 
 export interface Workbench {
@@ -20,7 +22,7 @@ export function createWorkbench(root: string, opts: { transport: AppInfo['transp
   const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
     'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport }),
-    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers }),
+    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root, runs.handlers), ...reviewHandlers(root) }),
   };
   return { handlers, events, close: runs.close };
 }

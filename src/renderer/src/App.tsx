@@ -10,6 +10,7 @@ import { RunsView } from './views/RunsView';
 import { CompareView } from './views/Compare';
 import { Toaster } from './components/Toast';
 import { useCopyLinkKey } from './copy-link';
+import { LabelsView } from './views/LabelsView';
 
 /** The first screen for a link that names no view. */
 function useFirstView(view: string): void {
@@ -24,6 +25,20 @@ function useFirstView(view: string): void {
       live = false;
     };
   }, [view]);
+}
+
+/** With a team: who is logged in, and a way out (a form post, so no other page can log one out). */
+function WhoAmI() {
+  const [me, setMe] = useState<{ person: string; role: string; team: boolean }>();
+  useEffect(() => {
+    client.call('labels.me', {}).then(setMe, () => undefined);
+  }, []);
+  if (!me?.team) return null;
+  return (
+    <form method="post" action="/logout" className="whoami small">
+      {me.person} ({me.role}) <button type="submit">log out</button>
+    </form>
+  );
 }
 
 export function App() {
@@ -46,7 +61,11 @@ export function App() {
           <a href={routeHref('tasks')} className={route.view === 'tasks' ? 'active' : ''}>
             Tasks
           </a>
+          <a href={routeHref('labels')} className={route.view === 'labels' ? 'active' : ''}>
+            Labels
+          </a>
         </nav>
+        {info?.transport === 'http' && <WhoAmI />}
         <span className="root" title="served folder">
           {info ? `${info.root} · ${info.transport} · v${info.version}` : error ? `engine unreachable: ${error}` : '…'}
         </span>
@@ -56,6 +75,8 @@ export function App() {
           <TaskBrowser route={route} />
         ) : route.view === 'compare' ? (
           <CompareView route={route} />
+        ) : route.view === 'labels' ? (
+          <LabelsView />
         ) : route.view ? (
           <RunsView route={route} />
         ) : (

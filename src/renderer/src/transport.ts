@@ -33,6 +33,8 @@ function httpClient(): ProctorClient {
     async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
       const res = await fetch('/api/call', { method: 'POST', headers, credentials: 'same-origin', body: JSON.stringify({ method, params }) });
       const body = (await res.json()) as { result?: Result<M>; error?: { message: string } };
+      // A folder with a team: a call without a person's cookie goes to the login page.
+      if (res.status === 401 && body.error?.message.includes('/login')) location.assign('/login');
       if (!res.ok || body.error) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
       return body.result as Result<M>;
     },

@@ -19,6 +19,7 @@ import {
   type DimensionName,
   type ReportRun,
 } from '../../report';
+import { verdictSources } from '../../annotate/report-verdict';
 
 const usage = `Usage: proctor report <run-dir>… [--json] [--by DIMENSION]… [--compare] [--tasks PATH]… [--prices FILE]
 
@@ -158,6 +159,8 @@ export const command: CliCommand = {
       for (const [i, report] of reports.entries()) {
         if (i) io.out('');
         for (const line of formatBreakdown(titles[i], report)) io.out(line);
+        const sources = verdictSources(runs[i].rows);
+        if (sources) io.out(`Verdicts rest on: ${sources} (lead's settlement, else agreeing people, else judge, else rule)`);
       }
     for (const run of runs) {
       if (!run.problems.length) continue;

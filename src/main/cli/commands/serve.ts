@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand } from '../command';
 import { startServer } from '../../server/http-server';
+import { teamGate } from '../../server/team-gate';
+import { readTeam } from '../../annotate/team';
 import { ensureUiBuilt } from '../../server/ui-build';
 import { createWorkbench } from '../../workbench/workbench';
 
@@ -37,8 +39,11 @@ Serves the workbench UI and its API for <folder> (default: the current folder).
       port,
       host: values.host ?? '127.0.0.1',
       token: values.token,
+      team: teamGate(root),
     });
     io.out(`Proctor is serving ${root}`);
+    const team = readTeam(root);
+    if (team) io.out(`Team of ${team.people.length}: each person logs in at /login with their token (proctor team add)`);
     io.out(`Open ${server.url}`);
     for (const other of server.urls.slice(1)) io.out(`  or ${other}`);
     if (server.token) io.out('(the first page load trades the token in that address for a cookie; scripts send it as Authorization: Bearer)');

@@ -1,17 +1,17 @@
 // The verdicts side by side: the rule score with each metric's value and reason, the judge's reason and
-// sub-scores, and people's labels (add one here); disagreement between them is highlighted.
-import { useState } from 'react';
+// sub-scores, and people's labels (add one here); disagreement between them is highlighted. In blind review
+// the engine withholds the grades until the person has labelled, and this says so.
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Completion, HumanLabel, JudgeVerdict, RuleVerdict } from '../../../shared/run';
-import { client } from '../transport';
 import { formatScore } from '../../../shared/format';
 
 /** The brittle-evaluator badge beside the rule score (inline: a small amber badge on the shared .badge). */
 const brittleBadge = { marginLeft: 8, verticalAlign: 'middle', background: '#6b4a1a', color: '#ffd99a' } as const;
+import { AnnotationPanel } from './AnnotationPanel';
 
 const asVote = (score: number | undefined): Completion | undefined => (score === undefined ? undefined : score >= 1 ? 'yes' : score <= 0 ? 'no' : undefined);
 
-export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; runId: string; taskKey: string }) {
+export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskTrajectory; runId: string; taskKey: string; onLabelled?: () => void }) {
   const rules = traj.verdicts.filter((v): v is RuleVerdict => v.kind === 'rule');
   const judges = traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge');
   const humans = traj.verdicts.filter((v): v is HumanLabel => v.kind === 'human');
@@ -19,6 +19,13 @@ export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; r
   const judge = judges.at(-1);
   const votes = [asVote(rule?.score ?? traj.item.score), judge?.complete, ...humans.map((h) => h.complete)].filter((v) => v === 'yes' || v === 'no');
   const disagreement = new Set(votes).size > 1;
+  if (traj.blind)
+    return (
+      <aside className="verdicts blind" data-testid="verdicts">
+        <div className="blind-banner" data-testid="blind">Blind review: the rule score, the judge&apos;s verdict and others&apos; labels show once you have labelled this task.</div>
+        <AnnotationPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={onLabelled} />
+      </aside>
+    );
   return (
     <aside className={`verdicts ${disagreement ? 'disagree' : ''}`} data-testid="verdicts">
       {disagreement && <div className="disagree-banner">Verdicts disagree</div>}
@@ -75,41 +82,13 @@ export function VerdictPanel({ traj, runId, taskKey }: { traj: TaskTrajectory; r
         <h3>People</h3>
         {humans.map((h, i) => (
           <div key={i} className="label small">
-            <b>{h.author}</b>: <span className={h.complete}>{h.complete ?? '–'}</span> <span className="muted">{h.at.slice(0, 16).replace('T', ' ')}</span>
+            <b>{h.author}</b>: <span className={h.complete}>{h.complete ?? (h.steps?.length ? `${h.steps.length} step mark(s)` : '–')}</span>
+            {h.settles && <span className="settled"> settled: {h.settles.reason}</span>} <span className="muted">{h.at.slice(0, 16).replace('T', ' ')}</span>
             {h.comment && <div>{h.comment}</div>}
           </div>
         ))}
-        <LabelForm runId={runId} taskKey={taskKey} />
+        <AnnotationPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={onLabelled} />
       </section>
     </aside>
-  );
-}
-
-function LabelForm({ runId, taskKey }: { runId: string; taskKey: string }) {
-  const [author, setAuthor] = useState(() => localStorage.getItem('proctor-author') ?? '');
-  const [comment, setComment] = useState('');
-  const [status, setStatus] = useState<string>();
-  const submit = async (complete: Completion) => {
-    if (!author.trim()) return setStatus('name yourself first');
-    localStorage.setItem('proctor-author', author.trim());
-    try {
-      await client.call('labels.add', { runId, taskKey, label: { author: author.trim(), complete, comment: comment || undefined } });
-      setComment('');
-      setStatus(`labelled ${complete}`);
-    } catch (e) {
-      setStatus((e as Error).message);
-    }
-  };
-  return (
-    <div className="label-form">
-      <input placeholder="your name" value={author} onChange={(e) => setAuthor(e.target.value)} aria-label="annotator" />
-      <textarea placeholder="comment (optional)" value={comment} onChange={(e) => setComment(e.target.value)} rows={2} />
-      <div className="buttons">
-        <button onClick={() => submit('yes')}>complete</button>
-        <button onClick={() => submit('no')}>not complete</button>
-        <button onClick={() => submit('unsure')}>unsure</button>
-      </div>
-      {status && <div className="muted small">{status}</div>}
-    </div>
   );
 }

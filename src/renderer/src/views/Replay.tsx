@@ -18,6 +18,7 @@ type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
 export function Replay({ runId, taskKey, route }: { runId: string; taskKey: string; route: Route }) {
   const [traj, setTraj] = useState<TaskTrajectory>();
   const [error, setError] = useState<string>();
+  const [labelled, setLabelled] = useState(0); // a label of one's own re-reads the task (blind review lifts)
   const tick = useRunEvents((e) => 'taskKey' in e && e.taskKey === taskKey);
   const awaiting = usePending(runId, taskKey);
   const following = !route.query.get('step');
@@ -32,7 +33,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
 
   useEffect(() => {
     client.call('runs.task', { runId, taskKey }).then(setTraj, (e: Error) => setError(e.message));
-  }, [runId, taskKey, tick]);
+  }, [runId, taskKey, tick, labelled]);
 
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
   const index = Math.min(Math.max(stepNo, 1), Math.max(steps.length, 1)) - 1;
@@ -150,7 +151,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           </div>
           {step && <StepTabs step={step} tab={tab} onTab={(t) => set({ tab: t })} />}
         </div>
-        <VerdictPanel traj={traj} runId={runId} taskKey={taskKey} />
+        <VerdictPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={() => setLabelled((n) => n + 1)} />
       </div>
     </div>
   );

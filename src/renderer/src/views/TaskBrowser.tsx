@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { TaskDetail, TaskFolderView, TaskSummary } from '../../../shared/api';
 import type { Problem } from '../../../shared/task';
+import { TaskReviewPanel } from '../components/TaskReviewPanel';
 import { client } from '../transport';
 import { navigate, type Route } from '../route';
 import { Badge, ProblemList } from '../components/Badges';
@@ -205,6 +206,7 @@ function TaskDetailView({ task, counterpart, onOpen }: { task: TaskSummary; coun
         {showRaw ? 'Hide' : 'Show'} task file ({task.path})
       </button>
       {showRaw && detail && <pre className="raw">{JSON.stringify(detail.raw, null, 2)}</pre>}
+      <TaskReviewPanel path={task.path} />
     </article>
   );
 }

@@ -1,0 +1,143 @@
+// A person's labels on the task being replayed: the run label (complete / not complete / unsure, a comment) and
+// a mark per step, by keyboard while stepping (1 right, 2 wrong, 3 unnecessary) or by button, with a note.
+// The engine records the caller as author; in blind review it withholds scores until the label is in.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { TaskTrajectory } from '../../../shared/api';
+import type { Caller } from '../../../shared/annotate';
+import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../shared/run';
+import { client } from '../transport';
+import { useRoute } from '../route';
+
+const markKeys: Record<string, StepMark> = { '1': 'right', '2': 'wrong', '3': 'unnecessary' };
+
+/** Who the engine says the caller is (null while unknown). */
+export function useMe(): (Caller & { team: boolean }) | null {
+  const [me, setMe] = useState<(Caller & { team: boolean }) | null>(null);
+  useEffect(() => {
+    client.call('labels.me', {}).then(setMe, () => setMe(null));
+  }, []);
+  return me;
+}
+
+export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskTrajectory; runId: string; taskKey: string; onLabelled?: () => void }) {
+  const me = useMe();
+  const route = useRoute();
+  const stepNo = Number(route.query.get('step') ?? String(traj.steps.length || 1)) || 1;
+  const [comment, setComment] = useState('');
+  // Sub-scores: the judge's sub-goals when they are shown (not in blind review), each yes / no / unsure.
+  const subGoals = useMemo(() => traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge').at(-1)?.subScores.map((s) => s.name) ?? [], [traj.verdicts]);
+  const [subScores, setSubScores] = useState<Record<string, Completion>>({});
+  const [note, setNote] = useState('');
+  const [status, setStatus] = useState<string>();
+  const mine = useMemo(
+    () => traj.verdicts.filter((v): v is HumanLabel => v.kind === 'human' && v.author === me?.person && !v.settles),
+    [traj.verdicts, me],
+  );
+  // My latest mark per step (a later mark of a step is an edit: it is appended, the earlier stays).
+  const marks = useMemo(() => {
+    const m = new Map<number, StepMark>();
+    for (const l of mine) for (const s of l.steps ?? []) m.set(s.step, s.mark ?? (s.correct ? 'right' : 'wrong'));
+    return m;
+  }, [mine]);
+  const [pending, setPending] = useState(new Map<number, StepMark>());
+  const shown = (n: number) => pending.get(n) ?? marks.get(n);
+
+  const send = useCallback(
+    async (label: Parameters<typeof client.call<'labels.add'>>[1]['label'], done: string) => {
+      try {
+        await client.call('labels.add', { runId, taskKey, label });
+        setStatus(done);
+        onLabelled?.();
+      } catch (e) {
+        setStatus((e as Error).message);
+      }
+    },
+    [runId, taskKey, onLabelled],
+  );
+  const markStep = useCallback(
+    (mark: StepMark) => {
+      if (!traj.steps.length) return;
+      setPending((p) => new Map(p).set(stepNo, mark));
+      void send({ steps: [{ step: stepNo, mark, ...(note ? { note } : {}) }] }, `step ${stepNo}: ${mark}`);
+      setNote('');
+    },
+    [send, stepNo, note, traj.steps.length],
+  );
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const mark = markKeys[e.key];
+      if (!mark) return;
+      e.preventDefault();
+      markStep(mark);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [markStep]);
+
+  const submit = (complete: Completion) => {
+    const given = Object.entries(subScores).map(([name, evaluation]) => ({ name, evaluation }));
+    void send({ complete, ...(comment ? { comment } : {}), ...(given.length ? { subScores: given } : {}) }, `labelled ${complete}`);
+    setComment('');
+    setSubScores({});
+  };
+  const mineNow = [...mine].reverse().find((l) => l.complete);
+  return (
+    <div className="label-form annotation" data-testid="annotation">
+      <div className="muted small" data-testid="me">
+        {me ? `labelling as ${me.person}${me.team ? ` (${me.role})` : ''}` : '…'}
+        {traj.blind && <b className="blind-tag"> · blind</b>}
+      </div>
+      {mineNow && <div className="small">your label: <span className={mineNow.complete}>{mineNow.complete}</span></div>}
+      {subGoals.map((name) => (
+        <label key={name} className="small sub-score">
+          <select
+            aria-label={`sub-score ${name}`}
+            value={subScores[name] ?? ''}
+            onChange={(e) => {
+              const next = { ...subScores };
+              if (e.target.value) next[name] = e.target.value as Completion;
+              else delete next[name];
+              setSubScores(next);
+            }}
+          >
+            <option value="">–</option>
+            <option value="yes">yes</option>
+            <option value="no">no</option>
+            <option value="unsure">unsure</option>
+          </select>{' '}
+          {name}
+        </label>
+      ))}
+      <textarea placeholder="comment (optional)" value={comment} onChange={(e) => setComment(e.target.value)} rows={2} aria-label="comment" />
+      <div className="buttons">
+        <button onClick={() => submit('yes')}>complete</button>
+        <button onClick={() => submit('no')}>not complete</button>
+        <button onClick={() => submit('unsure')}>unsure</button>
+      </div>
+      {traj.steps.length > 0 && (
+        <>
+          <h3>Step {stepNo}</h3>
+          <input placeholder="note on this step (optional)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="step note" />
+          <div className="buttons">
+            {Object.entries(markKeys).map(([key, mark]) => (
+              <button key={key} className={shown(stepNo) === mark ? 'active' : ''} onClick={() => markStep(mark)} title={`key ${key}`}>
+                {key} {mark}
+              </button>
+            ))}
+          </div>
+          <ol className="step-marks small" data-testid="step-marks">
+            {traj.steps.map((s) => (
+              <li key={s.step} className={s.step === stepNo ? 'current' : ''}>
+                {s.step}: <span className={`mark-${shown(s.step) ?? 'none'}`}>{shown(s.step) ?? '–'}</span>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      {status && <div className="muted small" role="status">{status}</div>}
+      <div className="muted small">1 right · 2 wrong · 3 unnecessary (this step)</div>
+    </div>
+  );
+}
