@@ -1,0 +1,46 @@
+// Live step events of queued runs through Redis: each worker appends every event of the runs it writes to the
+// run's stream (`proctor:events:<runId>`, capped), so a `proctor serve` or a `queue status` on another machine
+// can follow a distributed run as it follows a local one.
+import type Redis from 'ioredis';
+import type { RunEvent } from '../../shared/run';
+import { KEY_PREFIX } from './connection';
+
+/** Newest events kept per run stream (older ones are on the shared run folder's events.jsonl). */
+export const STREAM_CAP = 20_000;
+
+export function eventStreamKey(runId: string): string {
+  return `${KEY_PREFIX}:events:${runId}`;
+}
+
+/** Appends an event to its run's stream; failures (Redis restarting) are counted, never thrown at the run. */
+export class EventRelay {
+  dropped = 0;
+
+  constructor(private readonly redis: Redis) {}
+
+  forward(event: RunEvent): void {
+    this.redis
+      .xadd(eventStreamKey(event.runId), 'MAXLEN', '~', STREAM_CAP, '*', 'e', JSON.stringify(event))
+      .catch(() => {
+        this.dropped++;
+      });
+  }
+}
+
+/** Events of a run's stream after `fromId` (exclusive; '0' = from the start), up to `count`. */
+export async function readEvents(redis: Redis, runId: string, fromId = '0', count = 1000): Promise<{ lastId: string; events: RunEvent[] }> {
+  const rows = await redis.xrange(eventStreamKey(runId), fromId === '0' ? '-' : `(${fromId}`, '+', 'COUNT', count);
+  const events: RunEvent[] = [];
+  let lastId = fromId;
+  for (const [id, fields] of rows) {
+    lastId = id;
+    const i = fields.indexOf('e');
+    if (i < 0 || i + 1 >= fields.length) continue;
+    try {
+      events.push(JSON.parse(fields[i + 1]) as RunEvent);
+    } catch {
+      // a damaged entry is skipped
+    }
+  }
+  return { lastId, events };
+}
