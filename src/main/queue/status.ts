@@ -70,7 +70,8 @@ export async function queueStatus(url: string, options: { runId?: string; now?: 
       delayed: get('delayed').length,
       done: get('completed').length,
       failed: get('failed').length,
-      retried: all.filter((j) => j.attemptsMade > 0 || (j.attemptsStarted ?? 0) > 1 || (j.stalledCounter ?? 0) > 0).length,
+      // attemptsMade counts finished attempts (a success too); a job waiting or delayed after one is being retried
+      retried: all.filter((j) => (j.attemptsStarted ?? 0) > 1 || (j.stalledCounter ?? 0) > 0 || (j.attemptsMade > 0 && !j.finishedOn)).length,
       total: all.length,
       workersOnline,
       perWorker: [...per].map(([name, v]) => ({ name, ...v })).sort((a, b) => a.name.localeCompare(b.name)),
