@@ -89,6 +89,13 @@ try {
     await settle(queue, q.runId, n);
     const queued = performance.now() - t0;
     for (const w of workers) await w.close();
+    // Per job: time in the worker beyond the task itself (run folder, task file, lock, commit to Redis).
+    const jobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j?.data.runId === q.runId);
+    const handling = jobs.map((j) => {
+      const summary = JSON.parse(readFileSync(join(q.runDir, 'pyautogui/screenshot/noop/sim', j.data.taskKey.split('/')[1], 'summary.json'), 'utf8')) as { results: { total_timing: number } };
+      return (j.finishedOn ?? 0) - (j.processedOn ?? 0) - summary.results.total_timing * 1000;
+    }).sort((a, b) => a - b);
+    const median = handling[Math.floor(handling.length / 2)] ?? 0;
 
     const overhead = ((queued - inproc) * slots) / n;
     rows.push([
@@ -98,6 +105,7 @@ try {
       (n / (queued / 1000)).toFixed(1),
       `${((queued / inproc) * 100).toFixed(0)}%`,
       (enqueueMs / n).toFixed(1),
+      median.toFixed(1),
       overhead.toFixed(0),
     ]);
     console.error(`slots ${slots}: in-process ${inproc.toFixed(0)} ms, queued ${queued.toFixed(0)} ms for ${n} tasks`);
@@ -108,13 +116,14 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
-const head = ['slots', 'tasks', 'in-process tasks/s', 'queued tasks/s', 'queued time', 'enqueue ms/task', 'overhead ms/task'];
+const head = ['slots', 'tasks', 'in-process tasks/s', 'queued tasks/s', 'queued time', 'enqueue ms/task', 'job handling ms', 'overhead ms/task'];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const fmt = (r: string[]) => r.map((c, i) => c.padStart(widths[i])).join('  ');
 console.log(`queued vs in-process, simulated environment (start 100 ms, action 40 ms, screenshot 20 ms, ±20%), ${steps} steps per task`);
 console.log(fmt(head));
 for (const r of rows) console.log(fmt(r));
-console.log('overhead ms/task = (queued wall − in-process wall) × slots ÷ tasks: the time each task costs a slot beyond the in-process scheduler');
+console.log('job handling = median per job of (finished − started in the worker) − the task\'s own time (run folder, task file, lock, commit)');
+console.log('overhead ms/task = (queued wall − in-process wall) × slots ÷ tasks: what each task costs a slot beyond the in-process scheduler (noisy when the machine is the limit)');
 
 /** Mean task time (s) of a real run folder's committed results. */
 function meanTaskSeconds(dir: string): { mean: number; n: number } {
@@ -135,7 +144,7 @@ function meanTaskSeconds(dir: string): { mean: number; n: number } {
 
 if (realRun && existsSync(realRun)) {
   const { mean, n } = meanTaskSeconds(realRun);
-  const lastOverhead = Number(rows.at(-1)?.[6] ?? 0) / 1000;
+  const lastOverhead = Math.max(0, Number(rows.at(-1)?.[7] ?? 0), Number(rows.at(-1)?.[6] ?? 0)) / 1000;
   const waves = Math.ceil(324 / 40);
   console.log(`real run ${realRun}: ${n} task(s), mean ${mean.toFixed(1)} s per task`);
   console.log(`projection: 324 tasks on 40 environments ≈ ${waves} waves × (${mean.toFixed(1)} s + ${lastOverhead.toFixed(2)} s queue overhead) ≈ ${((waves * (mean + lastOverhead)) / 60).toFixed(1)} min`);
