@@ -150,4 +150,24 @@ describe.skipIf(missing.length > 0)(`queued runs under faults${missing.length ? 
     // the first run's jobs survived the restart too
     expect((await queueStatus(redis.url, { runId: 'faults' })).done).toBe(4);
   });
+
+  it('stops on SIGTERM after finishing the job it runs, and idle workers stop at once', async () => {
+    const idle = workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+    await Promise.all(idle.map((w) => new Promise<void>((r) => (w.child.once('exit', () => r()), w.child.kill('SIGTERM')))));
+    for (const w of idle) expect(w.child.exitCode, w.out).toBe(0);
+
+    const first = await runProctor(['run', sqlite, '--queue', redis.url, '--name', 'graceful', '--out', out, '--screen', '1280x800'], 60_000);
+    expect(first.stdout, first.stderr).toMatch(/1 job\(s\) added/);
+    const w = startWorker('w9');
+    const run = RunWriter.attach(join(out, 'graceful'));
+    const dir = run.taskDir(run.manifest.tasks[0]);
+    await until('the task under way', 120_000, () => (existsSync(join(dir, 'steps.jsonl')) ? true : undefined));
+    const exited = new Promise<number | null>((r) => w.child.once('exit', (code) => r(code)));
+    w.child.kill('SIGTERM');
+    expect(await exited, w.out).toBe(0);
+    expect(existsSync(join(dir, 'summary.json'))).toBe(true);
+    const s = await queueStatus(redis.url, { runId: 'graceful' });
+    expect(s).toMatchObject({ done: 1, waiting: 0, active: 0 });
+    expect(w.out).toMatch(/stopped/);
+  });
 });

@@ -276,4 +276,21 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     expect(JSON.parse(readFileSync(join(run.taskDir('cli/a'), 'summary.json'), 'utf8')).results.score).toBe(1);
     expect(readdirSync(run.taskDir('cli/a')).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
+
+  it('enqueues from the command line without storing the queue password; flags out of place are usage errors', async () => {
+    const { main } = await import('../cli/main');
+    const lines: string[] = [];
+    const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+    const withPassword = redis.url.replace('redis://', 'redis://:hunter2@');
+    const code = await main(['run', join(root, 'cli', 'b'), '--queue', withPassword, '--name', 'cli-run', '--out', join(root, 'results')], io);
+    expect(code, lines.join('\n')).toBe(0);
+    expect(lines.join('\n')).toMatch(/run cli-run: 1 job\(s\) added/);
+    expect(lines.join('\n')).not.toContain('hunter2');
+    expect(readFileSync(join(root, 'results', 'cli-run', 'manifest.json'), 'utf8')).not.toContain('hunter2');
+    expect(JSON.stringify((await queue.getJob(jobIdFor('cli-run', 'cli/b')))!.data)).not.toContain('hunter2');
+    expect(await main(['run', join(root, 'cli', 'b'), '--name', 'x'], io)).toBe(2);
+    expect(await main(['worker', '--slots', '2'], io)).toBe(2);
+    expect(await main(['queue', 'status', '--queue', 'http://x'], io)).toBe(2);
+    await (await queue.getJob(jobIdFor('cli-run', 'cli/b')))!.remove();
+  });
 });
