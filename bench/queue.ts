@@ -35,7 +35,7 @@ const scripted = (): Agent => ({
   async start() {},
   async next(_o, step): Promise<AgentTurn> {
     if (step >= steps) return { response: 'DONE', actions: [{ type: 'DONE' }] };
-    return { response: 'click', actions: [{ type: 'CLICK', x: 10, y: 10 }] };
+    return { response: 'click', actions: [{ type: 'click', x: 10, y: 10 }] };
   },
 });
 
