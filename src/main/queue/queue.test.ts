@@ -19,7 +19,7 @@ import { AlreadyCommittedError, RunWriter } from '../store/run-writer';
 import { parseQueueUrl, QUEUE_NAME } from './connection';
 import { enqueueRun } from './enqueue';
 import { jobIdFor, queuedAgentOptions, readJobData } from './jobs';
-import { eventStreamKey } from './live-events';
+import { eventStreamKey, followEvents } from './live-events';
 import { queueStatus, statusLines } from './status';
 import { hasRedisServer, TestRedis } from './testing/redis-server';
 import { startQueueWorker, type QueueWorker } from './worker';
@@ -174,6 +174,15 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     const stream = await r.xrange(eventStreamKey('plain'), '-', '+');
     await r.quit();
     expect(stream.map(([, f]) => (JSON.parse(f[1]) as RunEvent).kind)).toContain('task.step');
+    // another machine reads them: the events of both tasks, in order, as `proctor queue events` prints them
+    const seen: RunEvent[] = [];
+    await followEvents(redis.url, 'plain', (e) => seen.push(e));
+    for (const key of ['cli/a', 'cli/b'])
+      expect(seen.filter((e) => 'taskKey' in e && e.taskKey === key).map((e) => e.kind)).toEqual(['task.started', 'task.step', 'task.step', 'verdict', 'task.finished']);
+    const { main } = await import('../cli/main');
+    const printed: string[] = [];
+    expect(await main(['queue', 'events', '--queue', redis.url, '--run', 'plain'], { out: (l) => printed.push(l), err: (l) => printed.push(l) })).toBe(0);
+    expect(printed.join('\n')).toMatch(/step   cli\/a #2: DONE/);
     const s = await queueStatus(redis.url, { runId: 'plain' });
     expect(s).toMatchObject({ done: 2, failed: 0, waiting: 0, active: 0, total: 2 });
     expect(statusLines(s).join('\n')).toMatch(/\[#+\] 2\/2/);

@@ -2,8 +2,11 @@
 import { UsageError, optionValue, type CliCommand } from '../command';
 import { parseQueueUrl, QueueUrlError } from '../../queue/connection';
 import { queueStatus, statusLines } from '../../queue/status';
+import { followEvents } from '../../queue/live-events';
+import { ProgressView } from '../../runner/progress';
 
 const usage = `Usage: proctor queue status --queue redis://HOST:PORT [--run RUN] [--watch] [--json]
+       proctor queue events --queue redis://HOST:PORT --run RUN [--follow]
 
 Shows the task jobs of the shared queue (of one run with --run): waiting, active (with the step each is at),
 done, failed, retried; each worker's share; the rate over the last minutes and the ETA, with a progress bar.
@@ -11,7 +14,10 @@ done, failed, retried; each worker's share; the rate over the last minutes and t
   --queue URL    the Redis holding the queue
   --run RUN      only this run's jobs (its run id, the folder name)
   --watch        redraw every 2 s until nothing is left (Ctrl-C stops watching)
-  --json         the status as JSON`;
+  --json         the status as JSON
+
+\`queue events\` prints the live events of a run as its workers publish them (Redis stream proctor:events:RUN):
+each task's start, steps and end, from any machine; --follow waits for more until Ctrl-C.`;
 
 export const command: CliCommand = {
   name: 'queue',
@@ -19,7 +25,7 @@ export const command: CliCommand = {
   usage,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    if (sub !== 'status') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: status');
+    if (sub !== 'status' && sub !== 'events') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: status or events');
     let queue: string | undefined;
     let runId: string | undefined;
     let watch = false;
@@ -28,8 +34,8 @@ export const command: CliCommand = {
       const a = rest[i];
       if (a === '--queue') queue = optionValue(rest, ++i, a);
       else if (a === '--run') runId = optionValue(rest, ++i, a);
-      else if (a === '--watch') watch = true;
-      else if (a === '--json') json = true;
+      else if (a === (sub === 'status' ? '--watch' : '--follow')) watch = true;
+      else if (a === '--json' && sub === 'status') json = true;
       else throw new UsageError(`unknown option '${a}'`);
     }
     if (!queue) throw new UsageError('--queue redis://HOST:PORT is needed');
@@ -38,6 +44,22 @@ export const command: CliCommand = {
     } catch (e) {
       if (e instanceof QueueUrlError) throw new UsageError(`--queue: ${e.message}`);
       throw e;
+    }
+    if (sub === 'events') {
+      if (!runId) throw new UsageError('--run RUN is needed');
+      const view = new ProgressView((t) => io.out(t.replace(/\n$/, '')), false);
+      const controller = new AbortController();
+      const onSig = () => controller.abort();
+      process.on('SIGINT', onSig);
+      try {
+        await followEvents(queue, runId, (e) => view.handle(e), { follow: watch, signal: controller.signal });
+      } catch (e) {
+        io.err(`proctor queue: ${(e as Error).message}`);
+        return 1;
+      } finally {
+        process.off('SIGINT', onSig);
+      }
+      return 0;
     }
     const tty = process.stdout.isTTY === true && !json;
     let stop = false;
