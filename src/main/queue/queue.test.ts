@@ -302,4 +302,29 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     expect(await main(['queue', 'status', '--queue', 'http://x'], io)).toBe(2);
     await (await queue.getJob(jobIdFor('cli-run', 'cli/b')))!.remove();
   });
+
+  it('stops an attempt whose job lock was lost (taken as stalled) and lets the next attempt commit', async () => {
+    const tasks = await load(['b']);
+    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'lost-lock' });
+    const current: Current = { created: 0 };
+    const real = shellParts(current);
+    const parts: Partial<RunnerParts> = {
+      createEnvironment: (r) => (current.created === 0 ? (current.created++, new Promise<Environment>(() => undefined)) : real.createEnvironment!(r)),
+    };
+    const log: string[] = [];
+    await worker({ agent: fileAgent(current), parts, stallMs: 1000, log: (l) => log.push(l) });
+    const id = jobIdFor('lost-lock', 'cli/b');
+    await waitForJob(queue, id, ['active']);
+    while (current.created === 0) await new Promise((r) => setTimeout(r, 20));
+    const r = new IORedis(parseQueueUrl(redis.url).options as never);
+    expect(await r.del(`bull:${QUEUE_NAME}:${id}:lock`)).toBe(1); // as if this worker had been silent past its lock
+    await r.quit();
+    expect(await waitForJob(queue, id, ['completed', 'failed'])).toBe('completed');
+    expect(log.join('\n')).toMatch(/lost its lock/);
+    const job = (await queue.getJob(id))!;
+    expect(job.returnvalue).toMatchObject({ committed: 'run', state: 'success' });
+    expect(job.attemptsStarted).toBeGreaterThanOrEqual(2);
+    expect([...commits(q.runDir)]).toEqual([['cli/b', 1]]);
+    await workers.pop()!.close();
+  });
 });

@@ -77,7 +77,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   const base = await partsWith(o.parts);
   await sweepLeftovers();
   const free = Array.from({ length: slots }, (_, i) => i);
-  const active = new Map<string, { job: Job<TaskJobData>; abort: AbortController; stopping: boolean }>();
+  const active = new Map<string, { job: Job<TaskJobData>; abort: AbortController; stopping: boolean; lost: boolean }>();
 
   const relayRedis = new IORedis(target.options as RedisOptions);
   relayRedis.on('error', () => undefined); // reconnects on its own; the relay counts what it drops
@@ -153,7 +153,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     }
     const slot = free.shift() ?? 0;
     const abort = new AbortController();
-    const entry = { job, abort, stopping: false };
+    const entry = { job, abort, stopping: false, lost: false };
     active.set(`${data.runId}\n${key}`, entry);
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let envFailure: string | undefined;
@@ -186,6 +186,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     }
     if (outcome.state === 'cancelled') {
       if (envFailure !== undefined) throw retryable(`the environment did not start: ${envFailure}`);
+      if (entry.lost) throw retryable('this worker lost the job (its lock expired); the queue hands it to another');
       if (entry.stopping && token) {
         await job.moveToWait(token);
         log(`${job.id}: ${key} returned to the queue (worker stopping)`);
@@ -209,6 +210,16 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     autorun: false,
   });
   worker.on('error', (e) => log(`queue: ${e.message}`));
+  // The job's lock could not be renewed (this worker was silent too long): the queue takes it as stalled and
+  // hands it on, so this attempt stops uncommitted rather than race the next one.
+  worker.on('lockRenewalFailed', (ids) => {
+    for (const a of active.values())
+      if (a.job.id !== undefined && ids.includes(a.job.id)) {
+        log(`${a.job.id}: lost its lock; stopping this attempt`);
+        a.lost = true;
+        a.abort.abort();
+      }
+  });
   worker.on('failed', (job, e) => log(`${job?.id ?? '?'}: failed: ${e.message}`));
   const closed = new Promise<void>((resolve) => worker.once('closed', () => resolve()));
   void worker.run().catch((e: unknown) => log(`queue: ${(e as Error).message}`));
