@@ -53,8 +53,10 @@ export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOpti
     if ([...run.manifest.tasks].sort().join('\n') !== want)
       throw new Error(`run ${join(outDir, name)} already exists with other tasks; give another --name (or the same tasks to enqueue it again)`);
   } else {
-    run = await createRun(tasks, opts, name);
+    run = await createRun(tasks, opts, { runId: name, queue: target.shown });
     run.release(); // the workers write the tasks; nobody holds the run as a whole
+    // live for readers from here until a worker commits the last task (run.finished)
+    run.event({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: run.manifest.tasks });
   }
   const m = run.manifest;
   const queue = new Queue(QUEUE_NAME, { connection: target.options });

@@ -15,6 +15,7 @@ import type { Environment } from '../env/environment';
 import { createShellEnvironment } from '../env/local/shell-environment';
 import { defaultParts, type RunnerParts } from '../runner/parts';
 import { readJsonLines } from '../store/files';
+import { readRun } from '../store/reader';
 import { AlreadyCommittedError, RunWriter } from '../store/run-writer';
 import { parseQueueUrl, QUEUE_NAME } from './connection';
 import { enqueueRun } from './enqueue';
@@ -163,12 +164,14 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
   it('runs jobs to one committed result each, with the step in the job progress and the events in Redis', async () => {
     const tasks = await load(['a', 'b']);
     const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'plain' });
+    expect(readRun(q.runDir).run).toMatchObject({ live: true }); // though the enqueuer is done: workers will write it
     const current: Current = { created: 0 };
     await worker({ slots: 1, agent: fileAgent(current), parts: shellParts(current) });
     for (const t of ['cli/a', 'cli/b']) expect(await waitForJob(queue, jobIdFor('plain', t), ['completed', 'failed'])).toBe('completed');
     const job = await queue.getJob(jobIdFor('plain', 'cli/a'));
     expect(job?.returnvalue).toMatchObject({ committed: 'run', state: 'success', score: 1 });
     expect(job?.progress).toMatchObject({ step: 2 });
+    expect(readRun(q.runDir).run).toMatchObject({ live: false, successRate: 1 }); // the last commit ended it
     expect([...commits(q.runDir)]).toEqual([['cli/a', 1], ['cli/b', 1]].sort());
     const r = new IORedis(parseQueueUrl(redis.url).options as never);
     const stream = await r.xrange(eventStreamKey('plain'), '-', '+');
@@ -182,7 +185,7 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     const { main } = await import('../cli/main');
     const printed: string[] = [];
     expect(await main(['queue', 'events', '--queue', redis.url, '--run', 'plain'], { out: (l) => printed.push(l), err: (l) => printed.push(l) })).toBe(0);
-    expect(printed.join('\n')).toMatch(/step   cli\/a #2: DONE/);
+    expect(printed.join('\n')).toMatch(/step {3}cli\/a #2: DONE/);
     const s = await queueStatus(redis.url, { runId: 'plain' });
     expect(s).toMatchObject({ done: 2, failed: 0, waiting: 0, active: 0, total: 2 });
     expect(statusLines(s).join('\n')).toMatch(/\[#+\] 2\/2/);

@@ -195,6 +195,12 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       throw retryable(outcome.error ?? 'cancelled');
     }
     log(`${job.id}: ${key} ${outcome.state} score ${outcome.score}`);
+    if (run.manifest.tasks.every((k) => run.isFinished(k))) {
+      // the last result of the run: readers stop showing it live (two workers finishing together may both say so)
+      const finished: RunEvent = { kind: 'run.finished', runId: run.runId, at: new Date().toISOString() };
+      run.event(finished);
+      relay.forward(finished);
+    }
     if (outcome.state === 'skipped') throw new UnrecoverableError(`skipped (result committed): ${outcome.error ?? ''}`);
     return { taskKey: key, committed: 'run', state: outcome.state, score: outcome.score, steps: outcome.steps, worker: name };
   }

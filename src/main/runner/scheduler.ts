@@ -124,8 +124,11 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
   return execute(run, tasks, opts);
 }
 
-/** Checks the set and writes the run's folder and manifest (held by this process until release()); `runId` names it. */
-export async function createRun(tasks: Task[], opts: RunOptions, runId?: string): Promise<RunWriter> {
+/**
+ * Checks the set and writes the run's folder and manifest (held by this process until release()); `runId` names
+ * it, `queue` records the queue its tasks go through.
+ */
+export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId?: string; queue?: string } = {}): Promise<RunWriter> {
   checkUnique(tasks);
   preflight(opts);
   const observation = opts.observation ?? 'screenshot';
@@ -144,7 +147,8 @@ export async function createRun(tasks: Task[], opts: RunOptions, runId?: string)
     maxSteps: opts.maxSteps ?? 15,
     taskTimeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
     ...(env ? { env: env.stored } : {}),
-  }, new Date(), runId === undefined ? {} : { runId });
+    ...(naming.queue ? { queue: naming.queue } : {}),
+  }, new Date(), naming.runId === undefined ? {} : { runId: naming.runId });
 }
 
 /**
