@@ -16,6 +16,7 @@ import { parseQueueUrl, QUEUE_NAME } from '../src/main/queue/connection';
 import { queueStatus } from '../src/main/queue/status';
 import { hasRedisServer, TestRedis } from '../src/main/queue/testing/redis-server';
 import { readJsonLines } from '../src/main/store/files';
+import { readRun } from '../src/main/store/reader';
 import { RunWriter } from '../src/main/store/run-writer';
 
 const missing = [...missingDemoPrograms(), ...(hasRedisServer ? [] : ['redis-server'])];
@@ -117,6 +118,7 @@ describe.skipIf(missing.length > 0)(`queued runs under faults${missing.length ? 
     // every task committed exactly once, all graded (the oracle solves each)
     expect([...commits(runDir)].sort()).toEqual(run.manifest.tasks.map((k) => [k, 1]).sort());
     for (const key of run.manifest.tasks) expect(JSON.parse(readFileSync(join(run.taskDir(key), 'summary.json'), 'utf8')).results).toMatchObject({ score: 1 });
+    expect(readRun(runDir).run).toMatchObject({ live: false, successRate: 1 }); // as the UI reads it
     // the killed task: done by another worker, its dead attempt kept aside (not counted)
     const job = (await queue.getJobs(['completed'])).find((j) => j.data.taskKey === victim.key)!;
     expect(job.returnvalue).toMatchObject({ committed: 'run' });
@@ -138,8 +140,12 @@ describe.skipIf(missing.length > 0)(`queued runs under faults${missing.length ? 
     if (workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null).length < 3) startWorker('w4');
 
     // Redis goes down and comes back (same folder, AOF) once the first task of the run has been graded.
-    await until('a first task done', 180_000, async () => ((await queueStatus(redis.url, { runId: 'restart' })).done >= 1 ? true : undefined));
+    const before = await until('a first task done', 180_000, async () => {
+      const st = await queueStatus(redis.url, { runId: 'restart' });
+      return st.done >= 1 ? st : undefined;
+    });
     await redis.restart(1000);
+    expect(before.done).toBeLessThan(3); // mid-run
 
     const s = await settled('restart', 3);
     expect(s).toMatchObject({ done: 3, failed: 0, total: 3 });
