@@ -125,6 +125,34 @@ describe('job data', () => {
   });
 });
 
+describe('queue status lines', () => {
+  it('shows the bar, the counts, the rate and ETA, each worker (gone ones marked) and the running steps', () => {
+    const lines = statusLines({
+      queue: 'redis://h:1',
+      runId: 'r',
+      waiting: 5,
+      active: 2,
+      delayed: 1,
+      done: 10,
+      failed: 2,
+      retried: 3,
+      total: 20,
+      workersOnline: ['m1:10'],
+      perWorker: [{ name: 'm1:10', active: 2, done: 7 }, { name: 'm2:11', active: 0, done: 3 }],
+      running: [{ taskKey: 'cli/a', step: 4, worker: 'm1:10', attempt: 2 }],
+      failures: [{ taskKey: 'cli/z', reason: 'job data /runId: not a run folder name' }],
+      perMinute: 4,
+      etaMs: 120_000,
+    }).join('\n');
+    expect(lines).toContain('[##################............] 12/20 settled (60%)');
+    expect(lines).toContain('waiting 5  active 2  delayed 1  done 10  failed 2  retried 3');
+    expect(lines).toContain('rate 4.0 task(s)/min, ETA 2m00s');
+    expect(lines).toMatch(/m2:11 +active 0 {2}done 3 {2}\(gone\)/);
+    expect(lines).toMatch(/cli\/a {2}step 4 {2}attempt 2 {2}on m1:10/);
+    expect(lines).toMatch(/cli\/z {2}job data/);
+  });
+});
+
 describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped: no redis-server)'}`, () => {
   let redis: TestRedis;
   let queue: Queue;
