@@ -13,7 +13,7 @@ import type { AppCheck } from './needs';
 import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';
 import { sweepLeftovers } from '../env/leftovers';
 import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';
-import { runTask, type TaskOutcome } from './step-loop';
+import { runTask, type TaskOutcome, type TaskRunSettings } from './step-loop';
 
 export interface RunOptions {
   /** Agent name in the agents registry (llm, oracle, noop, human), or a factory making one agent per task. */
@@ -93,14 +93,45 @@ function checkUnique(tasks: Task[]): void {
   }
 }
 
-/** Runs `tasks` into a new run folder under `opts.outDir`. */
+/** A fresh agent for one task: the registered one by name, or the factory's (also used by queue workers). */
+export async function agentForTask(opts: Pick<RunOptions, 'agent' | 'model' | 'agentOptions'>, task: Task): Promise<Agent> {
+  if (typeof opts.agent !== 'string') return opts.agent(task);
+  const { createAgent } = await import('../agents'); // loaded only when a registered agent is asked for
+  return createAgent(opts.agent, { model: opts.model, ...opts.agentOptions });
+}
+
+/** The step loop's settings for one task of a run (also used by queue workers). */
+export function taskSettings(task: Task, opts: RunOptions): TaskRunSettings {
+  return {
+    observation: opts.observation ?? 'screenshot',
+    actionSpace: opts.actionSpace ?? 'pyautogui',
+    maxSteps: maxStepsFor(task, opts.maxSteps),
+    timeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
+    screen: opts.screen ?? { width: 1920, height: 1080 },
+    tokenBudget: opts.tokenBudget,
+    waitMs: opts.waitMs,
+    appCheck: opts.appCheck,
+    downloads: opts.downloads,
+  };
+}
+
 /** The environment kind's checks before anything is written (e.g. no model key on an unisolated sandbox). */
-function preflight(opts: RunOptions): void {
+export function preflight(opts: RunOptions): void {
   if (opts.parts?.createEnvironment) return;
   preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: opts.agent === 'llm', allowUnisolated: !!opts.allowUnisolated });
 }
 
+/** Runs `tasks` into a new run folder under `opts.outDir`. */
 export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
+  const run = await createRun(tasks, opts);
+  return execute(run, tasks, opts);
+}
+
+/**
+ * Checks the set and writes the run's folder and manifest (held by this process until release()); `runId` names
+ * it, `queue` records the queue its tasks go through.
+ */
+export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId?: string; queue?: string } = {}): Promise<RunWriter> {
   checkUnique(tasks);
   preflight(opts);
   const observation = opts.observation ?? 'screenshot';
@@ -108,7 +139,7 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
   const agentName = typeof opts.agent === 'string' ? opts.agent : (opts.agentName ?? 'custom');
   const layout = { actionSpace, observation, agent: agentName, model: opts.model };
   const env = opts.env === undefined ? undefined : checkedEnvironment(opts.env);
-  const run = await RunWriter.create(opts.outDir ?? 'results', {
+  return RunWriter.create(opts.outDir ?? 'results', {
     args: opts.args ?? [],
     agent: agentName,
     ...(opts.model ? { model: opts.model } : {}),
@@ -119,8 +150,8 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
     maxSteps: opts.maxSteps ?? 15,
     taskTimeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
     ...(env ? { env: env.stored } : {}),
-  });
-  return execute(run, tasks, opts);
+    ...(naming.queue ? { queue: naming.queue } : {}),
+  }, new Date(), naming.runId === undefined ? {} : { runId: naming.runId });
 }
 
 /**
@@ -183,9 +214,6 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
   await sweepLeftovers();
   const parts = withEnvironment(await partsWith(opts.parts), opts.env);
   const signal = opts.signal ?? new AbortController().signal;
-  const observation = opts.observation ?? 'screenshot';
-  const actionSpace = opts.actionSpace ?? 'pyautogui';
-  const screen = opts.screen ?? { width: 1920, height: 1080 };
   const emit = (e: RunEvent) => {
     run.event(e);
     try {
@@ -255,10 +283,7 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
       progress();
       let agent: Agent;
       try {
-        if (typeof opts.agent === 'string') {
-          const { createAgent } = await import('../agents'); // loaded only when a registered agent is asked for
-          agent = createAgent(opts.agent, { model: opts.model, ...opts.agentOptions });
-        } else agent = opts.agent(task);
+        agent = await agentForTask(opts, task);
       } catch (e) {
         running--;
         writer.close();
@@ -273,17 +298,7 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
         parts,
         worker: slot,
         runSignal: signal,
-        settings: {
-          observation,
-          actionSpace,
-          maxSteps: maxStepsFor(task, opts.maxSteps),
-          timeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
-          screen,
-          tokenBudget: opts.tokenBudget,
-          waitMs: opts.waitMs,
-          appCheck: opts.appCheck,
-          downloads: opts.downloads,
-        },
+        settings: taskSettings(task, opts),
       });
       running--;
       ran.push(outcome);

@@ -1,6 +1,6 @@
 // Durable file primitives of the run store: whole-line appends, atomic replacement, tolerant JSON-lines reading.
 import { closeSync, fsyncSync, openSync, renameSync, writeSync, readFileSync, existsSync, statSync } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { link, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Problem } from '../../shared/task';
@@ -49,6 +49,31 @@ export async function writeFileAtomic(file: string, data: string | Buffer): Prom
   } catch (e) {
     await rm(tmp, { force: true });
     throw e;
+  }
+}
+
+/**
+ * Writes a file once: whole (written to a temporary file, flushed, then hard-linked into place) and never over
+ * an existing one. Returns false, writing nothing, when the file already exists (someone committed it first).
+ */
+export async function writeFileOnce(file: string, data: string | Buffer): Promise<boolean> {
+  await mkdir(dirname(file), { recursive: true });
+  const tmp = tempName(file);
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(tmp, file);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    await rm(tmp, { force: true });
   }
 }
 

@@ -38,6 +38,8 @@ export interface RunManifest {
   taskTimeoutMs?: number;
   /** Environment spec the run drives (`local:1280x800`, `osworld://host:5000`), secrets dropped; absent = local. */
   env?: string;
+  /** The queue (`redis://host:port`, no password) when workers write the run's tasks; live until `run.finished`. */
+  queue?: string;
   /** Process that writes the run, for the `live` flag of readers. */
   pid?: number;
 }

@@ -108,6 +108,7 @@ const isStepEvent = (line: string) => line.startsWith('{"kind":"task.step"');
 function runIsLive(manifest: RunManifest, events: RunEvent[]): boolean {
   const last = [...events].reverse().find((e) => e.kind === 'run.started' || e.kind === 'run.finished');
   if (last?.kind === 'run.finished') return false;
+  if (manifest.queue) return last?.kind === 'run.started'; // written by queue workers until the last commit
   if (manifest.pid === undefined) return false;
   if (manifest.machine?.host && manifest.machine.host !== hostname()) return last?.kind === 'run.started';
   return processAlive(manifest.pid);

@@ -11,7 +11,7 @@ import type { Screenshot } from '../env/environment';
 import { proctorVersion } from '../version';
 import { standingVerdictsOf } from './event-history';
 import { publish } from './events';
-import { appendJsonLine, fsyncPath, readJsonFile, writeFileAtomic, writeFileAtomicSync } from './files';
+import { appendJsonLine, fsyncPath, readJsonFile, writeFileAtomic, writeFileAtomicSync, writeFileOnce } from './files';
 import { files, newRunId, taskDirIn, type RunManifest } from './layout';
 import { osworldTimestamp } from './timestamp';
 
@@ -99,6 +99,17 @@ function takeRunLock(runDir: string, manifest?: RunManifest): void {
   }
 }
 
+/** A task's summary.json was already there when this attempt came to commit its own: the first commit stands. */
+export class AlreadyCommittedError extends Error {
+  constructor(
+    readonly taskKey: string,
+    file: string,
+  ) {
+    super(`task ${taskKey} already has a committed result (${file}); this attempt's result is not written`);
+    this.name = 'AlreadyCommittedError';
+  }
+}
+
 export type ManifestInput = Omit<RunManifest, 'runId' | 'startedAt' | 'proctorVersion' | 'machine' | 'pid'>;
 
 export class RunWriter {
@@ -113,13 +124,22 @@ export class RunWriter {
     return this.manifest.runId;
   }
 
-  /** Creates `<outDir>/<runId>/` with a new, never reused run id and writes the manifest. */
-  static async create(outDir: string, input: ManifestInput, now: Date = new Date()): Promise<RunWriter> {
+  /**
+   * Creates `<outDir>/<runId>/` with a new, never reused run id and writes the manifest. `options.runId` names
+   * the run instead (a queued run's `--name`); a folder of that name already there is an error (EEXIST).
+   */
+  static async create(outDir: string, input: ManifestInput, now: Date = new Date(), options: { runId?: string } = {}): Promise<RunWriter> {
     const root = resolve(outDir);
     await mkdir(root, { recursive: true });
     let runId: string;
     // mkdir without `recursive` claims the id atomically even when two runs start in the same second.
     for (;;) {
+      if (options.runId !== undefined) {
+        runId = options.runId;
+        mkdirSync(join(root, runId));
+        takeRunLock(join(root, runId));
+        break;
+      }
       runId = newRunId(input.model ?? input.agent, (id) => existsSync(join(root, id)), now);
       try {
         mkdirSync(join(root, runId));
@@ -159,6 +179,20 @@ export class RunWriter {
     return new RunWriter(dir, manifest);
   }
 
+  /**
+   * Joins a run folder as one of several writers (queue workers): no run lock and no manifest rewrite; each
+   * task is still written by one writer only (its task lock), and events are appended line by line.
+   */
+  static attach(runDir: string): RunWriter {
+    const dir = resolve(runDir);
+    const file = join(dir, files.manifest);
+    const { value, problem } = readJsonFile<RunManifest>(file);
+    if (problem) throw new Error(`${file}: ${problem.message}`);
+    if (!value) throw new Error(`${file} is missing: ${dir} is not a Proctor run folder`);
+    if (!Array.isArray(value.tasks) || typeof value.runId !== 'string') throw new Error(`${file}: /tasks or /runId is missing; the manifest is damaged`);
+    return new RunWriter(dir, value);
+  }
+
   /** Appends the event to events.jsonl and publishes it on the live bus. */
   event(event: RunEvent): void {
     appendJsonLine(join(this.runDir, files.events), event);
@@ -183,13 +217,16 @@ export class RunWriter {
   /**
    * Moves an unfinished task's folder aside to `<taskId>.partial-<n>` (never deletes it) so the task can be
    * redone from a clean start; the verdict events of that attempt are marked superseded in the event log.
-   * Returns the new folder, or undefined when there was nothing to move.
+   * Returns the new folder, or undefined when there was nothing to move. `takeOver`: a lock held on another
+   * machine is taken as dead (a queue that handed this job on knows its last worker is gone).
    */
-  moveAsidePartial(taskKey: string): string | undefined {
+  moveAsidePartial(taskKey: string, options: { takeOver?: boolean } = {}): string | undefined {
     const dir = this.taskDir(taskKey);
     if (!existsSync(dir) || existsSync(join(dir, files.summary))) return undefined;
-    const holder = liveLockHolder(join(dir, files.lock));
-    if (holder !== undefined) throw new TaskLockedError(taskKey, holder, join(dir, files.lock));
+    const lockFile = join(dir, files.lock);
+    const holder = liveLockHolder(lockFile);
+    const elsewhere = readJsonFile<LockBody>(lockFile).value?.host !== hostname();
+    if (holder !== undefined && !(options.takeOver && elsewhere)) throw new TaskLockedError(taskKey, holder, lockFile);
     for (let n = 1; ; n++) {
       const aside = `${dir}.partial-${n}`;
       if (existsSync(aside)) continue;
@@ -398,8 +435,9 @@ export class TaskWriter {
 
   /**
    * Ends the task. With `summary` (a finished task): result.txt and summary.json are written atomically,
-   * summary.json last, so its presence means "finished". Without (cancelled): only the event, so `--resume`
-   * redoes the task. Always flushes the logs, emits `task.finished` and releases the lock.
+   * summary.json last and never over one already there (AlreadyCommittedError: a duplicate attempt), so its
+   * presence means "finished", once. Without (cancelled): only the event, so `--resume` redoes the task.
+   * Always flushes the logs, emits `task.finished` (not for a duplicate) and releases the lock.
    */
   async finish(
     state: TaskState,
@@ -411,11 +449,11 @@ export class TaskWriter {
       fsyncPath(join(this.dir, files.traj));
       fsyncPath(join(this.dir, files.steps));
       if (summary) {
+        const summaryFile = join(this.dir, files.summary);
+        if (existsSync(summaryFile)) throw new AlreadyCommittedError(this.taskKey, summaryFile);
         await writeFileAtomic(join(this.dir, files.result), `${summary.results.score}\n`);
-        await writeFileAtomic(
-          join(this.dir, files.summary),
-          JSON.stringify({ ...summary.taskFields, results: summary.results }, null, 2) + '\n',
-        );
+        const body = JSON.stringify({ ...summary.taskFields, results: summary.results }, null, 2) + '\n';
+        if (!(await writeFileOnce(summaryFile, body))) throw new AlreadyCommittedError(this.taskKey, summaryFile);
       }
       this.run.event({
         kind: 'task.finished',

@@ -14,6 +14,7 @@ import { storableArgs } from '../../env/spec';
 import { gradingUnder } from '../../evaluators/grade';
 import type { GradingProfile } from '../../evaluators/profile';
 import { gradingProfileFlag } from './metric';
+import { parseQueueUrl } from '../../queue/connection';
 
 const usage = `Usage: proctor run <tasks, folders or split files…> [options]
        proctor run --resume <run folder> [--parallel N]
@@ -40,6 +41,10 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --allow-unisolated    let the llm agent (which holds a model key) drive sandboxes that are not isolated in
                         namespaces (where bubblewrap is missing); refused otherwise
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
+  --queue URL           do not run here: write the run folder and add one job per task to the queue at
+                        redis://HOST:PORT for \`proctor worker\`s on any machine (see \`proctor queue status\`)
+  --name RUN            with --queue: the run folder's name; enqueueing the same name again adds nothing twice
+  --attempts N          with --queue: tries per task for environment errors (default 3)
   --json                print the outcome as JSON (no live display)
   --grading-profile P   grade as spider2v | osworld | native (default: the benchmark each task's shape comes from)
 
@@ -75,6 +80,11 @@ export interface RunFlags {
   screen: { width: number; height: number };
   out: string;
   resume?: string;
+  /** `--queue redis://…`: enqueue for workers instead of running here. */
+  queue?: string;
+  /** `--name`: the queued run's folder name. */
+  name?: string;
+  attempts?: number;
   /** Environment spec (--env), read but not yet checked against the registered kinds. */
   env?: string;
   json: boolean;
@@ -258,6 +268,22 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--resume':
         f.resume = value();
         break;
+      case '--queue': {
+        const v = value();
+        try {
+          parseQueueUrl(v);
+        } catch (e) {
+          throw new UsageError(`--queue: ${(e as Error).message}`);
+        }
+        f.queue = v;
+        break;
+      }
+      case '--name':
+        f.name = value();
+        break;
+      case '--attempts':
+        f.attempts = numberFlag(name, value(), 1, 20, true, 'a whole number from 1 to 20');
+        break;
       case '--json':
         f.json = true;
         break;
@@ -278,11 +304,29 @@ export function parseRunArgs(argv: string[]): RunFlags {
   }
   if (!f.resume && f.paths.length === 0) throw new UsageError('give task files, folders or a split file (or --resume DIR)');
   if (f.resume && f.paths.length) throw new UsageError('--resume continues a run with its own tasks; give no task paths');
+  if (f.queue && f.resume) throw new UsageError('--queue enqueues a new run; a queued run is continued by enqueueing it again with its --name');
+  if (!f.queue && (f.name !== undefined || f.attempts !== undefined)) throw new UsageError(`${f.name !== undefined ? '--name' : '--attempts'} goes with --queue`);
   if (!f.resume) {
     const problem = agentFlagProblem(f.agent, f.agentFlags);
     if (problem) throw new UsageError(problem);
   }
   return f;
+}
+
+/** The command line with a `--queue` URL's password dropped (it is stored in the manifest). */
+function queueUrlShown(argv: string[]): string[] {
+  return argv.map((a, i) => {
+    const shown = (v: string) => {
+      try {
+        return parseQueueUrl(v, {}).shown;
+      } catch {
+        return '(unreadable queue URL)';
+      }
+    };
+    if (argv[i - 1] === '--queue') return shown(a);
+    if (a.startsWith('--queue=')) return `--queue=${shown(a.slice('--queue='.length))}`;
+    return a;
+  });
 }
 
 /** Files named by agent options, made absolute and checked, so a mistake shows before any task starts. */
@@ -360,7 +404,7 @@ export const command: CliCommand = {
         parallel: flags.parallel,
         taskTimeoutMs: flags.taskTimeoutMs,
         screen: flags.screen,
-        args: ['run', ...storableArgs(argv)],
+        args: ['run', ...storableArgs(queueUrlShown(argv))],
         ...(flags.env !== undefined ? { env: flags.env } : {}),
         allowUnisolated: flags.allowUnisolated,
         ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}),
@@ -382,6 +426,22 @@ export const command: CliCommand = {
           return 1;
         }
         if (errors.length) io.err(`${errors.length} problem(s) in the task files; running the ${tasks.length} task(s) that could be read`);
+        if (flags.queue) {
+          const { enqueueRun } = await import('../../queue/enqueue'); // BullMQ loaded only for a queued run
+          const q = await enqueueRun(
+            tasks,
+            { ...common, agent: flags.agent, model: flags.model, observation: flags.observation, actionSpace: flags.actionSpace, maxSteps: flags.maxSteps, outDir: flags.out },
+            { queue: flags.queue, name: flags.name, attempts: flags.attempts },
+          );
+          if (flags.json) io.out(JSON.stringify(q));
+          else {
+            io.out(`run ${q.runId}: ${q.added} job(s) added${q.existing ? `, ${q.existing} already in the queue` : ''}`);
+            io.out(`run folder: ${shownPath(q.runDir, { belowOnly: true })} (workers write into it: put it on storage they all reach)`);
+            io.out(`start workers: npx proctor worker --queue ${parseQueueUrl(flags.queue).shown} --slots N`);
+            io.out(`watch: npx proctor queue status --queue ${parseQueueUrl(flags.queue).shown} --run ${q.runId} --watch`);
+          }
+          return 0;
+        }
         outcome = await runTasks(tasks, {
           ...common,
           agent: flags.agent,
