@@ -35,11 +35,37 @@ export function shownPath(path: string, options: { belowOnly?: boolean } = {}): 
   return rel.startsWith('/') || rel.length > path.length ? path : rel;
 }
 
-/** `--parallel N` of the commands that run tasks: a whole number of sandbox displays from 1 to 16. */
+/** `--parallel N` of every command that runs tasks (run, demo, selftest): a whole number from 1 to 64. */
 export function parallelOption(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 16) throw new UsageError(`--parallel must be a whole number from 1 to 16, not '${value}'`);
-  return n;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) throw new UsageError(`--parallel must be a whole number from 1 to 64, not '${value}'`);
+  return Number(value);
+}
+
+/** The options a usage text names (`--name`), and those whose value is optional (`--name[=VALUE]`). */
+export function usageOptions(usage: string): { known: string[]; optionalValue: Set<string> } {
+  const known = new Set<string>(['--help']);
+  const optionalValue = new Set<string>();
+  for (const m of usage.matchAll(/(--[a-z][a-z0-9-]*)(\[=)?/g)) {
+    known.add(m[1]);
+    if (m[2]) optionalValue.add(m[1]);
+  }
+  return { known: [...known].sort(), optionalValue };
+}
+
+/**
+ * The one command-line convention of every command: `--name=value` means `--name value` (except for options whose
+ * value is optional, which take only the `=` form). Arguments after `--` are left alone.
+ */
+export function splitOptionValues(argv: string[], optionalValue: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return [...out, ...argv.slice(i)];
+    const m = /^(--[a-z][a-z0-9-]*)=([\s\S]*)$/.exec(a);
+    if (m && !optionalValue.has(m[1])) out.push(m[1], m[2]);
+    else out.push(a);
+  }
+  return out;
 }
 
 /** The value after option `name` at `argv[i]` (it must not be another option). */

@@ -2,7 +2,8 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { processIo, UsageError, type CliCommand, type CliIo } from './command';
+import { closest } from 'fastest-levenshtein';
+import { processIo, splitOptionValues, UsageError, usageOptions, type CliCommand, type CliIo } from './command';
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
 
@@ -47,11 +48,19 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.out(command.usage);
     return 0;
   }
+  // One convention for every command: `--name=value` is `--name value`; an unknown option is answered with the
+  // closest one the command knows, whichever parser the command uses.
+  const { known, optionalValue } = usageOptions(command.usage);
   try {
-    return await command.run(rest, io);
+    return await command.run(splitOptionValues(rest, optionalValue), io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`proctor ${name}: ${e.message}\n\n${command.usage}`);
+    const parseArgsUnknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
+    if (e instanceof UsageError || parseArgsUnknown || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      let message = parseArgsUnknown ? `unknown option ${/'([^']+)'/.exec((e as Error).message)?.[0] ?? ''}`.trim() : (e as Error).message;
+      const unknown = /^unknown (?:option|argument|flag) '(--[^'=\s]+)/i.exec(message)?.[1];
+      if (unknown) message = message.replace(/^unknown (?:option|argument|flag)/i, 'unknown option');
+      if (unknown && known.length) message += ` (closest known: '${closest(unknown, known)}')`;
+      io.err(`proctor ${name}: ${message}\n\n${command.usage}`);
       return 2;
     }
     throw e;

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentOptions } from '../../agents';
-import { UsageError, type CliCommand, shownPath } from '../command';
+import { parallelOption, UsageError, type CliCommand, shownPath } from '../command';
 import { ACTION_SPACES, OBSERVATION_TYPES, isActionSpace, isObservationType, type ActionSpace, type ObservationType } from '../../../shared/spaces';
 import { DEFAULT_TASK_TIMEOUT_MS, parseMaxSteps } from '../../runner/limits';
 import { defaultParts } from '../../runner/parts';
@@ -233,12 +233,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
         f.actionSpace = v;
         break;
       }
-      case '--parallel': {
-        const v = value();
-        if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new UsageError(`--parallel '${v}': a number from 1 to 64`);
-        f.parallel = Number(v);
+      case '--parallel':
+        f.parallel = parallelOption(value());
         break;
-      }
       case '--max-steps': {
         const v = value();
         const n = parseMaxSteps(v);

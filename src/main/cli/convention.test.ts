@@ -1,0 +1,48 @@
+// One command-line convention for every command: `--name=value`, the same --parallel rule, and an unknown option
+// answered with the closest known one — through the real `main` entry, over commands with different parsers.
+import { describe, expect, it } from 'vitest';
+import { main } from './main';
+import { splitOptionValues, usageOptions } from './command';
+
+async function call(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (l) => (out += l + '\n'), err: (l) => (err += l + '\n') });
+  return { code, out, err };
+}
+
+describe('the command-line convention', () => {
+  it('splits --name=value except for options whose value is optional, and leaves what follows -- alone', () => {
+    expect(splitOptionValues(['--model=gpt-4o', 'x', '--retrieval=docs.md', '--', '--a=b'], new Set(['--retrieval']))).toEqual([
+      '--model', 'gpt-4o', 'x', '--retrieval=docs.md', '--', '--a=b',
+    ]);
+    expect(splitOptionValues(['--options={"a":1,"b":"c=d"}'])).toEqual(['--options', '{"a":1,"b":"c=d"}']);
+    const { known, optionalValue } = usageOptions('  --retrieval[=FILE]  docs\n  --model NAME  the model');
+    expect(known).toEqual(['--help', '--model', '--retrieval']);
+    expect([...optionalValue]).toEqual(['--retrieval']);
+  });
+
+  it("takes `--model=…` on judge as run does (judge's own parser used to refuse it)", async () => {
+    // the options are read; it fails only on reaching the (missing) run folder
+    await expect(call(['judge', '/nonexistent-run-folder', '--model=gpt-test'])).rejects.toThrow(/nonexistent-run-folder: not a run folder/);
+    const refused = await call(['judge', '/nonexistent-run-folder', '--modle=gpt-test']);
+    expect(refused.err).toMatch(/unknown option '--modle' \(closest known: '--model'\)/);
+  });
+
+  it('answers an unknown option with the closest known one, for hand-written and parseArgs parsers alike', async () => {
+    const demo = await call(['demo', '--paralel', '2']);
+    expect(demo.code).toBe(2);
+    expect(demo.err).toMatch(/unknown option '--paralel' \(closest known: '--parallel'\)/);
+    const team = await call(['team', 'list', '--rooot', '/tmp']);
+    expect(team.code).toBe(2);
+    expect(team.err).toMatch(/unknown option '--rooot' \(closest known: '--root'\)/);
+  });
+
+  it('allows --parallel from 1 to 64 in run, demo and selftest alike', async () => {
+    for (const cmd of ['run', 'demo', 'selftest']) {
+      const r = await call([cmd, ...(cmd === 'demo' ? [] : ['/nonexistent-tasks']), '--parallel', '65']);
+      expect(r.code, cmd).toBe(2);
+      expect(r.err, cmd).toMatch(/--parallel must be a whole number from 1 to 64, not '65'/);
+    }
+  });
+});
