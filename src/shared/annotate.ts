@@ -42,8 +42,13 @@ export interface Conflict {
   run: string;
   runId: string;
   taskKey: string;
-  /** `people`: people's labels differ; `rule`: people agree with each other but not with the rule. */
-  why: 'people' | 'rule';
+  /**
+   * `people`: people's labels differ; `rule`: people agree with each other but not with the rule; `brittle`: the
+   * rule's faithful and robust verdicts disagree (a brittle evaluator) — for people to settle.
+   */
+  why: 'people' | 'rule' | 'brittle';
+  /** The brittle-evaluator flags of the rule verdict (why `brittle`), e.g. `quoted cells: faithful 0, robust 1`. */
+  brittle?: string[];
   people: PersonLabel[];
   rule?: Completion;
   judge?: Completion;

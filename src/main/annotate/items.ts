@@ -22,6 +22,8 @@ export interface LabelledItem {
   people: PersonLabel[];
   judge?: Completion;
   rule?: Completion;
+  /** Brittle-evaluator flags of the task's current rule verdict (its faithful and robust verdicts disagree). */
+  brittle: string[];
   settled: SettledVerdict;
 }
 
@@ -33,8 +35,12 @@ export function labelledItemsOf(runDir: string, base: string, problems: Problem[
   const run = relative(resolve(base), dir) || '.';
   return detail.tasks.map((item) => {
     let labels: HumanLabel[] = [];
+    let brittle: string[] = [];
     try {
-      labels = humanLabels(readVerdicts(dir, item.key));
+      const verdicts = readVerdicts(dir, item.key);
+      labels = humanLabels(verdicts);
+      const rule = [...verdicts].reverse().find((v) => v.kind === 'rule');
+      brittle = rule?.kind === 'rule' ? (rule.brittle ?? []) : [];
     } catch (e) {
       problems.push({ file: dir, severity: 'warning', message: `labels of ${item.key} not read: ${(e as Error).message}` });
     }
@@ -48,6 +54,7 @@ export function labelledItemsOf(runDir: string, base: string, problems: Problem[
       people: currentLabels(labels),
       judge: item.judge,
       rule: ruleLabel(item.score),
+      brittle,
       settled: settledVerdict(labels, item.judge, item.score),
     };
   });
@@ -86,7 +93,10 @@ export const agreementOf = (items: readonly LabelledItem[]): AgreementReport => 
   steps: agreementFigures(stepItems(items)),
 });
 
-/** Items where people disagree, or people and the rule do; settled ones carry the lead's settlement. */
+/**
+ * Items where people disagree, or people and the rule do, or the rule's own faithful and robust verdicts do (a
+ * brittle evaluator); settled ones carry the lead's settlement.
+ */
 export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {
   const out: Conflict[] = [];
   for (const i of items) {
@@ -94,6 +104,7 @@ export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {
     let why: Conflict['why'] | undefined;
     if (labels.size > 1) why = 'people';
     else if (labels.size === 1 && i.rule && !labels.has(i.rule)) why = 'rule';
+    else if (i.brittle.length) why = 'brittle';
     if (!why) continue;
     const s = lastSettlement(i.labels);
     out.push({
@@ -104,6 +115,7 @@ export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {
       people: i.people,
       ...(i.rule ? { rule: i.rule } : {}),
       ...(i.judge ? { judge: i.judge } : {}),
+      ...(i.brittle.length ? { brittle: i.brittle } : {}),
       ...(s?.complete ? { settled: { by: s.author, complete: s.complete, reason: s.settles!.reason, at: s.at } } : {}),
     });
   }

@@ -119,6 +119,15 @@ describe('labels import', () => {
 });
 
 describe('conflicts, agreement and assignments over run folders', () => {
+  it('puts a task whose rule verdict is flagged brittle in the conflict queue for people to settle', () => {
+    const root = tempRoot();
+    const run = osworldRun(root, 'runB', { t1: 1, t2: 1 });
+    appendVerdict(run, 'demo/t1', { kind: 'rule', score: 1, metrics: [], reason: 'regraded', brittle: ['quoted cells: faithful 0, robust 1'], at: '1' } as never);
+    appendVerdict(run, 'demo/t2', { kind: 'rule', score: 1, metrics: [], reason: 'regraded', brittle: [], at: '2' } as never);
+    const conflicts = conflictsOf(labelledItems([run], root));
+    expect(conflicts.map((c) => [c.taskKey, c.why, c.brittle])).toEqual([['demo/t1', 'brittle', ['quoted cells: faithful 0, robust 1']]]);
+  });
+
   it('finds people-vs-people and people-vs-rule conflicts; a lead\'s settlement keeps the others\' labels', () => {
     const root = tempRoot();
     const run = osworldRun(root, 'runA', { t1: 1, t2: 0, t3: 1 });
@@ -144,7 +153,7 @@ describe('conflicts, agreement and assignments over run folders', () => {
     expect(figures.pairs[0]).toMatchObject({ a: 'ann', b: 'bob', items: 3 });
     expect(figures.pairs[0].kappa).toBeCloseTo(0, 12);
     expect(figures.pairs.find((p) => p.a === 'rule' && p.b === 'ann')).toMatchObject({ items: 3 });
-    expect(Object.keys(figures.byApp)).toEqual(['unknown']);
+    expect(Object.keys(figures.byApp)).toEqual(['demo']); // an OSWorld run's domain folder is its tasks' app
     expect(figures.steps).toMatchObject({ items: 0, pairs: [] });
     // Step marks: ann and bob agree on step 1 (right), differ on step 2 (wrong / unnecessary).
     appendVerdict(run, 'demo/t1', label('ann', undefined, '8', { steps: [{ step: 1, correct: true }, { step: 2, correct: false, mark: 'wrong' }] }));

@@ -135,7 +135,10 @@ function Conflicts({ lead }: { lead: boolean }) {
                   {c.run} {c.taskKey}
                 </a>
               </td>
-              <td>{c.why}</td>
+              <td>
+                {c.why}
+                {c.brittle?.length ? <div className="small muted">{c.brittle.join(" · ")}</div> : null}
+              </td>
               <td>{c.people.map((p) => `${p.person}: ${p.complete}`).join(', ')}</td>
               <td>{c.rule ?? '–'}</td>
               <td>{c.judge ?? '–'}</td>
