@@ -1,5 +1,6 @@
 // The one contract between the UI and the engine. Both transports (Electron IPC, HTTP + WebSocket) carry
 // exactly these methods and events; the renderer sees only `ProctorClient`. Pure: no Node, no DOM.
+import type { RunQueueView } from './queue';
 import type { Problem, Task } from './task';
 import type { Awaiting, Completion, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
@@ -107,6 +108,8 @@ export interface ApiMethods {
   'runs.list': { params: { path?: string }; result: RunListItem[] };
   'runs.get': { params: { runId: string }; result: RunDetail };
   'runs.task': { params: { runId: string; taskKey: string }; result: TaskTrajectory };
+  /** The queue of a run enqueued for workers (`proctor run --queue`): its jobs, workers, rate and ETA; null otherwise. */
+  'runs.queue': { params: { runId: string }; result: RunQueueView | null };
   /** One task in two to four runs, with the first step where their actions part. */
   'runs.compare': { params: { runIds: string[]; taskKey: string }; result: TaskComparison };
   /** Per-step screen differences of the same runs (slower: asked for after the first paint). */
@@ -213,6 +216,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   'runs.list': obj({ path: str }),
   'runs.get': obj({ runId: str }, ['runId']),
   'runs.task': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
+  'runs.queue': obj({ runId: str }, ['runId']),
   'runs.compare': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, ['runIds', 'taskKey']),
   'runs.stepDiffs': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, ['runIds', 'taskKey']),
   'runs.start': obj(

@@ -4,26 +4,9 @@ import { Queue, type Job } from 'bullmq';
 import { formatDuration } from '../runner/progress';
 import { parseQueueUrl, QUEUE_NAME } from './connection';
 import type { JobResult } from './worker';
+import type { QueueStatus } from '../../shared/queue';
 
-export interface QueueStatus {
-  queue: string;
-  runId?: string;
-  waiting: number;
-  active: number;
-  delayed: number;
-  done: number;
-  failed: number;
-  /** Jobs that took more than one attempt (a failure or a stall). */
-  retried: number;
-  total: number;
-  workersOnline: string[];
-  perWorker: { name: string; active: number; done: number }[];
-  running: { taskKey: string; step?: number; worker?: string; attempt: number }[];
-  failures: { taskKey: string; reason: string }[];
-  /** Tasks finished per minute over the last ten minutes (or since the first start, if later). */
-  perMinute?: number;
-  etaMs?: number;
-}
+export type { QueueStatus } from '../../shared/queue';
 
 const STATES = ['waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed'] as const;
 

@@ -7,6 +7,7 @@ import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../
 import type { RunEvent } from '../../shared/run';
 import { listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../store';
 import { ApiRequestError } from './dispatch';
+import { runQueueView } from './queue-handlers';
 import type { EventHub } from './events';
 import { relativeToRoot, resolveBelow } from './paths';
 import { RunTail } from './run-live';
@@ -33,7 +34,7 @@ function readRunOrProblem(dir: string, root: string): RunDetail {
   }
 }
 
-type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act'>;
+type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.queue' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act'>;
 
 export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods; close(): Promise<void> } {
   const tail = new RunTail(hub);
@@ -97,6 +98,11 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
       return detail;
     },
     'runs.task': async ({ runId, taskKey }) => trajectory(runId, taskKey),
+    'runs.queue': async ({ runId }) => {
+      const detail = readable(() => readRunOrProblem(runDir(runId), root));
+      const queue = detail.manifest?.queue;
+      return typeof queue === 'string' ? runQueueView(queue, detail.run.runId) : null;
+    },
     ...compareHandlers(root, { trajectory, run: comparedRun }),
     'runs.start': async (params) => control.start(params),
     'runs.control': async ({ runId, action, taskKey, step }) => control.control(runId, action, taskKey, step),

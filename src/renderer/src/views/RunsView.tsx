@@ -1,5 +1,6 @@
 // Runs: the runs under the served folder; one run's tasks in a filterable, sortable, virtualised table with
 // the success rate over all tasks at the top; a task opens its replay.
+import { QueuePanel } from '../components/QueuePanel';
 import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/api';
 import type { RunListItem, RunTaskItem } from '../../../shared/run';
@@ -170,6 +171,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         </div>
       </div>
       {detail.problems.length > 0 && <ProblemList problems={detail.problems} limit={20} />}
+      {typeof detail.manifest?.queue === 'string' && <QueuePanel runId={runId} />}
       <BreakdownPanel tasks={all} gradedBy={by} />
       <div className="filters">
         <input placeholder="search" value={filters.text} onChange={(e) => setQuery({ q: e.target.value })} aria-label="search tasks" />
