@@ -146,7 +146,7 @@ describe('queue status lines', () => {
     }).join('\n');
     expect(lines).toContain('[##################............] 12/20 settled (60%)');
     expect(lines).toContain('waiting 5  active 2  delayed 1  done 10  failed 2  retried 3');
-    expect(lines).toContain('rate 4.0 task(s)/min, ETA 2m00s');
+    expect(lines).toContain('rate 4.0 task(s)/min, ETA 2m 00s');
     expect(lines).toMatch(/m2:11 +active 0 {2}done 3 {2}\(gone\)/);
     expect(lines).toMatch(/cli\/a {2}step 4 {2}attempt 2 {2}on m1:10/);
     expect(lines).toMatch(/cli\/z {2}job data/);
