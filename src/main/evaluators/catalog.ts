@@ -13,6 +13,9 @@ import './metrics/text-profiles';
 import './metrics/text-profiles-lists';
 import './metrics/notebook-profiles';
 import './metrics/image-profiles';
+import './metrics/os';
+import './metrics/vscode';
+import './metrics/browser';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
@@ -20,5 +23,6 @@ import './getters/cloud';
 
 export { metrics } from './metric';
 export { getters } from './getter';
+export { metricFamilyOf, getterNeedsOf } from './family';
 export { accountServiceOf } from './getters/cloud';
 export { variants, variantOf, departures } from './profile';
