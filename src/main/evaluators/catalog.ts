@@ -20,6 +20,7 @@ import './getters/general';
 import './getters/file';
 import './getters/browser';
 import './getters/cloud';
+import './getters/chrome-profile';
 
 export { metrics } from './metric';
 export { getters } from './getter';
