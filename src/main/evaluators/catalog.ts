@@ -21,6 +21,7 @@ import './getters/file';
 import './getters/browser';
 import './getters/cloud';
 import './getters/chrome-profile';
+import './getters/os-files';
 
 export { metrics } from './metric';
 export { getters } from './getter';

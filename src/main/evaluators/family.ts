@@ -18,7 +18,7 @@ export type Family =
   | 'os';
 
 /** What a getter reaches on the machine, through the Environment. */
-export type Capability = 'files' | 'commands' | 'devtools' | 'downloads' | 'task-files';
+export type Capability = 'files' | 'commands' | 'devtools' | 'downloads' | 'screen';
 
 const metricFamilies = new Map<string, Family>();
 const getterNeeds = new Map<string, { family: Family; needs: Capability[] }>();

@@ -1,0 +1,83 @@
+// OSWorld's getters for the machine and app config files (families `os`, `vlc`, `gimp`): command errors, the
+// screen size, VLC's and GIMP's config files, and files from the cloud (`cloud_file`, which honours the run's
+// --downloads folder as setup does). All reach the machine only through the Environment.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GetterSpec } from '../../../shared/task';
+import { fetchDownload } from '../../downloads';
+import { registerFamilyGetter } from '../family';
+import { specString, type GradingContext } from '../getter';
+import { safeFileName } from '../task-files';
+import { fetchGuestFile } from './file';
+import { commandOutput } from './general';
+
+/** vm_command_error `{command, shell?}` — the command's standard error (OSWorld's /execute `error`). */
+async function vmCommandError(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const command = spec.command;
+  if (typeof command !== 'string' && !(Array.isArray(command) && command.every((c) => typeof c === 'string'))) {
+    throw new Error(`getter 'vm_command_error' needs 'command' as a string or a list of strings`);
+  }
+  const r = await ctx.env.run(command as string | string[], { shell: spec.shell === true || typeof command === 'string', timeoutMs: 300_000 });
+  if (r.timedOut) throw new Error(`command ${JSON.stringify(command)} timed out`);
+  return r.stderr;
+}
+
+/** vm_screen_size — `{width, height}` of the screen in pixels. */
+async function vmScreenSize(_spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const s = await ctx.env.screen();
+  return { width: s.width, height: s.height };
+}
+
+/** A file under the guest's home, copied to the cache as `dest`: `$HOME/rel` as the guest's commands see it
+ * (OSWorld's /home/user), else `~/rel` (a sandboxed local home maps it). Undefined when absent. */
+async function homeFile(ctx: GradingContext, rel: string, dest: string): Promise<string | undefined> {
+  const home = (await commandOutput(ctx, 'printf %s "$HOME"').catch(() => '')).trim();
+  for (const base of [home, '~']) {
+    if (!base) continue;
+    const got = await fetchGuestFile(ctx, `${base}/${rel}`, dest).catch(() => undefined);
+    if (got) return got;
+  }
+  return undefined;
+}
+
+/** vlc_config `{dest}` — VLC's ~/.config/vlc/vlcrc copied to the cache; its host path. */
+async function vlcConfig(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  return homeFile(ctx, '.config/vlc/vlcrc', typeof spec.dest === 'string' ? spec.dest : 'vlcrc');
+}
+
+/** gimp_config_file `{file_name, dest}` — ~/.config/GIMP/2.10/<file_name> copied to the cache; its host path. */
+async function gimpConfigFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const name = specString(spec, 'file_name');
+  if (name.includes('..') || name.startsWith('/')) throw new Error(`getter 'gimp_config_file': file_name '${name}' must be a name in GIMP's config folder`);
+  return homeFile(ctx, `.config/GIMP/2.10/${name}`, typeof spec.dest === 'string' ? spec.dest : name);
+}
+
+/**
+ * cloud_file `{path, dest, multi?, gives?}` — the file at URL `path` saved in the cache as `dest`; its host path.
+ * With `multi`, `path` and `dest` are lists and `gives` (default `[0]`) the indexes returned: one path when one is
+ * given, else a list. A file already in the cache is not fetched again; with --downloads nothing is fetched, and a
+ * missing file is an error naming its URL.
+ */
+async function cloudFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const multi = spec.multi === true;
+  const paths = multi ? (Array.isArray(spec.path) ? spec.path.map(String) : []) : [specString(spec, 'path')];
+  const dests = multi ? (Array.isArray(spec.dest) ? spec.dest.map(String) : []) : [specString(spec, 'dest')];
+  if (paths.length !== dests.length) throw new Error(`getter 'cloud_file': ${paths.length} paths but ${dests.length} dests`);
+  const gives = multi && Array.isArray(spec.gives) ? spec.gives.map(Number) : [0];
+  await mkdir(ctx.cacheDir, { recursive: true });
+  const out: string[] = [];
+  for (const [i, url] of paths.entries()) {
+    const host = join(ctx.cacheDir, safeFileName(dests[i], `download-${i}`));
+    if (gives.includes(i)) out.push(host);
+    if (existsSync(host)) continue;
+    await writeFile(host, await fetchDownload(url, { downloads: ctx.downloads, signal: ctx.signal }));
+  }
+  return out.length === 1 ? out[0] : out;
+}
+
+registerFamilyGetter('os', 'vm_command_error', ['commands'], vmCommandError);
+registerFamilyGetter('os', 'vm_screen_size', ['screen'], vmScreenSize);
+registerFamilyGetter('vlc', 'vlc_config', ['files', 'commands'], vlcConfig);
+registerFamilyGetter('gimp', 'gimp_config_file', ['files', 'commands'], gimpConfigFile);
+registerFamilyGetter('os', 'cloud_file', ['downloads'], cloudFile);
