@@ -16,6 +16,7 @@ import './metrics/image-profiles';
 import './metrics/os';
 import './metrics/vscode';
 import './metrics/browser';
+import './metrics/documents';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

@@ -47,7 +47,7 @@ describe('OSWorld browser-family metrics', () => {
   });
 
   it('is_cookie_deleted and check_history_deleted read the rows the getters return', async () => {
-    const cookies = [[13300000000000000, '.example.com', 'sid'], [13300000000000001, 'news.example.org', 'x']];
+    const cookies = [[1, '.example.com', 'sid'], [2, 'news.example.org', 'x']];
     expect((await runMetric('is_cookie_deleted', cookies, { type: 'domains', domains: ['.other.com'] })).score).toBe(1);
     expect((await runMetric('is_cookie_deleted', cookies, { type: 'domains', domains: ['news.example.org'] })).score).toBe(0);
     const history = [['https://shop.example/item', 'Item', 1], ['https://news.example/', 'News', 2]];

@@ -68,8 +68,8 @@ describe('OSWorld os-family metrics', () => {
 
   it('is_utc_0 reads the time zone line of timedatectl', async () => {
     const out = (tz: string) => `               Local time: Sun 2026-11-22 21:00:00 UTC\n           Universal time: Sun 2026-11-22 21:00:00 UTC\n                 RTC time: n/a\n                Time zone: ${tz}\nSystem clock synchronized: yes\n`;
-    expect((await runMetric('is_utc_0', out('Etc/UTC (UTC, +0000)'))).score).toBe(1);
-    expect((await runMetric('is_utc_0', out('Europe/Paris (CET, +0100)'))).score).toBe(0);
+    expect((await runMetric('is_utc_0', out('Etc/UTC (UTC, +0000)'), {})).score).toBe(1);
+    expect((await runMetric('is_utc_0', out('Europe/Paris (CET, +0100)'), {})).score).toBe(0);
   });
 
   it('run_sqlite3 scores the first value of the query', async () => {
