@@ -17,6 +17,7 @@ import './metrics/os';
 import './metrics/vscode';
 import './metrics/browser';
 import './metrics/documents';
+import './metrics/vlc';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
