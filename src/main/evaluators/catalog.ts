@@ -18,6 +18,7 @@ import './metrics/vscode';
 import './metrics/browser';
 import './metrics/documents';
 import './metrics/vlc';
+import './metrics/thunderbird';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
