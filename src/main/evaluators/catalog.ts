@@ -19,6 +19,7 @@ import './metrics/browser';
 import './metrics/documents';
 import './metrics/vlc';
 import './metrics/thunderbird';
+import './metrics/gimp';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
