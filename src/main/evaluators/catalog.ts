@@ -20,6 +20,7 @@ import './metrics/documents';
 import './metrics/vlc';
 import './metrics/thunderbird';
 import './metrics/gimp';
+import './metrics/pdf';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
