@@ -61,4 +61,14 @@ describe('OSWorld os / vlc / gimp getters over the local shell environment', () 
       rmSync(downloads, { recursive: true, force: true });
     }
   });
+
+  it('list_directory gives the folder tree and feeds check_moved_jpgs', async () => {
+    await env.putFile('/home/user/Pictures/trip/a.jpg', Buffer.from('x'));
+    await env.putFile('/home/user/Pictures/trip/sub/b.jpg', Buffer.from('y'));
+    const tree = (await getters.require('list_directory')({ type: 'list_directory', path: '/home/user/Pictures/trip' }, ctx)) as { name: string; children: { name: string; type: string; children?: unknown[] }[] };
+    expect(tree.name).toBe('trip');
+    expect(tree.children.map((c) => [c.type, c.name]).sort()).toEqual([['directory', 'sub'], ['file', 'a.jpg']]);
+    expect(tree.children.find((c) => c.name === 'sub')?.children).toEqual([{ type: 'file', name: 'b.jpg' }]);
+    expect(getterNeedsOf('list_directory')?.needs).toEqual(['commands']);
+  });
 });

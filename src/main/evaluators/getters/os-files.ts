@@ -76,8 +76,38 @@ async function cloudFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown
   return out.length === 1 ? out[0] : out;
 }
 
+
+interface TreeNode {
+  type: 'directory' | 'file';
+  name: string;
+  children?: TreeNode[];
+}
+
+/**
+ * list_directory `{path}` — the folder as a tree `{type: directory, name, children: [{type: file | directory, name,
+ * children?}]}` (OSWorld's /list_directory), listed with `find` on the guest; undefined when it is no folder.
+ */
+async function listDirectory(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const path = specString(spec, 'path');
+  const r = await ctx.env.run(['find', path.replace(/\/+$/, '') || '/', '-mindepth', '1', '-printf', '%y %P\\0'], { shell: false, timeoutMs: 120_000 });
+  if (r.exitCode !== 0 && !r.stdout) return undefined;
+  const root: TreeNode = { type: 'directory', name: path.replace(/\/+$/, '').split('/').pop() || '/', children: [] };
+  const dirs = new Map<string, TreeNode>([['', root]]);
+  const entries = r.stdout.split('\0').filter(Boolean).map((e) => ({ kind: e[0], rel: e.slice(2) })).sort((a, b) => a.rel.split('/').length - b.rel.split('/').length || a.rel.localeCompare(b.rel));
+  for (const { kind, rel } of entries) {
+    const cut = rel.lastIndexOf('/');
+    const parent = dirs.get(cut < 0 ? '' : rel.slice(0, cut));
+    if (!parent) continue;
+    const node: TreeNode = kind === 'd' ? { type: 'directory', name: rel.slice(cut + 1), children: [] } : { type: 'file', name: rel.slice(cut + 1) };
+    parent.children!.push(node);
+    if (kind === 'd') dirs.set(rel, node);
+  }
+  return root;
+}
+
 registerFamilyGetter('os', 'vm_command_error', ['commands'], vmCommandError);
 registerFamilyGetter('os', 'vm_screen_size', ['screen'], vmScreenSize);
 registerFamilyGetter('vlc', 'vlc_config', ['files', 'commands'], vlcConfig);
 registerFamilyGetter('gimp', 'gimp_config_file', ['files', 'commands'], gimpConfigFile);
 registerFamilyGetter('os', 'cloud_file', ['downloads'], cloudFile);
+registerFamilyGetter('os', 'list_directory', ['commands'], listDirectory);

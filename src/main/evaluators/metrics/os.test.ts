@@ -81,4 +81,22 @@ describe('OSWorld os-family metrics', () => {
     expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 2 FROM t' })).score).toBe(1);
     expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 3 FROM t' })).score).toBe(0);
   });
+
+  it('check_gnome_favorite_apps parses gsettings output without evaluating it', async () => {
+    const out = "['thunderbird.desktop', 'vim.desktop', 'google-chrome.desktop']\n";
+    expect((await runMetric('check_gnome_favorite_apps', out, { expected: ['vim.desktop', 'google-chrome.desktop', 'thunderbird.desktop'] })).score).toBe(1);
+    expect((await runMetric('check_gnome_favorite_apps', out, { expected: ['vim.desktop'] })).score).toBe(0);
+    expect((await runMetric('check_gnome_favorite_apps', '@as []', { expected: [] })).score).toBe(1);
+    expect((await runMetric('check_gnome_favorite_apps', "__import__('os')", { expected: [] })).score).toBe(0);
+  });
+
+  it('check_moved_jpgs, is_in_vm_clickboard, check_text_enlarged', async () => {
+    const tree = { type: 'directory', name: 'photos', children: [{ type: 'file', name: 'a.jpg' }, { type: 'file', name: 'b.jpg' }] };
+    expect((await runMetric('check_moved_jpgs', tree, { expected: ['b.jpg', 'a.jpg'] })).score).toBe(1);
+    expect((await runMetric('check_moved_jpgs', tree, { expected: ['a.jpg'] })).score).toBe(0);
+    expect((await runMetric('is_in_vm_clickboard', { expected: ['hello', 'world'] }, 'hello world\n')).score).toBe(1);
+    expect((await runMetric('is_in_vm_clickboard', { expected: 'bye' }, 'hello world\n')).score).toBe(0);
+    expect((await runMetric('check_text_enlarged', '1.25\n', {})).score).toBe(1);
+    expect((await runMetric('check_text_enlarged', '1.0', {})).score).toBe(0);
+  });
 });

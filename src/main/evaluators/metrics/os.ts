@@ -259,6 +259,52 @@ async function runSqlite3(result: unknown, expected: unknown): Promise<MetricOut
   }
 }
 
+
+/** The strings of a Python list literal (`['a.desktop', "b"]`, gsettings' `@as []`), read without evaluating it. */
+export function pythonStringList(text: string): string[] | undefined {
+  const t = text.trim().replace(/^@as\s+/, '');
+  if (!/^\[.*\]$/s.test(t)) return undefined;
+  const items = [...t.slice(1, -1).matchAll(/\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*(,|$)/gs)];
+  const joined = items.map((m) => m[0]).join('');
+  if (joined.replace(/\s/g, '') !== t.slice(1, -1).replace(/\s/g, '')) return undefined;
+  return items.map((m) => (m[1] ?? m[2]).replace(/\\(.)/g, '$1'));
+}
+
+/** check_gnome_favorite_apps — `result`: gsettings' favorite-apps list; `expected`: `{expected: [app]}`; the same set
+ * and length. (OSWorld evaluates the text as Python; Proctor parses the list of strings.) */
+async function checkGnomeFavoriteApps(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const apps = typeof result === 'string' ? pythonStringList(result) : undefined;
+  if (!apps) return fail(`not a list of apps: ${brief(result)}`);
+  const want = isRecord(expected) && Array.isArray(expected.expected) ? expected.expected.map(String) : [];
+  const same = apps.length === want.length && new Set(apps).size === new Set(want).size && apps.every((a) => want.includes(a));
+  return verdict(same, `favourites are ${brief(want)}`, `favourites are ${brief(apps)}, expected ${brief(want)}`);
+}
+
+/** check_moved_jpgs — `result`: a list_directory tree; the names of its children are the set `expected`. */
+async function checkMovedJpgs(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const children = isRecord(result) && Array.isArray(result.children) ? result.children.filter(isRecord).map((c) => String(c.name)) : undefined;
+  if (!children) return fail('no directory listing');
+  const want = isRecord(expected) && Array.isArray(expected.expected) ? expected.expected.map(String) : [];
+  const same = children.length === want.length && children.every((c) => want.includes(c)) && want.every((w) => children.includes(w));
+  return verdict(same, `the folder holds ${brief(want)}`, `the folder holds ${brief(children)}, expected ${brief(want)}`);
+}
+
+/** is_in_vm_clickboard — OSWorld's argument order: `result` is the rule `{expected: text | [text]}`, `expected` the
+ * clipboard text (a command's output); 1 when every expected text occurs in it. */
+async function isInVmClickboard(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  if (!isRecord(result)) return fail(`the first argument must be the rule {expected} (OSWorld's order), got ${brief(result)}`);
+  const out = String(expected ?? '');
+  const want = Array.isArray(result.expected) ? result.expected.map(String) : [String(result.expected)];
+  const missing = want.filter((w) => !out.includes(w));
+  return verdict(missing.length === 0, 'the clipboard holds the expected text', `the clipboard lacks ${brief(missing)}`);
+}
+
+/** check_text_enlarged — `result`: the text scaling factor; 1 when above 1.0. */
+async function checkTextEnlarged(result: unknown): Promise<MetricOutcome> {
+  const v = Number(String(result ?? '').trim());
+  return verdict(v > 1, `scaling factor ${v}`, `scaling factor ${brief(result)} is not above 1`);
+}
+
 registerMetricFamily('os', {
   check_json: checkJson,
   check_direct_json_object: checkDirectJsonObject,
@@ -271,4 +317,8 @@ registerMetricFamily('os', {
   compare_python_pure_text: comparePythonPureText,
   is_utc_0: isUtc0,
   run_sqlite3: runSqlite3,
+  check_gnome_favorite_apps: checkGnomeFavoriteApps,
+  check_moved_jpgs: checkMovedJpgs,
+  is_in_vm_clickboard: isInVmClickboard,
+  check_text_enlarged: checkTextEnlarged,
 });
