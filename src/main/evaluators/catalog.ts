@@ -21,6 +21,7 @@ import './metrics/vlc';
 import './metrics/thunderbird';
 import './metrics/gimp';
 import './metrics/pdf';
+import './metrics/slides';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

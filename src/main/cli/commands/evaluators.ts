@@ -43,6 +43,8 @@ Without --coverage, lists the registered metric and getter names, and the metric
         io.out(`getters (${getters.names().length}): ${getters.names().join(', ')}`);
         for (const [n, g] of Object.entries(needs)) io.out(`  ${n} [${g.family}] needs ${g.needs.join(', ')}`);
         io.out(`faithful per-profile variants: ${Object.entries(profiled).map(([n, ps]) => `${n} (${ps.join(', ')})`).join(', ')}`);
+        const departed = [...new Set(departures().map((d) => d.metric))];
+        if (departed.length) io.out(`known departures from the benchmark's verdict (proctor evaluators --departures): ${departed.join(', ')}`);
       }
       return 0;
     }
