@@ -71,4 +71,13 @@ describe('OSWorld os / vlc / gimp getters over the local shell environment', () 
     expect(tree.children.find((c) => c.name === 'sub')?.children).toEqual([{ type: 'file', name: 'b.jpg' }]);
     expect(getterNeedsOf('list_directory')?.needs).toEqual(['commands']);
   });
+
+  it('shortcuts_on_desktop reads the .desktop files and feeds is_shortcut_on_desktop', async () => {
+    await env.putFile('/home/user/Desktop/gmail.desktop', Buffer.from('[Desktop Entry]\nName=Gmail\nType=Application\n'));
+    await env.putFile('/home/user/Desktop/notes.txt', Buffer.from('not a shortcut'));
+    const got = await getters.require('shortcuts_on_desktop')({ type: 'shortcuts_on_desktop' }, ctx);
+    expect(Object.keys(got as object)).toEqual(['gmail.desktop']);
+    const { metrics } = await import('../catalog');
+    expect((await metrics.require('is_shortcut_on_desktop')(got, { type: 'name', name: 'Gmail' }, {}, ctx)).score).toBe(1);
+  });
 });

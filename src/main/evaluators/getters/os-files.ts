@@ -105,9 +105,30 @@ async function listDirectory(spec: GetterSpec, ctx: GradingContext): Promise<unk
   return root;
 }
 
+
+/** shortcuts_on_desktop — `{file name: content}` of the `.desktop` files in ~/Desktop. The home is `$HOME` as the
+ * guest's commands see it, else OSWorld's `/home/user` (which a sandboxed local home maps). */
+async function shortcutsOnDesktop(_spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const home = (await commandOutput(ctx, 'printf %s "$HOME"').catch(() => '')).trim();
+  for (const base of [...new Set([home, '/home/user'])]) {
+    if (!base) continue;
+    const listing = await ctx.env.run(['find', `${base}/Desktop`, '-mindepth', '1', '-maxdepth', '1', '-name', '*.desktop', '-printf', '%f\\0'], { shell: false, timeoutMs: 60_000 });
+    const names = listing.stdout.split('\0').filter(Boolean);
+    if (!names.length) continue;
+    const out: Record<string, string> = {};
+    for (const name of names) {
+      const data = await ctx.env.getFile(`${base}/Desktop/${name}`).catch(() => undefined);
+      if (data !== undefined) out[name] = data.toString('utf8');
+    }
+    return out;
+  }
+  return {};
+}
+
 registerFamilyGetter('os', 'vm_command_error', ['commands'], vmCommandError);
 registerFamilyGetter('os', 'vm_screen_size', ['screen'], vmScreenSize);
 registerFamilyGetter('vlc', 'vlc_config', ['files', 'commands'], vlcConfig);
 registerFamilyGetter('gimp', 'gimp_config_file', ['files', 'commands'], gimpConfigFile);
 registerFamilyGetter('os', 'cloud_file', ['downloads'], cloudFile);
 registerFamilyGetter('os', 'list_directory', ['commands'], listDirectory);
+registerFamilyGetter('os', 'shortcuts_on_desktop', ['files', 'commands'], shortcutsOnDesktop);

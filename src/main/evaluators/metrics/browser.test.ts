@@ -54,4 +54,16 @@ describe('OSWorld browser-family metrics', () => {
     expect((await runMetric('check_history_deleted', history, { type: 'keywords', keywords: ['youtube'] })).score).toBe(1);
     expect((await runMetric('check_history_deleted', history, { type: 'keywords', keywords: ['shop'] })).score).toBe(0);
   });
+
+  it('is_shortcut_on_desktop, check_enabled_experiments, check_font_size, is_added_to_steam_cart', async () => {
+    const shortcuts = { 'gmail.desktop': '[Desktop Entry]\nName=Gmail\nExec=chromium --app=https://mail.google.com\nType=Application\n' };
+    expect((await runMetric('is_shortcut_on_desktop', shortcuts, { type: 'name', name: 'Gmail' })).score).toBe(1);
+    expect((await runMetric('is_shortcut_on_desktop', shortcuts, { type: 'name', name: 'Mail' })).score).toBe(0);
+    expect((await runMetric('check_enabled_experiments', ['tab-groups@1', 'smooth-scrolling@2'], { type: 'names', names: ['tab-groups', 'smooth-scrolling'] })).score).toBe(1);
+    expect((await runMetric('check_enabled_experiments', ['tab-groups@1'], { type: 'names', names: ['smooth-scrolling'] })).score).toBe(0);
+    expect((await runMetric('check_font_size', { default_font_size: 20 }, { type: 'range', min: 16, max: 24 })).score).toBe(1);
+    expect((await runMetric('check_font_size', { default_font_size: 16 }, { type: 'value', value: 20 })).score).toBe(0);
+    expect((await runMetric('is_added_to_steam_cart', { content: 'Your cart: Portal 2, Half-Life' }, { items: ['Portal 2'] })).score).toBe(1);
+    expect((await runMetric('is_added_to_steam_cart', { content: 'Your cart is empty' }, { items: ['Portal 2'] })).score).toBe(0);
+  });
 });

@@ -137,6 +137,46 @@ async function checkHistoryDeleted(result: unknown, expected: unknown): Promise<
   return verdict(left.length === 0, `no history entries with ${brief(keywords)}`, `history still holds ${brief(left)}`);
 }
 
+
+/** is_shortcut_on_desktop — `result`: `{file: content}` of the desktop's .desktop files; `expected`: `{type: name,
+ * name}` or `{type: exec, exec}`; 1 when a file has the line `Name=<name>` / `Exec=<exec>`. */
+async function isShortcutOnDesktop(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const rule = ruleOf(expected);
+  if (rule.type !== 'name' && rule.type !== 'exec') return fail(`shortcut rule type ${brief(rule.type)} is not supported (OSWorld raises)`);
+  const line = rule.type === 'name' ? `Name=${String(rule.name)}\n` : `Exec=${String(rule.exec)}\n`;
+  const files = isRecord(result) ? Object.entries(result) : [];
+  const hit = files.find(([, content]) => String(content).includes(line));
+  return verdict(!!hit, `${hit?.[0]} has ${line.trim()}`, `no desktop shortcut has ${line.trim()} (${files.length} shortcuts)`);
+}
+
+/** check_enabled_experiments — `result`: enabled chrome://flags entries (`name@n`); `expected`: `{type: names, names}`;
+ * 1 when the names, in order, are exactly those. */
+async function checkEnabledExperiments(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const rule = ruleOf(expected);
+  if (rule.type !== 'names') return fail(`unknown type ${brief(rule.type)}`);
+  const names = (Array.isArray(result) ? result : []).map((e) => String(e).split('@')[0]);
+  const want = Array.isArray(rule.names) ? rule.names.map(String) : [];
+  return verdict(names.length === want.length && names.every((n, i) => n === want[i]), `experiments are ${brief(want)}`, `experiments are ${brief(names)}, expected ${brief(want)}`);
+}
+
+/** check_font_size — `result`: `{default_font_size}`; `expected`: `{type: value, value}` or `{type: range, min, max}`
+ * (exclusive). */
+async function checkFontSize(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const rule = ruleOf(expected);
+  const size = isRecord(result) ? Number(result.default_font_size) : NaN;
+  if (rule.type === 'value') return verdict(size === rule.value, `font size ${size}`, `font size ${size}, expected ${String(rule.value)}`);
+  if (rule.type === 'range') return verdict(Number(rule.min) < size && size < Number(rule.max), `font size ${size} in range`, `font size ${size} not between ${String(rule.min)} and ${String(rule.max)}`);
+  return fail(`unknown type ${brief(rule.type)}`);
+}
+
+/** is_added_to_steam_cart — `result`: `{content}` of the active tab; `expected`: `{items}`; 1 when every item occurs. */
+async function isAddedToSteamCart(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const content = isRecord(result) ? String(result.content ?? '') : '';
+  const items = Array.isArray(ruleOf(expected).items) ? (ruleOf(expected).items as unknown[]).map(String) : [];
+  const missing = items.filter((i) => !content.includes(i));
+  return verdict(missing.length === 0, `all ${items.length} items in the cart`, `not in the cart: ${brief(missing)}`);
+}
+
 registerMetricFamily('browser', {
   is_expected_tabs: isExpectedTabs,
   is_expected_active_tab: activeTabMetric(sameUrl),
@@ -146,4 +186,8 @@ registerMetricFamily('browser', {
   is_expected_installed_extensions: isExpectedInstalledExtensions,
   is_cookie_deleted: isCookieDeleted,
   check_history_deleted: checkHistoryDeleted,
+  is_shortcut_on_desktop: isShortcutOnDesktop,
+  check_enabled_experiments: checkEnabledExperiments,
+  check_font_size: checkFontSize,
+  is_added_to_steam_cart: isAddedToSteamCart,
 });
