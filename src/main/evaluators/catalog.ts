@@ -22,6 +22,7 @@ import './metrics/thunderbird';
 import './metrics/gimp';
 import './metrics/pdf';
 import './metrics/slides';
+import './metrics/archive';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
