@@ -8,6 +8,7 @@ import { createShellEnvironment, type ShellEnvironment } from '../../env/local/s
 import { getterNeedsOf, getters } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
+import { hasLibreOffice, saveWithLibreOffice } from '../testing/libreoffice';
 
 /** vlcrc as VLC writes it: a comment header, [section]s, `#key=default` lines and set `key=value` lines. */
 const vlcrc = `\\ufeff###\n### vlc 3.0.18\n###\n\n[qt] # Qt interface\n#qt-minimal-view=0\nqt-max-volume=200\n\n[core] # core program\nrecord-path=/home/user/Recordings\n`;
@@ -80,4 +81,10 @@ describe('OSWorld os / vlc / gimp getters over the local shell environment', () 
     const { metrics } = await import('../catalog');
     expect((await metrics.require('is_shortcut_on_desktop')(got, { type: 'name', name: 'Gmail' }, {}, ctx)).score).toBe(1);
   });
+
+  it.skipIf(!hasLibreOffice)('content_from_vm_file gives the last row of a workbook LibreOffice saved', async () => {
+    const xlsx = saveWithLibreOffice(dir, 'sales', '<table><tr><td>Item</td><td>Qty</td></tr><tr><td>pen</td><td>3</td></tr><tr><td>ink</td><td>12</td></tr></table>', 'xlsx');
+    await env.putFile('/home/user/sales.xlsx', readFileSync(xlsx));
+    expect(await getters.require('content_from_vm_file')({ type: 'content_from_vm_file', path: '/home/user/sales.xlsx', file_type: 'xlsx', file_content: 'last_row' }, ctx)).toEqual(['ink', '12']);
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import { fetchDownload } from '../../downloads';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
+import { loadBook } from '../metrics/table';
 import { fetchGuestFile } from './file';
 import { commandOutput } from './general';
 
@@ -125,10 +126,42 @@ async function shortcutsOnDesktop(_spec: GetterSpec, ctx: GradingContext): Promi
   return {};
 }
 
+
+/** A cell as pandas' `astype(str)` shows it: integers without a decimal point, floats with one, empty as `nan`. */
+function pandasText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return 'nan';
+  if (typeof v === 'number') return String(v);
+  if (v instanceof Date) return v.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
+  if (typeof v === 'object' && v !== null && 'result' in v) return pandasText((v as { result: unknown }).result);
+  if (typeof v === 'object' && v !== null && 'text' in v) return String((v as { text: unknown }).text);
+  return String(v);
+}
+
+/**
+ * content_from_vm_file `{path, file_type: xlsx, file_content: last_row}` — the guest workbook's last row of its first
+ * sheet as texts (pandas' read_excel with a header row, then astype(str)). Undefined when the file is absent.
+ */
+async function contentFromVmFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const path = specString(spec, 'path');
+  if (spec.file_type !== 'xlsx' || spec.file_content !== 'last_row') {
+    throw new Error(`getter 'content_from_vm_file': only file_type 'xlsx' with file_content 'last_row' is defined (as in OSWorld)`);
+  }
+  const host = await fetchGuestFile(ctx, path, path.split('/').pop());
+  if (!host) return undefined;
+  const book = await loadBook(host);
+  if (typeof book === 'string') throw new Error(`getter 'content_from_vm_file': ${book}`);
+  const sheet = book.worksheets[0];
+  if (!sheet || sheet.rowCount < 2) throw new Error(`getter 'content_from_vm_file': ${path} has no data row`);
+  const width = sheet.getRow(1).cellCount;
+  const last = sheet.getRow(sheet.rowCount);
+  return Array.from({ length: width }, (_, i) => pandasText(last.getCell(i + 1).value));
+}
+
 registerFamilyGetter('os', 'vm_command_error', ['commands'], vmCommandError);
 registerFamilyGetter('os', 'vm_screen_size', ['screen'], vmScreenSize);
 registerFamilyGetter('vlc', 'vlc_config', ['files', 'commands'], vlcConfig);
 registerFamilyGetter('gimp', 'gimp_config_file', ['files', 'commands'], gimpConfigFile);
 registerFamilyGetter('os', 'cloud_file', ['downloads'], cloudFile);
 registerFamilyGetter('os', 'list_directory', ['commands'], listDirectory);
+registerFamilyGetter('sheets', 'content_from_vm_file', ['files'], contentFromVmFile);
 registerFamilyGetter('os', 'shortcuts_on_desktop', ['files', 'commands'], shortcutsOnDesktop);

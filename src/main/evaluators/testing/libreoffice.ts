@@ -11,9 +11,11 @@ export const hasLibreOffice = spawnSync('sh', ['-c', 'command -v soffice']).stat
 export function saveWithLibreOffice(dir: string, name: string, source: string, format: 'docx' | 'odt' | 'pdf' | 'xlsx' | 'pptx'): string {
   const src = join(dir, `${name}.${source.startsWith('<?xml') ? 'fodt' : 'html'}`);
   writeFileSync(src, source);
-  const filter = format === 'docx' ? 'docx:MS Word 2007 XML' : format === 'pdf' ? 'pdf:writer_pdf_Export' : format;
-  // HTML opens as a Writer document (not Writer/Web, whose PDF export of a plain page comes out blank)
-  const infilter = src.endsWith('.html') && format !== 'xlsx' ? ['--infilter=HTML (StarWriter)'] : [];
+  const filters: Record<string, string> = { docx: 'docx:MS Word 2007 XML', pdf: 'pdf:writer_pdf_Export', xlsx: 'xlsx:Calc MS Excel 2007 XML' };
+  const filter = filters[format] ?? format;
+  // HTML opens as a Writer document (not Writer/Web, whose PDF export of a plain page comes out blank), or as a
+  // Calc sheet for a workbook
+  const infilter = src.endsWith('.html') ? [`--infilter=${format === 'xlsx' ? 'HTML (StarCalc)' : 'HTML (StarWriter)'}`] : [];
   const profile = join(dir, 'lo-profile');
   mkdirSync(profile, { recursive: true });
   execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', ...infilter, '--convert-to', filter, '--outdir', dir, src], { stdio: 'ignore', timeout: 120_000 });
