@@ -135,5 +135,11 @@ describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome profile gette
     expect(cookies.map((r) => r[1])).toContain('localhost');
     expect((await metrics.require('is_cookie_deleted')(cookies, { type: 'domains', domains: ['localhost'] }, {}, ctx)).score).toBe(0);
     expect(await getters.require('default_search_engine')({ type: 'default_search_engine', ...spec }, ctx)).toBe('Google');
+    // Chromium's own Preferences: no font preferences set, so Chrome's defaults; the profile's name as written
+    const fonts = (await getters.require('chrome_font_size')({ type: 'chrome_font_size', ...spec }, ctx)) as Record<string, number>;
+    expect(fonts.default_font_size).toBe(16);
+    expect((await metrics.require('check_font_size')(fonts, { type: 'value', value: 16 }, {}, ctx)).score).toBe(1);
+    const name = await getters.require('profile_name')({ type: 'profile_name', ...spec }, ctx);
+    expect(name === undefined || typeof name === 'string').toBe(true);
   });
 });

@@ -90,6 +90,32 @@ async function defaultSearchEngine(spec: GetterSpec, ctx: GradingContext): Promi
   }
 }
 
+
+/** The profile's Preferences as JSON, or undefined. */
+async function preferences(spec: GetterSpec, ctx: GradingContext): Promise<Record<string, unknown> | undefined> {
+  const file = await profileFile(spec, ctx, ['Preferences']);
+  try {
+    const v = JSON.parse(file?.data.toString('utf8') ?? 'null') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const sub = (o: unknown, key: string): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[key] : undefined);
+
+/** chrome_font_size — Preferences' webkit.webprefs (Chrome's defaults 13 / 16 / 13 when it sets none). */
+async function chromeFontSize(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const prefs = await preferences(spec, ctx);
+  if (!prefs) return { default_fixed_font_size: 13, default_font_size: 16 };
+  return sub(sub(prefs, 'webkit'), 'webprefs') ?? { default_fixed_font_size: 13, default_font_size: 16, minimum_font_size: 13 };
+}
+
+/** profile_name — Preferences' profile.name (undefined when unset). */
+async function profileName(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  return sub(sub(await preferences(spec, ctx), 'profile'), 'name');
+}
+
 function endpointOf(ctx: GradingContext, type: string): string {
   const endpoint = ctx.env.browserEndpoint();
   if (!endpoint) throw new Error(`getter '${type}' needs a browser, and the ${ctx.env.kind} environment has none (no DevTools endpoint)`);
@@ -133,5 +159,7 @@ registerFamilyGetter('browser', 'bookmarks', ['files', 'commands'], bookmarks);
 registerFamilyGetter('browser', 'history', ['files', 'commands'], history);
 registerFamilyGetter('browser', 'cookie_data', ['files', 'commands'], cookieData);
 registerFamilyGetter('browser', 'default_search_engine', ['files', 'commands'], defaultSearchEngine);
+registerFamilyGetter('browser', 'chrome_font_size', ['files', 'commands'], chromeFontSize);
+registerFamilyGetter('browser', 'profile_name', ['files', 'commands'], profileName);
 registerFamilyGetter('browser', 'open_tabs_info', ['devtools'], openTabsInfo);
 registerFamilyGetter('browser', 'active_tab_url_parse', ['devtools'], activeTabUrlParse);
