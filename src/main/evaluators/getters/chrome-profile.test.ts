@@ -109,6 +109,16 @@ describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome profile gette
     expect(parsed).toEqual({ page: '', query: 'cats' });
   });
 
+  it('page_info opens a page in a new tab and gives its title, URL and HTML', async () => {
+    const info = (await getters.require('page_info')({ type: 'page_info', url: `${base}/cart` }, ctx)) as { title: string; url: string; content: string };
+    expect(info.title).toBe('Page /cart');
+    expect(info.url).toBe(`${base}/cart`);
+    expect(info.content).toContain('<p>hello</p>');
+    expect((await metrics.require('is_added_to_steam_cart')(info, { items: ['hello'] }, {}, ctx)).score).toBe(1);
+    const tabs = (await getters.require('open_tabs_info')({ type: 'open_tabs_info' }, ctx)) as { url: string }[];
+    expect(tabs.map((t) => t.url)).not.toContain(`${base}/cart`);
+  });
+
   it('bookmarks finds the running browser\'s profile and feeds is_expected_bookmarks', async () => {
     const roots = await getters.require('bookmarks')({ type: 'bookmarks' }, ctx);
     const m = metrics.require('is_expected_bookmarks');

@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
-import type { GradingContext } from '../getter';
+import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
-import { listTabs } from './cdp';
+import { closeDevToolsPage } from '../../env/devtools';
+import { evaluate, listTabs, type Tab } from './cdp';
 import { commandOutput } from './general';
 
 /** Profile folders (`…/Default`) to look in, most likely first. */
@@ -155,11 +156,37 @@ async function activeTabUrlParse(spec: GetterSpec, ctx: GradingContext): Promise
   return out;
 }
 
+
+/**
+ * page_info `{url}` — opens `url` in a new tab, waits for it to load, and gives `{title, url, content}` (the page's
+ * HTML); the tab is closed again. A page that does not finish loading in 60 s gives title 'Load timeout' (as
+ * OSWorld).
+ */
+async function pageInfo(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  const endpoint = endpointOf(ctx, spec.type).replace(/\/+$/, '');
+  const url = specString(spec, 'url');
+  const res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, { method: 'PUT', signal: ctx.signal ?? AbortSignal.timeout(15_000) });
+  if (!res.ok) throw new Error(`the browser would not open ${url}: HTTP ${res.status}`);
+  const tab = (await res.json()) as Tab;
+  try {
+    let loaded = false;
+    for (const until = Date.now() + 60_000; !loaded && Date.now() < until; ) {
+      loaded = (await evaluate(tab, 'document.readyState', 10_000).catch(() => '')) === 'complete';
+      if (!loaded) await new Promise((r) => setTimeout(r, 200));
+    }
+    const info = (await evaluate(tab, '({ title: document.title, url: location.href, content: document.documentElement.outerHTML })', 30_000)) as Record<string, unknown>;
+    return loaded ? info : { ...info, title: 'Load timeout' };
+  } finally {
+    await closeDevToolsPage(endpoint, tab.id).catch(() => undefined);
+  }
+}
+
 registerFamilyGetter('browser', 'bookmarks', ['files', 'commands'], bookmarks);
 registerFamilyGetter('browser', 'history', ['files', 'commands'], history);
 registerFamilyGetter('browser', 'cookie_data', ['files', 'commands'], cookieData);
 registerFamilyGetter('browser', 'default_search_engine', ['files', 'commands'], defaultSearchEngine);
 registerFamilyGetter('browser', 'chrome_font_size', ['files', 'commands'], chromeFontSize);
 registerFamilyGetter('browser', 'profile_name', ['files', 'commands'], profileName);
+registerFamilyGetter('browser', 'page_info', ['devtools'], pageInfo);
 registerFamilyGetter('browser', 'open_tabs_info', ['devtools'], openTabsInfo);
 registerFamilyGetter('browser', 'active_tab_url_parse', ['devtools'], activeTabUrlParse);
