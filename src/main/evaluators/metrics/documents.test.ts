@@ -25,6 +25,12 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
     save('brk', '<p>Before</p><p style="page-break-before: always">After the break</p>');
     save('spaced', '<p style="line-height: 200%">Hello   world</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]));
     save('fonted', '<p><span style="font-family: \'DejaVu Serif\'">Serif text</span></p>');
+    save('centred', '<p align="center">Title line</p><p>Body</p>');
+    save('plainTitle', '<p>Title line</p><p>Body</p>');
+    save('italic14', '<p>Plain <i><span style="font-size: 14pt">slanted</span></i> text</p>');
+    save('italic10', '<p>Plain <i><span style="font-size: 10pt">slanted</span></i> text</p>');
+    save('struck', '<p>Keep this</p><p><s>Drop this</s></p>');
+    save('unstruck', '<p>Keep this</p><p>Drop this</p>');
     // HTML's <sub> comes in as a lowered position; a flat ODF text with a subscript style saves as w:vertAlign
     f.sub = saveWithLibreOffice(tmp.dir, 'sub', subscriptFodt, 'docx');
   }, 120_000);
@@ -72,5 +78,16 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
     writeFileSync(p, xcu('Times New Roman'));
     expect((await runMetric('find_default_font', p, { font_name: 'Times New Roman' })).score).toBe(1);
     expect((await runMetric('find_default_font', p, { font_name: 'Liberation Sans' })).score).toBe(0);
+  });
+
+  it('is_first_line_centered, check_italic_font_size_14, evaluate_strike_through_last_paragraph, compare_docx_lines', async () => {
+    expect((await runMetric('is_first_line_centered', f.centred, {})).score).toBe(1);
+    expect((await runMetric('is_first_line_centered', f.plainTitle, {})).score).toBe(0);
+    expect((await runMetric('check_italic_font_size_14', f.italic14, f.italic14)).score).toBe(1);
+    expect((await runMetric('check_italic_font_size_14', f.italic10, f.italic14)).score).toBe(0);
+    expect((await runMetric('evaluate_strike_through_last_paragraph', f.struck, f.unstruck)).score).toBe(1);
+    expect((await runMetric('evaluate_strike_through_last_paragraph', f.unstruck, f.unstruck)).score).toBe(0);
+    expect((await runMetric('compare_docx_lines', f.other, f.gold)).score).toBe(0);
+    expect((await runMetric('compare_docx_lines', f.centred, f.plainTitle)).score).toBe(1);
   });
 });

@@ -140,6 +140,45 @@ async function findDefaultFont(result: unknown, expected: unknown): Promise<Metr
   return verdict(font === want, `default font is ${want}`, `default font is ${font ?? 'not set'}, expected ${want}`);
 }
 
+
+/** is_first_line_centered — the first body paragraph is centred (w:jc center). */
+async function isFirstLineCentered(result: unknown): Promise<MetricOutcome> {
+  const doc = await loadDocx(result);
+  if (typeof doc === 'string') return fail(doc);
+  const first = doc.paragraphs[0];
+  if (!first) return fail('the document has no paragraph (OSWorld raises)');
+  return verdict(first.alignment === 'center', 'the first line is centred', `the first line is aligned ${first.alignment ?? 'by its style'}`);
+}
+
+/** check_italic_font_size_14 — the documents compare equal, and every italic run of the result is 14 pt. */
+async function checkItalicFontSize14(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const same = await compareDocxFiles(result, expected, {});
+  if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
+  const doc = (await loadDocx(result)) as Docx;
+  const off = doc.paragraphs.flatMap((p) => p.runs).find((r) => r.italic && r.size !== 28);
+  return verdict(!off, 'every italic run is 14 pt', `italic run '${brief(off?.text, 40)}' is ${off?.size ? `${off.size / 2} pt` : 'of the default size'}`);
+}
+
+/** evaluate_strike_through_last_paragraph — the documents compare equal, and every run of the result's last
+ * paragraph is struck through. */
+async function evaluateStrikeThroughLastParagraph(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const same = await compareDocxFiles(result, expected, {});
+  if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
+  const last = ((await loadDocx(result)) as Docx).paragraphs.at(-1);
+  if (!last) return fail('the document has no paragraph');
+  const off = last.runs.find((r) => !r.strike);
+  return verdict(!off, 'the last paragraph is struck through', `'${brief(off?.text, 40)}' in the last paragraph is not struck through`);
+}
+
+/** compare_docx_lines — the sets of non-empty (trimmed) paragraph texts are equal. */
+async function compareDocxLines(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const docs = await pair(result, expected);
+  if (typeof docs === 'string') return fail(docs);
+  const [a, b] = docs.map((d) => new Set(d.paragraphs.map((p) => p.text.trim()).filter(Boolean)));
+  const same = a.size === b.size && [...a].every((x) => b.has(x));
+  return verdict(same, `the same ${a.size} lines`, `lines differ: ${brief([...a].filter((x) => !b.has(x)))} vs ${brief([...b].filter((x) => !a.has(x)))}`);
+}
+
 registerMetricFamily('documents', {
   compare_docx_files: compareDocxFiles,
   compare_docx_tables: compareDocxTables,
@@ -148,6 +187,10 @@ registerMetricFamily('documents', {
   compare_font_names: compareFontNames,
   compare_subscript_contains: compareSubscriptContains,
   find_default_font: findDefaultFont,
+  is_first_line_centered: isFirstLineCentered,
+  check_italic_font_size_14: checkItalicFontSize14,
+  evaluate_strike_through_last_paragraph: evaluateStrikeThroughLastParagraph,
+  compare_docx_lines: compareDocxLines,
 });
 
 registerDeparture({

@@ -13,6 +13,7 @@ export interface DocxRun {
   subscript: boolean;
   bold?: boolean;
   italic?: boolean;
+  strike?: boolean;
   /** Size in half-points (w:sz). */
   size?: number;
   pageBreaks: number;
@@ -71,6 +72,7 @@ function runOf(r: Element): DocxRun {
     subscript: wAttr(rPr && kids(rPr, 'vertAlign')[0], 'val') === 'subscript',
     bold: flag('b'),
     italic: flag('i'),
+    strike: flag('strike'),
     size: sz ? Number(wAttr(sz, 'val')) : undefined,
     pageBreaks,
   };
