@@ -2,7 +2,8 @@
 # Debian packages Proctor's sandbox display, its tests and its demo tasks use. Safe to run again.
 set -euo pipefail
 pkgs=(xvfb openbox xdotool x11-utils x11-xserver-utils imagemagick chromium xclip xsel sqlite3 mousepad
-      dbus-x11 at-spi2-core xterm fonts-dejavu-core fonts-noto-cjk bubblewrap util-linux redis-server)
+      dbus-x11 at-spi2-core xterm fonts-dejavu-core fonts-noto-cjk bubblewrap util-linux redis-server
+      libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then echo "system packages: all present"; exit 0; fi

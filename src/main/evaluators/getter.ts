@@ -10,6 +10,8 @@ export interface GradingContext {
   task: Task;
   /** Host folder where fetched files are written (the run's evidence folder for this task). */
   cacheDir: string;
+  /** Folder of the files getters would download (`--downloads`, as setup's): nothing is fetched when given. */
+  downloads?: string;
   signal?: AbortSignal;
 }
 

@@ -28,6 +28,8 @@ export interface GradeContext {
   env: Environment;
   task: Task;
   cacheDir: string;
+  /** Folder of the files getters would download (--downloads), as setup's. */
+  downloads?: string;
   /** `FAIL` / `DONE` when the agent ended with it (infeasible tasks score 1 only on FAIL). */
   lastAction?: string;
   /** Runs the task's postconfig on the environment (the grader calls it before its checks). */

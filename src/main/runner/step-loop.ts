@@ -255,7 +255,7 @@ export async function runTask(input: {
     const runPostSetup = (steps: Task['postSetup']) =>
       until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads }), signal);
     const verdict = await until(
-      parts.grade(task, { env: liveEnv, task, cacheDir, lastAction, runPostSetup, signal }),
+      parts.grade(task, { env: liveEnv, task, cacheDir, downloads: settings.downloads, lastAction, runPostSetup, signal }),
       signal,
     ).catch((e) => {
       if (e instanceof Stop) throw e;

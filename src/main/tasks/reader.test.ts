@@ -64,6 +64,35 @@ describe('readTaskFile', () => {
   });
 });
 
+describe('OSWorld task files that OSWorld runs as they are', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'proctor-osworld-lenient-'));
+    await mkdir(join(dir, 'examples', 'os'), { recursive: true });
+    // no `config` at all: OSWorld runs it with an empty setup
+    await writeFile(join(dir, 'examples/os/noconf.json'), JSON.stringify({ id: 'noconf', snapshot: 'os', instruction: 'Set the time zone to UTC', source: 'https://help.ubuntu.com', evaluator: { func: 'is_utc_0', result: { type: 'vm_command_line', command: 'timedatectl' } }, a_later_field: [1, 2] }));
+    // `source` as a list of strings
+    await writeFile(join(dir, 'examples/os/srclist.json'), JSON.stringify({ id: 'srclist', snapshot: 'os', instruction: 'Make a folder', source: ['https://a.example/x', 'https://b.example/y'], config: [], evaluator: { func: 'exact_match', result: { type: 'vm_command_line', command: 'ls' }, expected: { type: 'rule', rules: { expected: 'x' } } } }));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads a task without config as an empty setup, keeping unknown fields', async () => {
+    const { task, problems } = await readTaskFile(join(dir, 'examples/os/noconf.json'));
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(task!.shape).toBe('osworld');
+    expect(task!.setup).toEqual([]);
+    expect(task!.checks.map((c) => c.metric)).toEqual(['is_utc_0']);
+    expect(task!.raw.a_later_field).toEqual([1, 2]);
+  });
+
+  it('reads a source list as the task sources', async () => {
+    const { task, problems } = await readTaskFile(join(dir, 'examples/os/srclist.json'));
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(task!.shape).toBe('osworld');
+    expect(task!.source).toEqual(['https://a.example/x', 'https://b.example/y']);
+  });
+});
+
 describe('an OSWorld flat task written by the test', () => {
   let dir: string;
   beforeAll(async () => {

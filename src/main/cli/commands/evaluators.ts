@@ -1,6 +1,6 @@
 // `proctor evaluators`: the registered metrics and getters, and --coverage of a task set.
 import { UsageError, type CliCommand } from '../command';
-import { departures, getters, metrics, variants } from '../../evaluators/catalog';
+import { departures, getterNeedsOf, getters, metricFamilyOf, metrics, variants } from '../../evaluators/catalog';
 import { coverageOf } from '../../evaluators/coverage';
 import { loadTasks } from '../../tasks/reader';
 
@@ -33,11 +33,18 @@ Without --coverage, lists the registered metric and getter names, and the metric
     if (!coverage) {
       if (paths.length) throw new UsageError('task paths are only read with --coverage');
       const profiled = Object.fromEntries(variants.names().map((n) => [n, ['spider2v', 'osworld', 'native'].filter((p) => variants.get(n)?.[p as 'native'])]));
-      if (json) io.out(JSON.stringify({ metrics: metrics.names(), getters: getters.names(), profile_variants: profiled }));
+      const families: Record<string, string[]> = {};
+      for (const n of metrics.names()) (families[metricFamilyOf(n) ?? 'other'] ??= []).push(n);
+      const needs = Object.fromEntries(getters.names().flatMap((n) => { const g = getterNeedsOf(n); return g ? [[n, g]] : []; }));
+      if (json) io.out(JSON.stringify({ metrics: metrics.names(), getters: getters.names(), profile_variants: profiled, metric_families: families, getter_needs: needs }));
       else {
         io.out(`metrics (${metrics.names().length}): ${metrics.names().join(', ')}`);
+        for (const [f, names] of Object.entries(families).sort()) if (f !== 'other') io.out(`  ${f}: ${names.join(', ')}`);
         io.out(`getters (${getters.names().length}): ${getters.names().join(', ')}`);
+        for (const [n, g] of Object.entries(needs)) io.out(`  ${n} [${g.family}] needs ${g.needs.join(', ')}`);
         io.out(`faithful per-profile variants: ${Object.entries(profiled).map(([n, ps]) => `${n} (${ps.join(', ')})`).join(', ')}`);
+        const departed = [...new Set(departures().map((d) => d.metric))];
+        if (departed.length) io.out(`known departures from the benchmark's verdict (proctor evaluators --departures): ${departed.join(', ')}`);
       }
       return 0;
     }

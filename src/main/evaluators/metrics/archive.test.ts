@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { afterAll, describe, expect, it } from 'vitest';
+import { metricFamilyOf } from '../catalog';
+import { runMetric, tempDir } from '../testing/fixtures';
+
+const tmp = tempDir();
+afterAll(tmp.cleanup);
+async function zip(name: string, entries: Record<string, string>): Promise<string> {
+  const z = new JSZip();
+  for (const [k, v] of Object.entries(entries)) z.file(k, v);
+  const p = join(tmp.dir, name);
+  writeFileSync(p, await z.generateAsync({ type: 'nodebuffer' }));
+  return p;
+}
+
+describe('compare_archive', () => {
+  it('unpacks both, compares names, then averages the file metric (partial when one file differs)', async () => {
+    expect(metricFamilyOf('compare_archive')).toBe('os');
+    const gold = await zip('gold.zip', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'beta\n' });
+    const same = await zip('same.zip', { 'notes/b.txt': 'beta\n', 'notes/a.txt': 'alpha\n' });
+    const half = await zip('half.zip', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'BETA\n' });
+    const renamed = await zip('renamed.zip', { 'notes/a.txt': 'alpha\n', 'notes/c.txt': 'beta\n' });
+    expect((await runMetric('compare_archive', same, gold, { file_path: 'notes' })).score).toBe(1);
+    expect((await runMetric('compare_archive', half, gold, { file_path: 'notes' })).score).toBe(0.5);
+    expect((await runMetric('compare_archive', renamed, gold, { file_path: 'notes' })).score).toBe(0);
+    expect((await runMetric('compare_archive', half, gold, { file_path: 'notes', ignore_case: true })).score).toBe(1);
+  });
+
+  it('refuses an entry that leaves the folder', async () => {
+    const z = new JSZip();
+    z.file('../escape.txt', 'x');
+    const p = join(tmp.dir, 'evil.zip');
+    writeFileSync(p, await z.generateAsync({ type: 'nodebuffer' }));
+    const gold = await zip('gold2.zip', { 'escape.txt': 'x' });
+    const r = await runMetric('compare_archive', p, gold);
+    expect(r.score).toBe(0);
+  });
+});

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { metricFamilyOf } from '../catalog';
+import { runMetric, tempDir } from '../testing/fixtures';
+import { hasLibreOffice, saveWithLibreOffice } from '../testing/libreoffice';
+
+const tmp = tempDir();
+afterAll(tmp.cleanup);
+
+const page = (body: string) => `<!doctype html><html><body>${body}</body></html>`;
+const subscriptFodt = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties style:text-position="sub 58%"/></style:style></office:automatic-styles>
+<office:body><office:text><text:p>H<text:span text:style-name="T1">2</text:span>O</text:p></office:text></office:body></office:document>`;
+const table = (cells: string[][]) => `<table border="1">${cells.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`;
+
+describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice saved', () => {
+  const f: Record<string, string> = {};
+  beforeAll(() => {
+    const save = (name: string, body: string) => (f[name] = saveWithLibreOffice(tmp.dir, name, page(body), 'docx'));
+    save('gold', '<p>Hello   world</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]));
+    save('same', '<p>Hello world</p><p>Second  paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]));
+    save('other', '<p>Hello there</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'XX']]));
+    save('brk', '<p>Before</p><p style="page-break-before: always">After the break</p>');
+    save('spaced', '<p style="line-height: 200%">Hello   world</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]));
+    save('fonted', '<p><span style="font-family: \'DejaVu Serif\'">Serif text</span></p>');
+    save('centred', '<p align="center">Title line</p><p>Body</p>');
+    save('plainTitle', '<p>Title line</p><p>Body</p>');
+    save('italic14', '<p>Plain <i><span style="font-size: 14pt">slanted</span></i> text</p>');
+    save('italic10', '<p>Plain <i><span style="font-size: 10pt">slanted</span></i> text</p>');
+    save('struck', '<p>Keep this</p><p><s>Drop this</s></p>');
+    save('unstruck', '<p>Keep this</p><p>Drop this</p>');
+    // HTML's <sub> comes in as a lowered position; a flat ODF text with a subscript style saves as w:vertAlign
+    f.sub = saveWithLibreOffice(tmp.dir, 'sub', subscriptFodt, 'docx');
+  }, 120_000);
+
+  it('are in the documents family', () => expect(metricFamilyOf('compare_docx_files')).toBe('documents'));
+
+  it('compare_docx_files: equal up to blanks scores 1, a changed word 0, fuzzy in between', async () => {
+    expect((await runMetric('compare_docx_files', f.same, f.gold)).score).toBe(1);
+    expect((await runMetric('compare_docx_files', f.other, f.gold)).score).toBe(0);
+    const fuzzy = await runMetric('compare_docx_files', f.other, f.gold, { content_only: true });
+    expect(fuzzy.score).toBeGreaterThan(0.5);
+    expect(fuzzy.score).toBeLessThan(1);
+    const perParagraph = await runMetric('compare_docx_files', f.other, f.gold, { ignore_blanks: false, fuzzy_match: true });
+    expect(perParagraph.score).toBeGreaterThan(0.5);
+    expect(perParagraph.score).toBeLessThan(1);
+    expect((await runMetric('compare_docx_files', f.other, f.gold, { ignore_blanks: false })).score).toBe(0);
+  });
+
+  it('compare_docx_tables compares cell texts', async () => {
+    expect((await runMetric('compare_docx_tables', f.same, f.gold)).score).toBe(1);
+    expect((await runMetric('compare_docx_tables', f.other, f.gold)).score).toBe(0);
+  });
+
+  it('contains_page_break counts LibreOffice\'s page breaks', async () => {
+    expect((await runMetric('contains_page_break', f.brk, {})).score).toBe(1);
+    expect((await runMetric('contains_page_break', f.brk, { page_break_count: 2 })).score).toBe(0);
+    expect((await runMetric('contains_page_break', f.gold, {})).score).toBe(0);
+  });
+
+  it('compare_line_spacing: same text and spacing 1, double spacing 0', async () => {
+    expect((await runMetric('compare_line_spacing', f.same, f.gold)).score).toBe(1);
+    expect((await runMetric('compare_line_spacing', f.spaced, f.gold)).score).toBe(0);
+  });
+
+  it('compare_font_names and compare_subscript_contains read the runs', async () => {
+    expect((await runMetric('compare_font_names', f.fonted, { font_name: 'DejaVu Serif' })).score).toBe(1);
+    expect((await runMetric('compare_font_names', f.fonted, { font_name: 'Arial' })).score).toBe(0);
+    expect((await runMetric('compare_subscript_contains', f.sub, f.sub)).score).toBe(1);
+    expect((await runMetric('compare_subscript_contains', f.gold, f.sub)).score).toBe(0);
+  });
+
+  it('find_default_font reads LibreOffice\'s registrymodifications.xcu', async () => {
+    const xcu = (font: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n<item oor:path="/org.openoffice.Office.Writer/DefaultFont"><prop oor:name="Standard" oor:op="fuse"><value>${font}</value></prop></item>\n</oor:items>\n`;
+    const p = join(tmp.dir, 'registrymodifications.xcu');
+    writeFileSync(p, xcu('Times New Roman'));
+    expect((await runMetric('find_default_font', p, { font_name: 'Times New Roman' })).score).toBe(1);
+    expect((await runMetric('find_default_font', p, { font_name: 'Liberation Sans' })).score).toBe(0);
+  });
+
+  it('is_first_line_centered, check_italic_font_size_14, evaluate_strike_through_last_paragraph, compare_docx_lines', async () => {
+    expect((await runMetric('is_first_line_centered', f.centred, {})).score).toBe(1);
+    expect((await runMetric('is_first_line_centered', f.plainTitle, {})).score).toBe(0);
+    expect((await runMetric('check_italic_font_size_14', f.italic14, f.italic14)).score).toBe(1);
+    expect((await runMetric('check_italic_font_size_14', f.italic10, f.italic14)).score).toBe(0);
+    expect((await runMetric('evaluate_strike_through_last_paragraph', f.struck, f.unstruck)).score).toBe(1);
+    expect((await runMetric('evaluate_strike_through_last_paragraph', f.unstruck, f.unstruck)).score).toBe(0);
+    expect((await runMetric('compare_docx_lines', f.other, f.gold)).score).toBe(0);
+    expect((await runMetric('compare_docx_lines', f.centred, f.plainTitle)).score).toBe(1);
+  });
+});

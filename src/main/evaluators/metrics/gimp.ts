@@ -1,0 +1,277 @@
+// OSWorld's GIMP metrics (family `gimp`; desktop_env/evaluators/metrics/gimp.py): image structure by SSIM as
+// scikit-image computes it on Pillow's arrays (channel_axis=-1), sizes, mirroring, brightness and contrast
+// changes, GIMP's config files. Pixels come from sharp; the arithmetic is here.
+import { stat } from 'node:fs/promises';
+import sharp from 'sharp';
+import { registerMetricFamily } from '../family';
+import { fail, pass, verdict, type MetricOutcome } from '../metric';
+import { registerDeparture } from '../profile';
+import { brief, isRecord, readText } from './inputs';
+import type { Raw } from './image';
+
+/** The image's pixels in the bands Pillow opens it with (L, LA, RGB, RGBA). */
+async function pixels(path: unknown, side: string): Promise<Raw | string> {
+  if (typeof path !== 'string' || !path) return `${side} image is missing`;
+  try {
+    const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels };
+  } catch (e) {
+    return `${side} image ${brief(path)} cannot be decoded: ${(e as Error).message}`;
+  }
+}
+
+/** SSIM of one window (sample covariance, uint8 data range), as scikit-image. */
+function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: number, wh: number): number {
+  const c1 = (0.01 * 255) ** 2;
+  const c2 = (0.03 * 255) ** 2;
+  let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  const n = ww * wh;
+  for (let y = y0; y < y0 + wh; y++) {
+    for (let x = x0; x < x0 + ww; x++) {
+      const i = (y * a.width + x) * a.channels + band;
+      const p = a.data[i];
+      const q = b.data[i];
+      sa += p;
+      sb += q;
+      saa += p * p;
+      sbb += q * q;
+      sab += p * q;
+    }
+  }
+  const ma = sa / n;
+  const mb = sb / n;
+  const va = (saa - n * ma * ma) / (n - 1);
+  const vb = (sbb - n * mb * mb) / (n - 1);
+  const cov = (sab - n * ma * mb) / (n - 1);
+  return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
+}
+
+/**
+ * scikit-image's structural_similarity(np.array(a), np.array(b), channel_axis=-1): 7-wide windows wholly inside
+ * the image, averaged, then averaged over the last axis. For a multi-band image that axis is the bands; for a
+ * single-band (L) image it is the columns, each a 1-D signal (the quirk OSWorld inherits). A string when
+ * scikit-image raises (shapes differ, image smaller than the window).
+ */
+export function skimageSsim(a: Raw, b: Raw): number | string {
+  if (a.width !== b.width || a.height !== b.height || a.channels !== b.channels) {
+    return `shapes differ: ${a.width}×${a.height}×${a.channels} vs ${b.width}×${b.height}×${b.channels}`;
+  }
+  const win = 7;
+  if (a.channels === 1) {
+    if (a.height < win) return `image height ${a.height} is below the 7-pixel window`;
+    let total = 0;
+    for (let x = 0; x < a.width; x++) {
+      let s = 0;
+      for (let y = 0; y + win <= a.height; y++) s += windowSsim(a, b, 0, x, y, 1, win);
+      total += s / (a.height - win + 1);
+    }
+    return total / a.width;
+  }
+  if (a.width < win || a.height < win) return `image ${a.width}×${a.height} is smaller than the 7×7 window`;
+  let total = 0;
+  for (let band = 0; band < a.channels; band++) {
+    let s = 0;
+    for (let y = 0; y + win <= a.height; y++) for (let x = 0; x + win <= a.width; x++) s += windowSsim(a, b, band, x, y, win, win);
+    total += s / ((a.height - win + 1) * (a.width - win + 1));
+  }
+  return total / a.channels;
+}
+
+async function structureSimilar(a: Raw, b: Raw, threshold: number): Promise<true | string> {
+  const s = skimageSsim(a, b);
+  if (typeof s === 'string') return s;
+  return s >= threshold || `SSIM ${s.toFixed(4)} < ${threshold}`;
+}
+
+/** Pillow's convert('L') of one pixel: ITU-R 601-2 luma in fixed point. */
+function luma(img: Raw, i: number): number {
+  if (img.channels < 3) return img.data[i * img.channels];
+  const d = img.data;
+  const o = i * img.channels;
+  return (d[o] * 19595 + d[o + 1] * 38470 + d[o + 2] * 7471 + 0x8000) >> 16;
+}
+
+function meanLuma(img: Raw): number {
+  let s = 0;
+  const n = img.width * img.height;
+  for (let i = 0; i < n; i++) s += luma(img, i);
+  return s / n;
+}
+
+async function twoImages(src: unknown, tgt: unknown): Promise<[Raw, Raw] | string> {
+  const a = await pixels(src, 'result');
+  if (typeof a === 'string') return a;
+  const b = await pixels(tgt, 'expected');
+  if (typeof b === 'string') return b;
+  return [a, b];
+}
+
+/** check_structure_sim — the two images have SSIM ≥ 0.9 (same size and bands). */
+async function checkStructureSim(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const imgs = await twoImages(result, expected);
+  if (typeof imgs === 'string') return fail(imgs);
+  const same = await structureSimilar(imgs[0], imgs[1], 0.9);
+  return verdict(same === true, 'the images have a similar structure', `structure differs: ${String(same)}`);
+}
+
+/** check_file_exists_and_structure_sim — the exported file exists and has SSIM ≥ 0.9 with the expected image. */
+async function checkFileExistsAndStructureSim(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  if (typeof result !== 'string' || !(await stat(result).then((s) => s.isFile()).catch(() => false))) return fail('the exported file does not exist');
+  return checkStructureSim(result, expected);
+}
+
+/** check_image_mirror — the result flipped left-right has SSIM ≥ 0.99 with the expected image. */
+async function checkImageMirror(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  if (typeof result !== 'string' || !result) return fail('result image is missing');
+  let flipped: Raw;
+  try {
+    const { data, info } = await sharp(result).flop().raw().toBuffer({ resolveWithObject: true });
+    flipped = { data, width: info.width, height: info.height, channels: info.channels };
+  } catch (e) {
+    return fail(`result image cannot be decoded: ${(e as Error).message}`);
+  }
+  const b = await pixels(expected, 'expected');
+  if (typeof b === 'string') return fail(b);
+  const same = await structureSimilar(flipped, b, 0.99);
+  return verdict(same === true, 'the image is mirrored left-right', `not mirrored: ${String(same)}`);
+}
+
+/**
+ * check_image_size — `expected`: `{width?, height?, ignore_transparent?}`; the image's size, or with
+ * `ignore_transparent` on an image with alpha the size of its non-transparent area, equals the given ones.
+ */
+async function checkImageSize(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const img = await pixels(result, 'result');
+  if (typeof img === 'string') return fail(img);
+  const rule = isRecord(expected) ? expected : {};
+  let [w, h] = [img.width, img.height];
+  const alpha = img.channels === 2 || img.channels === 4;
+  if (rule.ignore_transparent && alpha) {
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+    for (let y = 0; y < img.height; y++) {
+      for (let x = 0; x < img.width; x++) {
+        if (img.data[(y * img.width + x) * img.channels + img.channels - 1] === 0) continue;
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
+      }
+    }
+    [w, h] = x1 < 0 ? [0, 0] : [x1 - x0 + 1, y1 - y0 + 1];
+  }
+  const ok = (rule.width === undefined || rule.width === null || rule.width === w) && (rule.height === undefined || rule.height === null || rule.height === h);
+  return verdict(ok, `image is ${w}×${h}`, `image is ${w}×${h}, expected ${String(rule.width ?? 'any')}×${String(rule.height ?? 'any')}`);
+}
+
+/** check_image_file_size — `expected`: `{max_size}` in bytes; 1 when the file is smaller. */
+async function checkImageFileSize(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  if (typeof result !== 'string' || !result) return fail('result image is missing');
+  const size = await stat(result).then((s) => s.size).catch(() => undefined);
+  if (size === undefined) return fail(`${result} does not exist`);
+  const max = isRecord(expected) ? Number(expected.max_size) : NaN;
+  return verdict(size < max, `${size} bytes < ${max}`, `${size} bytes, limit ${max}`);
+}
+
+/**
+ * check_brightness_decrease_and_structure_sim — the result is darker than the expected (original) image, and after
+ * scaling both to mean brightness 128 their mean squared difference (0..1 scale) is below `threshold` (0.03).
+ */
+async function checkBrightnessDecrease(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  const imgs = await twoImages(result, expected);
+  if (typeof imgs === 'string') return fail(imgs);
+  const [a, b] = imgs;
+  const [ba, bb] = [meanLuma(a), meanLuma(b)];
+  if (!(bb > ba)) return fail(`brightness not decreased: ${ba.toFixed(2)} vs ${bb.toFixed(2)}`);
+  if (a.data.length !== b.data.length) return fail('the images differ in shape');
+  const fa = 128 / ba;
+  const fb = 128 / bb;
+  let s = 0;
+  for (let i = 0; i < a.data.length; i++) {
+    const d = Math.min(255, Math.max(0, Math.trunc(a.data[i] * fa))) / 255 - Math.min(255, Math.max(0, Math.trunc(b.data[i] * fb))) / 255;
+    s += d * d;
+  }
+  const mse = s / a.data.length;
+  const threshold = typeof options.threshold === 'number' ? options.threshold : 0.03;
+  return verdict(mse < threshold, `darker (${ba.toFixed(1)} < ${bb.toFixed(1)}) with the same structure`, `structure differs after normalising brightness (MSE ${mse.toFixed(4)})`);
+}
+
+function std(img: Raw): number {
+  let s = 0;
+  let ss = 0;
+  for (const v of img.data) {
+    s += v;
+    ss += v * v;
+  }
+  const n = img.data.length;
+  return Math.sqrt(Math.max(0, ss / n - (s / n) ** 2));
+}
+
+/** check_contrast_increase_and_structure_sim — the result has a higher contrast (pixel standard deviation) than the
+ * expected (original) image and SSIM ≥ 0.65 with it. */
+async function checkContrastIncrease(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const imgs = await twoImages(result, expected);
+  if (typeof imgs === 'string') return fail(imgs);
+  const [ca, cb] = imgs.map(std);
+  if (!(cb < ca)) return fail(`contrast not increased: ${ca.toFixed(2)} vs ${cb.toFixed(2)}`);
+  const same = await structureSimilar(imgs[0], imgs[1], 0.65);
+  return verdict(same === true, `contrast increased (${cb.toFixed(1)} → ${ca.toFixed(1)}) with the same structure`, `structure differs: ${String(same)}`);
+}
+
+/** check_textbox_on_leftside — the leftmost dark (luma < 128) pixel lies in the left 5% of the image. */
+async function checkTextboxOnLeftside(result: unknown): Promise<MetricOutcome> {
+  const img = await pixels(result, 'result');
+  if (typeof img === 'string') return fail(img);
+  let left = img.width;
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      if (luma(img, y * img.width + x) < 128) {
+        left = Math.min(left, x);
+        break;
+      }
+    }
+  }
+  return verdict(left < img.width * 0.05, `text starts at x=${left}`, `text starts at x=${left}, not within the left 5% (${img.width * 0.05})`);
+}
+
+/**
+ * check_config_status — `result`: a GIMP config file (sessionrc, gimprc, …); `expected`: `{key, value}` where key is
+ * a name or [name, sub-name]. 1 when an uncommented `(key … value)` line has that key and ends with value.
+ */
+async function checkConfigStatus(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const text = await readText(result);
+  if (text === undefined) return fail(`config file ${brief(result)} cannot be read`);
+  const rule = isRecord(expected) ? expected : {};
+  for (const line of text.split(/(?<=\n)/)) {
+    if (line.startsWith('#') || line === '\n') continue;
+    const items = line.trim().replace(/^\(+/, '').replace(/[)\n]+$/, '').split(/\s+/);
+    const last = items[items.length - 1];
+    if (typeof rule.key === 'string' && items[0] === rule.key && last === rule.value) return pass(`${rule.key} is ${String(rule.value)}`);
+    if (Array.isArray(rule.key) && rule.key.length === 2 && items[0] === rule.key[0] && items[1] === rule.key[1] && last === rule.value) return pass(`${rule.key.join(' ')} is ${String(rule.value)}`);
+  }
+  return fail(`no setting ${brief(rule.key)} = ${brief(rule.value)}`);
+}
+
+registerMetricFamily('gimp', {
+  check_structure_sim: checkStructureSim,
+  check_file_exists_and_structure_sim: checkFileExistsAndStructureSim,
+  check_image_mirror: checkImageMirror,
+  check_image_size: checkImageSize,
+  check_image_file_size: checkImageFileSize,
+  check_brightness_decrease_and_structure_sim: checkBrightnessDecrease,
+  check_contrast_increase_and_structure_sim: checkContrastIncrease,
+  check_textbox_on_leftside: checkTextboxOnLeftside,
+  check_config_status: checkConfigStatus,
+});
+
+registerDeparture({
+  metric: 'check_structure_sim',
+  profile: 'osworld',
+  case: 'palette (P mode) images',
+  why: 'Pillow hands scikit-image a palette image as its 2-D index array; sharp expands the palette to RGB(A), so Proctor compares colours',
+});
+registerDeparture({
+  metric: 'check_image_size',
+  profile: 'osworld',
+  case: "a PNG with a tRNS chunk and no ignore_transparent",
+  why: "OSWorld's precedence (`a and b or c`) crops to the opaque area whenever Pillow reports 'transparency'; Proctor crops only with ignore_transparent",
+});

@@ -1,0 +1,102 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import initSqlJs from 'sql.js';
+import { runMetric, tempDir } from '../testing/fixtures';
+import { metricFamilyOf } from '../catalog';
+
+const tmp = tempDir();
+afterAll(tmp.cleanup);
+const file = (name: string, text: string | Uint8Array): string => {
+  const p = join(tmp.dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+describe('OSWorld os-family metrics', () => {
+  it('are registered in the os family', () => {
+    expect(metricFamilyOf('check_json')).toBe('os');
+    expect(metricFamilyOf('is_utc_0')).toBe('os');
+  });
+
+  it('check_json: expect and unexpect rules along keys, YAML too', async () => {
+    const p = file('s.json', JSON.stringify({ editor: { fontSize: 14, theme: 'Dark+' } }));
+    const rules = { expect: [{ key: ['editor', 'fontSize'], method: 'eq', ref: 14 }, { key: ['editor', 'theme'], method: 're.I', ref: '^dark' }], unexpect: [{ key: ['editor', 'wrap'], method: 'eq', ref: 'on' }] };
+    expect((await runMetric('check_json', p, rules)).score).toBe(1);
+    expect((await runMetric('check_json', p, { expect: [{ key: ['editor', 'fontSize'], method: 'gt', ref: 20 }] })).score).toBe(0);
+    expect((await runMetric('check_json', p, { expect: [{ key: ['nope'], method: 'eq', ref: 1 }] })).score).toBe(0);
+    const y = file('c.yml', 'title: Blog\nport: 4000\n');
+    expect((await runMetric('check_json', y, { expect: [{ key: ['port'], method: 'approx:1', ref: 4000.5 }] }, { is_yaml: true })).score).toBe(1);
+    expect((await runMetric('check_json', undefined, { expect: [] })).score).toBe(0);
+  });
+
+  it('check_direct_json_object: single-quoted text, exact keys, expect_in_result', async () => {
+    expect((await runMetric('check_direct_json_object', "{'name': 'Ann', 'age': 3}", { expected: { name: 'Ann' } })).score).toBe(1);
+    expect((await runMetric('check_direct_json_object', { name: 'Bob' }, { expected: { name: 'Ann' } })).score).toBe(0);
+    expect((await runMetric('check_direct_json_object', { city: 'Paris, France' }, { expected: { city: 'Paris' }, expect_in_result: true })).score).toBe(1);
+    expect((await runMetric('check_direct_json_object', { city: 'Lyon' }, { expected: { city: ['Paris', 'Nice'] }, expect_in_result: true })).score).toBe(0);
+  });
+
+  it('check_csv and check_list on files', async () => {
+    const csv = file('t.csv', 'name,qty\napple,3\npear,5\n');
+    expect((await runMetric('check_csv', csv, { expect: [{ name: 'pear', qty: '5' }], unexpect: [{ name: 'plum' }] })).score).toBe(1);
+    expect((await runMetric('check_csv', csv, { expect: [{ name: 'pear', qty: '6' }] })).score).toBe(0);
+    const list = file('l.txt', 'alpha 1\nbeta 2\n');
+    expect((await runMetric('check_list', list, { expect: ['^beta \\d'], unexpect: ['gamma'] })).score).toBe(1);
+    expect((await runMetric('check_list', list, { expect: ['delta'] })).score).toBe(0);
+  });
+
+  it('is_in_list, match_in_list, file_contains, check_line_number', async () => {
+    expect((await runMetric('is_in_list', ['a', 'b'], { expected: 'b' })).score).toBe(1);
+    expect((await runMetric('is_in_list', ['a', 'b'], { expected: 'c' })).score).toBe(0);
+    expect((await runMetric('match_in_list', 'x', { expected: ['x', 'y'] })).score).toBe(1);
+    expect((await runMetric('match_in_list', 'z', { expected: ['x', 'y'] })).score).toBe(0);
+    const t = file('f.txt', '12:00:01 start\nnote\n23:59:59 end\n');
+    expect((await runMetric('file_contains', t, { expected: ['start', 'end'] })).score).toBe(1);
+    expect((await runMetric('file_contains', t, { expected: ['middle'] })).score).toBe(0);
+    expect((await runMetric('check_line_number', t, { expected: 2 })).score).toBe(1);
+    expect((await runMetric('check_line_number', t, { expected: 3 })).score).toBe(0);
+  });
+
+  it('compare_python_pure_text ignores shebang, blank lines and tabs, not code', async () => {
+    const a = file('a.py', '#!/usr/bin/env python3\ndef f():\n\treturn 1\n\n\nprint(f())\n');
+    const b = file('b.py', 'def f():\n    return 1\nprint(f())   \n');
+    const c = file('c.py', 'def f():\n    return 2\nprint(f())\n');
+    expect((await runMetric('compare_python_pure_text', a, b)).score).toBe(1);
+    expect((await runMetric('compare_python_pure_text', c, b)).score).toBe(0);
+  });
+
+  it('is_utc_0 reads the time zone line of timedatectl', async () => {
+    const out = (tz: string) => `               Local time: Sun 2026-11-22 21:00:00 UTC\n           Universal time: Sun 2026-11-22 21:00:00 UTC\n                 RTC time: n/a\n                Time zone: ${tz}\nSystem clock synchronized: yes\n`;
+    expect((await runMetric('is_utc_0', out('Etc/UTC (UTC, +0000)'), {})).score).toBe(1);
+    expect((await runMetric('is_utc_0', out('Europe/Paris (CET, +0100)'), {})).score).toBe(0);
+  });
+
+  it('run_sqlite3 scores the first value of the query', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);');
+    const p = file('d.sqlite', db.export());
+    db.close();
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 2 FROM t' })).score).toBe(1);
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 3 FROM t' })).score).toBe(0);
+  });
+
+  it('check_gnome_favorite_apps parses gsettings output without evaluating it', async () => {
+    const out = "['thunderbird.desktop', 'vim.desktop', 'google-chrome.desktop']\n";
+    expect((await runMetric('check_gnome_favorite_apps', out, { expected: ['vim.desktop', 'google-chrome.desktop', 'thunderbird.desktop'] })).score).toBe(1);
+    expect((await runMetric('check_gnome_favorite_apps', out, { expected: ['vim.desktop'] })).score).toBe(0);
+    expect((await runMetric('check_gnome_favorite_apps', '@as []', { expected: [] })).score).toBe(1);
+    expect((await runMetric('check_gnome_favorite_apps', "__import__('os')", { expected: [] })).score).toBe(0);
+  });
+
+  it('check_moved_jpgs, is_in_vm_clickboard, check_text_enlarged', async () => {
+    const tree = { type: 'directory', name: 'photos', children: [{ type: 'file', name: 'a.jpg' }, { type: 'file', name: 'b.jpg' }] };
+    expect((await runMetric('check_moved_jpgs', tree, { expected: ['b.jpg', 'a.jpg'] })).score).toBe(1);
+    expect((await runMetric('check_moved_jpgs', tree, { expected: ['a.jpg'] })).score).toBe(0);
+    expect((await runMetric('is_in_vm_clickboard', { expected: ['hello', 'world'] }, 'hello world\n')).score).toBe(1);
+    expect((await runMetric('is_in_vm_clickboard', { expected: 'bye' }, 'hello world\n')).score).toBe(0);
+    expect((await runMetric('check_text_enlarged', '1.25\n', {})).score).toBe(1);
+    expect((await runMetric('check_text_enlarged', '1.0', {})).score).toBe(0);
+  });
+});
