@@ -1,25 +1,14 @@
 // `proctor env serve` timing, in one run on one 1920×1080 sandbox display with a Chromium page open: the median
 // click + screenshot step through the server (HTTP, OSWorld's python -c form) beside the same step on the local
 // environment directly (no HTTP) as the baseline, and /accessibility. `npx tsx bench/env-server.ts [steps]`
-import { createServer } from 'node:net';
 import { CHROMIUM_FLAGS, createLocalEnvironment, type LocalEnvironment } from '../src/main/env/local';
 import { startGuestServer } from '../src/main/guest-server';
 import { guestClient } from '../src/main/guest-server/testing/client';
+import { freePort } from '../src/main/free-port';
 
 const steps = Number(process.argv[2] ?? 50);
 const page = `<!doctype html><title>Bench page</title><body style="font:16px sans-serif">
 <h1>Orders</h1><form>${Array.from({ length: 30 }, (_, i) => `<label>Field ${i} <input name="f${i}"></label><button type="button">Save ${i}</button><br>`).join('')}</form></body>`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function waitFor(url: string, ms: number): Promise<void> {
   const end = Date.now() + ms;

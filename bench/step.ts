@@ -3,28 +3,17 @@
 // session isolated in namespaces (bubblewrap) beside it on the host, and each sandbox's start time.
 // `npx tsx bench/step.ts [steps]`
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_FLAGS, createLocalEnvironment } from '../src/main/env/local';
 import { observe } from '../src/main/observe';
 import { RunWriter } from '../src/main/store/run-writer';
 import { taskDirFor } from '../src/main/store/layout';
+import { freePort } from '../src/main/free-port';
 
 const steps = Number(process.argv[2] ?? 20);
 const page = `<!doctype html><title>Bench page</title><body style="font:16px sans-serif">
 <h1>Orders</h1><form>${Array.from({ length: 30 }, (_, i) => `<label>Field ${i} <input name="f${i}"></label><button type="button">Save ${i}</button><br>`).join('')}</form></body>`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function waitFor(url: string, ms: number): Promise<void> {
   const end = Date.now() + ms;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../process-alive';
 
 /** The claims folder of a results type folder (hidden: not a bucket). */
 export const CLAIMS_DIR = '.claims';
@@ -28,15 +29,6 @@ interface ClaimBody {
   pid: number;
   host: string;
   nonce: string;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function readBody(file: string): Promise<{ text: string; body?: ClaimBody } | undefined> {

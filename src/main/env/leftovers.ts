@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive as alive } from '../process-alive';
 
 export type LeftoverKind = 'home' | 'xdg';
 
@@ -12,15 +13,6 @@ const PATTERN = /^proctor-(home|xdg)-(\d+)-/;
 /** The mkdtemp prefix for a folder of this process (`<tmp>/proctor-<kind>-<pid>-`). */
 export function ownedTempPrefix(kind: LeftoverKind, dir = tmpdir()): string {
   return join(dir, `proctor-${kind}-${process.pid}-`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Removes sandbox folders whose owning process is dead; returns the folders removed. */

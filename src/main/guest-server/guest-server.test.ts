@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
@@ -12,21 +11,11 @@ import { CHROMIUM_FLAGS, createLocalEnvironment } from '../env/local';
 import { startPageServer, waitFor, type PageServer } from '../env/local/testing/page-server';
 import { startGuestServer, type GuestServer } from './server';
 import { guestClient, type GuestClient } from './testing/client';
+import { freePort } from '../free-port';
 
 const missing = ['Xvfb', 'openbox', 'xdotool', 'chromium', 'mousepad'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
 const hasRequests = spawnSync('python3', ['-c', 'import requests']).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 

@@ -18,7 +18,7 @@ import type { ApiEvents, ApiHandlers, EventName } from '../../shared/api';
 import { dispatch } from '../workbench/dispatch';
 import { rootHider } from '../workbench/shown-paths';
 import { cookieValue, reachableHosts } from './addresses';
-import { openServedFile, servedFile } from './served-files';
+import { inlineTypes, openServedFile, servedFile } from './served-files';
 import type { EventSource } from '../workbench/events';
 import type { Caller } from '../../shared/annotate';
 import { gradeFile, loginPage, withheldEvent, type TeamGate } from './team-gate';
@@ -48,19 +48,13 @@ export interface RunningServer {
 }
 
 const MAX_BODY = 1024 * 1024;
+/** The UI's own files, and what other files are shown inline (served-files.ts). */
 const contentTypes: Record<string, string> = {
+  ...inlineTypes,
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.json': 'application/json; charset=utf-8',
-  '.jsonl': 'text/plain; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.log': 'text/plain; charset=utf-8',
   '.ico': 'image/x-icon',
 };
 

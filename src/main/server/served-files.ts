@@ -10,7 +10,7 @@ import { resolveBelow } from '../workbench/paths';
 export const MAX_SERVED_FILE = 64 * 1024 * 1024;
 
 /** Types shown inline; everything else is sent as application/octet-stream with `content-disposition: attachment`. */
-const inlineTypes: Record<string, string> = {
+export const inlineTypes: Readonly<Record<string, string>> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',

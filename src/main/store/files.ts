@@ -33,8 +33,8 @@ function tempName(file: string): string {
   return `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Writes a file so that readers see either the old content or the whole new content, never a part. */
-export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
+/** Writes `data` whole to a temporary file beside `file` and flushes it; returns the temporary file's path. */
+async function flushedTemp(file: string, data: string | Buffer): Promise<string> {
   await mkdir(dirname(file), { recursive: true });
   const tmp = tempName(file);
   const handle = await open(tmp, 'w');
@@ -44,6 +44,12 @@ export async function writeFileAtomic(file: string, data: string | Buffer): Prom
   } finally {
     await handle.close();
   }
+  return tmp;
+}
+
+/** Writes a file so that readers see either the old content or the whole new content, never a part. */
+export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
+  const tmp = await flushedTemp(file, data);
   try {
     await rename(tmp, file);
   } catch (e) {
@@ -57,15 +63,7 @@ export async function writeFileAtomic(file: string, data: string | Buffer): Prom
  * an existing one. Returns false, writing nothing, when the file already exists (someone committed it first).
  */
 export async function writeFileOnce(file: string, data: string | Buffer): Promise<boolean> {
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = tempName(file);
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  const tmp = await flushedTemp(file, data);
   try {
     await link(tmp, file);
     return true;

@@ -14,6 +14,9 @@ import { publish } from './events';
 import { appendJsonLine, fsyncPath, readJsonFile, writeFileAtomic, writeFileAtomicSync, writeFileOnce } from './files';
 import { files, newRunId, taskDirIn, type RunManifest } from './layout';
 import { osworldTimestamp } from './timestamp';
+import { processAlive } from '../process-alive';
+
+export { processAlive };
 
 /** `results` of the native summary.json. `total_timing` is in seconds. */
 export interface TaskResults {
@@ -46,16 +49,6 @@ export class RunLockedError extends Error {
   ) {
     super(`run ${runDir} is being written by process ${pid} (lock ${lockFile}); wait for it to end or stop that process, then resume`);
     this.name = 'RunLockedError';
-  }
-}
-
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -17,6 +17,7 @@ import { join, posix } from 'node:path';
 import { EnvironmentError } from '../../errors';
 import type { SandboxHome } from './sandbox-home';
 import { GUEST_HOME, GUEST_TMP } from './sandbox-home';
+import { processAlive } from '../../process-alive';
 
 /** Host variables passed through to sandbox processes; everything else (API keys included) is left out. */
 const PASSED_THROUGH = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ'];
@@ -300,15 +301,6 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
     },
   };
   return confinement;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ---- host ---------------------------------------------------------------------------------------------------

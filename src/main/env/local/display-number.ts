@@ -4,6 +4,7 @@
 // so host-side clients (the display worker, xdotool) reach it as `:N`. Locks of dead owners are taken over.
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, symlinkSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
 import { EnvironmentError } from '../../errors';
+import { processAlive as alive } from '../../process-alive';
 
 const FIRST = 100;
 const LAST = 2000;
@@ -14,16 +15,6 @@ export interface DisplayNumber {
   /** Links the host's `/tmp/.X11-unix/X<N>` to the socket path the sandbox's server listens on. */
   linkSocket(hostSocketPath: string): void;
   release(): void;
-}
-
-function alive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function lockOwner(lock: string): number | undefined {

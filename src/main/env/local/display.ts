@@ -7,6 +7,7 @@ import { EnvironmentError } from '../../errors';
 import { cleanHostEnv, type Confinement } from './confinement';
 import { reserveDisplayNumber, type DisplayNumber } from './display-number';
 import { ownedTempPrefix } from '../leftovers';
+import { processAlive as alive } from '../../process-alive';
 
 export interface SandboxDisplay {
   /** `:N` */
@@ -80,15 +81,6 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
     process.kill(-pid, signal);
   } catch {
     /* already gone */
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

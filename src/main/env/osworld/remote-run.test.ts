@@ -13,6 +13,7 @@ import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
 import { startGuestServer, type GuestServer } from '../../guest-server';
 import { createLocalEnvironment } from '../local';
 import { EMPTY_HISTORY_URL } from '../../setup/browser-funcs';
+import { freePort } from '../../free-port';
 
 const missing = missingDemoPrograms();
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
@@ -30,15 +31,6 @@ async function emptyHistory(): Promise<Buffer> {
   const bytes = Buffer.from(db.export());
   db.close();
   return bytes;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function summaryOf(outDir: string): { state?: string; score?: number; text: string } {

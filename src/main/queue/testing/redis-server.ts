@@ -2,22 +2,14 @@
 // folder, with AOF on (appendfsync always), so a restart keeps what was written. Stopped by its pid.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../free-port';
+
+export { freePort };
 
 export const hasRedisServer = spawnSync('sh', ['-c', 'command -v redis-server']).status === 0;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
