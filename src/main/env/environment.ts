@@ -69,7 +69,11 @@ export interface Environment {
   readonly kind: string;
   readonly capabilities: ReadonlySet<Capability>;
   screen(): Promise<ScreenInfo>;
-  screenshot(options?: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number }): Promise<Screenshot>;
+  /**
+   * The screen as an image. `pointer`: with the mouse pointer drawn in (as OSWorld's /screenshot shows it);
+   * kinds whose screenshots already show it ignore it.
+   */
+  screenshot(options?: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number; pointer?: boolean }): Promise<Screenshot>;
   accessibilityTree(): Promise<AccessibilityNode[]>;
   /** Performs the actions in order; throws a typed error (see errors.ts) when it cannot. */
   perform(actions: Action[]): Promise<void>;

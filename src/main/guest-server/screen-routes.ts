@@ -5,15 +5,14 @@ import { readFile, rm } from 'node:fs/promises';
 import type { AccessibilityNode } from '../env/environment';
 import type { LocalEnvironment } from '../env/local';
 import { accessibilityXml } from './accessibility-xml';
-import { drawCursor } from './cursor';
 import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField } from './http-io';
 import { findWindows, pointerPosition, sleep, type Route } from './guest';
 
 const screenshot: Route['handler'] = async (_req, res, guest) => {
   const env = await guest.env();
-  const [shot, at] = await Promise.all([env.screenshot({ format: 'png' }), pointerPosition(env).catch(() => undefined)]);
-  const png = at ? await drawCursor(shot.data, shot.width, shot.height, at.x / shot.toScreen, at.y / shot.toScreen) : shot.data;
-  sendFile(res, png, 'image/png');
+  // The pointer is painted into the grabbed pixels before the one PNG encode (the display worker does it).
+  const shot = await env.screenshot({ format: 'png', pointer: true });
+  sendFile(res, shot.data, 'image/png');
 };
 
 const accessibility: Route['handler'] = async (_req, res, guest) => {

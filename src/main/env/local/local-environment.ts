@@ -215,11 +215,11 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     if (!(await worker.settle(KILL_BUDGET_MS))) worker.kill();
   }
 
-  async function screenshot(o: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number } = {}): Promise<Screenshot> {
+  async function screenshot(o: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number; pointer?: boolean } = {}): Promise<Screenshot> {
     checkOpen();
     const format = o.format ?? 'png';
     const quality = Math.round(o.quality ?? 80);
-    const r = await worker.call({ op: 'grab', backend, format, quality, maxWidth: o.maxWidth });
+    const r = await worker.call({ op: 'grab', backend, format, quality, maxWidth: o.maxWidth, ...(o.pointer ? { pointer: true } : {}) });
     if (r?.kind !== 'image') throw new EnvironmentError('the display worker did not return an image');
     return {
       data: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength),

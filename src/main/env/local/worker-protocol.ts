@@ -15,7 +15,7 @@ export type WorkerOp =
   | { op: 'type'; text: string; intervalMs: number }
   | { op: 'position' }
   | { op: 'screenSize' }
-  | { op: 'grab'; backend: CaptureBackend; format: 'png' | 'jpeg'; quality: number; maxWidth?: number }
+  | { op: 'grab'; backend: CaptureBackend; format: 'png' | 'jpeg'; quality: number; maxWidth?: number; pointer?: boolean }
   | { op: 'releaseAll' }
   | { op: 'abort' };
 
@@ -62,9 +62,10 @@ export function requestProblem(v: unknown): string | undefined {
         isInt(v.quality) &&
         v.quality >= 1 &&
         v.quality <= 100 &&
-        (v.maxWidth === undefined || (isInt(v.maxWidth) && v.maxWidth > 0))
+        (v.maxWidth === undefined || (isInt(v.maxWidth) && v.maxWidth > 0)) &&
+        (v.pointer === undefined || typeof v.pointer === 'boolean')
         ? undefined
-        : 'grab needs backend, format, quality 1..100 and an optional positive maxWidth';
+        : 'grab needs backend, format, quality 1..100, an optional positive maxWidth and an optional boolean pointer';
     case 'position':
     case 'screenSize':
     case 'releaseAll':

@@ -5,6 +5,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { requestProblem, type MouseButton, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerRequest, type WorkerResult } from './worker-protocol';
 import { charStroke, type KeySpec } from './keys';
+import { paintPointer } from './pointer-arrow';
 
 if (!process.send) {
   process.stderr.write('the display worker must be started with child_process.fork\n');
@@ -246,10 +247,12 @@ async function grab(op: Extract<WorkerOp, { op: 'grab' }>): Promise<WorkerResult
   let screenWidth: number;
   let screenHeight: number;
   if (op.backend === 'nut') {
-    const img = await screen.grab();
+    const [img, at] = await Promise.all([screen.grab(), op.pointer ? mouse.getPosition() : undefined]);
     screenWidth = img.width;
     screenHeight = img.height;
-    pipeline = sharp(bgraToRgba(img), { raw: { width: img.width, height: img.height, channels: 4 } }).removeAlpha();
+    const rgba = bgraToRgba(img);
+    if (at) paintPointer(rgba, img.width, img.height, at.x, at.y);
+    pipeline = sharp(rgba, { raw: { width: img.width, height: img.height, channels: 4 } }).removeAlpha();
   } else {
     for (const tool of ['xrandr', 'import']) {
       await run('sh', ['-c', `command -v ${tool}`]).catch(() => {
