@@ -5,23 +5,9 @@ import { CHROMIUM_FLAGS, createLocalEnvironment, type LocalEnvironment } from '.
 import { startGuestServer } from '../src/main/guest-server';
 import { guestClient } from '../src/main/guest-server/testing/client';
 import { freePort } from '../src/main/free-port';
+import { formPage, waitForHttp } from './form-page';
 
 const steps = Number(process.argv[2] ?? 50);
-const page = `<!doctype html><title>Bench page</title><body style="font:16px sans-serif">
-<h1>Orders</h1><form>${Array.from({ length: 30 }, (_, i) => `<label>Field ${i} <input name="f${i}"></label><button type="button">Save ${i}</button><br>`).join('')}</form></body>`;
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
@@ -32,14 +18,14 @@ async function main(): Promise<void> {
   const c = guestClient(server.url);
   try {
     const env: LocalEnvironment = await server.environment();
-    await env.putFile('/home/user/page.html', Buffer.from(page));
+    await env.putFile('/home/user/page.html', Buffer.from(formPage));
     const port = await freePort();
     // Launched through the server, so that it learns the DevTools port for /accessibility.
     const launched = await c.post('/setup/launch', {
-      command: ['chromium', ...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, '--user-data-dir=/tmp/bench-chromium', '--start-maximized', `file://${env.home.toHost('/home/user/page.html')}`],
+      command: ['chromium', ...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, '--user-data-dir=/tmp/bench-chromium', '--start-maximized', `file://${env.isolation === 'namespaces' ? '/home/user/page.html' : env.home.toHost('/home/user/page.html')}`],
     });
     if (launched.status !== 200) throw new Error(`/setup/launch answered ${launched.status}: ${launched.text()}`);
-    await waitFor(`http://127.0.0.1:${port}/json/version`, 30_000);
+    await waitForHttp(`http://127.0.0.1:${port}/json/version`, 30_000);
     await new Promise((r) => setTimeout(r, 2000)); // let the page paint
 
     const direct: number[] = [];

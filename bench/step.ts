@@ -10,23 +10,9 @@ import { observe } from '../src/main/observe';
 import { RunWriter } from '../src/main/store/run-writer';
 import { taskDirFor } from '../src/main/store/layout';
 import { freePort } from '../src/main/free-port';
+import { formPage, waitForHttp } from './form-page';
 
 const steps = Number(process.argv[2] ?? 20);
-const page = `<!doctype html><title>Bench page</title><body style="font:16px sans-serif">
-<h1>Orders</h1><form>${Array.from({ length: 30 }, (_, i) => `<label>Field ${i} <input name="f${i}"></label><button type="button">Save ${i}</button><br>`).join('')}</form></body>`;
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -46,7 +32,7 @@ async function measure(isolate: boolean): Promise<Measured> {
   const start = performance.now() - s0;
   console.log(`\n== sandbox session: ${env.isolation} (started in ${ms(start)})`);
   try {
-    await env.putFile('/home/user/page.html', Buffer.from(page));
+    await env.putFile('/home/user/page.html', Buffer.from(formPage));
     const port = await freePort();
     await env.launch([
       'chromium',
@@ -58,7 +44,7 @@ async function measure(isolate: boolean): Promise<Measured> {
       `file://${env.isolation === 'namespaces' ? '/home/user/page.html' : env.home.toHost('/home/user/page.html')}`,
     ]);
     env.setBrowserEndpoint?.(`http://127.0.0.1:${port}`);
-    await waitFor(`http://127.0.0.1:${port}/json/version`, 30_000);
+    await waitForHttp(`http://127.0.0.1:${port}/json/version`, 30_000);
     await new Promise((r) => setTimeout(r, 2000)); // let the page paint
 
     const layout = { actionSpace: 'pyautogui', observation: 'som', agent: 'bench' } as const;

@@ -74,3 +74,18 @@ export function optionValue(argv: string[], i: number, name: string): string {
   if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
   return v;
 }
+
+/** A whole-number option ≥ 1 from parsed flags, or `fallback` when absent (the judge commands' --max-images, …). */
+export function wholeNumberFlag(flags: Record<string, unknown>, name: string, fallback: number): number {
+  if (flags[name] === undefined) return fallback;
+  const n = Number(flags[name]);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number ≥ 1`);
+  return n;
+}
+
+/** The judge commands' --screenshots: every screenshot, or the first and the last. */
+export function screenshotsFlag(flags: Record<string, unknown>): 'all' | 'first-last' {
+  const shots = flags['--screenshots'] ?? 'all';
+  if (shots !== 'all' && shots !== 'first-last') throw new UsageError(`--screenshots is 'all' or 'first-last', not '${String(shots)}'`);
+  return shots;
+}

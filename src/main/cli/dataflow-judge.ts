@@ -3,7 +3,7 @@
 // here. It lives in cli/ because the judge does not know the command line.
 import { relative, resolve } from 'node:path';
 import { resolveEndpoint } from '../agents/endpoint';
-import { UsageError, type CliIo } from './command';
+import { screenshotsFlag, UsageError, wholeNumberFlag, type CliIo } from './command';
 import { recordTypes, type RecordType } from '../dataflow/record';
 import { expandPaths } from '../tasks/files';
 import { formatProblem } from '../tasks/validation';
@@ -60,14 +60,8 @@ export async function runDataflowJudge(argv: string[], io: CliIo): Promise<numbe
     if (!recordTypes.includes(flags['--type'] as RecordType) || flags['--type'] === 'instantiation') throw new UsageError('--type must be execution or dataflow');
     type = flags['--type'] as RecordType;
   }
-  const int = (name: string, fallback: number) => {
-    if (flags[name] === undefined) return fallback;
-    const n = Number(flags[name]);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number ≥ 1`);
-    return n;
-  };
-  const shots = flags['--screenshots'] ?? 'all';
-  if (shots !== 'all' && shots !== 'first-last') throw new UsageError(`--screenshots is 'all' or 'first-last', not '${shots}'`);
+  const int = (name: string, fallback: number) => wholeNumberFlag(flags, name, fallback);
+  const shots = screenshotsFlag(flags);
   const maxImages = int('--max-images', 40);
   const concurrency = int('--concurrency', 2);
 

@@ -1,6 +1,6 @@
 // `proctor judge <run-dir>`: the LLM judge over a stored run (src/main/judge), or `--calibrate` to compare its
 // verdicts with the rule scores and human labels.
-import { UsageError, type CliCommand } from '../command';
+import { screenshotsFlag, UsageError, wholeNumberFlag, type CliCommand } from '../command';
 import { resolveEndpoint } from '../../agents/endpoint';
 import { calibrate, formatCalibration } from '../../judge/calibration';
 import { judgeRun } from '../../judge/run';
@@ -52,14 +52,8 @@ export const command: CliCommand = {
       io.out(formatCalibration(calibrate(runDir)));
       return 0;
     }
-    const int = (name: string, fallback: number) => {
-      if (flags[name] === undefined) return fallback;
-      const n = Number(flags[name]);
-      if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a whole number ≥ 1`);
-      return n;
-    };
-    const shots = flags['--screenshots'] ?? 'all';
-    if (shots !== 'all' && shots !== 'first-last') throw new UsageError(`--screenshots is 'all' or 'first-last', not '${String(shots)}'`);
+    const int = (name: string, fallback: number) => wholeNumberFlag(flags, name, fallback);
+    const shots = screenshotsFlag(flags);
     const resolved = resolveEndpoint({ flags: { model: flags['--model'] as string | undefined, baseUrl: flags['--base-url'] as string | undefined }, section: 'judge' });
     io.err(`judge: ${resolved.endpoint.model} at ${resolved.endpoint.baseUrl} (key ${resolved.endpoint.apiKey ? `from ${resolved.sources.apiKey}` : 'not set'})`);
     const result = await judgeRun(runDir, {
