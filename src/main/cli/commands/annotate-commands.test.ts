@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../main';
+import { shownPath } from '../command';
 import { osworldRun, tempRoot } from '../../annotate/testing/runs';
 
 async function proctor(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -29,7 +30,7 @@ describe('annotation commands', () => {
     osworldRun(root, 'runA', { t1: 1, t2: 0 });
     const rows = join(root, 'rows.csv');
     writeFileSync(rows, 'run,task,person,complete\nrunA,demo/t1,ann,yes\nrunA,demo/t1,bob,no\nrunA,demo/t2,ann,no\nrunA,demo/t2,bob,no\n');
-    expect(await proctor('labels', 'import', rows, '--root', root)).toMatchObject({ code: 0, out: ['imported 4 label(s) from ' + rows] });
+    expect(await proctor('labels', 'import', rows, '--root', root)).toMatchObject({ code: 0, out: ['imported 4 label(s) from ' + shownPath(rows)] });
     const bad = join(root, 'bad.jsonl');
     writeFileSync(bad, '{"run":"runA","task":"demo/t1","person":"cyd","complete":"yes"}\nnot json\n');
     const refused = await proctor('labels', 'import', bad, '--root', root);

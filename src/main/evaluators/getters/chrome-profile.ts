@@ -9,7 +9,7 @@ import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
-import { closeDevToolsPage } from '../../env/devtools';
+import { closeDevToolsPage, listDevToolsPages } from '../../env/devtools';
 import { evaluate, listTabs, type Tab } from './cdp';
 import { commandOutput } from './general';
 
@@ -177,7 +177,14 @@ async function pageInfo(spec: GetterSpec, ctx: GradingContext): Promise<unknown>
     const info = (await evaluate(tab, '({ title: document.title, url: location.href, content: document.documentElement.outerHTML })', 30_000)) as Record<string, unknown>;
     return loaded ? info : { ...info, title: 'Load timeout' };
   } finally {
+    // Closing is asynchronous in the browser: wait (a few seconds at most) until the tab has left its list, so a
+    // getter asked next (open_tabs_info) never sees this grader's own tab.
     await closeDevToolsPage(endpoint, tab.id).catch(() => undefined);
+    for (const until = Date.now() + 5000; Date.now() < until; ) {
+      const open = await listDevToolsPages(endpoint).catch(() => []);
+      if (!open.some((p) => p.id === tab.id)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
