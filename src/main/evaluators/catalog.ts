@@ -23,12 +23,16 @@ import './metrics/gimp';
 import './metrics/pdf';
 import './metrics/slides';
 import './metrics/archive';
+import './metrics/media';
 import './getters/general';
 import './getters/file';
 import './getters/browser';
 import './getters/cloud';
 import './getters/chrome-profile';
 import './getters/os-files';
+import './getters/apps';
+import './getters/desktop';
+import './getters/chrome-settings';
 
 export { metrics } from './metric';
 export { getters } from './getter';

@@ -1,0 +1,3 @@
+// OSWorld's getters for the desktop itself (window size, terminal output, wallpaper, accessibility tree). All
+// reach the machine only through the Environment.
+export {};
