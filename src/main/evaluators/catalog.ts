@@ -33,6 +33,7 @@ import './getters/os-files';
 import './getters/apps';
 import './getters/desktop';
 import './getters/chrome-settings';
+import './getters/impress';
 
 export { metrics } from './metric';
 export { getters } from './getter';
