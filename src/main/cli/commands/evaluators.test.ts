@@ -22,4 +22,15 @@ describe('proctor evaluators', () => {
     expect(text.out).toMatch(/^ {2}history \[browser\] needs files, commands$/m);
     expect(text.out).toMatch(/known departures .*compare_zip_files/);
   });
+
+  it('--list gives a line per name with its family, needs and departures', async () => {
+    const r = await proctor('evaluators', '--list');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^getter +vlc_config +vlc +needs files, commands$/m);
+    expect(r.out).toMatch(/^metric +compare_zip_files +vscode +departs under \w+: /m);
+    expect(r.out).toMatch(/^metric +compare_sql +- *$/m);
+    const j = JSON.parse((await proctor('evaluators', '--list', '--json')).out) as { evaluators: { name: string; kind: string; family?: string; needs: string[] }[] };
+    expect(j.evaluators.find((e) => e.name === 'cloud_file')).toMatchObject({ kind: 'getter', family: 'os', needs: ['downloads'] });
+    expect((await proctor('evaluators', '--list', '--departures')).code).toBe(2);
+  });
 });

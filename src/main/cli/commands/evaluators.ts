@@ -4,12 +4,40 @@ import { departures, getterNeedsOf, getters, metricFamilyOf, metrics, variants }
 import { coverageOf } from '../../evaluators/coverage';
 import { loadTasks } from '../../tasks/reader';
 
+interface ListedEvaluator {
+  name: string;
+  kind: 'metric' | 'getter';
+  family?: string;
+  needs: string[];
+  departures: { profile: string; case: string; why: string }[];
+}
+
+/** Every registered name, metrics first, with its family, needs and known departures. */
+function listing(): ListedEvaluator[] {
+  const departed = departures();
+  const rows: ListedEvaluator[] = metrics.names().map((name) => ({
+    name,
+    kind: 'metric',
+    family: metricFamilyOf(name),
+    needs: [],
+    departures: departed.filter((d) => d.metric === name).map((d) => ({ profile: d.profile, case: d.case, why: d.why })),
+  }));
+  for (const name of getters.names()) {
+    const g = getterNeedsOf(name);
+    rows.push({ name, kind: 'getter', family: g?.family, needs: g?.needs ?? [], departures: [] });
+  }
+  return rows;
+}
+
 export const command: CliCommand = {
   name: 'evaluators',
   summary: 'list metrics and getters; --coverage: which tasks they can grade',
-  usage: `Usage: proctor evaluators [--coverage <task files or folders…> | --departures] [--json]
+  usage: `Usage: proctor evaluators [--list | --coverage <task files or folders…> | --departures] [--json]
 
 Without --coverage, lists the registered metric and getter names, and the metrics with per-profile variants.
+--list      a line per name: metric or getter, its family, what a getter needs from the machine, and where a
+            metric departs from the benchmark's own verdict (with --json: {"evaluators": [{name, kind, family,
+            needs, departures}]}).
 --departures  where a faithful grading profile still departs from the benchmark's own verdict: the metric, the
             profile, the case and why (Python-only libraries with no faithful equivalent).
 --coverage  for the tasks found under the paths: how many are fully gradable (every metric and getter
@@ -21,8 +49,21 @@ Without --coverage, lists the registered metric and getter names, and the metric
     const json = argv.includes('--json');
     const coverage = argv.includes('--coverage');
     const paths = argv.filter((a) => !a.startsWith('--'));
-    const unknown = argv.filter((a) => a.startsWith('--') && a !== '--json' && a !== '--coverage' && a !== '--departures');
+    const unknown = argv.filter((a) => a.startsWith('--') && !['--json', '--coverage', '--departures', '--list'].includes(a));
     if (unknown.length) throw new UsageError(`unknown option ${unknown.join(', ')}`);
+    if (argv.includes('--list')) {
+      if (coverage || paths.length || argv.includes('--departures')) throw new UsageError('--list takes no task paths, no --coverage and no --departures');
+      const rows = listing();
+      if (json) io.out(JSON.stringify({ evaluators: rows }));
+      else {
+        const width = Math.max(...rows.map((r) => r.name.length));
+        for (const r of rows) {
+          const notes = [r.needs.length ? `needs ${r.needs.join(', ')}` : '', ...r.departures.map((d) => `departs under ${d.profile}: ${d.case}`)].filter(Boolean);
+          io.out(`${r.kind.padEnd(6)} ${r.name.padEnd(width)}  ${(r.family ?? '-').padEnd(11)} ${notes.join('; ')}`.trimEnd());
+        }
+      }
+      return 0;
+    }
     if (argv.includes('--departures')) {
       if (coverage || paths.length) throw new UsageError('--departures takes no task paths and no --coverage');
       const list = departures();
