@@ -3,5 +3,10 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `proctor … | head`: the reader has gone, so stop quietly as Unix tools do rather than crash on EPIPE.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 const { main } = await import('../src/main/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

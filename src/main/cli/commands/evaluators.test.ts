@@ -1,4 +1,5 @@
 // `proctor evaluators`: the OSWorld families and the getters' needs, through the CLI's own entry.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { main } from '../main';
 
@@ -32,5 +33,11 @@ describe('proctor evaluators', () => {
     const j = JSON.parse((await proctor('evaluators', '--list', '--json')).out) as { evaluators: { name: string; kind: string; family?: string; needs: string[] }[] };
     expect(j.evaluators.find((e) => e.name === 'cloud_file')).toMatchObject({ kind: 'getter', family: 'os', needs: ['downloads'] });
     expect((await proctor('evaluators', '--list', '--departures')).code).toBe(2);
+  });
+
+  it('stops quietly when its reader goes away (proctor … | head)', () => {
+    const r = spawnSync('sh', ['-c', 'node bin/proctor.mjs evaluators --list | head -1; echo "status ${PIPESTATUS:-?}"'], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stdout.split('\n')[0]).toMatch(/^metric /);
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
   });
 });
