@@ -2,16 +2,21 @@
 // guest file with a file beside the task (compare_csv, compare_text_file), and a Spider2-V-shaped compare_table
 // task on a 300-row workbook written here, is graded with the gold file put in place (and with a changed copy),
 // under its own profile and under Spider2-V's, with and without the robust variant beside the faithful one.
+// First, the OSWorld mixed set (bench/osworld-set.ts): 40 result files over ten formats graded by OSWorld's
+// metrics, beside reading the same files (result and gold) as the baseline.
 // Run: npx tsx bench/grade.ts [task folders…]   (default: the native seed fixtures and the bundled demo)
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { createShellEnvironment } from '../src/main/env/local/shell-environment';
+import { metrics } from '../src/main/evaluators/catalog';
 import { gradeTask, planOf } from '../src/main/evaluators/grade';
+import type { GradingContext } from '../src/main/evaluators/getter';
 import type { GradingProfile } from '../src/main/evaluators/profile';
 import { loadTasks } from '../src/main/tasks/reader';
 import type { Task } from '../src/shared/task';
+import { buildOsworldSet } from './osworld-set';
 
 const defaults = ['../shared/fixtures/seed-format/examples', 'resources/demo'];
 const paths = (process.argv.length > 2 ? process.argv.slice(2) : defaults).map((p) => resolve(p));
@@ -50,6 +55,52 @@ function gradable(task: Task): { guest: string; gold: string }[] | undefined {
   return files.length ? files : undefined;
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The OSWorld mixed set: grading time against reading the same files, per format and in all. */
+async function mixedSet(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'proctor-bench-osworld-set-'));
+  const built = Date.now();
+  const { cases, skipped } = buildOsworldSet(dir, (m) => metrics.has(m));
+  const formats = [...new Set(cases.map((c) => c.format))];
+  console.log(`OSWorld mixed set: ${cases.length} result files (${formats.map((f) => `${f} ${cases.filter((c) => c.format === f).length}`).join(', ')}), made by LibreOffice, ImageMagick and ffmpeg in ${((Date.now() - built) / 1000).toFixed(1)} s`);
+  for (const s of skipped) console.log(`  left out: ${s}`);
+  const ctx = undefined as unknown as GradingContext; // these metrics read only their inputs
+  const grade = async () => {
+    const perFormat = new Map<string, number>();
+    const scores: number[] = [];
+    for (const c of cases) {
+      const start = process.hrtime.bigint();
+      const r = await metrics.require(c.metric)(c.result, c.expected, c.options, ctx);
+      perFormat.set(c.format, (perFormat.get(c.format) ?? 0) + Number(process.hrtime.bigint() - start) / 1e6);
+      scores.push(r.score);
+    }
+    return { perFormat, scores };
+  };
+  const read = async () => {
+    const start = process.hrtime.bigint();
+    for (const c of cases) await Promise.all([readFile(c.result), readFile(c.expected)]);
+    return Number(process.hrtime.bigint() - start) / 1e6;
+  };
+  const { scores } = await grade(); // warm caches and JIT
+  const rounds = 5;
+  const reads: number[] = [];
+  const grades: number[] = [];
+  const byFormat = new Map<string, number[]>();
+  for (let i = 0; i < rounds; i++) {
+    reads.push(await read());
+    const g = await grade();
+    grades.push([...g.perFormat.values()].reduce((a, b) => a + b, 0));
+    for (const [f, ms] of g.perFormat) byFormat.set(f, [...(byFormat.get(f) ?? []), ms]);
+  }
+  const partial = scores.filter((s) => s > 0 && s < 1).length;
+  console.log(`  scores: ${scores.filter((s) => s === 1).length} scored 1, ${scores.filter((s) => s === 0).length} scored 0, ${partial} partial`);
+  console.log(`  grade all ${cases.length}: ${median(grades).toFixed(1)} ms (${(median(grades) / cases.length).toFixed(2)} ms per file)   baseline, read the same ${cases.length * 2} files: ${median(reads).toFixed(1)} ms   (medians of ${rounds} interleaved rounds)`);
+  console.log(`  per format: ${[...byFormat].map(([f, ms]) => `${f} ${(median(ms) / cases.filter((c) => c.format === f).length).toFixed(1)} ms/file`).join(', ')}`);
+  await rm(dir, { recursive: true, force: true });
+}
+
+await mixedSet();
 const scratch = await mkdtemp(join(tmpdir(), 'proctor-bench-grade-'));
 const { tasks } = await loadTasks([...paths, await workbookTask(scratch)]);
 const cases = tasks.flatMap((t) => {
@@ -94,7 +145,6 @@ async function gradeAll(profile: GradingProfile | undefined, secondOpinion: bool
   return { ms, cpuMs, flagged, passed };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rounds = Math.max(15, Math.round(600 / cases.length));
 console.log(`${cases.length} tasks (${cases.reduce((n, c) => n + c.files.length, 0)} file checks), ${rounds} interleaved rounds, medians per task: faithful only → with the second opinion`);
 const golds = new Map<string, Buffer>();
