@@ -6,6 +6,8 @@ import initSqlJs from 'sql.js';
 import { parse as parseYaml } from 'yaml';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
+import { registerDeparture } from '../profile';
+import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
 
@@ -321,4 +323,18 @@ registerMetricFamily('os', {
   check_moved_jpgs: checkMovedJpgs,
   is_in_vm_clickboard: isInVmClickboard,
   check_text_enlarged: checkTextEnlarged,
+  check_accessibility_tree: checkAccessibilityTree,
+});
+
+registerDeparture({
+  metric: 'check_accessibility_tree',
+  profile: 'osworld',
+  case: 'CSS pseudo-classes and XPath functions',
+  why: "OSWorld selects with lxml's full CSS and XPath; Proctor reads tag and attribute matching only (a rule using contains(), text(), positions or pseudo-classes scores 0 saying so) until css-select and xpath are installed",
+});
+registerDeparture({
+  metric: 'check_accessibility_tree',
+  profile: 'osworld',
+  case: 'the tree',
+  why: "the XML is Proctor's own tree in OSWorld's shape: browser pages come from DevTools with roles mapped to AT-SPI tags, and value (val:) and action (act:) attributes are not written",
 });
