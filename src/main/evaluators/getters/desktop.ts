@@ -23,7 +23,7 @@ async function treeOf(ctx: GradingContext, getter: string): Promise<Accessibilit
   try {
     return await ctx.env.accessibilityTree();
   } catch (e) {
-    throw new Error(`getter '${getter}': cannot read the accessibility tree: ${(e as Error).message}`);
+    throw new Error(`getter '${getter}': cannot read the accessibility tree: ${(e as Error).message}`, { cause: e });
   }
 }
 

@@ -1,6 +1,7 @@
 // OSWorld's general and OS metrics (family `os`): JSON / YAML / CSV / list files checked against rules, values in
-// lists, text files, the time zone, SQLite queries. Each follows OSWorld's own reading (desktop_env/evaluators/
-// metrics/general.py and basic_os.py), quirks included and named in its doc comment.
+// lists, text files, the time zone, SQLite queries, the accessibility tree (accessibility-tree.ts). Each follows
+// OSWorld's own reading (desktop_env/evaluators/metrics/general.py and basic_os.py), quirks included and named in
+// its doc comment.
 import { isDeepStrictEqual } from 'node:util';
 import initSqlJs from 'sql.js';
 import { parse as parseYaml } from 'yaml';
