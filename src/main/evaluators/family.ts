@@ -18,7 +18,7 @@ export type Family =
   | 'os';
 
 /** What a getter reaches on the machine, through the Environment. */
-export type Capability = 'files' | 'commands' | 'devtools' | 'downloads' | 'screen';
+export type Capability = 'files' | 'commands' | 'devtools' | 'downloads' | 'screen' | 'accessibility';
 
 const metricFamilies = new Map<string, Family>();
 const getterNeeds = new Map<string, { family: Family; needs: Capability[] }>();

@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import initSqlJs from 'sql.js';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { metricFamilyOf } from '../catalog';
+import type { AccessibilityNode } from '../../env/environment';
+import { accessibilityXml } from '../../guest-server/accessibility-xml';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
@@ -98,5 +100,62 @@ describe('OSWorld os-family metrics', () => {
     expect((await runMetric('is_in_vm_clickboard', { expected: 'bye' }, 'hello world\n')).score).toBe(0);
     expect((await runMetric('check_text_enlarged', '1.25\n', {})).score).toBe(1);
     expect((await runMetric('check_text_enlarged', '1.0', {})).score).toBe(0);
+  });
+});
+
+describe('OSWorld check_accessibility_tree over Proctor-written XML', () => {
+  /** A tree as the guest server writes it: a browser frame with an address bar, and an editor with text. */
+  const node = (role: string, name: string, states: string[], children: AccessibilityNode[] = [], text?: string): AccessibilityNode => ({ role, name, states, children, text, x: 0, y: 0, width: 10, height: 10 });
+  const xml = accessibilityXml(
+    [
+      node('application', 'Chromium', [], [
+        node('frame', 'Proctor - Chromium', ['active', 'showing', 'visible'], [node('entry', 'Address and search bar', ['editable', 'focused'], [], 'example.org/settings')]),
+      ]),
+      node('application', 'mousepad', [], [
+        node('frame', 'notes.txt', ['showing'], [node('text', '', ['editable'], [node('label', 'inner', [])], 'first line\nsecond line')]),
+      ]),
+    ],
+    { width: 1024, height: 768 },
+  );
+  const run = (rules: unknown, options: Record<string, unknown> = {}) => runMetric('check_accessibility_tree', xml, rules, options);
+
+  it('is in the os family', () => expect(metricFamilyOf('check_accessibility_tree')).toBe('os'));
+
+  it('CSS selectors with namespaced attributes and exact text: 1; other text or no element: 0', async () => {
+    const sel = ['application[name=Chromium] frame[st|active=true] > entry[name="Address and search bar"]'];
+    expect((await run([{ selectors: sel, text: 'example.org/settings', exact: true }])).score).toBe(1);
+    expect((await run([{ selectors: sel, text: 'example.org/setting', exact: true }])).score).toBe(0);
+    expect((await run([{ selectors: ['application[name=Chromium] entry[name=Address\\ and\\ search\\ bar]'] }])).score).toBe(1);
+    expect((await run([{ selectors: ['application[name=Chromium] > entry'] }])).score).toBe(0);
+    expect((await run([{ selectors: ['application[name=mousepad] frame[st|active=true] text'] }])).score).toBe(0);
+  });
+
+  it('XPath wins over selectors; predicates joined by and', async () => {
+    const rule = { xpath: "//application[@name='mousepad']/frame//text[@st:editable='true' and @name='']", selectors: ['push-button'], text: 'first line\nsecond line', exact: true };
+    expect((await run([rule])).score).toBe(1);
+    expect((await run([{ ...rule, xpath: '//application/push-button' }])).score).toBe(0);
+  });
+
+  it("text is the element's own text before its first child (lxml's .text); fuzzy rules multiply", async () => {
+    const fuzzy = await run([
+      { xpath: '//entry', text: 'example.org/setting', exact: false },
+      { xpath: '//text', text: 'first line\nsecond lime', exact: false },
+    ]);
+    expect(fuzzy.score).toBeCloseTo(((2 * 19) / 39) * ((2 * 21) / 44), 6); // rapidfuzz ratios: LCS 19 of 19+20, LCS 21 of 22+22
+    expect((await run([{ xpath: '//label', text: 'inner', exact: false }])).score).toBe(0);
+  });
+
+  it('as OSWorld: text without exact, no selector, another osname, bad XML all score 0', async () => {
+    expect((await run([{ xpath: '//entry', text: 'example.org/settings' }])).reason).toMatch(/exact/);
+    expect((await run([{ text: 'x', exact: true }])).reason).toMatch(/neither/);
+    expect((await run([{ selectors: ['frame[st|active=true]'] }], { osname: 'windows' })).score).toBe(0);
+    expect((await runMetric('check_accessibility_tree', '<desktop-frame><oops></desktop-frame>', [{ xpath: '//x' }])).score).toBe(0);
+  });
+
+  it('selectors beyond tag and attribute matching score 0 naming the package they need', async () => {
+    const r = await run([{ xpath: "//application[@name='Chromium']//*[contains(@name, 'Address')]" }]);
+    expect(r.score).toBe(0);
+    expect(r.reason).toMatch(/npm package xpath/);
+    expect((await run([{ selectors: ['entry:focus'] }])).reason).toMatch(/css-select/);
   });
 });

@@ -1,11 +1,14 @@
 // OSWorld's general and OS metrics (family `os`): JSON / YAML / CSV / list files checked against rules, values in
-// lists, text files, the time zone, SQLite queries. Each follows OSWorld's own reading (desktop_env/evaluators/
-// metrics/general.py and basic_os.py), quirks included and named in its doc comment.
+// lists, text files, the time zone, SQLite queries, the accessibility tree (accessibility-tree.ts). Each follows
+// OSWorld's own reading (desktop_env/evaluators/metrics/general.py and basic_os.py), quirks included and named in
+// its doc comment.
 import { isDeepStrictEqual } from 'node:util';
 import initSqlJs from 'sql.js';
 import { parse as parseYaml } from 'yaml';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
+import { registerDeparture } from '../profile';
+import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
 
@@ -321,4 +324,18 @@ registerMetricFamily('os', {
   check_moved_jpgs: checkMovedJpgs,
   is_in_vm_clickboard: isInVmClickboard,
   check_text_enlarged: checkTextEnlarged,
+  check_accessibility_tree: checkAccessibilityTree,
+});
+
+registerDeparture({
+  metric: 'check_accessibility_tree',
+  profile: 'osworld',
+  case: 'CSS pseudo-classes and XPath functions',
+  why: "OSWorld selects with lxml's full CSS and XPath; Proctor reads tag and attribute matching only (a rule using contains(), text(), positions or pseudo-classes scores 0 saying so) until css-select and xpath are installed",
+});
+registerDeparture({
+  metric: 'check_accessibility_tree',
+  profile: 'osworld',
+  case: 'the tree',
+  why: "the XML is Proctor's own tree in OSWorld's shape: browser pages come from DevTools with roles mapped to AT-SPI tags, and value (val:) and action (act:) attributes are not written",
 });

@@ -1,8 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
-import { afterAll, describe, expect, it } from 'vitest';
-import { metricFamilyOf } from '../catalog';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShellEnvironment, type ShellEnvironment } from '../../env/local/shell-environment';
+import type { Task } from '../../../shared/task';
+import { metricFamilyOf, metrics } from '../catalog';
+import type { GradingContext } from '../getter';
 import { runMetric, tempDir } from '../testing/fixtures';
 
 const tmp = tempDir();
@@ -59,5 +62,52 @@ describe('OSWorld vscode-family metrics', () => {
     const out = 'ms-python.python\nesbenp.prettier-vscode\n';
     expect((await runMetric('is_extension_installed', out, { type: 'contain', expected: 'ms-python.python' })).score).toBe(1);
     expect((await runMetric('is_extension_installed', out, { type: 'not_contain', expected: 'ms-python.python' })).score).toBe(0);
+  });
+});
+
+describe.skipIf(!existsSync('/usr/bin/python3'))('check_python_file_by_test_suite runs the suite with the guest\'s python3', () => {
+  let env: ShellEnvironment;
+  let ctx: GradingContext;
+  beforeAll(async () => {
+    env = await createShellEnvironment();
+    ctx = { env, task: { dir: tmp.dir, file: join(tmp.dir, 't.json') } as Task, cacheDir: tmp.dir };
+  });
+  afterAll(async () => env?.close());
+  const check = (result: unknown, expected: unknown, options: Record<string, unknown> = {}) => metrics.require('check_python_file_by_test_suite')(result, expected, options, ctx);
+  const suite = file('test_suite.py', 'from bubble import bubble_sort\n\ndef test():\n    return bubble_sort([3, 1, 2]) == [1, 2, 3]\n\ndef half():\n    return 0.5\n\ndef many():\n    return 7\n\ndef boom():\n    raise ValueError("no")\n\nnot_a_function = 3\n');
+
+  it('is in the vscode family', () => expect(metricFamilyOf('check_python_file_by_test_suite')).toBe('vscode'));
+
+  it('scores 1 when the agent\'s file passes, 0 when it does not', async () => {
+    const good = join(mkdtempSync(join(tmp.dir, 'good-')), 'bubble.py');
+    writeFileSync(good, 'def bubble_sort(xs):\n    xs = list(xs)\n    for i in range(len(xs)):\n        for j in range(len(xs) - 1 - i):\n            if xs[j] > xs[j + 1]:\n                xs[j], xs[j + 1] = xs[j + 1], xs[j]\n    return xs\n');
+    const bad = join(mkdtempSync(join(tmp.dir, 'bad-')), 'bubble.py');
+    writeFileSync(bad, 'def bubble_sort(xs):\n    return xs\n');
+    expect((await check(good, suite)).score).toBe(1);
+    const r = await check(bad, suite);
+    expect(r.score).toBe(0);
+    expect(r.reason).toMatch(/returned False/);
+  });
+
+  it('numbers are clamped, exceptions and missing functions score 0, a missing test file scores 0', async () => {
+    const good = join(mkdtempSync(join(tmp.dir, 'g2-')), 'bubble.py');
+    writeFileSync(good, 'def bubble_sort(xs):\n    return sorted(xs)\n');
+    expect((await check(good, suite, { test_function_name: 'half' })).score).toBe(0.5);
+    expect((await check(good, suite, { test_function_name: 'many' })).score).toBe(1);
+    expect((await check(good, suite, { test_function_name: 'boom' })).reason).toMatch(/raised ValueError: no/);
+    expect((await check(good, suite, { test_function_name: 'absent' })).reason).toMatch(/no 'absent'/);
+    expect((await check(good, suite, { test_function_name: 'not_a_function' })).reason).toMatch(/not callable/);
+    expect((await check(undefined, suite)).reason).toMatch(/does not load: .*bubble/);
+    expect((await check(good, join(tmp.dir, 'missing_suite.py'))).score).toBe(0);
+  });
+
+  it('runs outside Proctor\'s process, in a folder of its own that is removed afterwards', async () => {
+    const probe = file('probe_suite.py', `import os\n\ndef test():\n    open("seen.txt", "w").write(os.getcwd())\n    return os.getpid() != ${process.pid}\n`);
+    const r = await check(undefined, probe);
+    expect(r.score).toBe(1);
+    const list = async () => (await env.run(['sh', '-c', 'ls -d /tmp/proctor-test-suite-* 2>/dev/null || true'], { shell: false })).stdout.trim();
+    expect(await list()).toBe('');
+    await env.putFile('/tmp/proctor-test-suite-by-hand/x', Buffer.from('x')); // the listing does see such folders
+    expect(await list()).toMatch(/proctor-test-suite-by-hand$/);
   });
 });

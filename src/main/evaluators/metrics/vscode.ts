@@ -1,11 +1,13 @@
 // OSWorld's VS Code metrics (family `vscode`; desktop_env/evaluators/metrics/vscode.py): settings and keybindings
-// files, config files compared whole, result files, ZIP archives, installed extensions.
+// files, config files compared whole, result files, ZIP archives, installed extensions, and a Python file checked by
+// the task's test suite (run on the guest, never in Proctor's process: python-test-suite.ts).
 import { isDeepStrictEqual } from 'node:util';
 import JSZip from 'jszip';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readBytes, readText } from './inputs';
+import { checkPythonFileByTestSuite } from './python-test-suite';
 
 /**
  * check_json_keybindings — `result`: VS Code's keybindings.json (a list; read whole, or after its first line, the
@@ -111,6 +113,14 @@ registerMetricFamily('vscode', {
   compare_result_files: compareResultFiles,
   compare_zip_files: compareZipFiles,
   is_extension_installed: isExtensionInstalled,
+  check_python_file_by_test_suite: checkPythonFileByTestSuite,
+});
+
+registerDeparture({
+  metric: 'check_python_file_by_test_suite',
+  profile: 'osworld',
+  case: 'where the test runs',
+  why: "OSWorld imports the test file into the grader's own Python with its whole cache folder beside it; Proctor runs it with the guest's /usr/bin/python3 (through the Environment) beside the result file(s) only",
 });
 
 registerDeparture({
