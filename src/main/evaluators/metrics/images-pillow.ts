@@ -20,10 +20,19 @@ export async function openPillow(path: unknown, side: string): Promise<PillowIma
     const img = sharp(path);
     const meta = await img.metadata();
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+    const raw: Raw = { data, width: info.width, height: info.height, channels: info.channels };
     const byChannels: Record<number, PillowMode> = { 1: 'L', 2: 'LA', 3: 'RGB', 4: 'RGBA' };
-    const mode = meta.isPalette ? 'P' : byChannels[info.channels];
-    if (!mode) return `${side} image ${brief(path)} has ${info.channels} channels`;
-    return { data, width: info.width, height: info.height, channels: info.channels, mode };
+    // sharp hands out a grey file's pixels as sRGB: keep one grey band (and the alpha band), as Pillow's L / LA
+    const grey = !meta.isPalette && (meta.channels === 1 || meta.channels === 2) && raw.channels >= 3;
+    const pixels = grey
+      ? mapPixels(raw, raw.channels - 2, (s, o, out) => {
+          out[o] = data[s];
+          if (raw.channels === 4) out[o + 1] = data[s + 3];
+        })
+      : raw;
+    const mode = meta.isPalette ? 'P' : byChannels[pixels.channels];
+    if (!mode) return `${side} image ${brief(path)} has ${pixels.channels} channels`;
+    return { ...pixels, mode };
   } catch (e) {
     return `${side} image ${brief(path)} cannot be decoded: ${(e as Error).message}`;
   }
