@@ -96,14 +96,14 @@ describe.skipIf(!hasImageMagick)('OSWorld gimp structure metrics on images Image
     const centred = tri('centred.png', '50,35 35,62 65,62', marker);
     const corner = tri('corner.png', '10,5 2,25 22,25', marker);
     expect(metricFamilyOf('check_triangle_position')).toBe('gimp');
-    const ok = await runMetric('check_triangle_position', centred);
+    const ok = await runMetric('check_triangle_position', centred, {});
     expect(ok.score, ok.reason).toBe(1);
-    expect((await runMetric('check_triangle_position', corner)).score).toBe(0);
+    expect((await runMetric('check_triangle_position', corner, {})).score).toBe(0);
     // with two colours the second rarest is the white ground, whose centroid stays near the centre
-    const quirk = await runMetric('check_triangle_position', tri('corner-two.png', '10,5 2,25 22,25'));
+    const quirk = await runMetric('check_triangle_position', tri('corner-two.png', '10,5 2,25 22,25'), {});
     expect(quirk.score, quirk.reason).toBe(1);
     expect(quirk.reason).toMatch(/255, 255, 255/);
     // a palette image has no band axis
-    expect((await runMetric('check_triangle_position', magick('centred-p.png', [centred], 'PNG8'))).score).toBe(0);
+    expect((await runMetric('check_triangle_position', magick('centred-p.png', [centred], 'PNG8'), {})).score).toBe(0);
   });
 });
