@@ -64,13 +64,14 @@ describe.skipIf(!hasImageMagick)('OSWorld gimp structure metrics on images Image
     expect((await runMetric('check_palette_and_structure_sim', f.rotatedPalette, f.base)).score).toBe(0);
   });
 
-  it('check_saturation_increase_and_structure_sim: more saturated 1, less 0, grey images 0 (Pillow has no L→HSV)', async () => {
+  it('check_saturation_increase_and_structure_sim: more saturated 1, less 0, a grey original 0 (its hue band is all 0)', async () => {
     const more = await runMetric('check_saturation_increase_and_structure_sim', f.saturated, f.base);
     expect(more.score, more.reason).toBe(1);
     expect((await runMetric('check_saturation_increase_and_structure_sim', f.base, f.saturated)).score).toBe(0);
     expect((await runMetric('check_saturation_increase_and_structure_sim', f.base, f.base)).score).toBe(0);
     const grey = await runMetric('check_saturation_increase_and_structure_sim', f.saturated, f.grey);
-    expect(grey.reason).toMatch(/cannot convert/);
+    expect(grey.score).toBe(0);
+    expect(grey.reason).toMatch(/hue or value structure differs/);
   });
 
   it('check_green_background: green behind the mask 1, blue 0, a mask that is not square 0 (IndexError upstream)', async () => {

@@ -79,10 +79,7 @@ function meanBand(img: { data: Buffer }, offset: number, stride: number): number
 async function checkSaturationIncrease(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const imgs = await openBoth(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
-  const a = toHsv(imgs[0]);
-  if (typeof a === 'string') return fail(`result: ${a}`);
-  const b = toHsv(imgs[1]);
-  if (typeof b === 'string') return fail(`expected: ${b}`);
+  const [a, b] = imgs.map(toHsv);
   const [sa, sb] = [meanBand(a, 1, 3), meanBand(b, 1, 3)];
   const hue = structureSimilar(band(a, 0), band(b, 0));
   const value = structureSimilar(band(a, 2), band(b, 2));

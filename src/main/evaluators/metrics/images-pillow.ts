@@ -69,10 +69,10 @@ export function toLuma(img: Raw): Raw {
   return mapPixels(img, 1, (s, o, out) => (out[o] = (d[s] * 19595 + d[s + 1] * 38470 + d[s + 2] * 7471 + 0x8000) >> 16));
 }
 
-/** convert('HSV') from RGB(A) or a palette (Pillow's rgb2hsv: float arithmetic, each band truncated to 0..255).
- * Pillow cannot convert grey images to HSV: a reason then. */
-export function toHsv(img: PillowImage): Raw | string {
-  if (img.channels < 3) return `Pillow cannot convert a ${img.mode} image to HSV`;
+/** convert('HSV'): from grey (L, LA) hue and saturation 0, value the grey; from RGB(A) or a palette Pillow's rgb2hsv
+ * (float arithmetic, each band truncated to 0..255). */
+export function toHsv(img: PillowImage): Raw {
+  if (img.channels < 3) return mapPixels(img, 3, (s, o, out) => (out[o + 2] = img.data[s]));
   const f = Math.fround;
   const d = img.data;
   return mapPixels(img, 3, (s, o, out) => {
@@ -126,6 +126,7 @@ function coefficients(inSize: number, outSize: number, resample: Resample): { st
   const scale = inSize / outSize;
   const filterscale = Math.max(1, scale);
   const support = base * filterscale;
+  const ss = 1 / filterscale;
   const start: number[] = [];
   const weights: number[][] = [];
   for (let xx = 0; xx < outSize; xx++) {
@@ -135,7 +136,7 @@ function coefficients(inSize: number, outSize: number, resample: Resample): { st
     const w: number[] = [];
     let ww = 0;
     for (let x = 0; x < xmax; x++) {
-      const v = fn((x + xmin - center + 0.5) / filterscale);
+      const v = fn((x + xmin - center + 0.5) * ss);
       w.push(v);
       ww += v;
     }
