@@ -204,3 +204,9 @@ registerDeparture({
   case: "a PNG with a tRNS chunk and no ignore_transparent",
   why: "OSWorld's precedence (`a and b or c`) crops to the opaque area whenever Pillow reports 'transparency'; Proctor crops only with ignore_transparent",
 });
+registerDeparture({
+  metric: 'check_contrast_increase_and_structure_sim',
+  profile: 'osworld',
+  case: 'palette (P mode) images',
+  why: "OSWorld takes the standard deviation of Pillow's array, which for a palette image holds palette indices; sharp expands the palette, so Proctor takes the colours'",
+});

@@ -8,7 +8,8 @@ import { brief, isFile, readBytes, sharedValue } from './inputs';
 import type { Raw } from './image';
 import { resize, toLuma } from './images-pillow';
 
-/** The decoded image objects a page paints, each once per page, in painting order. */
+/** The decoded image objects a page paints, each once per page, in painting order (stencil masks and inline images
+ * are not image objects PyMuPDF lists, so they are left out). */
 async function embeddedImages(path: string): Promise<Raw[] | string> {
   const bytes = await readBytes(path);
   if (!bytes) return `PDF ${brief(path)} cannot be read`;
@@ -22,7 +23,7 @@ async function embeddedImages(path: string): Promise<Raw[] | string> {
         const ops = await page.getOperatorList();
         const seen = new Set<string>();
         for (let i = 0; i < ops.fnArray.length; i++) {
-          if (ops.fnArray[i] !== pdfjs.OPS.paintImageXObject) continue;
+          if (ops.fnArray[i] !== pdfjs.OPS.paintImageXObject && ops.fnArray[i] !== pdfjs.OPS.paintImageXObjectRepeat) continue;
           const id = String((ops.argsArray[i] as unknown[])[0]);
           if (seen.has(id)) continue;
           seen.add(id);
