@@ -33,12 +33,13 @@ describe.skipIf(!hasImageMagick)('OSWorld gimp-family metrics on images ImageMag
 
   it('are in the gimp family', () => expect(metricFamilyOf('check_structure_sim')).toBe('gimp'));
 
-  it('check_structure_sim: a copy 1, a rotated image 0, grey images through the column quirk', async () => {
+  it('check_structure_sim: a copy 1, a rotated image 0, grey images compared as RGB, other sizes 0', async () => {
     expect((await runMetric('check_structure_sim', f.copy, f.base)).score).toBe(1);
     expect((await runMetric('check_structure_sim', f.other, f.base)).score).toBe(0);
     expect((await runMetric('check_structure_sim', f.grey, f.grey)).score).toBe(1);
     expect((await runMetric('check_structure_sim', f.greyOther, f.grey)).score).toBe(0);
     expect((await runMetric('check_structure_sim', f.grey, f.base)).score).toBe(0);
+    expect((await runMetric('check_structure_sim', magick('small.png', ['-resize', '50%']), f.base)).reason).toMatch(/sizes differ/);
     expect((await runMetric('check_file_exists_and_structure_sim', join(tmp.dir, 'none.png'), f.base)).score).toBe(0);
   });
 
@@ -58,6 +59,9 @@ describe.skipIf(!hasImageMagick)('OSWorld gimp-family metrics on images ImageMag
   it('brightness and contrast changes with the same structure', async () => {
     expect((await runMetric('check_brightness_decrease_and_structure_sim', f.darker, f.base)).score).toBe(1);
     expect((await runMetric('check_brightness_decrease_and_structure_sim', f.base, f.darker)).score).toBe(0);
+    // another size: the result is resized to the original's with Lanczos before the comparison
+    const smaller = await runMetric('check_brightness_decrease_and_structure_sim', magick('darker-small.png', ['-resize', '80%'], 'darker.png'), f.base);
+    expect(smaller.score, smaller.reason).toBe(1);
     expect((await runMetric('check_contrast_increase_and_structure_sim', f.contrast, f.base)).score).toBe(1);
     expect((await runMetric('check_contrast_increase_and_structure_sim', f.base, f.contrast)).score).toBe(0);
   });

@@ -1,87 +1,19 @@
-// OSWorld's GIMP metrics (family `gimp`; desktop_env/evaluators/metrics/gimp.py): image structure by SSIM as
-// scikit-image computes it on Pillow's arrays (channel_axis=-1), sizes, mirroring, brightness and contrast
-// changes, GIMP's config files. Pixels come from sharp; the arithmetic is here.
+// OSWorld's GIMP metrics (family `gimp`; desktop_env/evaluators/metrics/gimp.py): image structure by OSWorld's
+// structure_check_by_ssim (both images as RGB, same size, scikit-image's SSIM), sizes, mirroring, brightness and
+// contrast changes, GIMP's config files. Pixels come from sharp; the arithmetic is here and in images-pillow.ts.
+// More of gimp.py lives in gimp-structure.ts (resized, palette, saturation, threshold) and gimp-shapes.ts.
 import { stat } from 'node:fs/promises';
-import sharp from 'sharp';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readText } from './inputs';
 import type { Raw } from './image';
+import { openPillow, resize, structureSimilar, toRgb, type PillowImage } from './images-pillow';
+import './gimp-structure';
+import './gimp-shapes';
 
-/** The image's pixels in the bands Pillow opens it with (L, LA, RGB, RGBA). */
-async function pixels(path: unknown, side: string): Promise<Raw | string> {
-  if (typeof path !== 'string' || !path) return `${side} image is missing`;
-  try {
-    const { data, info } = await sharp(path).raw().toBuffer({ resolveWithObject: true });
-    return { data, width: info.width, height: info.height, channels: info.channels };
-  } catch (e) {
-    return `${side} image ${brief(path)} cannot be decoded: ${(e as Error).message}`;
-  }
-}
-
-/** SSIM of one window (sample covariance, uint8 data range), as scikit-image. */
-function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: number, wh: number): number {
-  const c1 = (0.01 * 255) ** 2;
-  const c2 = (0.03 * 255) ** 2;
-  let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-  const n = ww * wh;
-  for (let y = y0; y < y0 + wh; y++) {
-    for (let x = x0; x < x0 + ww; x++) {
-      const i = (y * a.width + x) * a.channels + band;
-      const p = a.data[i];
-      const q = b.data[i];
-      sa += p;
-      sb += q;
-      saa += p * p;
-      sbb += q * q;
-      sab += p * q;
-    }
-  }
-  const ma = sa / n;
-  const mb = sb / n;
-  const va = (saa - n * ma * ma) / (n - 1);
-  const vb = (sbb - n * mb * mb) / (n - 1);
-  const cov = (sab - n * ma * mb) / (n - 1);
-  return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
-}
-
-/**
- * scikit-image's structural_similarity(np.array(a), np.array(b), channel_axis=-1): 7-wide windows wholly inside
- * the image, averaged, then averaged over the last axis. For a multi-band image that axis is the bands; for a
- * single-band (L) image it is the columns, each a 1-D signal (the quirk OSWorld inherits). A string when
- * scikit-image raises (shapes differ, image smaller than the window).
- */
-export function skimageSsim(a: Raw, b: Raw): number | string {
-  if (a.width !== b.width || a.height !== b.height || a.channels !== b.channels) {
-    return `shapes differ: ${a.width}×${a.height}×${a.channels} vs ${b.width}×${b.height}×${b.channels}`;
-  }
-  const win = 7;
-  if (a.channels === 1) {
-    if (a.height < win) return `image height ${a.height} is below the 7-pixel window`;
-    let total = 0;
-    for (let x = 0; x < a.width; x++) {
-      let s = 0;
-      for (let y = 0; y + win <= a.height; y++) s += windowSsim(a, b, 0, x, y, 1, win);
-      total += s / (a.height - win + 1);
-    }
-    return total / a.width;
-  }
-  if (a.width < win || a.height < win) return `image ${a.width}×${a.height} is smaller than the 7×7 window`;
-  let total = 0;
-  for (let band = 0; band < a.channels; band++) {
-    let s = 0;
-    for (let y = 0; y + win <= a.height; y++) for (let x = 0; x + win <= a.width; x++) s += windowSsim(a, b, band, x, y, win, win);
-    total += s / ((a.height - win + 1) * (a.width - win + 1));
-  }
-  return total / a.channels;
-}
-
-async function structureSimilar(a: Raw, b: Raw, threshold: number): Promise<true | string> {
-  const s = skimageSsim(a, b);
-  if (typeof s === 'string') return s;
-  return s >= threshold || `SSIM ${s.toFixed(4)} < ${threshold}`;
-}
+/** The image's pixels in the bands Pillow opens it with (L, LA, RGB, RGBA; a palette's colours expanded). */
+const pixels = openPillow;
 
 /** Pillow's convert('L') of one pixel: ITU-R 601-2 luma in fixed point. */
 function luma(img: Raw, i: number): number {
@@ -98,7 +30,7 @@ function meanLuma(img: Raw): number {
   return s / n;
 }
 
-async function twoImages(src: unknown, tgt: unknown): Promise<[Raw, Raw] | string> {
+async function twoImages(src: unknown, tgt: unknown): Promise<[PillowImage, PillowImage] | string> {
   const a = await pixels(src, 'result');
   if (typeof a === 'string') return a;
   const b = await pixels(tgt, 'expected');
@@ -106,11 +38,11 @@ async function twoImages(src: unknown, tgt: unknown): Promise<[Raw, Raw] | strin
   return [a, b];
 }
 
-/** check_structure_sim — the two images have SSIM ≥ 0.9 (same size and bands). */
+/** check_structure_sim — the two images, both as RGB, are the same size and have SSIM ≥ 0.9. */
 async function checkStructureSim(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const imgs = await twoImages(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
-  const same = await structureSimilar(imgs[0], imgs[1], 0.9);
+  const same = structureSimilar(imgs[0], imgs[1], 0.9);
   return verdict(same === true, 'the images have a similar structure', `structure differs: ${String(same)}`);
 }
 
@@ -122,17 +54,15 @@ async function checkFileExistsAndStructureSim(result: unknown, expected: unknown
 
 /** check_image_mirror — the result flipped left-right has SSIM ≥ 0.99 with the expected image. */
 async function checkImageMirror(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (typeof result !== 'string' || !result) return fail('result image is missing');
-  let flipped: Raw;
-  try {
-    const { data, info } = await sharp(result).flop().raw().toBuffer({ resolveWithObject: true });
-    flipped = { data, width: info.width, height: info.height, channels: info.channels };
-  } catch (e) {
-    return fail(`result image cannot be decoded: ${(e as Error).message}`);
+  const a = await pixels(result, 'result');
+  if (typeof a === 'string') return fail(a);
+  const flipped = Buffer.alloc(a.data.length);
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) a.data.copy(flipped, (y * a.width + a.width - 1 - x) * a.channels, (y * a.width + x) * a.channels, (y * a.width + x + 1) * a.channels);
   }
   const b = await pixels(expected, 'expected');
   if (typeof b === 'string') return fail(b);
-  const same = await structureSimilar(flipped, b, 0.99);
+  const same = structureSimilar({ ...a, data: flipped }, b, 0.99);
   return verdict(same === true, 'the image is mirrored left-right', `not mirrored: ${String(same)}`);
 }
 
@@ -172,22 +102,27 @@ async function checkImageFileSize(result: unknown, expected: unknown): Promise<M
   return verdict(size < max, `${size} bytes < ${max}`, `${size} bytes, limit ${max}`);
 }
 
+/** image.point(x → min(255, max(0, int(x · factor)))) on every band, as normalize_brightness does. */
+function scaled(img: PillowImage, factor: number): PillowImage {
+  const data = Buffer.from(img.data.map((v) => Math.min(255, Math.max(0, Math.trunc(v * factor)))));
+  return { ...img, data };
+}
+
 /**
  * check_brightness_decrease_and_structure_sim — the result is darker than the expected (original) image, and after
- * scaling both to mean brightness 128 their mean squared difference (0..1 scale) is below `threshold` (0.03).
+ * scaling both to mean brightness 128 (the result then resized to the original's size with Lanczos when the sizes
+ * differ, both as RGB) their mean squared difference (0..1 scale) is below `threshold` (0.03).
  */
 async function checkBrightnessDecrease(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
   const imgs = await twoImages(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
-  const [a, b] = imgs;
-  const [ba, bb] = [meanLuma(a), meanLuma(b)];
+  const [ba, bb] = [meanLuma(imgs[0]), meanLuma(imgs[1])];
   if (!(bb > ba)) return fail(`brightness not decreased: ${ba.toFixed(2)} vs ${bb.toFixed(2)}`);
-  if (a.data.length !== b.data.length) return fail('the images differ in shape');
-  const fa = 128 / ba;
-  const fb = 128 / bb;
+  const b = toRgb(scaled(imgs[1], 128 / bb));
+  const a = toRgb(resize(scaled(imgs[0], 128 / ba), b.width, b.height, 'lanczos'));
   let s = 0;
   for (let i = 0; i < a.data.length; i++) {
-    const d = Math.min(255, Math.max(0, Math.trunc(a.data[i] * fa))) / 255 - Math.min(255, Math.max(0, Math.trunc(b.data[i] * fb))) / 255;
+    const d = a.data[i] / 255 - b.data[i] / 255;
     s += d * d;
   }
   const mse = s / a.data.length;
@@ -213,7 +148,7 @@ async function checkContrastIncrease(result: unknown, expected: unknown): Promis
   if (typeof imgs === 'string') return fail(imgs);
   const [ca, cb] = imgs.map(std);
   if (!(cb < ca)) return fail(`contrast not increased: ${ca.toFixed(2)} vs ${cb.toFixed(2)}`);
-  const same = await structureSimilar(imgs[0], imgs[1], 0.65);
+  const same = structureSimilar(imgs[0], imgs[1], 0.65);
   return verdict(same === true, `contrast increased (${cb.toFixed(1)} → ${ca.toFixed(1)}) with the same structure`, `structure differs: ${String(same)}`);
 }
 
@@ -264,14 +199,14 @@ registerMetricFamily('gimp', {
 });
 
 registerDeparture({
-  metric: 'check_structure_sim',
-  profile: 'osworld',
-  case: 'palette (P mode) images',
-  why: 'Pillow hands scikit-image a palette image as its 2-D index array; sharp expands the palette to RGB(A), so Proctor compares colours',
-});
-registerDeparture({
   metric: 'check_image_size',
   profile: 'osworld',
   case: "a PNG with a tRNS chunk and no ignore_transparent",
   why: "OSWorld's precedence (`a and b or c`) crops to the opaque area whenever Pillow reports 'transparency'; Proctor crops only with ignore_transparent",
+});
+registerDeparture({
+  metric: 'check_contrast_increase_and_structure_sim',
+  profile: 'osworld',
+  case: 'palette (P mode) images',
+  why: "OSWorld takes the standard deviation of Pillow's array, which for a palette image holds palette indices; sharp expands the palette, so Proctor takes the colours'",
 });

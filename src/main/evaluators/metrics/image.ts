@@ -2,6 +2,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isFile } from './inputs';
+import './ocr';
 
 export interface Raw {
   data: Buffer;

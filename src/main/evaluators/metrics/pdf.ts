@@ -5,6 +5,7 @@ import { fail, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readBytes, sharedValue } from './inputs';
 import { fuzzRatio } from './ooxml';
+import './pdf-images';
 
 interface PdfText {
   pages: number;
