@@ -1,10 +1,12 @@
 // OSWorld's Impress metrics (family `slides`; desktop_env/evaluators/metrics/slides.py): compare_pptx_files
 // (pptx-compare.ts), the slide size, transitions, background fills, a stretched picture, the master's page-number
 // colour, and LibreOffice settings (presenter console, autosave interval) and the Slides pane in the accessibility
-// tree. Presentations are read as python-pptx reads them (pptx.ts, pptx-shapes.ts); where python-pptx or the metric
-// raises, the metric scores 0 and names the exception.
+// tree. Presentations are read as python-pptx 1.0 reads them (pptx.ts, pptx-shapes.ts: a line break in a paragraph is
+// "\v", as python-pptx ≥ 0.6.22 gives it); where python-pptx or the metric raises, the metric scores 0 and names the
+// exception (OSWorld's evaluation errors out there).
 import { DOMParser } from '@xmldom/xmldom';
 import { registerMetricFamily } from '../family';
+import { registerDeparture } from '../profile';
 import { fail, verdict, type MetricOutcome } from '../metric';
 import { brief, isRecord, readBytes, readText } from './inputs';
 import { attr, descendants, NS, parseXml, PptxError, readPptx, relatedBytes, type Presentation } from './pptx';
@@ -258,4 +260,19 @@ registerMetricFamily('slides', {
   check_page_number_colors: checkPageNumberColors,
   evaluate_presentation_fill_to_rgb_distance: evaluateFillToRgbDistance,
   check_image_stretch_and_center: checkImageStretchAndCenter,
+});
+
+for (const metric of ['compare_pptx_files', 'check_image_stretch_and_center', 'evaluate_presentation_fill_to_rgb_distance', 'check_page_number_colors', 'check_transition']) {
+  registerDeparture({
+    metric,
+    profile: 'osworld',
+    case: 'python-pptx raises',
+    why: 'where python-pptx or the metric raises (a scheme-coloured background, a shape python-pptx cannot type, notes without a body placeholder, a file that is no pptx), OSWorld\'s evaluation stops with an exception; Proctor scores 0 and names it',
+  });
+}
+registerDeparture({
+  metric: 'check_auto_saving_time',
+  profile: 'osworld',
+  case: 'unreadable config',
+  why: 'OSWorld returns None for a missing or malformed registrymodifications.xcu; Proctor scores 0',
 });
