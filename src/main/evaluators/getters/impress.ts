@@ -47,7 +47,8 @@ async function mediaOf(rel: Element, zip: JSZip, pptHost: string, spec: SlideSpe
     return host;
   }
   if (!target.startsWith('file://')) throw new Error(`getter '${type}': ${spec.pptPath} links media at '${target}', neither in the package nor a file:// path`);
-  return fetchGuestFile(ctx, decodeURI(target.slice('file://'.length)), spec.dest);
+  // the path as written after file:// (not URL-decoded, as OSWorld takes it)
+  return fetchGuestFile(ctx, target.slice('file://'.length), spec.dest);
 }
 
 async function openPresentation(spec: SlideSpec, ctx: GradingContext, type: string): Promise<{ zip: JSZip; host: string } | undefined> {

@@ -61,8 +61,9 @@ type Bullet = [string, string, string];
 const NONE = '\u0000None';
 
 /** The slide's bullets (OSWorld's _extract_bullets over the slide XML): [level, char, text] of each non-blank a:p;
- * undefined where OSWorld's extraction fails (an empty a:t) and the bullet check is skipped. */
-function bullets(slide: SlidePart): Bullet[] | undefined {
+ * undefined where OSWorld's extraction fails (an empty a:t) and the bullet check is skipped. python-pptx has by then
+ * added an empty a:pPr to every paragraph whose level or alignment it read (`touched`), so those read level '0'. */
+function bullets(slide: SlidePart, touched: Set<Element | null>): Bullet[] | undefined {
   const out: Bullet[] = [];
   for (const p of allParagraphs(slide.doc)) {
     const ts = descendants(p, NS.a, 't');
@@ -70,10 +71,12 @@ function bullets(slide: SlidePart): Bullet[] | undefined {
     const text = ts.map((t) => t.textContent).join('');
     if (!pyStrip(text)) continue;
     const pPr = kid(p, NS.a, 'pPr');
-    const lvl = pPr ? attr(pPr, 'lvl') ?? '0' : 'No Level';
+    if (!pPr && !touched.has(p)) {
+      out.push(['No Level', 'No Bullet', text]);
+      continue;
+    }
     const buChar = kid(pPr, NS.a, 'buChar');
-    const char = buChar ? attr(buChar, 'char') ?? NONE : 'No Bullet';
-    out.push([lvl, char, text]);
+    out.push([attr(pPr, 'lvl') ?? '0', buChar ? attr(buChar, 'char') ?? NONE : 'No Bullet', text]);
   }
   return out;
 }
@@ -81,6 +84,18 @@ function bullets(slide: SlidePart): Bullet[] | undefined {
 function sameBullets(b1: Bullet[] | undefined, b2: Bullet[] | undefined): boolean {
   if (!b1 || !b2) return true;
   return b1.length === b2.length && b1.every((b, i) => b[2] === b2[i][2] && b[1] === b2[i][1] && b[0] === b2[i][0]);
+}
+
+/** The bullet check of one slide pair: the paragraphs python-pptx has touched so far, and whether the slides'
+ * bullets agree in that state (recomputed only when more paragraphs were touched). */
+class SlideBullets {
+  readonly touched = new Set<Element | null>();
+  private memo?: { size: number; agree: boolean };
+  constructor(private readonly s1: SlidePart, private readonly s2: SlidePart) {}
+  agree(): boolean {
+    if (this.memo?.size !== this.touched.size) this.memo = { size: this.touched.size, agree: sameBullets(bullets(this.s1, this.touched), bullets(this.s2, this.touched)) };
+    return this.memo.agree;
+  }
 }
 
 const falsy = (v: boolean | undefined) => !v;
@@ -107,9 +122,9 @@ export function comparePresentations(p1: Presentation, p2: Presentation, options
     const texts1 = allTextShapes(shapes1);
     const texts2 = allTextShapes(shapes2);
     if (shapes1.length !== shapes2.length) return `${at}: ${shapes1.length} shapes against ${shapes2.length}`;
-    let slideBullets: boolean | undefined;
+    const slideBullets = new SlideBullets(s1, s2);
     for (let j = 0; j < shapes1.length; j++) {
-      const why = compareShapes(shapes1[j], shapes2[j], s1, s2, i + 1, o, tol, () => (slideBullets ??= sameBullets(bullets(s1), bullets(s2))));
+      const why = compareShapes(shapes1[j], shapes2[j], s1, s2, i + 1, o, tol, slideBullets);
       if (why) return `${at}, shape ${j + 1}: ${why}`;
     }
     if (o.examine_alignment && texts1.length === texts2.length) {
@@ -128,7 +143,7 @@ export function comparePresentations(p1: Presentation, p2: Presentation, options
 }
 
 function compareShapes(
-  sh1: Element, sh2: Element, s1: SlidePart, s2: SlidePart, slideIdx: number, o: Flags, tol: number, bulletsAgree: () => boolean,
+  sh1: Element, sh2: Element, s1: SlidePart, s2: SlidePart, slideIdx: number, o: Flags, tol: number, bullets: SlideBullets,
 ): string | null {
   if (o.enable_debug) {
     shapeType(sh1);
@@ -173,7 +188,7 @@ function compareShapes(
     const why = compareTables(sh1, sh2, o);
     if (why) return why;
   }
-  if (hasText(sh1) && hasText(sh2)) return compareText(sh1, sh2, o, bulletsAgree);
+  if (hasText(sh1) && hasText(sh2)) return compareText(sh1, sh2, o, bullets);
   return null;
 }
 
@@ -211,7 +226,7 @@ function underlineDiffers(u1: boolean | string | undefined, u2: boolean | string
   return null;
 }
 
-function compareText(sh1: Element, sh2: Element, o: Flags, bulletsAgree: () => boolean): string | null {
+function compareText(sh1: Element, sh2: Element, o: Flags, bullets: SlideBullets): string | null {
   const [x1, x2] = [pyStrip(shapeText(sh1)), pyStrip(shapeText(sh2))];
   if (x1 !== x2 && o.examine_text) return `text '${x1}' against '${x2}'`;
   const [ps1, ps2] = [shapeParagraphs(sh1), shapeParagraphs(sh2)];
@@ -221,6 +236,8 @@ function compareText(sh1: Element, sh2: Element, o: Flags, bulletsAgree: () => b
     const at = `paragraph ${k + 1}`;
     if (o.examine_alignment && (alignment(p1) ?? 'l') !== (alignment(p2) ?? 'l')) return `${at}: alignment ${alignment(p1) ?? 'l'} against ${alignment(p2) ?? 'l'}`;
     if (paragraphText(p1) !== paragraphText(p2) && o.examine_text) return `${at}: text '${paragraphText(p1)}' against '${paragraphText(p2)}'`;
+    // reading paragraph.level (and .alignment) makes python-pptx add an empty a:pPr, which the bullet check sees
+    bullets.touched.add(p1).add(p2);
     if (level(p1) !== level(p2) && o.examine_indent) return `${at}: level ${level(p1)} against ${level(p2)}`;
     const [rs1, rs2] = [runsOf(p1), runsOf(p2)];
     if (rs1.length !== rs2.length) return `${at}: ${rs1.length} runs against ${rs2.length}`;
@@ -235,7 +252,7 @@ function compareText(sh1: Element, sh2: Element, o: Flags, bulletsAgree: () => b
       const u = o.examine_font_underline ? underlineDiffers(f1.underline, f2.underline) : null;
       if (u) return `${run}: underline ${u}`;
       if (f1.strike !== f2.strike && o.examine_strike_through) return `${run}: strike ${f1.strike} against ${f2.strike}`;
-      if (o.examine_bullets && !bulletsAgree()) return `${run}: the slide's bullets differ`;
+      if (o.examine_bullets && !bullets.agree()) return `${run}: the slide's bullets differ`;
     }
   }
   return null;

@@ -27,7 +27,8 @@ export const FREEFORM = 5;
 export function shapeType(el: Element): number | null {
   switch (el.localName) {
     case 'pic':
-      return kid(nvPr(el), NS.a, 'videoFile') ? 16 : PICTURE;
+      // a picture placeholder stays a picture; python-pptx makes any other p:pic with a video a movie
+      return !phOf(el) && kid(nvPr(el), NS.a, 'videoFile') ? 16 : PICTURE;
     case 'grpSp':
       return 6;
     case 'cxnSp':
@@ -35,10 +36,11 @@ export function shapeType(el: Element): number | null {
     case 'contentPart':
       return null;
     case 'graphicFrame': {
-      const uri = attr(path(el, 'a:graphic', 'a:graphicData'), 'uri') ?? '';
-      if (uri.endsWith('/chart')) return 3;
-      if (uri.endsWith('/table')) return TABLE;
-      if (uri.endsWith('/ole')) return path(el, 'a:graphic', 'a:graphicData', 'p:oleObj') && kid(path(el, 'a:graphic', 'a:graphicData', 'p:oleObj'), NS.p, 'embed') ? 7 : 10;
+      const data = path(el, 'a:graphic', 'a:graphicData');
+      const uri = attr(data, 'uri');
+      if (uri === 'http://schemas.openxmlformats.org/drawingml/2006/chart') return 3;
+      if (uri === 'http://schemas.openxmlformats.org/drawingml/2006/table') return TABLE;
+      if (uri === 'http://schemas.openxmlformats.org/presentationml/2006/ole') return kid(path(data, 'p:oleObj'), NS.p, 'embed') ? 7 : 10;
       return null;
     }
     default: {

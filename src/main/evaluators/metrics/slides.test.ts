@@ -61,7 +61,8 @@ const STYLES = `
 <style:style style:name="I" style:family="text"><style:text-properties fo:font-style="italic" style:text-underline-style="solid" style:text-underline-width="auto" style:text-underline-color="font-color"/></style:style>
 <style:style style:name="BI" style:family="text"><style:text-properties fo:font-weight="bold" fo:font-style="italic" style:text-underline-style="solid" style:text-underline-width="auto" style:text-underline-color="font-color"/></style:style>
 <style:style style:name="R" style:family="text"><style:text-properties fo:color="#ff0000"/></style:style>
-<style:style style:name="center" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/></style:style>`;
+<style:style style:name="center" style:family="paragraph"><style:paragraph-properties fo:text-align="center"/></style:style>
+<style:style style:name="plain" style:family="paragraph"><style:paragraph-properties/></style:style>`;
 
 interface DeckChanges {
   worldStyle?: string;
@@ -70,6 +71,8 @@ interface DeckChanges {
   cellStyle?: string;
   extraSlide?: boolean;
   subLevel?: boolean;
+  /** The paragraph style of the text box's first paragraph (default centred). */
+  firstParagraph?: string;
 }
 
 /** A two-slide deck: a red background, a title placeholder, a text box of formatted runs and notes on slide 1; a
@@ -82,7 +85,7 @@ function deck(c: DeckChanges = {}): string {
     pages: `
 <draw:page draw:name="p1" draw:style-name="bgRed" draw:master-page-name="Default">
  <draw:frame presentation:style-name="pr1" draw:layer="layout" presentation:class="title" svg:x="2cm" svg:y="1cm" svg:width="20cm" svg:height="2cm"><draw:text-box><text:p>Quarterly report</text:p></draw:text-box></draw:frame>
- <draw:frame svg:x="${c.boxX ?? 2}cm" svg:y="5cm" svg:width="12cm" svg:height="3cm"><draw:text-box><text:p text:style-name="center"><text:span text:style-name="B">Hello</text:span> <text:span text:style-name="${c.worldStyle ?? 'I'}">world</text:span></text:p><text:p>Second line</text:p></draw:text-box></draw:frame>
+ <draw:frame svg:x="${c.boxX ?? 2}cm" svg:y="5cm" svg:width="12cm" svg:height="3cm"><draw:text-box><text:p text:style-name="${c.firstParagraph ?? 'center'}"><text:span text:style-name="B">Hello</text:span> <text:span text:style-name="${c.worldStyle ?? 'I'}">world</text:span></text:p><text:p>Second line</text:p></draw:text-box></draw:frame>
  ${notes}
 </draw:page>
 <draw:page draw:name="p2" draw:style-name="dissolve" draw:master-page-name="Default">
@@ -116,6 +119,7 @@ describe.skipIf(!hasImpress)('OSWorld slides metrics on presentations LibreOffic
       extra: deck({ extraSlide: true }),
       cell: deck({ cellStyle: 'R' }),
       flat: deck({ subLevel: false }),
+      left: deck({ firstParagraph: 'plain' }),
       portrait: fodp({ width: 15.75, height: 28, styles: STYLES, pages: onePage('', 'draw:style-name="bgGreen"') }),
       picSmall: fodp({ pages: onePage(picture(2, 2, 10, 7.5)) }),
       picFull: fodp({ pages: onePage(picture(0.2, 0.1, 27.8, 15.6)) }),
@@ -145,6 +149,15 @@ describe.skipIf(!hasImpress)('OSWorld slides metrics on presentations LibreOffic
     expect(cell).toMatchObject({ score: 0, reason: expect.stringMatching(/slide 2, shape 1: cell \(0, 0\), run 'A': colour FF0000 against 0000FF/) });
     expect((await runMetric('compare_pptx_files', f.cell, f.base, { examine_color_rgb: false })).score).toBe(0); // bold differs too
     expect((await runMetric('compare_pptx_files', f.flat, f.base)).reason).toMatch(/slide 2, shape 2: text 'point one' against 'point one\nsub point'/);
+  });
+
+  it('compare_pptx_files compares paragraph alignment, left when unset', async () => {
+    // the left paragraph has no a:pPr, the centred one has: OSWorld's bullet reading sees level 'No Level' against
+    // '0', at the slide's first run already
+    expect((await runMetric('compare_pptx_files', f.left, f.base)).reason).toMatch(/slide 1, shape 1: paragraph 1, run 'Quarterly report': the slide's bullets differ/);
+    const noBullets = { examine_bullets: false };
+    expect((await runMetric('compare_pptx_files', f.left, f.base, noBullets)).reason).toMatch(/slide 1, shape 2: paragraph 1: alignment l against ctr/);
+    expect((await runMetric('compare_pptx_files', f.left, f.base, { ...noBullets, examine_alignment: false })).score).toBe(1);
   });
 
   it('compare_pptx_files reads a missing result as the empty default template', async () => {
