@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fodp, saveAsPptx } from '../src/main/evaluators/testing/impress';
 
 export interface SetCase {
   format: string;
@@ -75,25 +76,28 @@ export function buildOsworldSet(dir: string, has: (metric: string) => boolean): 
   soffice(dir, out, 'xlsx:Calc MS Excel 2007 XML', sheets, 'HTML (StarCalc)');
   add('xlsx', 'compare_table', pairsOf(['sheet1', 'sheet2', 'sheet3', 'sheet4', 'sheet5', 'sheet6'], 'sheet0', (n) => join(out, `${n}.xlsx`)), { rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'EI0' }] });
 
-  // Images by ImageMagick: a shape on a canvas, moved or recoloured in some results
-  const shapes = ['rectangle 100,100 300,260', 'rectangle 100,100 300,260', 'rectangle 110,100 310,260', 'circle 320,240 400,240', 'rectangle 100,100 300,260', 'rectangle 100,100 300,260', 'rectangle 100,120 300,280'];
-  const fills = ['steelblue', 'steelblue', 'steelblue', 'steelblue', 'tomato', 'steelblue', 'steelblue'];
-  const images = shapes.map((shape, i) => {
+  // Images by ImageMagick from its built-in logo: the same, flipped, turned, half covered, more saturated, blurred
+  const edits = [[], [], ['-flop'], ['-rotate', '180'], ['-fill', 'black', '-draw', 'rectangle 0,0 320,480'], ['-modulate', '100,150'], ['-blur', '0x1']];
+  const images = edits.map((edit, i) => {
     const p = join(out, `image${i}.png`);
-    run('convert', ['-size', '640x480', 'xc:white', '-fill', fills[i], '-draw', shape, p]);
+    run('convert', ['logo:', ...edit, p]);
     return p;
   });
   add('png', 'check_structure_sim', images.slice(1).map((p): [string, string] => [p, images[0]]));
 
-  // Slide decks: Impress from the report pages is not possible (HTML opens in Writer); a flat ODF presentation
-  // is written instead
-  const decks = ['Launch plan', 'Launch plan', 'Launch plans', 'Launch plan', 'Budget'].map((title, i) => {
-    const p = join(src, `deck${i}.fodp`);
-    writeFileSync(p, flatPresentation(title, i === 3 ? 'Second point, changed' : 'Second point'));
-    return p;
+  // Slide decks: Impress opens no HTML, so flat ODF presentations are saved as pptx
+  const deck = (title: string, second: string) =>
+    fodp({
+      pages: `<draw:page draw:master-page-name="Default"><draw:frame svg:x="2cm" svg:y="1cm" svg:width="24cm" svg:height="3cm"><draw:text-box><text:p>${title}</text:p></draw:text-box></draw:frame><draw:frame svg:x="2cm" svg:y="5cm" svg:width="24cm" svg:height="8cm"><draw:text-box><text:p>First point</text:p><text:p>${second}</text:p></draw:text-box></draw:frame></draw:page>`,
+    });
+  const decks = saveAsPptx(join(dir, 'decks'), {
+    deck0: deck('Launch plan', 'Second point'),
+    deck1: deck('Launch plan', 'Second point'),
+    deck2: deck('Launch plans', 'Second point'),
+    deck3: deck('Launch plan', 'Second point, changed'),
+    deck4: deck('Budget', 'Second point'),
   });
-  soffice(dir, out, 'pptx:Impress MS PowerPoint 2007 XML', decks);
-  add('pptx', 'compare_pptx_files', pairsOf(['deck1', 'deck2', 'deck3', 'deck4'], 'deck0', (n) => join(out, `${n}.pptx`)));
+  add('pptx', 'compare_pptx_files', pairsOf(['deck1', 'deck2', 'deck3', 'deck4'], 'deck0', (n) => decks[n]));
 
   // CSV and HTML written as the apps would leave them
   const csv = (v: number) => `name,score\nada,${90 + v}\nbob,77\ncy,64\n`;
@@ -107,18 +111,4 @@ export function buildOsworldSet(dir: string, has: (metric: string) => boolean): 
   for (const [i, [hz, volume]] of tones.entries()) run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=${hz}:duration=2`, '-af', `volume=${volume}`, join(out, `tone${i}.wav`)]);
   add('wav', 'compare_audios', pairsOf(['tone1', 'tone2', 'tone3'], 'tone0', (n) => join(out, `${n}.wav`)));
   return { cases, skipped };
-}
-
-/** A one-slide flat ODF presentation with a title and two bullet points. */
-function flatPresentation(title: string, second: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.presentation">
- <office:body><office:presentation>
-  <draw:page draw:name="page1">
-   <draw:frame presentation:class="title" svg:x="2cm" svg:y="1cm" svg:width="24cm" svg:height="3cm"><draw:text-box><text:p>${title}</text:p></draw:text-box></draw:frame>
-   <draw:frame presentation:class="outline" svg:x="2cm" svg:y="5cm" svg:width="24cm" svg:height="10cm"><draw:text-box><text:list><text:list-item><text:p>First point</text:p></text:list-item><text:list-item><text:p>${second}</text:p></text:list-item></text:list></draw:text-box></draw:frame>
-  </draw:page>
- </office:presentation></office:body>
-</office:document>
-`;
 }
