@@ -113,7 +113,7 @@ export function videoFrameHashes(path: string, max: number, signal?: AbortSignal
   return new Promise((resolve) => {
     const hashes: boolean[][] = [];
     if (max <= 0) return resolve(hashes);
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     const p = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'ignore'], signal });
     p.stdout.on('data', (c: Buffer) => {
       buf = buf.length ? Buffer.concat([buf, c]) : c;

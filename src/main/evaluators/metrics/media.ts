@@ -83,7 +83,9 @@ function easyValue(meta: IAudioMetadata, key: string): string {
 /**
  * check_mp3_meta — `result`: an MP3 file; `expected`: `{key: {method, ref}}` over EasyID3 keys (title, artist,
  * album, date, genre, tracknumber, …). 1 when every key's value (its texts joined with ',', '' when absent)
- * satisfies its rule. No file → 0; a file without ID3 tags → 0 (mutagen raises there).
+ * satisfies its rule. No file → 0; a file without ID3 tags → 0 (mutagen raises there). Keys EasyID3 keeps in TXXX
+ * frames (musicbrainz_*, replaygain_*) or TMCL (performer:*) read '' here, and a numeric genre such as `(17)` is
+ * not turned into its name.
  */
 async function checkMp3Meta(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (typeof result !== 'string' || !(await isFile(result))) return fail(`MP3 file ${brief(result)} is missing`);
