@@ -95,5 +95,9 @@ describe('OSWorld media metrics on files ffmpeg made', () => {
     const r = fastDtw(seq([1, 2, 3, 4, 5]), seq([2, 3, 4]), (a, b) => Math.abs(a[0] - b[0]));
     expect(r.distance).toBe(2);
     expect(r.path).toEqual([[0, 0], [1, 0], [2, 1], [3, 2], [4, 2]]);
+    // Ties go to the diagonal in the compiled fastdtw: equal series align one to one (the path length divides the
+    // distance in compare_audios).
+    const flat = fastDtw(seq([1, 1, 1, 1, 1]), seq([1, 1, 1, 1, 1]), (a, b) => Math.abs(a[0] - b[0]));
+    expect(flat.path).toEqual([[0, 0], [1, 1], [2, 2], [3, 3], [4, 4]]);
   });
 });

@@ -16,7 +16,8 @@ import { matchValueToRule } from './os';
  * each file's MFCCs (librosa defaults), each coefficient normalised by its largest magnitude over time, aligned
  * with FastDTW (radius 1) under the cosine distance; the score is exp(−distance / path length), a fraction.
  * Departure: decoding and resampling are ffmpeg's (SoX resampler, soxr_hq) where librosa uses soundfile or
- * audioread and python-soxr; values at the file's edges and in the last bits may differ slightly.
+ * audioread and python-soxr; values at the file's edges and in the last bits may differ slightly. FastDTW is the
+ * compiled fastdtw's (ties to the diagonal); fastdtw's pure-Python fallback breaks ties otherwise.
  */
 async function compareAudios(result: unknown, expected: unknown, _o: Record<string, unknown>, ctx: { signal?: AbortSignal } | undefined): Promise<MetricOutcome> {
   if (typeof result !== 'string' || !result || typeof expected !== 'string' || !expected) return fail('an audio file is missing');
@@ -121,7 +122,7 @@ registerDeparture({
   metric: 'compare_audios',
   profile: 'osworld',
   case: 'decoding and resampling',
-  why: "ffmpeg decodes and resamples (SoX resampler at soxr_hq) where librosa.load uses soundfile/audioread and python-soxr, and MFCCs are computed in float64 where librosa uses float32: the similarity may differ in its last decimals",
+  why: "ffmpeg decodes and resamples (SoX resampler at soxr_hq) where librosa.load uses soundfile/audioread and python-soxr, and MFCCs are computed in float64 where librosa uses float32: the similarity may differ in its last decimals. FastDTW follows fastdtw's compiled module; where OSWorld runs its pure-Python fallback, ties between equal costs pick another path and the similarity can differ",
 });
 registerDeparture({
   metric: 'compare_videos',
