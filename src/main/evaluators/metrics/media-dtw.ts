@@ -71,8 +71,10 @@ function bandedDtw<T>(x: T[], y: T[], band: Band, dist: Distance<T>): DtwResult 
     const step = from[i][j - band.low[i]];
     if (step === UP) i--;
     else if (step === LEFT) j--;
-    else if (step === CORNER) (i--, j--);
-    else break;
+    else if (step === CORNER) {
+      i--;
+      j--;
+    } else break;
   }
   path.reverse();
   return { distance, path };
