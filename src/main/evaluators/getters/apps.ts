@@ -42,7 +42,7 @@ async function vlcPlayingInfo(spec: GetterSpec, ctx: GradingContext): Promise<un
   for (let attempt = 0; attempt < 5 && !ctx.signal?.aborted; attempt++) {
     for (const password of passwords) {
       const r = await ctx.env.run(['sh', '-c', FETCH_STATUS, 'sh', url, password], { shell: false, timeoutMs: 30_000 });
-      if (r.exitCode === 0 && !r.timedOut && r.stdout.includes('<')) {
+      if (r.exitCode === 0 && !r.timedOut) {
         await mkdir(ctx.cacheDir, { recursive: true });
         const host = join(ctx.cacheDir, safeFileName(typeof spec.dest === 'string' ? spec.dest : undefined, 'status.xml'));
         await writeFile(host, r.stdout);
