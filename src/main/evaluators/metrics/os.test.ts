@@ -221,6 +221,13 @@ describe('check_accessibility_tree with the selectors of OSWorld tasks', () => {
     expect((await check(xml, [{ xpath: '//entry/@name', text: 'Email address', exact: true }])).reason).toMatch(/no \.text/); // … but have no .text
     expect((await check(xml, [{ xpath: 'string(//entry)' }])).score).toBe(1); // a non-empty string: len() > 0
     expect((await check(xml, [{ xpath: 'count(//page-tab)' }])).reason).toMatch(/TypeError/);
+    // XPath 1.0: contains() reads the first text node only, `=` compares each
+    const split = tree('<label name="split">first<icon name="i"/>second</label>');
+    expect((await check(split, [{ xpath: "//label[contains(text(), 'second')]" }])).score).toBe(0);
+    expect((await check(split, [{ xpath: "//label[contains(text(), 'first')]" }])).score).toBe(1);
+    expect((await check(split, [{ xpath: "//label[text() = 'second']", text: 'first', exact: true }])).score).toBe(1);
+    expect((await check(split, [{ selectors: ['label:contains("first second")'] }])).score).toBe(0);
+    expect((await check(split, [{ selectors: ['label:contains("firstsecond")'] }])).score).toBe(1);
     // namespace declarations are no attributes: the root has name, cp:screencoord and cp:size only
     expect((await check(xml, [{ xpath: '/desktop-frame[count(@*) = 3]' }])).score).toBe(1);
     expect((await check(xml, [{ selectors: ['desktop-frame[xmlns\\:st]'] }])).score).toBe(0);
