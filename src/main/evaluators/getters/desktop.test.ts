@@ -90,6 +90,14 @@ describe.skipIf(!canRun)('desktop getters on a sandbox display (sakura, mousepad
     const fuzzy = (await check(xml, rule('Proctor was there', false), {}, ctx)).score;
     expect(fuzzy).toBeGreaterThan(0.8);
     expect(fuzzy).toBeLessThan(1);
+    // the forms of OSWorld's Thunderbird rules: contains() over text() and @name joined by `or`, :contains() in CSS
+    const found = async (rules: unknown[]) => (await check(xml, rules, {}, ctx)).score;
+    expect(await found([{ xpath: "//application[@name='mousepad']//*[contains(text(), 'Proctor was here') or contains(@name, 'Proctor was here')]" }])).toBe(1);
+    expect(await found([{ xpath: "//application[@name='mousepad']//*[contains(text(), 'Proctor was not here') or contains(@name, 'Proctor was not here')]" }])).toBe(0);
+    expect(await found([{ xpath: "//application[@name='mousepad']//frame[@st:active='true'][contains(@name, 'notes.txt')]" }])).toBe(1);
+    expect(await found([{ selectors: ['application[name=mousepad] frame[st|active=true] text:contains("PROCTOR WAS HERE")'] }])).toBe(1);
+    expect(await found([{ selectors: ['application[name=mousepad] frame[st|active=true] text:contains("proctor was gone")'] }])).toBe(0);
+    expect(await found([{ selectors: ['application[name=mousepad] frame[st|active=true] text:not([st|editable])'] }])).toBe(0);
   }, 60_000);
 
   it.skipIf(!hasSakura)('vm_terminal_output reads the focused terminal of the active window, trailing blank lines cut; none once another window is active', async () => {

@@ -1,18 +1,14 @@
-// Element selection over OSWorld's accessibility XML for check_accessibility_tree: the tag / attribute forms of
-// CSS selectors (lxml's CSSSelector) and XPath paths (lxml's xpath()), with OSWorld's namespace prefixes (`st:`,
-// `attr:`, `cp:` …). Only tag and attribute matching is read here: type selectors, `[attr]` / `[attr=value]` /
-// `[ns|attr=value]`, the descendant and child combinators and selector lists; XPath `/` and `//` steps of element
-// names with `[@attr]` / `[@attr='value']` predicates joined by `and`. Anything else (pseudo-classes, XPath
-// functions such as contains() or text(), positions, unions) is refused by name with UnsupportedSelectorError: full
-// CSS and XPath need the npm packages css-select and xpath, which Proctor does not ship yet.
+// Element selection over OSWorld's accessibility XML for check_accessibility_tree, as lxml does it: CSS selectors
+// the way lxml's CSSSelector (cssselect's GenericTranslator plus lxml's :contains()) selects, and XPath 1.0 the way
+// `element.xpath(expr, namespaces=…)` does, both with OSWorld's namespace prefixes (`st:`, `attr:`, `cp:` …).
+// The DOM is @xmldom/xmldom's; XPath is the npm package `xpath`; CSS is parsed by css-what and matched by
+// css-select through a small adapter over the xmldom tree. The glue here only maps cssselect's rules onto
+// css-select: `ns|attr` becomes the attribute in the namespace the prefix stands for, pseudo-classes cssselect does
+// not know are refused as it refuses them, and those it never matches (:hover, :checked …) match nothing.
 import { DOMParser } from '@xmldom/xmldom';
-
-export class UnsupportedSelectorError extends Error {
-  constructor(kind: 'CSS selector' | 'XPath', expr: string, what: string) {
-    super(`${kind} ${JSON.stringify(expr)}: ${what} is not read by Proctor's tag/attribute matcher (full ${kind === 'XPath' ? 'XPath needs the npm package xpath' : 'CSS needs the npm package css-select'})`);
-    this.name = 'UnsupportedSelectorError';
-  }
-}
+import { selectAll, type Options } from 'css-select';
+import { parse as parseCss, SelectorType, type Selector } from 'css-what';
+import * as xpath from 'xpath';
 
 /** OSWorld's namespace prefixes per `osname` (general.py's `_accessibility_ns_map`). */
 export const ACCESSIBILITY_NAMESPACES: Record<string, Record<string, string>> = Object.fromEntries(
@@ -27,14 +23,35 @@ export const ACCESSIBILITY_NAMESPACES: Record<string, Record<string, string>> = 
 const ELEMENT = 1;
 const TEXT = 3;
 const CDATA = 4;
+const XMLNS = 'http://www.w3.org/2000/xmlns/';
+const XML = 'http://www.w3.org/XML/1998/namespace';
 
-/** Parses the XML (as lxml.etree.fromstring: a malformed document is an error naming the first problem). */
+/** Parses the XML as lxml.etree.fromstring does for a str: malformed XML, or a str declaring an encoding, is an error. */
 export function parseAccessibilityDocument(xml: string): Document {
+  if (/^\s*<\?xml[^>]*\bencoding\s*=/.test(xml)) throw new Error('the accessibility tree is a string with an encoding declaration, which lxml refuses (ValueError)');
   const problems: string[] = [];
   const record = (m: string): void => void problems.push(m);
   const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: record, fatalError: record } }).parseFromString(xml, 'application/xml');
   if (problems.length || !doc.documentElement) throw new Error(`the accessibility tree is not well-formed XML: ${problems[0] ?? 'no root element'}`);
+  dropNamespaceDeclarations(doc.documentElement);
   return doc;
+}
+
+/**
+ * Namespace declarations are no attributes in XPath's data model (lxml's `//@*` never lists them), but xmldom keeps
+ * them as attributes and the xpath package would select them; every node already carries its namespace URI, so
+ * they are removed once parsed. The cost: XPath's namespace:: axis sees only the xml namespace.
+ */
+function dropNamespaceDeclarations(root: Element): void {
+  const stack: Element[] = [root];
+  for (let el = stack.pop(); el; el = stack.pop()) {
+    const attrs = el.attributes;
+    for (let i = attrs.length - 1; i >= 0; i--) {
+      const a = attrs.item(i)!;
+      if (a.namespaceURI === XMLNS) el.removeAttributeNode(a);
+    }
+    for (let c = el.firstChild; c; c = c.nextSibling) if (isElement(c)) stack.push(c);
+  }
 }
 
 /** lxml's `element.text`: the text before the element's first child node; null when there is none. */
@@ -44,274 +61,188 @@ export function leadingText(el: Element): string | null {
   return text === '' ? null : text;
 }
 
-interface AttrTest {
-  ns?: string;
-  prefix?: string;
-  name: string;
-  value?: string;
-}
-interface Compound {
-  tag: string;
-  attrs: AttrTest[];
-}
+// ---- CSS: css-select over the xmldom tree ----
 
-function attrValue(el: Element, t: AttrTest): string | null {
+/** An attribute or element name in a namespace, as the adapter reads it: `{uri}local` (Clark notation). */
+const clark = (uri: string, local: string): string => `{${uri}}${local}`;
+/** A name cssselect turns into a `name() = '…'` test that no node can pass (`*|x`). */
+const NEVER_NAME = '{*}';
+
+function attributeOf(el: Element, name: string): Attr | undefined {
   const attrs = el.attributes;
+  const m = /^\{(.*)\}(.*)$/.exec(name);
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs.item(i)!;
-    const local = a.localName ?? a.name;
-    if (local !== t.name) continue;
-    if (t.ns === undefined ? !a.namespaceURI : a.namespaceURI === t.ns) return a.value;
+    if (a.namespaceURI === XMLNS) continue; // declarations are no attributes in XPath's data model
+    if (m ? a.namespaceURI === m[1] && a.localName === m[2] : name.includes(':') ? a.name === name : !a.namespaceURI && (a.localName ?? a.name) === name) return a;
   }
-  return null;
+  return undefined;
 }
 
-function matches(el: Element, c: Compound): boolean {
-  if (c.tag !== '*' && (el.localName ?? el.tagName) !== c.tag) return false;
-  return c.attrs.every((t) => {
-    const v = attrValue(el, t);
-    return v !== null && (t.value === undefined || v === t.value);
-  });
+function elementName(el: Element): string {
+  const local = el.localName ?? el.tagName;
+  return el.namespaceURI ? clark(el.namespaceURI, local) : local;
 }
 
-function elementChildren(n: Node): Element[] {
-  const out: Element[] = [];
-  for (let c = n.firstChild; c; c = c.nextSibling) if (c.nodeType === ELEMENT) out.push(c as Element);
-  return out;
+function siblingsOf(n: Node): Node[] {
+  return n.parentNode ? Array.from(n.parentNode.childNodes) : [n];
 }
 
-/** Every element below `n` (not `n`), in document order. */
-function descendants(n: Node, out: Element[] = []): Element[] {
-  for (const c of elementChildren(n)) {
-    out.push(c);
-    descendants(c, out);
+const isElement = (n: Node): n is Element => n.nodeType === ELEMENT;
+
+const adapter: NonNullable<Options<Node, Element>['adapter']> = {
+  isTag: isElement,
+  getAttributeValue: (el, name) => attributeOf(el, name)?.value,
+  hasAttrib: (el, name) => attributeOf(el, name) !== undefined,
+  getChildren: (n) => Array.from(n.childNodes),
+  getName: elementName,
+  getParent: (n) => n.parentNode,
+  getSiblings: siblingsOf,
+  prevElementSibling: (n) => {
+    let p = n.previousSibling;
+    while (p && !isElement(p)) p = p.previousSibling;
+    return p;
+  },
+  // XPath's string value: the text of every descendant text and CDATA node.
+  getText: (n) => n.textContent ?? '',
+  removeSubsets: (nodes) => {
+    const kept = nodes.filter((n, i) => nodes.indexOf(n) === i);
+    return kept.filter((n) => {
+      for (let p = n.parentNode; p; p = p.parentNode) if (kept.includes(p)) return false;
+      return true;
+    });
+  },
+};
+
+/** cssselect's pseudo-classes that never match in a generic XML document. */
+const NEVER_MATCHING = ['link', 'visited', 'hover', 'active', 'focus', 'target', 'enabled', 'disabled', 'checked'];
+/** The pseudo-classes cssselect knows (besides the selector-taking ones), and whether each takes an argument. */
+const KNOWN_PSEUDOS: Record<string, boolean> = {
+  ...Object.fromEntries(NEVER_MATCHING.map((p) => [p, false])),
+  ...Object.fromEntries(['root', 'scope', 'empty', 'first-child', 'last-child', 'only-child', 'first-of-type', 'last-of-type', 'only-of-type'].map((p) => [p, false])),
+  ...Object.fromEntries(['nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type', 'lang', 'contains'].map((p) => [p, true])),
+};
+const SUBSELECTS = ['not', 'is', 'where', 'matches', 'has'];
+
+/** XPath's lang(): the nearest xml:lang equals the argument or starts with it and a hyphen, ignoring case. */
+function xmlLang(el: Element, arg: string | null | undefined): boolean {
+  const want = String(arg ?? '').replace(/^(['"])(.*)\1$/, '$2').toLowerCase();
+  for (let n: Node | null = el; n && isElement(n); n = n.parentNode) {
+    const v = n.getAttributeNS(XML, 'lang');
+    if (n.hasAttributeNS(XML, 'lang')) return v!.toLowerCase() === want || v!.toLowerCase().startsWith(`${want}-`);
   }
-  return out;
-}
-
-function resolvePrefix(prefix: string, namespaces: Record<string, string>, kind: 'CSS selector' | 'XPath', expr: string): string {
-  const ns = namespaces[prefix];
-  if (ns === undefined) throw new Error(`${kind} ${JSON.stringify(expr)}: namespace prefix '${prefix}' is not defined`);
-  return ns;
-}
-
-// ---- CSS ----
-
-const IDENT = /^(?:\\(?:[0-9a-fA-F]{1,6}\s?|[^\n0-9a-fA-F])|[\w-]|[^\x00-\x7f])+/; // eslint-disable-line no-control-regex
-
-function unescapeCss(s: string): string {
-  return s.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|(.))/g, (_m, hex: string | undefined, ch: string | undefined) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : ch!));
-}
-
-/** One selector of a list: compounds joined by ' ' (descendant) or '>' (child). */
-function parseCss(sel: string, namespaces: Record<string, string>, whole: string): { compounds: Compound[]; combinators: (' ' | '>')[] } {
-  let s = sel.trim();
-  const compounds: Compound[] = [];
-  const combinators: (' ' | '>')[] = [];
-  const unsupported = (what: string): never => {
-    throw new UnsupportedSelectorError('CSS selector', whole, what);
-  };
-  const ident = (): string | undefined => {
-    const m = IDENT.exec(s);
-    if (!m) return undefined;
-    s = s.slice(m[0].length);
-    return unescapeCss(m[0]);
-  };
-  while (s.length) {
-    const c: Compound = { tag: '*', attrs: [] };
-    if (s[0] === '*') {
-      s = s.slice(1);
-    } else {
-      const t = ident();
-      if (t !== undefined) c.tag = t;
-    }
-    if (s[0] === '|') unsupported('an element namespace');
-    while (s[0] === '[') {
-      s = s.slice(1).trimStart();
-      let name = ident();
-      const test: AttrTest = { name: '' };
-      if (s[0] === '|' && s[1] !== '=') {
-        s = s.slice(1);
-        test.prefix = name;
-        test.ns = resolvePrefix(name ?? '', namespaces, 'CSS selector', whole);
-        name = ident();
-      }
-      if (!name) unsupported(`the attribute test at '[${s.slice(0, 20)}'`);
-      test.name = name!;
-      s = s.trimStart();
-      if (s[0] === '=') {
-        s = s.slice(1).trimStart();
-        const q = s[0];
-        if (q === '"' || q === "'") {
-          const m = new RegExp(`^${q}((?:\\\\.|[^${q}\\\\])*)${q}`).exec(s);
-          if (!m) throw new Error(`CSS selector ${JSON.stringify(whole)}: unterminated string`);
-          test.value = unescapeCss(m[1]);
-          s = s.slice(m[0].length);
-        } else {
-          const v = ident();
-          if (v === undefined) unsupported(`the attribute value at '${s.slice(0, 20)}'`);
-          test.value = v;
-        }
-        s = s.trimStart();
-      } else if (s[0] !== ']') {
-        unsupported(`the attribute operator '${s.slice(0, 2)}'`);
-      }
-      if (s[0] !== ']') throw new Error(`CSS selector ${JSON.stringify(whole)}: ']' expected at '${s.slice(0, 20)}'`);
-      s = s.slice(1);
-      c.attrs.push(test);
-    }
-    if (s.length && /^[:.#+~]/.test(s)) unsupported(`'${s.slice(0, 20)}' (pseudo-classes, classes, ids and sibling combinators)`);
-    compounds.push(c);
-    const m = /^\s*(>)?\s*/.exec(s)!;
-    if (!m[0].length) {
-      if (s.length) throw new Error(`CSS selector ${JSON.stringify(whole)}: cannot read '${s.slice(0, 20)}'`);
-      break;
-    }
-    s = s.slice(m[0].length);
-    if (s.length) combinators.push(m[1] ? '>' : ' ');
-  }
-  if (!compounds.length) throw new Error(`CSS selector ${JSON.stringify(whole)}: empty selector`);
-  return { compounds, combinators };
-}
-
-/** Splits a selector list on commas outside brackets and strings. */
-function splitList(sel: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < sel.length; i++) {
-    const ch = sel[i];
-    if (ch === '\\') {
-      cur += ch + (sel[i + 1] ?? '');
-      i++;
-      continue;
-    }
-    if (quote) {
-      if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[' || ch === '(') depth++;
-    else if (ch === ']' || ch === ')') depth--;
-    else if (ch === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-      continue;
-    }
-    cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** Does `el` match the selector ending at compound `i` (walking its ancestors below the document)? */
-function matchesFrom(el: Element, compounds: Compound[], combinators: (' ' | '>')[], i: number): boolean {
-  if (!matches(el, compounds[i])) return false;
-  if (i === 0) return true;
-  const up = (n: Element): Element | undefined => (n.parentNode && n.parentNode.nodeType === ELEMENT ? (n.parentNode as Element) : undefined);
-  if (combinators[i - 1] === '>') {
-    const p = up(el);
-    return !!p && matchesFrom(p, compounds, combinators, i - 1);
-  }
-  for (let p = up(el); p; p = up(p)) if (matchesFrom(p, compounds, combinators, i - 1)) return true;
   return false;
 }
 
-/** The elements at or below the root that match the selector list, in document order (lxml's CSSSelector). */
-export function selectCss(doc: Document, selector: string, namespaces: Record<string, string>): Element[] {
-  const parsed = splitList(selector).map((s) => parseCss(s, namespaces, selector));
-  const root = doc.documentElement!;
-  return [root, ...descendants(root)].filter((el) => parsed.some((p) => matchesFrom(el, p.compounds, p.combinators, p.compounds.length - 1)));
-}
+const pseudos: NonNullable<Options<Node, Element>['pseudos']> = {
+  ...Object.fromEntries(NEVER_MATCHING.map((p) => [p, () => false])),
+  scope: () => true, // cssselect adds the condition "1"
+  // cssselect: no child element and an empty string value (comments do not count)
+  empty: (el) => !Array.from(el.childNodes).some((c) => isElement(c) || ((c.nodeType === TEXT || c.nodeType === CDATA) && (c.nodeValue ?? '') !== '')),
+  lang: xmlLang,
+  'proctor-in-namespace': (el, uri) => el.namespaceURI === uri,
+};
 
-// ---- XPath ----
-
-interface Step {
-  axis: 'child' | 'descendant';
-  test: { prefix?: string; name: string };
-  preds: AttrTest[];
-}
-
-const NAME = /^[A-Za-z_][\w.-]*(?::[A-Za-z_][\w.-]*)?|^\*/;
-
-function parseXpath(expr: string, namespaces: Record<string, string>): { absolute: boolean; steps: Step[] } {
-  let s = expr.trim();
-  const unsupported = (what: string): never => {
-    throw new UnsupportedSelectorError('XPath', expr, what);
+/**
+ * Maps one parsed selector onto what css-select reads, as cssselect would translate it; throws where cssselect
+ * raises (an unknown prefix, an unknown pseudo-class, `*:first-of-type`, pseudo-elements, attribute flags).
+ */
+function toCssSelect(tokens: Selector[], namespaces: Record<string, string>, expr: string): Selector[] {
+  const uri = (prefix: string): string => {
+    const ns = namespaces[prefix];
+    if (ns === undefined) throw new Error(`CSS selector ${JSON.stringify(expr)}: namespace prefix '${prefix}' is not defined (lxml: Undefined namespace prefix)`);
+    return ns;
   };
-  const absolute = s.startsWith('/');
-  const steps: Step[] = [];
-  let axis: Step['axis'] = 'child';
-  if (s.startsWith('//')) {
-    axis = 'descendant';
-    s = s.slice(2);
-  } else if (absolute) s = s.slice(1);
-  for (;;) {
-    s = s.trimStart();
-    const m = NAME.exec(s);
-    if (!m) unsupported(`'${s.slice(0, 24)}' (only element names, '*', '/' and '//' steps are read)`);
-    s = s.slice(m![0].length);
-    if (/^\s*(\(|::)/.test(s)) unsupported(`'${m![0]}${s.slice(0, 20)}' (functions and axes)`);
-    const [prefix, local] = m![0].includes(':') ? m![0].split(':') : [undefined, m![0]];
-    const step: Step = { axis, test: { prefix, name: local }, preds: [] };
-    if (prefix !== undefined) resolvePrefix(prefix, namespaces, 'XPath', expr);
-    s = s.trimStart();
-    while (s[0] === '[') {
-      const close = predicateEnd(s);
-      if (close < 0) throw new Error(`XPath ${JSON.stringify(expr)}: unterminated predicate`);
-      for (const part of s.slice(1, close).split(/\s+and\s+(?=(?:[^'"]*['"][^'"]*['"])*[^'"]*$)/)) step.preds.push(parsePredicate(part.trim(), expr, namespaces));
-      s = s.slice(close + 1).trimStart();
-    }
-    steps.push(step);
-    if (!s.length) break;
-    if (s.startsWith('//')) {
-      axis = 'descendant';
-      s = s.slice(2);
-    } else if (s.startsWith('/')) {
-      axis = 'child';
-      s = s.slice(1);
-    } else unsupported(`'${s.slice(0, 24)}'`);
-  }
-  return { absolute, steps };
-}
-
-function predicateEnd(s: string): number {
-  let quote = '';
-  for (let i = 1; i < s.length; i++) {
-    const ch = s[i];
-    if (quote) {
-      if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[') return -1;
-    else if (ch === ']') return i;
-  }
-  return -1;
-}
-
-function parsePredicate(p: string, expr: string, namespaces: Record<string, string>): AttrTest {
-  const m = /^@([A-Za-z_][\w.-]*)(?::([A-Za-z_][\w.-]*))?\s*(?:=\s*(?:'([^']*)'|"([^"]*)"))?$/.exec(p);
-  if (!m) throw new UnsupportedSelectorError('XPath', expr, `the predicate [${p}] (only [@attr] and [@attr='value'] joined by 'and')`);
-  const [, first, second, v1, v2] = m;
-  const test: AttrTest = second !== undefined ? { prefix: first, ns: resolvePrefix(first, namespaces, 'XPath', expr), name: second } : { name: first };
-  if (v1 !== undefined || v2 !== undefined) test.value = v1 ?? v2;
-  return test;
-}
-
-/** The elements the path selects from the root element (lxml's `root.xpath(expr)`), in document order. */
-export function selectXpath(doc: Document, expr: string, namespaces: Record<string, string>): Element[] {
-  const { absolute, steps } = parseXpath(expr, namespaces);
-  const all = [doc.documentElement!, ...descendants(doc.documentElement!)];
-  const order = new Map(all.map((e, i) => [e, i]));
-  let context: Node[] = [absolute ? doc : doc.documentElement!];
-  for (const step of steps) {
-    const found = new Set<Element>();
-    for (const n of context) {
-      for (const el of step.axis === 'child' ? elementChildren(n) : descendants(n)) {
-        // Elements carry no namespace in OSWorld's XML: a prefixed name test matches none of them.
-        if (step.test.prefix !== undefined) continue;
-        if (matches(el, { tag: step.test.name, attrs: step.preds })) found.add(el);
+  const out: Selector[] = [];
+  let typed = false; // the current compound names an element type (cssselect refuses *:first-of-type …)
+  for (const t of tokens) {
+    switch (t.type) {
+      case 'tag':
+        typed = true;
+        if (t.namespace === '*') out.push({ ...t, namespace: null, name: NEVER_NAME });
+        else if (t.namespace) out.push({ ...t, namespace: null, name: clark(uri(t.namespace), t.name) });
+        else out.push({ ...t, namespace: null });
+        break;
+      case 'universal':
+        typed = false;
+        out.push({ type: SelectorType.Universal, namespace: null });
+        if (t.namespace && t.namespace !== '*') out.push({ type: SelectorType.Pseudo, name: 'proctor-in-namespace', data: uri(t.namespace) });
+        break;
+      case 'attribute':
+        if (t.ignoreCase === true || t.ignoreCase === false) throw new Error(`CSS selector ${JSON.stringify(expr)}: attribute flags (' i' / ' s') are not CSS that cssselect reads`);
+        if (t.namespace === '*') out.push({ ...t, namespace: null, name: NEVER_NAME });
+        else if (t.namespace) out.push({ ...t, namespace: null, name: clark(uri(t.namespace), t.name) });
+        else out.push(t);
+        break;
+      case 'pseudo': {
+        const { name, data } = t;
+        if (Array.isArray(data)) {
+          if (!SUBSELECTS.includes(name)) throw new Error(`CSS selector ${JSON.stringify(expr)}: the pseudo-class :${name}() is unknown`);
+          out.push({ ...t, data: data.map((d) => toCssSelect(d, namespaces, expr)) });
+        } else if (name in KNOWN_PSEUDOS && KNOWN_PSEUDOS[name] === (data != null)) {
+          if (name.endsWith('of-type') && !typed) throw new Error(`CSS selector ${JSON.stringify(expr)}: *:${name} is not implemented (cssselect)`);
+          if (name.startsWith('nth-') && / of /i.test(String(data))) throw new Error(`CSS selector ${JSON.stringify(expr)}: invalid series '${String(data)}' (cssselect)`);
+          // lxml's :contains(): the lower-cased string value contains the lower-cased argument (css-select's :icontains)
+          out.push(name === 'contains' ? { ...t, name: 'icontains' } : t);
+        } else {
+          throw new Error(`CSS selector ${JSON.stringify(expr)}: the pseudo-class :${name}${data == null ? '' : '()'} is unknown (cssselect)`);
+        }
+        break;
       }
+      case 'pseudo-element':
+        throw new Error(`CSS selector ${JSON.stringify(expr)}: pseudo-elements are not supported (cssselect)`);
+      case 'descendant':
+      case 'child':
+      case 'adjacent':
+      case 'sibling':
+        typed = false;
+        out.push(t);
+        break;
+      default:
+        throw new Error(`CSS selector ${JSON.stringify(expr)}: the combinator '${t.type}' is not CSS that cssselect reads`);
     }
-    context = [...found].sort((a, b) => order.get(a)! - order.get(b)!);
   }
-  return context as Element[];
+  return out;
+}
+
+/** The elements at or below the root matching the selector list, in document order (lxml's `CSSSelector(sel)(root)`). */
+export function selectCss(doc: Document, selector: string, namespaces: Record<string, string>): Element[] {
+  let parsed: Selector[][];
+  try {
+    parsed = parseCss(selector);
+  } catch (e) {
+    throw new Error(`CSS selector ${JSON.stringify(selector)}: ${(e as Error).message}`, { cause: e });
+  }
+  const query = parsed.map((s) => toCssSelect(s, namespaces, selector));
+  try {
+    // From the document node, so the root element is a candidate too (cssselect's descendant-or-self::).
+    return selectAll<Node, Element>(query, doc, { adapter, pseudos, xmlMode: true, relativeSelector: false, cacheResults: false });
+  } catch (e) {
+    throw new Error(`CSS selector ${JSON.stringify(selector)}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+// ---- XPath: the npm package xpath ----
+
+/** What lxml's `root.xpath(expr)` gives: a node-set in document order, or a string, number or boolean. */
+export type XpathResult = Node[] | string | number | boolean;
+
+/** Evaluates the expression with the root element as the context node and OSWorld's prefixes bound. */
+export function selectXpath(doc: Document, expr: string, namespaces: Record<string, string>): XpathResult {
+  let value: xpath.SelectReturnType;
+  try {
+    value = xpath.useNamespaces(namespaces)(expr, doc.documentElement!);
+  } catch (e) {
+    throw new Error(`XPath ${JSON.stringify(expr)}: ${(e as Error).message}`, { cause: e });
+  }
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return value === null ? [] : [value];
+}
+
+/** lxml's `.text` of a selected node: elements their leading text, comments and PIs their content; none for others. */
+export function nodeText(n: Node): { text: string | null } | undefined {
+  if (isElement(n)) return { text: leadingText(n) };
+  if (n.nodeType === 7 || n.nodeType === 8) return { text: n.nodeValue || null };
+  return undefined; // lxml gives attribute and text nodes as strings, which have no .text
 }

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import initSqlJs from 'sql.js';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { metricFamilyOf } from '../catalog';
+import { departures } from '../profile';
 import type { AccessibilityNode } from '../../env/environment';
 import { accessibilityXml } from '../../guest-server/accessibility-xml';
 
@@ -152,10 +153,103 @@ describe('OSWorld check_accessibility_tree over Proctor-written XML', () => {
     expect((await runMetric('check_accessibility_tree', '<desktop-frame><oops></desktop-frame>', [{ xpath: '//x' }])).score).toBe(0);
   });
 
-  it('selectors beyond tag and attribute matching score 0 naming the package they need', async () => {
-    const r = await run([{ xpath: "//application[@name='Chromium']//*[contains(@name, 'Address')]" }]);
-    expect(r.score).toBe(0);
-    expect(r.reason).toMatch(/npm package xpath/);
-    expect((await run([{ selectors: ['entry:focus'] }])).reason).toMatch(/css-select/);
+  it('XPath functions and CSS pseudo-classes select as lxml does', async () => {
+    expect((await run([{ xpath: "//application[@name='Chromium']//*[contains(@name, 'Address')]", text: 'example.org/settings', exact: true }])).score).toBe(1);
+    expect((await run([{ xpath: "//application[@name='Chromium']//*[contains(@name, 'address')]" }])).score).toBe(0); // contains() is case-sensitive
+    expect((await run([{ selectors: ['entry:focus'] }])).reason).toMatch(/no element/); // cssselect: never matches
+  });
+});
+
+/**
+ * OSWorld's own XML as its guest's getter writes it (lxml: prefixed attributes, element text) for a Thunderbird
+ * window, and the rules of real OSWorld tasks: thunderbird/12086550-… (CSS with `attr|id`) and the account-setup
+ * task's XPath rules (contains() over text() and @name joined by `or`).
+ */
+describe('check_accessibility_tree with the selectors of OSWorld tasks', () => {
+  const NS = 'https://accessibility.ubuntu.example.org/ns';
+  const tree = (body: string, attrPrefix = 'attr'): string =>
+    `<desktop-frame xmlns:st="${NS}/state" xmlns:${attrPrefix}="${NS}/attributes" xmlns:cp="${NS}/component" name="main" cp:screencoord="(0, 0)" cp:size="(1920, 1080)">` +
+    `<application name="Thunderbird" cp:screencoord="(0, 0)"><frame name="Account Setup - Mozilla Thunderbird" st:active="true" st:showing="true">${body}</frame></application>` +
+    '<application name="gnome-shell"><panel name="Top Bar" st:showing="true"><label name="Clock">Mon 10:00</label></panel></application></desktop-frame>';
+  const tabs = (id: string, attrPrefix = 'attr'): string =>
+    `<page-tab-list name="" ${attrPrefix}:id="${id}" st:showing="true"><page-tab name="Inbox" st:selectable="true"/><page-tab name="About Profiles" st:selected="true"/></page-tab-list>`;
+  const login = '<entry name="Email address" st:editable="true">anonym-x2024@outlook.com</entry><password-text name="Password" st:editable="true"/><push-button name="Continue"/>';
+  const profiles = [{ selectors: ['application[name=Thunderbird] page-tab-list[attr|id="tabmail-tabs"]>page-tab[name="About Profiles"]'] }];
+  const loginRules = [
+    { xpath: "//application[@name='Thunderbird']//*[contains(text(), 'anonym-x2024@outlook.com') or contains(@name, 'anonym-x2024@outlook.com')]" },
+    { xpath: "//application[@name='Thunderbird']//*[contains(@name, 'password') or contains(@name, 'Password')]" },
+  ];
+  const check = async (xml: string, rules: unknown, options: Record<string, unknown> = {}) => runMetric('check_accessibility_tree', xml, rules, options);
+
+  it('thunderbird/12086550 (CSS, attr|id): 1 with the About Profiles tab; 0 with another id or an id in no namespace', async () => {
+    expect((await check(tree(tabs('tabmail-tabs')), profiles)).score).toBe(1);
+    // lxml matches the namespace, not the prefix the document happens to use
+    expect((await check(tree(tabs('tabmail-tabs', 'a'), 'a'), profiles)).score).toBe(1);
+    expect((await check(tree(tabs('other-tabs')), profiles)).score).toBe(0);
+    expect((await check(tree(tabs('tabmail-tabs').replace('attr:id', 'id')), profiles)).score).toBe(0);
+    expect((await check(tree(tabs('tabmail-tabs')), [{ selectors: ['application[name=Thunderbird] page-tab-list[id="tabmail-tabs"]'] }])).score).toBe(0);
+    // under osname windows the prefixes stand for other namespaces
+    expect((await check(tree(tabs('tabmail-tabs')), profiles, { osname: 'windows' })).score).toBe(0);
+  });
+
+  it('the account-setup XPath rules (contains() over text() and @name): 1 when filled in, 0 before', async () => {
+    expect((await check(tree(login), loginRules)).score).toBe(1);
+    expect((await check(tree(login.replace('anonym-x2024@outlook.com', '')), loginRules)).score).toBe(0);
+    expect((await check(tree(login.replace('name="Password"', 'name="Secret"')), loginRules)).score).toBe(0);
+    // the gnome-shell clock is outside the Thunderbird application
+    expect((await check(tree(login), [{ xpath: "//application[@name='Thunderbird']//*[contains(text(), 'Mon 10')]" }])).score).toBe(0);
+  });
+
+  it('CSS pseudo-classes as cssselect: :contains() ignores case over all descendant text, structural ones by position', async () => {
+    const xml = tree(tabs('tabmail-tabs') + login);
+    expect((await check(xml, [{ selectors: ['frame[st|active=true] entry:contains("ANONYM-X2024")'], text: 'anonym-x2024@outlook.com', exact: true }])).score).toBe(1);
+    expect((await check(xml, [{ selectors: ['application:contains("outlook.com")'] }])).score).toBe(1);
+    expect((await check(xml, [{ selectors: ['push-button:contains(Continue)'] }])).score).toBe(0); // the name is no text
+    expect((await check(xml, [{ selectors: ['page-tab-list > page-tab:last-child[name="About Profiles"]'] }])).score).toBe(1);
+    expect((await check(xml, [{ selectors: ['page-tab-list > page-tab:first-child[name="About Profiles"]'] }])).score).toBe(0);
+    expect((await check(xml, [{ selectors: ['frame > :not(page-tab-list):not(entry)[st|editable]'] }])).score).toBe(1);
+    expect((await check(xml, [{ selectors: ['desktop-frame:root > application[name=Thunderbird]'] }])).score).toBe(1);
+    expect((await check(xml, [{ selectors: ['page-tab:hover'] }])).score).toBe(0); // cssselect: never matches
+  });
+
+  it('XPath positions, unions, attributes and non-node results as lxml returns them', async () => {
+    const xml = tree(tabs('tabmail-tabs') + login);
+    expect((await check(xml, [{ xpath: "//page-tab-list[@attr:id='tabmail-tabs']/page-tab[2][@st:selected='true']" }])).score).toBe(1);
+    expect((await check(xml, [{ xpath: "//page-tab-list/page-tab[1][@st:selected='true']" }])).score).toBe(0);
+    expect((await check(xml, [{ xpath: '//entry | //label', text: 'Mon 10:00', exact: true }])).score).toBe(1);
+    expect((await check(xml, [{ xpath: '//entry/@name' }])).score).toBe(1); // attribute nodes count …
+    expect((await check(xml, [{ xpath: '//entry/@name', text: 'Email address', exact: true }])).reason).toMatch(/no \.text/); // … but have no .text
+    expect((await check(xml, [{ xpath: 'string(//entry)' }])).score).toBe(1); // a non-empty string: len() > 0
+    expect((await check(xml, [{ xpath: 'count(//page-tab)' }])).reason).toMatch(/TypeError/);
+    // XPath 1.0: contains() reads the first text node only, `=` compares each
+    const split = tree('<label name="split">first<icon name="i"/>second</label>');
+    expect((await check(split, [{ xpath: "//label[contains(text(), 'second')]" }])).score).toBe(0);
+    expect((await check(split, [{ xpath: "//label[contains(text(), 'first')]" }])).score).toBe(1);
+    expect((await check(split, [{ xpath: "//label[text() = 'second']", text: 'first', exact: true }])).score).toBe(1);
+    expect((await check(split, [{ selectors: ['label:contains("first second")'] }])).score).toBe(0);
+    expect((await check(split, [{ selectors: ['label:contains("firstsecond")'] }])).score).toBe(1);
+    // namespace declarations are no attributes: the root has name, cp:screencoord and cp:size only
+    expect((await check(xml, [{ xpath: '/desktop-frame[count(@*) = 3]' }])).score).toBe(1);
+    expect((await check(xml, [{ selectors: ['desktop-frame[xmlns\\:st]'] }])).score).toBe(0);
+  });
+
+  it('registers only the departure that remains (the namespace:: axis)', () => {
+    const cases = departures().filter((d) => d.metric === 'check_accessibility_tree').map((d) => d.case);
+    expect(cases).toContain("XPath's namespace:: axis");
+    expect(cases.some((c) => /pseudo-classes/.test(c))).toBe(false);
+  });
+
+  it('what lxml refuses scores 0 naming it', async () => {
+    const xml = tree(tabs('tabmail-tabs'));
+    expect((await check(xml, [{ selectors: ['page-tab-list[foo|id="tabmail-tabs"]'] }])).reason).toMatch(/prefix 'foo'/);
+    expect((await check(xml, [{ xpath: "//page-tab-list[@foo:id='tabmail-tabs']" }])).score).toBe(0);
+    expect((await check(xml, [{ selectors: ['page-tab:focus-within'] }])).reason).toMatch(/unknown/);
+    expect((await check(xml, [{ selectors: [':first-of-type'] }])).reason).toMatch(/not implemented/);
+    expect((await check(xml, [{ selectors: ['page-tab::before'] }])).reason).toMatch(/pseudo-element/);
+    expect((await check(xml, [{ xpath: '//page-tab[' }])).score).toBe(0);
+    // a string of selectors is joined character by character, as Python's ", ".join does: "p, a, n, e, l" finds no panel
+    expect((await check(tree(''), [{ selectors: 'panel' }])).score).toBe(0);
+    expect((await check(tree(''), [{ selectors: ['panel'] }])).score).toBe(1);
+    expect((await check(`<?xml version="1.0" encoding="UTF-8"?>${xml}`, profiles)).reason).toMatch(/encoding/);
   });
 });

@@ -330,12 +330,6 @@ registerMetricFamily('os', {
 registerDeparture({
   metric: 'check_accessibility_tree',
   profile: 'osworld',
-  case: 'CSS pseudo-classes and XPath functions',
-  why: "OSWorld selects with lxml's full CSS and XPath; Proctor reads tag and attribute matching only (a rule using contains(), text(), positions or pseudo-classes scores 0 saying so) until css-select and xpath are installed",
-});
-registerDeparture({
-  metric: 'check_accessibility_tree',
-  profile: 'osworld',
   case: 'the tree',
   why: "the XML is Proctor's own tree in OSWorld's shape: browser pages come from DevTools with roles mapped to AT-SPI tags, and value (val:) and action (act:) attributes are not written",
 });
