@@ -5,7 +5,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { shlexSplit, ShlexError } from './shlex';
 import { multipartBoundary, parseMultipart, MultipartError } from './multipart';
 import { pyautoguiCode } from './python-form';
-import { accessibilityXml, tagOf } from './accessibility-xml';
+import { accessibilityXml, tagOf } from '../env/osworld/accessibility-xml-write';
 
 describe('shlexSplit', () => {
   it('splits like a shell without running one', () => {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import type { AccessibilityNode } from '../env/environment';
 import type { LocalEnvironment } from '../env/local';
-import { accessibilityXml } from './accessibility-xml';
+import { accessibilityXml } from '../env/osworld/accessibility-xml-write';
 import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField } from './http-io';
 import { findWindows, pointerPosition, sleep, type Route } from './guest';
 

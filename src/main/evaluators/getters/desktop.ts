@@ -5,7 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GetterSpec } from '../../../shared/task';
 import { MissingCapabilityError, type AccessibilityNode, type Environment } from '../../env/environment';
-import { accessibilityXml } from '../../guest-server/accessibility-xml';
+import { accessibilityXml } from '../../env/osworld/accessibility-xml-write';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';

@@ -6,7 +6,7 @@ import { runMetric, tempDir } from '../testing/fixtures';
 import { metricFamilyOf } from '../catalog';
 import { departures } from '../profile';
 import type { AccessibilityNode } from '../../env/environment';
-import { accessibilityXml } from '../../guest-server/accessibility-xml';
+import { accessibilityXml } from '../../env/osworld/accessibility-xml-write';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
