@@ -79,11 +79,19 @@ async function documentImages(doc: Docx): Promise<Buffer[] | string> {
   return out;
 }
 
+/** What PIL's `Image.open(…).tobytes()` depends on, as far as sharp shows it: the pixel mode (palette or not,
+ * channels) and the decoded pixels; PIL compares no size. */
+async function pilPixels(img: Buffer): Promise<{ mode: string; data: Buffer }> {
+  const s = sharp(img);
+  const [meta, data] = await Promise.all([s.metadata(), s.raw().toBuffer()]);
+  return { mode: `${meta.isPalette ? 'P' : ''}${meta.channels ?? 0}`, data };
+}
+
 async function samePixels(a: Buffer, b: Buffer): Promise<boolean | string> {
   if (a.equals(b)) return true;
   try {
-    const [x, y] = await Promise.all([a, b].map((img) => sharp(img).raw().toBuffer({ resolveWithObject: true })));
-    return x.info.width === y.info.width && x.info.height === y.info.height && x.info.channels === y.info.channels && x.data.equals(y.data);
+    const [x, y] = await Promise.all([pilPixels(a), pilPixels(b)]);
+    return x.mode === y.mode && x.data.equals(y.data);
   } catch (e) {
     return `an image cannot be decoded: ${(e as Error).message} (PIL raises)`;
   }
@@ -91,7 +99,10 @@ async function samePixels(a: Buffer, b: Buffer): Promise<boolean | string> {
 
 /**
  * compare_docx_images — two .docx files; 1 when the main document relates to as many images, in order, with
- * the same pixels (PIL's `tobytes()` compared; here the pixels sharp decodes, with their size and channels).
+ * the same pixel bytes (PIL's `tobytes()`: the mode's bytes, size not compared). Here: the same mode (palette or
+ * not, channels) and the same pixels as sharp decodes them. Departure: PIL compares a palette image's indices,
+ * sharp gives its colours, so two palette images with the same indices but other palettes score 1 in OSWorld
+ * and 0 here (and the other way round).
  */
 async function compareDocxImages(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (!result || !expected) return fail('a document is missing');
@@ -170,6 +181,6 @@ registerMetricFamily('documents', {
 registerDeparture({
   metric: 'compare_docx_images',
   profile: 'osworld',
-  case: 'the same picture stored in two pixel modes',
-  why: "OSWorld compares PIL's raw bytes in each image's own mode (a palette image's indices, RGB vs RGBA); sharp decodes palettes to colours, so two files PIL keeps in different modes can compare equal here",
+  case: 'palette images (e.g. PNGs of few colours)',
+  why: "OSWorld compares PIL's raw bytes, which for a palette image are its colour indices; sharp exposes only the colours, so two palette images with equal indices but other palettes (a red and a blue square) score 1 in OSWorld and 0 here",
 });

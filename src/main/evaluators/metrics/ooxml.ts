@@ -145,7 +145,7 @@ const twips = (el: Element | undefined, name: string): number | undefined => {
 function sectionOf(sectPr: Element): DocxSection {
   const pgSz = kids(sectPr, 'pgSz')[0];
   const pgMar = kids(sectPr, 'pgMar')[0];
-  const footer = kids(sectPr, 'footerReference').find((f) => (wAttr(f, 'type') ?? 'default') === 'default');
+  const footer = kids(sectPr, 'footerReference').find((f) => wAttr(f, 'type') === 'default');
   return { pageWidth: twips(pgSz, 'w'), leftMargin: twips(pgMar, 'left'), rightMargin: twips(pgMar, 'right'), footerId: footer?.getAttributeNS(R, 'id') || undefined };
 }
 
