@@ -119,7 +119,9 @@ async function containsPageBreak(result: unknown, expected: unknown): Promise<Me
 async function compareLineSpacing(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const same = await compareDocxFiles(result, expected, {});
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
-  const docs = (await pair(result, expected)) as [Docx, Docx];
+  // two .odt files can compare equal above; python-docx then cannot open them (OSWorld scores 0)
+  const docs = await pair(result, expected);
+  if (typeof docs === 'string') return fail(docs);
   const [a, b] = docs.map((d) => d.paragraphs);
   if (a.length !== b.length) return fail(`${a.length} paragraphs, expected ${b.length}`);
   const at = a.findIndex((p, i) => p.lineSpacing !== b[i].lineSpacing);
@@ -177,7 +179,8 @@ async function isFirstLineCentered(result: unknown): Promise<MetricOutcome> {
 async function checkItalicFontSize14(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const same = await compareDocxFiles(result, expected, {});
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
-  const doc = (await loadDocx(result)) as Docx;
+  const doc = await loadDocx(result);
+  if (typeof doc === 'string') return fail(doc);
   const off = doc.paragraphs.flatMap((p) => p.runs).find((r) => r.italic && r.size !== 28);
   return verdict(!off, 'every italic run is 14 pt', `italic run '${brief(off?.text, 40)}' is ${off?.size ? `${off.size / 2} pt` : 'of the default size'}`);
 }
@@ -187,7 +190,9 @@ async function checkItalicFontSize14(result: unknown, expected: unknown): Promis
 async function evaluateStrikeThroughLastParagraph(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const same = await compareDocxFiles(result, expected, {});
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
-  const last = ((await loadDocx(result)) as Docx).paragraphs.at(-1);
+  const doc = await loadDocx(result);
+  if (typeof doc === 'string') return fail(doc);
+  const last = doc.paragraphs.at(-1);
   if (!last) return fail('the document has no paragraph');
   const off = last.runs.find((r) => !r.strike);
   return verdict(!off, 'the last paragraph is struck through', `'${brief(off?.text, 40)}' in the last paragraph is not struck through`);
