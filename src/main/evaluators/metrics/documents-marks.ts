@@ -34,7 +34,7 @@ async function checkHighlightedWords(result: unknown, expected: unknown, _o: Rec
 // scikit-image's rgb2lab (sRGB, D65 2° white) and deltaE_ciede2000 (kL = kC = kH = 1)
 type Lab = [number, number, number];
 
-function rgbToLab(hex: string): Lab {
+export function rgbToLab(hex: string): Lab {
   const lin = [0, 2, 4].map((i) => {
     const c = parseInt(hex.slice(i, i + 2), 16) / 255;
     return c > 0.04045 ? ((c + 0.055) / 1.055) ** 2.4 : c / 12.92;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { metricFamilyOf } from '../catalog';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { hasLibreOffice, saveManyWithLibreOffice } from '../testing/libreoffice';
-import { ciede2000 } from './documents-marks';
+import { ciede2000, rgbToLab } from './documents-marks';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
@@ -140,6 +140,9 @@ describe.skipIf(!hasLibreOffice)('OSWorld docs.py metrics on files LibreOffice s
     expect(ciede2000([50, 2.6772, -79.7751], [50, 0, -82.7485])).toBeCloseTo(2.0425, 4);
     expect(ciede2000([50, -1.3802, -84.2814], [50, 0, -82.7485])).toBeCloseTo(1.0, 4);
     expect(ciede2000([50, 2.5, 0], [73, 25, -18])).toBeCloseTo(27.1492, 4);
+    // sRGB red and blue in CIELAB (D65): Lindbloom's reference values
+    rgbToLab('FF0000').forEach((v, i) => expect(v).toBeCloseTo([53.2408, 80.0925, 67.2032][i], 2));
+    rgbToLab('0000FF').forEach((v, i) => expect(v).toBeCloseTo([32.297, 79.1875, -107.8602][i], 2));
   });
 
   it('check_tabstops: same stops 1, a stop moved by 1 cm a fraction, another alignment 0', async () => {
