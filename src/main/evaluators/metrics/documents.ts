@@ -1,12 +1,20 @@
 // OSWorld's Writer metrics (family `documents`; desktop_env/evaluators/metrics/docs.py) on docx files read as
-// python-docx reads them (ooxml.ts): paragraph texts, tables, page breaks, line spacing, fonts, subscripts, and
-// LibreOffice's default font in its registry file.
+// python-docx reads them (ooxml.ts) and .odt files as odfpy reads them (odt.ts): paragraph texts, tables, page
+// breaks, line spacing, fonts, subscripts, and LibreOffice's default font in its registry file. The rest of
+// docs.py's metrics live in documents-*.ts, compare_epub in epub.ts, and table.py's
+// compare_conference_city_in_order in sheets-osworld.ts.
 import { DOMParser } from '@xmldom/xmldom';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
-import { registerDeparture } from '../profile';
 import { brief, isRecord, readText } from './inputs';
+import { loadOdt } from './odt';
 import { fuzzRatio, loadDocx, type Docx } from './ooxml';
+// OSWorld's other document metrics, in their own modules
+import './documents-compare';
+import './documents-layout';
+import './documents-marks';
+import './epub';
+import './sheets-osworld';
 
 async function pair(a: unknown, b: unknown): Promise<[Docx, Docx] | string> {
   if (!a || !b) return 'a document is missing';
@@ -18,22 +26,37 @@ async function pair(a: unknown, b: unknown): Promise<[Docx, Docx] | string> {
 
 const squash = (paras: string[]) => paras.join('\n').replace(/\s+/g, ' ').trim();
 
+/** The paragraph texts of two .docx (python-docx) or two .odt files (odfpy, as OSWorld reads them). */
+async function paragraphTexts(result: unknown, expected: unknown): Promise<[string[], string[]] | string> {
+  const both = (ext: string) => typeof result === 'string' && typeof expected === 'string' && result.endsWith(ext) && expected.endsWith(ext);
+  if (both('.docx')) {
+    const docs = await pair(result, expected);
+    return typeof docs === 'string' ? docs : [docs[0].paragraphs.map((p) => p.text), docs[1].paragraphs.map((p) => p.text)];
+  }
+  if (both('.odt')) {
+    const [x, y] = await Promise.all([loadOdt(result), loadOdt(expected)]);
+    if (typeof x === 'string') return `result: ${x}`;
+    if (typeof y === 'string') return `expected: ${y}`;
+    return [x.paragraphs, y.paragraphs];
+  }
+  return `compares two .docx or two .odt files (got ${brief(result)} and ${brief(expected)})`;
+}
+
 /**
- * compare_docx_files — two docx files, their body paragraphs' texts. Options as OSWorld: `ignore_blanks` (default
+ * compare_docx_files — two docx files (their body paragraphs' texts) or two .odt files (every text:p, as odfpy
+ * reads them). Options as OSWorld: `ignore_blanks` (default
  * true: the texts joined, whitespace runs collapsed, must be equal), `ignore_case`, `ignore_order` (paragraphs
  * sorted), `delete_empty_lines`, `content_only` (score = fuzzy ratio of the collapsed texts), `fuzzy_match` with
  * optional `fuzzy_match_threshold`. Without `ignore_blanks` paragraphs compare one by one (fuzzy: the average).
  */
-async function compareDocxFiles(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  if (typeof result !== 'string' || typeof expected !== 'string' || !result.endsWith('.docx') || !expected.endsWith('.docx')) {
-    return fail(`compares two .docx files (got ${brief(result)} and ${brief(expected)})`);
-  }
-  const docs = await pair(result, expected);
-  if (typeof docs === 'string') return fail(docs);
+export async function compareDocxFiles(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  if (!result || !expected) return fail('a document is missing');
+  const texts = await paragraphTexts(result, expected);
+  if (typeof texts === 'string') return fail(texts);
   const ignoreBlanks = options.ignore_blanks !== false;
   const ignoreCase = options.ignore_case === true;
   const threshold = typeof options.fuzzy_match_threshold === 'number' ? options.fuzzy_match_threshold : undefined;
-  let [a, b] = docs.map((d) => d.paragraphs.map((p) => p.text));
+  let [a, b] = texts;
   if (options.ignore_order) [a, b] = [[...a].sort(), [...b].sort()];
   if (options.delete_empty_lines) [a, b] = [a.filter((p) => p.trim()), b.filter((p) => p.trim())];
   const lower = (s: string) => (ignoreCase ? s.toLowerCase() : s);
@@ -96,7 +119,9 @@ async function containsPageBreak(result: unknown, expected: unknown): Promise<Me
 async function compareLineSpacing(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const same = await compareDocxFiles(result, expected, {});
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
-  const docs = (await pair(result, expected)) as [Docx, Docx];
+  // two .odt files can compare equal above; python-docx then cannot open them (OSWorld scores 0)
+  const docs = await pair(result, expected);
+  if (typeof docs === 'string') return fail(docs);
   const [a, b] = docs.map((d) => d.paragraphs);
   if (a.length !== b.length) return fail(`${a.length} paragraphs, expected ${b.length}`);
   const at = a.findIndex((p, i) => p.lineSpacing !== b[i].lineSpacing);
@@ -154,7 +179,8 @@ async function isFirstLineCentered(result: unknown): Promise<MetricOutcome> {
 async function checkItalicFontSize14(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const same = await compareDocxFiles(result, expected, {});
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
-  const doc = (await loadDocx(result)) as Docx;
+  const doc = await loadDocx(result);
+  if (typeof doc === 'string') return fail(doc);
   const off = doc.paragraphs.flatMap((p) => p.runs).find((r) => r.italic && r.size !== 28);
   return verdict(!off, 'every italic run is 14 pt', `italic run '${brief(off?.text, 40)}' is ${off?.size ? `${off.size / 2} pt` : 'of the default size'}`);
 }
@@ -164,7 +190,9 @@ async function checkItalicFontSize14(result: unknown, expected: unknown): Promis
 async function evaluateStrikeThroughLastParagraph(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const same = await compareDocxFiles(result, expected, {});
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
-  const last = ((await loadDocx(result)) as Docx).paragraphs.at(-1);
+  const doc = await loadDocx(result);
+  if (typeof doc === 'string') return fail(doc);
+  const last = doc.paragraphs.at(-1);
   if (!last) return fail('the document has no paragraph');
   const off = last.runs.find((r) => !r.strike);
   return verdict(!off, 'the last paragraph is struck through', `'${brief(off?.text, 40)}' in the last paragraph is not struck through`);
@@ -191,11 +219,4 @@ registerMetricFamily('documents', {
   check_italic_font_size_14: checkItalicFontSize14,
   evaluate_strike_through_last_paragraph: evaluateStrikeThroughLastParagraph,
   compare_docx_lines: compareDocxLines,
-});
-
-registerDeparture({
-  metric: 'compare_docx_files',
-  profile: 'osworld',
-  case: '.odt pairs',
-  why: 'OSWorld also compares two .odt files (odfpy paragraphs); Proctor reads only .docx and scores an .odt pair 0',
 });

@@ -16,7 +16,34 @@ export interface DocxRun {
   strike?: boolean;
   /** Size in half-points (w:sz). */
   size?: number;
+  /** w:color as python-docx's `run.font.color.rgb`: six upper-case hex digits, undefined when unset or auto. */
+  color?: string;
   pageBreaks: number;
+}
+
+/** A tab stop set on the paragraph itself (python-docx's `paragraph_format.tab_stops`). */
+export interface DocxTabStop {
+  /** w:val: left, right, center, decimal, bar, clear, start, end, num. */
+  alignment: string;
+  /** w:pos in twips. */
+  position: number;
+}
+
+/** One w:sectPr, in document order (python-docx's `document.sections`); lengths in twips. */
+export interface DocxSection {
+  pageWidth?: number;
+  leftMargin?: number;
+  rightMargin?: number;
+  /** Relationship id of the default (primary) footer, when the section has its own. */
+  footerId?: string;
+}
+
+export interface DocxRelationship {
+  id: string;
+  type: string;
+  /** The part's name in the package (for internal targets), or the URL (external). */
+  target: string;
+  external: boolean;
 }
 
 export interface DocxParagraph {
@@ -27,12 +54,16 @@ export interface DocxParagraph {
   lineSpacing?: number;
   alignment?: string;
   style?: string;
+  tabs: DocxTabStop[];
 }
 
 export interface Docx {
   paragraphs: DocxParagraph[];
   /** Tables of the body, each a list of rows of cell texts (paragraph texts joined with newlines). */
   tables: string[][][];
+  /** The same tables as rows of cells of paragraphs (python-docx's `cell.paragraphs`: the cell's own). */
+  tableCells: DocxParagraph[][][][];
+  sections: DocxSection[];
   /** Every part of the package, by name (footers, settings, media). */
   zip: JSZip;
 }
@@ -43,6 +74,10 @@ function kids(el: Element, local: string): Element[] {
   return out;
 }
 const wAttr = (el: Element | undefined, name: string): string | undefined => el?.getAttributeNS(W, name) || undefined;
+
+function colorOf(val: string | undefined): string | undefined {
+  return val && /^[0-9A-Fa-f]{6}$/.test(val) ? val.toUpperCase() : undefined;
+}
 
 function runOf(r: Element): DocxRun {
   let text = '';
@@ -74,6 +109,7 @@ function runOf(r: Element): DocxRun {
     italic: flag('i'),
     strike: flag('strike'),
     size: sz ? Number(wAttr(sz, 'val')) : undefined,
+    color: colorOf(wAttr(rPr && kids(rPr, 'color')[0], 'val')),
     pageBreaks,
   };
 }
@@ -96,11 +132,40 @@ function paragraphOf(p: Element): DocxParagraph {
     lineSpacing: line === undefined ? undefined : rule === 'auto' ? Number(line) / 240 : Number(line) * 635,
     alignment: wAttr(pPr && kids(pPr, 'jc')[0], 'val'),
     style: wAttr(pPr && kids(pPr, 'pStyle')[0], 'val'),
+    tabs: (pPr ? kids(pPr, 'tabs').flatMap((t) => kids(t, 'tab')) : []).map((t) => ({ alignment: wAttr(t, 'val') ?? '', position: Number(wAttr(t, 'pos') ?? 0) })),
   };
 }
 
-function tableOf(tbl: Element): string[][] {
-  return kids(tbl, 'tr').map((tr) => kids(tr, 'tc').map((tc) => kids(tc, 'p').map((p) => paragraphOf(p).text).join('\n')));
+const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const twips = (el: Element | undefined, name: string): number | undefined => {
+  const v = wAttr(el, name);
+  return v === undefined ? undefined : Number(v);
+};
+
+function sectionOf(sectPr: Element): DocxSection {
+  const pgSz = kids(sectPr, 'pgSz')[0];
+  const pgMar = kids(sectPr, 'pgMar')[0];
+  const footer = kids(sectPr, 'footerReference').find((f) => wAttr(f, 'type') === 'default');
+  return { pageWidth: twips(pgSz, 'w'), leftMargin: twips(pgMar, 'left'), rightMargin: twips(pgMar, 'right'), footerId: footer?.getAttributeNS(R, 'id') || undefined };
+}
+
+/** The body's sections: w:sectPr of paragraphs (section breaks), then the body's own, in document order. */
+function sectionsOf(body: Element): DocxSection[] {
+  const out: DocxSection[] = [];
+  for (let n = body.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType !== 1 || (n as Element).namespaceURI !== W) continue;
+    const e = n as Element;
+    if (e.localName === 'sectPr') out.push(sectionOf(e));
+    if (e.localName !== 'p') continue;
+    const pPr = kids(e, 'pPr')[0];
+    const sectPr = pPr && kids(pPr, 'sectPr')[0];
+    if (sectPr) out.push(sectionOf(sectPr));
+  }
+  return out;
+}
+
+function tableCellsOf(tbl: Element): DocxParagraph[][][] {
+  return kids(tbl, 'tr').map((tr) => kids(tr, 'tc').map((tc) => kids(tc, 'p').map(paragraphOf)));
 }
 
 async function parseDocx(bytes: Buffer): Promise<Docx | string> {
@@ -115,7 +180,44 @@ async function parseDocx(bytes: Buffer): Promise<Docx | string> {
   const doc = new DOMParser({ errorHandler: { warning: () => undefined } }).parseFromString(await part.async('string'), 'application/xml');
   const body = doc.documentElement && kids(doc.documentElement as unknown as Element, 'body')[0];
   if (!body) return 'word/document.xml has no body';
-  return { paragraphs: kids(body, 'p').map(paragraphOf), tables: kids(body, 'tbl').map(tableOf), zip };
+  const tableCells = kids(body, 'tbl').map(tableCellsOf);
+  const tables = tableCells.map((rows) => rows.map((cells) => cells.map((paras) => paras.map((p) => p.text).join('\n'))));
+  return { paragraphs: kids(body, 'p').map(paragraphOf), tables, tableCells, sections: sectionsOf(body), zip };
+}
+
+const quiet = { errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } };
+
+/** The relationships of a part (`word/document.xml` by default), in the order of its .rels file. */
+export async function partRelationships(doc: Docx, part = 'word/document.xml'): Promise<DocxRelationship[]> {
+  const slash = part.lastIndexOf('/');
+  const folder = part.slice(0, slash + 1);
+  const rels = doc.zip.file(`${folder}_rels/${part.slice(slash + 1)}.rels`);
+  if (!rels) return [];
+  const xml = new DOMParser(quiet).parseFromString(await rels.async('string'), 'application/xml');
+  return Array.from(xml.getElementsByTagName('Relationship')).map((r) => {
+    const external = r.getAttribute('TargetMode') === 'External';
+    const target = r.getAttribute('Target') ?? '';
+    return { id: r.getAttribute('Id') ?? '', type: r.getAttribute('Type') ?? '', target: external ? target : resolvePart(folder, target), external };
+  });
+}
+
+function resolvePart(folder: string, target: string): string {
+  const parts = (target.startsWith('/') ? target.slice(1) : folder + target).split('/');
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === '..') out.pop();
+    else if (p !== '.' && p !== '') out.push(p);
+  }
+  return out.join('/');
+}
+
+/** The paragraphs of a header or footer part (its own w:p, as python-docx's `footer.paragraphs`). */
+export async function storyParagraphs(doc: Docx, partName: string): Promise<DocxParagraph[] | string> {
+  const part = doc.zip.file(partName);
+  if (!part) return `the package has no ${partName}`;
+  const xml = new DOMParser(quiet).parseFromString(await part.async('string'), 'application/xml');
+  const root = xml.documentElement as unknown as Element | null;
+  return root ? kids(root, 'p').map(paragraphOf) : [];
 }
 
 /** The document at `path` (shared within a grading), or why it cannot be read. */

@@ -6,18 +6,42 @@ import { join } from 'node:path';
 
 export const hasLibreOffice = spawnSync('sh', ['-c', 'command -v soffice']).status === 0;
 
+export type SavedFormat = 'docx' | 'odt' | 'pdf' | 'xlsx' | 'pptx' | 'epub';
+
+const filters: Record<string, string> = {
+  docx: 'docx:MS Word 2007 XML',
+  pdf: 'pdf:writer_pdf_Export',
+  xlsx: 'xlsx:Calc MS Excel 2007 XML',
+  epub: 'epub:EPUB',
+};
+
 /** Saves `source` (HTML, or a flat ODF document — `.fodt` — when it starts with `<?xml`) as
  * `<dir>/<name>.<format>` through LibreOffice (its own profile under `dir`); the saved file's path. */
-export function saveWithLibreOffice(dir: string, name: string, source: string, format: 'docx' | 'odt' | 'pdf' | 'xlsx' | 'pptx'): string {
-  const src = join(dir, `${name}.${source.startsWith('<?xml') ? 'fodt' : 'html'}`);
-  writeFileSync(src, source);
-  const filters: Record<string, string> = { docx: 'docx:MS Word 2007 XML', pdf: 'pdf:writer_pdf_Export', xlsx: 'xlsx:Calc MS Excel 2007 XML' };
+export function saveWithLibreOffice(dir: string, name: string, source: string, format: SavedFormat): string {
+  return saveManyWithLibreOffice(dir, { [name]: source }, format)[name];
+}
+
+/** Saves several sources (name → HTML or flat ODF text) as `<dir>/<name>.<format>` with one LibreOffice launch
+ * per kind of source (HTML, flat ODF); the saved files' paths by name. */
+export function saveManyWithLibreOffice(dir: string, sources: Record<string, string>, format: SavedFormat): Record<string, string> {
+  const byKind: Record<'html' | 'fodt', string[]> = { html: [], fodt: [] };
+  const out: Record<string, string> = {};
+  for (const [name, source] of Object.entries(sources)) {
+    const kind = source.startsWith('<?xml') ? 'fodt' : 'html';
+    const src = join(dir, `${name}.${kind}`);
+    writeFileSync(src, source);
+    byKind[kind].push(src);
+    out[name] = join(dir, `${name}.${format}`);
+  }
   const filter = filters[format] ?? format;
-  // HTML opens as a Writer document (not Writer/Web, whose PDF export of a plain page comes out blank), or as a
-  // Calc sheet for a workbook
-  const infilter = src.endsWith('.html') ? [`--infilter=${format === 'xlsx' ? 'HTML (StarCalc)' : 'HTML (StarWriter)'}`] : [];
   const profile = join(dir, 'lo-profile');
   mkdirSync(profile, { recursive: true });
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', ...infilter, '--convert-to', filter, '--outdir', dir, src], { stdio: 'ignore', timeout: 120_000 });
-  return join(dir, `${name}.${format}`);
+  for (const [kind, files] of Object.entries(byKind)) {
+    if (files.length === 0) continue;
+    // HTML opens as a Writer document (not Writer/Web, whose PDF export of a plain page comes out blank), or as a
+    // Calc sheet for a workbook
+    const infilter = kind === 'html' ? [`--infilter=${format === 'xlsx' ? 'HTML (StarCalc)' : 'HTML (StarWriter)'}`] : [];
+    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', ...infilter, '--convert-to', filter, '--outdir', dir, ...files], { stdio: 'ignore', timeout: 180_000 });
+  }
+  return out;
 }
