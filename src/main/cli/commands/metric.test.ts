@@ -37,6 +37,12 @@ describe('proctor metric', () => {
     const lit = await proctor('metric', 'check_include_exclude', '--result', 'json:"all done"', '--expected', 'json:{"include":["done"]}');
     expect(lit.out).toMatch(/^check_include_exclude \(spider2v\): 1 — /);
   });
+  it("an OSWorld family's metric runs under osworld by default, as its one reading", async () => {
+    const r = await proctor('metric', 'check_json', '--result', put('s.json', '{"a": 1}'), '--expected', 'json:{"expect": [{"key": ["a"], "method": "eq", "ref": 1}]}');
+    expect(r.out).toMatch(/^check_json \(osworld\): 1 — /);
+    expect(r.out).toMatch(/no separate robust variant under osworld/);
+    expect(r.out).not.toMatch(/second opinion/);
+  });
   it('refuses an unknown metric, a bad profile, a missing file and bad --options with usage (exit 2)', async () => {
     for (const argv of [
       ['metric', 'compare_cvs', '--result', gold],

@@ -4,13 +4,14 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, optionValue, type CliCommand } from '../command';
 import { metrics } from '../../evaluators/catalog';
-import { gradingProfiles, isGradingProfile, type GradingProfile } from '../../evaluators/profile';
+import { gradingProfiles, isGradingProfile, variantOf, type GradingProfile } from '../../evaluators/profile';
+import { metricFamilyOf } from '../../evaluators/family';
 import { tryMetric } from '../../evaluators/try-metric';
 
 const usage = `Usage: proctor metric NAME --result R [--expected E] [--options JSON] [--profile P] [--json]
 
 Runs metric NAME on R and E, faithful to the benchmark of profile P (${gradingProfiles.join(', ')}; default
-spider2v), and its robust variant beside as a second opinion.
+osworld for OSWorld's families, else spider2v), and its robust variant beside as a second opinion.
 R, E       a file path, or json:<value> for a literal value (a rule object, a string, a list)
 --options  the metric's options as a JSON object, e.g. '{"strict": false}'
 --json     print {"score", "reason", "profile", "second_opinion": {"score", "reason"}} (and "brittle" when they differ)`;
@@ -44,7 +45,7 @@ export const command: CliCommand = {
     let result: unknown;
     let expected: unknown;
     let options: Record<string, unknown> = {};
-    let profile: GradingProfile = 'spider2v';
+    let profile: GradingProfile | undefined;
     let json = false;
     let hasResult = false;
     for (let i = 0; i < argv.length; i++) {
@@ -67,11 +68,14 @@ export const command: CliCommand = {
     if (!name) throw new UsageError('give a metric name');
     if (!metrics.has(name)) throw new UsageError(metrics.unknownMessage(name));
     if (!hasResult) throw new UsageError('--result is required');
+    // An OSWorld family's metric is OSWorld's reading; anything else defaults to Spider2-V's
+    profile ??= metricFamilyOf(name) ? 'osworld' : 'spider2v';
     const trial = await tryMetric(name, result, expected, options, profile);
     if (json) io.out(JSON.stringify(trial));
     else {
       io.out(`${name} (${profile}): ${trial.score} — ${trial.reason}`);
-      io.out(`second opinion (robust): ${trial.second_opinion.score} — ${trial.second_opinion.reason}`);
+      if (variantOf(name, profile)) io.out(`second opinion (robust): ${trial.second_opinion.score} — ${trial.second_opinion.reason}`);
+      else io.out(`(one reading: ${name} has no separate robust variant under ${profile})`);
       if (trial.brittle) io.out(`brittle evaluator: ${trial.brittle}`);
     }
     return 0;
