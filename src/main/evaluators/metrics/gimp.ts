@@ -8,7 +8,7 @@ import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readText } from './inputs';
 import type { Raw } from './image';
-import { openPillow, resize, structureSimilar, toRgb, type PillowImage } from './images-pillow';
+import { alphaBox, openPillow, resize, structureSimilar, toRgb, type PillowImage } from './images-pillow';
 import './gimp-structure';
 import './gimp-shapes';
 
@@ -77,17 +77,8 @@ async function checkImageSize(result: unknown, expected: unknown): Promise<Metri
   let [w, h] = [img.width, img.height];
   const alpha = img.channels === 2 || img.channels === 4;
   if (rule.ignore_transparent && alpha) {
-    let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
-    for (let y = 0; y < img.height; y++) {
-      for (let x = 0; x < img.width; x++) {
-        if (img.data[(y * img.width + x) * img.channels + img.channels - 1] === 0) continue;
-        x0 = Math.min(x0, x);
-        y0 = Math.min(y0, y);
-        x1 = Math.max(x1, x);
-        y1 = Math.max(y1, y);
-      }
-    }
-    [w, h] = x1 < 0 ? [0, 0] : [x1 - x0 + 1, y1 - y0 + 1];
+    const box = alphaBox(img);
+    [w, h] = box ? [box[2] - box[0], box[3] - box[1]] : [0, 0];
   }
   const ok = (rule.width === undefined || rule.width === null || rule.width === w) && (rule.height === undefined || rule.height === null || rule.height === h);
   return verdict(ok, `image is ${w}×${h}`, `image is ${w}×${h}, expected ${String(rule.width ?? 'any')}×${String(rule.height ?? 'any')}`);

@@ -2,6 +2,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isFile } from './inputs';
+import { ssimOfSums } from './images-ssim';
 import './ocr';
 
 export interface Raw {
@@ -43,8 +44,6 @@ export function ssim(a: Raw, b: Raw): number {
 }
 
 function ssimWindow(a: Buffer, b: Buffer, stride: number, x0: number, y0: number, ww: number, wh: number): number {
-  const c1 = (0.01 * 255) ** 2;
-  const c2 = (0.03 * 255) ** 2;
   let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
   const n = ww * wh;
   for (let y = y0; y < y0 + wh; y++) {
@@ -58,12 +57,7 @@ function ssimWindow(a: Buffer, b: Buffer, stride: number, x0: number, y0: number
       sab += p * q;
     }
   }
-  const ma = sa / n;
-  const mb = sb / n;
-  const cov = n > 1 ? (sab - n * ma * mb) / (n - 1) : 0;
-  const va = n > 1 ? (saa - n * ma * ma) / (n - 1) : 0;
-  const vb = n > 1 ? (sbb - n * mb * mb) / (n - 1) : 0;
-  return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
+  return ssimOfSums(n, sa, sb, saa, sbb, sab);
 }
 
 /**

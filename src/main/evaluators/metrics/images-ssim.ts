@@ -4,8 +4,6 @@ import type { Raw } from './image';
 
 /** SSIM of one window (sample covariance, uint8 data range), as scikit-image. */
 function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: number, wh: number): number {
-  const c1 = (0.01 * 255) ** 2;
-  const c2 = (0.03 * 255) ** 2;
   let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
   const n = ww * wh;
   for (let y = y0; y < y0 + wh; y++) {
@@ -20,12 +18,7 @@ function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: nu
       sab += p * q;
     }
   }
-  const ma = sa / n;
-  const mb = sb / n;
-  const va = (saa - n * ma * ma) / (n - 1);
-  const vb = (sbb - n * mb * mb) / (n - 1);
-  const cov = (sab - n * ma * mb) / (n - 1);
-  return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
+  return ssimOfSums(n, sa, sb, saa, sbb, sab);
 }
 
 /**
@@ -54,15 +47,16 @@ export function skimageSsim(a: Raw, b: Raw, win = 7): number | string {
   return total / a.channels;
 }
 
-/** SSIM from a window's sums (n pixels): the same arithmetic as windowSsim. */
-function ssimOfSums(n: number, sa: number, sb: number, saa: number, sbb: number, sab: number): number {
+/** SSIM of a window from its sums over n pixels (sample covariance, uint8 data range); a one-pixel window has no
+ * variance. */
+export function ssimOfSums(n: number, sa: number, sb: number, saa: number, sbb: number, sab: number): number {
   const c1 = (0.01 * 255) ** 2;
   const c2 = (0.03 * 255) ** 2;
   const ma = sa / n;
   const mb = sb / n;
-  const va = (saa - n * ma * ma) / (n - 1);
-  const vb = (sbb - n * mb * mb) / (n - 1);
-  const cov = (sab - n * ma * mb) / (n - 1);
+  const va = n > 1 ? (saa - n * ma * ma) / (n - 1) : 0;
+  const vb = n > 1 ? (sbb - n * mb * mb) / (n - 1) : 0;
+  const cov = n > 1 ? (sab - n * ma * mb) / (n - 1) : 0;
   return ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
 }
 
