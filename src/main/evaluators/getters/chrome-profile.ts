@@ -14,7 +14,7 @@ import { evaluate, listTabs, type Tab } from './cdp';
 import { commandOutput } from './general';
 
 /** Profile folders (`…/Default`) to look in, most likely first. */
-async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promise<string[]> {
+export async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promise<string[]> {
   if (typeof spec.user_data_dir === 'string' && spec.user_data_dir !== '') {
     return [`${spec.user_data_dir.replace(/^\$HOME(?=\/|$)/, '~').replace(/\/+$/, '')}/Default`];
   }
@@ -31,7 +31,7 @@ async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promise<strin
 }
 
 /** The first of `names` (relative to a profile folder) that exists, and its bytes. */
-async function profileFile(spec: GetterSpec, ctx: GradingContext, names: string[]): Promise<{ path: string; data: Buffer } | undefined> {
+export async function profileFile(spec: GetterSpec, ctx: GradingContext, names: string[]): Promise<{ path: string; data: Buffer } | undefined> {
   for (const dir of await profileDirs(spec, ctx)) {
     for (const name of names) {
       const path = `${dir}/${name}`;
