@@ -1,14 +1,14 @@
 // Test helper for the Chrome getters: the real Chromium (/usr/bin/chromium) on a sandbox display, in its own
 // process group, with a DevTools endpoint; and a way to change its settings the way its settings page does.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { SandboxDisplay } from '../../env/local/display';
 import { TabSession } from './chrome-session';
 import type { GradingContext } from '../getter';
 
 export const chromium = '/usr/bin/chromium';
 
-/** Starts Chromium (not headless) with `profile` as its user data dir, showing `url`. */
-export function startChromium(display: SandboxDisplay, profile: string, url: string, extra: string[] = []): Promise<{ browser: ChildProcess; endpoint: string }> {
+/** Starts Chromium (not headless) on the test's sandbox display (its hostEnv) with `profile` as its user data
+ * dir, showing `url`. */
+export function startChromium(display: { hostEnv: Record<string, string> }, profile: string, url: string, extra: string[] = []): Promise<{ browser: ChildProcess; endpoint: string }> {
   const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check', '--password-store=basic', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...extra, url];
   const browser = spawn(chromium, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...display.hostEnv } });
   return new Promise((resolve, reject) => {
