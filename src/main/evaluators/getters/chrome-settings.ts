@@ -7,6 +7,7 @@ import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
 import type { GradingContext } from '../getter';
 import { profileDirs, profileFile } from './chrome-profile';
+import { pyTruthy } from './chrome-python';
 import { withNewTab } from './chrome-session';
 import './chrome-pages';
 import './chrome-urls';
@@ -14,14 +15,6 @@ import './chrome-urls';
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Python's truth value of a JSON value. */
-export function pyTruthy(v: unknown): boolean {
-  if (v === null || v === undefined || v === false || v === 0 || v === '') return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (isObject(v)) return Object.keys(v).length > 0;
-  return true;
-}
 
 /** The profile's Preferences as a JSON object; undefined when missing or unreadable (where OSWorld's json.loads
  * or its first `.get` raises). */

@@ -4,6 +4,7 @@
 import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
 import type { GradingContext } from '../getter';
+import { pyInt, pyTruthy } from './chrome-python';
 import { activeTab } from './chrome-session';
 import { commandOutput } from './general';
 
@@ -12,21 +13,15 @@ async function activeUrl(spec: GetterSpec, ctx: GradingContext): Promise<string 
   return (await activeTab(ctx, spec.type))?.url;
 }
 
-/** Python's int() of a JSON value, or undefined where it raises. */
-function pyInt(v: unknown): number | undefined {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return parseInt(v, 10);
-  return undefined;
-}
-
 /**
  * url_dashPart `{partIndex, returnType, needDeleteId?, key?}` — the `partIndex`-th piece of the active tab's URL
  * split at "/" (negative counts from the end, as Python's), cut at "?" with `needDeleteId`; a string, or
- * `{<key>: piece}` with returnType "json". Undefined without a tab, with an index out of range or not a number,
- * or another returnType.
+ * `{<key>: piece}` with returnType "json". Undefined without a tab, with an index past the end or not a number,
+ * or another returnType; an error without partIndex / returnType or with a negative index before the start
+ * (upstream raises).
  */
 async function urlDashPart(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  for (const field of ['partIndex', 'returnType']) if (!(field in spec)) throw new Error(`getter 'url_dashPart' needs '${field}'`);
   const url = await activeUrl(spec, ctx);
   if (url === undefined) return undefined;
   const index = pyInt(spec.partIndex);
@@ -35,7 +30,7 @@ async function urlDashPart(spec: GetterSpec, ctx: GradingContext): Promise<unkno
   if (index >= parts.length) return undefined;
   let part = parts.at(index);
   if (part === undefined) throw new Error(`getter 'url_dashPart': partIndex ${index} is out of range for ${url}`);
-  if (spec.needDeleteId === true || (spec.needDeleteId !== undefined && spec.needDeleteId !== false && spec.needDeleteId !== null && spec.needDeleteId !== 0 && spec.needDeleteId !== '')) part = part.split('?')[0];
+  if (pyTruthy(spec.needDeleteId)) part = part.split('?')[0];
   if (spec.returnType === 'string') return part;
   if (spec.returnType === 'json') {
     if (typeof spec.key !== 'string') throw new Error(`getter 'url_dashPart' with returnType "json" needs a string 'key'`);
