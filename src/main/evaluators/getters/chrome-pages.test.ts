@@ -30,8 +30,9 @@ const pages: Record<string, string> = {
   '/rec/camp': `<!doctype html><title>Camp</title><button class="next-available">Next available</button><div id="d"></div>
     <script>document.querySelector('.next-available').onclick = () => { document.querySelector('#d').innerHTML =
       '<span class="camp-date">Jan 1</span><span class="camp-date"> Jan 2 </span>'; };</script>`,
-  '/doc': `<!doctype html><title>Doc</title><h1>Printed page</h1><p>Proctor prints this through Chromium.</p>`,
 };
+/** A page that says whether the browser sent the cookie /flights set. */
+const doc = (cookie: string | undefined) => `<!doctype html><title>Doc</title><h1>Printed page</h1><p id="who">${cookie?.includes('sid=1') ? 'signed in' : 'signed out'}</p>`;
 
 describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome page getters over the environment\'s browser (needs /usr/bin/chromium)', () => {
   let server: Server;
@@ -53,6 +54,8 @@ describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome page getters 
   beforeAll(async () => {
     server = createServer((req, res) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      if (req.url === '/flights') res.setHeader('Set-Cookie', 'sid=1; Max-Age=86400; Path=/');
+      if (req.url === '/doc') return res.end(doc(req.headers.cookie));
       res.end(pages[(req.url ?? '').replace(/\?.*/, '')] ?? `<!doctype html><title>Page ${req.url}</title><p>elsewhere</p>`);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -123,7 +126,9 @@ describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome page getters 
     expect(await get({ type: 'gotoRecreationPage_and_get_html_content', url: `${base}/rec/`, selector: 'class', class: 'camp-date', order: 7 }, ctx)).toEqual({ expected: { 'camp-date': '__EVALUATION_FAILED__' } });
   });
 
-  it('pdf_from_url prints the page to PDF through the browser', { timeout: 90_000 }, async () => {
+  it('pdf_from_url prints the page to PDF through the browser, in a context of its own as upstream\'s browser.new_page()', { timeout: 90_000 }, async () => {
+    // the user's profile has the cookie (info_from_website opens its tab there) …
+    expect(await getters.require('info_from_website')({ type: 'info_from_website', url: `${base}/doc`, infos: [{ selector: '#who' }] }, ctx)).toEqual(['signed in']);
     const path = (await getters.require('pdf_from_url')({ type: 'pdf_from_url', path: `${base}/doc`, dest: 'doc.pdf' }, ctx)) as string;
     expect(path).toBe(join(ctx.cacheDir, 'doc.pdf'));
     const bytes = readFileSync(path);
@@ -132,6 +137,7 @@ describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome page getters 
     const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
     const text = (await (await doc.getPage(1)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
     expect(text).toContain('Printed page');
+    expect(text).toContain('signed out'); // … the printed page's context has none
     expect(getterNeedsOf('pdf_from_url')).toEqual({ family: 'browser', needs: ['devtools'] });
   });
 

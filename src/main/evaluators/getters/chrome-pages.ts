@@ -199,7 +199,7 @@ async function recreationAttempt(spec: GetterSpec, ctx: GradingContext, starts: 
       await next.close();
       await closeTab(ctx, spec.type, popup.id);
     }
-  });
+  }, true);
 }
 
 async function closeTab(ctx: GradingContext, type: string, id: string): Promise<void> {
@@ -210,7 +210,8 @@ async function closeTab(ctx: GradingContext, type: string, id: string): Promise<
  * gotoRecreationPage_and_get_html_content `{selector: class, class, order?}` — on recreation.gov, searches
  * "Diamond", opens the highlighted result (a new tab), clicks "next available" when it shows, and returns
  * `{expected: {<class>: text}}`: the text of the `order`-th (default first) element of that class, or
- * "__EVALUATION_FAILED__" when there is none. Three attempts; after the last `{expected: {error:
+ * "__EVALUATION_FAILED__" when there is none. Like upstream's `browser.new_page()`, the walk runs in a browser
+ * context of its own (none of the profile's cookies). Three attempts; after the last `{expected: {error:
  * "__EVALUATION_FAILED__", error_message}}`. `url` (Proctor's, not OSWorld's) replaces the start page, for a
  * local copy of the site.
  */
@@ -230,7 +231,8 @@ async function gotoRecreationPage(spec: GetterSpec, ctx: GradingContext): Promis
 }
 
 /**
- * pdf_from_url `{path, dest}` — opens the URL `path` in a new tab, waits until the network is idle and 3 s more,
+ * pdf_from_url `{path, dest}` — opens the URL `path` in a new tab of a browser context of its own (upstream's
+ * `browser.new_page()`: none of the profile's cookies), waits until the network is idle and 3 s more,
  * prints it to PDF (Playwright's defaults: Letter, no margins, no backgrounds) and returns the file's path under
  * the grading cache as `dest`. After three failed attempts the file is an empty PDF ("%PDF-1.4\n%EOF\n"), as
  * upstream writes.
@@ -247,7 +249,7 @@ async function pdfFromUrl(spec: GetterSpec, ctx: GradingContext): Promise<unknow
         await sleep(3000);
         const r = await s.send('Page.printToPDF', { paperWidth: 8.5, paperHeight: 11, marginTop: 0, marginBottom: 0, marginLeft: 0, marginRight: 0, printBackground: false, preferCSSPageSize: false }, 60_000);
         return Buffer.from(String(r.data), 'base64');
-      });
+      }, true);
       await writeFile(dest, data);
       return dest;
     } catch {

@@ -86,6 +86,40 @@ export class TabSession {
 
   /** Set for tabs this session opened: close() closes them. */
   private endpoint?: string;
+  /** For a tab in a browser context of its own: the browser connection that disposes of the context on close. */
+  private browserWs?: WebSocket;
+
+  /**
+   * Opens a tab in a new browser context (no cookies, storage or logins of the user's profile) — what Playwright's
+   * `browser.new_page()` gives over CDP — and attaches to it; close() disposes of the context.
+   */
+  static async openIsolated(ctx: GradingContext, type: string): Promise<TabSession> {
+    const endpoint = browserEndpointOf(ctx, type);
+    const res = await fetch(`${endpoint}/json/version`, { signal: ctx.signal ?? AbortSignal.timeout(15_000) });
+    const version = (await res.json()) as { webSocketDebuggerUrl?: string };
+    if (!version.webSocketDebuggerUrl) throw new Error(`the browser at ${endpoint} gives no browser debugger URL`);
+    const ws = new WebSocket(version.webSocketDebuggerUrl, { perMessageDeflate: false });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        ws.once('open', () => resolve());
+        ws.once('error', reject);
+      });
+      const call = rpc(ws);
+      const { browserContextId } = await call('Target.createBrowserContext', { disposeOnDetach: true });
+      const { targetId } = await call('Target.createTarget', { url: 'about:blank', browserContextId });
+      let tab: Tab | undefined;
+      for (const until = Date.now() + 10_000; !tab && Date.now() < until; await sleep(100)) {
+        tab = (await listTabs(endpoint, ctx.signal)).find((t) => t.id === targetId);
+      }
+      if (!tab) throw new Error(`the browser did not list the tab it opened for getter '${type}'`);
+      const s = await TabSession.attach(tab);
+      s.browserWs = ws;
+      return s;
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
 
   private track(method: string, params: Record<string, unknown>): void {
     const id = String(params.requestId ?? '');
@@ -102,6 +136,7 @@ export class TabSession {
         this.pending.delete(id);
         reject(new Error(`${method} on ${this.tab.url} timed out after ${timeoutMs} ms`));
       }, timeoutMs);
+      timer.unref();
       this.pending.set(id, {
         resolve: (v) => (clearTimeout(timer), resolve(v)),
         reject: (e) => (clearTimeout(timer), reject(e)),
@@ -118,6 +153,7 @@ export class TabSession {
         done(e.params);
       };
       const timer = setTimeout(() => done(undefined), timeoutMs);
+      timer.unref(); // an event nobody waits for any more must not keep the process alive
       const done = (v: Record<string, unknown> | undefined) => {
         clearTimeout(timer);
         this.listeners.delete(listener);
@@ -210,6 +246,14 @@ export class TabSession {
   /** Closes the WebSocket, and the tab when this session opened it. */
   async close(): Promise<void> {
     this.ws.close();
+    if (this.browserWs) {
+      // closing the browser connection disposes of the context and its tabs (disposeOnDetach)
+      await new Promise<void>((resolve) => {
+        this.browserWs!.once('close', () => resolve());
+        this.browserWs!.close();
+      });
+      return;
+    }
     if (!this.endpoint) return;
     const endpoint = this.endpoint;
     await closeDevToolsPage(endpoint, this.tab.id).catch(() => undefined);
@@ -222,9 +266,30 @@ export class TabSession {
   }
 }
 
-/** Runs `fn` on a new tab (about:blank) and closes the tab afterwards. */
-export async function withNewTab<T>(ctx: GradingContext, type: string, fn: (s: TabSession) => Promise<T>): Promise<T> {
-  const s = await TabSession.open(ctx, type);
+/** A JSON-RPC caller on a DevTools WebSocket (one call at a time is enough for the browser-level commands). */
+function rpc(ws: WebSocket): (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>> {
+  let id = 0;
+  return (method, params) =>
+    new Promise((resolve, reject) => {
+      const mine = ++id;
+      const timer = setTimeout(() => reject(new Error(`${method} timed out`)), 15_000);
+      const onMessage = (raw: WebSocket.RawData) => {
+        const msg = JSON.parse(raw.toString()) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+        if (msg.id !== mine) return;
+        clearTimeout(timer);
+        ws.off('message', onMessage);
+        if (msg.error) reject(new Error(`${method}: ${msg.error.message}`));
+        else resolve(msg.result ?? {});
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify({ id: mine, method, params }));
+    });
+}
+
+/** Runs `fn` on a new tab (about:blank) and closes the tab afterwards. `isolated`: in a browser context of its own
+ * (Playwright's `browser.new_page()`), else in the user's profile (`browser.contexts[0].new_page()`). */
+export async function withNewTab<T>(ctx: GradingContext, type: string, fn: (s: TabSession) => Promise<T>, isolated = false): Promise<T> {
+  const s = isolated ? await TabSession.openIsolated(ctx, type) : await TabSession.open(ctx, type);
   try {
     return await fn(s);
   } finally {
