@@ -11,6 +11,7 @@ import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
 import { closeDevToolsPage, listDevToolsPages } from '../../env/devtools';
 import { evaluate, listTabs, type Tab } from './cdp';
+import { browserEndpointOf as endpointOf } from './chrome-session';
 import { commandOutput } from './general';
 
 /** Profile folders (`…/Default`) to look in, most likely first. */
@@ -115,12 +116,6 @@ async function chromeFontSize(spec: GetterSpec, ctx: GradingContext): Promise<un
 /** profile_name — Preferences' profile.name (undefined when unset). */
 async function profileName(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   return sub(sub(await preferences(spec, ctx), 'profile'), 'name');
-}
-
-function endpointOf(ctx: GradingContext, type: string): string {
-  const endpoint = ctx.env.browserEndpoint();
-  if (!endpoint) throw new Error(`getter '${type}' needs a browser, and the ${ctx.env.kind} environment has none (no DevTools endpoint)`);
-  return endpoint;
 }
 
 /** open_tabs_info — `[{title, url}]` of every open page. */
