@@ -89,7 +89,7 @@ export const getterTypes: ReadonlySet<string> = new Set([
   'googledrive_file', 'active_tab_info', 'enable_do_not_track', 'enable_enhanced_safety_browsing', 'new_startup_page',
   'find_unpacked_extension_path', 'data_delete_automacally', 'active_tab_html_parse', 'active_tab_url_parse',
   'gotoRecreationPage_and_get_html_content', 'url_dashPart', 'active_url_from_accessTree', 'find_installed_extension_name',
-  'info_from_website', 'validate_correct_url', 'html_check',
+  'info_from_website', 'validate_correct_url', 'html_check', 'enable_safe_browsing', 'chrome_appearance_mode_ui', 'url_path_parse',
   // apps
   'gimp_config_file', 'audio_in_slide', 'background_image_in_slide', 'vlc_playing_info', 'vlc_config',
   'default_video_player', 'vscode_config', 'conference_city_in_order',

@@ -1,19 +1,9 @@
 // Getters that read the browser the environment started (Chrome DevTools endpoint of env.browserEndpoint()).
 import type { GetterSpec } from '../../../shared/task';
 import { getters, type GradingContext } from '../getter';
-import { evaluate, listTabs, type Tab } from './cdp';
+import { evaluate, listTabs } from './cdp';
+import { activeTab, browserEndpointOf as endpointOf } from './chrome-session';
 import { runTaskScript } from './general';
-
-function endpointOf(ctx: GradingContext, type: string): string {
-  const endpoint = ctx.env.browserEndpoint();
-  if (!endpoint) throw new Error(`getter '${type}' needs a browser, and the ${ctx.env.kind} environment has none (no DevTools endpoint)`);
-  return endpoint;
-}
-
-/** The active tab: the first page in Chromium's most-recently-active order. */
-async function activeTab(ctx: GradingContext, type: string): Promise<Tab | undefined> {
-  return (await listTabs(endpointOf(ctx, type), ctx.signal))[0];
-}
 
 /** A URL with `goto_prefix` when it has no scheme (upstream reads the address bar, which hides it). */
 function withPrefix(url: string, spec: GetterSpec): string {

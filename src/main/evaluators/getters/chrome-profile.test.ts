@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -10,8 +10,7 @@ import { createShellEnvironment, type ShellEnvironment } from '../../env/local/s
 import { getterNeedsOf, getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
-
-const chromium = '/usr/bin/chromium';
+import { chromium, startChromium, stopChromium } from './chrome-testkit';
 
 /** A Bookmarks file in Chromium's own format: a bar folder and a bar site. */
 const bookmarksFile = {
@@ -27,36 +26,6 @@ const bookmarksFile = {
     synced: { type: 'folder', name: 'Mobile bookmarks', id: '3', date_added: '13300000000000000', children: [] },
   },
 };
-
-/** Chromium (not headless: headless Chromium keeps no history) on the sandbox display, its own process group. */
-function startChromium(display: SandboxDisplay, profile: string, url: string): Promise<{ browser: ChildProcess; endpoint: string }> {
-  const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check', '--password-store=basic', '--remote-debugging-port=0', `--user-data-dir=${profile}`, url];
-  const browser = spawn(chromium, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...display.hostEnv } });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    browser.stderr!.on('data', (d) => {
-      err += d;
-      const m = /DevTools listening on ws:\/\/([^/]+)\//.exec(err);
-      if (m) resolve({ browser, endpoint: `http://${m[1]}` });
-    });
-    browser.once('exit', () => reject(new Error(`chromium exited: ${err}`)));
-  });
-}
-
-/** Asks the browser process to quit (it ends its network service after writing the cookies), waits, then ends
- * whatever is left of its process group. */
-async function stopChromium(browser: ChildProcess): Promise<void> {
-  if (browser.exitCode === null && browser.signalCode === null) {
-    const exited = new Promise((r) => browser.once('exit', r));
-    browser.kill('SIGTERM');
-    await exited;
-  }
-  try {
-    process.kill(-browser.pid!, 'SIGKILL');
-  } catch {
-    /* the group is gone */
-  }
-}
 
 describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome profile getters on files Chromium wrote (needs /usr/bin/chromium)', () => {
   let server: Server;

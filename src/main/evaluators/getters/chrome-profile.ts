@@ -11,10 +11,11 @@ import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
 import { closeDevToolsPage, listDevToolsPages } from '../../env/devtools';
 import { evaluate, listTabs, type Tab } from './cdp';
+import { browserEndpointOf as endpointOf } from './chrome-session';
 import { commandOutput } from './general';
 
 /** Profile folders (`…/Default`) to look in, most likely first. */
-async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promise<string[]> {
+export async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promise<string[]> {
   if (typeof spec.user_data_dir === 'string' && spec.user_data_dir !== '') {
     return [`${spec.user_data_dir.replace(/^\$HOME(?=\/|$)/, '~').replace(/\/+$/, '')}/Default`];
   }
@@ -31,7 +32,7 @@ async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promise<strin
 }
 
 /** The first of `names` (relative to a profile folder) that exists, and its bytes. */
-async function profileFile(spec: GetterSpec, ctx: GradingContext, names: string[]): Promise<{ path: string; data: Buffer } | undefined> {
+export async function profileFile(spec: GetterSpec, ctx: GradingContext, names: string[]): Promise<{ path: string; data: Buffer } | undefined> {
   for (const dir of await profileDirs(spec, ctx)) {
     for (const name of names) {
       const path = `${dir}/${name}`;
@@ -115,12 +116,6 @@ async function chromeFontSize(spec: GetterSpec, ctx: GradingContext): Promise<un
 /** profile_name — Preferences' profile.name (undefined when unset). */
 async function profileName(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   return sub(sub(await preferences(spec, ctx), 'profile'), 'name');
-}
-
-function endpointOf(ctx: GradingContext, type: string): string {
-  const endpoint = ctx.env.browserEndpoint();
-  if (!endpoint) throw new Error(`getter '${type}' needs a browser, and the ${ctx.env.kind} environment has none (no DevTools endpoint)`);
-  return endpoint;
 }
 
 /** open_tabs_info — `[{title, url}]` of every open page. */

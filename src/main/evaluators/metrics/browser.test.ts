@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { metricFamilyOf } from '../catalog';
-import { runMetric } from '../testing/fixtures';
+import { departures } from '../profile';
+import { runMetric, tempDir } from '../testing/fixtures';
+import { hasLibreOffice } from '../testing/libreoffice';
+import { soupNodes } from './html-soup';
 
 const roots = {
   bookmark_bar: {
@@ -65,5 +71,58 @@ describe('OSWorld browser-family metrics', () => {
     expect((await runMetric('check_font_size', { default_font_size: 16 }, { type: 'value', value: 20 })).score).toBe(0);
     expect((await runMetric('is_added_to_steam_cart', { content: 'Your cart: Portal 2, Half-Life' }, { items: ['Portal 2'] })).score).toBe(1);
     expect((await runMetric('is_added_to_steam_cart', { content: 'Your cart is empty' }, { items: ['Portal 2'] })).score).toBe(0);
+  });
+});
+
+describe.skipIf(!hasLibreOffice)('compare_htmls on HTML LibreOffice saved', () => {
+  const tmp = tempDir();
+  let a: string;
+  let b: string;
+  /** A variant of a.html written next to it. */
+  const variant = (name: string, edit: (html: string) => string) => {
+    const path = join(tmp.dir, name);
+    writeFileSync(path, edit(readFileSync(a, 'utf8')));
+    return path;
+  };
+  beforeAll(() => {
+    writeFileSync(join(tmp.dir, 'a.txt'), 'Hello\nWorld\n');
+    writeFileSync(join(tmp.dir, 'b.txt'), 'Hello\nMars\n');
+    // one soffice launch saves both
+    execFileSync('soffice', [`-env:UserInstallation=file://${join(tmp.dir, 'lo-profile')}`, '--headless', '--convert-to', 'html:HTML (StarWriter)', '--outdir', tmp.dir, join(tmp.dir, 'a.txt'), join(tmp.dir, 'b.txt')], { stdio: 'ignore', timeout: 120_000 });
+    a = join(tmp.dir, 'a.html');
+    b = join(tmp.dir, 'b.html');
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('is in the browser family and names its departure', () => {
+    expect(metricFamilyOf('compare_htmls')).toBe('browser');
+    expect(departures().some((d) => d.metric === 'compare_htmls')).toBe(true);
+  });
+
+  it('scores 1 for the same page, also re-indented where libxml2 drops the whitespace or with class words respaced', async () => {
+    expect((await runMetric('compare_htmls', a, a)).score).toBe(1);
+    const flat = variant('flat.html', (h) => h.replace(/>\s+</g, (m, off: number, all: string) => (all.slice(0, off).includes('<body') ? m : '><')));
+    expect(readFileSync(flat, 'utf8')).not.toBe(readFileSync(a, 'utf8'));
+    expect((await runMetric('compare_htmls', flat, a)).score).toBe(1);
+    const spaced = variant('spaced.html', (h) => h.replace('class="western"', 'class="  western "'));
+    expect((await runMetric('compare_htmls', a, spaced)).score).toBe(1);
+  });
+
+  it('scores 0 when the text, an attribute or the whitespace libxml2 keeps differs, or a file is missing', async () => {
+    expect((await runMetric('compare_htmls', a, b)).score).toBe(0);
+    expect((await runMetric('compare_htmls', a, variant('lang.html', (h) => h.replace('lang="en-US"', 'lang="en-GB"')))).score).toBe(0);
+    expect((await runMetric('compare_htmls', a, variant('ws.html', (h) => h.replace('</pre>', '</pre> <span></span>')))).score).toBe(0);
+    expect((await runMetric('compare_htmls', a, join(tmp.dir, 'absent.html'))).score).toBe(0);
+  });
+});
+
+describe('HTML read as BeautifulSoup over lxml', () => {
+  it('implies html and body, and a <p> around bare text', () => {
+    const tags = (h: string) => soupNodes(h).map((n) => ('tag' in n ? n.tag : JSON.stringify(n.string)));
+    expect(tags('<p>x</p>')).toEqual(tags('<html><body><p>x</p></body></html>'));
+    expect(tags('<title>t</title><p>x</p>')).toEqual(['html', 'head', 'title', '"t"', 'body', 'p', '"x"']);
+    expect(tags('hello')).toEqual(['html', 'body', 'p', '"hello"']);
+    expect(tags('<table>\n<tr><td>a</td>\n</tr></table>')).not.toContain('"\\n"');
+    expect(tags('<p>a</p>\n<p>b</p>')).toContain('"\\n"');
   });
 });

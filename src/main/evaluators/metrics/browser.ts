@@ -4,7 +4,9 @@
 import { sameUrl } from '../../setup/browser-funcs';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
-import { brief, isRecord } from './inputs';
+import { registerDeparture } from '../profile';
+import { brief, isRecord, readBytes } from './inputs';
+import { sameSoupNode, soupNodes } from './html-soup';
 
 function urlOf(info: unknown): string | undefined {
   if (typeof info === 'string') return info;
@@ -177,7 +179,41 @@ async function isAddedToSteamCart(result: unknown, expected: unknown): Promise<M
   return verdict(missing.length === 0, `all ${items.length} items in the cart`, `not in the cart: ${brief(missing)}`);
 }
 
+/**
+ * compare_htmls — `result`, `expected`: HTML files. Both are read as BeautifulSoup over lxml reads them
+ * (html-soup.ts) and walked node by node side by side; 1 unless a pair differs (tags: name, stripped text,
+ * attributes; strings: their text). As upstream, the walk stops at the end of the shorter document, so a file
+ * that only adds nodes at the end still scores 1. A missing file or one that is not UTF-8 fails (upstream raises).
+ */
+async function compareHtmls(result: unknown, expected: unknown): Promise<MetricOutcome> {
+  const texts: string[] = [];
+  for (const [what, path] of [['result', result], ['expected', expected]] as const) {
+    const bytes = await readBytes(path);
+    if (!bytes) return fail(`${what} HTML ${brief(path)} is missing (OSWorld raises)`);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      return fail(`${what} HTML ${brief(path)} is not UTF-8 (OSWorld raises)`);
+    }
+    texts.push(text);
+  }
+  const [a, b] = texts.map(soupNodes);
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (!sameSoupNode(a[i], b[i])) return fail(`node ${i + 1} differs: ${brief(a[i])} vs ${brief(b[i])}`);
+  }
+  return pass(`the first ${Math.min(a.length, b.length)} nodes agree`);
+}
+
+registerDeparture({
+  metric: 'compare_htmls',
+  profile: 'osworld',
+  case: 'malformed HTML that libxml2 repairs',
+  why: "Proctor reads HTML with htmlparser2 and reproduces libxml2's implied html/head/body, its <p> around bare text and its dropping of ignorable whitespace; other repairs libxml2 makes to broken markup (misnested tags, stray end tags) are not reproduced",
+});
+
 registerMetricFamily('browser', {
+  compare_htmls: compareHtmls,
   is_expected_tabs: isExpectedTabs,
   is_expected_active_tab: activeTabMetric(sameUrl),
   is_expected_active_tab_approximate: activeTabMetric((a, b) => withoutQuery(a) === withoutQuery(b)),
