@@ -12,7 +12,7 @@ import { profileOf } from '../evaluators/profile';
 import { appendVerdict, readRun, readTaskTrajectory, type RunManifest } from '../store';
 import { readTaskFile } from '../tasks/reader';
 import { createArtefactEnvironment } from './artefact-environment';
-import { checkNeeds, liveMessage } from './checks';
+import { checkNeeds, cloudDests, liveMessage } from './checks';
 import { checkScoresOf, fetchedFilesOf, gradingCacheFolder, lastActionOf, runVerdictOf } from './stored';
 
 export const regradedSource = 'regraded from stored artefacts';
@@ -54,6 +54,8 @@ export interface RegradeOptions {
   now?: Date;
   /** Grade under this profile instead of each task's own (`--grading-profile`). */
   profile?: GradingProfile;
+  /** The folder `cloud_file` reads (`--downloads`); default: the run's own `--downloads` when it still exists. */
+  downloads?: string;
 }
 
 export interface TaskRegrade {
@@ -74,12 +76,16 @@ function combineKnown(scores: (number | undefined)[], conj: Task['conj']): numbe
   return undefined;
 }
 
-/** Copies the stored cache files a `cache_file` getter names into the re-grading's own cache folder. */
-async function seedCache(task: Task, taskDir: string, cacheDir: string): Promise<void> {
+/** Copies the stored cache files a `cache_file` getter names into the re-grading's own cache folder, and the
+ * copies `cloud_file` made when there is no downloads folder to read them from again. */
+async function seedCache(task: Task, taskDir: string, cacheDir: string, downloads: string | undefined): Promise<void> {
   const names = new Set<string>();
   const walk = (plan: ReturnType<typeof planOf>) => {
     if (plan.kind === 'combine') return plan.parts.forEach(walk);
-    for (const s of [plan.result, plan.expected]) if (s?.type === 'cache_file' && typeof s.path === 'string') names.add(s.path);
+    for (const s of [plan.result, plan.expected]) {
+      if (s?.type === 'cache_file' && typeof s.path === 'string') names.add(s.path);
+      if (s?.type === 'cloud_file' && downloads === undefined) for (const d of cloudDests(s)) names.add(d);
+    }
   };
   task.checks.forEach((c) => walk(planOf(c)));
   for (const name of names) {
@@ -95,7 +101,7 @@ async function seedCache(task: Task, taskDir: string, cacheDir: string): Promise
  * Re-grades one task from what its run stored (`steps`, `verdicts`, the copies in `taskDir/cache/`) with the
  * task as it reads now. Returns the verdict to append (stamped `at`, with provenance), or why there is none.
  */
-export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date; profile?: GradingProfile }): Promise<TaskRegrade> {
+export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date; profile?: GradingProfile; downloads?: string }): Promise<TaskRegrade> {
   const { task, taskDir, steps, verdicts } = input;
   const at = input.at.toISOString();
   const original = runVerdictOf(verdicts);
@@ -112,16 +118,17 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
     // The stored files were fetched after the run's postconfig; it is not run again.
     runPostSetup: async () => undefined,
     profile: input.profile,
+    downloads: input.downloads,
   };
   // Infeasible tasks and a FAIL answer are graded from the last action alone.
   const decidedByAction = task.infeasible || lastAction?.toUpperCase() === 'FAIL';
-  const needs = decidedByAction ? [] : checkNeeds(task.checks, fetched, taskDir);
+  const needs = decidedByAction ? [] : checkNeeds(task.checks, fetched, taskDir, input.downloads);
   const stored = checkScoresOf(original);
   const liveChecks: LiveCheck[] = needs
     .filter((n) => n.live.length)
     .map((n) => ({ pointer: n.check.pointer, metric: n.check.metric, needs: n.live, storedScore: stored.get(n.check.pointer) }));
   const provenance: VerdictProvenance = { source: regradedSource, at, basedOn: original.at };
-  await seedCache(task, taskDir, cacheDir);
+  await seedCache(task, taskDir, cacheDir, input.downloads);
 
   if (liveChecks.length === 0) {
     const verdict = await gradeTask(task, ctx);
@@ -167,6 +174,14 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
   return { storedScore, liveChecks, verdict };
 }
 
+/** The run's own `--downloads` folder (from the command line its manifest keeps), when it still exists. */
+function runDownloads(manifest: RunManifest): string | undefined {
+  const args = Array.isArray(manifest.args) ? manifest.args : [];
+  const i = args.indexOf('--downloads');
+  const value = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--downloads='))?.slice('--downloads='.length);
+  return typeof value === 'string' && value && existsSync(value) ? resolve(value) : undefined;
+}
+
 const unfinished: ReadonlySet<TaskState> = new Set(['pending', 'running', 'cancelled']);
 
 /**
@@ -182,6 +197,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
   const unknown = (options.tasks ?? []).filter((k) => !detail.tasks.some((t) => t.key === k));
   if (unknown.length) throw new Error(`${dir}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run (${join(dir, 'manifest.json')} /tasks)`);
   const wanted = options.tasks?.length ? new Set(options.tasks) : undefined;
+  const downloads = options.downloads ?? runDownloads(manifest);
   const now = options.now ?? new Date();
   const rows: RegradeRow[] = [];
   for (const item of detail.tasks) {
@@ -209,7 +225,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
       row.notRegraded = `task file ${file} cannot be read${first ? `: ${first.pointer ? `${first.pointer}: ` : ''}${first.message}` : ''}`;
       continue;
     }
-    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile: options.profile });
+    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile: options.profile, downloads });
     row.storedScore = result.storedScore;
     row.liveChecks = result.liveChecks;
     if (!result.verdict) {

@@ -1,12 +1,14 @@
 // `proctor eval <run-dir>`: re-grade a finished run from its stored artefacts (src/main/regrade), without
 // running the agent again; say which checks would need the live environment.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError, type CliCommand } from '../command';
 import { formatTable } from '../../demo/table';
 import { regradeRun, type RegradeResult, type RegradeRow } from '../../regrade';
 import type { GradingProfile } from '../../evaluators/profile';
 import { gradingProfileFlag } from './metric';
 
-const usage = `Usage: proctor eval <run-dir> [--json] [--task KEY]… [--grading-profile P]
+const usage = `Usage: proctor eval <run-dir> [--json] [--task KEY]… [--grading-profile P] [--downloads DIR]
 
 Re-grades every finished task of a Proctor run from what the run stored: the task file as it reads now (a
 changed gold file or evaluator counts), the agent's last action, and the guest files the run's grading
@@ -18,6 +20,8 @@ Each re-grading is appended to the task's verdicts.jsonl with provenance; nothin
   --json       print the result as JSON
   --task KEY   only this task (<domain>/<task id>); may be repeated
   --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)
+  --downloads DIR  where cloud_file reads its URLs again, as in \`proctor run --downloads\` (default: the run's
+               own --downloads folder when it still exists, else the copies the run's grading kept)
 
 Exit status: 0 when the run was read (whatever the scores), 1 when the run folder cannot be read.`;
 
@@ -54,10 +58,17 @@ export const command: CliCommand = {
     const positional: string[] = [];
     let json = false;
     let profile: GradingProfile | undefined;
+    let downloads: string | undefined;
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
       if (a === '--json') json = true;
       else if (a === '--grading-profile') profile = gradingProfileFlag(argv[++i] ?? '');
+      else if (a === '--downloads') {
+        const v = argv[++i];
+        if (v === undefined || v.startsWith('--')) throw new UsageError('--downloads needs a folder');
+        if (!existsSync(v) || !statSync(v).isDirectory()) throw new UsageError(`--downloads: no folder at ${v}`);
+        downloads = resolve(v);
+      }
       else if (a === '--task') {
         const v = argv[++i];
         if (v === undefined || v.startsWith('--')) throw new UsageError('--task needs a task key (<domain>/<task id>)');
@@ -68,7 +79,7 @@ export const command: CliCommand = {
     if (positional.length !== 1) throw new UsageError('give one run folder');
     let result: RegradeResult;
     try {
-      result = await regradeRun(positional[0], { tasks, profile });
+      result = await regradeRun(positional[0], { tasks, profile, downloads });
     } catch (e) {
       io.err(`proctor eval: ${(e as Error).message}`);
       return 1;
