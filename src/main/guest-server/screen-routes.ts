@@ -5,6 +5,7 @@ import { readFile, rm } from 'node:fs/promises';
 import type { AccessibilityNode } from '../env/environment';
 import type { LocalEnvironment } from '../env/local';
 import { accessibilityXml } from '../env/osworld/accessibility-xml-write';
+import { focusedTerminalText } from '../env/osworld/terminal-text';
 import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField } from './http-io';
 import { findWindows, pointerPosition, sleep, type Route } from './guest';
 
@@ -26,15 +27,7 @@ const accessibility: Route['handler'] = async (_req, res, guest) => {
   sendJson(res, 200, { AT: accessibilityXml(nodes, await env.screen()) });
 };
 
-function findNode(nodes: AccessibilityNode[], ok: (n: AccessibilityNode) => boolean): AccessibilityNode | undefined {
-  for (const n of nodes) {
-    if (ok(n)) return n;
-    const k = findNode(n.children ?? [], ok);
-    if (k) return k;
-  }
-  return undefined;
-}
-
+/** OSWorld's reading: the one focused terminal in the active frame, else null (terminal-text.ts). */
 const terminal: Route['handler'] = async (_req, res, guest) => {
   const env = await guest.env();
   let nodes: AccessibilityNode[] = [];
@@ -43,9 +36,7 @@ const terminal: Route['handler'] = async (_req, res, guest) => {
   } catch {
     /* no tree: no terminal text */
   }
-  const terminals = (n: AccessibilityNode): boolean => n.role === 'terminal';
-  const t = findNode(nodes, (n) => terminals(n) && n.states.includes('focused')) ?? findNode(nodes, terminals);
-  sendJson(res, 200, { output: t ? (t.text ?? t.name ?? '') : null, status: 'success' });
+  sendJson(res, 200, { output: focusedTerminalText(nodes) ?? null, status: 'success' });
 };
 
 const screenSize: Route['handler'] = async (_req, res, guest) => {

@@ -46,6 +46,8 @@ export interface OsworldEnvironment extends Environment {
    * throws: an OSWorld VM is reset by its operator (restore a snapshot).
    */
   reset(): Promise<void>;
+  /** The accessibility tree as the server wrote it (GET /accessibility's `AT`), unparsed: OSWorld's XML. */
+  accessibilityTreeXml(): Promise<string>;
   /** Text of the focused terminal (GET /terminal); null when none is focused. */
   terminalOutput(): Promise<string | null>;
   /**
@@ -241,11 +243,21 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     return { data, format, width, height, toScreen: screenWidth / width };
   }
 
-  async function accessibilityTree(): Promise<AccessibilityNode[]> {
+  async function accessibilityTreeXml(): Promise<string> {
     checkOpen();
     const a = await call({ method: 'GET', path: '/accessibility' }, policies.read);
     try {
-      return parseAccessibilityXml(accessibilityXmlOf(a.body.toString('utf8')));
+      return accessibilityXmlOf(a.body.toString('utf8'));
+    } catch (e) {
+      if (e instanceof AccessibilityXmlError) throw new EnvironmentError(`osworld server ${url}: ${e.message}`, { cause: e });
+      throw e;
+    }
+  }
+
+  async function accessibilityTree(): Promise<AccessibilityNode[]> {
+    const xml = await accessibilityTreeXml();
+    try {
+      return parseAccessibilityXml(xml);
     } catch (e) {
       if (e instanceof AccessibilityXmlError) throw new EnvironmentError(`osworld server ${url}: ${e.message}`, { cause: e });
       throw e;
@@ -374,6 +386,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     screen,
     screenshot,
     accessibilityTree,
+    accessibilityTreeXml,
     perform,
     run,
     putFile,

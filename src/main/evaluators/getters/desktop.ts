@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { GetterSpec } from '../../../shared/task';
 import { MissingCapabilityError, type AccessibilityNode, type Environment } from '../../env/environment';
 import { accessibilityXml } from '../../env/osworld/accessibility-xml-write';
+import { focusedTerminalText } from '../../env/osworld/terminal-text';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
@@ -18,6 +19,14 @@ function readsTerminal(env: Environment): env is Environment & TerminalReader {
   return typeof (env as Partial<TerminalReader>).terminalOutput === 'function';
 }
 
+/** An environment whose server writes the accessibility XML itself (the osworld kind's GET /accessibility). */
+interface TreeXmlReader {
+  accessibilityTreeXml(): Promise<string>;
+}
+function readsTreeXml(env: Environment): env is Environment & TreeXmlReader {
+  return typeof (env as Partial<TreeXmlReader>).accessibilityTreeXml === 'function';
+}
+
 async function treeOf(ctx: GradingContext, getter: string): Promise<AccessibilityNode[]> {
   if (!ctx.env.capabilities.has('accessibility')) throw new MissingCapabilityError('accessibility', ctx.env.kind);
   try {
@@ -27,14 +36,6 @@ async function treeOf(ctx: GradingContext, getter: string): Promise<Accessibilit
   }
 }
 
-function collect(nodes: AccessibilityNode[], ok: (n: AccessibilityNode) => boolean, out: AccessibilityNode[] = []): AccessibilityNode[] {
-  for (const n of nodes) {
-    if (ok(n)) out.push(n);
-    collect(n.children ?? [], ok, out);
-  }
-  return out;
-}
-
 /** Python's str.rstrip(): trailing whitespace off. */
 const rstrip = (s: string): string => s.replace(/\s+$/u, '');
 
@@ -42,8 +43,8 @@ const rstrip = (s: string): string => s.replace(/\s+$/u, '');
  * vm_terminal_output — the text of the focused terminal, trailing whitespace stripped; undefined (OSWorld's None)
  * unless exactly one is found. OSWorld's server reads it over AT-SPI: in the application's frame that has the
  * `active` state, the one `terminal` element with the `focused` state. On the osworld kind the server's own
- * GET /terminal answers (an OSWorld VM does exactly that); elsewhere the same walk runs over the Environment's tree.
- * Departure: OSWorld looks only in `gnome-terminal-server`; here any application's terminal counts (a sandbox runs
+ * GET /terminal answers (an OSWorld VM does exactly that, and `proctor env serve` runs the same walk,
+ * env/osworld/terminal-text.ts); elsewhere that walk runs over the Environment's tree. Departure: OSWorld looks only in `gnome-terminal-server`; here any application's terminal counts (a sandbox runs
  * other VTE terminals), and Proctor's AT-SPI reader takes at most the first 10,000 characters of a node's text.
  */
 async function vmTerminalOutput(_spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
@@ -51,11 +52,7 @@ async function vmTerminalOutput(_spec: GetterSpec, ctx: GradingContext): Promise
     const out = await ctx.env.terminalOutput();
     return typeof out === 'string' ? rstrip(out) : undefined;
   }
-  const nodes = await treeOf(ctx, 'vm_terminal_output');
-  const apps = collect(nodes, (n) => n.role === 'application');
-  const frames = apps.flatMap((a) => (a.children ?? []).filter((f) => f.role === 'frame' && f.states.includes('active')));
-  const terminals = frames.flatMap((f) => collect(f.children ?? [], (n) => n.role === 'terminal' && n.states.includes('focused')));
-  return terminals.length === 1 ? rstrip(terminals[0].text ?? '') : undefined;
+  return focusedTerminalText(await treeOf(ctx, 'vm_terminal_output'));
 }
 
 /** Lists the window manager's client windows: id, WM_CLASS line and `Width Height` (xprop and xwininfo). */
@@ -106,11 +103,20 @@ async function vmWallpaper(spec: GetterSpec, ctx: GradingContext): Promise<unkno
 /**
  * accessibility_tree — the whole screen's accessibility tree as OSWorld's XML (a `<desktop-frame>` of
  * `<application>`s; states `st:`, attributes `attr:`, position and size `cp:`; a node's text as element text),
- * written from the Environment's tree by the same writer as the guest server's GET /accessibility. Departure: it is
- * Proctor's tree (AT-SPI for native apps, DevTools for the browser's pages with roles mapped to AT-SPI tags), and
- * value (`val:`) and action (`act:`) attributes are not written.
+ * written from the Environment's tree by the same writer as the guest server's GET /accessibility. On the osworld
+ * kind it is the XML the server wrote, as it came (as OSWorld's getter returns it): read back into nodes and written
+ * again it would lose what the node model does not keep (an element text's trailing newline, `val:` and `act:`).
+ * Departure (local environments): it is Proctor's tree (AT-SPI for native apps, DevTools for the browser's pages with
+ * roles mapped to AT-SPI tags), and value (`val:`) and action (`act:`) attributes are not written.
  */
 async function accessibilityTree(_spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
+  if (readsTreeXml(ctx.env) && ctx.env.capabilities.has('accessibility')) {
+    try {
+      return await ctx.env.accessibilityTreeXml();
+    } catch (e) {
+      throw new Error(`getter 'accessibility_tree': cannot read the accessibility tree: ${(e as Error).message}`, { cause: e });
+    }
+  }
   const nodes = await treeOf(ctx, 'accessibility_tree');
   const screen = await ctx.env.screen().catch(() => ({ width: 0, height: 0 }));
   return accessibilityXml(nodes, screen);

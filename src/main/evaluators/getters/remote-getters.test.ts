@@ -133,7 +133,7 @@ describe.skipIf(!canRun)('OSWorld getters over the osworld protocol, against pro
       expect(await score(localXml, rules), JSON.stringify(rules)).toBe(want);
     }
     // the element the rules find is written alike on both sides (position, size, states, text)
-    const frameOf = (x: string) => /<frame [^>]*name="notes\.txt[^"]*"[^>]*>/.exec(x)?.[0];
+    const frameOf = (x: string) => /<frame [^>]*name="[^"]*notes\.txt[^"]*"[^>]*>/.exec(x)?.[0];
     expect(frameOf(xml)).toBeDefined();
     expect(frameOf(xml)).toBe(frameOf(localXml));
   }, 60_000);
@@ -183,6 +183,40 @@ describe.skipIf(!canRun)('OSWorld getters over the osworld protocol, against pro
     expect(tree.remote).toEqual(tree.local);
     expect((await both({ type: 'list_directory', path: '/home/user/Pictures/nowhere' })).remote).toBeUndefined();
   });
+
+  it('vm_screen_size, shortcuts_on_desktop, vlc_config and gimp_config_file read the same guest', async () => {
+    expect(await both({ type: 'vm_screen_size' })).toEqual({ remote: { width: 1024, height: 768 }, local: { width: 1024, height: 768 } });
+    const shortcut = '[Desktop Entry]\nName=Mail\nType=Application\nExec=true\n';
+    await remote.putFile('/home/user/Desktop/mail.desktop', Buffer.from(shortcut));
+    expect(await both({ type: 'shortcuts_on_desktop' })).toEqual({ remote: { 'mail.desktop': shortcut }, local: { 'mail.desktop': shortcut } });
+    await remote.putFile('/home/user/.config/vlc/vlcrc', Buffer.from('[qt]\nqt-minimal-view=1\n'));
+    await remote.putFile('/home/user/.config/GIMP/2.10/sessionrc', Buffer.from('(session-info "toolbox")\n'));
+    for (const spec of [{ type: 'vlc_config', dest: 'vlcrc' }, { type: 'gimp_config_file', file_name: 'sessionrc', dest: 'sessionrc' }]) {
+      const got = await both(spec);
+      expect(readFileSync(got.remote as string, 'utf8'), spec.type).toBe(readFileSync(got.local as string, 'utf8'));
+    }
+    expect(readFileSync((await get(remoteCtx, { type: 'vlc_config', dest: 'vlcrc2' })) as string, 'utf8')).toBe('[qt]\nqt-minimal-view=1\n');
+  });
+
+  it.skipIf(!has('cvlc') || !has('ffmpeg'))('vlc_playing_info asks the guest VLC what it plays', async () => {
+    // (VLC runs on until the server closes, which ends every process of the episode)
+    const song = execFileSync('ffmpeg', ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=5', '-metadata', 'title=Tone', '-f', 'mp3', '-']);
+    await remote.putFile('/tmp/remote-tone.mp3', song);
+    const port = await freePort();
+    const vlc = ['cvlc', '-I', 'http', '--http-host', '127.0.0.1', '--http-port', String(port), '--http-password', 'password', '--no-video', '--aout', 'dummy', '--loop', '/tmp/remote-tone.mp3'];
+    // VLC will not run as root: a guest whose commands run as root starts it as nobody
+    const root = (await remote.run('id -u')).stdout.trim() === '0';
+    await remote.launch(root ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups', ...vlc] : vlc);
+    const spec = { type: 'vlc_playing_info', dest: 'status.xml', port };
+    const xml = await until('VLC to play', async () => {
+      const got = await get(remoteCtx, spec);
+      const text = typeof got === 'string' ? readFileSync(got, 'utf8') : '';
+      return text.includes('<state>playing</state>') && text.includes('remote-tone.mp3') ? got : undefined;
+    });
+    expect((await metrics.require('is_vlc_playing')(xml, { type: 'file_name', file_name: 'remote-tone.mp3' }, {}, remoteCtx)).score).toBe(1);
+    const localXml = readFileSync((await get(localCtx, spec)) as string, 'utf8');
+    expect(localXml).toContain('remote-tone.mp3');
+  }, 120_000);
 
   it.skipIf(!hasImpress || !has('ffmpeg') || !has('convert'))('audio_in_slide and background_image_in_slide take the media of a deck in the guest home', async () => {
     const png = execFileSync('convert', ['-size', '32x24', 'xc:teal', 'png:-']);
@@ -236,6 +270,15 @@ describe.skipIf(!canRun)('OSWorld getters over the osworld protocol, against pro
       expect(await eventually(() => get(remoteCtx, { type: 'enable_do_not_track' }), (v) => v === 'true')).toBe('true');
       expect(await get(localCtx, { type: 'enable_do_not_track' })).toBe('true');
       expect(await both({ type: 'new_startup_page' })).toEqual({ remote: 'true', local: 'true' });
+    }, 90_000);
+
+    it('history reads the History database the guest browser wrote', async () => {
+      const rows = (await eventually(
+        () => get(remoteCtx, { type: 'history', dest: 'History' }),
+        (v) => Array.isArray(v) && v.some((r) => Array.isArray(r) && r[0] === `${pageBase}/flights`),
+      )) as unknown[][];
+      expect(rows.find((r) => r[0] === `${pageBase}/flights`)?.[1]).toBe('Remote flights');
+      expect(await get(localCtx, { type: 'history', dest: 'History' })).toEqual(rows);
     }, 90_000);
   });
 });
