@@ -218,6 +218,26 @@ describe.skipIf(!canRun)('OSWorld getters over the osworld protocol, against pro
     expect(localXml).toContain('remote-tone.mp3');
   }, 120_000);
 
+  it.skipIf(!has('xterm'))('vscode_config types the command into the focused window through the protocol, then copies the file', async () => {
+    // a terminal stands for VS Code's palette: what the keys type lands in a file (Ctrl+Shift+P as ^P)
+    await remote.launch(['xterm', '-title', 'Palette', '-e', 'sh', '-c', 'cat > ~/palette.txt']);
+    await until('the terminal', async () => ((await remote.run(['xdotool', 'search', '--onlyvisible', '--name', '^Palette$'])).exitCode === 0 ? true : undefined));
+    await remote.activateWindow('Palette', { strict: true });
+    await remote.putFile('/home/user/.config/Code/User/settings.json', Buffer.from('{"editor.fontSize": 14}'));
+    const spec = { type: 'vscode_config', vscode_extension_command: 'Preferences: Open Settings', path: '/home/user/.config/Code/User/settings.json', dest: 'settings.json' };
+    const typed = async (lines: number) =>
+      until('the typed command', async () => {
+        const text = (await remote.getFile('/home/user/palette.txt'))?.toString('utf8') ?? '';
+        return text.split('\n').length > lines ? text : undefined;
+      }, 20_000);
+    expect(readFileSync((await get(remoteCtx, spec)) as string, 'utf8')).toBe('{"editor.fontSize": 14}');
+    expect(await typed(1)).toBe('\x10Preferences: Open Settings\n');
+    expect(readFileSync((await get(localCtx, spec)) as string, 'utf8')).toBe('{"editor.fontSize": 14}');
+    expect(await typed(2)).toBe('\x10Preferences: Open Settings\n'.repeat(2));
+    expect(await get(remoteCtx, { ...spec, path: '/home/user/missing.json' })).toBeUndefined();
+    await remote.closeWindow('Palette', { strict: true });
+  }, 90_000);
+
   it.skipIf(!hasImpress || !has('ffmpeg') || !has('convert'))('audio_in_slide and background_image_in_slide take the media of a deck in the guest home', async () => {
     const png = execFileSync('convert', ['-size', '32x24', 'xc:teal', 'png:-']);
     const wav = execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', '-f', 'wav', '-']);
