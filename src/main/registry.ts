@@ -1,5 +1,5 @@
 // A named registry for an open set: setup funcs, metrics, getters, agents, environment kinds (env/registry.ts).
-import { closest } from 'fastest-levenshtein';
+import { nearestName } from './nearest-name';
 
 export class Registry<T> {
   private readonly items = new Map<string, T>();
@@ -26,8 +26,7 @@ export class Registry<T> {
     return [...this.items.keys()].sort();
   }
   closestName(name: string): string | undefined {
-    const names = this.names();
-    return names.length ? closest(name, names) : undefined;
+    return nearestName(name, this.names());
   }
   unknownMessage(name: string): string {
     const near = this.closestName(name);

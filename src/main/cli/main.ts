@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { closest } from 'fastest-levenshtein';
+import { nearestName } from '../nearest-name';
 import { processIo, splitOptionValues, UsageError, usageOptions, type CliCommand, type CliIo } from './command';
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
@@ -59,7 +59,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       let message = parseArgsUnknown ? `unknown option ${/'([^']+)'/.exec((e as Error).message)?.[0] ?? ''}`.trim() : (e as Error).message;
       const unknown = /^unknown (?:option|argument|flag) '(--[^'=\s]+)/i.exec(message)?.[1];
       if (unknown) message = message.replace(/^unknown (?:option|argument|flag)/i, 'unknown option');
-      if (unknown && known.length) message += ` (closest known: '${closest(unknown, known)}')`;
+      const near = unknown ? nearestName(unknown, known) : undefined;
+      if (near) message += ` (closest known: '${near}')`;
       io.err(`proctor ${name}: ${message}\n\n${command.usage}`);
       return 2;
     }

@@ -26,6 +26,7 @@ describe('evaluator coverage', () => {
     const cov = coverageOf(renamed);
     expect(cov.gradable).toBe(0);
     expect(cov.missing.metrics).toEqual({ compare_everything: 3 });
+    expect(cov.missing_tasks.metrics.compare_everything).toEqual(renamed.map((t) => t.id));
     expect(cov.incomplete).toHaveLength(3);
   });
   it('proctor evaluators --coverage --json prints exactly the documented object', async () => {
@@ -33,7 +34,8 @@ describe('evaluator coverage', () => {
     const code = await main(['evaluators', '--coverage', spider2vExamples, '--json'], { out: (l) => out.push(l), err: () => {} });
     expect(code).toBe(0);
     const json = JSON.parse(out.join('\n'));
-    expect(Object.keys(json)).toEqual(['tasks', 'gradable', 'needs_account', 'missing', 'profiles', 'departures']);
+    expect(Object.keys(json)).toEqual(['tasks', 'gradable', 'needs_account', 'missing', 'profiles', 'departures', 'missing_tasks', 'unreadable']);
+    expect(json.unreadable).toEqual([]);
     expect(json.profiles).toEqual({ spider2v: 494 });
     expect(json.departures.compare_table).toBeGreaterThan(0);
     expect(json.tasks).toBe(494);

@@ -11,6 +11,8 @@ export interface Coverage {
   needs_account: Record<string, number>;
   /** Unregistered names, with the number of tasks naming each. */
   missing: { metrics: Record<string, number>; getters: Record<string, number> };
+  /** The ids of the tasks naming each unregistered name. */
+  missing_tasks: { metrics: Record<string, string[]>; getters: Record<string, string[]> };
   /** Tasks per grading profile (the benchmark each task's shape comes from). */
   profiles: Partial<Record<GradingProfile, number>>;
   /** Tasks naming a metric with a known departure from the upstream verdict under their profile, by metric. */
@@ -42,7 +44,7 @@ function accountsOf(task: Task, names: { metrics: string[]; getters: string[] })
  * missing names. So `gradable + Σ needs_account + tasks with missing names = tasks`.
  */
 export function coverageOf(tasks: Task[]): Coverage & { incomplete: string[] } {
-  const cov: Coverage & { incomplete: string[] } = { tasks: tasks.length, gradable: 0, needs_account: {}, missing: { metrics: {}, getters: {} }, profiles: {}, departures: {}, incomplete: [] };
+  const cov: Coverage & { incomplete: string[] } = { tasks: tasks.length, gradable: 0, needs_account: {}, missing: { metrics: {}, getters: {} }, missing_tasks: { metrics: {}, getters: {} }, profiles: {}, departures: {}, incomplete: [] };
   const known = departures();
   for (const task of tasks) {
     const names = task.checks.map(planOf).map(namesOf);
@@ -57,8 +59,12 @@ export function coverageOf(tasks: Task[]): Coverage & { incomplete: string[] } {
     }
     const missingMetrics = all.metrics.filter((m) => !metrics.has(m));
     const missingGetters = all.getters.filter((g) => !getters.has(g));
-    for (const m of missingMetrics) cov.missing.metrics[m] = (cov.missing.metrics[m] ?? 0) + 1;
-    for (const g of missingGetters) cov.missing.getters[g] = (cov.missing.getters[g] ?? 0) + 1;
+    for (const [kind, names] of [['metrics', missingMetrics], ['getters', missingGetters]] as const) {
+      for (const n of names) {
+        cov.missing[kind][n] = (cov.missing[kind][n] ?? 0) + 1;
+        (cov.missing_tasks[kind][n] ??= []).push(task.id);
+      }
+    }
     if (missingMetrics.length || missingGetters.length || (!task.infeasible && task.checks.length === 0)) cov.incomplete.push(task.file);
     else cov.gradable++;
   }

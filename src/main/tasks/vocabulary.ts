@@ -1,7 +1,7 @@
 // The known names of setup funcs (config `type` / native `func`), metrics and getters, as seen in Spider2-V,
 // the native (seed) task set and OSWorld (desktop_env/evaluators/{metrics,getters}/__init__.py and the
 // `_<type>_setup` methods of its SetupController). Used to warn about unknown names with the closest known one.
-import { closest } from 'fastest-levenshtein';
+import { nearestName } from '../nearest-name';
 
 /** Config / postconfig step types and native setup funcs. */
 export const setupFuncs: ReadonlySet<string> = new Set([
@@ -110,9 +110,10 @@ const sets: Record<VocabularyKind, ReadonlySet<string>> = {
   'getter type': getterTypes,
 };
 
-/** undefined when `name` is known; otherwise a message naming the closest known name. */
+/** undefined when `name` is known; otherwise a message naming the closest known name when one is near. */
 export function unknownName(kind: VocabularyKind, name: string): string | undefined {
   const known = sets[kind];
   if (known.has(name)) return undefined;
-  return `unknown ${kind} '${name}' (closest known: '${closest(name, [...known])}')`;
+  const near = nearestName(name, known);
+  return `unknown ${kind} '${name}'${near ? ` (closest known: '${near}')` : ''}`;
 }

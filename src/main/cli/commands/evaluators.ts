@@ -44,7 +44,8 @@ Without --coverage, lists the registered metric and getter names, and the metric
             they name is registered), how many need an account (by service), and the missing names.
             Also: tasks per grading profile, and tasks naming a metric with a known departure (see --departures).
 --json      print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"},
-            "profiles": {profile: n}, "departures": {metric: n}}.`,
+            "profiles": {profile: n}, "departures": {metric: n}, "missing_tasks": {"metrics", "getters": {name:
+            [task ids]}}, "unreadable": [task files]}.`,
   async run(argv, io) {
     const json = argv.includes('--json');
     const coverage = argv.includes('--coverage');
@@ -93,19 +94,24 @@ Without --coverage, lists the registered metric and getter names, and the metric
     const { tasks, problems } = await loadTasks(paths);
     const errors = problems.filter((p) => p.severity === 'error');
     for (const p of errors) io.err(`${p.file}${p.pointer ? ` ${p.pointer}` : ''}${p.line ? `:${p.line}:${p.col ?? 0}` : ''}: ${p.message}`);
+    const unreadable = [...new Set(errors.map((p) => p.file))];
     const cov = coverageOf(tasks);
+    const n = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
     if (json) {
-      io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing, profiles: cov.profiles, departures: cov.departures }));
+      io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing, profiles: cov.profiles, departures: cov.departures, missing_tasks: cov.missing_tasks, unreadable }));
     } else {
       const accounts = Object.values(cov.needs_account).reduce((a, b) => a + b, 0);
-      io.out(`${cov.tasks} tasks: ${cov.gradable} fully gradable, ${accounts} need an account, ${cov.incomplete.length} name something unregistered`);
-      for (const [s, n] of Object.entries(cov.needs_account).sort()) io.out(`  needs account ${s}: ${n}`);
-      for (const [kind, names] of Object.entries(cov.missing)) {
-        for (const [name, n] of Object.entries(names as Record<string, number>).sort((a, b) => b[1] - a[1])) io.out(`  missing ${kind.slice(0, -1)} ${name}: ${n} tasks`);
+      io.out(`${n(cov.tasks, 'task')}: ${cov.gradable} fully gradable, ${accounts} need an account, ${cov.incomplete.length} name something unregistered`);
+      for (const [s, k] of Object.entries(cov.needs_account).sort()) io.out(`  needs account ${s}: ${k}`);
+      for (const kind of ['metrics', 'getters'] as const) {
+        for (const [name, k] of Object.entries(cov.missing[kind]).sort((a, b) => b[1] - a[1])) {
+          const ids = cov.missing_tasks[kind][name] ?? [];
+          io.out(`  missing ${kind.slice(0, -1)} ${name}: ${n(k, 'task')} (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''})`);
+        }
       }
-      io.out(`grading profiles: ${Object.entries(cov.profiles).map(([p, n]) => `${p} ${n}`).join(', ') || 'none'}`);
-      for (const [m, n] of Object.entries(cov.departures).sort((a, b) => b[1] - a[1])) io.out(`  ${n} tasks use ${m}, which has known departures (proctor evaluators --departures)`);
-      if (errors.length) io.out(`${errors.length} task files could not be read (see above)`);
+      io.out(`grading profiles: ${Object.entries(cov.profiles).map(([p, k]) => `${p} ${k}`).join(', ') || 'none'}`);
+      for (const [m, k] of Object.entries(cov.departures).sort((a, b) => b[1] - a[1])) io.out(`  ${n(k, 'task')} ${k === 1 ? 'uses' : 'use'} ${m}, which has known departures (proctor evaluators --departures)`);
+      if (unreadable.length) io.out(`${n(unreadable.length, 'task file')} could not be read (see above)`);
     }
     return errors.length ? 1 : 0;
   },
