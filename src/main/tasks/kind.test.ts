@@ -94,5 +94,8 @@ describe('schema messages', () => {
     expect(schemaProblems('task-native', task, 'f').map((p) => [p.pointer, p.message])).toEqual([['/config/0', "must have 'func' or have 'type' (schema task-native)"]]);
     const s2v = { id: 'a', snapshot: 's', instruction: 'i', source: [], tags: [], config: [], evaluator: { func: 'm', result: 'x' } };
     expect(schemaProblems('task-spider2v', s2v, 'f').map((p) => [p.pointer, p.message])).toEqual([['/evaluator/result', 'must be object or array (schema task-spider2v)']]);
+    // An OSWorld task with an empty func (upstream has one): one line, not "fewer than 1 characters" and "must be array"
+    const ow = { id: 'a', snapshot: 'vlc', instruction: 'i', source: '', config: [], evaluator: { func: '', result: {}, expected: {} } };
+    expect(schemaProblems('task-osworld', ow, 'f').map((p) => [p.pointer, p.message])).toEqual([['/evaluator/func', 'must be a non-empty string or array (schema task-osworld)']]);
   });
 });

@@ -81,7 +81,11 @@ export function schemaProblems(kind: SchemaKind, json: unknown, file: string): P
   const alternatives = new Map<string, string[]>();
   for (const e of errors) if (e.keyword === 'anyOf' || e.keyword === 'oneOf') alternatives.set(e.instancePath, []);
   const alternative = (e: ErrorObject): string | undefined =>
-    e.keyword === 'type' ? `be ${String((e.params as { type: unknown }).type)}` : e.keyword === 'required' ? `have '${(e.params as { missingProperty: string }).missingProperty}'` : undefined;
+    e.keyword === 'type'
+      ? `be ${String((e.params as { type: unknown }).type)}`
+      : e.keyword === 'minLength' && (e.params as { limit: number }).limit === 1
+      ? 'be a non-empty string'
+      : e.keyword === 'required' ? `have '${(e.params as { missingProperty: string }).missingProperty}'` : undefined;
   for (const e of errors) {
     const types = alternatives.get(e.instancePath);
     const alt = alternative(e);
