@@ -12,6 +12,8 @@ import { safeFileName } from '../task-files';
 import { loadBook } from '../metrics/table';
 import { fetchGuestFile, fileLists, givenIndexes, pickGiven } from './file';
 import { commandOutput } from './general';
+// OSWorld's time getter, in its own module
+import './os-time';
 
 /** vm_command_error `{command, shell?}` — the command's standard error (OSWorld's /execute `error`). */
 async function vmCommandError(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
