@@ -34,7 +34,7 @@ describe('stored copies of a multi vm_file', () => {
   it('maps the given values and the other cached copies back to their guest paths, and grades again from them', async () => {
     const value = await getters.require('vm_file')(spec, ctxOf(env, join(taskDir, gradingCacheFolder)));
     const stored = JSON.parse(JSON.stringify(value)) as unknown; // as the verdict file keeps it (undefined → null)
-    const verdict: RuleVerdict = { kind: 'rule', score: 1, metrics: [{ metric: 'compare_table', score: 1, result: stored, getters: { result: spec }, pointer: '/evaluator' }] };
+    const verdict: RuleVerdict = { kind: 'rule', score: 1, at: '2026-11-23T00:00:00Z', metrics: [{ metric: 'compare_table', score: 1, result: stored, getters: { result: spec }, pointer: '/evaluator' }] };
     const fetched = fetchedFilesOf(verdict, taskDir);
     expect(fetched.get(paths[0])).toBe(join(taskDir, gradingCacheFolder, 'book.xlsx'));
     expect(fetched.get(paths[1])).toBe(join(taskDir, gradingCacheFolder, 'book-Sheet1.csv'));
@@ -49,7 +49,7 @@ describe('stored copies of a multi vm_file', () => {
 
   it('a multi spec whose one given file was missing is recorded as missing, its siblings as cached', () => {
     const one: GetterSpec = { ...spec, gives: [2] };
-    const verdict: RuleVerdict = { kind: 'rule', score: 0, metrics: [{ metric: 'compare_table', score: 0, error: 'result file does not exist (vm_file)', getters: { result: one } }] };
+    const verdict: RuleVerdict = { kind: 'rule', score: 0, at: '2026-11-23T00:00:00Z', metrics: [{ metric: 'compare_table', score: 0, error: 'result file does not exist (vm_file)', getters: { result: one } }] };
     const fetched = fetchedFilesOf(verdict, taskDir);
     expect(fetched.get(paths[2])).toBeNull();
     expect(fetched.get(paths[1])).toBe(join(taskDir, gradingCacheFolder, 'book-Sheet1.csv'));
