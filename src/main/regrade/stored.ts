@@ -3,6 +3,9 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { MetricRecord, RuleVerdict, StepRecord, Verdict } from '../../shared/run';
+import type { GetterSpec } from '../../shared/task';
+import { givenIndexes } from '../evaluators/getters/file';
+import { safeFileName } from '../evaluators/task-files';
 
 /** Where the run's grading keeps its fetched copies, inside the task folder (step-loop.ts). */
 export const gradingCacheFolder = 'cache';
@@ -36,10 +39,8 @@ export function checkScoresOf(verdict: RuleVerdict | undefined): Map<string, num
   return scores;
 }
 
-function specOf(v: unknown): { type: string; path?: unknown; multi?: unknown } | undefined {
-  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
-    ? (v as { type: string; path?: unknown; multi?: unknown })
-    : undefined;
+function specOf(v: unknown): GetterSpec | undefined {
+  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string' ? (v as GetterSpec) : undefined;
 }
 
 /** The copy's path now: as recorded, or under this task folder's cache when the run folder has moved. */
@@ -49,26 +50,39 @@ function copyNow(recorded: string, taskDir: string): string | undefined {
   return existsSync(moved) ? moved : undefined;
 }
 
-/** One side (`result` / `expected`) of a record: which guest files it fetched, and where they went. */
+/**
+ * One side (`result` / `expected`) of a record: which guest files it fetched, and where they went. A `multi` vm_file
+ * records only the values of its `gives` indexes; the other files it copied are found in the cache by their `dest`
+ * (none there: the file did not exist).
+ */
 function addSide(found: FetchedFiles, record: MetricRecord, side: 'result' | 'expected', taskDir: string): void {
   const spec = specOf(record.getters?.[side]);
   if (spec?.type !== 'vm_file') return;
   const value = record[side];
   const missing = side === 'result' ? /^result file does not exist/ : /^expected file is missing/;
-  const put = (guest: unknown, host: unknown) => {
+  const put = (guest: unknown, host: unknown, multi: boolean) => {
     if (typeof guest !== 'string' || found.has(guest)) return;
-    if (host === null && Array.isArray(spec.path)) found.set(guest, null); // multi: a missing entry
+    if ((host === null || host === undefined) && multi) found.set(guest, null); // multi: a missing entry
     else if (typeof host === 'string') {
       const now = copyNow(host, taskDir);
       if (now) found.set(guest, now);
     }
   };
-  if (!(side in record) && record.error && missing.test(record.error)) {
-    if (typeof spec.path === 'string') found.set(spec.path, null);
+  const absent = !(side in record) && record.error !== undefined && missing.test(record.error);
+  if (spec.multi !== true || !Array.isArray(spec.path)) {
+    if (absent && typeof spec.path === 'string') found.set(spec.path, null);
+    else if (!absent) put(spec.path, value, false);
     return;
   }
-  if (Array.isArray(spec.path) && Array.isArray(value)) spec.path.forEach((p, i) => put(p, value[i] ?? null));
-  else put(spec.path, value);
+  const gives = givenIndexes(spec).filter((i) => i >= 0 && i < (spec.path as unknown[]).length).sort((a, b) => a - b);
+  const values = absent ? gives.map(() => null) : gives.length === 1 ? [value] : Array.isArray(value) ? value : [];
+  gives.forEach((i, k) => put((spec.path as unknown[])[i], values[k] ?? null, true));
+  const dests = Array.isArray(spec.dest) ? spec.dest : [];
+  spec.path.forEach((p, i) => {
+    if (gives.includes(i) || typeof p !== 'string' || found.has(p)) return;
+    const copy = join(taskDir, gradingCacheFolder, safeFileName(typeof dests[i] === 'string' ? dests[i] : undefined, 'file'));
+    found.set(p, existsSync(copy) ? copy : null);
+  });
 }
 
 /** The guest files the run's grading fetched, read from its verdict's records. */

@@ -30,18 +30,94 @@ export async function fetchGuestFile(ctx: GradingContext, guestPath: string, des
 }
 
 /**
- * vm_file `{path, dest}` — the guest file copied to `<cacheDir>/<dest>`; `undefined` when it does not
- * exist. With `multi: true`, `path` and `dest` are lists and the result is a list (undefined entries for
- * missing files).
+ * The indexes a `multi` file getter returns (OSWorld's `gives`, default `[0]`; read whether or not `multi` is set,
+ * as upstream does). Shared by vm_file, cloud_file and re-grading (which maps the values back to the paths).
+ */
+export function givenIndexes(spec: GetterSpec): number[] {
+  return Array.isArray(spec.gives) ? [...new Set(spec.gives.map(Number).filter(Number.isInteger))] : [0];
+}
+
+/** A file getter's answer from its per-path values (in path order): the given ones, one alone, else a list. */
+export function pickGiven<T>(values: T[], gives: number[]): T | T[] {
+  const out = values.filter((_, i) => gives.includes(i));
+  return out.length === 1 ? out[0] : out;
+}
+
+/**
+ * `{path, dest}` of a single or `multi` file getter as lists of the same length (an error names the getter). A single
+ * spec without `dest` is named after its path unless `destRequired`.
+ */
+export function fileLists(spec: GetterSpec, getter: string, destRequired = false): { paths: string[]; dests: string[] } {
+  if (spec.multi !== true) {
+    const path = specString(spec, 'path');
+    return { paths: [path], dests: [destRequired || typeof spec.dest === 'string' ? specString(spec, 'dest') : path] };
+  }
+  if (!Array.isArray(spec.path) || !Array.isArray(spec.dest)) throw new Error(`getter '${getter}' with multi needs 'path' and 'dest' as lists`);
+  const paths = spec.path.map(String);
+  const dests = spec.dest.map(String);
+  if (paths.length !== dests.length) throw new Error(`getter '${getter}': ${paths.length} paths but ${dests.length} dests`);
+  return { paths, dests };
+}
+
+const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Python's `datetime.now().strftime(format)` in the grader's local time, for the directives file names use. */
+export function strftime(format: string, at: Date = new Date()): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const dayOfYear = Math.floor((Date.UTC(at.getFullYear(), at.getMonth(), at.getDate()) - Date.UTC(at.getFullYear(), 0, 1)) / 86_400_000) + 1;
+  const parts: Record<string, () => string> = {
+    Y: () => String(at.getFullYear()),
+    y: () => two(at.getFullYear() % 100),
+    m: () => two(at.getMonth() + 1),
+    d: () => two(at.getDate()),
+    H: () => two(at.getHours()),
+    I: () => two(at.getHours() % 12 || 12),
+    M: () => two(at.getMinutes()),
+    S: () => two(at.getSeconds()),
+    f: () => String(at.getMilliseconds() * 1000).padStart(6, '0'),
+    p: () => (at.getHours() < 12 ? 'AM' : 'PM'),
+    j: () => String(dayOfYear).padStart(3, '0'),
+    a: () => weekdays[at.getDay()].slice(0, 3),
+    A: () => weekdays[at.getDay()],
+    b: () => months[at.getMonth()].slice(0, 3),
+    B: () => months[at.getMonth()],
+    '%': () => '%',
+  };
+  return format.replace(/%(.)/gs, (all, d: string) => {
+    const part = parts[d];
+    if (!part) throw new Error(`time_format '${format}': directive ${all} is not supported`);
+    return part();
+  });
+}
+
+/** Python's `os.path.splitext` of a file name: the extension is the last dot's part, leading dots excepted. */
+function splitExt(name: string): [string, string] {
+  const dot = name.lastIndexOf('.');
+  const slash = name.lastIndexOf('/');
+  const lead = name.slice(slash + 1).search(/[^.]/);
+  if (dot <= slash || lead < 0 || dot <= slash + 1 + lead) return [name, ''];
+  return [name.slice(0, dot), name.slice(dot)];
+}
+
+/**
+ * vm_file `{path, dest, multi?, gives?, time_suffix?, time_format?}` — the guest file copied to `<cacheDir>/<dest>`;
+ * `undefined` when it does not exist. With `multi`, `path` and `dest` are lists: every file is copied (a metric may
+ * read a sibling from the cache) but only the indexes in `gives` (default `[0]`) are returned — one path when one is
+ * given, else a list, with `undefined` for a missing file. Without `multi`, `time_suffix: true` inserts the grading
+ * time (`time_format`, default `%Y%m%d_%H%M%S`) before the extension of `dest` — the cache name only; the guest path
+ * is read as written.
  */
 async function vmFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  if (spec.multi === true && Array.isArray(spec.path)) {
-    const dests = Array.isArray(spec.dest) ? spec.dest : [];
-    const out: (string | undefined)[] = [];
-    for (const [i, p] of spec.path.entries()) out.push(await fetchGuestFile(ctx, String(p), dests[i] === undefined ? undefined : String(dests[i])));
-    return out;
+  const { paths, dests } = fileLists(spec, 'vm_file');
+  if (spec.multi !== true && spec.time_suffix === true) {
+    const format = typeof spec.time_format === 'string' ? spec.time_format : '%Y%m%d_%H%M%S';
+    const [stem, ext] = splitExt(dests[0]);
+    dests[0] = `${stem}_${strftime(format)}${ext}`;
   }
-  return fetchGuestFile(ctx, specString(spec, 'path'), typeof spec.dest === 'string' ? spec.dest : undefined);
+  const out: (string | undefined)[] = [];
+  for (const [i, p] of paths.entries()) out.push(await fetchGuestFile(ctx, p, dests[i]));
+  return pickGiven(out, givenIndexes(spec));
 }
 
 async function existingFile(path: string): Promise<string | undefined> {

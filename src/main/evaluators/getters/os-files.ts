@@ -10,8 +10,10 @@ import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
 import { loadBook } from '../metrics/table';
-import { fetchGuestFile } from './file';
+import { fetchGuestFile, fileLists, givenIndexes, pickGiven } from './file';
 import { commandOutput } from './general';
+// OSWorld's time getter, in its own module
+import './os-time';
 
 /** vm_command_error `{command, shell?}` — the command's standard error (OSWorld's /execute `error`). */
 async function vmCommandError(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
@@ -57,26 +59,21 @@ async function gimpConfigFile(spec: GetterSpec, ctx: GradingContext): Promise<un
 /**
  * cloud_file `{path, dest, multi?, gives?}` — the file at URL `path` saved in the cache as `dest`; its host path.
  * With `multi`, `path` and `dest` are lists and `gives` (default `[0]`) the indexes returned: one path when one is
- * given, else a list. A file already in the cache is not fetched again; with --downloads nothing is fetched, and a
- * missing file is an error naming its URL.
+ * given, else a list (givenIndexes / pickGiven, as vm_file). A file already in the cache is not fetched again; with
+ * --downloads nothing is fetched, and a missing file is an error naming its URL.
  */
 async function cloudFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  const multi = spec.multi === true;
-  const paths = multi ? (Array.isArray(spec.path) ? spec.path.map(String) : []) : [specString(spec, 'path')];
-  const dests = multi ? (Array.isArray(spec.dest) ? spec.dest.map(String) : []) : [specString(spec, 'dest')];
-  if (paths.length !== dests.length) throw new Error(`getter 'cloud_file': ${paths.length} paths but ${dests.length} dests`);
-  const gives = multi && Array.isArray(spec.gives) ? spec.gives.map(Number) : [0];
+  const { paths, dests } = fileLists(spec, 'cloud_file', true);
   await mkdir(ctx.cacheDir, { recursive: true });
   const out: string[] = [];
   for (const [i, url] of paths.entries()) {
     const host = join(ctx.cacheDir, safeFileName(dests[i], `download-${i}`));
-    if (gives.includes(i)) out.push(host);
+    out.push(host);
     if (existsSync(host)) continue;
     await writeFile(host, await fetchDownload(url, { downloads: ctx.downloads, signal: ctx.signal }));
   }
-  return out.length === 1 ? out[0] : out;
+  return pickGiven(out, givenIndexes(spec));
 }
-
 
 interface TreeNode {
   type: 'directory' | 'file';

@@ -13,6 +13,7 @@ import { fuzzRatio, loadDocx, type Docx } from './ooxml';
 import './documents-compare';
 import './documents-layout';
 import './documents-marks';
+import './documents-extra';
 import './epub';
 import './sheets-osworld';
 

@@ -11,6 +11,8 @@ import { registerDeparture } from '../profile';
 import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
+// OSWorld's time metric, in its own module
+import './os-time';
 
 /** Python's `re` flag names (`re.IGNORECASE` / `re.I` …) as JavaScript flags. */
 function jsFlags(names: string[]): string {
