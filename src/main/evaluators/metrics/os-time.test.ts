@@ -1,6 +1,6 @@
 // compare_time_in_speedtest_results and time_diff_range: the speedtest task's evaluator (vm_file with time_suffix,
 // time_diff_range, the metric) over the local shell environment, and the metric's upstream quirks on CSV files.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createShellEnvironment, type ShellEnvironment } from '../../env/local/shell-environment';
@@ -25,6 +25,12 @@ const csv = (name: string, text: string) => {
 const header = 'ResultID,Date,ConnType,Download,Upload,Latency\n';
 
 describe('compare_time_in_speedtest_results', () => {
+  // The metric reads the clock: hold it at noon so no case straddles midnight
+  beforeAll(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 10, 23, 12, 0, 0));
+  });
+  afterAll(() => vi.useRealTimers());
   it('is in the os family, as time_diff_range', () => {
     expect(metricFamilyOf('compare_time_in_speedtest_results')).toBe('os');
     expect(getterNeedsOf('time_diff_range')).toEqual({ family: 'os', needs: [] });

@@ -3,8 +3,8 @@
 // function; Proctor never runs task or agent code in its own process: the files go to a fresh folder on the guest
 // and /usr/bin/python3 runs them there, through the Environment, as a command.
 import { randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { GradingContext } from '../getter';
 import { fail, type MetricOutcome } from '../metric';
 import { brief, readBytes } from './inputs';
@@ -50,6 +50,18 @@ def main():
 main()
 `;
 
+/** The regular files directly in `dir` (the grading cache: every file fetched for the task), at most 500. */
+function folderFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .slice(0, 500)
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
 function hostFiles(v: unknown): string[] {
   const list = Array.isArray(v) ? v : [v];
   return list.filter((p): p is string => typeof p === 'string' && existsSync(p) && statSync(p).isFile());
@@ -63,11 +75,11 @@ function hostFiles(v: unknown): string[] {
  * returns (True/False → 1/0, a number clamped to 0..1, anything else by its truth); an import error, a missing
  * function or an exception scores 0.
  *
- * Proctor runs no task or agent code in its own process: the test file and the result file(s) are copied to a
- * fresh folder under /tmp on the guest and `/usr/bin/python3` runs them there with the Environment's `run` (a
- * command, 5 minute limit; the folder is removed afterwards). Departures: upstream's folder is its whole cache
- * (every file fetched for the task), here only these files; the Python and its packages are the guest's, not the
- * grader's. The graded code shares the runner's process, as upstream, so it could print a forged verdict line.
+ * Proctor runs no task or agent code in its own process: the files of the test file's folder (the grading cache:
+ * every file fetched for the task, as upstream puts its cache folder on sys.path) and the result file(s) are
+ * copied to a fresh folder under /tmp on the guest and `/usr/bin/python3` runs them there with the Environment's
+ * `run` (a command, 5 minute limit; the folder is removed afterwards). Departures: only the cache's top-level
+ * files go (at most 500), not its subfolders; the Python and its packages are the guest's, not the grader's. The graded code shares the runner's process, as upstream, so it could print a forged verdict line.
  */
 export async function checkPythonFileByTestSuite(result: unknown, expected: unknown, options: Record<string, unknown>, ctx: GradingContext): Promise<MetricOutcome> {
   const fn = typeof options.test_function_name === 'string' && options.test_function_name ? options.test_function_name : 'test';
@@ -78,7 +90,10 @@ export async function checkPythonFileByTestSuite(result: unknown, expected: unkn
   const marker = `@@proctor-test-suite-${randomBytes(8).toString('hex')}@@`;
   const testName = basename(test);
   try {
-    for (const file of [...hostFiles(result).filter((p) => basename(p) !== testName), test]) {
+    const files = new Map<string, string>();
+    for (const file of [...folderFiles(dirname(test)), ...hostFiles(result)]) files.set(basename(file), file);
+    files.set(testName, test);
+    for (const file of files.values()) {
       const data = await readBytes(file);
       if (data) await ctx.env.putFile(`${folder}/${basename(file)}`, data);
     }

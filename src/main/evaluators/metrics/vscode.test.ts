@@ -89,6 +89,17 @@ describe.skipIf(!existsSync('/usr/bin/python3'))('check_python_file_by_test_suit
     expect(r.reason).toMatch(/returned False/);
   });
 
+  it('the rest of the grading cache sits beside the suite, as upstream puts its cache folder on sys.path', async () => {
+    const cache = mkdtempSync(join(tmp.dir, 'cache-'));
+    writeFileSync(join(cache, 'board.py'), 'WIDTH = 10\n');
+    writeFileSync(join(cache, 'suite.py'), 'from board import WIDTH\nfrom block import size\n\ndef test():\n    return size() < WIDTH\n');
+    const block = join(mkdtempSync(join(tmp.dir, 'agent-')), 'block.py');
+    writeFileSync(block, 'def size():\n    return 4\n');
+    const r = await check(block, join(cache, 'suite.py'));
+    expect(r.reason).toMatch(/returned True/);
+    expect(r.score).toBe(1);
+  });
+
   it('numbers are clamped, exceptions and missing functions score 0, a missing test file scores 0', async () => {
     const good = join(mkdtempSync(join(tmp.dir, 'g2-')), 'bubble.py');
     writeFileSync(good, 'def bubble_sort(xs):\n    return sorted(xs)\n');

@@ -120,7 +120,7 @@ registerDeparture({
   metric: 'check_python_file_by_test_suite',
   profile: 'osworld',
   case: 'where the test runs',
-  why: "OSWorld imports the test file into the grader's own Python with its whole cache folder beside it; Proctor runs it with the guest's /usr/bin/python3 (through the Environment) beside the result file(s) only",
+  why: "OSWorld imports the test file into the grader's own Python with its whole cache folder beside it; Proctor runs it with the guest's /usr/bin/python3 (through the Environment) beside the result file(s) and the cache's top-level files (not its subfolders)",
 });
 
 registerDeparture({
