@@ -101,7 +101,7 @@ Without --coverage, lists the registered metric and getter names, and the metric
       io.out(JSON.stringify({ tasks: cov.tasks, gradable: cov.gradable, needs_account: cov.needs_account, missing: cov.missing, profiles: cov.profiles, departures: cov.departures, missing_tasks: cov.missing_tasks, unreadable }));
     } else {
       const accounts = Object.values(cov.needs_account).reduce((a, b) => a + b, 0);
-      io.out(`${n(cov.tasks, 'task')}: ${cov.gradable} fully gradable, ${accounts} need an account, ${cov.incomplete.length} name something unregistered`);
+      io.out(`${n(cov.tasks, 'task')}: ${cov.gradable} fully gradable, ${accounts} ${accounts === 1 ? 'needs' : 'need'} an account, ${cov.incomplete.length} ${cov.incomplete.length === 1 ? 'names' : 'name'} something unregistered`);
       for (const [s, k] of Object.entries(cov.needs_account).sort()) io.out(`  needs account ${s}: ${k}`);
       for (const kind of ['metrics', 'getters'] as const) {
         for (const [name, k] of Object.entries(cov.missing[kind]).sort((a, b) => b[1] - a[1])) {
