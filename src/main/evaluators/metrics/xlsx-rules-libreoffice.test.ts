@@ -40,7 +40,7 @@ function book(v: Variant): BookSpec {
     ws.getColumn(2).width = v.widthB ?? 30;
     if (v.hideC) ws.getColumn(3).hidden = true;
     if (v.qFormat) for (const c of ['C', 'D', 'E']) ws.getColumn(c).numFmt = v.qFormat;
-    ws.dataValidations.add('G2:G4', { type: 'list', allowBlank: true, formulae: [`"${v.statuses ?? 'Pass,Fail,Held'}"`] });
+    for (const c of ['G2', 'G3', 'G4']) ws.getCell(c).dataValidation = { type: 'list', allowBlank: true, formulae: [`"${v.statuses ?? 'Pass,Fail,Held'}"`] };
   };
   const filter = `<autoFilter ref="A1:B4"><filterColumn colId="0"><filters><filter val="${v.filterVal ?? 'Ann'}"/></filters></filterColumn></autoFilter>`;
   return {
