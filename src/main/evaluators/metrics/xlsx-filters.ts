@@ -32,6 +32,7 @@ function filterColumn(fc: Element): Record<string, unknown> {
 export async function loadFilters(idx: unknown, files: XlsxFiles): Promise<{ tag: string; filters: Record<string, unknown> } | string> {
   const s = await namedSheet(idx, files);
   if (typeof s === 'string') return s;
+  if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const root = await worksheetRoot(s);
   if (!root) return { tag: sheetTag(s), filters: {} };
   const af = kid(root, 'autoFilter');

@@ -172,7 +172,9 @@ function normalise(v: string, rl: Record<string, unknown>): string {
 /**
  * sheet_fuzzy `{sheet_idx0, sheet_idx1, rules: [{range: [..], type, threshold?, ignore_case?, ignore_chars?,
  * trim_leadings?, trim_trailings?, normalization?: [[from, to]]}]}` — for every cell of every range, the two
- * sheets' cell texts (an empty cell reads "None", a number as a Python float, "5.0") after normalisation:
+ * sheets' cell texts as upstream reads them from the sheet XML (an empty cell, a boolean or a missing sheet
+ * reads "None", a number or a date as a Python float, "5.0" / "45000.0"; formulas by their cached value) after
+ * normalisation (replacements, then trims, dropped characters, case), must satisfy the sub-rule's `type`:
  * `includes` (the first contains the second), `included_by`, `fuzzy_match` (rapidfuzz ratio ≥ threshold,
  * default 85) or `exact_match`.
  */
@@ -181,6 +183,7 @@ export async function sheetFuzzyRule(r: Record<string, unknown>, files: XlsxFile
   if (typeof s0 === 'string') return s0;
   const s1 = await namedSheet(r.sheet_idx1, files);
   if (typeof s1 === 'string') return s1;
+  for (const s of [s0, s1]) if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const read0 = await cellReader(s0);
   const read1 = await cellReader(s1);
   const subRules = Array.isArray(r.rules) ? r.rules : [];

@@ -17,7 +17,7 @@ const rowProps: Record<string, Reader> = {
   height: (el) => pyNumber(el, 'ht', null),
   ht: (el) => pyNumber(el, 'ht', null),
   customHeight: (el) => pyNumber(el, 'ht', null) !== null,
-  customFormat: (el) => attr(el, 's') !== undefined,
+  customFormat: (el) => (attr(el, 's') ?? '0') !== '0',
   outlineLevel: (el) => pyNumber(el, 'outlineLevel', 0),
   outline_level: (el) => pyNumber(el, 'outlineLevel', 0),
   thickBot: (el) => pyBool(el, 'thickBot', null),
@@ -27,7 +27,7 @@ const rowProps: Record<string, Reader> = {
 /** ColumnDimension attributes (openpyxl's names and aliases), with openpyxl's defaults (width 13). */
 const colProps: Record<string, Reader> = {
   width: (el) => pyNumber(el, 'width', 13),
-  customWidth: (el) => pyNumber(el, 'width', 13) !== 0,
+  customWidth: () => true, // openpyxl: `width is not None`, and width is never None
   bestFit: (el) => pyBool(el, 'bestFit', false),
   auto_size: (el) => pyBool(el, 'bestFit', false),
   hidden: (el) => pyBool(el, 'hidden', false),
@@ -54,6 +54,7 @@ async function dimensions(s: NamedSheet, obj: 'row' | 'column', props: string[])
   const table = obj === 'row' ? rowProps : colProps;
   const unknown = props.filter((p) => !(p in table));
   if (unknown.length) return `unknown ${obj} propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')} (OSWorld raises; known: ${Object.keys(table).join(', ')})`;
+  if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const root = await worksheetRoot(s);
   const out = new Map<string, Props>();
   if (!root) return out;
