@@ -2,7 +2,7 @@
 // printed them: the CSV a task's postconfig writes beside each workbook (`libreoffice --convert-to csv:…` on
 // the guest gives `<book>-<Sheet>.csv`), line by line. sheet_fuzzy compares cell texts as upstream's
 // read_cell_value reads them from the sheet XML (numbers as Python floats: `5.0`).
-import { readText } from './inputs';
+import { readBytes } from './inputs';
 import { pySplitLines } from './difflib';
 import { attr, descendants, kid, kids, type XlsxFiles } from './xlsx-package';
 import { columnLetters, namedSheet, pyFloatRepr, sheetTag, worksheetRootById, type NamedSheet } from './xlsx-sheets';
@@ -16,13 +16,31 @@ export function printedSheetPath(book: string, sheet: string): string {
   return `${stem}-${sheet}.csv`;
 }
 
+/** Python's whitespace (str.isspace), which has the separators \x1c-\x1f and \x85 but not a byte-order mark. */
+const pySpace = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const pyStripped = new RegExp(`^${pySpace}+|${pySpace}+$`, 'g');
+
+/** Python's str.strip(). */
+export function pyStrip(s: string): string {
+  return s.replace(pyStripped, '');
+}
+
+/** The CSV's text as upstream's _safe_read_file reads it: UTF-8 (a byte-order mark kept as a character), else Latin-1. */
+function decodeCsv(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
+}
+
 /** The printed sheet's lines as upstream keeps them: each stripped, trailing empty lines dropped. */
 async function printedLines(s: NamedSheet): Promise<string[] | string> {
   if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const csv = printedSheetPath(s.path, s.name);
-  const text = await readText(csv);
-  if (text === undefined) return `${sheetTag(s)}: no printed sheet ${csv} (the task's postconfig writes it with LibreOffice)`;
-  const lines = pySplitLines(text).map((l) => l.trim());
+  const bytes = await readBytes(csv);
+  if (bytes === undefined) return `${sheetTag(s)}: no printed sheet ${csv} (the task's postconfig writes it with LibreOffice)`;
+  const lines = pySplitLines(decodeCsv(bytes)).map(pyStrip);
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;
 }

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { writeXlsx } from '../testing/xlsx-parts';
 import { tableRules } from './table';
-import { fuzzRatio, printedSheetPath, rangeCells } from './xlsx-print';
+import { fuzzRatio, printedSheetPath, pyStrip, rangeCells } from './xlsx-print';
 import { pyFloatRepr } from './xlsx-sheets';
 import { CellRanges, matchValueRule } from './xlsx-validation';
 
@@ -67,6 +67,11 @@ describe('sheet reading helpers', () => {
     expect(fuzzRatio('12 main rd', '12 main road')).toBeCloseTo(90.909, 2);
   });
 
+  it("strips as Python's str.strip (a byte-order mark stays)", () => {
+    expect(pyStrip(' \t a b\x85\x1c ')).toBe('a b');
+    expect(pyStrip('\ufeffId,Name ')).toBe('\ufeffId,Name');
+  });
+
   it('names printed sheets and walks ranges as upstream', () => {
     expect(printedSheetPath('/c/Book.v1.xlsx', 'Sheet1')).toBe('/c/Book.v1-Sheet1.csv');
     expect(rangeCells(['A1:B2', 'B2'])).toEqual(['A1', 'B1', 'A2', 'B2']);
@@ -93,6 +98,11 @@ describe('rule shapes of real OSWorld Calc tasks', () => {
     const csvs = [result, join(tmp.dir, 'Customers-Sheet1.csv')];
     expect((await runMetric('compare_table', csvs, gold, { rules: [shapes['21df9241']] })).score).toBe(1);
     expect((await runMetric('compare_table', csvs, gold, { rules: [shapes['0bf05a7d']] })).score).toBe(0);
+    // a byte-order mark on one side only: upstream reads it as part of the first line
+    writeFileSync(join(tmp.dir, 'Customers-Sheet1.csv'), '\ufeffID,New 7 Digit ID\n7,0000007\n');
+    const bom = await runMetric('compare_table', csvs, gold, { rules: [shapes['0bf05a7d']] });
+    expect(bom.score).toBe(0);
+    expect(bom.reason).toMatch(/line 1 differs/);
     expect((await runMetric('compare_table', result, gold, { rules: [shapes['6054afcb']] })).score).toBe(1);
     const unhidden = await writeXlsx(join(tmp.dir, 'unhidden.xlsx'), { sheets: [['Sheet1', rows]] });
     expect((await runMetric('compare_table', unhidden, gold, { rules: [shapes['6054afcb']] })).score).toBe(0);
