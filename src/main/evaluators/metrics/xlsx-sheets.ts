@@ -31,7 +31,11 @@ export async function namedSheet(idx: unknown, files: XlsxFiles): Promise<NamedS
   let pos: number | undefined;
   let name: string | undefined;
   if (typeof idx === 'number' && Number.isInteger(idx)) [side, pos] = ['result', idx];
-  else if (typeof idx === 'string' && /^[RE]I-?\d+$/.test(idx)) [side, pos] = [idx[0] === 'R' ? 'result' : 'expected', Number(idx.slice(2))];
+  else if (typeof idx === 'string' && /^[RE]I/.test(idx)) {
+    // int() of the rest; where it raises upstream takes the name "" (no sheet)
+    const n = /^\s*-?\d+\s*$/.test(idx.slice(2)) ? Number(idx.slice(2)) : NaN;
+    [side, pos] = [idx[0] === 'R' ? 'result' : 'expected', Number.isNaN(n) ? Number.MAX_SAFE_INTEGER : n];
+  }
   else if (typeof idx === 'string' && /^[RE]N/.test(idx)) [side, name] = [idx[0] === 'R' ? 'result' : 'expected', idx.slice(2)];
   else return `sheet index ${brief(idx)} is not n, RI<n>, RN<name>, EI<n> or EN<name> (OSWorld raises)`;
   const path = side === 'result' ? files.result : files.expected;
