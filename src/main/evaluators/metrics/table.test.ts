@@ -62,7 +62,7 @@ describe('compare_table (xlsx)', () => {
     const gold = await book('gold2.xlsx', (wb) => sales(wb, 3));
     expect((await runMetric('compare_table', gold, gold, { rules: [{ type: 'sheet_data', sheet_idx0: 'RNSheet1', sheet_idx1: 'ENSheet1' }] })).score).toBe(1);
     expect((await runMetric('compare_table', gold, gold, { rules: [{ type: 'sheet_data', sheet_idx0: 'RNSheet9', sheet_idx1: 'EI0' }] })).reason).toContain('does not exist');
-    expect((await runMetric('compare_table', gold, gold, { rules: [{ type: 'sparkline', sheet_idx0: 0, sheet_idx1: 'EI0' }] })).reason).toContain("unknown rule type 'sparkline'");
+    expect((await runMetric('compare_table', gold, gold, { rules: [{ type: 'conditional_format', sheet_idx0: 0, sheet_idx1: 'EI0' }] })).reason).toContain("unknown rule type 'conditional_format'");
     expect((await runMetric('compare_table', join(tmp.dir, 'none.xlsx'), gold, { rules: [{ type: 'sheet_name' }] })).score).toBe(0);
   });
   it('style and check_cell read fonts and fills', async () => {

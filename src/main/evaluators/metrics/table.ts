@@ -7,6 +7,10 @@ import { csvRecords } from './csv-records';
 import { matchesRule } from './rule-match';
 import { chartRule } from './xlsx-charts';
 import { pivotTableRule } from './xlsx-pivots';
+import { filterRule, sparklineRule } from './xlsx-filters';
+import { sheetFuzzyRule, sheetPrintRule } from './xlsx-print';
+import { colPropsRule, rowPropsRule, zoomRule } from './xlsx-props';
+import { dataValidationRule } from './xlsx-validation';
 import type { XlsxFiles } from './xlsx-package';
 
 /**
@@ -219,6 +223,14 @@ export const tableRules: Record<string, RuleCheck> = {
   },
   chart: (r, _result, _expected, files) => chartRule(r, files),
   pivot_table: (r, _result, _expected, files) => pivotTableRule(r, files),
+  sheet_print: (r, _result, _expected, files) => sheetPrintRule(r, files),
+  sheet_fuzzy: (r, _result, _expected, files) => sheetFuzzyRule(r, files),
+  sparkline: (r, _result, _expected, files) => sparklineRule(r, files),
+  zoom: (r, _result, _expected, files) => zoomRule(r, files),
+  data_validation: (r, _result, _expected, files) => dataValidationRule(r, files),
+  row_props: (r, _result, _expected, files) => rowPropsRule(r, files),
+  col_props: (r, _result, _expected, files) => colPropsRule(r, files),
+  filter: (r, _result, _expected, files) => filterRule(r, files),
 };
 
 /**
@@ -228,8 +240,12 @@ export const tableRules: Record<string, RuleCheck> = {
  * whole numbers by accident), `style {sheet_idx0, sheet_idx1, props}` (font_name, font_size, font_bold,
  * font_italic, font_underline, font_strike, font_color, bgcolor, fill_type, number_format,
  * horizontal_alignment of every non-empty cell), `freeze`, `check_cell {sheet_idx, coordinate, props:
- * {prop: {method, ref}}}`, plus the types registered in `tableRules` by other modules (chart, pivot_table).
- * Sheet indices: n / RI<n> / RN<name> for the result, EI<n> / EN<name> for the expected workbook.
+ * {prop: {method, ref}}}`, plus the types registered in `tableRules` by other modules: chart, pivot_table
+ * (xlsx-charts.ts, xlsx-pivots.ts), sheet_print and sheet_fuzzy (xlsx-print.ts), sparkline and filter
+ * (xlsx-filters.ts), zoom, row_props and col_props (xlsx-props.ts), data_validation (xlsx-validation.ts).
+ * Sheet indices: n / RI<n> / RN<name> for the result, EI<n> / EN<name> for the expected workbook. A list for
+ * `result` or `expected` (a `multi` vm_file getter's files, the workbook first) counts as its first file, the
+ * one upstream's getter hands over (its `gives` default); the others (printed CSV sheets) lie beside it.
  */
 async function compareTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
   return compareTableWith(tableRules, result, expected, options);
@@ -237,6 +253,9 @@ async function compareTable(result: unknown, expected: unknown, options: Record<
 
 /** compare_table with a given set of rule types (the grading profiles swap some, e.g. `sheet_data`). */
 export async function compareTableWith(ruleTypes: Record<string, RuleCheck>, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  if (Array.isArray(result)) result = result[0];
+  if (Array.isArray(expected)) expected = expected[0];
+  if (result === undefined || result === null) return fail('no result workbook (OSWorld scores 0)');
   const rb = await loadBook(result);
   if (typeof rb === 'string') return fail(rb);
   let eb: Book | undefined;

@@ -1,6 +1,6 @@
-// Test support: real xlsx files with charts and pivot tables. exceljs writes the cells; the chart, drawing,
-// pivot table and pivot cache parts (which exceljs cannot write) are added to its zip as minimal OOXML,
-// wired through [Content_Types].xml and the relationship parts the way Excel and LibreOffice wire them.
+// Test support: real xlsx files with charts, pivot tables, autofilters and sparklines. exceljs writes the cells
+// (and what it can: hidden rows, widths, validations, views); the parts it cannot write are added to its zip as
+// minimal OOXML, wired through [Content_Types].xml and the relationship parts the way Excel and LibreOffice do.
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { writeFile } from 'node:fs/promises';
@@ -66,11 +66,37 @@ export interface PivotSpec {
   cacheViaWorkbookOnly?: boolean;
 }
 
+/** Raw XML put into a sheet part: before the first of `before` present (schema order), else before `</worksheet>`. */
+export interface SheetXmlSpec {
+  sheet: string;
+  xml: string;
+  before?: string[];
+}
+
 export interface BookSpec {
   /** Sheets in order, each a list of rows. */
   sheets: Array<[name: string, rows: unknown[][]]>;
   charts?: ChartSpec[];
   pivots?: PivotSpec[];
+  /** Changes exceljs writes itself (hidden rows, column widths, data validations, views), made after the rows. */
+  setup?: (wb: ExcelJS.Workbook) => void;
+  /** Parts of sheets exceljs cannot write (autofilter columns, sparklines). */
+  sheetXml?: SheetXmlSpec[];
+  /** `<definedName>` elements for the workbook (e.g. `_xlnm._FilterDatabase`, which Calc needs for an autofilter). */
+  definedNames?: string[];
+}
+
+/** Where an `<autoFilter>` goes in a sheet (the elements that follow it in CT_Worksheet). */
+export const afterAutoFilter = ['sortState', 'dataConsolidate', 'customSheetViews', 'mergeCells', 'phoneticPr', 'conditionalFormatting', 'dataValidations', 'hyperlinks', 'printOptions', 'pageMargins', 'pageSetup', 'headerFooter', 'drawing', 'legacyDrawing', 'tableParts', 'extLst'];
+
+/** A sheet's extension list with x14 sparklines: `[target cell, source range]` pairs in one group. */
+export function sparklinesXml(lines: Array<[sqref: string, f: string]>): string {
+  const items = lines.map(([sqref, f]) => `<x14:sparkline><xm:f>${esc(f)}</xm:f><xm:sqref>${esc(sqref)}</xm:sqref></x14:sparkline>`).join('');
+  return (
+    `<extLst><ext uri="{05C60535-1F16-4fd2-B633-F4F36F0B64E0}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">` +
+    `<x14:sparklineGroups xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main"><x14:sparklineGroup displayEmptyCellsAs="gap"><x14:colorSeries rgb="FF376092"/>` +
+    `<x14:sparklines>${items}</x14:sparklines></x14:sparklineGroup></x14:sparklineGroups></ext></extLst>`
+  );
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -189,6 +215,7 @@ async function insertInto(zip: JSZip, part: string, xml: string, closing: string
 export async function writeXlsx(path: string, spec: BookSpec): Promise<string> {
   const wb = new ExcelJS.Workbook();
   for (const [name, rows] of spec.sheets) wb.addWorksheet(name).addRows(rows);
+  spec.setup?.(wb);
   const zip = await JSZip.loadAsync(await wb.xlsx.writeBuffer());
   const overrides: string[] = [];
   const sheetPart = (name: string) => {
@@ -235,6 +262,8 @@ export async function writeXlsx(path: string, spec: BookSpec): Promise<string> {
     overrides.push(`<Override PartName="/${pivotPart}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.pivotTable+xml"/>`);
     overrides.push(`<Override PartName="/${cachePart}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.pivotCacheDefinition+xml"/>`);
   }
+  for (const x of spec.sheetXml ?? []) await insertInto(zip, sheetPart(x.sheet), x.xml, '</worksheet>', x.before ?? []);
+  if (spec.definedNames?.length) await insertInto(zip, 'xl/workbook.xml', `<definedNames>${spec.definedNames.join('')}</definedNames>`, '</workbook>', ['calcPr', 'oleSize', 'customWorkbookViews', 'pivotCaches', 'extLst']);
   if (caches.length) await insertInto(zip, 'xl/workbook.xml', `<pivotCaches xmlns:r="${NS_R}">${caches.join('')}</pivotCaches>`, '</workbook>', ['fileRecoveryPr', 'webPublishing', 'extLst']);
   if (overrides.length) await insertInto(zip, '[Content_Types].xml', overrides.join(''), '</Types>', []);
   await writeFile(path, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
