@@ -7,19 +7,12 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { metricFamilyOf } from '../catalog';
 import { runMetric, tempDir } from '../testing/fixtures';
-import { hasLibreOffice, saveManyWithLibreOffice, saveWithLibreOffice } from '../testing/libreoffice';
+import { hasLibreOffice, odfTextNamespaces, saveManyWithLibreOffice, saveWithLibreOffice } from '../testing/libreoffice';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-const NS = [
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
-  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
-  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
-  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
-  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
-  'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
-].join(' ');
+const NS = odfTextNamespaces;
 const yellow = '<style:style style:name="T1" style:family="text"><style:text-properties fo:background-color="#ffff00"/></style:style>';
 const fodt = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<office:document ${NS} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">` +

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { metricFamilyOf } from '../catalog';
 import { runMetric, tempDir } from '../testing/fixtures';
-import { hasLibreOffice, saveManyWithLibreOffice } from '../testing/libreoffice';
+import { hasLibreOffice, odfTextNamespaces, saveManyWithLibreOffice } from '../testing/libreoffice';
 import { ciede2000, rgbToLab } from './documents-marks';
 
 const tmp = tempDir();
@@ -12,14 +12,7 @@ afterAll(tmp.cleanup);
 
 const page = (body: string) => `<!doctype html><html><body>${body}</body></html>`;
 const paras = (lines: string[]) => lines.map((l) => `<p>${l}</p>`).join('');
-const NS = [
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
-  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
-  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
-  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
-  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
-  'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
-].join(' ');
+const NS = odfTextNamespaces;
 /** A flat ODF text document: automatic styles, master styles (footers) and body. */
 const fodt = (body: string, styles = '', master = '') =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<office:document ${NS} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">` +

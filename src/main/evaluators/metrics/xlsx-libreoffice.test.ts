@@ -1,10 +1,9 @@
 // compare_table's chart and pivot_table rules on workbooks saved by the real LibreOffice Calc: the agent's
 // workbook and the gold one both as Calc writes them (its own chart and pivot parts, not the test's writer's).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasLibreOffice } from '../testing/libreoffice';
+import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { writeXlsx, type ChartSpec, type PivotSpec } from '../testing/xlsx-parts';
 import { loadSheetCharts } from './xlsx-charts';
@@ -57,8 +56,7 @@ beforeAll(async () => {
   for (const [name, b] of Object.entries(books)) {
     inputs.push(await writeXlsx(join(src, `${name}.xlsx`), { sheets: [['Sheet1', sales], ['Sheet2', [['Summary']]]], ...b }));
   }
-  const profile = join(tmp.dir, 'lo-profile');
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'xlsx:Calc MS Excel 2007 XML', '--outdir', out, ...inputs], { stdio: 'ignore', timeout: 180_000 });
+  convertWithLibreOffice(tmp.dir, inputs, 'xlsx:Calc MS Excel 2007 XML', out);
   for (const name of Object.keys(books)) saved[name] = join(out, `${name}.xlsx`);
 }, 200_000);
 

@@ -1,12 +1,11 @@
 // compare_table's sheet_print, sheet_fuzzy, sparkline, data_validation, row_props, col_props and filter
 // rules on workbooks LibreOffice Calc saved (written by the test, re-saved by Calc in one soffice call), and
 // on the CSV sheets Calc prints from them (a second call, with the filter OSWorld's postconfig uses).
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasLibreOffice } from '../testing/libreoffice';
+import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { afterAutoFilter, sparklinesXml, writeXlsx, type BookSpec } from '../testing/xlsx-parts';
 import { cellReader } from './xlsx-print';
@@ -73,12 +72,11 @@ beforeAll(async () => {
   mkdirSync(src, { recursive: true });
   const inputs: string[] = [];
   for (const [name, v] of Object.entries(variants)) inputs.push(await writeXlsx(join(src, `${name}.xlsx`), book(v)));
-  const profile = `-env:UserInstallation=file://${join(tmp.dir, 'lo-profile')}`;
-  execFileSync('soffice', [profile, '--headless', '--convert-to', 'xlsx:Calc MS Excel 2007 XML', '--outdir', out, ...inputs], { stdio: 'ignore', timeout: 180_000 });
+  convertWithLibreOffice(tmp.dir, inputs, 'xlsx:Calc MS Excel 2007 XML', out);
   for (const name of Object.keys(variants)) saved[name] = join(out, `${name}.xlsx`);
   // as OSWorld's postconfig prints the saved workbook (0bf05a7d, 21df9241, 4f07fbe9, a01fbce3)
   const csv = 'csv:Text - txt - csv (StarCalc):44,34,UTF-8,,,,false,true,true,false,false,1';
-  execFileSync('soffice', [profile, '--headless', '--convert-to', csv, '--outdir', out, ...Object.values(saved)], { stdio: 'ignore', timeout: 180_000 });
+  convertWithLibreOffice(tmp.dir, Object.values(saved), csv, out);
 }, 300_000);
 
 const score = async (result: unknown, expected: string, rule: Record<string, unknown>) => runMetric('compare_table', result, expected, { rules: [rule] });

@@ -15,6 +15,25 @@ const filters: Record<string, string> = {
   epub: 'epub:EPUB',
 };
 
+/** The namespaces of a flat ODF text document (`.fodt`) the tests write. */
+export const odfTextNamespaces = [
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"',
+  'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"',
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"',
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"',
+  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"',
+  'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"',
+].join(' ');
+
+/** Converts existing files (`inputs`) with one LibreOffice launch into `outDir` with `filter` (e.g. `xlsx:Calc MS
+ * Excel 2007 XML` to save a workbook again as Calc writes it, or a CSV filter to print it), using the profile
+ * under `dir`. */
+export function convertWithLibreOffice(dir: string, inputs: string[], filter: string, outDir: string): void {
+  const profile = join(dir, 'lo-profile');
+  mkdirSync(profile, { recursive: true });
+  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', filter, '--outdir', outDir, ...inputs], { stdio: 'ignore', timeout: 180_000 });
+}
+
 /** Saves `source` (HTML, or a flat ODF document — `.fodt` — when it starts with `<?xml`) as
  * `<dir>/<name>.<format>` through LibreOffice (its own profile under `dir`); the saved file's path. */
 export function saveWithLibreOffice(dir: string, name: string, source: string, format: SavedFormat): string {
