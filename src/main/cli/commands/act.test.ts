@@ -84,4 +84,14 @@ describe.skipIf(!hasX)('proctor act / screenshot (needs Xvfb, openbox, xdotool)'
     expect(await main(['act', '--display', d.display], c.io)).toBe(2);
     expect(await main(['screenshot', '--display', 'nope', '-o', 'x.png'], c.io)).toBe(2);
   });
+
+  it('works from any folder: the display worker finds its TypeScript loader from the project, not the current folder', () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'proctor-elsewhere-'));
+    const bin = join(__dirname, '../../../../bin/proctor.mjs');
+    const r = spawnSync(process.execPath, [bin, 'screenshot', '-o', 'shot.png', '--display', d.display], { cwd: elsewhere, encoding: 'utf8', timeout: 120_000 });
+    expect(r.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(elsewhere, 'shot.png')).subarray(1, 4).toString()).toBe('PNG');
+    rmSync(elsewhere, { recursive: true, force: true });
+  });
 });

@@ -3,7 +3,8 @@
 // restart is kept as an incident (incidents()) so the task's record says its worker was replaced.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EnvironmentError } from '../../errors';
 import { cleanHostEnv } from './confinement';
 import { FailsafeError, InputKilledError } from '../input-errors';
@@ -13,7 +14,9 @@ import { replyProblem, type UnicodeTyping, type WorkerOp, type WorkerReply, type
 // the main bundle, run by Electron's own Node.
 const BUILT_WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
 const WORKER_FILE = existsSync(BUILT_WORKER) ? BUILT_WORKER : fileURLToPath(new URL('./worker.ts', import.meta.url));
-const WORKER_EXEC_ARGV = WORKER_FILE.endsWith('.ts') ? ['--import', 'tsx'] : [];
+// tsx is named by its resolved file: a bare 'tsx' would be looked up from the current folder, which fails when
+// proctor runs from any folder but the project's
+const WORKER_EXEC_ARGV = WORKER_FILE.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
 const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 60_000;
 
