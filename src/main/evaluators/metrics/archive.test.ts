@@ -28,6 +28,15 @@ describe('compare_archive', () => {
     expect((await runMetric('compare_archive', half, gold, { file_path: 'notes', ignore_case: true })).score).toBe(1);
   });
 
+  it('says a file is not a ZIP without pointing at JSZip\'s documentation', async () => {
+    const text = join(tmp.dir, 'not-a.zip');
+    writeFileSync(text, 'plain text');
+    const r = await runMetric('compare_archive', text, text, {});
+    expect(r.score).toBe(0);
+    expect(r.reason).toMatch(/not a ZIP archive \(Can't find end of central directory\)/);
+    expect(r.reason).not.toMatch(/https?:/);
+  });
+
   it('refuses an entry that leaves the folder', async () => {
     const z = new JSZip();
     z.file('../escape.txt', 'x');

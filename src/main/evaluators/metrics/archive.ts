@@ -8,7 +8,7 @@ import { registerMetricFamily } from '../family';
 import type { GradingContext } from '../getter';
 import { fail, metrics, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
-import { brief, readBytes } from './inputs';
+import { brief, readBytes, zipError } from './inputs';
 
 /** The metric OSWorld uses for each `file_type`. */
 const byType: Record<string, string> = {
@@ -29,7 +29,7 @@ async function unpack(bytes: Buffer, dir: string): Promise<true | string> {
   try {
     zip = await JSZip.loadAsync(bytes);
   } catch (e) {
-    return `not a ZIP archive (${(e as Error).message})`;
+    return `not a ZIP archive (${zipError(e)})`;
   }
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });

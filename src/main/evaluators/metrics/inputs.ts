@@ -67,3 +67,8 @@ export function brief(v: unknown, max = 160): string {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > max ? one.slice(0, max - 1) + '…' : one;
 }
+
+/** JSZip's reason a file is not a ZIP, without its pointer to JSZip's own documentation. */
+export function zipError(e: unknown): string {
+  return String((e as Error)?.message ?? e).replace(/\s*:?\s*is this a zip file \?.*$/s, '');
+}

@@ -4,7 +4,7 @@
 // children (no text:s, text:tab, links or nested spans). Parsed with jszip and @xmldom/xmldom.
 import { DOMParser } from '@xmldom/xmldom';
 import JSZip from 'jszip';
-import { readBytes, sharedValue } from './inputs';
+import { readBytes, sharedValue, zipError } from './inputs';
 
 const TEXT = 'urn:oasis:names:tc:opendocument:xmlns:text:1.0';
 const STYLE = 'urn:oasis:names:tc:opendocument:xmlns:style:1.0';
@@ -59,7 +59,7 @@ async function parseOdt(bytes: Buffer): Promise<Odt | string> {
   try {
     zip = await JSZip.loadAsync(bytes);
   } catch (e) {
-    return `not an OpenDocument (ZIP) file: ${(e as Error).message}`;
+    return `not an OpenDocument (ZIP) file: ${zipError(e)}`;
   }
   if (!zip.file('META-INF/manifest.xml')) return 'not an OpenDocument file: no META-INF/manifest.xml (odfpy cannot load it)';
   const odt: Odt = { paragraphs: [], spanStyles: [], automaticStyles: [] };

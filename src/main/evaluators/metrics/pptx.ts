@@ -4,7 +4,7 @@
 import { posix } from 'node:path';
 import { DOMParser } from '@xmldom/xmldom';
 import JSZip from 'jszip';
-import { readBytes, sharedValue } from './inputs';
+import { readBytes, sharedValue, zipError } from './inputs';
 
 export const NS = {
   a: 'http://schemas.openxmlformats.org/drawingml/2006/main',
@@ -126,7 +126,7 @@ async function loadPresentation(data: Buffer): Promise<Presentation> {
   try {
     zip = await JSZip.loadAsync(data);
   } catch (e) {
-    throw new PptxError(`not a pptx package (${(e as Error).message})`);
+    throw new PptxError(`not a pptx package (${zipError(e)})`);
   }
   const rootRels = await relationships(zip, '');
   const main = relOfType(rootRels, 'officeDocument')?.part ?? 'ppt/presentation.xml';

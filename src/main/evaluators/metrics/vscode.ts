@@ -6,7 +6,7 @@ import JSZip from 'jszip';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
-import { brief, isRecord, readBytes, readText } from './inputs';
+import { brief, isRecord, readBytes, readText, zipError } from './inputs';
 import { checkPythonFileByTestSuite } from './python-test-suite';
 
 /**
@@ -86,7 +86,7 @@ async function compareZipFiles(result: unknown, expected: unknown): Promise<Metr
   try {
     [za, zb] = await Promise.all([JSZip.loadAsync(a), JSZip.loadAsync(b)]);
   } catch (e) {
-    return fail(`not a ZIP archive: ${(e as Error).message}`);
+    return fail(`not a ZIP archive: ${zipError(e)}`);
   }
   const names = (z: JSZip) => Object.keys(z.files).sort();
   if (!isDeepStrictEqual(names(za), names(zb))) return fail(`entries differ: ${brief(names(za))} vs ${brief(names(zb))}`);

@@ -4,7 +4,7 @@ import JSZip from 'jszip';
 import { DOMParser } from '@xmldom/xmldom';
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { brief } from './inputs';
+import { brief, zipError } from './inputs';
 
 /** The xlsx files a compare_table rule may look into. */
 export interface XlsxFiles {
@@ -115,7 +115,7 @@ export class XlsxPackage {
       if (!zip.file('xl/workbook.xml') && !zip.file('[Content_Types].xml')) return `${path} is not an xlsx package (no xl/workbook.xml)`;
       return new XlsxPackage(path, zip);
     } catch (e) {
-      return `${path} is not an xlsx package: ${(e as Error).message}`;
+      return `${path} is not an xlsx package: ${zipError(e)}`;
     }
   }
 
