@@ -138,7 +138,7 @@ describe('proctor validate on awkward folders', () => {
   it('says what a `null` file and a 100,000-deep file are, and fails them under --strict', async () => {
     await writeFile(join(dir, 'null.json'), 'null');
     const r = await proctor('validate', join(dir, 'null.json'));
-    expect(r.out).toEqual([`${shownPath(join(dir, 'null.json'))}:/: warning: the file is null, not a JSON object, so not a file of any kind Proctor knows; not validated`, '1 files, 1 valid, 0 invalid, 1 warnings']);
+    expect(r.out).toEqual([`${shownPath(join(dir, 'null.json'))}:/: warning: the file is null, not a JSON object, so not a file of any kind Proctor knows; not validated`, '1 file, 1 valid, 0 invalid, 1 warning']);
     expect((await proctor('validate', '--strict', join(dir, 'null.json'))).code).toBe(1);
     await writeFile(join(dir, 'deep.json'), '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000));
     await writeFile(join(dir, 'deep-task.json'), '{"id":"x","snapshot":"s","config":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}');

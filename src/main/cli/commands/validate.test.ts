@@ -36,7 +36,7 @@ describe('proctor validate on the fixtures', () => {
     expect(r.code).toBe(0);
     expect(r.out.at(-1)).toBe('500 files, 500 valid, 0 invalid, 0 warnings');
     const nb = await proctor('validate', join(nativeRoot, 'jupyter/00b43a0a-b17b-475d-a482-302efe94d4cc'));
-    expect(nb.out.at(-1)).toBe('1 files, 1 valid, 0 invalid, 0 warnings'); // the .csv/.ipynb/.txt beside it are skipped
+    expect(nb.out.at(-1)).toBe('1 file, 1 valid, 0 invalid, 0 warnings'); // the .csv/.ipynb/.txt beside it are skipped
   });
 
   it('prints a machine report with --json', async () => {
@@ -129,7 +129,7 @@ describe('proctor validate on mutated copies', () => {
 
   it('finds a counterpart on disk when only one task file is validated', async () => {
     const r = await proctor('validate', file('jupyter', nativeId));
-    expect(r.out).toEqual(['1 files, 1 valid, 0 invalid, 0 warnings']);
+    expect(r.out).toEqual(['1 file, 1 valid, 0 invalid, 0 warnings']);
   });
 
   it('warns about unknown setup funcs, metrics and getter types, naming the closest known name', async () => {

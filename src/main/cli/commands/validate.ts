@@ -37,7 +37,7 @@ export const command: CliCommand = {
       if (unknownJson.length)
         io.out(`not checked: ${unknownJson.length} JSON file${unknownJson.length > 1 ? 's' : ''} of no known kind or kept by a run (${unknownJson.slice(0, 3).map((f) => shownPath(f)).join(', ')}${unknownJson.length > 3 ? ', …' : ''})`);
       const s = report.summary;
-      io.out(`${s.files} files, ${s.valid} valid, ${s.invalid} invalid, ${s.warnings} warnings`);
+      io.out(`${s.files} file${s.files === 1 ? '' : 's'}, ${s.valid} valid, ${s.invalid} invalid, ${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
     }
     return report.summary.invalid > 0 ? 1 : 0;
   },
