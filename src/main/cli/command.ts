@@ -1,5 +1,6 @@
 // A `proctor` subcommand. Each file in ./commands exports one `command`; main.ts finds them by name.
 import { relative } from 'node:path';
+import { parseQueueUrl, QueueUrlError } from '../queue/connection';
 
 export interface CliCommand {
   name: string;
@@ -33,6 +34,17 @@ export function shownPath(path: string, options: { belowOnly?: boolean } = {}): 
   if (options.belowOnly) return rel && !rel.startsWith('..') && !rel.startsWith('/') ? rel : path;
   if (rel === '') return '.';
   return rel.startsWith('/') || rel.length > path.length ? path : rel;
+}
+
+/** `--queue redis://HOST:PORT` of run, worker and queue: the value, once it reads as a Redis URL. */
+export function queueOption(value: string): string {
+  try {
+    parseQueueUrl(value);
+  } catch (e) {
+    if (e instanceof QueueUrlError) throw new UsageError(`--queue: ${e.message}`);
+    throw e;
+  }
+  return value;
 }
 
 /** `--parallel N` of every command that runs tasks (run, demo, selftest): a whole number from 1 to 64. */

@@ -1,17 +1,16 @@
 // labels.*: people's labels appended as events with the caller as author (never someone else), blind review
 // (an annotator sees no rule score, judge verdict or others' labels on an item until they have labelled it —
 // withheld here, on the engine side), the conflict queue settled by leads, agreement figures and "my work".
-import { existsSync, statSync } from 'node:fs';
 import type { ApiHandlers, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import type { HumanLabel, RunTaskItem, StepMark } from '../../shared/run';
-import { appendVerdict, listRuns, readManifest, readRun } from '../store';
+import { appendVerdict, readManifest, readRun } from '../store';
 import { planAssignments, readAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
 import { humanLabels, readVerdicts } from '../annotate/labels';
 import { localCaller, readTeam } from '../annotate/team';
 import { ApiRequestError } from './dispatch';
-import { relativeToRoot, resolveBelow } from './paths';
+import { relativeToRoot, resolveBelow, runDirBelow } from './paths';
 
 /** The author a Proctor run's manifest names (`author`), if any: they are not assigned their own run. */
 function runAuthor(runDir: string): string | undefined {
@@ -46,13 +45,7 @@ const hideGrades = (item: RunTaskItem): RunTaskItem => {
 export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get' | 'runs.task' | 'runs.list'>): AnnotateMethods {
   const hasTeam = () => readTeam(root) !== undefined;
   const who = (caller?: Caller): Caller => caller ?? localCaller();
-  const runDir = (runId: string): string => {
-    const dir = resolveBelow(root, runId);
-    if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
-    const found = listRuns(root).find((r) => r.runId === runId);
-    if (!found) throw new ApiRequestError('not_found', `no run '${runId}' below the served folder`);
-    return resolveBelow(root, found.path);
-  };
+  const runDir = (runId: string): string => runDirBelow(root, runId);
   const labelsOf = (dir: string, taskKey: string): HumanLabel[] => {
     try {
       return humanLabels(readVerdicts(dir, taskKey));

@@ -1,6 +1,7 @@
 // Paths that come from a client are relative to the served root and must stay below it.
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { listRuns } from '../store';
 import { ApiRequestError } from './dispatch';
 
 /** Resolves a client path below `root`; refuses anything that escapes it (also through symlinks). */
@@ -24,4 +25,13 @@ export function resolveBelow(root: string, clientPath: string): string {
 
 export function relativeToRoot(root: string, path: string): string {
   return relative(realpathSync(root), path).split(sep).join('/');
+}
+
+/** A run's folder, named by its folder below the root (what runs.list gives as `path`) or by its runId. */
+export function runDirBelow(root: string, runId: string): string {
+  const dir = resolveBelow(root, runId);
+  if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
+  const found = listRuns(root).find((r) => r.runId === runId);
+  if (!found) throw new ApiRequestError('not_found', `no run '${runId}' below the served folder`);
+  return resolveBelow(root, found.path);
 }

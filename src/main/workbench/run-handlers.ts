@@ -1,7 +1,7 @@
 // runs.*: runs below the served root (Proctor, OSWorld and Spider2-V result folders) and live events.
 // runs.compare and runs.stepDiffs (several runs of one task) are in compare-handlers.ts; people's labels are
 // annotate-handlers.ts's.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { RunEvent } from '../../shared/run';
@@ -9,7 +9,7 @@ import { listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../s
 import { ApiRequestError } from './dispatch';
 import { runQueueView } from './queue-handlers';
 import type { EventHub } from './events';
-import { relativeToRoot, resolveBelow } from './paths';
+import { relativeToRoot, resolveBelow, runDirBelow } from './paths';
 import { RunTail } from './run-live';
 import { RunControl } from './run-control';
 import { compareHandlers } from './compare-handlers';
@@ -43,14 +43,7 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
   const forward = (event: RunEvent) => hub.publish('run', event);
   runEvents.on('event', forward);
 
-  /** A run is named by its folder below the root (what runs.list gives as `path`) or by its runId. */
-  const runDir = (runId: string): string => {
-    const dir = resolveBelow(root, runId);
-    if (existsSync(dir) && statSync(dir).isDirectory()) return dir;
-    const found = listRuns(root).find((r) => r.runId === runId);
-    if (!found) throw new ApiRequestError('not_found', `no run '${runId}' below the served folder`);
-    return resolveBelow(root, found.path);
-  };
+  const runDir = (runId: string): string => runDirBelow(root, runId);
   const readable = <T>(read: () => T): T => {
     try {
       return read();

@@ -1,6 +1,5 @@
 // `proctor queue status --queue redis://…`: what the shared task queue holds and who works on it.
-import { UsageError, optionValue, type CliCommand } from '../command';
-import { parseQueueUrl, QueueUrlError } from '../../queue/connection';
+import { UsageError, optionValue, queueOption, type CliCommand } from '../command';
 import { queueStatus, statusLines } from '../../queue/status';
 import { followEvents } from '../../queue/live-events';
 import { ProgressView } from '../../runner/progress';
@@ -39,12 +38,7 @@ export const command: CliCommand = {
       else throw new UsageError(`unknown option '${a}'`);
     }
     if (!queue) throw new UsageError('--queue redis://HOST:PORT is needed');
-    try {
-      parseQueueUrl(queue);
-    } catch (e) {
-      if (e instanceof QueueUrlError) throw new UsageError(`--queue: ${e.message}`);
-      throw e;
-    }
+    queueOption(queue);
     if (sub === 'events') {
       if (!runId) throw new UsageError('--run RUN is needed');
       const view = new ProgressView((t) => io.out(t.replace(/\n$/, '')), false);

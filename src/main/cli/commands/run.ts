@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentOptions } from '../../agents';
-import { parallelOption, UsageError, type CliCommand, shownPath } from '../command';
+import { parallelOption, queueOption, UsageError, type CliCommand, shownPath } from '../command';
 import { ACTION_SPACES, OBSERVATION_TYPES, isActionSpace, isObservationType, type ActionSpace, type ObservationType } from '../../../shared/spaces';
 import { DEFAULT_TASK_TIMEOUT_MS, parseMaxSteps } from '../../runner/limits';
 import { defaultParts } from '../../runner/parts';
@@ -266,13 +266,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
         f.resume = value();
         break;
       case '--queue': {
-        const v = value();
-        try {
-          parseQueueUrl(v);
-        } catch (e) {
-          throw new UsageError(`--queue: ${(e as Error).message}`);
-        }
-        f.queue = v;
+        f.queue = queueOption(value());
         break;
       }
       case '--name':

@@ -1,8 +1,7 @@
 // `proctor worker --queue redis://…`: takes task jobs from the shared queue and runs them on this machine's
 // environments, writing results into the run folders on shared storage.
-import { UsageError, optionValue, type CliCommand } from '../command';
+import { UsageError, optionValue, queueOption, type CliCommand } from '../command';
 import { envOption, envUsage } from '../env-option';
-import { parseQueueUrl, QueueUrlError } from '../../queue/connection';
 import { startQueueWorker } from '../../queue/worker';
 
 const usage = `Usage: proctor worker --queue redis://HOST:PORT [options]
@@ -72,12 +71,7 @@ export const command: CliCommand = {
       }
     }
     if (!queue) throw new UsageError('--queue redis://HOST:PORT is needed');
-    try {
-      parseQueueUrl(queue);
-    } catch (e) {
-      if (e instanceof QueueUrlError) throw new UsageError(`--queue: ${e.message}`);
-      throw e;
-    }
+    queueOption(queue);
     const worker = await startQueueWorker({ queue, env, slots, out, name, stallMs, allowUnisolated, log: (l) => io.out(l) });
     let signals = 0;
     const onSignal = () => {
