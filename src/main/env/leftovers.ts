@@ -1,7 +1,7 @@
 // Temporary folders of sandbox sessions carry their owner's pid in their name (`proctor-home-<pid>-…`), so what a
 // SIGKILLed Proctor left behind (sandbox homes, display runtime folders) can be found and removed by the next run.
 import { readdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { removeTree } from './remove-tree';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processAlive as alive } from '../process-alive';
@@ -30,7 +30,7 @@ export async function sweepLeftovers(dir = tmpdir()): Promise<string[]> {
     const pid = Number(m[2]);
     if (pid === process.pid || alive(pid)) continue;
     const path = join(dir, name);
-    await rm(path, { recursive: true, force: true, maxRetries: 3 }).then(
+    await removeTree(path, 2000).then(
       () => removed.push(path),
       () => undefined,
     );

@@ -3,7 +3,7 @@
 // tokens, and reset. One sandbox display for the whole file (2 cores).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
@@ -12,6 +12,7 @@ import { startPageServer, waitFor, type PageServer } from '../env/local/testing/
 import { startGuestServer, type GuestServer } from './server';
 import { guestClient, type GuestClient } from './testing/client';
 import { freePort } from '../free-port';
+import { removeTree } from '../env/remove-tree';
 
 const missing = ['Xvfb', 'openbox', 'xdotool', 'chromium', 'mousepad'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
@@ -39,8 +40,8 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
   afterAll(async () => {
     await server?.close();
     await page?.close();
-    rmSync(downloads, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
+    await removeTree(downloads);
+    await removeTree(profile);
   });
 
   it('says it is Proctor, binds loopback and answers unknown endpoints and methods', async () => {

@@ -1,6 +1,6 @@
 // The local environment: a sandbox X display (or, only when asked, the user's own), a worker process for input
 // and capture, and shell / files over a sandbox home.
-import { rm } from 'node:fs/promises';
+import { removeTree } from '../remove-tree';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Action } from '../../../shared/run';
@@ -135,7 +135,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     }
   } catch (e) {
     await confinement.close();
-    if (ownsHome) await rm(home.root, { recursive: true, force: true });
+    if (ownsHome) await removeTree(home.root);
     throw e;
   }
   const guestEnv: Record<string, string> = displayEnv ?? {};
@@ -305,7 +305,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
       await shell.stopLaunched();
       if (sandbox) await sandbox.stop();
       await confinement.close();
-      if (ownsHome) await rm(home.root, { recursive: true, force: true });
+      if (ownsHome) await removeTree(home.root);
     },
   };
   return env;

@@ -1,6 +1,6 @@
 // A headless environment: shell and files over a sandbox home, no display. For getters, setup funcs that need
 // no screen, and CLI-interface tasks.
-import { rm } from 'node:fs/promises';
+import { removeTree } from '../remove-tree';
 import { MissingCapabilityError, type Capability, type Environment } from '../environment';
 import { launchChromium } from './browser';
 import { SandboxHome } from './sandbox-home';
@@ -51,7 +51,7 @@ export async function createShellEnvironment(opts: ShellEnvironmentOptions = {})
     launchBrowser: (urls, o) => launchChromium(env, urls, { headless: true, signal: o?.signal }),
     close: async () => {
       await shell.stopLaunched();
-      if (owned) await rm(home.root, { recursive: true, force: true });
+      if (owned) await removeTree(home.root);
     },
   };
   return env;

@@ -3,7 +3,7 @@
 // `proctor env serve`'s server on a sandbox display, with the files it would download supplied in a
 // `--downloads` folder (nothing is fetched). A URL missing from that folder fails the setup, naming the URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { startGuestServer, type GuestServer } from '../../guest-server';
 import { createLocalEnvironment } from '../local';
 import { EMPTY_HISTORY_URL } from '../../setup/browser-funcs';
 import { freePort } from '../../free-port';
+import { removeTree } from '../remove-tree';
 
 const missing = missingDemoPrograms();
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
@@ -107,7 +108,7 @@ describe.skipIf(!!why)(`proctor run over the OSWorld protocol ${why}`, () => {
   afterAll(async () => {
     await guest?.close();
     await new Promise((r) => pages?.close(r));
-    rmSync(root, { recursive: true, force: true });
+    await removeTree(root);
   });
 
   it("runs the task's setup over the protocol from the downloads folder, and grades it there", async () => {

@@ -2,7 +2,7 @@
 // file ffmpeg made, xdg-mime's defaults in the sandbox home, and the VS Code palette keys typed on a sandbox
 // display into a real Chromium page standing for VS Code's palette.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
@@ -15,6 +15,7 @@ import { waitFor } from '../../env/local/testing/page-server';
 import { getterNeedsOf, getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
+import { removeTree } from '../../env/remove-tree';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 const isRoot = process.getuid?.() === 0;
@@ -39,7 +40,7 @@ describe('OSWorld app getters over the local shell environment', () => {
   });
   afterAll(async () => {
     await env?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeTree(dir);
   });
 
   it('are in their families with their needs', () => {
@@ -134,7 +135,7 @@ describe.skipIf(missing.length > 0)('vscode_config on a sandbox display', () => 
   afterAll(async () => {
     await env?.close();
     await page?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeTree(dir);
   });
 
   it('runs the command from the palette in the focused window, then copies the file', async () => {

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createShellEnvironment, type ShellEnvironment } from '../../env/local/shell-environment';
+import { removeTree } from '../../env/remove-tree';
 import { getters } from '../catalog';
+import { chromium, startChromium, stopChromium } from './chrome-testkit';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
 
-const chromium = '/usr/bin/chromium';
 const page = `<!doctype html><title>Airbyte | Connections</title><a aria-label="Homepage" href="/">home</a>
 <a href="https://wttr.in/HongKong">weather</a>`;
 
@@ -26,16 +27,8 @@ describe.skipIf(!existsSync(chromium))('browser getters over CDP (needs /usr/bin
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     profile = mkdtempSync(join(tmpdir(), 'proctor-cdp-'));
-    browser = spawn(chromium, ['--headless=new', '--remote-debugging-port=0', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', `--user-data-dir=${profile}`, `${base}/connections`], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const endpoint = await new Promise<string>((resolve, reject) => {
-      let err = '';
-      browser.stderr!.on('data', (d) => {
-        err += d;
-        const m = /DevTools listening on ws:\/\/([^/]+)\//.exec(err);
-        if (m) resolve(`http://${m[1]}`);
-      });
-      browser.once('exit', () => reject(new Error(`chromium exited: ${err}`)));
-    });
+    let endpoint: string;
+    ({ browser, endpoint } = await startChromium({ hostEnv: {} }, profile, `${base}/connections`, ['--headless=new', '--disable-quic']));
     env = await createShellEnvironment();
     env.setBrowserEndpoint!(endpoint);
     ctx = { env, task: { dir: profile, file: join(profile, 't.json') } as Task, cacheDir: join(profile, 'cache') };
@@ -48,13 +41,9 @@ describe.skipIf(!existsSync(chromium))('browser getters over CDP (needs /usr/bin
   });
   afterAll(async () => {
     await env?.close();
-    if (browser && browser.exitCode === null) {
-      const exited = new Promise((r) => browser.once('exit', r));
-      browser.kill();
-      await exited;
-    }
+    if (browser) await stopChromium(browser);
     server?.close();
-    rmSync(profile, { force: true, recursive: true, maxRetries: 5 });
+    await removeTree(profile);
   });
 
   it('active_tab_info gives the URL and title of the open page', async () => {

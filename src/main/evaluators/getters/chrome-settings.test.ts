@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDisplay, type SandboxDisplay } from '../../env/local/display';
@@ -10,6 +10,7 @@ import { getterNeedsOf, getters } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
 import { chromium, eventually, setChromePrefs, startChromium, stopChromium } from './chrome-testkit';
+import { removeTree } from '../../env/remove-tree';
 
 /** Chromium on the sandbox display, its profile in the guest's ~/.config/google-chrome (where OSWorld's guests
  * keep it), with a real unpacked extension loaded. Everything the getters read, Chromium wrote itself. */
@@ -36,7 +37,7 @@ describe.skipIf(!existsSync(chromium) || !hasDisplayTools)('Chrome settings gett
     if (browser) await stopChromium(browser);
     await env?.close();
     await display?.stop();
-    if (ext) rmSync(ext, { recursive: true, force: true });
+    if (ext) await removeTree(ext);
   });
 
   it('lists the getters in the browser family with what they need', () => {

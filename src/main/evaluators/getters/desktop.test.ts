@@ -3,7 +3,7 @@
 // accessibility_tree, and the wallpaper set through gsettings (dconf) as OSWorld's guests keep it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalEnvironment, type LocalEnvironment } from '../../env/local/local-environment';
@@ -12,6 +12,7 @@ import { createShellEnvironment } from '../../env/local/shell-environment';
 import { getterNeedsOf, getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
+import { removeTree } from '../../env/remove-tree';
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const canRun = hasDisplayTools && hasMousepad;
@@ -48,7 +49,7 @@ describe.skipIf(!canRun)('desktop getters on a sandbox display (sakura, mousepad
   }, 60_000);
   afterAll(async () => {
     await env?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await removeTree(dir);
   });
 
   it('are in the os family with what they need', () => {

@@ -4,7 +4,7 @@
 // with the known truth (the bytes put there, the size xdotool gave, the text the terminal printed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import { fodp, hasImpress, saveAsPptx } from '../testing/impress';
 import { chromium, eventually, setChromePrefs } from './chrome-testkit';
+import { removeTree } from '../../env/remove-tree';
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const canRun = hasDisplayTools && hasMousepad;
@@ -72,7 +73,7 @@ describe.skipIf(!canRun)('OSWorld getters over the osworld protocol, against pro
     await remote?.close();
     await guest?.close();
     await new Promise((r) => pages?.close(r));
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) await removeTree(dir);
   });
 
   it('is an osworld client of a Proctor server', () => {

@@ -1,13 +1,14 @@
 // Test and bench fixtures: real applications on a sandbox display (Chromium with a DevTools port, mousepad),
 // a page served on 127.0.0.1 with elements at known places, and a screen grab through ImageMagick.
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Environment, Screenshot } from '../../environment';
+import { removeTree } from '../../remove-tree';
 
 export const hasDisplayTools =
   spawnSync('sh', ['-c', 'command -v Xvfb openbox dbus-daemon xdotool import xprop']).status === 0;
@@ -55,7 +56,7 @@ export interface App {
   stop(): Promise<void>;
 }
 
-function stopGroup(child: ChildProcess, cleanup?: () => void): () => Promise<void> {
+function stopGroup(child: ChildProcess, cleanup?: () => void | Promise<void>): () => Promise<void> {
   return async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -71,7 +72,7 @@ function stopGroup(child: ChildProcess, cleanup?: () => void): () => Promise<voi
         /* gone */
       }
     }
-    cleanup?.();
+    await cleanup?.();
   };
 }
 
@@ -126,7 +127,7 @@ export async function startChromium(
 ): Promise<Chromium> {
   const profile = mkdtempSync(join(tmpdir(), 'proctor-observe-chromium-'));
   const child = spawn('chromium', chromiumArgs(profile, url, opts), { detached: true, stdio: 'ignore', env: { ...process.env, ...env, HOME: profile } });
-  const stop = stopGroup(child, () => rmSync(profile, { recursive: true, force: true }));
+  const stop = stopGroup(child, () => removeTree(profile));
   try {
     const endpoint = await chromiumReady(url, async () => {
       try {
@@ -167,7 +168,7 @@ export async function startMousepad(env: Record<string, string>, text: string): 
     stdio: 'ignore',
     env: { ...process.env, ...env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
   });
-  const stop = stopGroup(child, () => rmSync(home, { recursive: true, force: true }));
+  const stop = stopGroup(child, () => removeTree(home));
   try {
     await poll('the mousepad window', 20_000, () => {
       const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', 'notes.txt'], { env: { ...process.env, ...env }, encoding: 'utf8' });
