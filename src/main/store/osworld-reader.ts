@@ -1,7 +1,7 @@
 // Reads result folders written by OSWorld itself: `<action_space>/<observation>/<model>/<domain>/<task_id>/` with
 // traj.jsonl (both timestamp forms, `{"Error": …}` crash lines), step_<n>_<timestamp>.png and result.txt.
 // The run folder here is the `<model>` folder; task keys are `<domain>/<task_id>`.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
 import type { Action, RunListItem, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
@@ -12,6 +12,7 @@ import { parseOsworldTimestamp } from './timestamp';
 import { parseAction } from '../actions';
 import { settleResult } from './result-state';
 import { subdirs } from './foreign-files';
+import { foreignRunStartedAt } from './started-at';
 
 const isTaskDir = (dir: string) => existsSync(join(dir, files.traj)) || existsSync(join(dir, files.result));
 
@@ -109,7 +110,7 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
     runId: `${actionSpace}/${observation}/${model}`,
     path: relative(root, runDir) || '.',
     format: 'osworld',
-    startedAt: new Date(statSync(runDir).mtimeMs).toISOString(),
+    startedAt: foreignRunStartedAt(runDir, tasks),
     model,
     tasks: items.length,
     finished: finished.length,

@@ -140,6 +140,7 @@ describe('Spider2-V result folders', () => {
       live: false,
     });
     expect(detail.run.successRate).toBeCloseTo(1 / 3);
+    expect(detail.run.startedAt).toBe(new Date(2024, 6, 1, 12, 0, 1, 123).toISOString()); // its first step
     expect(detail.manifest).toMatchObject({ layout: 'spider2v', actionSpace: 'pyautogui', observation: 'som' });
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
     expect(byKey['excel/task-a']).toMatchObject({ state: 'success', score: 1, steps: 3, instruction: 'Save the sheet as report.xlsx' });

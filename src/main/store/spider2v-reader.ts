@@ -15,6 +15,7 @@ import type { Problem } from '../../shared/task';
 import { parseAction, type Point } from '../actions';
 import { readJsonLines } from './files';
 import { checkedForeignFile, readNumberedJsonLines } from './foreign-files';
+import { foreignRunStartedAt } from './started-at';
 import { files } from './layout';
 import { parseOsworldTimestamp } from './timestamp';
 import { settleResult } from './result-state';
@@ -342,7 +343,7 @@ export function readSpider2vRun(runDir: string, root: string): RunDetail {
     runId: settings.runId,
     path: relative(root, runDir) || '.',
     format: 'spider2v',
-    startedAt: new Date(statSync(runDir).mtimeMs).toISOString(),
+    startedAt: foreignRunStartedAt(runDir, tasks),
     model: settings.model,
     tasks: items.length,
     finished: finished.length,

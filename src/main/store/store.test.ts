@@ -197,6 +197,8 @@ describe('OSWorld result folders', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ format: 'osworld', path: 'pyautogui/screenshot/gpt-4o', tasks: 3, finished: 2 });
     expect(runs[0].successRate).toBeCloseTo(1 / 3);
+    // The run started at its first step (local time, as OSWorld writes it), not when its folder last changed.
+    expect(runs[0].startedAt).toBe(new Date(2024, 3, 12, 10, 15, 30, 123).toISOString());
     const detail = readRun(model, root);
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
     expect(byKey['chrome/task-ok']).toMatchObject({ state: 'success', score: 1, steps: 2, timingMs: 9877, app: 'chrome' });

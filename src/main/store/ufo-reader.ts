@@ -15,6 +15,7 @@ import type { Completion, JudgeVerdict, RunListItem, RunTaskItem, StepRecord, Ta
 import type { Problem } from '../../shared/task';
 import { readJsonLines } from './files';
 import { checkedForeignFile, readNumberedJsonLines } from './foreign-files';
+import { foreignRunStartedAt } from './started-at';
 import { files } from './layout';
 import { subdirs } from './foreign-files';
 import {
@@ -290,7 +291,7 @@ export function readUfoRun(runDir: string, root: string): RunDetail {
     runId: basename(runDir),
     path: relative(root, runDir) || '.',
     format: 'ufo',
-    startedAt: new Date(statSync(runDir).mtimeMs).toISOString(),
+    startedAt: foreignRunStartedAt(runDir, tasks),
     agent: 'UFO',
     tasks: items.length,
     finished: items.filter((t) => finishedStates.has(t.state)).length,
