@@ -19,8 +19,10 @@ export class ClaimTimeoutError extends Error {
   constructor(
     readonly lockFile: string,
     readonly holder: string,
+    waitedMs = WAIT_MS,
+    doing = 'the unique_id is being filed',
   ) {
-    super(`${lockFile}: the unique_id is being filed by ${holder}; gave up waiting after ${WAIT_MS / 1000} s`);
+    super(`${lockFile}: ${doing} by ${holder}; gave up waiting after ${waitedMs / 1000} s`);
     this.name = 'ClaimTimeoutError';
   }
 }
@@ -74,18 +76,26 @@ async function takeOver(file: string, stale: string): Promise<void> {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export interface ClaimOptions {
+  /** How long to wait for a live holder (default 60 s). */
+  waitMs?: number;
+  /** What the holder is doing, for the timeout's message (default: filing the unique_id). */
+  doing?: string;
+}
+
 /**
- * Runs `fn` holding the claim on `id` in `dir` (created if needed); waits while another live filer holds it.
+ * Runs `fn` holding the claim on `id` in `dir` (created if needed); waits while another live holder has it.
  * `id` must already be a safe file name (the router checks it).
  */
-export async function withClaim<T>(dir: string, id: string, fn: () => Promise<T>): Promise<T> {
+export async function withClaim<T>(dir: string, id: string, fn: () => Promise<T>, options: ClaimOptions = {}): Promise<T> {
+  const waitMs = options.waitMs ?? WAIT_MS;
   const folder = join(dir, CLAIMS_DIR);
   const file = join(folder, `${id}.lock`);
   // made here, removed by the last filer out: a failed mkdir (it raced that removal) shows as ENOENT below
   const makeFolder = () => mkdir(folder, { recursive: true }).catch(() => undefined);
   await makeFolder();
   const mine: ClaimBody = { pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex') };
-  const deadline = Date.now() + WAIT_MS;
+  const deadline = Date.now() + waitMs;
   let holder = 'another filer';
   let remade = 0;
   for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
@@ -108,7 +118,7 @@ export async function withClaim<T>(dir: string, id: string, fn: () => Promise<T>
       await takeOver(file, seen.text);
       continue;
     }
-    if (Date.now() > deadline) throw new ClaimTimeoutError(file, holder);
+    if (Date.now() > deadline) throw new ClaimTimeoutError(file, holder, waitMs, options.doing);
     await pause(wait + Math.random() * wait);
   }
   try {
