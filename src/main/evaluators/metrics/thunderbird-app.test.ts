@@ -118,8 +118,17 @@ const markFirstUnread = `
 const folder = MailServices.accounts.localFoldersServer.rootFolder.getChildNamed(arguments[0]);
 folder.markMessagesRead([[...folder.messages][0]], false);`;
 
-const eml = (n: number, subject: string, body: string, charset = 'UTF-8') =>
-  `From: Shop <shop@example.org>\r\nTo: ann@example.org\r\nSubject: ${subject}\r\nDate: Mon, 01 Jan 2024 1${n}:00:00 +0000\r\nMessage-ID: <m${n}@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=${charset}\r\n\r\n${body}\r\n`;
+/** Tags every message of a folder Important (Thunderbird rewrites the padded X-Mozilla-Keys line in place). */
+const tagAll = `
+const folder = MailServices.accounts.localFoldersServer.rootFolder.getChildNamed(arguments[0]);
+folder.addKeywordsToMessages([...folder.messages], '$label1');`;
+
+/** A message as a download would hold it (CRLF lines); `mimeFirst` puts the MIME-Version header first. */
+function eml(n: number, subject: string, body: string, charset = 'UTF-8', mimeFirst = false): string {
+  const headers = [`From: Shop <shop@example.org>`, 'To: ann@example.org', `Subject: ${subject}`, `Date: Mon, 01 Jan 2024 1${n}:00:00 +0000`, `Message-ID: <m${n}@example.org>`, `Content-Type: text/plain; charset=${charset}`];
+  headers.splice(mimeFirst ? 0 : 5, 0, 'MIME-Version: 1.0');
+  return `${headers.join('\r\n')}\r\n\r\n${body}\r\n`;
+}
 
 describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird wrote (skipped: thunderbird not installed)', () => {
   let env: ShellEnvironment;
@@ -145,6 +154,9 @@ describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird w
     const offers = [write('1.eml', eml(1, '20% discount', 'Big discount today.')), write('2.eml', eml(2, 'Weekly news', 'Nothing new.'))];
     const old1 = [write('3.eml', eml(3, 'Kept', 'kept')), write('4.eml', eml(4, 'Gone', 'gone'))];
     const old2 = [write('5.eml', eml(5, 'Other', 'other')), write('6.eml', eml(6, 'Also gone', 'also gone'))];
+    // one message whose headers start with MIME-Version (the only case upstream's ignore_keys removes the keys)
+    const mimeFirst = [write('8.eml', eml(8, 'Tagged', 'tagged', 'UTF-8', true))];
+    const fromFirst = [write('9.eml', eml(9, 'Tagged too', 'tagged too'))];
     const latin = [write('7.eml', eml(7, 'Gruesse', 'Grüße aus Köln', 'ISO-8859-1'), 'latin1')];
 
     tb = await startThunderbird(env.home.root, host(guestProfile));
@@ -167,6 +179,11 @@ describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird w
     await tb.run(fillFolder, ['Old1', old1, true]);
     await tb.run(fillFolder, ['Old2', old2, true]);
     await tb.run(fillFolder, ['Latin', latin, false]);
+    for (const [name, files] of [['Tagged1', mimeFirst], ['Tagged2', fromFirst]] as const) {
+      await tb.run(fillFolder, [name, files, false]);
+      snapshot(`${localFolders}/${name}`, `${name}-before`);
+      await tb.run(tagAll, [name]);
+    }
     await tb.quit();
     tb = undefined;
   }, 120_000);
@@ -242,6 +259,17 @@ describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird w
     const offers = await vmFile(`${localFolders}/Offers`);
     expect((await runMetric('check_thunderbird_folder', [old1, offers], [old2, offers])).score).toBe(1);
     expect((await runMetric('check_thunderbird_folder', [old1, offers], [old2, await vmFile('/home/user/snapshots/Offers-read')])).score).toBe(0);
+  });
+
+  it('check_thunderbird_folder: ignore_keys drops an X-Mozilla-Keys line only when MIME-Version follows it', async () => {
+    const [tagged1, before1, tagged2, before2] = await Promise.all(
+      [`${localFolders}/Tagged1`, '/home/user/snapshots/Tagged1-before', `${localFolders}/Tagged2`, '/home/user/snapshots/Tagged2-before'].map(vmFile),
+    );
+    expect(readFileSync(tagged1, 'utf8')).toMatch(/X-Mozilla-Keys: \$label1 +\nMIME-Version/);
+    expect(readFileSync(tagged2, 'utf8')).toMatch(/X-Mozilla-Keys: \$label1 +\nFrom: Shop/);
+    expect((await runMetric('check_thunderbird_folder', tagged1, before1)).score).toBe(0);
+    expect((await runMetric('check_thunderbird_folder', tagged1, before1, { ignore_keys: true })).score).toBe(1);
+    expect((await runMetric('check_thunderbird_folder', tagged2, before2, { ignore_keys: true })).score).toBe(0);
   });
 
   it('check_thunderbird_folder: a message in ISO-8859-1 is not UTF-8, so OSWorld cannot read the folder', async () => {

@@ -103,7 +103,8 @@ async function checkThunderbirdFilter(result: unknown, expected: unknown): Promi
 /**
  * check_thunderbird_folder — mbox folder files (or lists of them, compared pairwise up to the shorter list, as
  * Python's zip) hold the same messages. Options: `ignore_status`, `ignore_keys`, `remove_deleted` (default true:
- * status 0008/0009 dropped), `remove_duplicate` (default true). Upstream splits messages on `FROM - `, but
+ * status 0008/0009 dropped), `remove_duplicate` (default true); `ignore_keys` removes an `X-Mozilla-Keys` line only
+ * where a `MIME-Version` header follows it. Upstream splits messages on `FROM - `, but
  * Thunderbird writes `From - <time>` lines: a folder Thunderbird wrote is read as ONE message (kept as upstream),
  * so order and the `From - ` times count, and one deleted message drops the whole file (two folders that each hold
  * a deleted message compare equal). Files are read as Python's open() reads them (`readAsPython`).

@@ -31,6 +31,8 @@ class MarionetteClient {
 
   constructor(private readonly socket: Socket) {
     socket.on('data', (d) => this.receive(d));
+    // a reset when Thunderbird quits ends the connection like a close does
+    socket.on('error', () => socket.destroy());
     socket.on('close', () => this.waiting.splice(0).forEach((w) => w.reject(new Error('Marionette closed the connection'))));
   }
 
