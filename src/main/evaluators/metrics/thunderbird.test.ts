@@ -68,4 +68,15 @@ describe('OSWorld thunderbird-family metrics', () => {
     expect((await runMetric('check_thunderbird_folder', a, b)).score).toBe(1);
     expect((await runMetric('check_thunderbird_folder', c, b)).score).toBe(0);
   });
+
+  it('check_thunderbird_folder: files read as Python reads them — universal newlines, lists zipped to the shorter', async () => {
+    const msg = (s: string, eol: string) => `FROM - Mon Jan 01 00:00:00 2024${eol}X-Mozilla-Status: 0001${eol}Subject: ${s}${eol}${eol}body${eol}`;
+    const lf = file('Lf', msg('one', '\n'));
+    const crlf = file('Crlf', msg('one', '\r\n'));
+    const other = file('Other', msg('two', '\n'));
+    expect((await runMetric('check_thunderbird_folder', crlf, lf)).score).toBe(1);
+    expect((await runMetric('check_thunderbird_folder', [crlf], [lf, other])).score).toBe(1);
+    expect((await runMetric('check_thunderbird_folder', [other, crlf], [lf, other])).score).toBe(0);
+    expect((await runMetric('check_thunderbird_folder', lf, [lf])).score).toBe(0);
+  });
 });

@@ -3,8 +3,23 @@
 import { isDeepStrictEqual } from 'node:util';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
-import { brief, isRecord, readText } from './inputs';
+import { brief, isRecord, readBytes } from './inputs';
 import { matchValueToRule } from './os';
+
+/**
+ * A file's text as Python's `open(path)` reads it in OSWorld: strict UTF-8 (Thunderbird keeps a message's own bytes
+ * in a folder file, so an ISO-8859-1 message makes upstream raise) and universal newlines (`\r\n` and `\r` read as
+ * `\n`; Thunderbird ends a folder's `From - ` lines with `\r\n`). `error` says why it cannot be read.
+ */
+async function readAsPython(path: unknown, what: string): Promise<{ text: string } | { error: string }> {
+  const bytes = await readBytes(path);
+  if (bytes === undefined) return { error: `${what} ${brief(path)} cannot be read` };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/\r\n?/g, '\n') };
+  } catch {
+    return { error: `${what} ${brief(path)} is not UTF-8 text (OSWorld cannot read it)` };
+  }
+}
 
 const prefLine = /^user_pref\("((?:[^"]|\\")+)", (.+)\);$/;
 
@@ -14,8 +29,9 @@ const prefLine = /^user_pref\("((?:[^"]|\\")+)", (.+)\);$/;
  * unexpected one matches.
  */
 async function checkThunderbirdPrefs(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const text = await readText(result);
-  if (text === undefined) return fail(`prefs file ${brief(result)} cannot be read`);
+  const file = await readAsPython(result, 'prefs file');
+  if ('error' in file) return fail(file.error);
+  const { text } = file;
   const rules = isRecord(expected) ? expected : {};
   const expect = isRecord(rules.expect) ? rules.expect : {};
   const unexpect = isRecord(rules.unexpect) ? rules.unexpect : {};
@@ -73,9 +89,9 @@ const matchRecord = (pattern: Record<string, unknown>, item: Record<string, unkn
  * `ALL` terms). 1 when every expected record matches some filter and none matches an unexpected one.
  */
 async function checkThunderbirdFilter(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const text = await readText(result);
-  if (text === undefined) return fail(`filter file ${brief(result)} cannot be read`);
-  const filters = filtersOf(text);
+  const file = await readAsPython(result, 'filter file');
+  if ('error' in file) return fail(file.error);
+  const filters = filtersOf(file.text);
   const rules = isRecord(expected) ? expected : {};
   const list = (k: string) => (Array.isArray(rules[k]) ? (rules[k] as unknown[]).filter(isRecord) : []);
   const missing = list('expect').filter((r) => !filters.some((f) => matchRecord(r, f)));
@@ -85,15 +101,23 @@ async function checkThunderbirdFilter(result: unknown, expected: unknown): Promi
 }
 
 /**
- * check_thunderbird_folder — mbox folder files (or lists of them) hold the same messages. Options: `ignore_status`,
- * `ignore_keys`, `remove_deleted` (default true: status 0008/0009 dropped), `remove_duplicate` (default true).
+ * check_thunderbird_folder — mbox folder files (or lists of them, compared pairwise up to the shorter list, as
+ * Python's zip) hold the same messages. Options: `ignore_status`, `ignore_keys`, `remove_deleted` (default true:
+ * status 0008/0009 dropped), `remove_duplicate` (default true); `ignore_keys` removes an `X-Mozilla-Keys` line only
+ * where a `MIME-Version` header follows it. Upstream splits messages on `FROM - `, but
+ * Thunderbird writes `From - <time>` lines: a folder Thunderbird wrote is read as ONE message (kept as upstream),
+ * so order and the `From - ` times count, and one deleted message drops the whole file (two folders that each hold
+ * a deleted message compare equal). Files are read as Python's open() reads them (`readAsPython`).
  */
 async function checkThunderbirdFolder(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  const [rs, es] = Array.isArray(expected) ? [Array.isArray(result) ? result : [result], expected] : [[result], [expected]];
-  const read = async (path: unknown): Promise<string | undefined> => {
-    const data = (await readText(path))?.trim();
-    if (data === undefined) return undefined;
-    let msgs = data
+  // a list of references with one result path: upstream zips the path's characters and cannot open them
+  if (Array.isArray(expected) && !Array.isArray(result)) return fail(`expected ${expected.length} folders but the result is not a list`);
+  const [rs, es] = Array.isArray(expected) ? [result as unknown[], expected.slice(0, (result as unknown[]).length)] : [[result], [expected]];
+  const read = async (path: unknown, i: number): Promise<{ text: string } | { error: string }> => {
+    const file = await readAsPython(path, `folder ${i + 1}`);
+    if ('error' in file) return file;
+    let msgs = file.text
+      .trim()
       .split('FROM - ')
       .filter((m) => m.trim() && !(options.remove_deleted !== false && /X-Mozilla-Status: 000[89]/.test(m)))
       .map((m) => {
@@ -103,13 +127,14 @@ async function checkThunderbirdFolder(result: unknown, expected: unknown, option
         return 'FROM - ' + msg.trim();
       });
     if (options.remove_duplicate !== false) msgs = [...new Set(msgs)];
-    return msgs.sort().join('\n');
+    return { text: msgs.sort().join('\n') };
   };
   for (const [i, gold] of es.entries()) {
     if (rs[i] === undefined || rs[i] === null) return fail(`result folder ${i + 1} is missing`);
-    const [a, b] = [await read(rs[i]), await read(gold)];
-    if (a === undefined || b === undefined) return fail(`folder ${i + 1} cannot be read`);
-    if (a !== b) return fail(`folder ${i + 1} holds different messages`);
+    const [a, b] = [await read(rs[i], i), await read(gold, i)];
+    if ('error' in a) return fail(a.error);
+    if ('error' in b) return fail(b.error);
+    if (a.text !== b.text) return fail(`folder ${i + 1} holds different messages`);
   }
   return pass('every folder holds the expected messages');
 }
