@@ -29,8 +29,9 @@ describe.skipIf(!hasGimp || !hasDisplayTools)('gimp_config_file and check_config
   const gimprc = { type: 'gimp_config_file', file_name: 'gimprc', dest: 'gimprc' };
   // OSWorld's d52d6308 ("remove the dock on the left") rule, the typo key "type:" included
   const hideDocks = { 'type:': 'key-value', key: 'hide-docks', value: 'yes' };
-  // OSWorld's b148e375 (a new layer named 'Square') rule
+  // OSWorld's b148e375 (a new layer named 'Square') and 7b7617bd (100 undo levels) rules
   const square = { key: 'layer-new-name', value: '"Square"' };
+  const undo = { key: 'undo-levels', value: '100' };
   beforeAll(async () => {
     env = await createLocalEnvironment({ width: 1280, height: 800 });
   }, 60_000);
@@ -38,28 +39,40 @@ describe.skipIf(!hasGimp || !hasDisplayTools)('gimp_config_file and check_config
     await env?.close();
   });
 
-  it('a session without the change scores 0; Tab (hide docks) and a new layer named Square score 1', { timeout: 300_000 }, async () => {
+  it('a session without the change scores 0; Tab (hide docks), a new layer named Square and 100 undo levels in Preferences score 1', { timeout: 300_000 }, async () => {
     expect(metricFamilyOf('check_config_status')).toBe('gimp');
     // Session 1: GIMP started and quit, nothing changed.
     const first = await startGimp(env);
-    await first.quit('sessionrc');
+    await first.quit();
     const plain = readFileSync(join(env.home.root, '.config/GIMP/2.10/sessionrc'), 'utf8');
     expect(plain).toMatch(/^\(hide-docks no\)$/m);
     expect(await grade(contextOf(env, 'c1'), sessionrc, 'check_config_status', hideDocks)).toBe(0);
     // nothing differs from the defaults: GIMP writes no gimprc, the getter finds none and the metric scores 0
     expect(await getters.require('gimp_config_file')(gimprc, contextOf(env, 'c0'))).toBeUndefined();
     expect(await grade(contextOf(env, 'c1'), gimprc, 'check_config_status', square)).toBe(0);
+    expect(await grade(contextOf(env, 'c1'), gimprc, 'check_config_status', undo)).toBe(0);
 
-    // Session 2: Tab hides the docks; Shift+Ctrl+N, "Square", Enter adds the layer; then Ctrl+Q and discard.
+    // Session 2: Tab hides the docks; Shift+Ctrl+N, "Square", Enter adds the layer; Preferences set 100 undo
+    // levels; then Ctrl+Q and discard.
     const second = await startGimp(env);
     await second.keys(['tab']);
     await second.keys(['shift', 'ctrl', 'n']);
     await second.window('^New Layer$');
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'write', text: 'Square' }, { type: 'press', keys: ['enter'] }]);
-    await second.quit('sessionrc', 'gimprc');
+    await second.gone('^New Layer$');
+    // Preferences through Search Actions (/); its first page, System Resources, starts with the undo levels
+    await second.keys(['/']);
+    await second.window('^Search Actions$');
+    await env.perform([{ type: 'write', text: 'preferences' }, { type: 'press', keys: ['enter'] }]);
+    await second.window('^Preferences$');
+    await env.perform([{ type: 'press', keys: ['tab'] }, { type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'write', text: '100' }, { type: 'press', keys: ['tab'] }, { type: 'hotkey', keys: ['alt', 'o'] }]);
+    await second.gone('^Preferences$');
+    await second.quit();
     const ctx = contextOf(env, 'c2');
     expect(await grade(ctx, sessionrc, 'check_config_status', hideDocks)).toBe(1);
     expect(await grade(ctx, gimprc, 'check_config_status', square)).toBe(1);
+    expect(await grade(ctx, gimprc, 'check_config_status', undo)).toBe(1);
+    expect(await grade(ctx, gimprc, 'check_config_status', { key: 'undo-levels', value: '5' })).toBe(0);
     expect(await grade(ctx, gimprc, 'check_config_status', { key: 'layer-new-name', value: '"Circle"' })).toBe(0);
     // the two-part key form on a real line: (session-info "toplevel" …) has no value at its end
     expect(await grade(ctx, sessionrc, 'check_config_status', { key: ['session-info', '"toplevel"'], value: 'yes' })).toBe(0);

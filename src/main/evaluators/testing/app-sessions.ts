@@ -47,9 +47,11 @@ export interface GimpSession {
   keys(...keys: string[][]): Promise<void>;
   /** Waits for a visible window whose title matches `pattern`, activates it and gives its id. */
   window(pattern: string, ms?: number): Promise<string>;
-  /** Ctrl+Q; discards unsaved changes (Ctrl+D in "Quit GIMP") when asked; waits until GIMP has written `files`
-   * (gimprc only when a setting differs from the defaults) and has ended. */
-  quit(...files: string[]): Promise<void>;
+  /** Waits until no visible window's title matches `pattern`. */
+  gone(pattern: string, ms?: number): Promise<void>;
+  /** Ctrl+Q; discards unsaved changes (Ctrl+D in "Quit GIMP") when asked; waits until GIMP has rewritten
+   * sessionrc (it does on every exit; gimprc only when a setting changed since it was last saved) and has ended. */
+  quit(): Promise<void>;
 }
 
 /** GIMP's config folder in the environment's home (host path). */
@@ -74,13 +76,16 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
       activate(env, id);
       return id;
     },
+    async gone(pattern, ms = 30_000) {
+      await until(`the window named /${pattern}/ to close`, ms, () => (windowsNamed(env, pattern).length === 0 ? true : undefined));
+    },
     async keys(...keys) {
       await session.window('pic.*GIMP$');
       for (const k of keys) await env.perform([k.length === 1 ? { type: 'press', keys: k } : { type: 'hotkey', keys: k }]);
     },
-    async quit(...files) {
-      const dir = gimpConfigDir(env);
-      const before = new Map(files.map((f) => [f, mtime(join(dir, f))]));
+    async quit() {
+      const sessionrc = join(gimpConfigDir(env), 'sessionrc');
+      const before = mtime(sessionrc);
       await session.keys(['ctrl', 'q']);
       // An image with changes asks first; an unchanged one quits at once.
       await until('GIMP to quit', 60_000, async () => {
@@ -89,8 +94,7 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
           activate(env, ask);
           await env.perform([{ type: 'hotkey', keys: ['ctrl', 'd'] }]);
         }
-        const written = files.every((f) => mtime(join(dir, f)) > before.get(f)!);
-        return written && windowsNamed(env, 'GIMP').length === 0 ? true : undefined;
+        return mtime(sessionrc) > before && windowsNamed(env, 'GIMP').length === 0 ? true : undefined;
       });
       // and its process has ended (a second GIMP would hand its image to a running one)
       await until('the GIMP process to end', 30_000, async () => ((await env.run(['pgrep', '-x', 'gimp-2.10'], { shell: false })).exitCode === 1 ? true : undefined));
