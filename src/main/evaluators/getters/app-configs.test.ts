@@ -104,13 +104,19 @@ describe.skipIf(!hasVlc)('vlc_config and the vlcrc metrics on what real VLC wrot
     expect(await grade(ctx, vlcrc, 'check_qt_max_volume', { expected_qt_max_volume: 125 })).toBe(1);
     expect(await grade(ctx, vlcrc, 'check_qt_max_volume', { expected_qt_max_volume: 200 })).toBe(0);
     expect(await grade(ctx, vlcrc, 'check_qt_minimal_view', { expected_qt_minimal_view: 1 })).toBe(0);
+    expect(await grade(ctx, vlcrc, 'check_qt_bgcone', { expected_qt_bgcone: 1 })).toBe(1);
+    expect(await grade(ctx, vlcrc, 'check_qt_slider_colours', { type: 'blackish' })).toBe(0);
+    expect(await grade(ctx, vlcrc, 'check_play_and_exit', { expected_play_and_exit: 1 })).toBe(0);
 
-    await vlcWritesConfig(env, { 'input-record-path': '/home/user/Desktop', 'one-instance-when-started-from-file': false, 'global-key-play-pause': 'Ctrl+Space' });
+    await vlcWritesConfig(env, { 'input-record-path': '/home/user/Desktop', 'one-instance-when-started-from-file': false, 'global-key-play-pause': 'Ctrl+Space', 'play-and-exit': true });
+    // VLC sets each value in place of its commented default, e.g. `input-record-path=/home/user/Desktop` in [core]
+    expect(readFileSync(join(env.home.root, '.config/vlc/vlcrc'), 'utf8')).toMatch(/^input-record-path=\/home\/user\/Desktop$/m);
     ctx = contextOf(env, 'c2');
     expect(await grade(ctx, vlcrc, 'is_vlc_recordings_folder', { recording_file_path: '/home/user/Desktop' })).toBe(1);
     expect(await grade(ctx, vlcrc, 'is_vlc_recordings_folder', { recording_file_path: '/home/user/Videos' })).toBe(0);
     expect(await grade(ctx, vlcrc, 'check_one_instance_when_started_from_file', { expected_one_instance_when_started_from_file: 0 })).toBe(1);
     expect(await grade(ctx, vlcrc, 'check_global_key_play_pause', { expected_global_key_play_pause: 1 })).toBe(1);
+    expect(await grade(ctx, vlcrc, 'check_play_and_exit', { expected_play_and_exit: 1 })).toBe(1);
   });
 
   it.skipIf(!hasVlcQt)('check_qt_max_volume and check_qt_minimal_view on Qt settings VLC saved (needs vlc-plugin-qt)', { timeout: 120_000 }, async () => {
