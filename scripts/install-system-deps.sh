@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(xvfb openbox xdotool x11-utils x11-xserver-utils imagemagick chromium xclip xsel sqlite3 mousepad
       dbus-x11 at-spi2-core xterm fonts-dejavu-core fonts-noto-cjk bubblewrap util-linux redis-server
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
-      ffmpeg tesseract-ocr tesseract-ocr-eng vlc-bin vlc-plugin-base vlc-plugin-qt sakura gimp thunderbird)
+      ffmpeg tesseract-ocr tesseract-ocr-eng vlc-bin vlc-plugin-base vlc-plugin-qt sakura gimp thunderbird
+      calibre python3-uno zip)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -eq 0 ]; then echo "system packages: all present"; exit 0; fi
