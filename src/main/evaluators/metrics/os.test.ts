@@ -87,6 +87,7 @@ describe('OSWorld os-family metrics', () => {
     expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) FROM tasks' })).score).toBe(1);
     expect((await runMetric('run_sqlite3', p, { sql: 'SELECT -1' })).score).toBe(0);
     expect((await runMetric('run_sqlite3', p, { sql: 'SELECT * FROM missing' })).score).toBe(0);
+    expect(departures().some((d) => d.metric === 'run_sqlite3' && d.case === 'values outside 0–1')).toBe(true);
   });
 
   it('check_gnome_favorite_apps parses gsettings output without evaluating it', async () => {
