@@ -126,4 +126,22 @@ describe.skipIf(!hasVlc)('vlc_config and the vlcrc metrics on what real VLC wrot
     expect(await grade(ctx, vlcrc, 'check_qt_max_volume', { expected_qt_max_volume: 125 })).toBe(0);
     expect(await grade(ctx, vlcrc, 'check_qt_minimal_view', { expected_qt_minimal_view: 1 })).toBe(1);
   });
+
+  it.skipIf(!hasVlcQt)('check_qt_slider_colours and check_qt_bgcone on Qt settings VLC saved (needs vlc-plugin-qt)', { timeout: 120_000 }, async () => {
+    expect(metricFamilyOf('check_qt_slider_colours')).toBe('vlc');
+    const blackish = '0;0;0;20;20;20;40;40;40;90;90;90';
+    await vlcWritesConfig(env, { 'qt-slider-colours': blackish, 'qt-bgcone': false });
+    const text = readFileSync(join(env.home.root, '.config/vlc/vlcrc'), 'utf8');
+    expect(text).toMatch(/^qt-slider-colours=0;0;0;20;20;20;40;40;40;90;90;90$/m);
+    expect(text).toMatch(/^qt-bgcone=0$/m);
+    const ctx = contextOf(env, 'c4');
+    expect(await grade(ctx, vlcrc, 'check_qt_slider_colours', { type: 'blackish' })).toBe(1);
+    expect(await grade(ctx, vlcrc, 'check_qt_slider_colours', { type: 'match', expected_qt_slider_colours: blackish })).toBe(1);
+    expect(await grade(ctx, vlcrc, 'check_qt_slider_colours', { type: 'match', expected_qt_slider_colours: '153;210;153;20;210;20;255;199;15;245;39;29' })).toBe(0);
+    expect(await grade(ctx, vlcrc, 'check_qt_bgcone', { expected_qt_bgcone: 1 })).toBe(0);
+    expect(await grade(ctx, vlcrc, 'check_qt_bgcone', { expected_qt_bgcone: 0 })).toBe(1);
+    // one colour left light: not blackish
+    await vlcWritesConfig(env, { 'qt-slider-colours': '0;0;0;20;20;20;40;40;40;200;90;90' });
+    expect(await grade(contextOf(env, 'c5'), vlcrc, 'check_qt_slider_colours', { type: 'blackish' })).toBe(0);
+  });
 });

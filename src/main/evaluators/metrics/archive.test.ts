@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, describe, expect, it } from 'vitest';
 import { metricFamilyOf } from '../catalog';
+import { hasZip, zipWithInfoZip } from '../testing/cli-files';
 import { runMetric, tempDir } from '../testing/fixtures';
 
 const tmp = tempDir();
@@ -16,16 +17,25 @@ async function zip(name: string, entries: Record<string, string>): Promise<strin
 }
 
 describe('compare_archive', () => {
-  it('unpacks both, compares names, then averages the file metric (partial when one file differs)', async () => {
-    expect(metricFamilyOf('compare_archive')).toBe('os');
-    const gold = await zip('gold.zip', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'beta\n' });
-    const same = await zip('same.zip', { 'notes/b.txt': 'beta\n', 'notes/a.txt': 'alpha\n' });
-    const half = await zip('half.zip', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'BETA\n' });
-    const renamed = await zip('renamed.zip', { 'notes/a.txt': 'alpha\n', 'notes/c.txt': 'beta\n' });
+  it('is in the os family', () => expect(metricFamilyOf('compare_archive')).toBe('os'));
+
+  it.skipIf(!hasZip)('on archives `zip -r` made: the same files 1, one of two differing 0.5, a renamed file 0', async () => {
+    const gold = zipWithInfoZip(tmp.dir, 'gold', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'beta\n' });
+    const same = zipWithInfoZip(tmp.dir, 'same', { 'notes/b.txt': 'beta\n', 'notes/a.txt': 'alpha\n' });
+    const half = zipWithInfoZip(tmp.dir, 'half', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'BETA\n' });
+    const renamed = zipWithInfoZip(tmp.dir, 'renamed', { 'notes/a.txt': 'alpha\n', 'notes/c.txt': 'beta\n' });
     expect((await runMetric('compare_archive', same, gold, { file_path: 'notes' })).score).toBe(1);
     expect((await runMetric('compare_archive', half, gold, { file_path: 'notes' })).score).toBe(0.5);
-    expect((await runMetric('compare_archive', renamed, gold, { file_path: 'notes' })).score).toBe(0);
+    const r = await runMetric('compare_archive', renamed, gold, { file_path: 'notes' });
+    expect(r.score).toBe(0);
+    expect(r.reason).toMatch(/entries differ/);
     expect((await runMetric('compare_archive', half, gold, { file_path: 'notes', ignore_case: true })).score).toBe(1);
+  });
+
+  it('reads JSZip-written archives too (partial when one file differs)', async () => {
+    const gold = await zip('gold.zip', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'beta\n' });
+    const half = await zip('half.zip', { 'notes/a.txt': 'alpha\n', 'notes/b.txt': 'BETA\n' });
+    expect((await runMetric('compare_archive', half, gold, { file_path: 'notes' })).score).toBe(0.5);
   });
 
   it('says a file is not a ZIP without pointing at JSZip\'s documentation', async () => {

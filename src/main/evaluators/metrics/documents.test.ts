@@ -32,6 +32,10 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
       italic10: '<p>Plain <i><span style="font-size: 10pt">slanted</span></i> text</p>',
       struck: '<p>Keep this</p><p><s>Drop this</s></p>',
       unstruck: '<p>Keep this</p><p>Drop this</p>',
+      // five lines; the same ones reordered with a blank paragraph and a repeat; one of the five changed
+      lines: ['Milk', 'Bread', 'Eggs', 'Apples', 'Coffee'].map((l) => `<p>${l}</p>`).join(''),
+      linesReordered: ['Coffee', 'Eggs', '', 'Milk  ', 'Apples', 'Bread', 'Eggs'].map((l) => `<p>${l || '<br>'}</p>`).join(''),
+      linesOneOff: ['Milk', 'Bread', 'Eggs', 'Pears', 'Coffee'].map((l) => `<p>${l}</p>`).join(''),
     };
     // HTML's <sub> comes in as a lowered position; a flat ODF text with a subscript style saves as w:vertAlign
     f = saveManyWithLibreOffice(tmp.dir, { ...Object.fromEntries(Object.entries(pages).map(([k, v]) => [k, page(v)])), sub: subscriptFodt }, 'docx');
@@ -91,5 +95,14 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
     expect((await runMetric('evaluate_strike_through_last_paragraph', f.unstruck, f.unstruck)).score).toBe(0);
     expect((await runMetric('compare_docx_lines', f.other, f.gold)).score).toBe(0);
     expect((await runMetric('compare_docx_lines', f.centred, f.plainTitle)).score).toBe(1);
+  });
+
+  it('compare_docx_lines compares the sets of lines: all or nothing, as in OSWorld (no partial)', async () => {
+    expect((await runMetric('compare_docx_lines', f.linesReordered, f.lines)).score).toBe(1);
+    // one line of five differs: OSWorld's set comparison gives 0, not 4/5
+    const oneOff = await runMetric('compare_docx_lines', f.linesOneOff, f.lines);
+    expect(oneOff.score).toBe(0);
+    expect(oneOff.reason).toMatch(/Pears/);
+    expect(oneOff.reason).toMatch(/Apples/);
   });
 });

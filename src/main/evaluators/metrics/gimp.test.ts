@@ -40,7 +40,14 @@ describe.skipIf(!hasImageMagick)('OSWorld gimp-family metrics on images ImageMag
     expect((await runMetric('check_structure_sim', f.greyOther, f.grey)).score).toBe(0);
     expect((await runMetric('check_structure_sim', f.grey, f.base)).score).toBe(0);
     expect((await runMetric('check_structure_sim', magick('small.png', ['-resize', '50%']), f.base)).reason).toMatch(/sizes differ/);
-    expect((await runMetric('check_file_exists_and_structure_sim', join(tmp.dir, 'none.png'), f.base)).score).toBe(0);
+  });
+
+  it('check_file_exists_and_structure_sim: an exported copy 1, a rotated image 0, a missing file 0', async () => {
+    expect((await runMetric('check_file_exists_and_structure_sim', f.copy, f.base)).score).toBe(1);
+    expect((await runMetric('check_file_exists_and_structure_sim', f.other, f.base)).score).toBe(0);
+    const missing = await runMetric('check_file_exists_and_structure_sim', join(tmp.dir, 'none.png'), f.base);
+    expect(missing.score).toBe(0);
+    expect(missing.reason).toMatch(/does not exist/);
   });
 
   it('check_image_mirror: the flopped image 1, the original 0', async () => {

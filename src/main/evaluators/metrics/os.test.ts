@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import initSqlJs from 'sql.js';
+import { hasSqlite3, sqliteWithCli } from '../testing/cli-files';
 import { runMetric, tempDir } from '../testing/fixtures';
+import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
 import { metricFamilyOf } from '../catalog';
 import { departures } from '../profile';
 import type { AccessibilityNode } from '../../env/environment';
@@ -75,14 +76,18 @@ describe('OSWorld os-family metrics', () => {
     expect((await runMetric('is_utc_0', out('Europe/Paris (CET, +0100)'), {})).score).toBe(0);
   });
 
-  it('run_sqlite3 scores the first value of the query', async () => {
-    const SQL = await initSqlJs();
-    const db = new SQL.Database();
-    db.run('CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2);');
-    const p = file('d.sqlite', db.export());
-    db.close();
-    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 2 FROM t' })).score).toBe(1);
-    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 3 FROM t' })).score).toBe(0);
+  it.skipIf(!hasSqlite3)('run_sqlite3 scores the first value of the query on a database the sqlite3 shell wrote', async () => {
+    const p = sqliteWithCli(tmp.dir, 'todo.sqlite', "CREATE TABLE tasks (title TEXT, done INTEGER); INSERT INTO tasks VALUES ('write', 1), ('review', 0);");
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 2 FROM tasks' })).score).toBe(1);
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) = 3 FROM tasks' })).score).toBe(0);
+    // fractional as in OSWorld (float of the value): half the tasks are done
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT AVG(done) FROM tasks' })).score).toBe(0.5);
+    // NULL counts as 0; values outside 0–1 are clamped into it (OSWorld would return 2.0 and -1.0)
+    expect((await runMetric('run_sqlite3', p, { sql: "SELECT MAX(done) FROM tasks WHERE title = 'none'" })).score).toBe(0);
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT COUNT(*) FROM tasks' })).score).toBe(1);
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT -1' })).score).toBe(0);
+    expect((await runMetric('run_sqlite3', p, { sql: 'SELECT * FROM missing' })).score).toBe(0);
+    expect(departures().some((d) => d.metric === 'run_sqlite3' && d.case === 'values outside 0–1')).toBe(true);
   });
 
   it('check_gnome_favorite_apps parses gsettings output without evaluating it', async () => {
@@ -101,6 +106,25 @@ describe('OSWorld os-family metrics', () => {
     expect((await runMetric('is_in_vm_clickboard', { expected: 'bye' }, 'hello world\n')).score).toBe(0);
     expect((await runMetric('check_text_enlarged', '1.25\n', {})).score).toBe(1);
     expect((await runMetric('check_text_enlarged', '1.0', {})).score).toBe(0);
+  });
+});
+
+describe.skipIf(!hasLibreOffice)('OSWorld check_csv on a CSV file LibreOffice Calc saved', () => {
+  /** A flat ODF spreadsheet (`.fods`) with one row per record; LibreOffice saves it as CSV. */
+  const sheet = (rows: string[][]) => {
+    const cell = (v: string) => (/^\d+$/.test(v) ? `<table:table-cell office:value-type="float" office:value="${v}"><text:p>${v}</text:p></table:table-cell>` : `<table:table-cell office:value-type="string"><text:p>${v}</text:p></table:table-cell>`);
+    const ns = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<office:document ${ns} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.spreadsheet"><office:body><office:spreadsheet><table:table table:name="Sheet1">${rows.map((r) => `<table:table-row>${r.map(cell).join('')}</table:table-row>`).join('')}</table:table></office:spreadsheet></office:body></office:document>\n`;
+  };
+
+  it('every expected record present 1; a wrong value or an unexpected record 0', async () => {
+    const src = file('orders.fods', sheet([['name', 'qty', 'city'], ['apple', '3', 'Paris, France'], ['pear', '5', 'Lyon']]));
+    const out = join(tmp.dir, 'csv-out');
+    convertWithLibreOffice(tmp.dir, [src], 'csv:Text - txt - csv (StarCalc):44,34,UTF-8,1,,0,false,true,true,false,false', out);
+    const csv = join(out, 'orders.csv');
+    expect((await runMetric('check_csv', csv, { expect: [{ name: 'pear', qty: '5' }, { name: 'apple', city: 'Paris, France' }], unexpect: [{ name: 'plum' }] })).score).toBe(1);
+    expect((await runMetric('check_csv', csv, { expect: [{ name: 'pear', qty: '6' }] })).score).toBe(0);
+    expect((await runMetric('check_csv', csv, { expect: [{ name: 'apple' }], unexpect: [{ city: 'Lyon' }] })).score).toBe(0);
   });
 });
 

@@ -245,7 +245,8 @@ async function isUtc0(result: unknown): Promise<MetricOutcome> {
   return verdict(line.endsWith('+0000)'), `time zone is UTC+0 (${line.trim()})`, `time zone line is '${line.trim()}'`);
 }
 
-/** run_sqlite3 — `result`: a SQLite file; `expected`: `{sql}`. The score is the first column of the first row (0 when null). */
+/** run_sqlite3 — `result`: a SQLite file; `expected`: `{sql}`. The score is the first column of the first row (0 when
+ * null), clamped into 0–1 (OSWorld returns the float as it is, e.g. 2.0 for a count of 2). */
 async function runSqlite3(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const bytes = await readBytes(result);
   if (!bytes) return fail(`database ${brief(result)} cannot be read`);
@@ -327,6 +328,13 @@ registerMetricFamily('os', {
   is_in_vm_clickboard: isInVmClickboard,
   check_text_enlarged: checkTextEnlarged,
   check_accessibility_tree: checkAccessibilityTree,
+});
+
+registerDeparture({
+  metric: 'run_sqlite3',
+  profile: 'osworld',
+  case: 'values outside 0–1',
+  why: "OSWorld returns the query's first value as a float unchanged (a COUNT of 2 scores 2.0, -1 scores -1.0); Proctor's scores are 0..1, so it clamps",
 });
 
 registerDeparture({

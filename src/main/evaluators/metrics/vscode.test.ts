@@ -6,6 +6,7 @@ import { createShellEnvironment, type ShellEnvironment } from '../../env/local/s
 import type { Task } from '../../../shared/task';
 import { metricFamilyOf, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
+import { hasZip, zipWithInfoZip } from '../testing/cli-files';
 import { runMetric, tempDir } from '../testing/fixtures';
 
 const tmp = tempDir();
@@ -50,7 +51,19 @@ describe('OSWorld vscode-family metrics', () => {
     expect((await runMetric('compare_result_files', file('r4.txt', 'hello'), file('g2.txt', 'hello\n'))).score).toBe(1);
   });
 
-  it('compare_zip_files compares names and bytes', async () => {
+  it.skipIf(!hasZip)('compare_zip_files on archives `zip -r` made: the same files added in another order 1, one changed 0', async () => {
+    const a = zipWithInfoZip(tmp.dir, 'cli-a', { 'x.txt': 'one', 'd/y.txt': 'two', 'd/z.txt': 'three' });
+    const b = zipWithInfoZip(tmp.dir, 'cli-b', { 'd/z.txt': 'three', 'd/y.txt': 'two', 'x.txt': 'one' });
+    const c = zipWithInfoZip(tmp.dir, 'cli-c', { 'x.txt': 'one', 'd/y.txt': 'TWO', 'd/z.txt': 'three' });
+    const d = zipWithInfoZip(tmp.dir, 'cli-d', { 'x.txt': 'one', 'd/y.txt': 'two' });
+    expect((await runMetric('compare_zip_files', a, b)).score).toBe(1);
+    const changed = await runMetric('compare_zip_files', a, c);
+    expect(changed.score).toBe(0);
+    expect(changed.reason).toMatch(/'d\/y\.txt' differs/);
+    expect((await runMetric('compare_zip_files', a, d)).score).toBe(0);
+  });
+
+  it('compare_zip_files compares names and bytes (JSZip-written archives)', async () => {
     const a = await zip('a.zip', { 'x.txt': 'one', 'd/y.txt': 'two' });
     const b = await zip('b.zip', { 'd/y.txt': 'two', 'x.txt': 'one' });
     const c = await zip('c.zip', { 'x.txt': 'one', 'd/y.txt': 'TWO' });
