@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { metricFamilyOf } from '../catalog';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { hasLibreOffice, saveManyWithLibreOffice } from '../testing/libreoffice';
@@ -78,13 +76,7 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
     expect((await runMetric('compare_subscript_contains', f.gold, f.sub)).score).toBe(0);
   });
 
-  it('find_default_font reads LibreOffice\'s registrymodifications.xcu', async () => {
-    const xcu = (font: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n<item oor:path="/org.openoffice.Office.Writer/DefaultFont"><prop oor:name="Standard" oor:op="fuse"><value>${font}</value></prop></item>\n</oor:items>\n`;
-    const p = join(tmp.dir, 'registrymodifications.xcu');
-    writeFileSync(p, xcu('Times New Roman'));
-    expect((await runMetric('find_default_font', p, { font_name: 'Times New Roman' })).score).toBe(1);
-    expect((await runMetric('find_default_font', p, { font_name: 'Liberation Sans' })).score).toBe(0);
-  });
+  // find_default_font is graded on the registrymodifications.xcu LibreOffice wrote in libreoffice-settings.test.ts
 
   it('is_first_line_centered, check_italic_font_size_14, evaluate_strike_through_last_paragraph, compare_docx_lines', async () => {
     expect((await runMetric('is_first_line_centered', f.centred, {})).score).toBe(1);
