@@ -55,6 +55,10 @@ describe('proctor metric', () => {
       expect(r.err).toContain('Usage: proctor metric');
     }
     expect((await proctor('metric', 'compare_cvs', '--result', gold)).err).toContain("closest known: 'compare_csv'");
+    // a rule typed without json: is shown how to give it; a plain missing path is not
+    const rule = await proctor('metric', 'check_include_exclude', '--result', gold, '--expected', '{"include": ["done"]}');
+    expect(rule.err).toContain(`--expected: no file at ${join(process.cwd(), '{"include": ["done"]}')}; for a literal value write --expected 'json:{"include": ["done"]}'`);
+    expect((await proctor('metric', 'compare_csv', '--result', join(dir, 'nope.csv'))).err).not.toContain('for a literal value write');
   });
   it('proctor evaluators --departures lists metric, profile, case and why', async () => {
     const r = await proctor('evaluators', '--departures', '--json');

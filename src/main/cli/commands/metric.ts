@@ -32,7 +32,11 @@ function inputOf(flag: string, v: string): unknown {
     }
   }
   const path = resolve(v);
-  if (!existsSync(path)) throw new UsageError(`${flag}: no file at ${path}`);
+  if (!existsSync(path)) {
+    // a rule or list typed as it is: say how to give a literal value
+    const literal = /^\s*[[{"]/.test(v) || /^(true|false|null|-?\d+(\.\d+)?)$/.test(v.trim());
+    throw new UsageError(`${flag}: no file at ${path}${literal ? `; for a literal value write ${flag} 'json:${v.length > 40 ? `${v.slice(0, 40)}…` : v}'` : ''}`);
+  }
   return path;
 }
 

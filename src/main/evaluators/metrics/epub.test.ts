@@ -94,7 +94,9 @@ describe.skipIf(unavailable !== undefined)(`compare_epub on books calibre conver
   it('a missing result, or one that is no ZIP, scores 0', async () => {
     expect((await runMetric('compare_epub', undefined, f.book)).score).toBe(0);
     expect((await runMetric('compare_epub', `${tmp.dir}/absent.epub`, f.book)).score).toBe(0);
-    expect((await runMetric('compare_epub', docx.book.replace(/\.docx$/, '.html'), f.book)).score).toBe(0);
+    const notZip = await runMetric('compare_epub', docx.book.replace(/\.docx$/, '.html'), f.book);
+    expect(notZip.score).toBe(0);
+    expect(notZip.reason).toMatch(/is not a ZIP package/);
   });
 });
 

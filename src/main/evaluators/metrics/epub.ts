@@ -16,16 +16,16 @@ interface Part {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The parts OSWorld's process_epub extracts, sorted by name; [] for a file that is not a ZIP; or why OSWorld
- * would raise. */
-async function epubParts(path: unknown, side: string): Promise<Part[] | string> {
+/** The parts OSWorld's process_epub extracts, sorted by name; `null` for a file that is not a ZIP (OSWorld reads
+ * it as having no parts); or why OSWorld would raise. */
+async function epubParts(path: unknown, side: string): Promise<Part[] | string | null> {
   const bytes = await readBytes(path);
   if (!bytes) return `${side} EPUB ${brief(path)} cannot be read (OSWorld raises)`;
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(bytes);
   } catch {
-    return [];
+    return null;
   }
   const parts: Part[] = [];
   try {
@@ -55,9 +55,10 @@ async function epubParts(path: unknown, side: string): Promise<Part[] | string> 
  */
 async function compareEpub(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (result === undefined || result === null) return fail('the result EPUB is missing');
-  const [a, b] = await Promise.all([epubParts(result, 'result'), epubParts(expected, 'expected')]);
+  const [a, b] = await Promise.all([epubParts(result, 'result'), epubParts(expected, 'expected').then((p) => p ?? [])]);
   if (typeof a === 'string') return fail(a);
   if (typeof b === 'string') return fail(b);
+  if (a === null) return fail(`the result EPUB ${brief(result)} is not a ZIP package, so it has no parts`);
   if (a.length === 0) return fail('the result EPUB has no toc.ncx, content.opf or .html page at its top level');
   let sum = 0;
   const each: string[] = [];
