@@ -63,7 +63,7 @@ async function mixedSet(): Promise<void> {
   const built = Date.now();
   const { cases, skipped } = buildOsworldSet(dir, (m) => metrics.has(m));
   const formats = [...new Set(cases.map((c) => c.format))];
-  console.log(`OSWorld mixed set: ${cases.length} result files (${formats.map((f) => `${f} ${cases.filter((c) => c.format === f).length}`).join(', ')}), made by LibreOffice, ImageMagick and ffmpeg in ${((Date.now() - built) / 1000).toFixed(1)} s`);
+  console.log(`OSWorld mixed set: ${cases.length} result files (${formats.map((f) => `${f} ${cases.filter((c) => c.format === f).length}`).join(', ')}), made by LibreOffice, calibre, ImageMagick and ffmpeg in ${((Date.now() - built) / 1000).toFixed(1)} s`);
   for (const s of skipped) console.log(`  left out: ${s}`);
   const ctx = undefined as unknown as GradingContext; // these metrics read only their inputs
   const grade = async () => {

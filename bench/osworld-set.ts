@@ -1,9 +1,10 @@
 // The OSWorld mixed set of bench/grade.ts: 40 result files over ten formats, each with the gold file an OSWorld
-// metric grades it against, made by the real applications (LibreOffice, ImageMagick, ffmpeg) in a scratch
+// metric grades it against, made by the real applications (LibreOffice, calibre, ImageMagick, ffmpeg) in a scratch
 // folder. About half the results match their gold; the others differ in one place.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { calibreEnv, calibreMissing } from '../src/main/evaluators/testing/calibre';
 import { fodp, saveAsPptx } from '../src/main/evaluators/testing/impress';
 
 export interface SetCase {
@@ -61,7 +62,9 @@ export function buildOsworldSet(dir: string, has: (metric: string) => boolean): 
   });
   soffice(dir, out, 'docx:MS Word 2007 XML', pages, 'HTML (StarWriter)');
   soffice(dir, out, 'pdf:writer_pdf_Export', pages, 'HTML (StarWriter)');
-  soffice(dir, out, 'epub', pages, 'HTML (StarWriter)');
+  // EPUB books as calibre writes them (the layout compare_epub reads); LibreOffice's own export where calibre is absent
+  if (calibreMissing) soffice(dir, out, 'epub', pages, 'HTML (StarWriter)');
+  else for (const n of ['report0', 'report1', 'report2']) execFileSync('ebook-convert', [join(out, `${n}.docx`), join(out, `${n}.epub`)], { stdio: 'ignore', timeout: 300_000, env: calibreEnv(dir) });
   const reports = ['report1', 'report2', 'report3'];
   add('docx', 'compare_docx_files', [...pairsOf(reports, 'report0', (n) => join(out, `${n}.docx`)), [join(out, 'report1.docx'), join(out, 'report2.docx')], [join(out, 'report3.docx'), join(out, 'report1.docx')], [join(out, 'report0.docx'), join(out, 'report0.docx')]]);
   add('pdf', 'compare_pdfs', [...pairsOf(reports, 'report0', (n) => join(out, `${n}.pdf`)), [join(out, 'report3.pdf'), join(out, 'report2.pdf')], [join(out, 'report1.pdf'), join(out, 'report2.pdf')], [join(out, 'report0.pdf'), join(out, 'report0.pdf')]]);

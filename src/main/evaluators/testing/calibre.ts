@@ -17,14 +17,17 @@ function convert(input: string, output: string, env: NodeJS.ProcessEnv): Promise
   });
 }
 
+/** The environment for ebook-convert with calibre's config, cache and temp folders under `dir`. */
+export function calibreEnv(dir: string): NodeJS.ProcessEnv {
+  const home = join(dir, 'calibre-home');
+  for (const d of ['config', 'cache', 'tmp']) mkdirSync(join(home, d), { recursive: true });
+  return { ...process.env, CALIBRE_CONFIG_DIRECTORY: join(home, 'config'), CALIBRE_CACHE_DIRECTORY: join(home, 'cache'), CALIBRE_TEMP_DIR: join(home, 'tmp') };
+}
+
 /** Converts each input document (name → path of a docx, odt, html …) to `<dir>/<name>.epub` with calibre, all at
  * once; the books' paths by name. */
 export async function convertWithCalibre(dir: string, inputs: Record<string, string>): Promise<Record<string, string>> {
-  const home = join(dir, 'calibre-home');
-  mkdirSync(join(home, 'config'), { recursive: true });
-  mkdirSync(join(home, 'cache'), { recursive: true });
-  mkdirSync(join(home, 'tmp'), { recursive: true });
-  const env = { ...process.env, CALIBRE_CONFIG_DIRECTORY: join(home, 'config'), CALIBRE_CACHE_DIRECTORY: join(home, 'cache'), CALIBRE_TEMP_DIR: join(home, 'tmp') };
+  const env = calibreEnv(dir);
   const out: Record<string, string> = {};
   for (const name of Object.keys(inputs)) out[name] = join(dir, `${name}.epub`);
   await Promise.all(Object.entries(inputs).map(([name, input]) => convert(input, out[name], env)));
