@@ -5,7 +5,8 @@
 //   namespaces  one bubblewrap sandbox per session: its own PID, mount, IPC and UTS namespaces; a clean
 //               environment (nothing of Proctor's passes in); the read-only system (/usr, /etc); the session's
 //               home at /home/user and its own /tmp; as an unprivileged user (uid 65534 when Proctor is root,
-//               the caller's own uid in a user namespace otherwise). Later processes join it with nsenter.
+//               the caller's own uid in a user namespace otherwise: see userSwitch). Later processes join it with
+//               nsenter.
 //   host        the fallback where namespaces are unavailable: processes run as Proctor's user on the host's
 //               filesystem, guest paths rewritten into the sandbox home, still with a clean environment.
 //
@@ -93,7 +94,9 @@ export function isolationSupport(): IsolationSupport {
   if (missing.length) {
     return (support = { available: false, reason: `${missing.join(', ')} not found (install Debian's bubblewrap and util-linux)`, switchesUser: false });
   }
-  const r = spawnSync('bwrap', [...systemBinds(), ...(root ? [] : ['--unshare-user']), '--unshare-pid', '--unshare-ipc', '--', 'true'], {
+  // Without root, the probe makes the same nested user namespace a session's processes get (see userSwitch); it
+  // keeps the capabilities in the sandbox's own user namespace that a process entering it with nsenter has.
+  const r = spawnSync('bwrap', [...systemBinds(), ...(root ? [] : ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL']), '--unshare-pid', '--unshare-ipc', '--', ...(root ? ['true'] : [...userSwitch(), 'true'])], {
     encoding: 'utf8',
     timeout: 10_000,
   });
@@ -115,6 +118,19 @@ export function warnIfUnisolated(notify: (line: string) => void = (l) => process
 }
 
 // ---- namespaces ---------------------------------------------------------------------------------------------
+
+/**
+ * Without root, the sandbox's namespaces belong to a user namespace where Proctor's user is uid 0: bwrap runs
+ * with `--uid 0 --gid 0`. (Left to choose, bwrap maps uid 0 to mount /dev's ptys and then moves into a second,
+ * nested user namespace holding the caller's uid; nsenter cannot join the namespaces that first one owns, so no
+ * later process could enter the sandbox.) Each process entering the sandbox then moves into a user namespace of
+ * its own where it has the caller's uid again: apps never run as root (VLC refuses to), and files keep their owner.
+ */
+function userSwitch(): string[] {
+  const uid = process.getuid?.() ?? 1000;
+  const gid = process.getgid?.() ?? uid;
+  return ['unshare', `--map-user=${uid}`, `--map-group=${gid}`, '--'];
+}
 
 function systemBinds(): string[] {
   const args = ['--tmpfs', '/', '--ro-bind', '/usr', '/usr', '--ro-bind', '/etc', '/etc'];
@@ -170,7 +186,7 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
   // The host's PATH names folders the sandbox does not have (and says where Proctor lives): a standard one.
   const base: Record<string, string> = { ...cleanHostEnv(), PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: GUEST_HOME, TMPDIR: GUEST_TMP, USER: 'user', LOGNAME: 'user' };
   const args = [
-    ...(s.switchesUser ? [] : ['--unshare-user']),
+    ...(s.switchesUser ? [] : ['--unshare-user', '--uid', '0', '--gid', '0']),
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
@@ -252,7 +268,7 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
     '--',
     ...(uid !== undefined
       ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs']
-      : []),
+      : userSwitch()),
     'env',
     '-C',
     cwd,
