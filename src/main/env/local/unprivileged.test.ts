@@ -27,7 +27,7 @@ function whyNot(): string {
 const why = whyNot();
 
 describe.skipIf(!!why)(`a sandbox session of an unprivileged user${why ? ` (skipped: ${why})` : ''}`, () => {
-  it('is isolated in namespaces it made without root: its own pids and hostname, the caller uid, ptys, a display', { timeout: 120_000 }, async () => {
+  it('is isolated in namespaces it made without root: its own pids and hostname, the caller uid, ptys, a display, accessibility', { timeout: 120_000 }, async () => {
     const home = mkdtempSync(join(tmpdir(), 'proctor-unprivileged-'));
     chownSync(home, USER, USER);
     try {
@@ -57,6 +57,7 @@ describe.skipIf(!!why)(`a sandbox session of an unprivileged user${why ? ` (skip
       });
       expect(seen.pids as number).toBeLessThan(30); // its own PID namespace, not the host's processes
       expect(seen.tty).toMatch(/^\/dev\/pts\/\d+$/);
+      expect(seen.accessible).toContain('mousepad'); // its accessibility tree, over the sandbox's own bus
     } finally {
       await removeTree(home);
     }

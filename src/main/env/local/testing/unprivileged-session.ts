@@ -16,6 +16,13 @@ try {
   }
   await env.perform([{ type: 'click', x: 400, y: 300 }]);
   const shot = await env.screenshot();
+  // AT-SPI over the session's own bus: the app and the bus each run in their own nested user namespace
+  await env.launch(['mousepad']);
+  let accessible: string[] = [];
+  for (const stop = Date.now() + 30_000; !accessible.includes('mousepad') && Date.now() < stop; ) {
+    await new Promise((r) => setTimeout(r, 300));
+    accessible = (await env.accessibilityTree().catch(() => [])).map((n) => n.app ?? '');
+  }
   process.stdout.write(
     JSON.stringify({
       isolation: env.isolation,
@@ -27,6 +34,7 @@ try {
       hostOwner: statSync(`${env.home.root}/made`).uid,
       window: window !== '',
       screenshot: [shot.width, shot.height],
+      accessible,
     }) + '\n',
   );
 } finally {
