@@ -147,7 +147,7 @@ function systemBinds(): string[] {
   }
   // Folders bwrap would create on the way to a bind get mode 0700; the sandbox's user must traverse these.
   for (const d of ['/var', '/var/cache', '/var/lib']) args.push('--perms', '0755', '--dir', d);
-  args.push('--perms', '1777', '--dir', '/var/tmp');
+  args.push('--perms', '1777', '--tmpfs', '/var/tmp');
   // The font cache (else every app rebuilds it, seconds for the CJK fonts), the machine id, /opt.
   for (const p of ['/var/cache/fontconfig', '/var/lib/dbus', '/opt']) if (existsSync(p)) args.push('--ro-bind', p, p);
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/run');
@@ -205,6 +205,10 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
     '--bind',
     home.tmp,
     GUEST_TMP,
+    // The rest of the tree bwrap made (/, /home, /var …) is read-only: the sandbox writes only to its home, its
+    // tmp folders and /run. Without root its user owns that tree (it is uid 0 of the sandbox's namespace).
+    '--remount-ro',
+    '/',
     '--chdir',
     GUEST_HOME,
     '--clearenv',

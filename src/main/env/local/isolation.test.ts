@@ -4,7 +4,8 @@
 // display. Isolated, the probe finds nothing and writes nothing outside; the same probe on the host fallback
 // finds the key (so the probe can fail), and the llm agent is refused a key there without --allow-unisolated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
@@ -83,6 +84,14 @@ function writeProbeTask(root: string, neighbour: LocalEnvironment): string {
   return dir;
 }
 
+function chownTree(p: string, uid: number): void {
+  chownSync(p, uid, uid);
+  for (const e of readdirSync(p, { withFileTypes: true })) {
+    if (e.isDirectory()) chownTree(join(p, e.name), uid);
+    else chownSync(join(p, e.name), uid, uid);
+  }
+}
+
 interface TaskSummary {
   results?: { score?: number; state?: string };
 }
@@ -134,6 +143,26 @@ describe.skipIf(!!why)(`the sandbox as a boundary ${why}`, () => {
     expect(s.text).not.toMatch(/LEAK:|WROTE:|REACHED:|SEES:/);
     expect(s.score, s.text).toBe(1);
     for (const p of [...outside, hostTmpEscape]) expect(existsSync(p), p).toBe(false);
+  }, 300_000);
+
+  it('run by an unprivileged user (uid 65534, its own namespaces, no root anywhere), the probe finds nothing either', async (ctx) => {
+    if (process.getuid?.() !== 0) return ctx.skip('runs as root, to become an unprivileged user');
+    if (spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'test', '-r', join(projectRoot, 'package.json')]).status !== 0)
+      return ctx.skip(`uid 65534 cannot read ${projectRoot}`);
+    const mine = join(root, 'unprivileged');
+    mkdirSync(mine);
+    chmodSync(root, 0o711); // the user passes through to its own folder only
+    cpSync(taskDir, join(mine, 'probe'), { recursive: true });
+    chownTree(mine, 65534);
+    const out = join(mine, 'out');
+    const r = await runProctor(['run', join(mine, 'probe'), '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'], 240_000, { PROCTOR_API_KEY: KEY, HOME: mine }, 65534);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/NOT isolated/);
+    const s = summaryOf(out);
+    expect(s.text).toContain('PROBE-DONE');
+    expect(s.text).not.toMatch(/LEAK:|WROTE:|REACHED:|SEES:/);
+    expect(s.score, s.text).toBe(1);
+    expect(existsSync(hostTmpEscape)).toBe(false);
   }, 300_000);
 
   it('the same probe on the host fallback finds the key (the probe can fail), and the llm agent is refused a key there', async () => {
