@@ -1,11 +1,9 @@
 // compare_table's chart and pivot_table rules on workbooks saved by the real LibreOffice Calc: the agent's
 // workbook and the gold one both as Calc writes them (its own chart and pivot parts, not the test's writer's).
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
+import { hasLibreOffice } from '../testing/libreoffice';
 import { runMetric, tempDir } from '../testing/fixtures';
-import { writeXlsx, type ChartSpec, type PivotSpec } from '../testing/xlsx-parts';
+import { resaveWithCalc, salesRows, type ChartSpec, type PivotSpec } from '../testing/xlsx-parts';
 import { loadSheetCharts } from './xlsx-charts';
 import { loadSheetPivots } from './xlsx-pivots';
 import { XlsxPackage } from './xlsx-package';
@@ -13,13 +11,7 @@ import { XlsxPackage } from './xlsx-package';
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-const sales = [
-  ['Region', 'Product', 'Revenue', 'Units'],
-  ['North', 'Apples', 120, 10],
-  ['South', 'Pears', 80, 7],
-  ['North', 'Plums', 45, 3],
-  ['East', 'Apples', 60, 5],
-];
+const sales = salesRows;
 const revenueBar: ChartSpec = {
   sheet: 'Sheet2',
   type: 'barChart',
@@ -40,24 +32,16 @@ const byProduct: PivotSpec = {
 };
 
 /** Workbooks written by the test, then opened and saved again by LibreOffice Calc in one soffice call. */
-const saved: Record<string, string> = {};
+let saved: Record<string, string> = {};
 beforeAll(async () => {
   if (!hasLibreOffice) return;
-  const src = join(tmp.dir, 'src');
-  const out = join(tmp.dir, 'calc');
-  mkdirSync(src, { recursive: true });
   const books: Record<string, { charts: ChartSpec[]; pivots: PivotSpec[] }> = {
     gold: { charts: [revenueBar], pivots: [byProduct] },
     same: { charts: [{ ...revenueBar, anchor: [0, 30, 6, 45] }], pivots: [byProduct] },
     line: { charts: [{ ...revenueBar, type: 'lineChart' }], pivots: [byProduct] },
     region: { charts: [revenueBar], pivots: [{ ...byProduct, rows: [0], pages: [1] }] },
   };
-  const inputs: string[] = [];
-  for (const [name, b] of Object.entries(books)) {
-    inputs.push(await writeXlsx(join(src, `${name}.xlsx`), { sheets: [['Sheet1', sales], ['Sheet2', [['Summary']]]], ...b }));
-  }
-  convertWithLibreOffice(tmp.dir, inputs, 'xlsx:Calc MS Excel 2007 XML', out);
-  for (const name of Object.keys(books)) saved[name] = join(out, `${name}.xlsx`);
+  saved = await resaveWithCalc(tmp.dir, Object.fromEntries(Object.entries(books).map(([name, b]) => [name, { sheets: [['Sheet1', sales], ['Sheet2', [['Summary']]]], ...b }])));
 }, 200_000);
 
 const chartRule = (chart_props: string[]) => ({ rules: [{ type: 'chart', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', chart_props }] });

@@ -1,20 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runMetric, tempDir } from '../testing/fixtures';
-import { writeXlsx, type PivotSpec } from '../testing/xlsx-parts';
+import { salesRows, writeXlsx, type PivotSpec } from '../testing/xlsx-parts';
 import { loadSheetPivots } from './xlsx-pivots';
 import { XlsxPackage } from './xlsx-package';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-const sales = [
-  ['Region', 'Product', 'Revenue', 'Units'],
-  ['North', 'Apples', 120, 10],
-  ['South', 'Pears', 80, 7],
-  ['North', 'Plums', 45, 3],
-  ['East', 'Apples', 60, 5],
-];
+const sales = salesRows;
 // Revenue summed per product (rows), Region as a page filter, Units unused.
 const bySum: PivotSpec = {
   sheet: 'Sheet2',

@@ -1,13 +1,12 @@
 // compare_table's sheet_print, sheet_fuzzy, sparkline, data_validation, row_props, col_props and filter
 // rules on workbooks LibreOffice Calc saved (written by the test, re-saved by Calc in one soffice call), and
 // on the CSV sheets Calc prints from them (a second call, with the filter OSWorld's postconfig uses).
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
 import { runMetric, tempDir } from '../testing/fixtures';
-import { afterAutoFilter, sparklinesXml, writeXlsx, type BookSpec } from '../testing/xlsx-parts';
+import { afterAutoFilter, resaveWithCalc, sparklinesXml, type BookSpec } from '../testing/xlsx-parts';
 import { cellReader } from './xlsx-print';
 import { namedSheet } from './xlsx-sheets';
 
@@ -64,16 +63,11 @@ const variants: Record<string, Variant> = {
 };
 
 /** Calc-saved workbooks by name, each with its printed first sheet `<name>-Sheet1.csv` beside it. */
-const saved: Record<string, string> = {};
+let saved: Record<string, string> = {};
 beforeAll(async () => {
   if (!hasLibreOffice) return;
-  const src = join(tmp.dir, 'src');
+  saved = await resaveWithCalc(tmp.dir, Object.fromEntries(Object.entries(variants).map(([name, v]) => [name, book(v)])));
   const out = join(tmp.dir, 'calc');
-  mkdirSync(src, { recursive: true });
-  const inputs: string[] = [];
-  for (const [name, v] of Object.entries(variants)) inputs.push(await writeXlsx(join(src, `${name}.xlsx`), book(v)));
-  convertWithLibreOffice(tmp.dir, inputs, 'xlsx:Calc MS Excel 2007 XML', out);
-  for (const name of Object.keys(variants)) saved[name] = join(out, `${name}.xlsx`);
   // as OSWorld's postconfig prints the saved workbook (0bf05a7d, 21df9241, 4f07fbe9, a01fbce3)
   const csv = 'csv:Text - txt - csv (StarCalc):44,34,UTF-8,,,,false,true,true,false,false,1';
   convertWithLibreOffice(tmp.dir, Object.values(saved), csv, out);

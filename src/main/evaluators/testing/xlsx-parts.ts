@@ -3,7 +3,9 @@
 // minimal OOXML, wired through [Content_Types].xml and the relationship parts the way Excel and LibreOffice do.
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { convertWithLibreOffice } from './libreoffice';
 
 const NS_MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const NS_R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
@@ -268,4 +270,25 @@ export async function writeXlsx(path: string, spec: BookSpec): Promise<string> {
   if (overrides.length) await insertInto(zip, '[Content_Types].xml', overrides.join(''), '</Types>', []);
   await writeFile(path, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
   return path;
+}
+
+/** A small sales table (header row first) the chart and pivot tests build on. */
+export const salesRows: (string | number)[][] = [
+  ['Region', 'Product', 'Revenue', 'Units'],
+  ['North', 'Apples', 120, 10],
+  ['South', 'Pears', 80, 7],
+  ['North', 'Plums', 45, 3],
+  ['East', 'Apples', 60, 5],
+];
+
+/** Writes each book under `<dir>/src`, then has LibreOffice Calc open and save them all again (one soffice call)
+ * into `<dir>/calc`; the Calc-saved workbooks' paths by name. */
+export async function resaveWithCalc(dir: string, books: Record<string, BookSpec>): Promise<Record<string, string>> {
+  const src = join(dir, 'src');
+  const out = join(dir, 'calc');
+  await mkdir(src, { recursive: true });
+  const inputs: string[] = [];
+  for (const [name, spec] of Object.entries(books)) inputs.push(await writeXlsx(join(src, `${name}.xlsx`), spec));
+  convertWithLibreOffice(dir, inputs, 'xlsx:Calc MS Excel 2007 XML', out);
+  return Object.fromEntries(Object.keys(books).map((name) => [name, join(out, `${name}.xlsx`)]));
 }
