@@ -17,7 +17,7 @@ import { freePort } from '../../free-port';
 import { startGuestServer, type GuestServer } from '../../guest-server';
 import { getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
-import { fodp, hasImpress, saveAsPptx } from '../testing/impress';
+import { hasImpress, mediaDeck } from '../testing/impress';
 import { chromium, eventually, setChromePrefs } from './chrome-testkit';
 import { removeTree } from '../../env/remove-tree';
 
@@ -240,16 +240,7 @@ describe.skipIf(!canRun)('OSWorld getters over the osworld protocol, against pro
   }, 90_000);
 
   it.skipIf(!hasImpress || !has('ffmpeg') || !has('convert'))('audio_in_slide and background_image_in_slide take the media of a deck in the guest home', async () => {
-    const png = execFileSync('convert', ['-size', '32x24', 'xc:teal', 'png:-']);
-    const wav = execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', '-f', 'wav', '-']);
-    const source = fodp({
-      styles: `<style:style style:name="bg" style:family="drawing-page"><style:drawing-page-properties draw:fill="bitmap" draw:fill-image-name="bgimg"/></style:style>`,
-      pages: `<draw:page draw:name="p1" draw:style-name="bg" draw:master-page-name="Default">
-<draw:frame svg:x="1cm" svg:y="5cm" svg:width="3cm" svg:height="3cm"><draw:plugin xlink:href="file:///home/user/Music/beep.wav" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad" draw:mime-type="application/vnd.sun.star.media"/></draw:frame>
-</draw:page>
-<draw:page draw:name="p2" draw:master-page-name="Default"><draw:frame svg:x="2cm" svg:y="2cm" svg:width="10cm" svg:height="2cm"><draw:text-box><text:p>Plain</text:p></draw:text-box></draw:frame></draw:page>`,
-    }).replace('<office:styles/>', `<office:styles><draw:fill-image draw:name="bgimg"><office:binary-data>${png.toString('base64')}</office:binary-data></draw:fill-image></office:styles>`);
-    const { talk } = saveAsPptx(join(dir, 'decks'), { talk: source });
+    const { deck: talk, png, wav } = mediaDeck(dir);
     await remote.putFile('/home/user/Desktop/talk.pptx', readFileSync(talk));
     await remote.putFile('/home/user/Music/beep.wav', wav);
     const deck = { ppt_file_path: '/home/user/Desktop/talk.pptx', slide_index: 0 };
