@@ -2,7 +2,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isFile } from './inputs';
-import { ssimOfSums } from './images-ssim';
+import { windowSsim } from './images-ssim';
 import './ocr';
 
 export interface Raw {
@@ -30,34 +30,17 @@ export function ssim(a: Raw, b: Raw): number {
   const win = 7;
   if (w < win || h < win) {
     // too small for windows: one global window
-    return ssimWindow(a.data, b.data, w, 0, 0, w, h);
+    return windowSsim(a, b, 0, 0, 0, w, h);
   }
   let sum = 0;
   let n = 0;
   for (let y = 0; y + win <= h; y++) {
     for (let x = 0; x + win <= w; x++) {
-      sum += ssimWindow(a.data, b.data, w, x, y, win, win);
+      sum += windowSsim(a, b, 0, x, y, win, win);
       n++;
     }
   }
   return sum / n;
-}
-
-function ssimWindow(a: Buffer, b: Buffer, stride: number, x0: number, y0: number, ww: number, wh: number): number {
-  let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-  const n = ww * wh;
-  for (let y = y0; y < y0 + wh; y++) {
-    for (let x = x0; x < x0 + ww; x++) {
-      const p = a[y * stride + x];
-      const q = b[y * stride + x];
-      sa += p;
-      sb += q;
-      saa += p * p;
-      sbb += q * q;
-      sab += p * q;
-    }
-  }
-  return ssimOfSums(n, sa, sb, saa, sbb, sab);
 }
 
 /**

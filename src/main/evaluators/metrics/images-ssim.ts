@@ -2,8 +2,8 @@
 // sample covariance): the mean over windows wholly inside the image, averaged over the channel axis.
 import type { Raw } from './image';
 
-/** SSIM of one window (sample covariance, uint8 data range), as scikit-image. */
-function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: number, wh: number): number {
+/** SSIM of one window of band `band` (sample covariance, uint8 data range), as scikit-image. */
+export function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: number, wh: number): number {
   let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
   const n = ww * wh;
   for (let y = y0; y < y0 + wh; y++) {
