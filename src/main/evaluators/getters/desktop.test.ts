@@ -13,23 +13,15 @@ import { getterNeedsOf, getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
 import { removeTree } from '../../env/remove-tree';
+import { poll } from '../../env/local/testing/poll';
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const canRun = hasDisplayTools && hasMousepad;
 /** sakura: a small VTE terminal (xterm has no accessibility tree), Debian package `sakura`. */
 const hasSakura = has('sakura');
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(200);
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> => poll(what, ms, probe, 200);
 
 describe.skipIf(!canRun)('desktop getters on a sandbox display (sakura, mousepad, gsettings)', () => {
   let env: LocalEnvironment;

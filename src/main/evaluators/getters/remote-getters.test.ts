@@ -20,21 +20,13 @@ import type { GradingContext } from '../getter';
 import { hasImpress, mediaDeck } from '../testing/impress';
 import { chromium, eventually, setChromePrefs } from './chrome-testkit';
 import { removeTree } from '../../env/remove-tree';
+import { poll } from '../../env/local/testing/poll';
 
 const has = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 const canRun = hasDisplayTools && hasMousepad;
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await sleep(250);
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> => poll(what, ms, () => probe().catch(() => undefined), 250);
 
 const PAGE = `<!doctype html><title>Remote flights</title>
 <div class="date"> Fri, Nov 27, 2026 </div><span class="item">Miles</span><span class="item">Cash</span>

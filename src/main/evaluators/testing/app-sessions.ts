@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Environment } from '../../env/environment';
 import type { LocalEnvironment } from '../../env/local/local-environment';
 import { removeTree } from '../../env/remove-tree';
+import { poll } from '../../env/local/testing/poll';
 
 const has = (tool: string): boolean => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 const isRoot = process.getuid?.() === 0;
@@ -17,17 +18,6 @@ export const hasGimp = has('gimp') && has('convert');
 export const hasVlc = has('vlc') && (!isRoot || has('setpriv'));
 /** VLC's Qt interface plugin, without which vlcrc has no [qt] section (Debian's vlc-plugin-qt). */
 export const hasVlcQt = ['/usr/lib/x86_64-linux-gnu/vlc/plugins/gui/libqt_plugin.so', '/usr/lib/aarch64-linux-gnu/vlc/plugins/gui/libqt_plugin.so'].some(existsSync);
-
-/** Polls `probe` every 200 ms until it gives a value; throws naming `what` after `ms`. */
-export async function until<T>(what: string, ms: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** The ids of the visible windows whose title matches `pattern` (xdotool's regular expression) on the display. */
 export function windowsNamed(env: LocalEnvironment, pattern: string): string[] {
@@ -72,12 +62,12 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
   await env.launch(['gimp', '--no-splash', '/home/user/pic.png']);
   const session: GimpSession = {
     async window(pattern, ms = 120_000) {
-      const id = await until(`a window named /${pattern}/`, ms, () => windowsNamed(env, pattern)[0]);
+      const id = await poll(`a window named /${pattern}/`, ms, () => windowsNamed(env, pattern)[0]);
       activate(env, id);
       return id;
     },
     async gone(pattern, ms = 30_000) {
-      await until(`the window named /${pattern}/ to close`, ms, () => (windowsNamed(env, pattern).length === 0 ? true : undefined));
+      await poll(`the window named /${pattern}/ to close`, ms, () => (windowsNamed(env, pattern).length === 0 ? true : undefined));
     },
     async keys(...keys) {
       await session.window('pic.*GIMP$');
@@ -88,7 +78,7 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
       const before = mtime(sessionrc);
       await session.keys(['ctrl', 'q']);
       // An image with changes asks first; an unchanged one quits at once.
-      await until('GIMP to quit', 60_000, async () => {
+      await poll('GIMP to quit', 60_000, async () => {
         const ask = windowsNamed(env, '^Quit GIMP$')[0];
         if (ask) {
           activate(env, ask);
@@ -97,7 +87,7 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
         return mtime(sessionrc) > before && windowsNamed(env, 'GIMP').length === 0 ? true : undefined;
       });
       // and its process has ended (a second GIMP would hand its image to a running one)
-      await until('the GIMP process to end', 30_000, async () => ((await env.run(['pgrep', '-x', 'gimp-2.10'], { shell: false })).exitCode === 1 ? true : undefined));
+      await poll('the GIMP process to end', 30_000, async () => ((await env.run(['pgrep', '-x', 'gimp-2.10'], { shell: false })).exitCode === 1 ? true : undefined));
     },
   };
   await session.window('pic.*GIMP$', 180_000);

@@ -7,6 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { poll } from '../../env/local/testing/poll';
 
 export const hasThunderbird = spawnSync('sh', ['-c', 'command -v thunderbird']).status === 0;
 
@@ -61,16 +62,6 @@ class MarionetteClient {
     const [, , error, result] = (await reply) as Reply;
     if (error) throw new Error(`Marionette ${command}: ${error.error}: ${error.message}`);
     return result?.value;
-  }
-}
-
-async function poll<T>(what: string, ms: number, probe: () => T | undefined): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

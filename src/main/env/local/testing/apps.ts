@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Environment, Screenshot } from '../../environment';
 import { removeTree } from '../../remove-tree';
+import { poll } from './poll';
 
 export const hasDisplayTools =
   spawnSync('sh', ['-c', 'command -v Xvfb openbox dbus-daemon xdotool import xprop']).status === 0;
@@ -74,16 +75,6 @@ function stopGroup(child: ChildProcess, cleanup?: () => void | Promise<void>): (
     }
     await cleanup?.();
   };
-}
-
-async function poll<T>(what: string, ms: number, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 export interface Chromium extends App {
