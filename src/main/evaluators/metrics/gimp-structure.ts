@@ -3,16 +3,8 @@
 // (`images-pillow.ts`); SSIM as scikit-image computes it (`images-ssim.ts`).
 import { registerMetricFamily } from '../family';
 import { fail, verdict, type MetricOutcome } from '../metric';
-import { alphaBox, band, crop, hasTransparency, openPillow, resize, structureSimilar, toHsv, toRgb, type PillowImage } from './images-pillow';
+import { alphaBox, band, crop, hasTransparency, openPillowPair, resize, structureSimilar, toHsv, toRgb, type PillowImage } from './images-pillow';
 import { skimageSsim } from './images-ssim';
-
-async function openBoth(result: unknown, expected: unknown): Promise<[PillowImage, PillowImage] | string> {
-  const a = await openPillow(result, 'result');
-  if (typeof a === 'string') return a;
-  const b = await openPillow(expected, 'expected');
-  if (typeof b === 'string') return b;
-  return [a, b];
-}
 
 /**
  * check_structure_sim_resized — the result, scaled to the expected image's size, has SSIM ≥ 0.9 with it (both as
@@ -21,7 +13,7 @@ async function openBoth(result: unknown, expected: unknown): Promise<[PillowImag
  * palette image).
  */
 async function checkStructureSimResized(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const imgs = await openBoth(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [src, tgt] = imgs;
   let scaled: PillowImage;
@@ -41,7 +33,7 @@ async function checkStructureSimResized(result: unknown, expected: unknown): Pro
  * pixels on a side use the largest odd window that fits, as OSWorld does.
  */
 async function checkStructureSimWithThreshold(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  const imgs = await openBoth(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [src, tgt] = imgs;
   const threshold = typeof options.ssim_threshold === 'number' ? options.ssim_threshold : 0.85;
@@ -58,7 +50,7 @@ async function checkStructureSimWithThreshold(result: unknown, expected: unknown
 /** check_palette_and_structure_sim — the result is a palette (P mode) image and, as RGB, has SSIM ≥ 0.9 with the
  * expected image. */
 async function checkPaletteAndStructureSim(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const imgs = await openBoth(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [src, tgt] = imgs;
   const same = structureSimilar(src, tgt);
@@ -77,7 +69,7 @@ function meanBand(img: { data: Buffer }, offset: number, stride: number): number
  * (original) image's, and its hue and value bands each have SSIM ≥ 0.9 with the original's.
  */
 async function checkSaturationIncrease(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const imgs = await openBoth(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [a, b] = imgs.map(toHsv);
   const [sa, sb] = [meanBand(a, 1, 3), meanBand(b, 1, 3)];

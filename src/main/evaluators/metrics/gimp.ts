@@ -8,7 +8,7 @@ import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readText } from './inputs';
 import type { Raw } from './image';
-import { alphaBox, openPillow, resize, structureSimilar, toRgb, type PillowImage } from './images-pillow';
+import { alphaBox, openPillow, openPillowPair, resize, structureSimilar, toRgb, type PillowImage } from './images-pillow';
 import './gimp-structure';
 import './gimp-shapes';
 
@@ -30,17 +30,9 @@ function meanLuma(img: Raw): number {
   return s / n;
 }
 
-async function twoImages(src: unknown, tgt: unknown): Promise<[PillowImage, PillowImage] | string> {
-  const a = await pixels(src, 'result');
-  if (typeof a === 'string') return a;
-  const b = await pixels(tgt, 'expected');
-  if (typeof b === 'string') return b;
-  return [a, b];
-}
-
 /** check_structure_sim — the two images, both as RGB, are the same size and have SSIM ≥ 0.9. */
 async function checkStructureSim(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const imgs = await twoImages(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const same = structureSimilar(imgs[0], imgs[1], 0.9);
   return verdict(same === true, 'the images have a similar structure', `structure differs: ${String(same)}`);
@@ -105,7 +97,7 @@ function scaled(img: PillowImage, factor: number): PillowImage {
  * differ, both as RGB) their mean squared difference (0..1 scale) is below `threshold` (0.03).
  */
 async function checkBrightnessDecrease(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  const imgs = await twoImages(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [ba, bb] = [meanLuma(imgs[0]), meanLuma(imgs[1])];
   if (!(bb > ba)) return fail(`brightness not decreased: ${ba.toFixed(2)} vs ${bb.toFixed(2)}`);
@@ -135,7 +127,7 @@ function std(img: Raw): number {
 /** check_contrast_increase_and_structure_sim — the result has a higher contrast (pixel standard deviation) than the
  * expected (original) image and SSIM ≥ 0.65 with it. */
 async function checkContrastIncrease(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const imgs = await twoImages(result, expected);
+  const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [ca, cb] = imgs.map(std);
   if (!(cb < ca)) return fail(`contrast not increased: ${ca.toFixed(2)} vs ${cb.toFixed(2)}`);

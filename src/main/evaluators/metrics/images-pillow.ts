@@ -38,6 +38,15 @@ export async function openPillow(path: unknown, side: string): Promise<PillowIma
   }
 }
 
+/** The result and expected images, opened as Pillow opens them; or why one cannot be. */
+export async function openPillowPair(result: unknown, expected: unknown): Promise<[PillowImage, PillowImage] | string> {
+  const a = await openPillow(result, 'result');
+  if (typeof a === 'string') return a;
+  const b = await openPillow(expected, 'expected');
+  if (typeof b === 'string') return b;
+  return [a, b];
+}
+
 /** True when Pillow gives the image an alpha band or a 'transparency' entry (RGBA, LA, a palette with tRNS). */
 export function hasTransparency(img: PillowImage): boolean {
   return img.channels === 2 || img.channels === 4;
