@@ -4,8 +4,8 @@
 // display. Isolated, the probe finds nothing and writes nothing outside; the same probe on the host fallback
 // finds the key (so the probe can fail), and the llm agent is refused a key there without --allow-unisolated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
@@ -84,14 +84,6 @@ function writeProbeTask(root: string, neighbour: LocalEnvironment): string {
   return dir;
 }
 
-function chownTree(p: string, uid: number): void {
-  chownSync(p, uid, uid);
-  for (const e of readdirSync(p, { withFileTypes: true })) {
-    if (e.isDirectory()) chownTree(join(p, e.name), uid);
-    else chownSync(join(p, e.name), uid, uid);
-  }
-}
-
 interface TaskSummary {
   results?: { score?: number; state?: string };
 }
@@ -153,7 +145,7 @@ describe.skipIf(!!why)(`the sandbox as a boundary ${why}`, () => {
     mkdirSync(mine);
     chmodSync(root, 0o711); // the user passes through to its own folder only
     cpSync(taskDir, join(mine, 'probe'), { recursive: true });
-    chownTree(mine, 65534);
+    execFileSync('chown', ['-R', '65534:65534', mine]);
     const out = join(mine, 'out');
     const r = await runProctor(['run', join(mine, 'probe'), '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'], 240_000, { PROCTOR_API_KEY: KEY, HOME: mine }, 65534);
     expect(r.code, r.stderr).toBe(0);
