@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(xvfb openbox xdotool x11-utils x11-xserver-utils imagemagick chromium xclip xsel sqlite3 mousepad
       dbus-x11 at-spi2-core xterm fonts-dejavu-core fonts-noto-cjk bubblewrap util-linux redis-server
-      libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
+      libreoffice-calc libreoffice-writer libreoffice-impress libreoffice-draw libreoffice-gtk3
       ffmpeg tesseract-ocr tesseract-ocr-eng vlc-bin vlc-plugin-base vlc-plugin-qt sakura gimp thunderbird
       calibre python3-uno zip)
 missing=()

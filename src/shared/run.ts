@@ -67,6 +67,53 @@ export interface StepRecord {
   tokens?: { prompt: number; completion: number };
   timing?: { observeMs?: number; agentMs?: number; actMs?: number; storeMs?: number };
   done?: boolean;
+  /**
+   * Foreign trajectories only: the 1-based line of the harness's trajectory file this entry was read from. Several
+   * entries may share one `step` (one per action of a model turn); `step` is always the harness's own number.
+   */
+  line?: number;
+  /**
+   * Foreign trajectories only: why Proctor's own runner would not execute this action as written (the harness did).
+   * Shown discreetly ("Proctor would refuse: …"), never as a refusal: the replay shows what ran.
+   */
+  wouldRefuse?: string;
+  /**
+   * Foreign trajectories only: an action that is no screen action, shown as what it is — an agent's shell command
+   * (`BASH …`), a computer-use tool call, or text Proctor cannot draw.
+   */
+  toolAction?: { kind: 'shell' | 'tool' | 'text'; name?: string; text: string };
+  /** Foreign trajectories only: an `{"Error": …}` line of this step (the harness crashed or refused here). */
+  error?: string;
+  /** The model's own words and tool calls for this step, when the run folder keeps them (messages.json, logs). */
+  model?: ModelTurn[];
+  /** Seconds into the task's screen recording where this entry happened (from the harness's timestamps). */
+  recordingAt?: number;
+}
+
+/** One message of the conversation with the model, as a harness kept it (text shortened, images replaced by a note). */
+export interface ModelTurn {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  /** The words (text parts joined). */
+  text?: string;
+  /** Tool calls the model made in this message (computer-use actions, shell commands, …). */
+  toolCalls?: { name: string; input: unknown }[];
+  /** Where it was read from, e.g. `messages.json[14]`. */
+  source?: string;
+}
+
+/** Where a time shown for a foreign run came from: the harness's own timestamps, a folder name, or file mtime. */
+export type TimeSource = 'harness' | 'folder name' | 'mtime';
+
+/**
+ * A foreign run's settings as its folder layout says (Spider2-V `<as>_<obs>_<model>[_rag][_ef]`, OSWorld
+ * `<as>/<obs>/<model>`); unknown suffixes are kept as flags, never glued to the model.
+ */
+export interface RunSettings {
+  actionSpace?: string;
+  observation?: string;
+  model?: string;
+  /** e.g. `ef` (execution feedback), `rag` (retrieval), `verbose`, `temp0.5`, or a suffix Proctor does not know. */
+  flags?: string[];
 }
 
 export interface MetricRecord {
@@ -184,6 +231,16 @@ export interface RunTaskItem {
   error?: string;
   tokens?: number;
   timingMs?: number;
+  /**
+   * Foreign runs only: how the harness's episode ended, apart from the score — `finished` (it ran to its end,
+   * whatever the score), `error` (an `{"Error"}` line or a crash), `aborted` (stopped early: no result written).
+   */
+  outcome?: 'finished' | 'error' | 'aborted';
+  /** Foreign runs only: where `startedAt` / `timingMs` came from. */
+  timeSource?: TimeSource;
+  startedAt?: string;
+  /** Run-folder-relative path of the task's screen recording (`recording.mp4`), when there is one. */
+  recording?: string;
 }
 
 export type RunFormat = 'proctor' | 'osworld' | 'spider2v' | 'ufo';
@@ -202,6 +259,10 @@ export interface RunListItem {
   /** What `successRate` counts: the rule score (absent) or the judge's verdicts (UFO sessions). */
   gradedBy?: 'rule' | 'judge';
   live: boolean;
+  /** Foreign runs: the settings the folder layout gives (action space, observation, model, flags). */
+  settings?: RunSettings;
+  /** Foreign runs: where `startedAt` came from. */
+  startedAtSource?: TimeSource;
   /** Why the folder could not be read (it is listed all the same). */
   error?: string;
 }
