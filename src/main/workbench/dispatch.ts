@@ -30,7 +30,7 @@ const plural: Record<Role, string> = { annotator: 'annotators', reviewer: 'revie
 const article = (role: Role) => (role === 'annotator' ? 'an' : 'a');
 
 /** Refuses a caller whose role the policy does not name, or a person of a team asking for secrets. */
-function refusal(method: MethodName, policy: MethodPolicy, caller: Caller, fromTeam: boolean): ApiRequestError | undefined {
+export function refusal(method: MethodName, policy: MethodPolicy, caller: Caller, fromTeam: boolean): ApiRequestError | undefined {
   if (!policy.roles.includes(caller.role)) {
     const who = policy.roles.map((r) => plural[r]).join(' and ');
     return new ApiRequestError('forbidden', `${caller.person} is ${article(caller.role)} ${caller.role}: only ${who} may ${policy.does ?? `call ${method}`}`);

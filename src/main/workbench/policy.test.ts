@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../server/http-server';
 import { teamGate } from '../server/team-gate';
 import { appendVerdict } from '../store';
 import { repoFixtures } from '../testing/shared-fixtures';
+import { dispatch, refusal } from './dispatch';
 import { createWorkbench, type Workbench } from './workbench';
 
 const taskId = '1137ff65-39d1-423e-bb70-7ef0a34cb90a';
@@ -137,5 +138,22 @@ describe('every contract method as a blind annotator', () => {
       expect(status, method).toBe(200);
       expect(gradesIn(body, 'lee').length, `${method} as the lead`).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the dispatcher\'s policy', () => {
+  it('refuses a method revealing secrets to every person of a team, not to the local user', () => {
+    const policy = { reveals: ['secrets'], roles: ['annotator', 'reviewer', 'lead'] } as const;
+    expect(refusal('app.info', policy, { person: 'lee', role: 'lead' }, true)?.message).toBe("app.info reveals secrets: it is answered only to Proctor's local user");
+    expect(refusal('app.info', policy, { person: 'me', role: 'lead' }, false)).toBeUndefined();
+    expect(refusal('labels.assign', methodPolicies['labels.assign'], { person: 'cyd', role: 'reviewer' }, true)?.message).toBe('cyd is a reviewer: only leads may assign work');
+  });
+
+  it('keeps every annotator blind with handlers no workbench registered (fails closed)', async () => {
+    const unregistered = { ...workbench.handlers };
+    const r = await dispatch(unregistered, 'runs.task', samples['runs.task'], { person: 'bob', role: 'annotator' });
+    expect(r.ok && (r.result as { blind?: boolean }).blind).toBe(true);
+    const registered = await dispatch(workbench.handlers, 'runs.task', samples['runs.task'], { person: 'bob', role: 'annotator' });
+    expect(registered.ok && (registered.result as { blind?: boolean }).blind).toBeUndefined(); // bob labelled it
   });
 });
