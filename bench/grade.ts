@@ -4,7 +4,7 @@
 // under its own profile and under Spider2-V's, with and without the robust variant beside the faithful one.
 // First, the OSWorld mixed set (bench/osworld-set.ts): 40 result files over ten formats graded by OSWorld's
 // metrics, beside reading the same files (result and gold) as the baseline.
-// Run: npx tsx bench/grade.ts [task folders…]   (default: the native seed fixtures and the bundled demo)
+// Run: npx tsx bench/grade.ts [task folders…]   (default: the native seed fixtures, full set if beside the clone, and the bundled demo)
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,8 +17,9 @@ import type { GradingProfile } from '../src/main/evaluators/profile';
 import { loadTasks } from '../src/main/tasks/reader';
 import type { Task } from '../src/shared/task';
 import { buildOsworldSet } from './osworld-set';
+import { repoFixtures, sharedFixtures } from '../src/main/testing/shared-fixtures';
 
-const defaults = ['../shared/fixtures/seed-format/examples', 'resources/demo'];
+const defaults = [(sharedFixtures() ?? repoFixtures).seedExamples, 'resources/demo'];
 const paths = (process.argv.length > 2 ? process.argv.slice(2) : defaults).map((p) => resolve(p));
 const fileMetrics = new Set(['compare_csv', 'compare_text_file', 'compare_table']);
 

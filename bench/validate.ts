@@ -1,14 +1,16 @@
 // Validation benchmark: task files validated per second with the compiled validators (read + parse + detect +
 // schema + checks beyond the schema), beside the cost of only reading and parsing the same files, in one run.
-// Run: npx tsx bench/validate.ts [paths…]   (default: the Spider2-V and native fixtures)
+// Run: npx tsx bench/validate.ts [paths…]   (default: the Spider2-V and native fixtures, full set if beside the clone)
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expandPaths } from '../src/main/tasks/files';
 import { detectFileKind, taskKinds } from '../src/main/tasks/kind';
 import { lintTask } from '../src/main/tasks/lint';
 import { validatorFor, type SchemaKind } from '../src/main/tasks/schemas';
+import { repoFixtures, sharedFixtures } from '../src/main/testing/shared-fixtures';
 
-const defaults = ['../shared/fixtures/spider2v/examples', '../shared/fixtures/seed-format/examples'];
+const fixtureSet = sharedFixtures() ?? repoFixtures;
+const defaults = [fixtureSet.spider2vExamples, fixtureSet.seedExamples];
 const paths = (process.argv.length > 2 ? process.argv.slice(2) : defaults).map((p) => resolve(p));
 const { files: all } = await expandPaths(paths);
 const files = all.filter((f) => f.endsWith('.json'));

@@ -2,7 +2,7 @@
 // exactly these methods and events; the renderer sees only `ProctorClient`. Pure: no Node, no DOM.
 import type { RunQueueView } from './queue';
 import type { Problem, Task } from './task';
-import type { Awaiting, Completion, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
+import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
 import type { AgreementReport, Caller, Conflict, WorkQueue } from './annotate';
 
@@ -174,6 +174,62 @@ export interface LabelInput {
 export type MethodName = keyof ApiMethods;
 export type Params<M extends MethodName> = ApiMethods[M]['params'];
 export type Result<M extends MethodName> = ApiMethods[M]['result'];
+
+/**
+ * What a method's answer can carry that not every caller may see: `grades` (rule scores, judge verdicts, success
+ * rates), `othersLabels` (other people's human labels), `secrets` (keys, tokens), `hostPaths` (paths on the
+ * engine's machine: the workbench answers with paths relative to the served root).
+ */
+export type Reveal = 'grades' | 'othersLabels' | 'secrets' | 'hostPaths';
+
+/** Who may call a method, and what its answer may reveal. The dispatcher (src/main/workbench/dispatch.ts) enforces it. */
+export interface MethodPolicy {
+  reveals: readonly Reveal[];
+  /** The roles that may call it; another role of a team is refused (403). Proctor used alone: its user is a lead. */
+  roles: readonly Role[];
+  /** What a refused caller may not do, in their error ("settle a conflict"). */
+  does?: string;
+}
+
+const everyone = ['annotator', 'reviewer', 'lead'] as const;
+
+/**
+ * Every method's policy, in one table: a method missing here does not compile. A blind annotator (one who has not
+ * labelled the item yet) is refused a method not open to annotators, and given the answer of one that reveals
+ * grades or others' labels with those withheld; a method revealing secrets is refused to every person of a team.
+ */
+export const methodPolicies = {
+  'app.info': { reveals: ['hostPaths'], roles: everyone },
+  'tasks.open': { reveals: ['hostPaths'], roles: everyone },
+  'tasks.get': { reveals: ['hostPaths'], roles: everyone },
+  'runs.list': { reveals: ['grades', 'hostPaths'], roles: everyone },
+  'runs.get': { reveals: ['grades', 'hostPaths'], roles: everyone },
+  'runs.task': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: everyone },
+  'runs.queue': { reveals: [], roles: everyone },
+  'runs.compare': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: everyone },
+  'runs.stepDiffs': { reveals: [], roles: everyone },
+  'runs.start': { reveals: [], roles: everyone },
+  'runs.control': { reveals: [], roles: everyone },
+  'runs.pending': { reveals: [], roles: everyone },
+  'runs.act': { reveals: [], roles: everyone },
+  'labels.add': { reveals: [], roles: everyone },
+  'labels.settle': { reveals: [], roles: ['lead'], does: 'settle a conflict' },
+  'labels.conflicts': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: ['lead', 'reviewer'], does: 'see the conflict queue' },
+  'labels.agreement': { reveals: ['grades', 'othersLabels'], roles: ['lead', 'reviewer'], does: 'see agreement figures' },
+  'labels.queue': { reveals: ['hostPaths'], roles: everyone },
+  'labels.assign': { reveals: ['hostPaths'], roles: ['lead'], does: 'assign work' },
+  'labels.me': { reveals: [], roles: everyone },
+  'reviews.add': { reveals: ['hostPaths'], roles: ['reviewer', 'lead'], does: 'review tasks' },
+  'reviews.get': { reveals: ['hostPaths'], roles: everyone },
+} as const satisfies { readonly [M in MethodName]: MethodPolicy };
+
+type Policies = typeof methodPolicies;
+/** The methods whose answer may carry `R`. */
+export type MethodsRevealing<R extends Reveal> = { [M in MethodName]: R extends Policies[M]['reveals'][number] ? M : never }[MethodName];
+/** The methods a person of role `R` may call. */
+export type MethodsOpenTo<R extends Role> = { [M in MethodName]: R extends Policies[M]['roles'][number] ? M : never }[MethodName];
+/** The methods whose answers a blind annotator gets with grades and others' labels withheld. */
+export type WithheldMethods = (MethodsRevealing<'grades'> | MethodsRevealing<'othersLabels'>) & MethodsOpenTo<'annotator'>;
 
 /** Every event stream. */
 export interface ApiEvents {

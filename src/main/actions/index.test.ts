@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { needsShared, repoFixtures, sharedFixtures } from '../testing/shared-fixtures';
 import { parseAction, parseComputer13, parsePyautogui } from './index';
 
-const fixtures = path.resolve(process.cwd(), '../shared/fixtures');
+const full = sharedFixtures();
 
 function jsonFiles(dir: string): string[] {
   const out: string[] = [];
@@ -28,23 +29,33 @@ function pyautoguiCommands(value: unknown, found: string[]): string[] {
   return found;
 }
 
+/** Every pyautogui command of the task files under `root`, each parsed. */
+function parseFixtureCommands(root: string): string[] {
+  const commands: string[] = [];
+  for (const file of jsonFiles(root)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    pyautoguiCommands(data, commands);
+  }
+  for (const code of commands) {
+    const outcome = parsePyautogui(code);
+    expect(outcome, code).toMatchObject({ ok: true });
+  }
+  return commands;
+}
+
 describe('parsePyautogui on real task files', () => {
-  it.skipIf(!existsSync(fixtures))('parses every pyautogui command of the fixture tasks (fixtures not found: skipped)', () => {
-    const commands: string[] = [];
-    for (const file of jsonFiles(fixtures)) {
-      let data: unknown;
-      try {
-        data = JSON.parse(readFileSync(file, 'utf8'));
-      } catch {
-        continue;
-      }
-      pyautoguiCommands(data, commands);
-    }
-    expect(commands.length).toBeGreaterThan(10);
-    for (const code of commands) {
-      const outcome = parsePyautogui(code);
-      expect(outcome, code).toMatchObject({ ok: true });
-    }
+  it.skipIf(!full)(`parses every pyautogui command of the full fixture tasks (${needsShared})`, () => {
+    expect(parseFixtureCommands(full!.root).length).toBeGreaterThan(10);
+    expect(parsePyautogui('import pyautogui; pyautogui.hotkey("ctrl", "s");')).toEqual({ ok: true, actions: [{ type: 'hotkey', keys: ['ctrl', 's'] }] });
+  });
+
+  it('parses every pyautogui command of the in-repo fixture tasks', () => {
+    expect(parseFixtureCommands(repoFixtures.root)).toHaveLength(4);
     expect(parsePyautogui('import pyautogui; pyautogui.hotkey("ctrl", "s");')).toEqual({ ok: true, actions: [{ type: 'hotkey', keys: ['ctrl', 's'] }] });
   });
 });

@@ -8,12 +8,12 @@ import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { schemaProblems } from '../tasks/schemas';
+import { ufoExecutionSchema } from '../testing/shared-fixtures';
 import { routeRecord, routeValue } from './route';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-// UFO's own execution schema (the spec's copy), stricter than the published one about execution_result.error
-const ufoSchemaFile = resolve(projectRoot, '../shared/spec/schemas/ufo/execution_schema.json');
-const ufoExecution = existsSync(ufoSchemaFile) ? new Ajv({ strict: false }).compile(JSON.parse(readFileSync(ufoSchemaFile, 'utf8')) as object) : undefined;
+// UFO's own execution schema (the spec's copy, kept in fixtures/ufo), stricter than the published one about execution_result.error
+const ufoExecution = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(ufoExecutionSchema, 'utf8')) as object);
 
 function instantiation(id: string | number, judge: boolean | null): Record<string, unknown> {
   return {
@@ -222,13 +222,13 @@ describe('the filed form', () => {
     const written = await readJson(o.target!);
     expect((written.execution_result as { error: unknown }).error).toEqual({ type: 'Error', message: 'Traceback: control not found', traceback: '' });
     expect(schemaProblems('ufo-execution', written, 'err')).toEqual([]);
-    if (ufoExecution) expect(ufoExecution(written), JSON.stringify(ufoExecution.errors)).toBe(true);
+    expect(ufoExecution(written), JSON.stringify(ufoExecution.errors)).toBe(true);
     // the code's {type, error_message, traceback} form too
     const r2 = execution('err2', 'no');
     (r2.execution_result as Record<string, unknown>).error = { type: 'TimeoutError', error_message: 'timed out', traceback: 'tb' };
     const written2 = await readJson((await routeRecord(await put('err2.json', r2), { out })).target!);
     expect((written2.execution_result as { error: unknown }).error).toEqual({ type: 'TimeoutError', message: 'timed out', traceback: 'tb' });
-    if (ufoExecution) expect(ufoExecution(written2), JSON.stringify(ufoExecution.errors)).toBe(true);
+    expect(ufoExecution(written2), JSON.stringify(ufoExecution.errors)).toBe(true);
   });
 });
 

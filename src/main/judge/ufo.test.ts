@@ -1,14 +1,9 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import type { JudgeVerdict } from '../../shared/run';
+import { ufoExecutionSchema as schemaFile } from '../testing/shared-fixtures';
 import { executionResultOf } from './ufo';
-
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const schemaFile = path.resolve(projectRoot, '../shared/spec/schemas/ufo/execution_schema.json');
-const haveSchema = fs.existsSync(schemaFile);
 
 const verdict: JudgeVerdict = {
   kind: 'judge',
@@ -29,7 +24,7 @@ describe('UFO execution_result form', () => {
     expect(executionResultOf({ ...verdict, error: 'model error: HTTP 500' })).toEqual({ result: null, error: { type: 'JudgeError', message: 'model error: HTTP 500', traceback: '' } });
   });
 
-  it.skipIf(!haveSchema)(`validates against UFO's execution schema (needs ${schemaFile})`, () => {
+  it("validates against UFO's execution schema (the in-repo copy, fixtures/ufo)", () => {
     const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as { properties: { execution_result: object } };
     const validate = new Ajv({ strict: false }).compile(schema.properties.execution_result);
     expect(validate(executionResultOf(verdict)), JSON.stringify(validate.errors)).toBe(true);

@@ -1,13 +1,15 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { needsShared, repoFixtures, sharedFixtures } from '../testing/shared-fixtures';
 import { counterpartOf, linkCounterparts } from './counterparts';
 import { loadTasks, readTaskFile } from './reader';
 
-const fixtures = resolve(process.cwd(), '../shared/fixtures');
-const spider = join(fixtures, 'spider2v');
-const native = join(fixtures, 'seed-format/examples');
+// The single-file tests read the in-repo fixtures; the whole-set counts need the full benchmark fixtures.
+const spider = repoFixtures.spider2v;
+const native = repoFixtures.seedExamples;
+const full = sharedFixtures();
 const taskPath = (root: string, app: string, id: string): string => join(root, app, id, `${id}.json`);
 
 describe('readTaskFile', () => {
@@ -146,8 +148,10 @@ describe('an OSWorld flat task written by the test', () => {
   });
 });
 
-describe('loadTasks on the fixtures', () => {
-  it('loads all 538 tasks from both folders; ids only clash within a collection, so the shared ids are not duplicates', async () => {
+describe('loadTasks on the full fixtures', () => {
+  const spider = full?.spider2v ?? '';
+  const native = full?.seedExamples ?? '';
+  it.skipIf(!full)(`loads all 538 tasks from both folders; ids only clash within a collection, so the shared ids are not duplicates (${needsShared})`, async () => {
     const { tasks, problems, files } = await loadTasks([join(spider, 'examples'), native]);
     expect(files).toBe(538);
     expect(tasks).toHaveLength(538);
@@ -159,7 +163,7 @@ describe('loadTasks on the fixtures', () => {
     expect(self[0].file).toContain('5085517b-69e9-467a-897b-21b8fd926bde');
   });
 
-  it('needs an account exactly for the tasks tagged account, naming the service', async () => {
+  it.skipIf(!full)(`needs an account exactly for the tasks tagged account, naming the service (${needsShared})`, async () => {
     const { tasks } = await loadTasks([join(spider, 'examples')]);
     const tagged = tasks.filter((t) => t.tags.includes('account'));
     expect(tagged).toHaveLength(170);
@@ -172,7 +176,7 @@ describe('loadTasks on the fixtures', () => {
     expect(byApp('excel')).toEqual([]);
   });
 
-  it('selects the tasks a split file lists', async () => {
+  it.skipIf(!full)(`selects the tasks a split file lists (${needsShared})`, async () => {
     const one = await loadTasks([join(spider, 'test_one.json')]);
     expect(one.tasks.map((t) => t.id)).toEqual(['22ef9058-6188-422a-9c12-e6934e4ed936']);
     expect(one.tasks[0].app).toBe('dagster');
@@ -181,11 +185,58 @@ describe('loadTasks on the fixtures', () => {
     expect(all.problems.filter((p) => p.severity === 'error')).toEqual([]);
   });
 
-  it('pairs every verbose Spider2-V task with its abstract counterpart, both ways', async () => {
+  it.skipIf(!full)(`pairs every verbose Spider2-V task with its abstract counterpart, both ways (${needsShared})`, async () => {
     const { tasks } = await loadTasks([join(spider, 'examples')]);
     const links = linkCounterparts(tasks);
     expect(links.problems).toEqual([]);
     expect(links.pairs).toHaveLength(247);
+    for (const { verbose, abstract } of links.pairs) {
+      expect(verbose.style).toBe('verbose');
+      expect(abstract.style).toBe('abstract');
+      expect(counterpartOf(links, verbose)).toBe(abstract);
+      expect(counterpartOf(links, abstract)).toBe(verbose);
+    }
+  });
+});
+
+describe('loadTasks on the in-repo fixtures', () => {
+  it('loads all 28 tasks from both folders; ids only clash within a collection, so the shared ids are not duplicates', async () => {
+    const { tasks, problems, files } = await loadTasks([join(spider, 'examples'), native]);
+    expect(files).toBe(28);
+    expect(tasks).toHaveLength(28);
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(problems.filter((p) => /duplicate id/.test(p.message))).toEqual([]);
+    // the native set's real defect: a task whose counterpart is its own id, and the task pointing at it
+    const self = problems.filter((p) => /own id/.test(p.message));
+    expect(self).toHaveLength(1);
+    expect(self[0].file).toContain('5085517b-69e9-467a-897b-21b8fd926bde');
+    const back = problems.filter((p) => /does not point back/.test(p.message));
+    expect(back.map((p) => p.file)).toEqual([expect.stringContaining('99a0ef1f-7415-477b-8c85-5f3671761ab6')]);
+  });
+
+  it('needs an account exactly for the tasks tagged account, naming the service', async () => {
+    const { tasks } = await loadTasks([join(spider, 'examples')]);
+    const tagged = tasks.filter((t) => t.tags.includes('account'));
+    expect(tagged).toHaveLength(4);
+    for (const t of tasks) expect(t.needsAccount.length > 0).toBe(t.tags.includes('account'));
+    const byApp = (app: string): string[] => [...new Set(tasks.filter((t) => t.app === app).flatMap((t) => t.needsAccount))].sort();
+    expect(byApp('servicenow')).toEqual(['servicenow']);
+    expect(byApp('bigquery')).toEqual(['google']);
+    expect(byApp('excel')).toEqual([]);
+  });
+
+  it('selects the tasks a split file lists', async () => {
+    const one = await loadTasks([join(spider, 'test_one.json')]);
+    expect(one.tasks.map((t) => t.id)).toEqual(['22ef9058-6188-422a-9c12-e6934e4ed936']);
+    expect(one.tasks[0].app).toBe('dagster');
+    expect(one.problems.filter((p) => p.severity === 'error')).toEqual([]);
+  });
+
+  it('pairs every verbose Spider2-V task with its abstract counterpart, both ways', async () => {
+    const { tasks } = await loadTasks([join(spider, 'examples')]);
+    const links = linkCounterparts(tasks);
+    expect(links.problems).toEqual([]);
+    expect(links.pairs).toHaveLength(8);
     for (const { verbose, abstract } of links.pairs) {
       expect(verbose.style).toBe('verbose');
       expect(abstract.style).toBe('abstract');

@@ -1,15 +1,15 @@
-// labels.*: people's labels appended as events with the caller as author (never someone else), blind review
-// (an annotator sees no rule score, judge verdict or others' labels on an item until they have labelled it —
-// withheld here, on the engine side), the conflict queue settled by leads, agreement figures and "my work".
-import type { ApiHandlers, RunDetail, TaskTrajectory } from '../../shared/api';
+// labels.*: people's labels appended as events with the caller as author (never someone else), marked as seen
+// blind or open, the conflict queue settled by leads, agreement figures and "my work". Who may call which method,
+// and what blind annotators are not shown, is api.ts's methodPolicies, enforced by the dispatcher.
+import type { ApiHandlers, RunDetail } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import type { HumanLabel, RunTaskItem, StepMark } from '../../shared/run';
 import { appendVerdict, readManifest, readRun } from '../store';
-import { planAssignments, readAssignments, workQueue, writeAssignments } from '../annotate/assign';
+import { planAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
-import { humanLabels, readVerdicts } from '../annotate/labels';
 import { localCaller, readTeam } from '../annotate/team';
-import { ApiRequestError } from './dispatch';
+import { ApiRequestError } from './api-error';
+import { blindReview } from './blind-review';
 import { relativeToRoot, resolveBelow, runDirBelow } from './paths';
 
 /** The author a Proctor run's manifest names (`author`), if any: they are not assigned their own run. */
@@ -22,37 +22,14 @@ function runAuthor(runDir: string): string | undefined {
   }
 }
 
-type AnnotateMethods = Pick<
-  ApiHandlers,
-  'labels.add' | 'labels.settle' | 'labels.assign' | 'labels.conflicts' | 'labels.agreement' | 'labels.queue' | 'labels.me' | 'runs.get' | 'runs.task' | 'runs.list'
->;
+type AnnotateMethods = Pick<ApiHandlers, 'labels.add' | 'labels.settle' | 'labels.assign' | 'labels.conflicts' | 'labels.agreement' | 'labels.queue' | 'labels.me'>;
 
-/** Whether annotators label `taskKey` of `runDir` blind: yes, unless an assignment of theirs says open. */
-function assignedOpen(runDir: string, taskKey: string, person: string): boolean {
-  const mine = readAssignments(runDir).filter((a) => a.task === taskKey && a.person === person);
-  return mine.length > 0 && mine[mine.length - 1].blind === false;
-}
-
-const hideGrades = (item: RunTaskItem): RunTaskItem => {
-  const { score: _s, judge: _j, human: _h, ...rest } = item;
-  return rest;
-};
-
-/**
- * The labelling methods, and runs.list / runs.get / runs.task of `runs` with blind items' grades withheld from
- * annotators of a team. `hasTeam` is read per call, so people added while serving count at once.
- */
-export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get' | 'runs.task' | 'runs.list'>): AnnotateMethods {
+/** The labelling methods. The team is read per call, so people added while serving count at once. */
+export function annotateHandlers(root: string): AnnotateMethods {
   const hasTeam = () => readTeam(root) !== undefined;
+  const review = blindReview(root);
   const who = (caller?: Caller): Caller => caller ?? localCaller();
   const runDir = (runId: string): string => runDirBelow(root, runId);
-  const labelsOf = (dir: string, taskKey: string): HumanLabel[] => {
-    try {
-      return humanLabels(readVerdicts(dir, taskKey));
-    } catch (e) {
-      throw new ApiRequestError('not_found', (e as Error).message);
-    }
-  };
   /** A task the run really has (a foreign layout's folder is otherwise just a path join). */
   const taskOf = (dir: string, taskKey: string): RunTaskItem => {
     let detail: RunDetail;
@@ -65,44 +42,8 @@ export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get
     if (!item) throw new ApiRequestError('not_found', `task '${taskKey}' is not in run '${detail.run.runId}'`);
     return item;
   };
-  const labelledBy = (labels: readonly HumanLabel[], person: string) => labels.some((l) => l.author === person && l.complete && !l.settles);
-  /** Whether `caller` must not yet see the grades of this item. */
-  const blindFor = (caller: Caller, dir: string, taskKey: string, labels?: HumanLabel[]): boolean => {
-    if (caller.role !== 'annotator' || !hasTeam()) return false;
-    if (labelledBy(labels ?? labelsOf(dir, taskKey), caller.person)) return false;
-    return !assignedOpen(dir, taskKey, caller.person);
-  };
-  const needRole = (caller: Caller, allowed: Caller['role'][], what: string) => {
-    if (!allowed.includes(caller.role)) throw new ApiRequestError('forbidden', `${caller.person} is ${caller.role === 'annotator' ? 'an' : 'a'} ${caller.role}: only ${allowed.join(' or ')}s may ${what}`);
-  };
 
   return {
-    'runs.list': async (params, caller) => {
-      const list = await runs['runs.list'](params, caller);
-      const c = who(caller);
-      return c.role === 'annotator' && hasTeam() ? list.map(({ successRate: _r, ...r }) => r) : list;
-    },
-    'runs.get': async (params, caller) => {
-      const detail = await runs['runs.get'](params, caller);
-      const c = who(caller);
-      if (c.role !== 'annotator' || !hasTeam()) return detail;
-      const dir = runDir(params.runId);
-      const tasks = detail.tasks.map((t) => (blindFor(c, dir, t.key) ? hideGrades(t) : t));
-      const { successRate: _r, ...run } = detail.run;
-      return { ...detail, run, tasks };
-    },
-    'runs.task': async (params, caller) => {
-      const traj: TaskTrajectory = await runs['runs.task'](params, caller);
-      const c = who(caller);
-      const dir = runDir(params.runId);
-      if (!blindFor(c, dir, params.taskKey)) return traj;
-      return {
-        ...traj,
-        item: hideGrades(traj.item),
-        verdicts: traj.verdicts.filter((v) => v.kind === 'human' && v.author === c.person),
-        blind: true,
-      };
-    },
     'labels.add': async ({ runId, taskKey, label }, caller) => {
       const c = who(caller);
       if (label.author !== undefined && label.author !== c.person)
@@ -116,7 +57,7 @@ export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get
       });
       const dir = runDir(runId);
       taskOf(dir, taskKey);
-      const blind = blindFor(c, dir, taskKey);
+      const blind = review.blindTo(c, runId, taskKey);
       const event: HumanLabel = {
         kind: 'human',
         author: c.person,
@@ -133,7 +74,6 @@ export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get
     },
     'labels.settle': async ({ runId, taskKey, complete, reason }, caller) => {
       const c = who(caller);
-      needRole(c, ['lead'], 'settle a conflict');
       const dir = runDir(runId);
       taskOf(dir, taskKey);
       appendVerdict(dir, taskKey, {
@@ -147,19 +87,16 @@ export function annotateHandlers(root: string, runs: Pick<ApiHandlers, 'runs.get
       });
       return { ok: true };
     },
-    'labels.conflicts': async ({ path }, caller) => {
-      needRole(who(caller), ['lead', 'reviewer'], 'see the conflict queue');
+    'labels.conflicts': async ({ path }) => {
       return conflictsOf(labelledItems(path ? [resolveBelow(root, path)] : [], root));
     },
-    'labels.agreement': async ({ path }, caller) => {
-      needRole(who(caller), ['lead', 'reviewer'], 'see agreement figures');
+    'labels.agreement': async ({ path }) => {
       return agreementOf(labelledItems(path ? [resolveBelow(root, path)] : [], root));
     },
     'labels.queue': async (_params, caller) => workQueue(who(caller).person, labelledItems([], root)),
     'labels.me': async (_params, caller) => ({ ...who(caller), team: hasTeam() }),
     'labels.assign': async ({ runs: runIds, perItem, people, blind }, caller) => {
       const c = who(caller);
-      needRole(c, ['lead'], 'assign work');
       const team = readTeam(root);
       const unknown = team ? people.filter((p) => !team.people.some((m) => m.name === p)) : [];
       if (unknown.length) throw new ApiRequestError('bad_request', `not in the team: ${unknown.join(', ')}`);

@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { ApiHandlers, ComparedRun, StepDifferences, TaskComparison, TaskTrajectory } from '../../shared/api';
 import { firstActionDivergence, firstScreenDivergence } from '../../shared/divergence';
-import { ApiRequestError } from './dispatch';
+import { ApiRequestError } from './api-error';
 import { resolveBelow } from './paths';
 import { SCREEN_DIFF_THRESHOLD, screenDifference } from './step-diff';
 

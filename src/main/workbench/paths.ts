@@ -2,7 +2,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { listRuns } from '../store';
-import { ApiRequestError } from './dispatch';
+import { ApiRequestError } from './api-error';
 
 /** Resolves a client path below `root`; refuses anything that escapes it (also through symlinks). */
 export function resolveBelow(root: string, clientPath: string): string {

@@ -8,6 +8,8 @@ import { runHandlers } from './run-handlers';
 import { annotateHandlers } from './annotate-handlers';
 import { reviewHandlers } from './review-handlers';
 import { withRootHidden } from './shown-paths';
+import { blindReview } from './blind-review';
+import { servingFolder } from './dispatch';
 
 export interface Workbench {
   handlers: ApiHandlers;
@@ -22,7 +24,8 @@ export function createWorkbench(root: string, opts: { transport: AppInfo['transp
   const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
     'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport }),
-    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root, runs.handlers), ...reviewHandlers(root) }),
+    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root) }),
   };
-  return { handlers, events, close: runs.close };
+  // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).
+  return { handlers: servingFolder(handlers, blindReview(root)), events, close: runs.close };
 }

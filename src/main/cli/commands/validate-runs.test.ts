@@ -3,13 +3,14 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../main';
 import { shownPath } from '../command';
 import { readRun, RunWriter, taskDirFor, taskKeyOf } from '../../store';
+import { repoFixtures } from '../../testing/shared-fixtures';
 
-const nativeRoot = resolve(process.cwd(), '../shared/fixtures/seed-format/examples');
+const nativeRoot = repoFixtures.seedExamples;
 const nativeId = '00b43a0a-b17b-475d-a482-302efe94d4cc';
 
 async function proctor(...args: string[]): Promise<{ code: number; out: string[] }> {

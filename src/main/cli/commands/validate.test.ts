@@ -2,13 +2,15 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cp, mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../main';
+import { needsShared, projectRoot, repoFixtures, sharedFixtures } from '../../testing/shared-fixtures';
 
-const fixtures = resolve(process.cwd(), '../shared/fixtures');
-const nativeRoot = join(fixtures, 'seed-format/examples');
-const spiderRoot = join(fixtures, 'spider2v/examples');
+// The mutated copies start from in-repo fixtures; the whole-set counts need the full benchmark fixtures.
+const nativeRoot = repoFixtures.seedExamples;
+const spiderRoot = repoFixtures.spider2vExamples;
+const full = sharedFixtures();
 
 async function proctor(...args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
@@ -17,13 +19,17 @@ async function proctor(...args: string[]): Promise<{ code: number; out: string[]
   return { code, out, err };
 }
 
-describe('proctor validate on the fixtures', () => {
-  it('works through the real `proctor` binary: exit 0 and 538 valid files', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/proctor.mjs', 'validate', '../shared/fixtures/spider2v/examples', '../shared/fixtures/seed-format/examples'], { cwd: process.cwd() });
+describe('proctor validate on the full fixtures', () => {
+  const fixtures = full?.root ?? '';
+  const nativeRoot = full?.seedExamples ?? '';
+  const spiderRoot = full?.spider2vExamples ?? '';
+
+  it.skipIf(!full)(`works through the real \`proctor\` binary: exit 0 and 538 valid files (${needsShared})`, async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/proctor.mjs', 'validate', relative(projectRoot, spiderRoot), relative(projectRoot, nativeRoot)], { cwd: projectRoot });
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^538 files, 538 valid, 0 invalid, 2 warnings$/);
   });
 
-  it('finds all 538 task files valid and exits 0, warning about the native task whose counterpart is itself', async () => {
+  it.skipIf(!full)(`finds all 538 task files valid and exits 0, warning about the native task whose counterpart is itself (${needsShared})`, async () => {
     const r = await proctor('validate', spiderRoot, nativeRoot);
     expect(r.code).toBe(0);
     expect(r.out.at(-1)).toMatch(/^538 files, 538 valid, 0 invalid, \d+ warnings$/);
@@ -31,7 +37,7 @@ describe('proctor validate on the fixtures', () => {
     expect(self).toHaveLength(1);
   });
 
-  it('counts split files as files (valid, every listed task found) and skips non-JSON files', async () => {
+  it.skipIf(!full)(`counts split files as files (valid, every listed task found) and skips non-JSON files (${needsShared})`, async () => {
     const r = await proctor('validate', join(fixtures, 'spider2v'));
     expect(r.code).toBe(0);
     expect(r.out.at(-1)).toBe('500 files, 500 valid, 0 invalid, 0 warnings');
@@ -39,17 +45,56 @@ describe('proctor validate on the fixtures', () => {
     expect(nb.out.at(-1)).toBe('1 file, 1 valid, 0 invalid, 0 warnings'); // the .csv/.ipynb/.txt beside it are skipped
   });
 
-  it('prints a machine report with --json', async () => {
+  it.skipIf(!full)(`prints a machine report with --json (${needsShared})`, async () => {
     const r = await proctor('validate', '--json', nativeRoot);
     const report = JSON.parse(r.out.join('\n'));
     expect(report.summary).toMatchObject({ files: 44, valid: 44, invalid: 0 });
     expect(report.files[0]).toMatchObject({ kind: 'task-native', valid: true });
   });
 
-  it('turns the counterpart warnings into errors with --strict', async () => {
+  it.skipIf(!full)(`turns the counterpart warnings into errors with --strict (${needsShared})`, async () => {
     const r = await proctor('validate', '--strict', nativeRoot);
     expect(r.code).toBe(1);
     expect(r.out.at(-1)).toMatch(/^44 files, 42 valid, 2 invalid, 0 warnings$/);
+  });
+});
+
+describe('proctor validate on the in-repo fixtures', () => {
+  it('works through the real `proctor` binary: exit 0 and 28 valid files', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['bin/proctor.mjs', 'validate', 'fixtures/spider2v/examples', 'fixtures/seed-format/examples'], { cwd: projectRoot });
+    // counterpart warnings: 8 native tasks whose counterpart is not in the repository, one task pointing at
+    // itself and the one pointing at it that gets no answer back
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/^28 files, 28 valid, 0 invalid, 10 warnings$/);
+  });
+
+  it('finds all 28 task files valid and exits 0, warning about the native task whose counterpart is itself', async () => {
+    const r = await proctor('validate', spiderRoot, nativeRoot);
+    expect(r.code).toBe(0);
+    expect(r.out.at(-1)).toMatch(/^28 files, 28 valid, 0 invalid, 10 warnings$/);
+    const self = r.out.filter((l) => /5085517b-69e9-467a-897b-21b8fd926bde\.json:\/counterpart: warning: .*own id/.test(l));
+    expect(self).toHaveLength(1);
+    expect(r.out.filter((l) => /99a0ef1f-7415-477b-8c85-5f3671761ab6\.json:\/counterpart: warning: .*does not point back/.test(l))).toHaveLength(1);
+  });
+
+  it('counts split files as files (valid, every listed task found) and skips non-JSON files', async () => {
+    const r = await proctor('validate', repoFixtures.spider2v);
+    expect(r.code).toBe(0);
+    expect(r.out.at(-1)).toBe('17 files, 17 valid, 0 invalid, 0 warnings');
+    const nb = await proctor('validate', join(nativeRoot, 'jupyter/00b43a0a-b17b-475d-a482-302efe94d4cc'));
+    expect(nb.out.at(-1)).toBe('1 file, 1 valid, 0 invalid, 0 warnings'); // the .csv/.ipynb/.txt beside it are skipped
+  });
+
+  it('prints a machine report with --json', async () => {
+    const r = await proctor('validate', '--json', nativeRoot);
+    const report = JSON.parse(r.out.join('\n'));
+    expect(report.summary).toMatchObject({ files: 12, valid: 12, invalid: 0 });
+    expect(report.files[0]).toMatchObject({ kind: 'task-native', valid: true });
+  });
+
+  it('turns the counterpart warnings into errors with --strict', async () => {
+    const r = await proctor('validate', '--strict', nativeRoot);
+    expect(r.code).toBe(1);
+    expect(r.out.at(-1)).toMatch(/^12 files, 2 valid, 10 invalid, 0 warnings$/);
   });
 });
 

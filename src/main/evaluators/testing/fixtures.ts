@@ -1,17 +1,17 @@
-// Test helpers: the shared fixtures, temp folders, and calling a registered metric.
+// Test helpers: the in-repo task fixtures, temp folders, and calling a registered metric.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { MetricOutcome } from '../metric';
+import { repoFixtures } from '../../testing/shared-fixtures';
 
-export const projectRoot = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
-export const seedJupyter = resolve(projectRoot, '../shared/fixtures/seed-format/examples/jupyter');
-export const spider2vExamples = resolve(projectRoot, '../shared/fixtures/spider2v/examples');
+/** The native seed tasks and Spider2-V examples kept in the repository (fixtures/), present in every clone. */
+export const seedJupyter = repoFixtures.seedJupyter;
+export const spider2vExamples = repoFixtures.spider2vExamples;
 
-/** A folder of the native seed fixtures, by the start of its uuid. */
+/** A folder of the in-repo native seed fixtures, by the start of its uuid. */
 export function seedTaskDir(prefix: string): string {
   const name = readdirSync(seedJupyter).find((d) => d.startsWith(prefix));
   if (!name) throw new Error(`no seed task ${prefix}* in ${seedJupyter}`);

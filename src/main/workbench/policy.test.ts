@@ -1,0 +1,159 @@
+// Every contract method walked as a blind annotator of a served team (real HTTP server, real run folders with rule
+// and judge verdicts and another person's label): no answer may carry a grade. The same walk as the lead finds them,
+// so the search can fail. A method added to the contract needs a sample call here, or this file does not compile.
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { methodNames, methodPolicies, type MethodName, type Params } from '../../shared/api';
+import type { Verdict } from '../../shared/run';
+import { addTeamMember } from '../annotate/team';
+import { osworldRun, tempRoot } from '../annotate/testing/runs';
+import { startServer, type RunningServer } from '../server/http-server';
+import { teamGate } from '../server/team-gate';
+import { appendVerdict } from '../store';
+import { repoFixtures } from '../testing/shared-fixtures';
+import { dispatch, refusal } from './dispatch';
+import { createWorkbench, type Workbench } from './workbench';
+
+const taskId = '1137ff65-39d1-423e-bb70-7ef0a34cb90a';
+const taskPath = `tasks/${taskId}.json`;
+
+/** One call per method; the label goes to a run no other call reads, so it opens nothing the walk looks at. */
+const samples: { [M in MethodName]: Params<M> } = {
+  'app.info': {},
+  'tasks.open': { path: 'tasks' },
+  'tasks.get': { path: taskPath },
+  'runs.list': {},
+  'runs.get': { runId: 'runA' },
+  'runs.task': { runId: 'runA', taskKey: 'demo/t1' },
+  'runs.queue': { runId: 'runA' },
+  'runs.compare': { runIds: ['runA', 'runB'], taskKey: 'demo/t1' },
+  'runs.stepDiffs': { runIds: ['runA', 'runB'], taskKey: 'demo/t1' },
+  'runs.start': { tasks: ['tasks/no-such-task.json'], agent: 'noop' },
+  'runs.control': { runId: 'runA', action: 'pause' },
+  'runs.pending': { runId: 'runA' },
+  'runs.act': { runId: 'runA', taskKey: 'demo/t1', text: 'WAIT' },
+  'labels.add': { runId: 'runC', taskKey: 'demo/t1', label: { complete: 'yes' } },
+  'labels.settle': { runId: 'runA', taskKey: 'demo/t1', complete: 'no', reason: 'mine' },
+  'labels.conflicts': {},
+  'labels.agreement': {},
+  'labels.queue': {},
+  'labels.assign': { runs: ['runA'], perItem: 1, people: ['ann'] },
+  'labels.me': {},
+  'reviews.add': { task: taskPath, checks: { a: { verdict: 'pass' } } },
+  'reviews.get': { task: taskPath },
+};
+
+/** Where in an answer a grade is: a score or success rate, a rule or judge verdict, a label by someone else. */
+function gradesIn(value: unknown, person: string, at = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => gradesIn(v, person, `${at}/${i}`));
+  if (typeof value !== 'object' || value === null) return [];
+  const o = value as Record<string, unknown>;
+  const found: string[] = [];
+  if (o.kind === 'rule' || o.kind === 'judge') found.push(`${at}: a ${o.kind} verdict`);
+  if (o.kind === 'human' && o.author !== person) found.push(`${at}: ${String(o.author)}'s label`);
+  for (const key of ['score', 'successRate', 'judge', 'human', 'rule']) if (o[key] !== undefined && o[key] !== null) found.push(`${at}/${key}`);
+  for (const [k, v] of Object.entries(o)) found.push(...gradesIn(v, person, `${at}/${k}`));
+  return found;
+}
+
+let root: string;
+let server: RunningServer;
+let workbench: Workbench;
+const tokens: Record<string, string> = {};
+
+function call(person: string, method: string, params: unknown): Promise<{ status: number; body: { result?: unknown; error?: { code: string; message: string } } }> {
+  return new Promise((ok, fail) => {
+    const headers = { 'content-type': 'application/json', cookie: `proctor-person-${server.port}=${tokens[person]}` };
+    const req = request({ host: '127.0.0.1', port: server.port, path: '/api/call', method: 'POST', headers }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on('error', fail);
+    req.end(JSON.stringify({ method, params }));
+  });
+}
+
+beforeAll(async () => {
+  root = tempRoot('proctor-policy-');
+  mkdirSync(join(root, 'ui'));
+  writeFileSync(join(root, 'ui', 'index.html'), '<!doctype html><title>ui</title>');
+  mkdirSync(join(root, 'tasks'));
+  copyFileSync(join(repoFixtures.spider2vExamples, 'dbt', taskId, `${taskId}.json`), join(root, taskPath));
+  const runs = [osworldRun(root, 'runA', { t1: 1, t2: 0 }), osworldRun(root, 'runB', { t1: 1 }), osworldRun(root, 'runC', { t1: 1 })];
+  const at = new Date().toISOString();
+  const graded: Verdict[] = [
+    { kind: 'rule', score: 1, metrics: [{ metric: 'compare_csv', score: 1 }], at },
+    { kind: 'judge', reason: 'saved', subScores: [], complete: 'yes', model: 'm', options: {}, at },
+    { kind: 'human', author: 'bob', role: 'annotator', complete: 'no', seen: 'blind', at }, // disagrees with the rule: a conflict
+  ];
+  for (const dir of runs) for (const v of graded) appendVerdict(dir, 'demo/t1', v);
+  tokens.ann = await addTeamMember(root, 'ann', 'annotator');
+  tokens.bob = await addTeamMember(root, 'bob', 'annotator');
+  tokens.lee = await addTeamMember(root, 'lee', 'lead');
+  workbench = createWorkbench(root, { transport: 'http' });
+  server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, team: teamGate(root) });
+});
+afterAll(async () => {
+  await server?.close();
+  await workbench?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('every contract method as a blind annotator', () => {
+  it('reveals no grade in any answer or error, and refuses what only other roles may call', async () => {
+    const statuses: Record<string, number> = {};
+    for (const method of methodNames) {
+      const { status, body } = await call('ann', method, samples[method]);
+      statuses[method] = status;
+      expect(gradesIn(body, 'ann'), `${method} answered ann (blind) with grades`).toEqual([]);
+      expect(status, `${method}: ${JSON.stringify(body.error)}`).not.toBe(500);
+      const policy = methodPolicies[method];
+      if (!(policy.roles as readonly string[]).includes('annotator')) {
+        expect(status, method).toBe(403);
+        expect(body.error?.message).toMatch(/^ann is an annotator: only .* may /);
+      }
+    }
+    // The reading methods answered (a walk of refusals would prove nothing).
+    for (const m of ['app.info', 'tasks.open', 'tasks.get', 'runs.list', 'runs.get', 'runs.task', 'runs.compare', 'runs.stepDiffs', 'labels.add', 'labels.queue', 'labels.me', 'reviews.get'])
+      expect(statuses[m], m).toBe(200);
+    // Nothing the refused calls would have written was written.
+    expect(readFileSync(join(root, 'runA', 'demo', 't1', 'verdicts.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('marks each compared trajectory blind for an annotator who has not labelled it, open for one who has', async () => {
+    const before = (await call('bob', 'runs.compare', samples['runs.compare'])).body.result as { runs: { blind?: boolean; verdicts: Verdict[] }[] };
+    // bob labelled demo/t1 in both runs: he sees the grades, as in the replay.
+    expect(before.runs.map((r) => r.blind)).toEqual([undefined, undefined]);
+    expect(before.runs[0].verdicts.map((v) => v.kind)).toEqual(['rule', 'judge', 'human']);
+    const ann = (await call('ann', 'runs.compare', samples['runs.compare'])).body.result as { runs: { blind?: boolean; verdicts: Verdict[] }[] };
+    expect(ann.runs.map((r) => r.blind)).toEqual([true, true]);
+  });
+
+  it('finds the grades the same calls give the lead (the search can fail)', async () => {
+    for (const method of ['runs.list', 'runs.get', 'runs.task', 'runs.compare', 'labels.conflicts'] as const) {
+      const { status, body } = await call('lee', method, samples[method]);
+      expect(status, method).toBe(200);
+      expect(gradesIn(body, 'lee').length, `${method} as the lead`).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the dispatcher\'s policy', () => {
+  it('refuses a method revealing secrets to every person of a team, not to the local user', () => {
+    const policy = { reveals: ['secrets'], roles: ['annotator', 'reviewer', 'lead'] } as const;
+    expect(refusal('app.info', policy, { person: 'lee', role: 'lead' }, true)?.message).toBe("app.info reveals secrets: it is answered only to Proctor's local user");
+    expect(refusal('app.info', policy, { person: 'me', role: 'lead' }, false)).toBeUndefined();
+    expect(refusal('labels.assign', methodPolicies['labels.assign'], { person: 'cyd', role: 'reviewer' }, true)?.message).toBe('cyd is a reviewer: only leads may assign work');
+  });
+
+  it('keeps every annotator blind with handlers no workbench registered (fails closed)', async () => {
+    const unregistered = { ...workbench.handlers };
+    const r = await dispatch(unregistered, 'runs.task', samples['runs.task'], { person: 'bob', role: 'annotator' });
+    expect(r.ok && (r.result as { blind?: boolean }).blind).toBe(true);
+    const registered = await dispatch(workbench.handlers, 'runs.task', samples['runs.task'], { person: 'bob', role: 'annotator' });
+    expect(registered.ok && (registered.result as { blind?: boolean }).blind).toBeUndefined(); // bob labelled it
+  });
+});
