@@ -157,7 +157,7 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
   };
   const p = pointOf(arg('x'), arg('y'));
   const at = p ? { x: p.x, y: p.y } : {};
-  const button = (b: Value | undefined) => (b === 'right' || b === 'middle' ? { button: b } : {});
+  const button = (b: Value | undefined): { button?: 'right' | 'middle' } => (b === 'right' || b === 'middle' ? { button: b } : {});
   switch (fn) {
     case 'click':
     case 'leftClick':
@@ -326,7 +326,8 @@ export function displayAction(raw: unknown, pointer: PointerState): DisplayedAct
     const strict = parsePyautogui(code, { bindings });
     const drawn = drawCode(code, bindings);
     const out: DisplayedAction = { actions: pointer.follow(drawn.actions) };
-    if (!strict.ok) out.wouldRefuse = strict.error.message;
+    // The hint about fences speaks to a model writing a reply; a harness's stored action has none to add.
+    if (!strict.ok) out.wouldRefuse = strict.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, '');
     if (drawn.undrawn.length) out.undrawn = drawn.undrawn.join('\n');
     if (!drawn.actions.length && drawn.undrawn.length) out.toolAction = { kind: 'text', name: 'python', text: shorten(raw) };
     return out;

@@ -35,6 +35,9 @@ const finishedStates: ReadonlySet<TaskState> = new Set([
   'skipped',
 ]);
 
+/** How deep below the served folder runs are looked for (harness output nests `traces/<day>/<as>/<obs>/<model>`). */
+const MAX_DEPTH = 12;
+
 /** Every run below `rootDir` (Proctor run folders; OSWorld, Spider2-V and UFO result folders), newest first. */
 export function listRuns(rootDir: string): RunListItem[] {
   const root = resolve(rootDir);
@@ -68,7 +71,7 @@ export function listRuns(rootDir: string): RunListItem[] {
       }
       return;
     }
-    if (depth >= 6) return;
+    if (depth >= MAX_DEPTH) return;
     let entries: string[];
     try {
       entries = readdirSync(dir, { withFileTypes: true })
