@@ -140,7 +140,7 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
 
 export function readOsworldTask(runDir: string, taskKey: string): TaskTrajectory {
   const place = taskPlaces(runDir).find((p) => p.key === taskKey);
-  if (!place) throw new Error(`'${taskKey}' is no task of ${runDir}: expected <domain>/<task id> with traj.jsonl or result.txt`);
+  if (!place) throw new Error(`'${taskKey}' is not a task key of ${runDir}: expected <domain>/<task id> of a folder with traj.jsonl or result.txt`);
   const t = readTask(runDir, place);
   const verdicts = readJsonLines<Verdict>(join(runDir, place.rel, files.verdicts));
   return {
