@@ -40,7 +40,7 @@ export interface ReadReportRunOptions {
  */
 export function runDirsOf(path: string): string[] {
   const dir = resolve(path);
-  if (!existsSync(dir)) throw new Error(`${dir}: no such folder`);
+  if (!existsSync(dir)) throw new Error(`${dir}: not a run folder: there is no such folder`);
   const found = findRunDirs(dir);
   if (!found.length)
     throw new Error(`${dir}: no run folder in it or below it (looked for Proctor's manifest.json and OSWorld's, Spider2-V's and UFO's result folders)`);

@@ -66,3 +66,25 @@ describe('proctor report <top folder>', () => {
     }
   });
 });
+
+describe('judge and eval on a top folder', () => {
+  const cli = async (argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  };
+
+  it('calibrates every run found below the folder', async () => {
+    const r = await cli(['judge', '--calibrate', fx.spider2vTop]);
+    expect(r.code).toBe(0);
+    expect(r.out.match(/^== .*\(run \d of 2\)$/gm)).toHaveLength(2);
+    expect(r.out).toContain('pyautogui_som_o4-mini-2025-04-16_ef');
+  });
+
+  it('tries every run below the folder and names each it cannot re-grade', async () => {
+    const r = await cli(['eval', fx.osworldTop]);
+    expect(r.code).toBe(1);
+    expect(r.err.split('\n').filter((l) => /does not name its task files/.test(l))).toHaveLength(3);
+  });
+});
