@@ -5,7 +5,7 @@
 // the task, the verdict an imported label. The run folder is the folder above `<domain>/<task>` (or above the
 // renamed folders); task keys are `<domain or scenario>/<task folder>`.
 import { existsSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
 import type { HumanLabel, RunListItem, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
 import type { Problem } from '../../shared/task';
@@ -41,8 +41,12 @@ function placeOf(domain: string, name: string, rel: string): TaskPlace {
   return { key: `${domain}/${name}`, rel, domain, taskId: name, app: domain };
 }
 
-/** Task folders of a run folder: `<domain>/<task>/`, or renamed `<ts>-<verdict>/` folders directly below it. */
+/**
+ * Task folders of a run folder: `<domain>/<task>/`, or renamed `<ts>-<verdict>/` folders directly below it; a task
+ * folder opened on its own (traj.jsonl in it) is a run of that one task.
+ */
 function taskPlaces(runDir: string): TaskPlace[] {
+  if (existsSync(join(runDir, files.traj))) return [placeOf(basename(dirname(runDir)), basename(runDir), '')];
   const out: TaskPlace[] = [];
   for (const domain of subdirs(runDir)) {
     if (parseFolderName(domain) && isTaskDir(join(runDir, domain))) {
@@ -54,9 +58,11 @@ function taskPlaces(runDir: string): TaskPlace[] {
   return out;
 }
 
-/** True when `dir` holds OSWorld task folders: `<domain>/<task>/`, or people's `<ts>-<verdict>/` folders. */
+/** True when `dir` holds OSWorld task folders (`<domain>/<task>/`, people's `<ts>-<verdict>/`) or is one. */
 export function isOsworldRunDir(dir: string): boolean {
-  if (existsSync(join(dir, files.manifest)) || isTaskDir(dir)) return false;
+  if (existsSync(join(dir, files.manifest))) return false;
+  if (existsSync(join(dir, files.traj))) return true; // one task folder on its own
+  if (isTaskDir(dir)) return false;
   return subdirs(dir).some(
     (d) => (parseFolderName(d) !== undefined && isTaskDir(join(dir, d))) || subdirs(join(dir, d)).some((t) => isTaskDir(join(dir, d, t))),
   );

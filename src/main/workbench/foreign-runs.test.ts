@@ -196,3 +196,16 @@ describe('a Spider2-V results folder', () => {
     expect(t.steps.map((s) => s.recordingAt)).toEqual([0, 2, 9, 19]);
   });
 });
+
+describe('a single task folder served on its own', () => {
+  it('is a run of that one task', async () => {
+    const root = join(fx.forkTop, 'sec_eval_results', 'malicious_download_prompt', '20250226@161539-failed');
+    const [run] = await list(root);
+    expect(run).toMatchObject({ path: '.', runId: '20250226@161539-failed', tasks: 1 });
+    const detail = await get(root, run.runId);
+    expect(detail.tasks[0]).toMatchObject({ key: 'malicious_download_prompt/20250226@161539-failed', taskId: 'malicious_download_prompt', human: 'no' });
+    const t = await task(root, run.runId, detail.tasks[0].key);
+    expect(t.steps.map((s) => s.step)).toEqual(facts.fork.steps);
+    expect(t.steps[0].screenshot).toBe('step_1_20250226@161545.png');
+  });
+});
