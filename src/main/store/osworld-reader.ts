@@ -4,7 +4,7 @@
 // (`sec_eval_results/<scenario>/<YYYYMMDD@HHMMSS>-<verdict>[-note]/`) are found by their content: the scenario is
 // the task, the verdict an imported label. The run folder is the folder above `<domain>/<task>` (or above the
 // renamed folders); task keys are `<domain or scenario>/<task folder>`.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
 import type { HumanLabel, RunListItem, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
@@ -15,7 +15,7 @@ import { settleResult } from './result-state';
 import { checkedForeignFile, readNumberedJsonLines, subdirs } from './foreign-files';
 import { foreignRunStart, settleTaskTimes } from './started-at';
 import { alignRecording, foreignEntries, type ForeignTrajLine } from './foreign-trajectory';
-import { assignTurns, readConversation } from './model-words';
+import { assignTurns, MESSAGES_FILE, readConversation } from './model-words';
 import { folderLabel, nestedRunSettings, parseFolderName } from './run-settings';
 
 export const RECORDING_FILE = 'recording.mp4';
@@ -76,7 +76,11 @@ interface OsworldTask {
   instruction?: string;
 }
 
-function readTask(runDir: string, place: TaskPlace): OsworldTask {
+/** Largest messages.json read for the task table (its instruction); a replay reads any up to model-words' limit. */
+const LIST_MESSAGES_BYTES = 2 * 1024 * 1024;
+
+/** One task; `detail` false (the run's task table) skips what only a replay shows: screenshot checks, large conversations. */
+function readTask(runDir: string, place: TaskPlace, detail = true): OsworldTask {
   const dir = join(runDir, place.rel);
   const problems: Problem[] = [];
   const item: RunTaskItem = { key: place.key, taskId: place.taskId, domain: place.domain, state: 'pending', steps: 0 };
@@ -85,11 +89,12 @@ function readTask(runDir: string, place: TaskPlace): OsworldTask {
   const traj = readNumberedJsonLines<ForeignTrajLine>(trajFile);
   problems.push(...traj.problems);
   const { entries, errors } = foreignEntries(trajFile, traj.values, problems, (entry, line) => {
-    if (typeof line.screenshot_file !== 'string' || !line.screenshot_file) return;
+    if (!detail || typeof line.screenshot_file !== 'string' || !line.screenshot_file) return;
     const shot = checkedForeignFile(runDir, join(place.rel, basename(line.screenshot_file)), problems, { what: 'screenshot', step: entry.step });
     if (shot) entry.screenshot = shot;
   });
-  const conversation = readConversation(dir, problems);
+  const messages = join(dir, MESSAGES_FILE);
+  const conversation = detail || (existsSync(messages) && statSync(messages).size <= LIST_MESSAGES_BYTES) ? readConversation(dir, problems) : undefined;
   if (conversation) {
     assignTurns(entries, conversation.turns);
     if (conversation.instruction) item.instruction = conversation.instruction;
@@ -116,7 +121,7 @@ export function foreignRunId(runDir: string, root: string): string {
 
 export function readOsworldRun(runDir: string, root: string): RunDetail {
   const places = taskPlaces(runDir);
-  const tasks = places.map((p) => readTask(runDir, p));
+  const tasks = places.map((p) => readTask(runDir, p, false));
   const items = tasks.map((t) => t.item);
   const finished = items.filter((t) => t.score !== undefined || t.state === 'env_error' || t.state === 'timed_out');
   // People's renamed folders say nothing of the model; the folder above them is no model either.

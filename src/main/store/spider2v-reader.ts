@@ -230,13 +230,13 @@ function readTask(runDir: string, settings: Spider2vSettings, domain: string, ta
     const after = next === undefined ? undefined : firstObservation.get(next);
     if (after) e.screenshot = after;
   }
-  if (detail && existsSync(join(dir, RECORDING_FILE))) {
+  if (existsSync(join(dir, RECORDING_FILE))) {
     const rec = checkedForeignFile(runDir, rel(RECORDING_FILE), problems, { what: 'screen recording', maxBytes: 2 * 1024 * 1024 * 1024 });
     if (rec) {
       item.recording = rec;
       alignRecording(entries);
     }
-  } else if (existsSync(join(dir, RECORDING_FILE))) item.recording = rel(RECORDING_FILE);
+  }
   item.steps = order.length;
 
   settleResult(dir, trajFile, entries, errors, item, problems);
