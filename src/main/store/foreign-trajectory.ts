@@ -39,12 +39,14 @@ function infoFeedback(info: unknown): string | undefined {
 /**
  * Entries of one trajectory file, in file order. `extra(entry, line)` adds what the layout knows per line
  * (screenshots, trees). A line without a usable step_num continues the previous step (with a warning).
+ * `draw` false (a task table, which shows no actions) leaves `actions` empty and skips the parse.
  */
 export function foreignEntries(
   file: string,
   lines: NumberedLine<ForeignTrajLine>[],
   problems: Problem[],
   extra?: (entry: StepRecord, line: ForeignTrajLine) => void,
+  draw = true,
 ): ForeignEntries {
   const pointer = new PointerState();
   const entries: StepRecord[] = [];
@@ -73,7 +75,7 @@ export function foreignEntries(
     if (ts && !at)
       problems.push({ file, line: lineNo, severity: 'warning', message: `action_timestamp '${ts}' is neither %Y%m%d@%H%M%S%f nor %Y%m%d@%H%M%S` });
     if (at) lastAt = at.toISOString();
-    const shown = displayAction(value.action, pointer);
+    const shown = draw ? displayAction(value.action, pointer) : { actions: [] };
     const entry: StepRecord = { step, line: lineNo, at: at ? at.toISOString() : lastAt, rawAction: value.action, actions: shown.actions };
     if (shown.wouldRefuse) entry.wouldRefuse = shown.wouldRefuse;
     if (shown.toolAction) entry.toolAction = shown.toolAction;

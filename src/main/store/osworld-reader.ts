@@ -92,7 +92,7 @@ function readTask(runDir: string, place: TaskPlace, detail = true): OsworldTask 
     if (!detail || typeof line.screenshot_file !== 'string' || !line.screenshot_file) return;
     const shot = checkedForeignFile(runDir, join(place.rel, basename(line.screenshot_file)), problems, { what: 'screenshot', step: entry.step });
     if (shot) entry.screenshot = shot;
-  });
+  }, detail);
   const messages = join(dir, MESSAGES_FILE);
   const conversation = detail || (existsSync(messages) && statSync(messages).size <= LIST_MESSAGES_BYTES) ? readConversation(dir, problems) : undefined;
   if (conversation) {

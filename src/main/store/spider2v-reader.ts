@@ -206,7 +206,7 @@ function readTask(runDir: string, settings: Spider2vSettings, domain: string, ta
     }
     const tree = pick(trees, n, ts, 'txt');
     if (tree) entry.a11yTable = checkedForeignFile(runDir, rel(spider2vFiles.a11yTrees, tree), problems, { what: 'accessibility tree', step: n });
-  });
+  }, detail);
   // Replies that yielded no action leave no trajectory line; the log still has them.
   const seen = new Set(entries.map((e) => e.step));
   log.responses.forEach((r, i) => {

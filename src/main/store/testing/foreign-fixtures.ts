@@ -231,3 +231,33 @@ export const foreignFixtureFacts = {
     shell: 'cd ~/Downloads && chmod +x support-tool.sh && ./support-tool.sh',
   },
 } as const;
+
+/**
+ * A large OSWorld output folder for benches: `runs` dated runs (`traces/2025MMDD-<n>/pyautogui/screenshot/gpt-4o/
+ * os/task-<n>/`), each one task of `steps` steps with `linesPerStep` lines (moveTo then click()), one shared PNG
+ * copied per line, result.txt alternating 0 / 1. Returns the top folder.
+ */
+export async function writeManyOsworldRuns(dir: string, runs = 50, steps = 30, linesPerStep = 2): Promise<string> {
+  const top = join(dir, 'osworld-many');
+  const shot = join(dir, 'shared-shot.png');
+  await png(shot, { x: 400, y: 300 });
+  for (let r = 0; r < runs; r++) {
+    const task = join(top, 'traces', `20250301-${r + 1}`, 'pyautogui', 'screenshot', 'gpt-4o', 'os', `task-${r % 5}`);
+    mkdirSync(task, { recursive: true });
+    const lines: unknown[] = [];
+    const t0 = Date.UTC(2025, 2, 1, 8, 0, 0) + r * 3_600_000;
+    for (let s = 1; s <= steps; s++)
+      for (let l = 0; l < linesPerStep; l++) {
+        const at = new Date(t0 + (s * linesPerStep + l) * 1500);
+        const p = (n: number, w = 2) => String(n).padStart(w, '0');
+        const ts = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}@${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}${p(at.getMilliseconds(), 3)}000`;
+        const file = `step_${s}_${ts}.png`;
+        copyFileSync(shot, join(task, file));
+        const action = s === steps && l === linesPerStep - 1 ? 'DONE' : l === 0 ? `pyautogui.moveTo(${100 + s * 10}, ${200 + l})` : 'pyautogui.click()';
+        lines.push({ step_num: s, action_timestamp: ts, action, response: `step ${s}`, reward: 0, done: action === 'DONE', info: {}, screenshot_file: file });
+      }
+    write(join(task, 'traj.jsonl'), jsonl(lines));
+    write(join(task, 'result.txt'), r % 2 ? '1\n' : '0\n');
+  }
+  return top;
+}
