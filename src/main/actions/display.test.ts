@@ -42,6 +42,13 @@ describe('displayAction', () => {
     expect(d.wouldRefuse).toMatch(/shell/);
   });
 
+  it('reads a tool call stored as JSON text as the call, and code that starts with a capital as code', () => {
+    const d = displayAction('{"name": "computer", "input": {"action": "left_click", "coordinate": [4, 5]}}', new PointerState());
+    expect(d.actions).toEqual([{ type: 'click', x: 4, y: 5 }]);
+    expect(d.toolAction?.name).toBe('computer');
+    expect(displayAction('AB = 5', new PointerState()).toolAction).toEqual({ kind: 'text', name: 'python', text: 'AB = 5' });
+  });
+
   it('reads WAIT, DONE and FAIL as the special actions', () => {
     for (const t of ['WAIT', 'DONE', 'FAIL'] as const) expect(displayAction(t, new PointerState())).toEqual({ actions: [{ type: t }] });
   });

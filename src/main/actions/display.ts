@@ -84,7 +84,8 @@ const shorten = (s: string, n = 2000) => (s.length > n ? `${s.slice(0, n)}…` :
 /** `BASH cd ~/Downloads && …`, `ANSWER 42`: an agent's own text action (a capitalised word, then its argument). */
 function textAction(text: string): ToolAction | undefined {
   const m = /^([A-Z][A-Z_]{1,30})(?:[ \t:]+([\s\S]*))?$/.exec(text.trim());
-  if (!m || TOKENS.has(m[1])) return undefined;
+  if (!m || TOKENS.has(m[1]) || /^[=(.[]/.test(m[2] ?? '')) return undefined; // `AB = 5`, `F(1)`: code, not a word
+
   const arg = (m[2] ?? '').trim();
   if (SHELL_WORDS.has(m[1])) return { kind: 'shell', name: m[1].toLowerCase(), text: shorten(arg) };
   return { kind: 'tool', name: m[1].toLowerCase(), text: shorten(arg) };
@@ -312,6 +313,15 @@ export function displayAction(raw: unknown, pointer: PointerState): DisplayedAct
   if (typeof raw === 'string') {
     const trimmed = raw.trim();
     if (TOKENS.has(trimmed)) return { actions: [{ type: trimmed as 'WAIT' | 'DONE' | 'FAIL' }] };
+    // A tool call stored as JSON text (`{"name": "computer", "input": {…}}`) is read as the object it is.
+    if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
+      try {
+        const obj: unknown = JSON.parse(trimmed);
+        if (obj && typeof obj === 'object' && !Array.isArray(obj)) return displayAction(obj, pointer);
+      } catch {
+        // not JSON: read as code below
+      }
+    }
     const tool = textAction(trimmed);
     if (tool)
       return {
