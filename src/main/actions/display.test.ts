@@ -63,6 +63,7 @@ describe('displayAction', () => {
     const d = displayAction('x = 5\npyautogui.click(10, 20)\nfor i in range(3): pass', new PointerState());
     expect(d.actions).toEqual([{ type: 'click', x: 10, y: 20 }]);
     expect(d.undrawn).toContain('x = 5');
+    expect(d.toolAction).toEqual({ kind: 'text', name: 'python', text: d.undrawn });
     expect(d.wouldRefuse).toBeDefined();
   });
 

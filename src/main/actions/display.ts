@@ -338,8 +338,11 @@ export function displayAction(raw: unknown, pointer: PointerState): DisplayedAct
     const out: DisplayedAction = { actions: pointer.follow(drawn.actions) };
     // The hint about fences speaks to a model writing a reply; a harness's stored action has none to add.
     if (!strict.ok) out.wouldRefuse = strict.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, '');
-    if (drawn.undrawn.length) out.undrawn = drawn.undrawn.join('\n');
-    if (!drawn.actions.length && drawn.undrawn.length) out.toolAction = { kind: 'text', name: 'python', text: shorten(raw) };
+    // Code beyond calls (a loop, an assignment) ran too: it is shown as text, the drawable calls beside it.
+    if (drawn.undrawn.length) {
+      out.undrawn = drawn.undrawn.join('\n');
+      out.toolAction = { kind: 'text', name: 'python', text: drawn.actions.length ? out.undrawn : shorten(raw) };
+    }
     return out;
   }
   if (typeof raw === 'object' && !Array.isArray(raw)) {

@@ -79,8 +79,9 @@ export function foreignEntries(
     const entry: StepRecord = { step, line: lineNo, at: at ? at.toISOString() : lastAt, rawAction: value.action, actions: shown.actions };
     if (shown.wouldRefuse) entry.wouldRefuse = shown.wouldRefuse;
     if (shown.toolAction) entry.toolAction = shown.toolAction;
-    const feedback = [shown.undrawn ? `not drawn: ${shown.undrawn}` : undefined, infoFeedback(value.info)].filter((f): f is string => !!f);
-    if (feedback.length) entry.feedback = feedback.join('\n');
+    // Only the harness's own execution feedback is feedback: what Proctor cannot draw is in toolAction.
+    const feedback = infoFeedback(value.info);
+    if (feedback) entry.feedback = feedback;
     if (typeof value.response === 'string' && value.response) {
       entry.response = value.response;
       entry.model = [{ role: 'assistant', text: value.response, source: `${file.split(/[\\/]/).pop()}:${lineNo}` }];
