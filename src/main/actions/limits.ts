@@ -16,8 +16,12 @@ export const LIMITS = Object.freeze({
   clicks: 10,
   /** presses= of one press. */
   presses: 100,
-  /** Wheel clicks of one scroll. */
-  scrollClicks: 200,
+  /**
+   * Wheel clicks of one scroll. pyautogui itself takes any whole number (on X11 it repeats the wheel button that
+   * many times; agents write scroll(-800) routinely), so Proctor's cap is what its local executor performs in one
+   * call (env/local/primitives.ts MAX_REPEAT), not a tighter guess of what models need.
+   */
+  scrollClicks: 1000,
   /** Keys in one press([...]) / hotkey(...). */
   keys: 50,
   /** Seconds one reply may take in sleeps, durations and intervals together. */

@@ -75,7 +75,10 @@ function stepText(s: StepRecord, narrative: boolean): string {
   const lines = [`Step ${s.step}`];
   const raw = typeof s.rawAction === 'string' ? s.rawAction : s.rawAction !== undefined ? JSON.stringify(s.rawAction) : undefined;
   if (narrative && raw) lines.push(`  action as written: ${raw.split('\n').join('\n    ')}`);
-  lines.push(`  performed: ${s.actions.length ? s.actions.map(actionText).join('; ') : '(nothing)'}`);
+  // Another harness's agent may have run a shell command or tool call: that was performed too.
+  const tool = s.toolAction ? `${s.toolAction.kind === 'shell' ? 'shell command' : (s.toolAction.name ?? s.toolAction.kind)}: ${s.toolAction.text}` : undefined;
+  lines.push(`  performed: ${[...s.actions.map(actionText), ...(tool ? [tool] : [])].join('; ') || '(nothing)'}`);
+  if (s.error) lines.push(`  the harness stopped here: ${s.error}`);
   if (s.feedback) lines.push(`  error: ${s.feedback}`);
   if (narrative && s.response) lines.push(`  agent's words: ${s.response.split('\n').join('\n    ')}`);
   return lines.join('\n');

@@ -3,11 +3,11 @@
 // tools' folders, from a task collection given with `tasks`. What none of them says stays unknown.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunFormat, RunTaskItem } from '../../shared/run';
+import type { RunFormat, RunSettings, RunTaskItem } from '../../shared/run';
 import type { Problem, Task } from '../../shared/task';
 import { difficultyOf } from '../../shared/task';
 import { metadataFromTags, rowFromItem, type ReportRow } from '../../shared/breakdown';
-import { readRun, readTaskTrajectory, runFiles, type ManifestTaskInfo, type RunManifest } from '../store';
+import { findRunDirs, readRun, readTaskTrajectory, runFiles, type ManifestTaskInfo, type RunManifest } from '../store';
 import { readTaskFile } from '../tasks';
 import { costOf, priceTableProblems, type PriceTable } from '../agents/pricing';
 import { settleReportRow } from '../annotate/report-verdict';
@@ -18,6 +18,8 @@ export interface ReportRun {
   format: RunFormat;
   agent?: string;
   model?: string;
+  /** Other tools' runs: the settings their folder layout gives (action space, observation, model, flags). */
+  settings?: RunSettings;
   rows: ReportRow[];
   /** Problems met reading the run, its task files, or its steps (for cost). */
   problems: Problem[];
@@ -28,6 +30,21 @@ export interface ReadReportRunOptions {
   tasks?: readonly Task[];
   /** USD per million tokens per model: cost per task from the steps' prompt / completion tokens. */
   prices?: PriceTable;
+  /** The folder the user named when the run was found below it: the run id is then the path from there. */
+  root?: string;
+}
+
+/**
+ * The run folders a user named: the folder itself when it is a run, else every run at any depth below it (the
+ * top folder of a harness's output). Throws when there is none, naming the layouts looked for.
+ */
+export function runDirsOf(path: string): string[] {
+  const dir = resolve(path);
+  if (!existsSync(dir)) throw new Error(`${dir}: not a run folder: there is no such folder`);
+  const found = findRunDirs(dir);
+  if (!found.length)
+    throw new Error(`${dir}: no run folder in it or below it (looked for Proctor's manifest.json and OSWorld's, Spider2-V's and UFO's result folders)`);
+  return found;
 }
 
 const pointerOf = (key: string) => `/taskInfo/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -103,7 +120,7 @@ function brittleFlagsOf(runDir: string, key: string): string[] {
 /** One run folder as report rows. Throws when the folder is not a run of any known layout. */
 export async function readReportRun(runDir: string, options: ReadReportRunOptions = {}): Promise<ReportRun> {
   const dir = resolve(runDir);
-  const detail = readRun(dir);
+  const detail = readRun(dir, options.root ? resolve(options.root) : undefined);
   const problems = [...detail.problems];
   const manifest = detail.manifest as Partial<RunManifest> | undefined;
   const info = (key: string): ManifestTaskInfo | undefined =>
@@ -171,6 +188,7 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
     format: detail.run.format,
     ...(detail.run.agent ? { agent: detail.run.agent } : {}),
     ...(detail.run.model ? { model: detail.run.model } : {}),
+    ...(detail.run.settings ? { settings: detail.run.settings } : {}),
     rows,
     problems,
   };

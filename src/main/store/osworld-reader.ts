@@ -1,116 +1,138 @@
-// Reads result folders written by OSWorld itself: `<action_space>/<observation>/<model>/<domain>/<task_id>/` with
-// traj.jsonl (both timestamp forms, `{"Error": …}` crash lines), step_<n>_<timestamp>.png and result.txt.
-// The run folder here is the `<model>` folder; task keys are `<domain>/<task_id>`.
-import { existsSync } from 'node:fs';
+// Reads result folders written by OSWorld and its forks: `<action_space>/<observation>/<model>/<domain>/<task_id>/`
+// with traj.jsonl (several lines per step_num, `{"Error": …}` lines), step_<n>_<timestamp>.png, result.txt,
+// recording.mp4 and (tool-using agents) messages.json. Forks' folders renamed by people
+// (`sec_eval_results/<scenario>/<YYYYMMDD@HHMMSS>-<verdict>[-note]/`) are found by their content: the scenario is
+// the task, the verdict an imported label. The run folder is the folder above `<domain>/<task>` (or above the
+// renamed folders); task keys are `<domain or scenario>/<task folder>`.
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
-import type { Action, RunListItem, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
+import type { HumanLabel, RunListItem, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonLines } from './files';
 import { files } from './layout';
-import { parseOsworldTimestamp } from './timestamp';
-import { parseAction } from '../actions';
 import { settleResult } from './result-state';
-import { subdirs } from './foreign-files';
-import { foreignRunStartedAt } from './started-at';
+import { checkedForeignFile, readNumberedJsonLines, subdirs } from './foreign-files';
+import { foreignRunStart, settleTaskTimes } from './started-at';
+import { alignRecording, foreignEntries, type ForeignTrajLine } from './foreign-trajectory';
+import { assignTurns, MESSAGES_FILE, readConversation } from './model-words';
+import { folderLabel, nestedRunSettings, parseFolderName } from './run-settings';
+
+export const RECORDING_FILE = 'recording.mp4';
 
 const isTaskDir = (dir: string) => existsSync(join(dir, files.traj)) || existsSync(join(dir, files.result));
 
-/** True when `dir` holds `<domain>/<task>/` folders with traj.jsonl or result.txt (an OSWorld model folder). */
-/** OSWorld's `action`: pyautogui code (a string) or a computer_13 dict, parsed (never run) for the replay. */
-function actionsOf(action: unknown): { actions: Action[]; feedback?: string } {
-  if (action === undefined || action === null || action === '') return { actions: [] };
-  const outcome = typeof action === 'string' ? parseAction('pyautogui', action) : parseAction('computer_13', action);
-  return outcome.ok ? { actions: outcome.actions } : { actions: [], feedback: `action not replayable: ${outcome.error.message}` };
+/** A task folder of the run: where it is and what its key, task and app are. */
+interface TaskPlace {
+  key: string;
+  /** Relative to the run folder. */
+  rel: string;
+  domain: string;
+  taskId: string;
+  app?: string;
+  /** A person's renamed folder: start time and verdict. */
+  folder?: ReturnType<typeof parseFolderName>;
 }
 
+/** A domain/task pair, or a scenario with a renamed attempt folder (the scenario is then the task, not the app). */
+function placeOf(domain: string, name: string, rel: string): TaskPlace {
+  const folder = parseFolderName(name);
+  if (folder) return { key: `${domain}/${name}`, rel, domain, taskId: domain, folder };
+  return { key: `${domain}/${name}`, rel, domain, taskId: name, app: domain };
+}
+
+/**
+ * Task folders of a run folder: `<domain>/<task>/`, or renamed `<ts>-<verdict>/` folders directly below it; a task
+ * folder opened on its own (traj.jsonl in it) is a run of that one task.
+ */
+function taskPlaces(runDir: string): TaskPlace[] {
+  if (existsSync(join(runDir, files.traj))) return [placeOf(basename(dirname(runDir)), basename(runDir), '')];
+  const out: TaskPlace[] = [];
+  for (const domain of subdirs(runDir)) {
+    if (parseFolderName(domain) && isTaskDir(join(runDir, domain))) {
+      out.push(placeOf(basename(runDir), domain, domain));
+      continue;
+    }
+    for (const id of subdirs(join(runDir, domain))) if (isTaskDir(join(runDir, domain, id))) out.push(placeOf(domain, id, join(domain, id)));
+  }
+  return out;
+}
+
+/** True when `dir` holds OSWorld task folders (`<domain>/<task>/`, people's `<ts>-<verdict>/`) or is one. */
 export function isOsworldRunDir(dir: string): boolean {
   if (existsSync(join(dir, files.manifest))) return false;
-  return subdirs(dir).some((domain) => subdirs(join(dir, domain)).some((t) => isTaskDir(join(dir, domain, t))));
-}
-
-interface TrajLine {
-  step_num?: number;
-  action_timestamp?: string;
-  action?: unknown;
-  response?: string;
-  reward?: number;
-  done?: boolean;
-  info?: unknown;
-  screenshot_file?: string;
-  Error?: string;
+  if (existsSync(join(dir, files.traj))) return true; // one task folder on its own
+  if (isTaskDir(dir)) return false;
+  return subdirs(dir).some(
+    (d) => (parseFolderName(d) !== undefined && isTaskDir(join(dir, d))) || subdirs(join(dir, d)).some((t) => isTaskDir(join(dir, d, t))),
+  );
 }
 
 interface OsworldTask {
   item: RunTaskItem;
   steps: StepRecord[];
   problems: Problem[];
+  label?: HumanLabel;
+  instruction?: string;
 }
 
-function readTask(runDir: string, domain: string, taskId: string): OsworldTask {
-  const dir = join(runDir, domain, taskId);
+/** Largest messages.json read for the task table (its instruction); a replay reads any up to model-words' limit. */
+const LIST_MESSAGES_BYTES = 2 * 1024 * 1024;
+
+/** One task; `detail` false (the run's task table) skips what only a replay shows: screenshot checks, large conversations. */
+function readTask(runDir: string, place: TaskPlace, detail = true): OsworldTask {
+  const dir = join(runDir, place.rel);
   const problems: Problem[] = [];
-  // OSWorld's domain folder (chrome, os, vlc, …) names the app the task is about.
-  const item: RunTaskItem = { key: `${domain}/${taskId}`, taskId, domain, app: domain, state: 'pending', steps: 0 };
-  const traj = readJsonLines<TrajLine>(join(dir, files.traj));
+  const item: RunTaskItem = { key: place.key, taskId: place.taskId, domain: place.domain, state: 'pending', steps: 0 };
+  if (place.app) item.app = place.app;
+  const trajFile = join(dir, files.traj);
+  const traj = readNumberedJsonLines<ForeignTrajLine>(trajFile);
   problems.push(...traj.problems);
-  const steps: StepRecord[] = [];
-  const errors: string[] = [];
-  traj.values.forEach((line, i) => {
-    if (!line || typeof line !== 'object') return;
-    if (typeof line.Error === 'string') {
-      errors.push(line.Error);
-      return;
-    }
-    const at = line.action_timestamp ? parseOsworldTimestamp(line.action_timestamp) : undefined;
-    if (line.action_timestamp && !at)
-      problems.push({
-        file: join(dir, files.traj),
-        line: i + 1,
-        severity: 'warning',
-        message: `action_timestamp '${line.action_timestamp}' is neither %Y%m%d@%H%M%S%f nor %Y%m%d@%H%M%S`,
-      });
-    const shot = typeof line.screenshot_file === 'string' ? basename(line.screenshot_file) : undefined;
-    steps.push({
-      step: typeof line.step_num === 'number' ? line.step_num : steps.length + 1,
-      at: (at ?? new Date(0)).toISOString(),
-      response: typeof line.response === 'string' ? line.response : undefined,
-      rawAction: line.action,
-      ...actionsOf(line.action),
-      screenshot: shot && existsSync(join(dir, shot)) ? join(domain, taskId, shot) : undefined,
-      done: line.done === true,
-    });
-  });
-  item.steps = steps.length;
-  settleResult(dir, join(dir, files.traj), steps, errors, item, problems);
-  if (steps.length >= 2) {
-    const t0 = Date.parse(steps[0].at);
-    const t1 = Date.parse(steps[steps.length - 1].at);
-    if (t0 > 0 && t1 >= t0) item.timingMs = t1 - t0;
+  const { entries, errors } = foreignEntries(trajFile, traj.values, problems, (entry, line) => {
+    if (!detail || typeof line.screenshot_file !== 'string' || !line.screenshot_file) return;
+    const shot = checkedForeignFile(runDir, join(place.rel, basename(line.screenshot_file)), problems, { what: 'screenshot', step: entry.step });
+    if (shot) entry.screenshot = shot;
+  }, detail);
+  const messages = join(dir, MESSAGES_FILE);
+  const conversation = detail || (existsSync(messages) && statSync(messages).size <= LIST_MESSAGES_BYTES) ? readConversation(dir, problems) : undefined;
+  if (conversation) {
+    assignTurns(entries, conversation.turns);
+    if (conversation.instruction) item.instruction = conversation.instruction;
   }
-  return { item, steps, problems };
+  if (existsSync(join(dir, RECORDING_FILE))) {
+    const rec = checkedForeignFile(runDir, join(place.rel, RECORDING_FILE), problems, { what: 'screen recording', maxBytes: 2 * 1024 * 1024 * 1024 });
+    if (rec) {
+      item.recording = rec;
+      alignRecording(entries);
+    }
+  }
+  item.steps = new Set(entries.map((e) => e.step)).size;
+  settleResult(dir, trajFile, entries, errors, item, problems);
+  settleTaskTimes(item, entries, place.folder?.at, existsSync(trajFile) ? trajFile : dir);
+  const label = place.folder ? folderLabel(basename(dir), place.folder) : undefined;
+  if (label) item.human = label.complete;
+  return { item, steps: entries, problems, label, instruction: conversation?.instruction };
 }
 
-function allTasks(runDir: string): OsworldTask[] {
-  const out: OsworldTask[] = [];
-  for (const domain of subdirs(runDir))
-    for (const id of subdirs(join(runDir, domain)))
-      if (isTaskDir(join(runDir, domain, id))) out.push(readTask(runDir, domain, id));
-  return out;
+/** The run's id: its folder relative to the served root (dated runs of one task under the same settings differ). */
+export function foreignRunId(runDir: string, root: string): string {
+  return relative(root, runDir).split('\\').join('/') || basename(runDir);
 }
 
 export function readOsworldRun(runDir: string, root: string): RunDetail {
-  const tasks = allTasks(runDir);
+  const places = taskPlaces(runDir);
+  const tasks = places.map((p) => readTask(runDir, p, false));
   const items = tasks.map((t) => t.item);
   const finished = items.filter((t) => t.score !== undefined || t.state === 'env_error' || t.state === 'timed_out');
-  const model = basename(runDir);
-  const observation = basename(dirname(runDir));
-  const actionSpace = basename(dirname(dirname(runDir)));
+  // People's renamed folders say nothing of the model; the folder above them is no model either.
+  const renamed = places.length > 0 && places.every((p) => p.folder);
+  const settings = renamed ? undefined : nestedRunSettings(runDir);
+  const model = renamed ? undefined : (settings?.model ?? basename(runDir));
   const run: RunListItem = {
-    runId: `${actionSpace}/${observation}/${model}`,
+    runId: foreignRunId(runDir, root),
     path: relative(root, runDir) || '.',
     format: 'osworld',
-    startedAt: foreignRunStartedAt(runDir, tasks),
+    ...foreignRunStart(runDir, items),
     model,
     tasks: items.length,
     finished: finished.length,
@@ -118,30 +140,33 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
     successRate: items.length ? items.reduce((s, t) => s + (t.score ?? 0), 0) / items.length : undefined,
     live: false,
   };
+  if (settings) run.settings = settings;
   return {
     run,
-    manifest: { layout: 'osworld', actionSpace, observation, model },
+    manifest: { layout: renamed ? 'osworld (renamed folders)' : 'osworld', ...(settings ?? {}), ...(model ? { model } : {}) },
     tasks: items,
     problems: tasks.flatMap((t) => t.problems),
   };
 }
 
 export function readOsworldTask(runDir: string, taskKey: string): TaskTrajectory {
-  const [domain, ...rest] = taskKey.split('/');
-  const taskId = rest.join('/');
-  if (!domain || !taskId || taskId.includes('/') || domain.startsWith('.') || taskId.startsWith('.'))
-    throw new Error(`'${taskKey}' is not a task key of the form <domain>/<task id>`);
-  if (!isTaskDir(join(runDir, domain, taskId)))
-    throw new Error(`${join(runDir, domain, taskId)} holds no traj.jsonl or result.txt`);
-  const t = readTask(runDir, domain, taskId);
-  const verdicts = readJsonLines<Verdict>(join(runDir, domain, taskId, files.verdicts));
+  const place = taskPlaces(runDir).find((p) => p.key === taskKey);
+  if (!place) throw new Error(`'${taskKey}' is not a task key of ${runDir}: expected <domain>/<task id> of a folder with traj.jsonl or result.txt`);
+  const t = readTask(runDir, place);
+  const verdicts = readJsonLines<Verdict>(join(runDir, place.rel, files.verdicts));
   return {
     runId: basename(runDir),
     taskKey,
     item: t.item,
     steps: t.steps,
-    verdicts: verdicts.values,
-    task: { id: taskId, domain, app: domain },
+    verdicts: [...(t.label ? [t.label] : []), ...verdicts.values],
+    task: { id: place.taskId, domain: place.domain, app: place.app, instruction: t.instruction },
     problems: [...t.problems, ...verdicts.problems],
   };
+}
+
+/** The folder of a task key of an OSWorld-style run (renamed folders may sit directly below the run folder). */
+export function osworldTaskDir(runDir: string, taskKey: string): string | undefined {
+  const place = taskPlaces(runDir).find((p) => p.key === taskKey);
+  return place ? join(runDir, place.rel) : undefined;
 }

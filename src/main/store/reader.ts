@@ -35,10 +35,39 @@ const finishedStates: ReadonlySet<TaskState> = new Set([
   'skipped',
 ]);
 
+/** How deep below the served folder runs are looked for (harness output nests `traces/<day>/<as>/<obs>/<model>`). */
+const MAX_DEPTH = 12;
+
+/**
+ * Every run folder at or below `rootDir` — Proctor run folders and OSWorld, Spider2-V and UFO result folders at
+ * any depth (a harness's whole output folder), in walk order. A run folder is not searched further.
+ */
+export function findRunDirs(rootDir: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (existsSync(join(dir, files.manifest)) || foreignLayoutOf(dir)) {
+      found.push(dir);
+      return;
+    }
+    if (depth >= MAX_DEPTH) return;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+        .map((e) => e.name)
+        .sort();
+    } catch {
+      return;
+    }
+    for (const name of entries) walk(join(dir, name), depth + 1);
+  };
+  walk(resolve(rootDir), 0);
+  return found;
+}
+
 /** Every run below `rootDir` (Proctor run folders; OSWorld, Spider2-V and UFO result folders), newest first. */
 export function listRuns(rootDir: string): RunListItem[] {
   const root = resolve(rootDir);
-  const runs: RunListItem[] = [];
   // One unreadable run is listed with its error; it never hides the others.
   const unreadable = (dir: string, e: unknown): RunListItem => ({
     runId: basename(dir),
@@ -49,37 +78,22 @@ export function listRuns(rootDir: string): RunListItem[] {
     live: false,
     error: e instanceof Error ? e.message : String(e),
   });
-  const walk = (dir: string, depth: number) => {
+  const runs = findRunDirs(root).map((dir): RunListItem => {
     if (existsSync(join(dir, files.manifest))) {
       try {
-        runs.push(readRun(dir, root).run);
+        return readRun(dir, root).run;
       } catch (e) {
-        runs.push(unreadable(dir, e));
+        return unreadable(dir, e);
       }
-      return;
     }
     // The served folder itself may be another tool's run (`proctor serve path/to/ufo/logs`).
-    const foreign = foreignLayoutOf(dir);
-    if (foreign) {
-      try {
-        runs.push(foreign.run(dir, root).run);
-      } catch (e) {
-        runs.push({ ...unreadable(dir, e), format: foreign.format });
-      }
-      return;
-    }
-    if (depth >= 6) return;
-    let entries: string[];
+    const foreign = foreignLayoutOf(dir)!;
     try {
-      entries = readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
-        .map((e) => e.name);
-    } catch {
-      return;
+      return foreign.run(dir, root).run;
+    } catch (e) {
+      return { ...unreadable(dir, e), format: foreign.format };
     }
-    for (const name of entries) walk(join(dir, name), depth + 1);
-  };
-  walk(root, 0);
+  });
   return runs.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
 }
 

@@ -6,7 +6,11 @@ import type { RunTaskItem, StepRecord, TaskState } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { files } from './layout';
 
-/** Sets `item.score`, `item.state` and `item.error` from result.txt, crash lines and the steps. */
+/**
+ * Sets `item.score`, `item.state`, `item.error` and `item.outcome` from result.txt, crash lines and the steps.
+ * The outcome says how the harness's episode ended apart from the score: `error` (an `{"Error"}` line), `finished`
+ * (result.txt written, whatever the score), `aborted` (stopped early: a trajectory but no result.txt).
+ */
 export function settleResult(
   dir: string,
   trajFile: string,
@@ -24,6 +28,9 @@ export function settleResult(
     else item.score = score;
   }
   let state: TaskState = 'pending';
+  if (errors.length) item.outcome = 'error';
+  else if (existsSync(resultFile)) item.outcome = 'finished';
+  else if (existsSync(trajFile)) item.outcome = 'aborted';
   if (errors.length) {
     item.error = errors[errors.length - 1];
     state = /time ?limit|timed? ?out/i.test(item.error) ? 'timed_out' : 'env_error';

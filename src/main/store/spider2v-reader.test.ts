@@ -100,16 +100,14 @@ async function somRun(root: string): Promise<string> {
 describe('Spider2-V result folders', () => {
   it('reads the run folder name the runner writes and OSWorld-style nesting', () => {
     expect(spider2vRunSettings('/r/verbose_pyautogui_screenshot_a11y_tree_gpt-4o_temp0.5_traj3')).toMatchObject({
-      runId: 'verbose_pyautogui_screenshot_a11y_tree_gpt-4o_temp0.5_traj3',
-      verbose: true,
+      flags: ['verbose', 'temp0.5', 'traj3'],
       actionSpace: 'pyautogui',
       observation: 'screenshot_a11y_tree',
       model: 'gpt-4o',
       temperature: 0.5,
       trajectoryLength: 3,
     });
-    expect(spider2vRunSettings('/r/computer_13/som/claude-3')).toMatchObject({
-      runId: 'computer_13/som/claude-3',
+    expect(spider2vRunSettings('/r/computer_13/som/claude-3')).toEqual({
       actionSpace: 'computer_13',
       observation: 'som',
       model: 'claude-3',
@@ -123,7 +121,7 @@ describe('Spider2-V result folders', () => {
     expect(spider2vActions({ action_type: 'TYPING', text: 'abc' }).actions).toEqual([{ type: 'write', text: 'abc' }]);
     const refused = spider2vActions("__import__('os').system('x')");
     expect(refused.actions).toEqual([]);
-    expect(refused.feedback).toMatch(/^not replayable: /);
+    expect(refused.feedback).toMatch(/^Proctor would refuse: /);
   });
 
   it('lists tasks with scores, crashes and unfinished ones', async () => {
@@ -131,7 +129,9 @@ describe('Spider2-V result folders', () => {
     const run = await somRun(root);
     const detail = readRun(run, root);
     expect(detail.run).toMatchObject({
-      runId: 'pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3',
+      runId: 'results/pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3',
+      settings: { actionSpace: 'pyautogui', observation: 'som', model: 'gpt-4o-2024-05-13', flags: ['temp1.0', 'traj3'] },
+      startedAtSource: 'harness',
       path: 'results/pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3',
       format: 'spider2v',
       model: 'gpt-4o-2024-05-13',
@@ -143,39 +143,43 @@ describe('Spider2-V result folders', () => {
     expect(detail.run.startedAt).toBe(new Date(2024, 6, 1, 12, 0, 1, 123).toISOString()); // its first step
     expect(detail.manifest).toMatchObject({ layout: 'spider2v', actionSpace: 'pyautogui', observation: 'som' });
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
-    expect(byKey['excel/task-a']).toMatchObject({ state: 'success', score: 1, steps: 3, instruction: 'Save the sheet as report.xlsx' });
-    expect(byKey['excel/task-b']).toMatchObject({ state: 'env_error', error: 'Error msg in excel/task-b: VM did not respond' });
-    expect(byKey['jupyter/task-c']).toMatchObject({ state: 'cancelled', steps: 1 });
+    expect(byKey['excel/task-a']).toMatchObject({ state: 'success', outcome: 'finished', score: 1, steps: 3, instruction: 'Save the sheet as report.xlsx' });
+    expect(byKey['excel/task-b']).toMatchObject({ state: 'env_error', outcome: 'error', error: 'Error msg in excel/task-b: VM did not respond' });
+    expect(byKey['jupyter/task-c']).toMatchObject({ state: 'cancelled', outcome: 'aborted', steps: 1 });
     expect(byKey['jupyter/task-c'].error).toMatch(/no result\.txt/);
     expect(detail.problems.some((p) => p.line === 3 && /not JSON/.test(p.message))).toBe(true);
   });
 
-  it('maps each reply to one step: screenshot before acting, SoM, a11y table, parsed actions, refusals, replies from the log', async () => {
+  it('gives each trajectory line its entry under the harness step: its own screenshot, SoM, a11y table, actions, refusals, replies from the log', async () => {
     const root = tmp();
     const run = await somRun(root);
     const traj = readTaskTrajectory(run, 'excel/task-a');
     expect(traj.runId).toBe('pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3');
     expect(traj.task).toMatchObject({ id: 'task-a', domain: 'excel', instruction: 'Save the sheet as report.xlsx' });
-    expect(traj.steps.map((s) => s.step)).toEqual([1, 2, 3, 4]);
-    const [s1, s2, s3, s4] = traj.steps;
+    expect(traj.steps.map((s) => [s.step, s.line])).toEqual([[1, 1], [1, 2], [2, 4], [3, undefined], [4, 5]]);
+    const [click, type, s2, s3, s4] = traj.steps;
 
-    expect(s1.actions).toEqual([
-      { type: 'click', x: 100, y: 200 },
-      { type: 'write', text: 'hi' },
-    ]);
-    expect(s1.rawAction).toEqual(['index_3 = (100, 200)\npyautogui.click(index_3)', "pyautogui.typewrite('hi')"]);
-    expect(s1.observation).toBe(join('excel', 'task-a', 'screenshots', 'step_1_20240701@120001123456.png'));
-    expect(s1.somObservation).toBe(s1.observation); // som mode: the saved screenshot is the tagged one
-    expect(s1.a11yTable).toBe(join('excel', 'task-a', 'a11y_trees', 'step_1_20240701@120001123456.txt'));
-    expect(s1.at).toBe(new Date(2024, 6, 1, 12, 0, 1, 123).toISOString());
-    expect(s1.response).toContain('I will click Save.');
-    expect(s1.feedback).toBeUndefined();
+    expect(click.actions).toEqual([{ type: 'click', x: 100, y: 200 }]);
+    expect(type.actions).toEqual([{ type: 'write', text: 'hi' }]);
+    expect(click.rawAction).toBe('index_3 = (100, 200)\npyautogui.click(index_3)');
+    // Each line has the screenshot the runner saved under its own timestamp.
+    expect(click.observation).toBe(join('excel', 'task-a', 'screenshots', 'step_1_20240701@120001123456.png'));
+    expect(type.observation).toBe(join('excel', 'task-a', 'screenshots', 'step_1_20240701@120003.png'));
+    expect(click.somObservation).toBe(click.observation); // som mode: the saved screenshot is the tagged one
+    expect(click.a11yTable).toBe(join('excel', 'task-a', 'a11y_trees', 'step_1_20240701@120001123456.txt'));
+    expect(click.at).toBe(new Date(2024, 6, 1, 12, 0, 1, 123).toISOString());
+    expect(click.response).toContain('I will click Save.');
+    expect(click.model).toEqual([{ role: 'assistant', text: click.response, source: 'result-20240701@120000.log:3' }]);
+    expect(type.response).toBe(click.response); // one reply, two actions
+    expect(click.feedback).toBeUndefined();
+    expect(click.wouldRefuse).toBeUndefined();
 
+    // What the harness ran is shown; that Proctor would refuse it is said apart.
     expect(s2.actions).toEqual([]);
-    expect(s2.feedback).toMatch(/^not replayable: .*os/m);
+    expect(s2.wouldRefuse).toMatch(/os/);
     expect(s2.feedback).toContain('execution failed: NameError: os');
     expect(s2.observation).toBeUndefined();
-    expect(s1.screenshot).toBeUndefined(); // the next observation is missing
+    expect(click.screenshot).toBeUndefined(); // the next step's observation is missing
 
     expect(s3).toMatchObject({ actions: [], response: 'I am not sure what to do.', at: new Date(2024, 6, 1, 12, 0, 20).toISOString() });
     expect(s3.feedback).toMatch(/no action/);
@@ -215,7 +219,12 @@ describe('Spider2-V result folders', () => {
     expect(linkedTraj.problems.some((p) => /links outside the run folder/.test(p.message))).toBe(true);
 
     const [listed] = listRuns(root);
-    expect(listed).toMatchObject({ format: 'spider2v', runId: 'computer_13/screenshot/qwen-vl', path: join('computer_13', 'screenshot', 'qwen-vl') });
+    expect(listed).toMatchObject({
+      format: 'spider2v',
+      runId: 'computer_13/screenshot/qwen-vl',
+      path: join('computer_13', 'screenshot', 'qwen-vl'),
+      settings: { actionSpace: 'computer_13', observation: 'screenshot', model: 'qwen-vl' },
+    });
     const traj = readTaskTrajectory(run, 'chrome/t1');
     expect(traj.steps[0].actions).toEqual([{ type: 'click', x: 10, y: 20 }]);
     expect(traj.steps[0].somObservation).toBeUndefined();

@@ -292,6 +292,8 @@ export function readUfoRun(runDir: string, root: string): RunDetail {
     path: relative(root, runDir) || '.',
     format: 'ufo',
     startedAt: foreignRunStartedAt(runDir, tasks),
+    // foreignRunStartedAt falls back to the folder's mtime only when no step carries a time: say which it was.
+    startedAtSource: tasks.some((t) => t.steps.some((st) => Date.parse(st.at) > 0)) ? 'harness' : 'mtime',
     agent: 'UFO',
     tasks: items.length,
     finished: items.filter((t) => finishedStates.has(t.state)).length,

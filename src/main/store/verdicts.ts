@@ -7,6 +7,7 @@ import { appendJsonLine } from './files';
 import { files, taskDirIn } from './layout';
 import { readManifest } from './run-writer';
 import { isUfoRunDir, ufoTaskDir } from './ufo-reader';
+import { isOsworldRunDir, osworldTaskDir } from './osworld-reader';
 
 /**
  * The folder of `taskKey` in a Proctor run (from its manifest), an OSWorld or Spider2-V result folder
@@ -21,6 +22,9 @@ export function taskDirOf(runDir: string, taskKey: string): string {
     return taskDirIn(dir, rel);
   }
   if (!taskKey.includes('/') && isUfoRunDir(dir)) return ufoTaskDir(dir, taskKey);
+  // People's renamed `<ts>-<verdict>` folders may sit directly below an OSWorld-style run folder.
+  const renamed = isOsworldRunDir(dir) ? osworldTaskDir(dir, taskKey) : undefined;
+  if (renamed) return renamed;
   const parts = taskKey.split('/');
   if (parts.length !== 2 || parts.some((p) => !p || p.startsWith('.')))
     throw new Error(`'${taskKey}' is not a task key of the form <domain>/<task id>`);

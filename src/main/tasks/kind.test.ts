@@ -45,6 +45,13 @@ describe('detectLinesKind', () => {
     expect(detectLinesKind('/x/other.jsonl', { text: 'hello' })).toBe('unknown');
   });
 
+  it("reads Spider2-V's trajectory.jsonl (no screenshot_file) as its own kind, by name and by first line", () => {
+    expect(detectLinesKind('/r/excel/t/trajectory.jsonl', { step_num: 1 })).toBe('spider2v-traj-line');
+    expect(detectLinesKind('/x/copy.jsonl', { step_num: 1, action: 'WAIT', info: {} })).toBe('spider2v-traj-line');
+    expect(detectLinesKind('/x/copy.jsonl', { step_num: 1, screenshot_file: 's.png' })).toBe('traj-line');
+    expect(detectFileKind('/r/sec/20250226@161539-failed/messages.json', [{ role: 'user', content: [] }])).toBe('agent-messages');
+  });
+
   it('tells a manifest and a summary by name and content', () => {
     expect(detectFileKind('/r/manifest.json', { runId: 'r', tasks: [] })).toBe('run-manifest');
     expect(detectFileKind('/r/copy.json', { runId: 'r', tasks: [], agent: 'oracle' })).toBe('run-manifest');

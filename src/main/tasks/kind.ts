@@ -10,6 +10,8 @@ export type FileKind =
   | 'split'
   | 'summary'
   | 'traj-line'
+  | 'spider2v-traj-line'
+  | 'agent-messages'
   | 'ufo-instantiation'
   | 'ufo-execution'
   | 'judge'
@@ -29,6 +31,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** Decide the kind of a parsed JSON document. `file` helps only to tell split files and task layouts apart. */
 export function detectFileKind(file: string, json: unknown): FileKind {
+  // A tool-using agent's conversation, kept beside its trajectory by OSWorld forks.
+  if (Array.isArray(json) && basename(file).toLowerCase() === AGENT_MESSAGES) return 'agent-messages';
   if (!isObject(json)) return 'unknown';
   const keys = Object.keys(json);
   const name = basename(file).toLowerCase();
@@ -57,12 +61,16 @@ export function detectFileKind(file: string, json: unknown): FileKind {
   return 'unknown';
 }
 
-/** Line kinds of JSON-lines files, by file name. */
+/** The conversation file OSWorld forks' tool-using agents write beside traj.jsonl. */
+export const AGENT_MESSAGES = 'messages.json';
+
+/** Line kinds of JSON-lines files, by file name (Spider2-V's trajectory.jsonl has no screenshot_file). */
 const linesKindByName: Record<string, FileKind> = {
   [runFiles.events]: 'run-event',
   [runFiles.steps]: 'run-step',
   [runFiles.verdicts]: 'run-verdict',
   [runFiles.traj]: 'traj-line',
+  'trajectory.jsonl': 'spider2v-traj-line',
 };
 
 const verdictKinds = new Set(['rule', 'judge', 'human']);
@@ -76,7 +84,7 @@ export function detectLinesKind(file: string, firstLine: unknown): FileKind {
   if (byName) return byName;
   if (!isObject(firstLine)) return 'unknown';
   const keys = Object.keys(firstLine);
-  if ('step_num' in firstLine || (keys.length === 1 && keys[0] === 'Error')) return 'traj-line';
+  if ('step_num' in firstLine || (keys.length === 1 && keys[0] === 'Error')) return 'step_num' in firstLine && !('screenshot_file' in firstLine) ? 'spider2v-traj-line' : 'traj-line';
   if (typeof firstLine.kind === 'string' && 'runId' in firstLine) return 'run-event';
   if (typeof firstLine.kind === 'string' && verdictKinds.has(firstLine.kind) && 'at' in firstLine) return 'run-verdict';
   if (typeof firstLine.step === 'number' && Array.isArray(firstLine.actions)) return 'run-step';

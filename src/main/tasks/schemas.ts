@@ -5,6 +5,8 @@ import taskSpider2v from '../../../resources/schemas/task-spider2v.schema.json';
 import taskOsworld from '../../../resources/schemas/task-osworld.schema.json';
 import summary from '../../../resources/schemas/summary.schema.json';
 import trajLine from '../../../resources/schemas/osworld-traj-line.schema.json';
+import spider2vTrajLine from '../../../resources/schemas/spider2v-traj-line.schema.json';
+import agentMessages from '../../../resources/schemas/agent-messages.schema.json';
 import ufoInstantiation from '../../../resources/schemas/ufo-instantiation.schema.json';
 import ufoExecution from '../../../resources/schemas/ufo-execution.schema.json';
 import judgeOutput from '../../../resources/schemas/judge-output.schema.json';
@@ -25,6 +27,8 @@ const schemaOf: Record<SchemaKind, object> = {
   'task-osworld': taskOsworld,
   summary,
   'traj-line': trajLine,
+  'spider2v-traj-line': spider2vTrajLine,
+  'agent-messages': agentMessages,
   'ufo-instantiation': ufoInstantiation,
   'ufo-execution': ufoExecution,
   judge: judgeOutput,

@@ -14,6 +14,8 @@ import { RunTail } from './run-live';
 import { RunControl } from './run-control';
 import { compareHandlers } from './compare-handlers';
 import { readJsonFile } from '../store/files';
+import { isOsworldRunDir } from '../store/osworld-reader';
+import { isSpider2vRunDir } from '../store/spider2v-reader';
 
 /**
  * A Proctor run folder whose manifest cannot be read (cut, 100,000 levels deep, the wrong shape) is shown with
@@ -59,6 +61,9 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
     const traj = readable(() => readTaskTrajectory(dir, taskKey));
     if (!control.owns(traj.runId)) tail.follow(dir);
     const runRel = relativeToRoot(root, dir);
+    // OSWorld and Spider2-V runs are named by their folder below the root, as runs.list names them (dated runs
+    // of one task under the same settings differ only there).
+    if (!existsSync(join(dir, runFiles.manifest)) && (isOsworldRunDir(dir) || isSpider2vRunDir(dir))) traj.runId = runRel || basename(dir);
     const below = (p?: string) => (p === undefined ? undefined : runRel ? `${runRel}/${p}` : p);
     traj.steps = traj.steps.map((s) => ({
       ...s,

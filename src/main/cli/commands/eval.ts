@@ -1,14 +1,16 @@
-// `proctor eval <run-dir>`: re-grade a finished run from its stored artefacts (src/main/regrade), without
-// running the agent again; say which checks would need the live environment.
+// `proctor eval <folder>`: re-grade a finished run from its stored artefacts (src/main/regrade), without
+// running the agent again; say which checks would need the live environment. A folder above runs (a harness's
+// output) stands for every run below it.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, type CliCommand } from '../command';
+import { shownPath, UsageError, type CliCommand } from '../command';
+import { runDirsOf } from '../../report';
 import { formatTable } from '../../demo/table';
 import { regradeRun, type RegradeResult, type RegradeRow } from '../../regrade';
 import type { GradingProfile } from '../../evaluators/profile';
 import { gradingProfileFlag } from './metric';
 
-const usage = `Usage: proctor eval <run-dir> [--json] [--task KEY]… [--grading-profile P] [--downloads DIR]
+const usage = `Usage: proctor eval <folder> [--json] [--task KEY]… [--grading-profile P] [--downloads DIR]
 
 Re-grades every finished task of a Proctor run from what the run stored: the task file as it reads now (a
 changed gold file or evaluator counts), the agent's last action, and the guest files the run's grading
@@ -16,6 +18,8 @@ fetched (kept in each task folder's cache/). Checks whose getters need the machi
 vm_command_line, the browser getters, a guest file grading kept no copy of) are not scored again: they keep
 the run's score and are listed as "needs the live environment: <getter>".
 Each re-grading is appended to the task's verdicts.jsonl with provenance; nothing is overwritten.
+The folder is a run folder, or any folder above runs: every run below it is re-graded in turn (with --json,
+several runs print as {"runs": [...]}).
 
   --json       print the result as JSON
   --task KEY   only this task (<domain>/<task id>); may be repeated
@@ -23,7 +27,7 @@ Each re-grading is appended to the task's verdicts.jsonl with provenance; nothin
   --downloads DIR  where cloud_file reads its URLs again, as in \`proctor run --downloads\` (default: the run's
                own --downloads folder when it still exists, else the copies the run's grading kept)
 
-Exit status: 0 when the run was read (whatever the scores), 1 when the run folder cannot be read.`;
+Exit status: 0 when every run was read (whatever the scores), 1 when a run folder cannot be read.`;
 
 const score = (s: number | undefined) => (s === undefined ? '—' : String(Number(s.toFixed(3))));
 
@@ -47,6 +51,23 @@ function tableOf(result: RegradeResult): string[] {
       `${live} with checks that need the live environment. Verdicts appended to ${result.runDir}`,
   );
   return lines;
+}
+
+function jsonOf(result: RegradeResult) {
+  return {
+    runId: result.runId,
+    runDir: result.runDir,
+    tasks: result.rows.map((r) => ({
+      key: r.taskKey,
+      state: r.state,
+      storedScore: r.storedScore ?? null,
+      newScore: r.newScore ?? null,
+      changed: r.changed ?? null,
+      liveChecks: r.liveChecks.map((c) => ({ ...c, message: `needs the live environment: ${c.needs.join(', ')}` })),
+      ...(r.notRegraded ? { notRegraded: r.notRegraded } : {}),
+      ...(r.verdict ? { verdict: r.verdict } : {}),
+    })),
+  };
 }
 
 export const command: CliCommand = {
@@ -76,36 +97,35 @@ export const command: CliCommand = {
       } else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
       else positional.push(a);
     }
-    if (positional.length !== 1) throw new UsageError('give one run folder');
-    let result: RegradeResult;
+    if (positional.length !== 1) throw new UsageError('give one run folder (or a folder above runs)');
+    let runDirs: string[];
     try {
-      result = await regradeRun(positional[0], { tasks, profile, downloads });
+      runDirs = runDirsOf(positional[0]);
     } catch (e) {
       io.err(`proctor eval: ${(e as Error).message}`);
       return 1;
     }
+    const results: RegradeResult[] = [];
+    let failed = false;
+    for (const dir of runDirs) {
+      try {
+        results.push(await regradeRun(dir, { tasks, profile, downloads }));
+      } catch (e) {
+        io.err(`proctor eval: ${(e as Error).message}`);
+        failed = true;
+      }
+    }
     if (json) {
-      io.out(
-        JSON.stringify(
-          {
-            runId: result.runId,
-            runDir: result.runDir,
-            tasks: result.rows.map((r) => ({
-              key: r.taskKey,
-              state: r.state,
-              storedScore: r.storedScore ?? null,
-              newScore: r.newScore ?? null,
-              changed: r.changed ?? null,
-              liveChecks: r.liveChecks.map((c) => ({ ...c, message: `needs the live environment: ${c.needs.join(', ')}` })),
-              ...(r.notRegraded ? { notRegraded: r.notRegraded } : {}),
-              ...(r.verdict ? { verdict: r.verdict } : {}),
-            })),
-          },
-          null,
-          2,
-        ),
-      );
-    } else for (const line of tableOf(result)) io.out(line);
-    return 0;
+      const shown = results.map(jsonOf);
+      io.out(JSON.stringify(runDirs.length === 1 ? (shown[0] ?? null) : { runs: shown }, null, 2));
+    } else
+      results.forEach((result, i) => {
+        if (runDirs.length > 1) {
+          if (i) io.out('');
+          io.out(`== ${shownPath(result.runDir)}`);
+        }
+        for (const line of tableOf(result)) io.out(line);
+      });
+    return failed ? 1 : 0;
   },
 };

@@ -1,6 +1,8 @@
-// `proctor report <run-dir…>`: the paper's breakdowns of one or more runs (success rate overall and by category,
+// `proctor report <folder…>`: the paper's breakdowns of one or more runs (success rate overall and by category,
 // app, difficulty, interface, instruction style and account; tokens, cost and time per task), and with
-// `--compare` run versus run per bucket with the tasks that flipped.
+// `--compare` run versus run per bucket with the tasks that flipped. A folder may be a harness's whole output:
+// every run below it is read, and runs are grouped by their settings (action space, observation, model, flags).
+import { resolve } from 'node:path';
 import { UsageError, shownPath, type CliCommand } from '../command';
 import type { PriceTable } from '../../agents/pricing';
 import type { Task } from '../../../shared/task';
@@ -8,6 +10,9 @@ import { loadTasks } from '../../tasks';
 import { formatProblem } from '../../tasks/validation';
 import {
   breakdown,
+  formatSettingsGroups,
+  groupBySettings,
+  runDirsOf,
   compareLinksFor,
   compareRuns,
   dimensionNames,
@@ -21,7 +26,7 @@ import {
 } from '../../report';
 import { verdictSources } from '../../annotate/report-verdict';
 
-const usage = `Usage: proctor report <run-dir>… [--json] [--by DIMENSION]… [--compare] [--tasks PATH]… [--prices FILE]
+const usage = `Usage: proctor report <folder>… [--json] [--by DIMENSION]… [--compare] [--tasks PATH]… [--prices FILE]
 
 Success rate of each run overall and broken down as the Spider2-V paper does:
   --by category     data warehousing, transformation, ingestion, visualization, orchestration,
@@ -37,7 +42,7 @@ Success rate of each run overall and broken down as the Spider2-V paper does:
 A rate's denominator is every task of the run: errored, skipped and unfinished tasks count as 0 and are shown
 as counts. A task passes when it scored 1. Tokens and time per task are what the run recorded.
 
-  --compare        two or more runs side by side per bucket, each with its difference to the first run, and
+  --compare        two or more runs (given, or found below a folder) side by side per bucket, each with its difference to the first run, and
                    the tasks that flipped (fail → pass, pass → fail)
   --tasks PATH     task files, folders or split files to take metadata from when a run lacks it (OSWorld,
                    Spider2-V and UFO result folders carry none); may be repeated
@@ -46,7 +51,10 @@ as counts. A task passes when it scored 1. Tokens and time per task are what the
   --json           print the reports (and the comparison) as JSON
 
 Metadata a run does not carry is reported in an "unknown" bucket. Run folders: Proctor's (manifest.json) and
-OSWorld's, Spider2-V's and UFO's result folders.
+OSWorld's, Spider2-V's and UFO's result folders. A folder that is no run itself — the top folder a harness
+writes (OSWorld's results/ or traces/, Spider2-V's results/, a fork's sec_eval_results/) — stands for every run
+found below it, at any depth; runs are then first listed by their settings (action space / observation / model
+[flags], from the folder layout) with their task counts and mean scores.
 Exit status: 0 when every run was read, 1 when a run folder or a --tasks/--prices file cannot be read.`;
 
 export interface ReportArgs {
@@ -83,7 +91,6 @@ export function parseReportArgs(argv: string[]): ReportArgs {
     else args.runDirs.push(a);
   }
   if (!args.runDirs.length) throw new UsageError('give one or more run folders');
-  if (args.compare && args.runDirs.length < 2) throw new UsageError('--compare needs two or more run folders');
   args.dims = args.dims.length ? [...new Set(args.dims)] : [...dimensionNames];
   return args;
 }
@@ -119,15 +126,24 @@ export const command: CliCommand = {
       return 1;
     }
     const runs: ReportRun[] = [];
-    for (const dir of args.runDirs) {
+    let expanded = false;
+    for (const path of args.runDirs) {
       try {
-        runs.push(await readReportRun(dir, { tasks, prices }));
+        const dirs = runDirsOf(path);
+        const below = dirs.length > 1 || resolve(dirs[0]) !== resolve(path);
+        expanded ||= below;
+        for (const dir of dirs) runs.push(await readReportRun(dir, { tasks, prices, ...(below ? { root: path } : {}) }));
       } catch (e) {
         io.err(`proctor report: ${(e as Error).message}`);
         return 1;
       }
     }
+    if (args.compare && runs.length < 2) {
+      io.err('proctor report: --compare needs two or more runs');
+      return 1;
+    }
     const labels = labelsOf(runs);
+    const groups = expanded || runs.some((r) => r.settings) ? groupBySettings(runs, labels) : undefined;
     const reports = runs.map((r) => breakdown(r.rows, args.dims));
     const comparison = args.compare ? compareRuns(runs.map((r, i) => ({ label: labels[i], rows: r.rows })), args.dims) : undefined;
     if (args.json) {
@@ -144,7 +160,9 @@ export const command: CliCommand = {
               report: reports[i],
               tasks: r.rows,
               problems: r.problems,
+              ...(r.settings ? { settings: r.settings } : {}),
             })),
+            ...(groups ? { groups } : {}),
             ...(comparison ? { comparison } : {}),
           },
           null,
@@ -154,6 +172,10 @@ export const command: CliCommand = {
       return 0;
     }
     const titles = runs.map((r, i) => titleOf(r, labels[i]));
+    if (groups) {
+      for (const line of formatSettingsGroups(groups)) io.out(line);
+      io.out('');
+    }
     if (comparison) for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir)))) io.out(line);
     else
       for (const [i, report] of reports.entries()) {
