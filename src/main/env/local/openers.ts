@@ -73,7 +73,7 @@ export async function waitForWindowTitle(
 ): Promise<string[]> {
   const strict = o.strict ?? true;
   const end = Date.now() + (o.timeoutMs ?? 30_000);
-  let seen: string[] = [];
+  let seen: string[];
   for (;;) {
     seen = await windowTitles(env);
     if (seen.some((t) => (strict ? t === title : t.includes(title)))) return seen;

@@ -19,7 +19,10 @@ export interface AtspiOptions {
   skipApps?: string[];
   /** Maps the accessibility bus address the display reports to one this host reaches (sandboxed displays). */
   hostAddress?: (address: string) => string;
-  /** Do not descend into nodes that are not `showing` (closed menus, hidden windows). Default true. */
+  /**
+   * Leave out nodes that are not `showing` (closed menus' items, hidden windows) with all below them, asking
+   * only their states: no agent is shown them (observe/filter.ts). Default true.
+   */
   pruneHidden?: boolean;
 }
 
@@ -52,9 +55,22 @@ export function atspiTag(roleName: string): string {
   return roleName.trim().toLowerCase().replace(/\s+/g, '-') || 'unknown';
 }
 
+/**
+ * Containers with more children than this are never asked for their list: GetChildren makes the application
+ * build every child, and a Calc sheet reports 2^31−1 of them (LibreOffice hangs, and with it every later walk).
+ */
 const MAX_CHILDREN = 1000;
+/** Cells taken from a huge table's visible range, at most. */
+const MAX_VISIBLE_CELLS = 2500;
+/** Children taken by index from a huge container that is not a table. */
+const MAX_HUGE_CHILDREN = 200;
+/** Text kept per node. Text is asked as characters 0 to −1 (the whole): Writer paragraphs answer nothing to 0–10000. */
 const MAX_TEXT = 10_000;
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+const COMPONENT = 'org.a11y.atspi.Component';
+const TABLE = 'org.a11y.atspi.Table';
+const TEXT = 'org.a11y.atspi.Text';
+const NULL_PATH = '/org/a11y/atspi/null';
 
 class Deadline {
   constructor(readonly at: number) {}
@@ -107,34 +123,32 @@ interface Pending {
   ref: Ref;
   parent?: AccessibilityNode;
   app?: string;
+  /** A cell of a huge table (read with its text in one round). */
+  cell?: boolean;
 }
 
-/** Reads one object: its node, and the references of its children. */
-async function readObject(
-  bus: Bus,
-  deadline: Deadline,
-  [name, path]: Ref,
-): Promise<{ node: AccessibilityNode; children: Ref[] } | undefined> {
-  const [props, role, state, ifaces, children, extents, attrs] = await Promise.all([
-    tryCall(bus, deadline, name, path, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE]),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetRoleName'),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetState'),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetInterfaces'),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetChildren'),
-    tryCall(bus, deadline, name, path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetAttributes'),
-  ]);
-  if (!props || !role) return undefined; // the object went away while we walked
+interface ObjectRead {
+  node: AccessibilityNode;
+  children: Ref[];
+  /** The children are the visible cells of a huge table. */
+  hugeTable: boolean;
+}
+
+function textOf(reply: unknown[] | undefined): string | undefined {
+  const t = reply?.[0];
+  return typeof t === 'string' && t.length > 0 ? t.slice(0, MAX_TEXT) : undefined;
+}
+
+function nodeOf(props: unknown[], role: string, state: unknown[] | undefined, extents: unknown[] | undefined, attrs?: unknown[]): AccessibilityNode {
   const values = (props[0] ?? {}) as Record<string, { value: unknown }>;
   const str = (key: string): string => {
     const v = values[key]?.value;
     return typeof v === 'string' ? v : '';
   };
-  const interfaces = (ifaces?.[0] as string[] | undefined) ?? [];
   const [x, y, width, height] = ((extents?.[0] as number[] | undefined) ?? [-1, -1, -1, -1]).map(Number);
   const attributes = (attrs?.[0] as Record<string, string> | undefined) ?? {};
-  const node: AccessibilityNode = {
-    role: atspiTag(String(role[0] ?? '')),
+  return {
+    role: atspiTag(role),
     name: str('Name').trim(),
     description: str('Description').trim() || undefined,
     className: attributes.class || undefined,
@@ -145,12 +159,105 @@ async function readObject(
     states: atspiStateNames(((state?.[0] as number[] | undefined) ?? []).map(Number)),
     source: 'atspi',
   };
-  if (interfaces.includes('org.a11y.atspi.Text')) {
-    const text = await tryCall(bus, deadline, name, path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, MAX_TEXT]);
-    if (typeof text?.[0] === 'string' && text[0].length > 0) node.text = text[0];
+}
+
+function childCountOf(props: unknown[]): number {
+  const n = Number((props[0] as Record<string, { value: unknown }> | undefined)?.ChildCount?.value ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
+interface ReadMode {
+  /** A cell of a huge table: name, states, box and text in one round (a table's GetAccessibleAt gives cells). */
+  cell?: boolean;
+  /** Leave the object out when it is not showing (asking its states only). */
+  showingOnly?: boolean;
+}
+
+/**
+ * Reads one object: its node, and the references of the children to walk; undefined when it went away (or is
+ * not showing, with `showingOnly`). Rounds of calls, each all at once: states; then name, role, interfaces,
+ * box and attributes; then text and children (a short list whole, a huge table's visible cells).
+ */
+async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode = {}): Promise<ObjectRead | undefined> {
+  const [name, path] = ref;
+  const ask = (iface: string, member: string, signature = '', body: unknown[] = []) => tryCall(bus, deadline, name, path, iface, member, signature, body);
+  const listChildren = async (count: number): Promise<Ref[]> =>
+    count <= 0 ? [] : (((await ask(ACCESSIBLE, 'GetChildren'))?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
+  if (mode.cell) {
+    const [props, state, extents, text] = await Promise.all([
+      ask('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE]),
+      ask(ACCESSIBLE, 'GetState'),
+      ask(COMPONENT, 'GetExtents', 'u', [0]),
+      ask(TEXT, 'GetText', 'ii', [0, -1]),
+    ]);
+    if (!props) return undefined;
+    const node = nodeOf(props, 'table cell', state, extents);
+    if (mode.showingOnly && !node.states.includes('showing')) return undefined;
+    const t = textOf(text);
+    if (t) node.text = t;
+    const count = childCountOf(props);
+    return { node, children: count <= MAX_CHILDREN ? await listChildren(count) : [], hugeTable: false };
   }
-  const refs = ((children?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
-  return { node, children: refs };
+  const state = await ask(ACCESSIBLE, 'GetState');
+  if (!state) return undefined;
+  const states = atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number));
+  if (mode.showingOnly && !states.includes('showing')) return undefined;
+  const [props, role, ifaces, extents, attrs] = await Promise.all([
+    ask('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE]),
+    ask(ACCESSIBLE, 'GetRoleName'),
+    ask(ACCESSIBLE, 'GetInterfaces'),
+    ask(COMPONENT, 'GetExtents', 'u', [0]),
+    ask(ACCESSIBLE, 'GetAttributes'),
+  ]);
+  if (!props || !role) return undefined; // the object went away while we walked
+  const node = nodeOf(props, String(role[0] ?? ''), state, extents, attrs);
+  const interfaces = (ifaces?.[0] as string[] | undefined) ?? [];
+  const count = childCountOf(props);
+  const huge = count > MAX_CHILDREN || states.includes('manages-descendants');
+  const hugeTable = huge && count > 0 && interfaces.includes(TABLE);
+  const [text, children] = await Promise.all([
+    interfaces.includes(TEXT) ? ask(TEXT, 'GetText', 'ii', [0, -1]).then(textOf) : undefined,
+    !huge ? listChildren(count) : hugeTable ? visibleCells(bus, deadline, ref, node) : count > 0 ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN)) : [],
+  ]);
+  if (text) node.text = text;
+  return { node, children, hugeTable };
+}
+
+/** The first `n` children of a huge container, one GetChildAtIndex each. */
+async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n: number): Promise<Ref[]> {
+  const replies = await Promise.all(Array.from({ length: n }, (_, i) => tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetChildAtIndex', 'i', [i])));
+  return replies.map((r) => r?.[0] as Ref | undefined).filter((r): r is Ref => !!r && r[1] !== NULL_PATH);
+}
+
+/**
+ * The cells of a huge table (a Calc sheet) that are on screen: the cells at the table's top-left and bottom-right
+ * corners give the visible rows and columns (their index in the table → row, column), and each cell of that
+ * range is asked by row and column. Never enumerates the table's children.
+ */
+async function visibleCells(bus: Bus, deadline: Deadline, [name, path]: Ref, table: AccessibilityNode): Promise<Ref[]> {
+  if (!(table.width > 2 && table.height > 2)) return [];
+  const cellAt = async (x: number, y: number): Promise<[number, number] | undefined> => {
+    const at = (await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0]))?.[0] as Ref | undefined;
+    if (!at || at[1] === NULL_PATH) return undefined;
+    const index = Number((await tryCall(bus, deadline, at[0], at[1], ACCESSIBLE, 'GetIndexInParent'))?.[0]);
+    if (!(index >= 0)) return undefined;
+    const rc = await tryCall(bus, deadline, name, path, TABLE, 'GetRowColumnExtentsAtIndex', 'i', [index]);
+    const [ok, row, col] = [rc?.[0], Number(rc?.[1]), Number(rc?.[2])];
+    return ok !== false && row >= 0 && col >= 0 ? [row, col] : undefined;
+  };
+  const [first, last] = await Promise.all([
+    cellAt(table.x + 1, table.y + 1),
+    cellAt(table.x + table.width - 2, table.y + table.height - 2),
+  ]);
+  if (!first || !last) return [];
+  const rows = Math.max(0, last[0] - first[0] + 1);
+  const cols = Math.max(0, Math.min(last[1] - first[1] + 1, MAX_VISIBLE_CELLS));
+  const wanted: [number, number][] = [];
+  for (let r = 0; r < rows && wanted.length < MAX_VISIBLE_CELLS; r++) {
+    for (let c = 0; c < cols && wanted.length < MAX_VISIBLE_CELLS; c++) wanted.push([first[0] + r, first[1] + c]);
+  }
+  const replies = await Promise.all(wanted.map(([r, c]) => tryCall(bus, deadline, name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])));
+  return replies.map((r) => r?.[0] as Ref | undefined).filter((r): r is Ref => !!r && r[1] !== NULL_PATH);
 }
 
 /** The accessibility bus lives as long as its session bus: its address is asked once per session bus. */
@@ -219,7 +326,9 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
     let count = 0;
     while (level.length > 0 && count < maxNodes && deadline.left > 0) {
       level = level.slice(0, maxNodes - count);
-      const read = await Promise.all(level.map((p) => readObject(bus, deadline, p.ref).catch(() => undefined)));
+      const read = await Promise.all(
+        level.map((p) => readObject(bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined)),
+      );
       const next: Pending[] = [];
       read.forEach((r, i) => {
         if (!r) return;
@@ -235,8 +344,7 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
           (pending.parent!.children ??= []).push(node);
         }
         count++;
-        if (prune && !isApp && !node.states.includes('showing')) return;
-        for (const ref of r.children) next.push({ ref, parent: node, app: node.app });
+        for (const ref of r.children) next.push({ ref, parent: node, app: node.app, cell: r.hugeTable });
       });
       level = next;
     }
