@@ -217,10 +217,27 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
   const hugeTable = huge && count > 0 && interfaces.includes(TABLE);
   const [text, children] = await Promise.all([
     interfaces.includes(TEXT) ? ask(TEXT, 'GetText', 'ii', [0, -1]).then(textOf) : undefined,
-    !huge ? listChildren(count) : hugeTable ? visibleCells(bus, deadline, ref, node) : count > 0 ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN)) : [],
+    !huge
+      ? listChildren(count).then((refs) => (mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs))
+      : hugeTable
+        ? visibleCells(bus, deadline, ref, node)
+        : count > 0
+          ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN))
+          : [],
   ]);
   if (text) node.text = text;
   return { node, children, hugeTable };
+}
+
+/**
+ * A menu's items when the menu is open, none when it is closed: a popup's items show all together, so its first
+ * and last item tell (a closed menu bar costs two calls per menu, not one per item).
+ */
+async function openMenuItems(bus: Bus, deadline: Deadline, refs: Ref[]): Promise<Ref[]> {
+  if (refs.length <= 2) return refs;
+  const probes = await Promise.all([refs[0], refs[refs.length - 1]].map(([n, p]) => tryCall(bus, deadline, n, p, ACCESSIBLE, 'GetState')));
+  const showing = probes.some((s) => atspiStateNames(((s?.[0] as number[] | undefined) ?? []).map(Number)).includes('showing'));
+  return showing ? refs : [];
 }
 
 /** The first `n` children of a huge container, one GetChildAtIndex each. */
@@ -322,32 +339,28 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
         if (error instanceof TimedOut) return [[]];
         throw error;
       });
-    let level: Pending[] = ((desktop[0] as Ref[] | undefined) ?? []).map((ref) => ({ ref }));
+    // Every object is read as soon as its parent has listed it (no wait for the rest of its level), so the
+    // application is never left idle between levels; children keep their order. The node cap is taken when a
+    // read starts, so the nodes nearest the roots (listed first) are the ones kept.
     let count = 0;
-    while (level.length > 0 && count < maxNodes && deadline.left > 0) {
-      level = level.slice(0, maxNodes - count);
-      const read = await Promise.all(
-        level.map((p) => readObject(bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined)),
-      );
-      const next: Pending[] = [];
-      read.forEach((r, i) => {
-        if (!r) return;
-        const pending = level[i];
-        const { node } = r;
-        const isApp = !pending.parent;
-        if (isApp) {
-          if (skip.has(node.name.toLowerCase())) return;
-          node.app = node.name;
-          roots.push(node);
-        } else {
-          node.app = pending.app;
-          (pending.parent!.children ??= []).push(node);
-        }
-        count++;
-        for (const ref of r.children) next.push({ ref, parent: node, app: node.app, cell: r.hugeTable });
-      });
-      level = next;
-    }
+    const visit = async (p: Pending): Promise<AccessibilityNode | undefined> => {
+      if (count >= maxNodes || deadline.left <= 0) return undefined;
+      count++;
+      const r = await readObject(bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined);
+      const isApp = !p.parent;
+      if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
+        count--;
+        return undefined;
+      }
+      const { node } = r;
+      node.app = isApp ? node.name : p.app;
+      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable })));
+      const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
+      if (children.length) node.children = children;
+      return node;
+    };
+    const apps = await Promise.all(((desktop[0] as Ref[] | undefined) ?? []).map((ref) => visit({ ref })));
+    roots.push(...apps.filter((a): a is AccessibilityNode => a !== undefined));
   } finally {
     bus.disconnect();
   }
