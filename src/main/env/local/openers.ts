@@ -86,3 +86,23 @@ export async function waitForWindowTitle(
     }`,
   );
 }
+
+/**
+ * Moves the pointer over the window titled exactly `title` and back to where it was. GUI LibreOffice (gtk3)
+ * learns where the window manager put its window from pointer events: until the pointer has moved over it, its
+ * AT-SPI boxes are off by the window manager's offset (measured: 25 px too high under openbox's title bar), so
+ * Set-of-Mark marks and clicks on them miss. Call once after the window appears, before observing.
+ */
+export async function settleWindowGeometry(env: Pick<Environment, 'run' | 'perform'>, title: string): Promise<void> {
+  const pattern = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+  const r = await env.run(['sh', '-c', 'xdotool getmouselocation --shell; xdotool search --onlyvisible --name "$1" getwindowgeometry --shell', 'sh', pattern], { timeoutMs: 10_000 });
+  const num = (key: string): number[] => [...r.stdout.matchAll(new RegExp(`^${key}=(-?\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  const [px, wx] = num('X');
+  const [py, wy] = num('Y');
+  const [w] = num('WIDTH');
+  const [h] = num('HEIGHT');
+  if ([px, py, wx, wy, w, h].some((v) => v === undefined || Number.isNaN(v))) throw new Error(`no window titled exactly '${title}' to settle (xdotool: ${r.stdout.trim() || r.stderr.trim()})`);
+  const cx = wx + Math.floor(w / 2);
+  const cy = wy + Math.floor(h / 2);
+  await env.perform([{ type: 'moveTo', x: cx === px && cy === py ? cx + 1 : cx, y: cy }, { type: 'moveTo', x: px, y: py }]);
+}
