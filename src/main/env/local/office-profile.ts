@@ -116,9 +116,9 @@ export function mergeProfile(existing: string | undefined, items: OfficeProfileI
 
 /**
  * Prepares LibreOffice's user profile under the host folder `homeRoot` (a sandbox home). Does nothing when no
- * LibreOffice is installed. Returns the profile file written, if any.
+ * LibreOffice is installed (`install` null). Returns the profile file written, if any.
  */
-export function prepareOfficeProfile(homeRoot: string, install: OfficeInstall | undefined = findOfficeInstall()): string | undefined {
+export function prepareOfficeProfile(homeRoot: string, install: OfficeInstall | null = findOfficeInstall() ?? null): string | undefined {
   if (!install) return undefined;
   const dir = join(homeRoot, OFFICE_PROFILE_DIR);
   const file = join(dir, OFFICE_PROFILE_FILE);
