@@ -10,7 +10,7 @@ import { filterNodes, flattenTree } from '../src/main/observe/filter';
 import { observe } from '../src/main/observe/index';
 import { serveFixturePage, startChromium } from '../src/main/env/local/testing/apps';
 import { convertInSandbox, flatText, officeGuiMissingHere, workbookBytes } from '../src/main/env/local/testing/office-docs';
-import { waitForWindowTitle } from '../src/main/env/local/openers';
+import { settleWindowGeometry, waitForWindowTitle } from '../src/main/env/local/openers';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -99,6 +99,7 @@ async function officeCase(title: string, make: (env: LocalEnvironment) => Promis
     await env.open(file);
     await waitForWindowTitle(env, windowTitle, { timeoutMs: 60_000 });
     console.log(`\n${windowTitle}: window after ${(performance.now() - t).toFixed(0)} ms (cold start)`);
+    await settleWindowGeometry(env, windowTitle);
     const first = performance.now();
     await env.accessibilityTree(); // LibreOffice builds its accessibility objects on the first walk
     console.log(`first accessibility walk (LibreOffice builds its objects): ${(performance.now() - first).toFixed(0)} ms`);
