@@ -1,16 +1,23 @@
-// Observation cost at 1920×1080 with a Chromium page open: Set-of-Mark observations (screenshot + merged
-// accessibility tree + filter + marks + table) against the plain screenshot alone.
-//   npx tsx bench/observe.ts [--runs 30]
-import { createLocalEnvironment } from '../src/main/env/local/local-environment';
+// Observation cost at 1920×1080: Set-of-Mark observations (screenshot + merged accessibility tree + filter + marks +
+// table) against the plain screenshot alone, with a Chromium page open, then with a Calc workbook and a Writer
+// document open in GUI LibreOffice (AT-SPI only: a sheet's visible cells, a document's visible paragraphs).
+//   npx tsx bench/observe.ts [--runs 30] [--case chromium|calc|writer|all]
+import { createLocalEnvironment, type LocalEnvironment } from '../src/main/env/local/local-environment';
 import type { Environment } from '../src/main/env/environment';
 import { collectAccessibility } from '../src/main/env/local/accessibility';
 import { drawSetOfMark } from '../src/main/observe/set-of-mark';
-import { filterNodes } from '../src/main/observe/filter';
+import { filterNodes, flattenTree } from '../src/main/observe/filter';
 import { observe } from '../src/main/observe/index';
 import { serveFixturePage, startChromium } from '../src/main/env/local/testing/apps';
+import { convertInSandbox, flatText, officeGuiMissingHere, workbookBytes } from '../src/main/env/local/testing/office-docs';
+import { settleWindowGeometry, waitForWindowTitle } from '../src/main/env/local/openers';
 
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 30;
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const RUNS = Number(arg('--runs') ?? 30);
+const CASE = arg('--case') ?? 'all';
 
 /** A page of a realistic size: a form, a nav bar, a table of 40 rows with links and buttons. */
 const rows = Array.from(
@@ -40,37 +47,84 @@ async function time(label: string, fn: () => Promise<unknown>): Promise<[string,
   return [label, stats(ms)];
 }
 
-const local = await createLocalEnvironment({ width: 1920, height: 1080 });
-const page = await serveFixturePage(PAGE);
-const chromium = await startChromium(local.displayEnv, page.url, { position: [0, 0], size: [1920, 1080] });
-local.setBrowserEndpoint!(chromium.endpoint);
-const env: Environment = Object.assign(Object.create(local) as Environment, {
-  capabilities: new Set([...local.capabilities, 'accessibility' as const]),
-  accessibilityTree: () =>
-    collectAccessibility({ dbusAddress: local.displayEnv.DBUS_SESSION_BUS_ADDRESS, cdpEndpoint: chromium.endpoint }),
-});
-try {
-  await new Promise((r) => setTimeout(r, 1500)); // let the page settle
+/** Times the screenshot (baseline), the tree, the marks and whole observations of what `env` shows now. */
+async function measure(title: string, env: Environment, treeLabel: string): Promise<void> {
   const sample = await observe(env, 'som');
   const shot = await env.screenshot();
-  const shown = filterNodes(await env.accessibilityTree(), await env.screen());
+  const tree = await env.accessibilityTree();
+  const shown = filterNodes(tree, await env.screen());
   const results = [
     await time('screenshot alone (baseline)', () => env.screenshot()),
-    await time('accessibility tree (AT-SPI + CDP)', () => env.accessibilityTree()),
+    await time(treeLabel, () => env.accessibilityTree()),
     await time('Set-of-Mark drawing only', () => drawSetOfMark(shot, shown)),
     await time('observe som (total)', () => observe(env, 'som')),
     await time('observe screenshot_a11y_tree', () => observe(env, 'screenshot_a11y_tree')),
   ];
-  console.log(`observe bench: 1920x1080, Chromium page with ${sample.som!.marks.length} marks, ${RUNS} runs each`);
+  console.log(`\nobserve bench: 1920x1080, ${title}: ${flattenTree(tree).length} nodes, ${sample.som!.marks.length} marks, ${RUNS} runs each`);
   console.log(`${'what'.padEnd(38)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'min'.padStart(8)}`);
   for (const [label, s] of results) {
     console.log(`${label.padEnd(38)} ${s.median.toFixed(1).padStart(6)}ms ${s.p95.toFixed(1).padStart(6)}ms ${s.min.toFixed(1).padStart(6)}ms`);
   }
   const base = results[0][1].median;
-  const som = results[3][1].median;
-  console.log(`SoM observation over the plain screenshot: +${(som - base).toFixed(1)} ms (median)`);
-} finally {
-  await chromium.stop();
-  await page.close();
-  await local.close();
+  console.log(`accessibility tree: ${results[1][1].median.toFixed(1)} ms median (a11y budget 300 ms)`);
+  console.log(`SoM observation over the plain screenshot: +${(results[3][1].median - base).toFixed(1)} ms (median)`);
+}
+
+async function chromiumCase(): Promise<void> {
+  const local = await createLocalEnvironment({ width: 1920, height: 1080 });
+  const page = await serveFixturePage(PAGE);
+  const chromium = await startChromium(local.displayEnv, page.url, { position: [0, 0], size: [1920, 1080] });
+  local.setBrowserEndpoint!(chromium.endpoint);
+  const env: Environment = Object.assign(Object.create(local) as Environment, {
+    capabilities: new Set([...local.capabilities, 'accessibility' as const]),
+    accessibilityTree: () =>
+      collectAccessibility({ dbusAddress: local.displayEnv.DBUS_SESSION_BUS_ADDRESS, cdpEndpoint: chromium.endpoint }),
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 1500)); // let the page settle
+    await measure('Chromium page', env, 'accessibility tree (AT-SPI + CDP)');
+  } finally {
+    await chromium.stop();
+    await page.close();
+    await local.close();
+  }
+}
+
+/** GUI LibreOffice showing `file` (made by `make`) in a fresh sandbox session at 1920×1080. */
+async function officeCase(title: string, make: (env: LocalEnvironment) => Promise<string>, windowTitle: string): Promise<void> {
+  const env = await createLocalEnvironment({ width: 1920, height: 1080 });
+  try {
+    const file = await make(env);
+    const t = performance.now();
+    await env.open(file);
+    await waitForWindowTitle(env, windowTitle, { timeoutMs: 60_000 });
+    console.log(`\n${windowTitle}: window after ${(performance.now() - t).toFixed(0)} ms (cold start)`);
+    await settleWindowGeometry(env, windowTitle);
+    const first = performance.now();
+    await env.accessibilityTree(); // LibreOffice builds its accessibility objects on the first walk
+    console.log(`first accessibility walk (LibreOffice builds its objects): ${(performance.now() - first).toFixed(0)} ms`);
+    await measure(title, env, 'accessibility tree (AT-SPI)');
+  } finally {
+    await env.close();
+  }
+}
+
+if (CASE === 'all' || CASE === 'chromium') await chromiumCase();
+if (CASE !== 'chromium') {
+  if (officeGuiMissingHere) console.log(`\noffice cases skipped: ${officeGuiMissingHere}`);
+  else {
+    if (CASE === 'all' || CASE === 'calc') {
+      const book = Array.from({ length: 80 }, (_, r) => Array.from({ length: 12 }, (_, c) => (r === 0 ? `Column ${c + 1}` : r * 100 + c)));
+      await officeCase('Calc workbook (visible cells of an 80×12 sheet)', async (env) => {
+        await env.putFile('/home/user/Sales.xlsx', await workbookBytes(book));
+        return '/home/user/Sales.xlsx';
+      }, 'Sales.xlsx - LibreOffice Calc');
+    }
+    if (CASE === 'all' || CASE === 'writer') {
+      await officeCase('Writer document (visible paragraphs of 80)', async (env) => {
+        await env.putFile('/tmp/src/Report.fodt', Buffer.from(flatText(Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1}: the quarterly figures and what they mean.`))));
+        return convertInSandbox(env, '/tmp/src/Report.fodt', 'docx:MS Word 2007 XML', '/home/user');
+      }, 'Report.docx - LibreOffice Writer');
+    }
+  }
 }

@@ -1,7 +1,7 @@
 // What a task needs that this machine may lack: an account, a proxy, an app. Such tasks are recorded `skipped`
 // with the reason instead of failing somewhere in their setup.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import type { Task } from '../../shared/task';
 
 /**
@@ -31,7 +31,10 @@ export const appExecutables: Record<string, string[]> = {
   libreoffice_calc: ['soffice', 'libreoffice'],
   libreoffice_writer: ['soffice', 'libreoffice'],
   libreoffice_impress: ['soffice', 'libreoffice'],
+  libreoffice_draw: ['soffice', 'libreoffice'],
   excel: ['soffice', 'libreoffice'],
+  word: ['soffice', 'libreoffice'],
+  powerpoint: ['soffice', 'libreoffice'],
   gimp: ['gimp'],
   vlc: ['vlc'],
   thunderbird: ['thunderbird'],
@@ -40,18 +43,71 @@ export const appExecutables: Record<string, string[]> = {
   git: ['git'],
 };
 
-/** True when `name` is an executable file on PATH. */
-export function onPath(name: string, path: string = process.env.PATH ?? ''): boolean {
+/**
+ * Apps that are LibreOffice's windows, and the library of the module each needs (Debian's libreoffice-calc,
+ * -writer, -impress, -draw). Their tasks open documents in the GUI: a headless `soffice` is not enough.
+ */
+export const officeModules: Record<string, { module: string; library: string }> = {
+  libreoffice_calc: { module: 'Calc', library: 'libsclo.so' },
+  excel: { module: 'Calc', library: 'libsclo.so' },
+  libreoffice_writer: { module: 'Writer', library: 'libswlo.so' },
+  word: { module: 'Writer', library: 'libswlo.so' },
+  libreoffice_impress: { module: 'Impress', library: 'libsdlo.so' },
+  powerpoint: { module: 'Impress', library: 'libsdlo.so' },
+  libreoffice_draw: { module: 'Draw', library: 'libsdlo.so' },
+};
+
+/**
+ * LibreOffice's window plugins (VCL): GTK, KDE/Qt or plain X11. Debian's `-nogui` flavour has none of them, only
+ * headless drawing, so it converts files but shows no window.
+ */
+export const OFFICE_WINDOW_PLUGINS = [
+  'libvclplug_gtk3lo.so', 'libvclplug_gtk4lo.so', 'libvclplug_kf5lo.so', 'libvclplug_qt5lo.so', 'libvclplug_qt6lo.so', 'libvclplug_genlo.so',
+];
+
+/** The full path of executable `name` on PATH, or undefined. */
+export function whichOnPath(name: string, path: string = process.env.PATH ?? ''): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
     try {
       accessSync(join(dir, name), constants.X_OK);
-      return true;
+      return join(dir, name);
     } catch {
       // not here
     }
   }
-  return false;
+  return undefined;
+}
+
+/** True when `name` is an executable file on PATH. */
+export function onPath(name: string, path: string = process.env.PATH ?? ''): boolean {
+  return whichOnPath(name, path) !== undefined;
+}
+
+/**
+ * Why the LibreOffice window `app` needs cannot open here (no soffice, no window plugin: a `-nogui` install, or
+ * not the module), or undefined when it can. `program` is LibreOffice's program folder (default: where the
+ * `soffice` on PATH lives).
+ */
+export function officeGuiMissing(app: string, program?: string): string | undefined {
+  const need = officeModules[app];
+  if (!need) return undefined;
+  if (!program) {
+    const exe = whichOnPath('soffice') ?? whichOnPath('libreoffice');
+    if (!exe) return `app not installed: ${app} (LibreOffice ${need.module}: no soffice on PATH)`;
+    try {
+      program = dirname(realpathSync(exe));
+    } catch {
+      return `app not installed: ${app} (cannot resolve ${exe})`;
+    }
+  }
+  if (!OFFICE_WINDOW_PLUGINS.some((p) => existsSync(join(program!, p)))) {
+    return `app not installed: ${app} (LibreOffice in ${program} has no window plugin (${OFFICE_WINDOW_PLUGINS[0]} …): a headless-only (-nogui) install; install libreoffice-${need.module.toLowerCase()} and libreoffice-gtk3)`;
+  }
+  if (!existsSync(join(program, need.library))) {
+    return `app not installed: ${app} (LibreOffice ${need.module} is missing: no ${need.library} in ${program}; install libreoffice-${need.module.toLowerCase()})`;
+  }
+  return undefined;
 }
 
 export type AppCheck = (app: string) => string | undefined;
@@ -61,8 +117,8 @@ export const installedApp: AppCheck = (app) => {
   const key = app.toLowerCase().replace(/[\s-]+/g, '_');
   const exes = appExecutables[key] ?? appExecutables[app.toLowerCase()];
   if (exes === undefined) return `app not installed: ${app} (Proctor does not know how to provide it locally)`;
-  if (exes.length === 0 || exes.some((e) => onPath(e))) return undefined;
-  return `app not installed: ${app} (none of ${exes.join(', ')} is on PATH)`;
+  if (exes.length > 0 && !exes.some((e) => onPath(e))) return `app not installed: ${app} (none of ${exes.join(', ')} is on PATH)`;
+  return officeGuiMissing(officeModules[key] ? key : app.toLowerCase());
 };
 
 /** Why `task` cannot run here, or undefined when it can. */

@@ -16,6 +16,7 @@ import { WorkerClient } from './worker-client';
 import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
 import { collectAccessibility } from './accessibility';
 import { CHROMIUM_FLAGS, launchChromium } from './browser';
+import { OPENERS } from './openers';
 
 export interface LocalEnvironmentOptions {
   /** An X display to drive (`:N`); default: start a fresh sandbox display and stop it on close(). */
@@ -76,22 +77,6 @@ function sleepAbortable(ms: number, isKilled: () => boolean): Promise<void> {
     tick();
   });
 }
-
-/** Programs by file type for `open` when the target is not a URL (xdg-open has no desktop to ask here). */
-const OPENERS: Record<string, string[]> = {
-  '.html': ['chromium'],
-  '.htm': ['chromium'],
-  '.pdf': ['chromium'],
-  '.txt': ['mousepad'],
-  '.csv': ['mousepad'],
-  '.md': ['mousepad'],
-  '.py': ['mousepad'],
-  '.sql': ['mousepad'],
-  '.json': ['mousepad'],
-  '.yml': ['mousepad'],
-  '.yaml': ['mousepad'],
-  '.sh': ['mousepad'],
-};
 
 function regexEscape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

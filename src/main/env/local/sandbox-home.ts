@@ -5,9 +5,11 @@
 //                                                 the environment get TMPDIR=<home>/.tmp and see guest /tmp
 //                                                 paths in their command text rewritten the same way)
 //   any other absolute path, `..` that climbs out, or a symlink that leads out  →  SandboxPathError
+// A home, when made, holds LibreOffice's prepared user profile (office-profile.ts).
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { ownedTempPrefix } from '../leftovers';
 import { dirname, join, posix, relative, resolve, isAbsolute } from 'node:path';
+import { prepareOfficeProfile } from './office-profile';
 
 export const GUEST_HOME = '/home/user';
 export const GUEST_TMP = '/tmp';
@@ -54,6 +56,8 @@ export class SandboxHome {
     this.root = realpathSync(resolve(root));
     this.tmp = join(this.root, '.tmp');
     mkdirSync(this.tmp, { recursive: true });
+    // Before any process of the session starts (and before the namespace sandbox hands the home to its user).
+    prepareOfficeProfile(this.root);
   }
 
   /** A fresh sandbox home under the host's temp folder. */

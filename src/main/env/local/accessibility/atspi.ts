@@ -19,7 +19,10 @@ export interface AtspiOptions {
   skipApps?: string[];
   /** Maps the accessibility bus address the display reports to one this host reaches (sandboxed displays). */
   hostAddress?: (address: string) => string;
-  /** Do not descend into nodes that are not `showing` (closed menus, hidden windows). Default true. */
+  /**
+   * Leave out nodes that are not `showing` (closed menus' items, hidden windows) with all below them, asking
+   * only their states: no agent is shown them (observe/filter.ts). Default true.
+   */
   pruneHidden?: boolean;
 }
 
@@ -52,9 +55,22 @@ export function atspiTag(roleName: string): string {
   return roleName.trim().toLowerCase().replace(/\s+/g, '-') || 'unknown';
 }
 
+/**
+ * Containers with more children than this are never asked for their list: GetChildren makes the application
+ * build every child, and a Calc sheet reports 2^31−1 of them (LibreOffice hangs, and with it every later walk).
+ */
 const MAX_CHILDREN = 1000;
+/** Cells taken from a huge table's visible range, at most. */
+const MAX_VISIBLE_CELLS = 2500;
+/** Children taken by index from a huge container that is not a table. */
+const MAX_HUGE_CHILDREN = 200;
+/** Text kept per node. Text is asked as characters 0 to −1 (the whole): Writer paragraphs answer nothing to 0–10000. */
 const MAX_TEXT = 10_000;
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+const COMPONENT = 'org.a11y.atspi.Component';
+const TABLE = 'org.a11y.atspi.Table';
+const TEXT = 'org.a11y.atspi.Text';
+const NULL_PATH = '/org/a11y/atspi/null';
 
 class Deadline {
   constructor(readonly at: number) {}
@@ -107,34 +123,32 @@ interface Pending {
   ref: Ref;
   parent?: AccessibilityNode;
   app?: string;
+  /** A cell of a huge table (read with its text in one round). */
+  cell?: boolean;
 }
 
-/** Reads one object: its node, and the references of its children. */
-async function readObject(
-  bus: Bus,
-  deadline: Deadline,
-  [name, path]: Ref,
-): Promise<{ node: AccessibilityNode; children: Ref[] } | undefined> {
-  const [props, role, state, ifaces, children, extents, attrs] = await Promise.all([
-    tryCall(bus, deadline, name, path, 'org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE]),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetRoleName'),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetState'),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetInterfaces'),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetChildren'),
-    tryCall(bus, deadline, name, path, 'org.a11y.atspi.Component', 'GetExtents', 'u', [0]),
-    tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetAttributes'),
-  ]);
-  if (!props || !role) return undefined; // the object went away while we walked
+interface ObjectRead {
+  node: AccessibilityNode;
+  children: Ref[];
+  /** The children are the visible cells of a huge table. */
+  hugeTable: boolean;
+}
+
+function textOf(reply: unknown[] | undefined): string | undefined {
+  const t = reply?.[0];
+  return typeof t === 'string' && t.length > 0 ? t.slice(0, MAX_TEXT) : undefined;
+}
+
+function nodeOf(props: unknown[], role: string, state: unknown[] | undefined, extents: unknown[] | undefined, attrs?: unknown[]): AccessibilityNode {
   const values = (props[0] ?? {}) as Record<string, { value: unknown }>;
   const str = (key: string): string => {
     const v = values[key]?.value;
     return typeof v === 'string' ? v : '';
   };
-  const interfaces = (ifaces?.[0] as string[] | undefined) ?? [];
   const [x, y, width, height] = ((extents?.[0] as number[] | undefined) ?? [-1, -1, -1, -1]).map(Number);
   const attributes = (attrs?.[0] as Record<string, string> | undefined) ?? {};
-  const node: AccessibilityNode = {
-    role: atspiTag(String(role[0] ?? '')),
+  return {
+    role: atspiTag(role),
     name: str('Name').trim(),
     description: str('Description').trim() || undefined,
     className: attributes.class || undefined,
@@ -145,12 +159,122 @@ async function readObject(
     states: atspiStateNames(((state?.[0] as number[] | undefined) ?? []).map(Number)),
     source: 'atspi',
   };
-  if (interfaces.includes('org.a11y.atspi.Text')) {
-    const text = await tryCall(bus, deadline, name, path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, MAX_TEXT]);
-    if (typeof text?.[0] === 'string' && text[0].length > 0) node.text = text[0];
+}
+
+function childCountOf(props: unknown[]): number {
+  const n = Number((props[0] as Record<string, { value: unknown }> | undefined)?.ChildCount?.value ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
+interface ReadMode {
+  /** A cell of a huge table: name, states, box and text in one round (a table's GetAccessibleAt gives cells). */
+  cell?: boolean;
+  /** Leave the object out when it is not showing (asking its states only). */
+  showingOnly?: boolean;
+}
+
+/**
+ * Reads one object: its node, and the references of the children to walk; undefined when it went away (or is
+ * not showing, with `showingOnly`). Rounds of calls, each all at once: states; then name, role, interfaces,
+ * box and attributes; then text and children (a short list whole, a huge table's visible cells).
+ */
+async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode = {}): Promise<ObjectRead | undefined> {
+  const [name, path] = ref;
+  const ask = (iface: string, member: string, signature = '', body: unknown[] = []) => tryCall(bus, deadline, name, path, iface, member, signature, body);
+  const listChildren = async (count: number): Promise<Ref[]> =>
+    count <= 0 ? [] : (((await ask(ACCESSIBLE, 'GetChildren'))?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
+  if (mode.cell) {
+    // A sheet's cell has no children: its name (Get, lighter than GetAll), states, box and text, in one round.
+    const [nameReply, state, extents, text] = await Promise.all([
+      ask('org.freedesktop.DBus.Properties', 'Get', 'ss', [ACCESSIBLE, 'Name']),
+      ask(ACCESSIBLE, 'GetState'),
+      ask(COMPONENT, 'GetExtents', 'u', [0]),
+      ask(TEXT, 'GetText', 'ii', [0, -1]),
+    ]);
+    if (!nameReply || !state) return undefined;
+    const node = nodeOf([{ Name: nameReply[0] }], 'table cell', state, extents);
+    if (mode.showingOnly && !node.states.includes('showing')) return undefined;
+    const t = textOf(text);
+    if (t) node.text = t;
+    return { node, children: [], hugeTable: false };
   }
-  const refs = ((children?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
-  return { node, children: refs };
+  const state = await ask(ACCESSIBLE, 'GetState');
+  if (!state) return undefined;
+  const states = atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number));
+  if (mode.showingOnly && !states.includes('showing')) return undefined;
+  const [props, role, ifaces, extents, attrs] = await Promise.all([
+    ask('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE]),
+    ask(ACCESSIBLE, 'GetRoleName'),
+    ask(ACCESSIBLE, 'GetInterfaces'),
+    ask(COMPONENT, 'GetExtents', 'u', [0]),
+    ask(ACCESSIBLE, 'GetAttributes'),
+  ]);
+  if (!props || !role) return undefined; // the object went away while we walked
+  const node = nodeOf(props, String(role[0] ?? ''), state, extents, attrs);
+  const interfaces = (ifaces?.[0] as string[] | undefined) ?? [];
+  const count = childCountOf(props);
+  const huge = count > MAX_CHILDREN || states.includes('manages-descendants');
+  const hugeTable = huge && count > 0 && interfaces.includes(TABLE);
+  const [text, children] = await Promise.all([
+    interfaces.includes(TEXT) ? ask(TEXT, 'GetText', 'ii', [0, -1]).then(textOf) : undefined,
+    !huge
+      ? listChildren(count).then((refs) => (mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs))
+      : hugeTable
+        ? visibleCells(bus, deadline, ref, node)
+        : count > 0
+          ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN))
+          : [],
+  ]);
+  if (text) node.text = text;
+  return { node, children, hugeTable };
+}
+
+/**
+ * A menu's items when the menu is open, none when it is closed: a popup's items show all together, so its first
+ * and last item tell (a closed menu bar costs two calls per menu, not one per item).
+ */
+async function openMenuItems(bus: Bus, deadline: Deadline, refs: Ref[]): Promise<Ref[]> {
+  if (refs.length <= 2) return refs;
+  const probes = await Promise.all([refs[0], refs[refs.length - 1]].map(([n, p]) => tryCall(bus, deadline, n, p, ACCESSIBLE, 'GetState')));
+  const showing = probes.some((s) => atspiStateNames(((s?.[0] as number[] | undefined) ?? []).map(Number)).includes('showing'));
+  return showing ? refs : [];
+}
+
+/** The first `n` children of a huge container, one GetChildAtIndex each. */
+async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n: number): Promise<Ref[]> {
+  const replies = await Promise.all(Array.from({ length: n }, (_, i) => tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetChildAtIndex', 'i', [i])));
+  return replies.map((r) => r?.[0] as Ref | undefined).filter((r): r is Ref => !!r && r[1] !== NULL_PATH);
+}
+
+/**
+ * The cells of a huge table (a Calc sheet) that are on screen: the cells at the table's top-left and bottom-right
+ * corners give the visible rows and columns (their index in the table → row, column), and each cell of that
+ * range is asked by row and column. Never enumerates the table's children.
+ */
+async function visibleCells(bus: Bus, deadline: Deadline, [name, path]: Ref, table: AccessibilityNode): Promise<Ref[]> {
+  if (!(table.width > 2 && table.height > 2)) return [];
+  const cellAt = async (x: number, y: number): Promise<[number, number] | undefined> => {
+    const at = (await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0]))?.[0] as Ref | undefined;
+    if (!at || at[1] === NULL_PATH) return undefined;
+    const index = Number((await tryCall(bus, deadline, at[0], at[1], ACCESSIBLE, 'GetIndexInParent'))?.[0]);
+    if (!(index >= 0)) return undefined;
+    const rc = await tryCall(bus, deadline, name, path, TABLE, 'GetRowColumnExtentsAtIndex', 'i', [index]);
+    const [ok, row, col] = [rc?.[0], Number(rc?.[1]), Number(rc?.[2])];
+    return ok !== false && row >= 0 && col >= 0 ? [row, col] : undefined;
+  };
+  const [first, last] = await Promise.all([
+    cellAt(table.x + 1, table.y + 1),
+    cellAt(table.x + table.width - 2, table.y + table.height - 2),
+  ]);
+  if (!first || !last) return [];
+  const rows = Math.max(0, last[0] - first[0] + 1);
+  const cols = Math.max(0, Math.min(last[1] - first[1] + 1, MAX_VISIBLE_CELLS));
+  const wanted: [number, number][] = [];
+  for (let r = 0; r < rows && wanted.length < MAX_VISIBLE_CELLS; r++) {
+    for (let c = 0; c < cols && wanted.length < MAX_VISIBLE_CELLS; c++) wanted.push([first[0] + r, first[1] + c]);
+  }
+  const replies = await Promise.all(wanted.map(([r, c]) => tryCall(bus, deadline, name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])));
+  return replies.map((r) => r?.[0] as Ref | undefined).filter((r): r is Ref => !!r && r[1] !== NULL_PATH);
 }
 
 /** The accessibility bus lives as long as its session bus: its address is asked once per session bus. */
@@ -215,31 +339,28 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
         if (error instanceof TimedOut) return [[]];
         throw error;
       });
-    let level: Pending[] = ((desktop[0] as Ref[] | undefined) ?? []).map((ref) => ({ ref }));
+    // Every object is read as soon as its parent has listed it (no wait for the rest of its level), so the
+    // application is never left idle between levels; children keep their order. The node cap is taken when a
+    // read starts, so the nodes nearest the roots (listed first) are the ones kept.
     let count = 0;
-    while (level.length > 0 && count < maxNodes && deadline.left > 0) {
-      level = level.slice(0, maxNodes - count);
-      const read = await Promise.all(level.map((p) => readObject(bus, deadline, p.ref).catch(() => undefined)));
-      const next: Pending[] = [];
-      read.forEach((r, i) => {
-        if (!r) return;
-        const pending = level[i];
-        const { node } = r;
-        const isApp = !pending.parent;
-        if (isApp) {
-          if (skip.has(node.name.toLowerCase())) return;
-          node.app = node.name;
-          roots.push(node);
-        } else {
-          node.app = pending.app;
-          (pending.parent!.children ??= []).push(node);
-        }
-        count++;
-        if (prune && !isApp && !node.states.includes('showing')) return;
-        for (const ref of r.children) next.push({ ref, parent: node, app: node.app });
-      });
-      level = next;
-    }
+    const visit = async (p: Pending): Promise<AccessibilityNode | undefined> => {
+      if (count >= maxNodes || deadline.left <= 0) return undefined;
+      count++;
+      const r = await readObject(bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined);
+      const isApp = !p.parent;
+      if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
+        count--;
+        return undefined;
+      }
+      const { node } = r;
+      node.app = isApp ? node.name : p.app;
+      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable })));
+      const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
+      if (children.length) node.children = children;
+      return node;
+    };
+    const apps = await Promise.all(((desktop[0] as Ref[] | undefined) ?? []).map((ref) => visit({ ref })));
+    roots.push(...apps.filter((a): a is AccessibilityNode => a !== undefined));
   } finally {
     bus.disconnect();
   }

@@ -1,0 +1,121 @@
+// LibreOffice under AT-SPI on a real sandbox display: a Calc sheet (which reports 2^31−1 cells) gives its
+// visible cells and nothing more, walk after walk; Writer's paragraphs give their text; a Set-of-Mark observation
+// of each finishes with marks an agent can click. Times are in bench/observe.ts, not asserted here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessibilityNode } from '../../environment';
+import { createLocalEnvironment, type LocalEnvironment } from '../local-environment';
+import { flattenTree } from '../../../observe/filter';
+import { observe } from '../../../observe/index';
+import { settleWindowGeometry, waitForWindowTitle } from '../openers';
+import { convertInSandbox, flatText, killWindowOwner, officeGuiMissingHere, workbookBytes } from '../testing/office-docs';
+import { poll } from '../testing/poll';
+
+const why = officeGuiMissingHere;
+const ROWS = 200;
+const COLS = 10;
+const col = (c: number) => String.fromCharCode(65 + c);
+/** Row 1: headers H-A … H-J; below: `r<row>c<col>`. */
+const SHEET = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLS }, (_, c) => (r === 0 ? `H-${col(c)}` : `r${r + 1}c${col(c)}`)));
+
+const cellsOf = (tree: AccessibilityNode[]) => flattenTree(tree).filter((n) => n.role === 'table-cell');
+const sheetTable = (tree: AccessibilityNode[]) => flattenTree(tree).find((n) => n.role === 'table' && (n.children ?? []).some((c) => c.role === 'table-cell'));
+
+describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
+  let env: LocalEnvironment;
+
+  beforeAll(async () => {
+    env = await createLocalEnvironment({ width: 1280, height: 800 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("gives a Calc sheet's visible cells with their text and boxes, never its 2^31−1 children, walk after walk", async () => {
+    await env.putFile('/home/user/Grid.xlsx', await workbookBytes(SHEET));
+    await env.open('/home/user/Grid.xlsx');
+    await waitForWindowTitle(env, 'Grid.xlsx - LibreOffice Calc', { timeoutMs: 60_000 });
+    await settleWindowGeometry(env, 'Grid.xlsx - LibreOffice Calc');
+    // LibreOffice builds its accessibility objects on the first walks; wait until the sheet's cells come.
+    const tree = await poll('the sheet cells in the accessibility tree', 30_000, async () => {
+      const t = await env.accessibilityTree();
+      return cellsOf(t).some((c) => c.name === 'A1') ? t : undefined;
+    }, 300);
+    const table = sheetTable(tree)!;
+    const cells = table.children!;
+    const byName = new Map(cells.map((c) => [c.name, c]));
+    // the top-left of the sheet is on screen, with the workbook's text
+    expect(byName.get('A1')).toMatchObject({ role: 'table-cell', text: 'H-A' });
+    expect(byName.get('B2')).toMatchObject({ text: 'r2cB' });
+    expect(byName.get('J20')).toMatchObject({ text: 'r20cJ' });
+    // only what is visible: a few hundred cells of rows 1..~40, each inside the table's box
+    expect(cells.length).toBeGreaterThan(200);
+    expect(cells.length).toBeLessThan(2500);
+    expect(byName.has('A100')).toBe(false);
+    for (const c of cells) {
+      expect(c.states).toEqual(expect.arrayContaining(['showing', 'visible']));
+      expect(c.x >= table.x - 1 && c.y >= table.y - 1 && c.x < table.x + table.width && c.y < table.y + table.height, JSON.stringify(c)).toBe(true);
+    }
+    expect(flattenTree(tree).length).toBeLessThan(5000);
+    // LibreOffice still answers: the next walks give the same cells (a walk that listed the sheet's children
+    // would hang it, and every later walk would come back empty)
+    for (let i = 0; i < 2; i++) expect(cellsOf(await env.accessibilityTree()).length).toBe(cells.length);
+  }, 120_000);
+
+  it('follows the sheet when it scrolls: the visible range moves down', async () => {
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['pagedown', 'pagedown'] }]);
+    const cells = await poll('the scrolled range', 15_000, async () => {
+      const c = cellsOf(await env.accessibilityTree());
+      return c.length > 0 && !c.some((x) => x.name === 'A1') ? c : undefined;
+    });
+    const rows = cells.map((c) => Number(/\d+$/.exec(c.name)?.[0]));
+    expect(Math.min(...rows)).toBeGreaterThan(20);
+    const a = cells.find((c) => /^A\d+$/.test(c.name))!;
+    expect(a.text).toBe(`r${a.name.slice(1)}cA`);
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
+  }, 60_000);
+
+  it('marks the cells in a Set-of-Mark observation, and a click on a mark lands in that cell', async () => {
+    try {
+      await clickMarkedCell();
+    } finally {
+      await killWindowOwner(env, 'Grid.xlsx - LibreOffice Calc');
+    }
+  }, 60_000);
+
+  async function clickMarkedCell(): Promise<void> {
+    const obs = await poll('an observation with cell marks', 15_000, async () => {
+      const o = await observe(env, 'som');
+      return o.som!.marks.some((m) => m.label === 'table-cell\tB3') ? o : undefined;
+    });
+    const mark = obs.som!.marks.find((m) => m.label === 'table-cell\tB3')!;
+    expect(obs.a11yTable).toContain('r3cB');
+    const at = obs.bindings[`tag_${mark.id}`];
+    await env.perform([{ type: 'click', x: at.x, y: at.y }, { type: 'write', text: 'clicked' }, { type: 'press', keys: ['enter'] }]);
+    await poll('B3 to hold the typed text', 15_000, async () => {
+      const b3 = cellsOf(await env.accessibilityTree()).find((c) => c.name === 'B3');
+      return b3?.text === 'clicked' ? true : undefined;
+    });
+  }
+
+  it("gives Writer's visible paragraphs with their whole text, and marks them", async () => {
+    const paragraphs = Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1}: the quarterly figures and what they mean.`);
+    await env.putFile('/tmp/src/Notes.fodt', Buffer.from(flatText(paragraphs)));
+    const docx = await convertInSandbox(env, '/tmp/src/Notes.fodt', 'docx:MS Word 2007 XML', '/home/user');
+    await env.open(docx);
+    await waitForWindowTitle(env, 'Notes.docx - LibreOffice Writer', { timeoutMs: 60_000 });
+    await settleWindowGeometry(env, 'Notes.docx - LibreOffice Writer');
+    const tree = await poll("Writer's paragraphs in the accessibility tree", 30_000, async () => {
+      const t = await env.accessibilityTree();
+      return flattenTree(t).some((n) => n.role === 'paragraph' && n.text === paragraphs[0]) ? t : undefined;
+    }, 300);
+    const doc = flattenTree(tree).find((n) => n.role === 'document-text')!;
+    const shown = flattenTree([doc]).filter((n) => n.role === 'paragraph');
+    expect(shown.length).toBeGreaterThan(5);
+    expect(shown.length).toBeLessThan(paragraphs.length); // the visible ones
+    expect(shown.map((p) => p.text)).toEqual(paragraphs.slice(0, shown.length));
+    const obs = await observe(env, 'som');
+    expect(obs.a11yTable).toContain(paragraphs[1]);
+    expect(obs.som!.marks.filter((m) => m.label.startsWith('paragraph\t')).length).toBeGreaterThan(5);
+  }, 120_000);
+});
