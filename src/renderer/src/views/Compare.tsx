@@ -7,10 +7,10 @@ import type { RunDetail, StepDifferences, TaskComparison } from '../../../shared
 import type { RunTaskItem, StepRecord } from '../../../shared/run';
 import { compareLink, compareRunLimits, replayLink } from '../../../shared/links';
 import { sameStepActions } from '../../../shared/divergence';
-import { describeAction } from '../../../shared/describe-action';
 import { client } from '../transport';
 import type { Route } from '../route';
-import { ActionOverlay, colourOf } from '../components/ActionOverlay';
+import { ActionOverlay } from '../components/ActionOverlay';
+import { EntryWhat } from '../components/StepEntry';
 
 const go = (hash: string, replace = false) => {
   if (replace) {
@@ -162,7 +162,7 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
       <div className="cmp-grid cmp-verdicts" style={cols} data-testid="compare-verdicts">
         {cmp.runs.map((r) => (
           <div key={r.run.path} className="cmp-verdict">
-            <a className="mono" href={replayLink(r.run.path, taskKey, Math.min(stepNo, r.steps.length) || undefined)} title="open this run's replay at this step">
+            <a className="mono" href={replayLink(r.run.path, taskKey, r.steps[Math.min(stepNo, r.steps.length) - 1]?.step)} title="open this run's replay at this step">
               {r.run.path}
             </a>
             <div className="muted small">{[r.run.agent, r.run.model].filter(Boolean).join(' / ') || 'agent unknown'} · {r.steps.length} steps</div>
@@ -256,15 +256,7 @@ function CompareShot({ step }: { step: StepRecord }) {
         <div className="muted">no screenshot</div>
       )}
       <div className="typed">
-        {step.actions.length ? (
-          step.actions.map((a, j) => (
-            <span key={j} className="chip" style={{ borderColor: colourOf(j), color: colourOf(j) }}>
-              {describeAction(a)}
-            </span>
-          ))
-        ) : (
-          <span className="muted">{step.feedback ? 'refused' : 'no action'}</span>
-        )}
+        <EntryWhat s={step} />
       </div>
     </figure>
   );
