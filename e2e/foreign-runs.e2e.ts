@@ -17,6 +17,7 @@ const OSW_RUN = 'osworld/pyautogui/screenshot/gpt-4o';
 const OSW_TASK = 'chrome/bb5e4c0d-f964-439c-97b6-bdb9747de3f4';
 const SPIDER_RUN = 'spider2v/results/pyautogui_som_o4-mini-2025-04-16_ef';
 const SPIDER_TASK = 'excel/task-a';
+const UNDATED_RUN = 'copied/pyautogui/screenshot/gpt-4o';
 const SHELL = 'cd ~/Downloads && chmod +x support-tool.sh && ./support-tool.sh';
 
 async function api<T>(url: string, method: string, params: unknown): Promise<T> {
@@ -68,6 +69,8 @@ describe.skipIf(!!missing)(`other harnesses' folders in Chromium${missing ? ` (s
       [{ step: 1, action: 'pyautogui.click(100, 100)', response: 'Open the menu.', mark: { x: 100, y: 100 } }, { error: 'chrome/task-crashed - Connection to the VM was lost' }],
       { start: new Date(start.getTime() + 60_000) },
     );
+    // A run whose lines carry no time: its start is the files' mtime, and says so.
+    await writeOsworldTask(join(root, UNDATED_RUN, 'os', 'task-undated'), [{ step: 1, action: 'pyautogui.click(10, 10)', done: true }], { start, undated: true, result: '1\n' });
     // Spider2-V with Set-of-Mark, execution feedback on: two lines in step 1, the model's words in the runner's log.
     await writeSpider2vTask(
       join(root, SPIDER_RUN, SPIDER_TASK),
@@ -84,16 +87,20 @@ describe.skipIf(!!missing)(`other harnesses' folders in Chromium${missing ? ` (s
   it('lists both runs with their settings, times from the harness, and outcomes apart from the score', async () => {
     const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
     await page.goto(`${w.served.url}#/runs`);
-    await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 30_000 }).toBe(3);
     const spider = page.getByTestId('run-row').filter({ hasText: 'pyautogui_som_o4-mini' });
     // the `_ef` suffix is a flag, not part of the model's name
     await expect.poll(() => spider.getByTestId('run-flag').allTextContents()).toEqual(['ef']);
     expect(await spider.locator('td').nth(3).textContent()).toMatch(/o4-mini-2025-04-16(?!_ef)/);
     expect(await spider.locator('[data-setting]').allTextContents()).toEqual(['pyautogui', 'som']);
-    for (const row of await page.getByTestId('run-row').all()) expect(await row.getByTestId('time-source').getAttribute('data-source')).not.toBe('mtime');
+    // times from the harness's own timestamps; file mtime only where there is nothing else, and labelled so
+    for (const run of ['pyautogui_som_o4-mini', 'osworld/'])
+      expect(await page.getByTestId('run-row').filter({ hasText: run }).getByTestId('time-source').getAttribute('data-source')).toBe('harness');
+    const undated = page.getByTestId('run-row').filter({ hasText: 'copied/' }).getByTestId('time-source');
+    expect(await undated.textContent()).toBe('file mtime');
     await page.screenshot({ path: resolve(artefactsDir, 'foreign-run-list.png') });
 
-    await page.getByTestId('run-row').filter({ hasText: 'gpt-4o' }).click();
+    await page.getByTestId('run-row').filter({ hasText: 'osworld/' }).click();
     await expect.poll(() => page.getByTestId('run-task-row').count()).toBe(2);
     const finished = page.getByTestId('run-task-row').filter({ hasText: 'bb5e4c0d' });
     expect(await finished.getByTestId('task-state').textContent()).toBe('finished'); // scored 0, but the harness finished

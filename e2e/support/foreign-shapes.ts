@@ -46,6 +46,8 @@ export interface ShapeOptions {
   recording?: Buffer;
   /** The screenshot of every line, when one is enough (the benchmark); else one per line with its mark. */
   png?: Buffer;
+  /** Lines without action_timestamp (and screenshots named `step_<n>_<line>.png`): no time of the harness's own. */
+  undated?: boolean;
 }
 
 /** An OSWorld task folder as lib_run_single writes it: traj.jsonl, step_<n>_<ts>.png after each action, result.txt. */
@@ -59,9 +61,9 @@ export async function writeOsworldTask(dir: string, lines: ShapeLine[], opts: Sh
     }
     const ts = osworldStamp(new Date(t));
     t += (opts.gapSeconds ?? 2) * 1000;
-    const shot = `step_${l.step}_${ts}.png`;
+    const shot = opts.undated ? `step_${l.step}_${out.length + 1}.png` : `step_${l.step}_${ts}.png`;
     write(join(dir, shot), opts.png ?? (await screenPng(l.mark)));
-    out.push(JSON.stringify({ step_num: l.step, action_timestamp: ts, action: l.action, ...(l.response !== undefined ? { response: l.response } : {}), reward: 0, done: l.done ?? false, info: {}, screenshot_file: shot }));
+    out.push(JSON.stringify({ step_num: l.step, ...(opts.undated ? {} : { action_timestamp: ts }), action: l.action, ...(l.response !== undefined ? { response: l.response } : {}), reward: 0, done: l.done ?? false, info: {}, screenshot_file: shot }));
   }
   write(join(dir, 'traj.jsonl'), out.join('\n') + '\n');
   if (opts.result !== undefined) write(join(dir, 'result.txt'), opts.result);
