@@ -2,7 +2,7 @@
 // Spider2-V-shaped folder with several lines per step. The replay shows what ran (no "refused" mark; a shell
 // command as a BASH code line; what Proctor would refuse as a quiet note), in the harness's step numbers (panel,
 // filmstrip, deep links, keyboard), the model's words, and the screen recording following the selected step.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,22 @@ describe.skipIf(!!missing)(`other harnesses' folders in Chromium${missing ? ` (s
       ],
       { start, gapSeconds: 3, result: '0.0\n', recording: mp4 },
     );
+    // The agent's conversation as the fork keeps it: one assistant turn with tool calls per step, markup in its words.
+    const text = (t: string) => ({ type: 'text', text: t });
+    const use = (name: string, input: unknown) => ({ type: 'tool_use', id: `${name}-${JSON.stringify(input).length}`, name, input });
+    writeFileSync(
+      join(root, OSW_RUN, OSW_TASK, 'messages.json'),
+      JSON.stringify([
+        { role: 'user', content: [text('The support page says to run support-tool.sh from Downloads.')] },
+        { role: 'assistant', content: [text('I will open the search box.'), use('computer', { action: 'mouse_move', coordinate: [546, 524] }), use('computer', { action: 'left_click' })] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: [text('ok')] }] },
+        { role: 'assistant', content: [text('Click the page.'), use('computer', { action: 'left_click', coordinate: [300, 200] })] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'y', content: [text('ok')] }] },
+        { role: 'assistant', content: [text('Running <img src=x onerror="document.title=1"> the tool in a shell.'), use('bash', { command: SHELL })] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'z', content: [text('ok')] }] },
+        { role: 'assistant', content: [text('The tool ran. I am done.')] },
+      ]),
+    );
     // A second task of the same run that crashed: its error line belongs to its step.
     await writeOsworldTask(
       join(root, OSW_RUN, 'chrome', 'task-crashed'),
@@ -84,7 +100,7 @@ describe.skipIf(!!missing)(`other harnesses' folders in Chromium${missing ? ` (s
     );
   });
 
-  it('lists both runs with their settings, times from the harness, and outcomes apart from the score', async () => {
+  it('lists the runs with their settings, times with their source, and outcomes apart from the score', async () => {
     const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
     await page.goto(`${w.served.url}#/runs`);
     await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 30_000 }).toBe(3);
@@ -148,6 +164,14 @@ describe.skipIf(!!missing)(`other harnesses' folders in Chromium${missing ? ` (s
     await page.goto(replayUrl(w.served.url, OSW_RUN, OSW_TASK, '&step=2&tab=response'));
     await expect.poll(() => page.getByTestId('tab-response').textContent(), { timeout: 20_000 }).toContain('Click the page <b>now</b>, then run the tool.');
     expect(await page.getByTestId('tab-response').locator('b').count()).toBe(0);
+    // step 3's turn from messages.json: its words as text, its shell tool call with its input
+    await page.goto(replayUrl(w.served.url, OSW_RUN, OSW_TASK, '&step=3&tab=response'));
+    const words = page.getByTestId('tab-response');
+    await expect.poll(() => words.textContent(), { timeout: 20_000 }).toContain('Running <img src=x onerror="document.title=1"> the tool in a shell.');
+    expect(await words.locator('img').count()).toBe(0);
+    const call = words.getByTestId('tool-call').filter({ hasText: 'bash' });
+    expect(await call.locator('pre').textContent()).toContain(SHELL);
+    await page.screenshot({ path: resolve(artefactsDir, 'foreign-model-words.png') });
   });
 
   it('plays the screen recording, seeking with the selected step', async () => {
