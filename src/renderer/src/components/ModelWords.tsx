@@ -42,7 +42,7 @@ export function ModelWords({ entry, step }: { entry: StepRecord; step: readonly 
       {turns.map((t, i) => (
         <div key={i} className={`turn turn-${t.role}`} data-testid="model-turn" data-role={t.role}>
           <div className="turn-head small">
-            <b>{t.role}</b>
+            <span className="turn-role">{t.role}</span>
             {t.source && <span className="muted"> · {t.source}</span>}
           </div>
           {t.text && <pre className="turn-text">{cut(t.text)}</pre>}
