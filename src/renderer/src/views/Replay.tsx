@@ -166,21 +166,24 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {!steps.length && <li className="muted">No steps recorded.</li>}
         </ol>
         <div className="stage">
-          {step ? (
-            <div className={compare ? 'compare' : ''}>
-              {compare && <Shot title={`before (${before ? `step ${before.step}` : 'start'})`} src={before?.screenshot ?? step.observation} step={undefined} showMarks={false} />}
-              <Shot
-                title={`${compare ? `${stepLabel}: action` : stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
-                src={step.somObservation && showMarks ? step.observation : (step.observation ?? step.screenshot)}
-                step={step}
-                showMarks={showMarks}
-                start={start}
-              />
-              {compare && <Shot title={`after (${stepLabel})`} src={step.screenshot} step={undefined} showMarks={false} />}
-            </div>
-          ) : (
-            <div className="empty">No step.</div>
-          )}
+          <div className={traj.item.recording ? 'stage-media' : undefined}>
+            {step ? (
+              <div className={compare ? 'compare' : ''}>
+                {compare && <Shot title={`before (${before ? `step ${before.step}` : 'start'})`} src={before?.screenshot ?? step.observation} step={undefined} showMarks={false} />}
+                <Shot
+                  title={`${compare ? `${stepLabel}: action` : stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
+                  src={step.somObservation && showMarks ? step.observation : (step.observation ?? step.screenshot)}
+                  step={step}
+                  showMarks={showMarks}
+                  start={start}
+                />
+                {compare && <Shot title={`after (${stepLabel})`} src={step.screenshot} step={undefined} showMarks={false} />}
+              </div>
+            ) : (
+              <div className="empty">No step.</div>
+            )}
+            {traj.item.recording && <Recording path={traj.item.recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />}
+          </div>
           <div className="stage-controls">
             <label>
               <input type="checkbox" checked={showMarks} onChange={() => set({ som: showMarks ? undefined : '1' })} data-testid="som-toggle" /> Set-of-Mark
@@ -189,7 +192,6 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
               <input type="checkbox" checked={compare} onChange={() => set({ compare: compare ? undefined : '1' })} /> before / after
             </label>
           </div>
-          {traj.item.recording && <Recording path={traj.item.recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />}
           {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(t) => set({ tab: t })} />}
         </div>
         <VerdictPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={() => setLabelled((n) => n + 1)} />
