@@ -146,6 +146,11 @@ describe.skipIf(!!missing)(`other harnesses' folders in Chromium${missing ? ` (s
     await expect.poll(() => stage.getByTestId('would-refuse').textContent()).toMatch(/^Proctor would refuse: /);
     await expect.poll(() => page.locator('[data-testid="click-mark"]').getAttribute('data-x')).toBe('700');
     await page.screenshot({ path: resolve(artefactsDir, 'foreign-replay-osworld.png') });
+    // a person's mark (key 2) on the second line of step 3 is a mark on the harness's step 3, not on entry 5
+    await page.keyboard.press('2');
+    await expect
+      .poll(async () => (await api<TaskTrajectory>(w.served.url, 'runs.task', { runId: OSW_RUN, taskKey: OSW_TASK })).verdicts.flatMap((v) => (v.kind === 'human' ? (v.steps ?? []) : [])).map((s) => [s.step, s.mark]), { timeout: 10_000 })
+      .toEqual([[3, 'wrong']]);
 
     // the pointer carried from moveTo(546, 524) into the bare click() of the next line
     await page.goto(replayUrl(w.served.url, OSW_RUN, OSW_TASK, '&step=1&entry=2'));
