@@ -67,8 +67,6 @@ export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods
       screenshot: below(s.screenshot),
       a11yTable: below(s.a11yTable),
     }));
-    // The screen recording, like the steps' files, named below the served root (the UI loads it by that path).
-    if (traj.item.recording) traj.item = { ...traj.item, recording: below(traj.item.recording) };
     return traj;
   };
   /** Who ran a run, from its manifest where it has one (other tools' folders name no agent). */

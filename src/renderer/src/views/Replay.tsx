@@ -19,6 +19,7 @@ import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../com
 import { ModelWords } from '../components/ModelWords';
 import { Recording } from '../components/Recording';
 import { StartedAt, shownState } from '../components/RunFacts';
+import { belowRoot, runPrefixFromList, runPrefixFromSteps } from '../served-path';
 
 type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
 
@@ -81,6 +82,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
     return () => window.removeEventListener('keydown', onKey);
   }, [groups, sel, goTo, set, showMarks, compare, runId]);
 
+  const recording = useRecordingPath(runId, traj);
   const durations = useMemo(() => steps.map((s, i) => stepMs(s, steps[i + 1])), [steps]);
   const start = useMemo(() => pointerBefore(steps, index), [steps, index]);
   if (error) return <div className="error pad">{error}</div>;
@@ -166,7 +168,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {!steps.length && <li className="muted">No steps recorded.</li>}
         </ol>
         <div className="stage">
-          <div className={traj.item.recording ? 'stage-media' : undefined}>
+          <div className={recording ? 'stage-media' : undefined}>
             {step ? (
               <div className={compare ? 'compare' : ''}>
                 {compare && <Shot title={`before (${before ? `step ${before.step}` : 'start'})`} src={before?.screenshot ?? step.observation} step={undefined} showMarks={false} />}
@@ -182,7 +184,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             ) : (
               <div className="empty">No step.</div>
             )}
-            {traj.item.recording && <Recording path={traj.item.recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />}
+            {recording && <Recording path={recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />}
           </div>
           <div className="stage-controls">
             <label>
@@ -198,6 +200,24 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
       </div>
     </div>
   );
+}
+
+/**
+ * The task's screen recording below the served root (runs.task names it below its run): the run's folder read off
+ * the steps' files, or else from the run list.
+ */
+function useRecordingPath(runId: string, traj?: TaskTrajectory): string | undefined {
+  const rec = traj?.item.recording;
+  const fromSteps = rec ? runPrefixFromSteps(rec, traj.steps) : undefined;
+  const [fromList, setFromList] = useState<string>();
+  const needList = !!rec && fromSteps === undefined;
+  useEffect(() => {
+    if (!needList) return;
+    client.call('runs.list', {}).then((runs) => setFromList(runPrefixFromList(runs, runId, traj?.runId)), () => setFromList(undefined));
+  }, [needList, runId, traj?.runId]);
+  if (!rec) return undefined;
+  const prefix = fromSteps ?? fromList;
+  return prefix === undefined ? undefined : belowRoot(prefix, rec);
 }
 
 /** An entry's time: its recorded timing, or for a foreign entry the time to the next entry by the harness's timestamps. */
