@@ -10,7 +10,7 @@ import { sameStepActions } from '../../../shared/divergence';
 import { client } from '../transport';
 import type { Route } from '../route';
 import { ActionOverlay } from '../components/ActionOverlay';
-import { EntryWhat } from '../components/StepEntry';
+import { EntryWhat, isForeign } from '../components/StepEntry';
 
 const go = (hash: string, replace = false) => {
   if (replace) {
@@ -188,6 +188,7 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
               <div className="cmp-caption small">
                 {i === 0 ? <span className="muted">reference</span> : differs ? <span className="warning">acts differently</span> : <span className="muted">same action</span>}
                 {d !== undefined && d !== null && <span className="muted"> · screen differs {(d * 100).toFixed(1)}%</span>}
+                {s && isForeign(s) && <span className="muted"> · harness step {s.step}{s.line !== undefined ? `, line ${s.line}` : ''}</span>}
               </div>
             </div>
           );
