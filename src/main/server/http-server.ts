@@ -211,10 +211,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         return send(res, status, { error: outcome.error });
       }
       if (url.pathname.startsWith('/files/') && req.method === 'GET') {
-        const found = servedFile(opts.root, decodeURIComponent(url.pathname.slice('/files/'.length)));
+        const found = servedFile(opts.root, decodeURIComponent(url.pathname.slice('/files/'.length)), req.headers.range);
         if (!found.ok) return send(res, found.status, { error: { code: found.code, message: found.message } });
-        res.writeHead(200, found.headers);
-        if (found.size === 0) return res.end();
+        res.writeHead(found.status, found.headers);
+        if (found.end < found.start) return res.end();
         openServedFile(found).on('error', () => res.destroy()).pipe(res);
         return;
       }

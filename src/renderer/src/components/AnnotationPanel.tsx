@@ -7,6 +7,7 @@ import type { Caller } from '../../../shared/annotate';
 import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../shared/run';
 import { client } from '../transport';
 import { useRoute } from '../route';
+import { groupSteps, selectEntry } from '../step-groups';
 
 const markKeys: Record<string, StepMark> = { '1': 'right', '2': 'wrong', '3': 'unnecessary' };
 
@@ -22,7 +23,9 @@ export function useMe(): (Caller & { team: boolean }) | null {
 export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskTrajectory; runId: string; taskKey: string; onLabelled?: () => void }) {
   const me = useMe();
   const route = useRoute();
-  const stepNo = Number(route.query.get('step') ?? String(traj.steps.length || 1)) || 1;
+  // The harness's step in view (several entries of one step are marked together, as one step).
+  const groups = useMemo(() => groupSteps(traj.steps), [traj.steps]);
+  const stepNo = groups[selectEntry(groups, route.query.get('step'), route.query.get('entry')).group]?.step ?? 1;
   const [comment, setComment] = useState('');
   // Sub-scores: the judge's sub-goals when they are shown (not in blind review), each yes / no / unsure.
   const subGoals = useMemo(() => traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge').at(-1)?.subScores.map((s) => s.name) ?? [], [traj.verdicts]);
@@ -128,9 +131,9 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
             ))}
           </div>
           <ol className="step-marks small" data-testid="step-marks">
-            {traj.steps.map((s) => (
-              <li key={s.step} className={s.step === stepNo ? 'current' : ''}>
-                {s.step}: <span className={`mark-${shown(s.step) ?? 'none'}`}>{shown(s.step) ?? '–'}</span>
+            {groups.map(({ step }) => (
+              <li key={step} className={step === stepNo ? 'current' : ''}>
+                {step}: <span className={`mark-${shown(step) ?? 'none'}`}>{shown(step) ?? '–'}</span>
               </li>
             ))}
           </ol>

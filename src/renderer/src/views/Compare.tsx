@@ -7,10 +7,10 @@ import type { RunDetail, StepDifferences, TaskComparison } from '../../../shared
 import type { RunTaskItem, StepRecord } from '../../../shared/run';
 import { compareLink, compareRunLimits, replayLink } from '../../../shared/links';
 import { sameStepActions } from '../../../shared/divergence';
-import { describeAction } from '../../../shared/describe-action';
 import { client } from '../transport';
 import type { Route } from '../route';
-import { ActionOverlay, colourOf } from '../components/ActionOverlay';
+import { ActionOverlay } from '../components/ActionOverlay';
+import { EntryWhat, isForeign } from '../components/StepEntry';
 
 const go = (hash: string, replace = false) => {
   if (replace) {
@@ -162,7 +162,7 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
       <div className="cmp-grid cmp-verdicts" style={cols} data-testid="compare-verdicts">
         {cmp.runs.map((r) => (
           <div key={r.run.path} className="cmp-verdict">
-            <a className="mono" href={replayLink(r.run.path, taskKey, Math.min(stepNo, r.steps.length) || undefined)} title="open this run's replay at this step">
+            <a className="mono" href={replayLink(r.run.path, taskKey, r.steps[Math.min(stepNo, r.steps.length) - 1]?.step)} title="open this run's replay at this step">
               {r.run.path}
             </a>
             <div className="muted small">{[r.run.agent, r.run.model].filter(Boolean).join(' / ') || 'agent unknown'} · {r.steps.length} steps</div>
@@ -188,6 +188,7 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
               <div className="cmp-caption small">
                 {i === 0 ? <span className="muted">reference</span> : differs ? <span className="warning">acts differently</span> : <span className="muted">same action</span>}
                 {d !== undefined && d !== null && <span className="muted"> · screen differs {(d * 100).toFixed(1)}%</span>}
+                {s && isForeign(s) && <span className="muted"> · harness step {s.step}{s.line !== undefined ? `, line ${s.line}` : ''}</span>}
               </div>
             </div>
           );
@@ -256,15 +257,7 @@ function CompareShot({ step }: { step: StepRecord }) {
         <div className="muted">no screenshot</div>
       )}
       <div className="typed">
-        {step.actions.length ? (
-          step.actions.map((a, j) => (
-            <span key={j} className="chip" style={{ borderColor: colourOf(j), color: colourOf(j) }}>
-              {describeAction(a)}
-            </span>
-          ))
-        ) : (
-          <span className="muted">{step.feedback ? 'refused' : 'no action'}</span>
-        )}
+        <EntryWhat s={step} />
       </div>
     </figure>
   );

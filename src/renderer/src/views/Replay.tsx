@@ -1,5 +1,7 @@
 // Replay of one task: filmstrip on top, steps at the side, the screenshot with the action (and SoM boxes)
-// drawn on it, before / after side by side, detail tabs, and the verdicts side by side.
+// drawn on it, before / after side by side, the screen recording, detail tabs, and the verdicts side by side.
+// Steps are the harness's: entries grouped by their step number (several trajectory lines of one step shown
+// within it, in order); links name `step=<harness step>` and, within a step, `entry=<position>`.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Action, StepRecord } from '../../../shared/run';
@@ -12,6 +14,12 @@ import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
 import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
 import { CompareWith } from '../components/CompareWith';
+import { endsOf, groupSteps, linkOf, moveFrom, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
+import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
+import { ModelWords } from '../components/ModelWords';
+import { Recording } from '../components/Recording';
+import { StartedAt, shownState } from '../components/RunFacts';
+import { belowRoot, runPrefixFromList, runPrefixFromSteps } from '../served-path';
 
 type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
 
@@ -22,7 +30,6 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   const tick = useRunEvents((e) => 'taskKey' in e && e.taskKey === taskKey);
   const awaiting = usePending(runId, taskKey);
   const following = !route.query.get('step');
-  const stepNo = Number(route.query.get('step') ?? String(traj?.steps.length ?? 1)) || 1;
   const showMarks = route.query.get('som') === '1';
   const compare = route.query.get('compare') === '1';
   const tab = (route.query.get('tab') as Tab) ?? 'response';
@@ -36,8 +43,13 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   }, [runId, taskKey, tick, labelled]);
 
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
-  const index = Math.min(Math.max(stepNo, 1), Math.max(steps.length, 1)) - 1;
-  const step = steps[index];
+  const groups = useMemo(() => groupSteps(steps), [steps]);
+  const sel = selectEntry(groups, route.query.get('step'), route.query.get('entry'));
+  const index = sel.index;
+  const step = index >= 0 ? steps[index] : undefined;
+  const group: StepGroup | undefined = groups[sel.group];
+  const goTo = useCallback((i: number) => i >= 0 && set(linkOf(groups, i)), [groups, set]);
+  const stepLabel = step ? `step ${step.step}${group && group.indices.length > 1 ? ` (${sel.within + 1} of ${group.indices.length})` : ''}` : '';
 
   // A link to a step opens with that step in view in the lists, not only on the stage.
   useEffect(() => {
@@ -54,11 +66,12 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
-      const go = (n: number) => set({ step: String(Math.min(Math.max(n, 1), steps.length)) });
-      if (e.key === 'ArrowRight' || e.key === 'j') go(index + 2);
-      else if (e.key === 'ArrowLeft' || e.key === 'k') go(index);
-      else if (e.key === 'Home') go(1);
-      else if (e.key === 'End') go(steps.length);
+      // ←/→ walk every entry in turn (the lines of a step, then the next step); Shift or PageUp/PageDown by whole step.
+      const byStep = e.shiftKey || e.key === 'PageDown' || e.key === 'PageUp';
+      if (e.key === 'ArrowRight' || e.key === 'j' || e.key === 'PageDown') goTo(moveFrom(groups, sel, byStep ? 'step' : 'entry', 1));
+      else if (e.key === 'ArrowLeft' || e.key === 'k' || e.key === 'PageUp') goTo(moveFrom(groups, sel, byStep ? 'step' : 'entry', -1));
+      else if (e.key === 'Home') goTo(endsOf(groups).first);
+      else if (e.key === 'End') goTo(endsOf(groups).last);
       else if (e.key === 's') set({ som: showMarks ? undefined : '1' });
       else if (e.key === 'b') set({ compare: compare ? undefined : '1' });
       else if (e.key === 'Escape') navigate('runs', [runId]);
@@ -67,80 +80,112 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [index, steps.length, set, showMarks, compare, runId]);
+  }, [groups, sel, goTo, set, showMarks, compare, runId]);
 
+  const recording = useRecordingPath(runId, traj);
+  const durations = useMemo(() => steps.map((s, i) => stepMs(s, steps[i + 1])), [steps]);
+  const start = useMemo(() => pointerBefore(steps, index), [steps, index]);
   if (error) return <div className="error pad">{error}</div>;
   if (!traj) return <div className="muted pad">Reading trajectory…</div>;
-  const maxMs = Math.max(1, ...steps.map(stepMs));
+  const maxMs = Math.max(1, ...durations);
   const before = index > 0 ? steps[index - 1] : undefined;
+  const frameNo = (g: StepGroup, k: number) => (g.indices.length > 1 ? `${g.step}·${k + 1}` : String(g.step));
 
   return (
     <div className="replay" data-testid="replay">
       <div className="replay-head">
         <button onClick={() => navigate('runs', [runId])}>← {runId}</button>
         <span className="mono">{taskKey}</span>
-        <span className={`state-${traj.item.state}`}>{traj.item.state}</span>
-        <span>score {formatScore(traj.item.score)}</span>
+        <span className={`state-${shownState(traj.item)}`} data-testid="replay-state" title={traj.item.outcome ? `how the harness's episode ended (${traj.item.state}); the score is apart` : undefined}>
+          {shownState(traj.item)}
+        </span>
+        <span data-testid="replay-score">score {formatScore(traj.item.score)}</span>
+        {traj.item.startedAt && <StartedAt at={traj.item.startedAt} source={traj.item.timeSource} />}
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
         <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
-        <span className="muted small">←/→ step · s SoM · b before/after · y copy link · Esc back</span>
+        <span className="muted small">←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>
       {traj.task?.instruction && <div className="replay-instruction">{traj.task.instruction}</div>}
       {awaiting && <LivePanel runId={runId} taskKey={taskKey} awaiting={awaiting} />}
       <div className="filmstrip" data-testid="filmstrip">
-        {steps.map((s, i) => (
-          <button key={s.step} className={`frame ${i === index ? 'current' : ''}`} onClick={() => set({ step: String(i + 1) })} title={`step ${s.step}`}>
-            {s.screenshot || s.observation ? <img src={client.fileUrl((s.screenshot ?? s.observation)!)} alt={`step ${s.step}`} loading="lazy" /> : <span>{s.step}</span>}
-            <span className="frame-no">{s.step}</span>
-          </button>
+        {groups.map((g) => (
+          <div key={`g${g.step}`} className={`frame-group ${g.indices.length > 1 ? 'several' : ''}`} data-step={g.step}>
+            {g.indices.map((i, k) => {
+              const s = steps[i];
+              return (
+                <button key={i} className={`frame ${i === index ? 'current' : ''}`} onClick={() => goTo(i)} title={`step ${frameNo(g, k)}${s.line !== undefined ? ` · line ${s.line}` : ''}`} data-testid="frame" data-step={g.step}>
+                  {s.screenshot || s.observation ? <img src={client.fileUrl((s.screenshot ?? s.observation)!)} alt={`step ${frameNo(g, k)}`} loading="lazy" /> : <span>{g.step}</span>}
+                  <span className="frame-no">{frameNo(g, k)}</span>
+                </button>
+              );
+            })}
+          </div>
         ))}
       </div>
       <div className="timing-bar" data-testid="timing-bar" title="time per step; click to select">
         {steps.map((s, i) => (
           <button
-            key={s.step}
-            className={`tbar ${i === index ? 'current' : ''} ${s.feedback ? 'has-error' : ''}`}
-            style={{ height: `${8 + (28 * stepMs(s)) / maxMs}px` }}
-            onClick={() => set({ step: String(i + 1) })}
-            aria-label={`step ${s.step}: ${formatDuration(stepMs(s))}`}
+            key={i}
+            className={`tbar ${i === index ? 'current' : ''} ${s.error !== undefined || (!isForeign(s) && s.feedback) ? 'has-error' : ''}`}
+            style={{ height: `${8 + (28 * durations[i]) / maxMs}px` }}
+            onClick={() => goTo(i)}
+            aria-label={`step ${s.step}: ${formatDuration(durations[i])}`}
           />
         ))}
       </div>
       <div className="replay-body">
         <ol className="step-list" data-testid="step-list">
-          {steps.map((s, i) => (
-            <li key={s.step} className={i === index ? 'current' : ''} onClick={() => set({ step: String(i + 1) })}>
-              <span className="step-no">{s.step}</span>
-              <span className="step-actions">
-                {s.actions.length ? (
-                  s.actions.map((a, j) => (
-                    <span key={j} className="chip" style={{ borderColor: colourOf(j), color: colourOf(j) }}>
-                      {describeAction(a)}
-                    </span>
-                  ))
-                ) : s.actionText ? (
-                  <span className="chip" style={{ overflowWrap: 'anywhere' }} title={s.actionText} data-testid="action-text">
-                    {s.actionText}
-                  </span>
-                ) : (
-                  <span className="muted">{s.feedback ? 'refused' : 'no action'}</span>
-                )}
-              </span>
-              {s.feedback && <span className="error small">⚠</span>}
+          {groups.map((g, gi) => (
+            <li key={`g${g.step}`} className={gi === sel.group ? 'current' : ''} onClick={() => goTo(g.indices[0])} data-step={g.step}>
+              <span className="step-no">{g.step}</span>
+              {g.indices.length === 1 ? (
+                <>
+                  <EntryWhat s={steps[g.indices[0]]} />
+                  <EntryFlag s={steps[g.indices[0]]} />
+                </>
+              ) : (
+                <div className="entries">
+                  {g.indices.map((i, k) => (
+                    <div
+                      key={i}
+                      className={`entry ${i === index ? 'current' : ''}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        goTo(i);
+                      }}
+                      data-testid="step-entry"
+                      title={steps[i].line !== undefined ? `line ${steps[i].line} of the trajectory` : undefined}
+                    >
+                      <span className="entry-no">{k + 1}</span>
+                      <EntryWhat s={steps[i]} />
+                      <EntryFlag s={steps[i]} />
+                    </div>
+                  ))}
+                </div>
+              )}
             </li>
           ))}
           {!steps.length && <li className="muted">No steps recorded.</li>}
         </ol>
         <div className="stage">
-          {step ? (
-            <div className={compare ? 'compare' : ''}>
-              {compare && <Shot title={`before (step ${index})`} src={before?.screenshot ?? step.observation} step={undefined} showMarks={false} />}
-              <Shot title={compare ? `step ${step.step}: action` : `step ${step.step}`} src={step.somObservation && showMarks ? step.observation : (step.observation ?? step.screenshot)} step={step} showMarks={showMarks} />
-              {compare && <Shot title={`after (step ${step.step})`} src={step.screenshot} step={undefined} showMarks={false} />}
-            </div>
-          ) : (
-            <div className="empty">No step.</div>
-          )}
+          <div className={recording ? 'stage-media' : undefined}>
+            {step ? (
+              <div className={compare ? 'compare' : ''}>
+                {compare && <Shot title={`before (${before ? `step ${before.step}` : 'start'})`} src={before?.screenshot ?? step.observation} step={undefined} showMarks={false} />}
+                <Shot
+                  title={`${compare ? `${stepLabel}: action` : stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
+                  src={step.somObservation && showMarks ? step.observation : (step.observation ?? step.screenshot)}
+                  step={step}
+                  showMarks={showMarks}
+                  start={start}
+                />
+                {compare && <Shot title={`after (${stepLabel})`} src={step.screenshot} step={undefined} showMarks={false} />}
+              </div>
+            ) : (
+              <div className="empty">No step.</div>
+            )}
+            {recording && <Recording path={recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />}
+          </div>
           <div className="stage-controls">
             <label>
               <input type="checkbox" checked={showMarks} onChange={() => set({ som: showMarks ? undefined : '1' })} data-testid="som-toggle" /> Set-of-Mark
@@ -149,7 +194,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
               <input type="checkbox" checked={compare} onChange={() => set({ compare: compare ? undefined : '1' })} /> before / after
             </label>
           </div>
-          {step && <StepTabs step={step} tab={tab} onTab={(t) => set({ tab: t })} />}
+          {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(t) => set({ tab: t })} />}
         </div>
         <VerdictPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={() => setLabelled((n) => n + 1)} />
       </div>
@@ -157,12 +202,34 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   );
 }
 
-function stepMs(s: StepRecord): number {
-  const t = s.timing ?? {};
-  return (t.observeMs ?? 0) + (t.agentMs ?? 0) + (t.actMs ?? 0) + (t.storeMs ?? 0);
+/**
+ * The task's screen recording below the served root (runs.task names it below its run): the run's folder read off
+ * the steps' files, or else from the run list.
+ */
+function useRecordingPath(runId: string, traj?: TaskTrajectory): string | undefined {
+  const rec = traj?.item.recording;
+  const fromSteps = rec ? runPrefixFromSteps(rec, traj.steps) : undefined;
+  const [fromList, setFromList] = useState<string>();
+  const needList = !!rec && fromSteps === undefined;
+  useEffect(() => {
+    if (!needList) return;
+    client.call('runs.list', {}).then((runs) => setFromList(runPrefixFromList(runs, runId, traj?.runId)), () => setFromList(undefined));
+  }, [needList, runId, traj?.runId]);
+  if (!rec) return undefined;
+  const prefix = fromSteps ?? fromList;
+  return prefix === undefined ? undefined : belowRoot(prefix, rec);
 }
 
-function Shot({ title, src, step, showMarks }: { title: string; src?: string; step?: StepRecord; showMarks: boolean }) {
+/** An entry's time: its recorded timing, or for a foreign entry the time to the next entry by the harness's timestamps. */
+function stepMs(s: StepRecord, next?: StepRecord): number {
+  const t = s.timing ?? {};
+  const timed = (t.observeMs ?? 0) + (t.agentMs ?? 0) + (t.actMs ?? 0) + (t.storeMs ?? 0);
+  if (timed || !isForeign(s) || !next) return timed;
+  const gap = Date.parse(next.at) - Date.parse(s.at);
+  return Number.isFinite(gap) && gap > 0 ? gap : 0;
+}
+
+function Shot({ title, src, step, showMarks, start }: { title: string; src?: string; step?: StepRecord; showMarks: boolean; start?: { x: number; y: number } }) {
   const [natural, setNatural] = useState<{ width: number; height: number }>();
   const [bad, setBad] = useState<string>();
   const screen = step?.screen ?? natural;
@@ -183,13 +250,24 @@ function Shot({ title, src, step, showMarks }: { title: string; src?: string; st
             onError={() => setBad(`cannot load ${src}`)}
             style={bad ? { display: 'none' } : undefined}
           />
-          {step && screen && !bad && <ActionOverlay actions={step.actions} screen={screen} marks={step.marks} showMarks={showMarks} />}
+          {step && screen && !bad && <ActionOverlay actions={step.actions} screen={screen} marks={step.marks} showMarks={showMarks} start={start} />}
           {bad && <div className="error">{bad}</div>}
         </div>
       ) : (
         <div className="muted">no screenshot</div>
       )}
       {step && <TypedText actions={step.actions} />}
+      {step && (step.toolAction || step.error !== undefined || step.wouldRefuse) && (
+        <div className="entry-notes">
+          {step.toolAction && <ToolAction tool={step.toolAction} />}
+          {step.error !== undefined && (
+            <div className="entry-error small" data-testid="stage-error">
+              Error: {step.error}
+            </div>
+          )}
+          {step.wouldRefuse && <WouldRefuse why={step.wouldRefuse} />}
+        </div>
+      )}
     </figure>
   );
 }
@@ -210,7 +288,7 @@ function TypedText({ actions }: { actions: Action[] }) {
   );
 }
 
-function StepTabs({ step, tab, onTab }: { step: StepRecord; tab: Tab; onTab: (t: Tab) => void }) {
+function StepTabs({ step, group, tab, onTab }: { step: StepRecord; group: StepRecord[]; tab: Tab; onTab: (t: Tab) => void }) {
   const [a11y, setA11y] = useState<string>();
   useEffect(() => {
     setA11y(undefined);
@@ -221,7 +299,7 @@ function StepTabs({ step, tab, onTab }: { step: StepRecord; tab: Tab; onTab: (t:
     }
   }, [tab, step.a11yTable]);
   const tabs: [Tab, string][] = [
-    ['response', 'Model reply'],
+    ['response', "Model's words"],
     ['actions', 'Parsed actions'],
     ['feedback', 'Feedback'],
     ['a11y', 'Accessibility'],
@@ -233,14 +311,19 @@ function StepTabs({ step, tab, onTab }: { step: StepRecord; tab: Tab; onTab: (t:
         {tabs.map(([t, label]) => (
           <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'current' : ''} onClick={() => onTab(t)}>
             {label}
-            {t === 'feedback' && step.feedback ? ' ⚠' : ''}
+            {t === 'feedback' && (step.error !== undefined || (step.feedback && !isForeign(step))) ? ' ⚠' : ''}
           </button>
         ))}
       </div>
       <div className="tab-body" data-testid={`tab-${tab}`}>
-        {tab === 'response' && <pre>{step.response ?? '(no reply recorded)'}</pre>}
-        {tab === 'actions' && <pre>{JSON.stringify(step.actions, null, 2)}</pre>}
-        {tab === 'feedback' && <pre>{step.feedback ?? 'No errors or refusals at this step.'}</pre>}
+        {tab === 'response' && <ModelWords entry={step} step={group} />}
+        {tab === 'actions' && (
+          <>
+            {step.rawAction !== undefined && isForeign(step) && <pre data-testid="raw-action">{typeof step.rawAction === 'string' ? step.rawAction : JSON.stringify(step.rawAction, null, 2)}</pre>}
+            <pre>{JSON.stringify(step.actions, null, 2)}</pre>
+          </>
+        )}
+        {tab === 'feedback' && <pre>{feedbackOf(step)}</pre>}
         {tab === 'a11y' && <pre>{step.a11yTable ? (a11y ?? 'Loading…') : 'No accessibility table at this step.'}</pre>}
         {tab === 'timing' && (
           <table className="grid small">
@@ -258,4 +341,15 @@ function StepTabs({ step, tab, onTab }: { step: StepRecord; tab: Tab; onTab: (t:
       </div>
     </div>
   );
+}
+
+/** The feedback tab: the harness's error line, its notes on the entry, and what Proctor would not run as written. */
+function feedbackOf(step: StepRecord): string {
+  if (!isForeign(step)) return step.feedback ?? 'No errors or refusals at this step.';
+  const parts = [
+    step.error !== undefined ? `Error line of the harness: ${step.error}` : '',
+    step.feedback ?? '',
+    step.wouldRefuse ? `The harness ran this; Proctor's own runner would refuse it as written: ${step.wouldRefuse}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join('\n') : 'No errors at this step.';
 }

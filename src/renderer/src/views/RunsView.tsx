@@ -15,6 +15,7 @@ import { BreakdownPanel } from '../components/BreakdownPanel';
 import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 import { compareLink, compareRunLimits } from '../../../shared/links';
+import { SettingsChips, StartedAt, shownState } from '../components/RunFacts';
 
 const pct = formatPercent;
 /** A run's folder below the served one; the served folder itself (`.`, e.g. a UFO logs folder) by its name. */
@@ -57,7 +58,7 @@ function RunList() {
             <th className="run-pick" />
             <th>run</th>
             <th>format</th>
-            <th>agent / model</th>
+            <th>agent / model · settings</th>
             <th>started</th>
             <th>tasks</th>
             <th>success</th>
@@ -73,8 +74,10 @@ function RunList() {
                 {r.live && <span className="live-dot" title="live" />} {shownPath(r)}
               </td>
               <td>{r.format}</td>
-              <td>{[r.agent, r.model].filter(Boolean).join(' / ')}</td>
-              <td>{r.startedAt?.replace('T', ' ').slice(0, 19)}</td>
+              <td>
+                {[r.agent, r.settings?.model ?? r.model].filter(Boolean).join(' / ')} {r.settings && <SettingsChips settings={r.settings} />}
+              </td>
+              <td>{r.startedAt && <StartedAt at={r.startedAt} source={r.startedAtSource} />}</td>
               <td>
                 {r.finished}/{r.tasks}
               </td>
@@ -117,7 +120,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   const rows = useMemo(() => {
     const list = (detail?.tasks ?? []).filter((t) => {
       if (filters.app && t.app !== filters.app) return false;
-      if (filters.state && t.state !== filters.state) return false;
+      if (filters.state && shownState(t) !== filters.state) return false;
       if (filters.difficulty && t.difficulty !== filters.difficulty) return false;
       if (filters.tag && !(t.tags ?? []).includes(filters.tag)) return false;
       if (filters.score === 'pass' && !(t.score === 1)) return false;
@@ -132,7 +135,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
     const by: Record<SortKey, (t: RunTaskItem) => string | number> = {
       key: (t) => t.key,
       app: (t) => t.app ?? '',
-      state: (t) => t.state,
+      state: (t) => shownState(t),
       score: (t) => -(t.score ?? -1),
       steps: (t) => -t.steps,
       difficulty: (t) => ['easy', 'medium', 'hard'].indexOf(t.difficulty ?? ''),
@@ -149,12 +152,14 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   const graded = gradedCount(all, by);
   const success = successRateOf(all, by);
   const options = (f: (t: RunTaskItem) => string | undefined) => [...new Set(all.map(f).filter(Boolean) as string[])].sort();
-  const states = options((t) => t.state);
+  const states = options((t) => shownState(t));
   return (
     <div className="run-table">
       <div className="run-head">
         <button onClick={() => navigate('runs')}>← Runs</button>
         <h2 className="mono">{shownPath(detail.run)}</h2>
+        {detail.run.settings && <SettingsChips settings={detail.run.settings} />}
+        {detail.run.startedAt && <StartedAt at={detail.run.startedAt} source={detail.run.startedAtSource} />}
         <div className="rate" data-testid="success-rate" title="over every task of the run, unfinished and skipped included">
           {by === 'judge' ? 'judge success' : 'success'} {pct(success)}{' '}
           <span className="muted">
@@ -164,8 +169,8 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         {detail.run.live && <RunButtons runId={runId} />}
         <div className="state-bar">
           {states.map((s) => (
-            <Badge key={s} kind={s === 'success' ? 'easy' : s === 'skipped' ? 'tag' : 'hard'}>
-              {s} {all.filter((t) => t.state === s).length}
+            <Badge key={s} kind={s === 'success' || s === 'finished' ? 'easy' : s === 'skipped' ? 'tag' : s === 'aborted' ? 'medium' : 'hard'}>
+              {s} {all.filter((t) => shownState(t) === s).length}
             </Badge>
           ))}
         </div>
@@ -209,7 +214,13 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
           <button className={`task-grid row-btn ${disagrees(t) ? 'disagree' : ''}`} onClick={() => navigate('runs', [runId], { task: t.key })} data-testid="run-task-row">
             <span className="mono">{t.key}</span>
             <span>{t.app}</span>
-            <span className={`state-${t.state}`}>{t.state}</span>
+            <span
+              className={`state-${shownState(t)}`}
+              data-testid="task-state"
+              title={[t.outcome ? `how the harness's episode ended (${t.state}); the score is apart` : '', t.startedAt ? `started ${t.startedAt}${t.timeSource ? ` (${t.timeSource})` : ''}` : ''].filter(Boolean).join('\n') || undefined}
+            >
+              {shownState(t)}
+            </span>
             <span className={t.score === 1 ? 'ok' : t.score === 0 ? 'bad' : ''}>{formatScore(t.score)}</span>
             <span>{t.judge ?? ''}</span>
             <span>{t.human ?? ''}</span>
