@@ -156,6 +156,11 @@ export class WorkerClient {
     });
   }
 
+  /** Starts the worker in the background (nothing waits for it; a failure is reported by the next call). */
+  warm(): void {
+    if (!this.child && !this.closed) this.start().catch(() => undefined);
+  }
+
   async call(op: WorkerOp): Promise<WorkerResult | undefined> {
     const child = this.child ?? (await this.start());
     return this.send(child, op);
@@ -191,6 +196,8 @@ export class WorkerClient {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A worker still starting (warm()) is closed once it is up, never left behind.
+    if (!this.child && this.starting) await this.starting.catch(() => undefined);
     const child = this.child;
     if (!child) return;
     const gone = new Promise<void>((r) => child.once('exit', () => r()));
