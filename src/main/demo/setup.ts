@@ -60,7 +60,7 @@ async function waitForPage(endpoint: string, url: string, signal?: AbortSignal):
     } catch (e) {
       last = (e as Error).message;
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 40));
   }
   throw new SetupStepFailure(`the demo page ${url} did not load within ${PAGE_LOAD_TIMEOUT_MS / 1000} s (${last})`);
 }
@@ -86,7 +86,7 @@ async function focusWindow(env: Environment, title: string, signal?: AbortSignal
     } catch (e) {
       if (Date.now() > until || signal?.aborted)
         throw new SetupStepFailure(`the browser window '${title}' did not appear: ${(e as Error).message}`);
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 40));
     }
   }
 }

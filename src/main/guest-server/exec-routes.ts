@@ -148,12 +148,24 @@ const launch: Route['handler'] = async (req, res, guest) => {
 
 /** OSWorld's tasks launch Google Chrome; where only Chromium is installed, Chromium (with the sandbox's flags) stands in. */
 const BROWSER_ALIASES = new Set(['google-chrome', 'google-chrome-stable']);
+/** Programs that take Chromium's command line (by file name, so `/usr/bin/chromium` counts). */
+const CHROMIUM_FAMILY = new Set(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome']);
 
+/**
+ * A browser launch gets the flags every Chromium of the local environment runs with (CHROMIUM_FLAGS) that it
+ * lacks. Without `--no-sandbox` a Chromium started as root, as on a display the server was given with
+ * `--display :N` (no namespace sandbox, so the server's own user), exits at once ("Running as root without
+ * --no-sandbox is not supported") and its DevTools port never answers.
+ */
 async function withBrowserAlias(env: LocalEnvironment, argv: string[]): Promise<string[]> {
-  if (!BROWSER_ALIASES.has(argv[0])) return argv;
-  const has = async (p: string) => (await env.run(['/bin/sh', '-c', 'command -v "$0"', p], { timeoutMs: 5000 })).exitCode === 0;
-  if ((await has(argv[0])) || !(await has('chromium'))) return argv;
-  return ['chromium', ...CHROMIUM_FLAGS.filter((f) => !argv.includes(f)), ...argv.slice(1)];
+  const name = argv[0].slice(argv[0].lastIndexOf('/') + 1);
+  if (!CHROMIUM_FAMILY.has(name)) return argv;
+  let program = argv[0];
+  if (BROWSER_ALIASES.has(argv[0])) {
+    const has = async (p: string) => (await env.run(['/bin/sh', '-c', 'command -v "$0"', p], { timeoutMs: 5000 })).exitCode === 0;
+    if (!(await has(argv[0])) && (await has('chromium'))) program = 'chromium';
+  }
+  return [program, ...CHROMIUM_FLAGS.filter((f) => !argv.includes(f)), ...argv.slice(1)];
 }
 
 /** Writes `text` to a fresh file under the guest's /tmp; returns its guest path. */

@@ -54,7 +54,7 @@ export async function launchChromium(env: BrowserHost, urls: string[], options: 
     const f = await env.getFile(`${profile}/DevToolsActivePort`);
     const n = f ? Number(f.toString('utf8').split('\n')[0]) : NaN;
     if (Number.isInteger(n) && n > 0) port = n;
-    else await pause(100, options.signal);
+    else await pause(25, options.signal);
   }
   if (port === undefined) throw new Error(`Chromium did not open its DevTools port within ${PORT_TIMEOUT_MS / 1000} s (is /usr/bin/chromium installed?)`);
   const endpoint = `http://127.0.0.1:${port}`;

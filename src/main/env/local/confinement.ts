@@ -13,7 +13,7 @@
 // Guest paths (/home/user/…, /tmp/…) are real inside a namespace sandbox; the host side reaches the same files
 // through the SandboxHome mapping.
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { chownSync, existsSync, lstatSync, readdirSync, readlinkSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { EnvironmentError } from '../../errors';
 import type { SandboxHome } from './sandbox-home';
@@ -159,6 +159,21 @@ function readLinkSafe(p: string): string {
     return readlinkSync(p);
   } catch {
     return p;
+  }
+}
+
+/**
+ * Whether `pid` still runs. A zombie counts as gone: once the anchor is killed the sandbox's init is reparented
+ * to the system's PID 1, and a container's PID 1 may reap it only seconds later (measured: 1–2 s here), although
+ * it and every process of its PID namespace have already ended.
+ */
+function running(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));
+  } catch {
+    return false; // no /proc entry: gone
   }
 }
 
@@ -317,7 +332,7 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
       // The anchor is the PID namespace's init's parent; with --die-with-parent its end ends the namespace.
       anchor.kill('SIGKILL');
       const until = Date.now() + 2000;
-      while (Date.now() < until && processAlive(childPid)) await new Promise((r) => setTimeout(r, 20));
+      while (Date.now() < until && running(childPid)) await new Promise((r) => setTimeout(r, 10));
     },
   };
   return confinement;

@@ -171,7 +171,10 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
 
   const teardown = async (): Promise<void> => {
     watchdog.stdin?.write('disarm\n');
-    const pids = [openbox?.pid, dbus?.pid, xvfb?.pid].filter((p): p is number => !!p);
+    // In a namespace sandbox, only processes not yet reaped: once the sandbox has ended they all are (with every
+    // process of their groups), and a reaped id may be reused. On the host a group may outlive its leader.
+    const live = (c: ChildProcess | undefined): boolean => !!c && (!sandbox || (c.exitCode === null && c.signalCode === null));
+    const pids = [openbox, dbus, xvfb].filter(live).map((c) => c!.pid).filter((p): p is number => !!p);
     for (const p of pids) killGroup(p, 'SIGTERM');
     if (!(await waitGone(pids, 1500))) for (const p of pids) killGroup(p, 'SIGKILL');
     await waitGone(pids, 1000);

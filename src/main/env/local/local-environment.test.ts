@@ -2,6 +2,7 @@
 // worker, the kill switch and the corner fail-safe. One sandbox display for the whole file (2 cores).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { createLocalEnvironment, type LocalEnvironment } from './local-environment';
 import { CHROMIUM_FLAGS } from './browser';
@@ -175,5 +176,25 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe.skipIf(!!why)(`closing a local environment ${why}`, () => {
+  const running = (pattern: string): string =>
+    spawnSync('pgrep', ['-af', pattern], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l && !l.includes('pgrep')).join('\n');
+
+  it('closed right after it starts, leaves nothing: the worker it was starting, its apps, its display, its home', async () => {
+    const e = await createLocalEnvironment({ width: 320, height: 240 });
+    const tag = `proctor-close-probe-${process.pid}-${Date.now()}`;
+    await e.launch(['xterm', '-title', tag]);
+    await waitFor(() => running(tag) || undefined, 20_000, 'the xterm to start');
+    const alive = (pid: number | undefined): boolean => pid !== undefined && spawnSync('kill', ['-0', String(pid)]).status === 0;
+    const xvfb = e.sandbox!.pids.xvfb;
+    expect(alive(xvfb)).toBe(true);
+    await e.close(); // the worker (started at creation) may still be loading
+    expect(alive(e.workerPid())).toBe(false);
+    expect(running(tag)).toBe('');
+    expect(alive(xvfb)).toBe(false);
+    expect(existsSync(e.home.root)).toBe(false);
   });
 });

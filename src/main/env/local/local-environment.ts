@@ -130,6 +130,9 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     unicode: opts.unicodeTyping ?? 'xdotool',
   });
   const backend: CaptureBackend = opts.captureBackend ?? 'nut';
+  // The worker (a Node process loading nut.js: about half a second) starts now, while setup runs, rather than
+  // on the first observation. A failure here is not lost: the first call starts a worker again and reports it.
+  worker.warm();
 
   let killGeneration = 0;
   let needsRelease = false;
@@ -286,10 +289,18 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     async close() {
       if (closed) return;
       closed = true;
-      await worker.close();
-      await shell.stopLaunched();
-      if (sandbox) await sandbox.stop();
-      await confinement.close();
+      const workerClosed = worker.close();
+      if (confinement.kind === 'namespaces') {
+        // Ending the sandbox's PID namespace ends every process in it at once: the display's, the apps', the
+        // shells'. It goes first, while the host-side nsenter parents are still there to reap their children
+        // (killed first, they would leave those to the host's init, and the namespace waits until it reaps them).
+        await confinement.close();
+        if (sandbox) await sandbox.stop();
+      } else {
+        await shell.stopLaunched();
+        if (sandbox) await sandbox.stop();
+      }
+      await workerClosed;
       if (ownsHome) await removeTree(home.root);
     },
   };

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EnvironmentError } from '../../errors';
 import { cleanHostEnv } from './confinement';
 import { FailsafeError, InputKilledError } from '../input-errors';
+import { bundledWorker } from './worker-bundle';
 import { replyProblem, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerResult } from './worker-protocol';
 
 // From source the worker is worker.ts run through tsx; in the Electron bundle it is the built worker.js beside
@@ -19,6 +20,13 @@ const WORKER_FILE = existsSync(BUILT_WORKER) ? BUILT_WORKER : fileURLToPath(new 
 const WORKER_EXEC_ARGV = WORKER_FILE.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
 const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 60_000;
+
+/** What to fork: the built worker.js; from source, the bundled worker (worker-bundle.ts), else worker.ts via tsx. */
+async function workerProgram(): Promise<{ file: string; execArgv: string[] }> {
+  if (!WORKER_FILE.endsWith('.ts')) return { file: WORKER_FILE, execArgv: [] };
+  const bundle = await bundledWorker(WORKER_FILE);
+  return bundle ? { file: bundle, execArgv: [] } : { file: WORKER_FILE, execArgv: WORKER_EXEC_ARGV };
+}
 
 interface Pending {
   resolve: (r: WorkerResult | undefined) => void;
@@ -63,10 +71,10 @@ export class WorkerClient {
 
   private start(): Promise<ChildProcess> {
     if (this.closed) return Promise.reject(new EnvironmentError('the display worker is closed'));
-    this.starting ??= new Promise<ChildProcess>((resolve, reject) => {
+    this.starting ??= workerProgram().then((program) => new Promise<ChildProcess>((resolve, reject) => {
       this.stderrTail = '';
-      const child = fork(WORKER_FILE, [], {
-        execArgv: WORKER_EXEC_ARGV,
+      const child = fork(program.file, [], {
+        execArgv: program.execArgv,
         // A clean environment: the worker needs the display, never Proctor's keys.
         env: { ...cleanHostEnv(), ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...this.displayEnv, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
         serialization: 'advanced',
@@ -101,7 +109,7 @@ export class WorkerClient {
         }
         resolve(child);
       });
-    }).then(async (child) => {
+    })).then(async (child) => {
       await this.send(child, { op: 'init', failsafe: this.options.failsafe, unicode: this.options.unicode });
       return child;
     });
@@ -156,6 +164,11 @@ export class WorkerClient {
     });
   }
 
+  /** Starts the worker in the background (nothing waits for it; a failure is reported by the next call). */
+  warm(): void {
+    if (!this.child && !this.closed) this.start().catch(() => undefined);
+  }
+
   async call(op: WorkerOp): Promise<WorkerResult | undefined> {
     const child = this.child ?? (await this.start());
     return this.send(child, op);
@@ -191,6 +204,8 @@ export class WorkerClient {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A worker still starting (warm()) is closed once it is up, never left behind.
+    if (!this.child && this.starting) await this.starting.catch(() => undefined);
     const child = this.child;
     if (!child) return;
     const gone = new Promise<void>((r) => child.once('exit', () => r()));

@@ -3,6 +3,7 @@
 // Requests are validated (worker-protocol.ts); one runs at a time, except `abort`, which is answered at once
 // and stops a running `type` between two keystrokes.
 import { execFile, spawn } from 'node:child_process';
+import Module from 'node:module';
 import { requestProblem, type MouseButton, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerRequest, type WorkerResult } from './worker-protocol';
 import { charStroke, type KeySpec } from './keys';
 import { paintPointer } from './pointer-arrow';
@@ -16,9 +17,31 @@ if (!process.env.DISPLAY) {
   process.exit(2);
 }
 
+/**
+ * nut.js loads jimp (image files, about 70 % of its import time) for features this worker never calls: grabs are
+ * raw pixels, encoded with sharp. Its modules reach jimp only through TypeScript's `__importDefault(require('jimp'))`
+ * and `.default`, so they get a stand-in that loads the real jimp on the first use of `.default`.
+ */
+function deferJimp(): void {
+  const M = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
+  const load = M._load;
+  let real: { __esModule?: boolean; default?: unknown } | undefined;
+  M._load = function (request, parent, isMain) {
+    if (request !== 'jimp') return load.call(this, request, parent, isMain);
+    return {
+      __esModule: true,
+      get default() {
+        real ??= load.call(M, request, parent, isMain) as typeof real;
+        return real?.__esModule ? real.default : real;
+      },
+    };
+  };
+}
+
 // screenshot-desktop leaves an unhandled rejection when xrandr fails; never let that end the worker.
 process.on('unhandledRejection', (e) => process.stderr.write(`worker: unhandled rejection: ${String(e)}\n`));
 
+deferJimp();
 const nut = await import('@nut-tree-fork/nut-js');
 const { mouse, keyboard, screen, Button, Key } = nut;
 mouse.config.autoDelayMs = 0;
