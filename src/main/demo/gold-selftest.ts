@@ -214,7 +214,8 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
     const gt = goldTimes.get(key) ?? {};
     const goldPhase: PhaseResult = { ...g, trial: 'oracle', ms: taskMs.get(`gold\0${key}`), setupMs: gt.setupMs, gradeMs: gt.gradeMs, why: verdictWhy(gt.verdict), notGraded: notGradedBy(gt.verdict) };
     const j = judgeSelfTest(goldPhase, noopPhase);
-    const report: GoldSelfTestReport = { key, file: task.file, verdict: j.verdict, reason: j.reason.replace(/\boracle\b/g, 'gold'), setup, noop: noopPhase, gold: goldPhase };
+    const reason = j.verdict === 'sound' ? 'the gold file scored 1 after its round trip through the application, doing nothing scored 0' : j.reason.replace(/\boracle\b/g, 'gold');
+    const report: GoldSelfTestReport = { key, file: task.file, verdict: j.verdict, reason, setup, noop: noopPhase, gold: goldPhase };
     const ungraded = [noopPhase.notGraded && `noop: ${noopPhase.notGraded}`, goldPhase.notGraded && `gold: ${goldPhase.notGraded}`].filter((x): x is string => !!x);
     if (j.verdict !== 'broken setup' && ungraded.length) {
       // A score of 0 from a postconfig that failed says nothing about the task: the metric never ran.
