@@ -11,6 +11,8 @@ import { missingDemoPrograms, runProctor } from '../src/main/demo/testing-env';
 import { spider2vExamples } from '../src/main/evaluators/testing/fixtures';
 
 const ID = '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d';
+/** The same task with no save in its postconfig. */
+const UNSAVED_ID = '7b8c9d0e-1f2a-4b3c-8d4e-5f6a7b8c9d0e';
 const missing = missingDemoPrograms();
 const why = missing.length ? ` (skipped: needs ${missing.join(', ')})` : '';
 
@@ -39,44 +41,54 @@ describe(`proctor selftest --oracle gold${why}`, () => {
   beforeAll(() => {
     if (why) return;
     root = mkdtempSync(join(tmpdir(), 'proctor-gold-e2e-'));
-    // A Spider2-V-shaped task: its file and its gold beside it, named from the benchmark's repository root.
-    const dir = join(root, 'evaluation_examples', 'examples', 'text', ID);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'notes.txt'), 'apples\npears\n');
-    writeFileSync(join(dir, 'notes_gold.txt'), 'apples\npears\nplums\n');
-    const base = `evaluation_examples/examples/text/${ID}`;
-    const task = {
-      id: ID,
-      snapshot: 'text',
-      instruction: 'Add "plums" on a line of its own at the end of notes.txt and save it.',
-      source: ['proctor e2e'],
-      config: [
-        { type: 'copyfile_from_host_to_guest', parameters: { src: `${base}/notes.txt`, dest: '/home/user/notes.txt' } },
-        { type: 'open', parameters: { path: '/home/user/notes.txt' } },
-        { type: 'sleep', parameters: { seconds: 1 } },
-      ],
-      related_apps: ['mousepad'],
-      action_number: 3,
-      evaluator: {
-        postconfig: [{ type: 'activate_window', parameters: { window_name: 'notes.txt' } }],
-        func: 'compare_text_file',
-        expected: { type: 'local_file', path: `${base}/notes_gold.txt`, dest: 'notes_gold.txt' },
-        result: { type: 'vm_file', path: '/home/user/notes.txt', dest: 'notes.txt' },
-      },
-      tags: ['cli+gui', 'verbose'],
-    };
-    writeFileSync(join(dir, `${ID}.json`), JSON.stringify(task, null, 2));
+    // A Spider2-V-shaped task: its file and its gold beside it, named from the benchmark's repository root. Its
+    // postconfig saves the document through Mousepad (a keystroke that marks it modified, then Ctrl+S).
+    for (const [id, save] of [[ID, true], [UNSAVED_ID, false]] as const) {
+      const dir = join(root, 'evaluation_examples', 'examples', 'text', id);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'notes.txt'), 'apples\npears\n');
+      writeFileSync(join(dir, 'notes_gold.txt'), 'apples\npears\nplums\n');
+      const base = `evaluation_examples/examples/text/${id}`;
+      const task = {
+        id,
+        snapshot: 'text',
+        instruction: 'Add "plums" on a line of its own at the end of notes.txt and save it.',
+        source: ['proctor e2e'],
+        config: [
+          { type: 'copyfile_from_host_to_guest', parameters: { src: `${base}/notes.txt`, dest: '/home/user/notes.txt' } },
+          { type: 'open', parameters: { path: '/home/user/notes.txt' } },
+          { type: 'sleep', parameters: { seconds: 1 } },
+        ],
+        related_apps: ['mousepad'],
+        action_number: 3,
+        evaluator: {
+          postconfig: [
+            { type: 'activate_window', parameters: { window_name: 'notes.txt' } },
+            ...(save ? [{ type: 'execute', parameters: { command: ['xdotool', 'key', '--clearmodifiers', '--delay', '100', 'space', 'BackSpace', 'ctrl+s'] } }] : []),
+            { type: 'sleep', parameters: { seconds: 1 } },
+          ],
+          func: 'compare_text_file',
+          expected: { type: 'local_file', path: `${base}/notes_gold.txt`, dest: 'notes_gold.txt' },
+          result: { type: 'vm_file', path: '/home/user/notes.txt', dest: 'notes.txt' },
+        },
+        tags: ['cli+gui', 'verbose'],
+      };
+      writeFileSync(join(dir, `${id}.json`), JSON.stringify(task, null, 2));
+    }
   });
   afterAll(() => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it.skipIf(!!why)('scores the gold file reopened in Mousepad 1 and doing nothing 0, with the time of each phase; the gold run is a stored run', async () => {
+  it.skipIf(!!why)('scores the gold file reopened and saved in Mousepad 1 and doing nothing 0, with the time of each phase; a postconfig that never saves is named', async () => {
     const out = join(root, 'out');
-    const r = await runProctor(['selftest', '--oracle', 'gold', join(root, 'evaluation_examples', 'examples', 'text', ID), '--out', out, '--json'], 300_000);
-    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const r = await runProctor(['selftest', '--oracle', 'gold', join(root, 'evaluation_examples', 'examples', 'text'), '--out', out, '--json'], 400_000);
+    expect(r.code, r.stderr + r.stdout).toBe(1); // the unsaved task is not sound
     const report = JSON.parse(r.stdout) as { dir: string; tasks: GoldReport[] };
-    const [t] = report.tasks;
+    const t = report.tasks.find((x) => x.key.endsWith(ID))!;
+    const unsaved = report.tasks.find((x) => x.key.endsWith(UNSAVED_ID))!;
+    expect(unsaved.verdict, unsaved.reason).toBe('not saved by the application');
+    expect(unsaved.reason).toContain('the postconfig did not save /home/user/notes.txt');
     expect(t.verdict, t.reason).toBe('sound');
     expect(t.setup.ok).toBe(true);
     expect(t.setup.ms).toBeGreaterThan(1000); // the sleep step ran as written
@@ -87,12 +99,12 @@ describe(`proctor selftest --oracle gold${why}`, () => {
     // The gold agent's run: three recorded turns (close, replace, reopen + DONE) in a run folder like any other.
     const goldRun = readdirSync(report.dir).map((d) => join(report.dir, d)).find((d) => d.endsWith('-gold') && existsSync(join(d, 'manifest.json')));
     expect(goldRun).toBeDefined();
-    const stepsFile = execFileSync('find', [goldRun!, '-name', 'steps.jsonl']).toString().trim();
+    const stepsFile = execFileSync('find', [goldRun!, '-path', `*${ID}/steps.jsonl`]).toString().trim();
     const steps = readFileSync(stepsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { response: string; actions: { type: string }[] });
     expect(steps.map((s) => s.response.split(':')[1].trim().split(' ')[0])).toEqual(['close', 'put', 'reopen']);
     expect(steps[0].actions).toEqual([{ type: 'hotkey', keys: ['alt', 'f4'] }]);
     expect(steps[2].actions).toEqual([{ type: 'DONE' }]);
-  }, 400_000);
+  }, 500_000);
 
   it.skipIf(!!realWhy)(`scores a real Spider2-V task's gold workbook 1 after Calc saves it, and noop 0${realWhy}`, async () => {
     const r = await runProctor(['selftest', '--oracle', 'gold', realTask, '--out', join(root, 'out-real'), '--json'], 600_000);

@@ -7,6 +7,7 @@ import { extname, join, relative } from 'node:path';
 import type { RuleVerdict, RunEvent } from '../../shared/run';
 import type { SetupStep, Task } from '../../shared/task';
 import { GoldAgent } from '../agents/gold';
+import type { Environment } from '../env/environment';
 import { fetchDownload } from '../downloads';
 import { profileOf } from '../evaluators/profile';
 import { tryMetric } from '../evaluators/try-metric';
@@ -44,9 +45,11 @@ export interface PhaseResult extends TrialResult {
   why?: string;
   /** Why the task's metrics never ran although the run reached grading (a failed postconfig, a grading error). */
   notGraded?: string;
+  /** Guest files graded byte for byte as the gold put in place: the application never saved them. */
+  unsaved?: string[];
 }
 
-export type GoldVerdict = SelfTestVerdict | 'no gold file' | 'gold lost in the round trip';
+export type GoldVerdict = SelfTestVerdict | 'no gold file' | 'gold lost in the round trip' | 'not saved by the application';
 
 export interface GoldSelfTestReport {
   key: string;
@@ -69,8 +72,13 @@ export interface GoldSelfTestOutcome {
 
 const setupFailed = new Set(['setup_error', 'env_error', 'timed_out', 'cancelled', 'pending']);
 
-/** Times of setup and grading per trial and task, measured around the engine's own parts. */
-function timedParts(base: RunnerParts, times: Map<string, { setupMs?: number; gradeMs?: number; verdict?: RuleVerdict }>): Partial<RunnerParts> {
+type Times = Map<string, { setupMs?: number; gradeMs?: number; verdict?: RuleVerdict; unsaved?: string[] }>;
+
+/**
+ * Times of setup and grading per task, measured around the engine's own parts; with `watchSaves`, the gold files
+ * the postconfig did not write (their modification time the same before and after it) are noted as unsaved.
+ */
+function timedParts(base: RunnerParts, times: Times, watchSaves = false): Partial<RunnerParts> {
   const entry = (task: Task) => {
     const key = taskKeyOf(task);
     let e = times.get(key);
@@ -90,8 +98,14 @@ function timedParts(base: RunnerParts, times: Map<string, { setupMs?: number; gr
     async grade(task, ctx) {
       const t0 = performance.now();
       try {
+        const watched = watchSaves && task.postSetup.length ? goldFilesOf(task).map((g) => g.guestPath) : [];
+        const before = await guestMtimes(ctx.env, watched);
         const verdict = await base.grade(task, ctx);
         entry(task).verdict = verdict;
+        if (before.size) {
+          const after = await guestMtimes(ctx.env, [...before.keys()]);
+          entry(task).unsaved = [...before].filter(([p, t]) => after.get(p) === t).map(([p]) => p);
+        }
         return verdict;
       } finally {
         entry(task).gradeMs = performance.now() - t0;
@@ -121,6 +135,17 @@ async function evidenceDir(outDir: string): Promise<string> {
 export function notGradedBy(v: RuleVerdict | undefined): string | undefined {
   if (!v || v.metrics.length > 0) return undefined;
   return v.error;
+}
+
+/** Modification times (ns since the epoch, as text) of guest files; a file that cannot be read is left out. */
+async function guestMtimes(env: Environment, paths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const p of paths) {
+    const r = await env.run(['date', '-r', p, '+%s%N'], { timeoutMs: 10_000 }).catch(() => undefined);
+    const t = r?.exitCode === 0 ? r.stdout.trim() : '';
+    if (/^\d+$/.test(t)) out.set(p, t);
+  }
+  return out;
 }
 
 /** The verdict's reason and each failing check's reason, in one line. */
@@ -159,8 +184,8 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
   const dir = await evidenceDir(options.outDir);
   const log = options.log ?? (() => {});
   const base = await partsWith(options.parts);
-  const noopTimes = new Map<string, { setupMs?: number; gradeMs?: number; verdict?: RuleVerdict }>();
-  const goldTimes = new Map<string, { setupMs?: number; gradeMs?: number; verdict?: RuleVerdict }>();
+  const noopTimes: Times = new Map();
+  const goldTimes: Times = new Map();
   const common = {
     outDir: dir,
     parallel: options.parallel,
@@ -193,7 +218,7 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
       ...common,
       agent: () => new GoldAgent({ downloads: options.downloads }),
       agentName: 'gold',
-      parts: timedParts(base, goldTimes),
+      parts: timedParts(base, goldTimes, true),
       onEvent: progress('gold'),
     });
   }
@@ -213,6 +238,8 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
     const g = gold.results.get(key)!;
     const gt = goldTimes.get(key) ?? {};
     const goldPhase: PhaseResult = { ...g, trial: 'oracle', ms: taskMs.get(`gold\0${key}`), setupMs: gt.setupMs, gradeMs: gt.gradeMs, why: verdictWhy(gt.verdict), notGraded: notGradedBy(gt.verdict) };
+    const unsaved = gt.unsaved ?? [];
+    if (unsaved.length) goldPhase.unsaved = unsaved;
     const j = judgeSelfTest(goldPhase, noopPhase);
     const reason = j.verdict === 'sound' ? 'the gold file scored 1 after its round trip through the application, doing nothing scored 0' : j.reason.replace(/\boracle\b/g, 'gold');
     const report: GoldSelfTestReport = { key, file: task.file, verdict: j.verdict, reason, setup, noop: noopPhase, gold: goldPhase };
@@ -221,6 +248,11 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
       // A score of 0 from a postconfig that failed says nothing about the task: the metric never ran.
       report.verdict = 'broken setup';
       report.reason = `the metrics never ran (${ungraded.join('; ')})`;
+    } else if (unsaved.length) {
+      // The postconfig was to save the document through the application; a gold graded as it was put in place
+      // proves nothing about its round trip.
+      report.verdict = 'not saved by the application';
+      report.reason = `the postconfig did not save ${unsaved.join(', ')} (its modification time did not change), so the gold was graded as put in place (score ${formatScore(g.score)}) and its round trip through the application is untested`;
     } else if (j.verdict === 'too strict') {
       report.untouched = await untouchedGold(task, options.downloads, join(dir, 'gold-files', key.replace('/', '_')));
       const accepted = report.untouched.every((u) => u.score >= 1);
