@@ -11,7 +11,7 @@ import { assetReport } from './asset-report';
 import { taskAssets } from './assets';
 import { goldFilesOf, noGoldReason } from './gold';
 import { loadTasks, readTaskFile } from './reader';
-import { OSWORLD_IDS, URL_BASE, writeCheckout, type Checkout } from './testing/benchmark-checkout';
+import { OSWORLD_IDS, URL_BASE, osworldUrl, writeCheckout, type Checkout } from './testing/benchmark-checkout';
 
 async function call(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -84,7 +84,7 @@ describe('task assets in place', () => {
     expect((await taskAssets(tasks[0], { downloads })).every((a) => a.status === 'present')).toBe(true);
     const v = await call(['validate', '--check-assets', '--downloads', downloads, ...co.osworldTaskFiles]);
     expect(v.out).toMatch(/assets: 1 of 3 tasks have all their assets here, 2 miss some/);
-    expect(v.out).toContain(`${co.osworldTaskFiles[1]}:/config/0/parameters/files/0/url: error: asset missing: ${URL_BASE}${OSWORLD_IDS[1]}-book.xlsx`);
+    expect(v.out).toContain(`${co.osworldTaskFiles[1]}:/config/0/parameters/files/0/url: error: asset missing: ${osworldUrl(OSWORLD_IDS[1], 'book')}`);
     expect(v.code).toBe(1);
   });
 

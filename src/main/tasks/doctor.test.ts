@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { diagnoseTasks, formatDoctor } from './doctor';
 import { loadTasks } from './reader';
-import { OSWORLD_IDS, SPIDER2V_ID, spider2vTask, writeCheckout, type Checkout } from './testing/benchmark-checkout';
+import { OSWORLD_IDS, SPIDER2V_ID, osworldUrl, spider2vTask, writeCheckout, type Checkout } from './testing/benchmark-checkout';
 
 async function call(argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -25,7 +25,10 @@ describe('proctor doctor', () => {
     co = await writeCheckout(join(tmp, 'bench'));
     downloads = join(tmp, 'downloads');
     mkdirSync(downloads);
-    for (const id of OSWORLD_IDS.slice(0, 2)) for (const f of ['book', 'gold']) writeFileSync(join(downloads, `${id}-${f}.xlsx`), 'x');
+    // By the URL's name, and (Google Drive URLs name nothing) through downloads.json.
+    for (const f of ['book', 'gold']) writeFileSync(join(downloads, `${OSWORLD_IDS[0]}-${f}.xlsx`), 'x');
+    for (const f of ['book', 'gold']) writeFileSync(join(downloads, `drive-${f}.xlsx`), 'x');
+    writeFileSync(join(downloads, 'downloads.json'), JSON.stringify({ [osworldUrl(OSWORLD_IDS[1], 'book')]: 'drive-book.xlsx', [osworldUrl(OSWORLD_IDS[1], 'gold')]: 'drive-gold.xlsx' }));
     // A Spider2-V task that needs a Snowflake account, beside the excel one.
     const acct = join(co.root, 'evaluation_examples', 'examples', 'excel', 'acc0unt0-0000-4000-8000-000000000000');
     mkdirSync(acct, { recursive: true });

@@ -45,15 +45,28 @@ export function spider2vSave(name: string): unknown[] {
   ];
 }
 
-/** An OSWorld Calc task: download the workbook, open it, compare it with a gold named by URL. */
-export function osworldTask(id: string, related: string[] = ['libreoffice_calc']): Record<string, unknown> {
+/** OSWorld's files live on Google Drive: a URL whose last path name (`download`) names nothing. */
+export function driveUrl(id: string, what: string): string {
+  return `https://drive.usercontent.google.com/download?id=${id}-${what}&export=download&authuser=0&confirm=t`;
+}
+
+/** The URL of one of an OSWorld task's files: the second task's are Google Drive URLs, as most of OSWorld's. */
+export function osworldUrl(id: string, what: 'book' | 'gold'): string {
+  return id === OSWORLD_IDS[1] ? driveUrl(id, what) : `${URL_BASE}${id}-${what}.xlsx`;
+}
+
+/**
+ * An OSWorld Calc task: download the workbook, open it, compare it with a gold named by URL. The second names its
+ * app as some of OSWorld's do (`libreoffice calc`, with a space).
+ */
+export function osworldTask(id: string, related: string[] = [id === OSWORLD_IDS[1] ? 'libreoffice calc' : 'libreoffice_calc']): Record<string, unknown> {
   return {
     id,
     snapshot: 'libreoffice_calc',
     instruction: 'Fill the Total column.',
     source: 'proctor test',
     config: [
-      { type: 'download', parameters: { files: [{ url: `${URL_BASE}${id}-book.xlsx`, path: '/home/user/book.xlsx' }] } },
+      { type: 'download', parameters: { files: [{ url: osworldUrl(id, 'book'), path: '/home/user/book.xlsx' }] } },
       { type: 'open', parameters: { path: '/home/user/book.xlsx' } },
     ],
     trajectory: 'trajectories/',
@@ -61,7 +74,7 @@ export function osworldTask(id: string, related: string[] = ['libreoffice_calc']
     evaluator: {
       func: 'compare_table',
       result: { type: 'vm_file', path: '/home/user/book.xlsx', dest: 'book.xlsx' },
-      expected: { type: 'cloud_file', path: `${URL_BASE}${id}-gold.xlsx`, dest: 'gold.xlsx' },
+      expected: { type: 'cloud_file', path: osworldUrl(id, 'gold'), dest: 'gold.xlsx' },
       options: { rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'EI0' }] },
     },
   };
@@ -91,7 +104,7 @@ export async function writeCheckout(root: string): Promise<Checkout> {
   mkdirSync(calc, { recursive: true });
   const osworldTaskFiles = OSWORLD_IDS.map((id, i) => {
     const f = join(calc, `${id}.json`);
-    writeFileSync(f, JSON.stringify(osworldTask(id, i === 2 ? ['libreoffice_calc', 'no_such_app_here'] : ['libreoffice_calc']), null, 2));
+    writeFileSync(f, JSON.stringify(osworldTask(id, ...(i === 2 ? [['libreoffice_calc', 'no_such_app_here']] : [])), null, 2));
     return f;
   });
   return { root, spider2vTaskFile, spider2vTaskDir: dir, splitFile, osworldTaskFiles };
