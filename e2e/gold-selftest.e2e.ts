@@ -104,6 +104,13 @@ describe(`proctor selftest --oracle gold${why}`, () => {
     expect(steps.map((s) => s.response.split(':')[1].trim().split(' ')[0])).toEqual(['close', 'put', 'reopen']);
     expect(steps[0].actions).toEqual([{ type: 'hotkey', keys: ['alt', 'f4'] }]);
     expect(steps[2].actions).toEqual([{ type: 'DONE' }]);
+
+    // The same oracle as a registered agent: `proctor run --agent gold` stores and grades its run like any other.
+    const run = await runProctor(['run', join(root, 'evaluation_examples', 'examples', 'text', ID), '--agent', 'gold', '--out', join(root, 'runs'), '--json'], 300_000);
+    expect(run.code, run.stderr).toBe(0);
+    const stored = JSON.parse(run.stdout) as { runDir: string; tasks: { state: string; score: number; steps: number }[] };
+    expect(stored.runDir).toMatch(/-gold$/);
+    expect(stored.tasks).toMatchObject([{ state: 'success', score: 1, steps: 3 }]);
   }, 500_000);
 
   it.skipIf(!!realWhy)(`scores a real Spider2-V task's gold workbook 1 after Calc saves it, and noop 0${realWhy}`, async () => {

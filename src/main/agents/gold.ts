@@ -19,6 +19,11 @@ export interface GoldAgentOptions {
 type Phase = 'close' | 'replace' | 'reopen' | 'done';
 
 const POLL_MS = 250;
+/** After its window appears, a document takes a moment to take keystrokes (the postconfig's Ctrl+S follows). */
+const SETTLE_MS = 1000;
+
+/** Documents LibreOffice opens, which keep a lock file beside them while open. */
+const lockingDocument = /\.(xlsx|xlsm|xls|ods|csv|docx|doc|odt|rtf|pptx|ppt|odp)$/i;
 
 /** The LibreOffice lock file beside an open document (`.~lock.<name>#`): gone once the document is closed. */
 function lockFileOf(guestPath: string): string {
@@ -146,8 +151,12 @@ export class GoldAgent implements Agent {
       await env.open(path);
       if (!(await until(() => hasWindow(env, name), this.timeout, this.signal)))
         throw new AgentError(`gold: no window showing ${name} appeared within ${Math.round(this.timeout / 1000)} s of opening ${path}: the environment has no application that opens it`);
+      // LibreOffice writes its lock file once the document is loaded: only then does it take the postconfig's keys.
+      if (lockingDocument.test(path) && !(await until(async () => (await env.getFile(lockFileOf(path))) !== undefined, this.timeout, this.signal)))
+        throw new AgentError(`gold: ${name} shows a window but LibreOffice never finished loading it (no lock file ${lockFileOf(path)} within ${Math.round(this.timeout / 1000)} s)`);
       names.push(name);
     }
+    if (names.length) await new Promise((r) => setTimeout(r, SETTLE_MS));
     const response = names.length ? `gold: reopen ${names.join(', ')}; DONE` : 'gold: DONE';
     return { response, rawAction: { gold: 'reopen', files: paths }, actions: [{ type: 'DONE' }] };
   }
