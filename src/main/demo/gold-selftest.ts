@@ -252,7 +252,7 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
       // The postconfig was to save the document through the application; a gold graded as it was put in place
       // proves nothing about its round trip.
       report.verdict = 'not saved by the application';
-      report.reason = `the postconfig did not save ${unsaved.join(', ')} (its modification time did not change), so the gold was graded as put in place (score ${formatScore(g.score)}) and its round trip through the application is untested`;
+      report.reason = `the postconfig did not save ${unsaved.join(', ')} before grading (its modification time did not change), so the gold was graded as put in place (score ${formatScore(g.score)}) and its round trip through the application is untested`;
     } else if (j.verdict === 'too strict') {
       report.untouched = await untouchedGold(task, options.downloads, join(dir, 'gold-files', key.replace('/', '_')));
       const accepted = report.untouched.every((u) => u.score >= 1);

@@ -23,10 +23,13 @@ selftest.json are kept in <out>/selftest-<time>/. Exit 1 unless every task is so
 
 With --oracle gold (for a benchmark's own tasks, which have no oracle.json) each task runs twice:
   noop        does nothing                               a sound evaluator gives 0
-  gold        closes the document, puts the task's gold file (local_file / cloud_file) in place of the result
-              (vm_file), reopens it in the application; the postconfig saves it   a sound evaluator gives 1
+  gold        closes the document, puts the task's gold file            a sound evaluator gives 1
+              (local_file / cloud_file) in place of the result (vm_file),
+              reopens it in the application; the postconfig saves it
 and the table shows setup ok / noop / gold with the time of each. A gold that scores 1 untouched but not after
-the application saved it is reported as lost in the round trip, with what the metric found missing.
+the application saved it is reported as lost in the round trip, with what the metric found missing; a gold the
+postconfig never saved (its file unchanged) as not saved by the application; a task whose postconfig failed
+as broken setup (its metric never ran, so its 0 means nothing).
 
   --out DIR       where the evidence folder goes (default ./results)
   --parallel N    sandbox displays at once (default 1)
