@@ -152,7 +152,8 @@ async function guestMtimes(env: Environment, paths: string[]): Promise<Map<strin
 export function verdictWhy(v: RuleVerdict | undefined): string | undefined {
   if (!v) return undefined;
   const failing = v.metrics.filter((m) => m.score < 1).map((m) => `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.error ?? m.reason ?? `score ${formatScore(m.score)}`}`);
-  const parts = [v.error, v.reason, ...failing].filter((s): s is string => !!s);
+  // The verdict's own reason repeats its failing checks' reasons; it is told only when no check failed.
+  const parts = failing.length ? failing : [v.error, v.reason].filter((s): s is string => !!s);
   return parts.length ? [...new Set(parts)].join('; ') : undefined;
 }
 
