@@ -29,11 +29,13 @@ describe('gold self-test verdicts', () => {
       { ...base, key: 'excel/a', verdict: 'sound', noop: { trial: 'noop', state: 'success', score: 0, ms: 9000 }, gold: { trial: 'oracle', state: 'success', score: 1, ms: 13500 } },
       { ...base, key: 'excel/b', verdict: 'broken setup', noop: { trial: 'noop', state: 'success', score: 0, ms: 5000, notGraded: 'postconfig failed' }, gold: { trial: 'oracle', state: 'agent_error', score: 0 } },
       { ...base, key: 'excel/c', verdict: 'no gold file', setup: { ok: false, error: 'setup failed' }, noop: { trial: 'noop', state: 'setup_error' } },
+      { ...base, key: 'excel/d', verdict: 'not saved by the application', noop: { trial: 'noop', state: 'success', score: 0, ms: 9000 }, gold: { trial: 'oracle', state: 'success', score: 1, ms: 9000, unsaved: ['/home/user/d.xlsx'] } },
     ];
-    expect(goldSelfTestSummary(reports)).toEqual(['setup ok 2/3, noop → 0 1/3, gold → 1 1/2 (1 without a gold file)']);
+    expect(goldSelfTestSummary(reports)).toEqual(['setup ok 3/4, noop → 0 2/4, gold → 1 1/3 (1 without a gold file)']);
     const table = goldSelfTestTable(reports).split('\n');
     expect(table[2]).toMatch(/^excel\/a\s+ok 2\.5 s\s+0 9\.0 s\s+1 13\.5 s\s+sound/);
     expect(table[3]).toMatch(/^excel\/b\s+ok 2\.5 s\s+not graded 5\.0 s\s+agent_error\s+broken setup/);
     expect(table[4]).toMatch(/^excel\/c\s+failed\s+setup_error\s+-\s+no gold file/);
+    expect(table[5]).toMatch(/^excel\/d\s+ok 2\.5 s\s+0 9\.0 s\s+1 unsaved 9\.0 s\s+not saved by the application/);
   });
 });

@@ -281,7 +281,7 @@ const seconds = (ms: number | undefined) => (ms === undefined ? '' : ` ${(ms / 1
 function phaseCell(p: PhaseResult | undefined): string {
   if (!p) return '-';
   const graded = p.state === 'success' || p.state === 'max_steps_error';
-  return `${p.notGraded ? 'not graded' : graded ? formatScore(p.score) : p.state}${seconds(p.ms)}`;
+  return `${p.notGraded ? 'not graded' : graded ? formatScore(p.score) : p.state}${p.unsaved?.length ? ' unsaved' : ''}${seconds(p.ms)}`;
 }
 
 /** One line per task: setup ok / failed with its time, noop and gold scores with their times, the verdict. */
@@ -292,12 +292,12 @@ export function goldSelfTestTable(reports: GoldSelfTestReport[]): string {
   );
 }
 
-/** The tally lines under the table: setup ok n/N, noop → 0 n/N, gold → 1 n/M. */
+/** The tally lines under the table: setup ok n/N, noop → 0 n/N, gold → 1 n/M (a gold the application never saved does not count). */
 export function goldSelfTestSummary(reports: GoldSelfTestReport[]): string[] {
   const n = reports.length;
   const setupOk = reports.filter((r) => r.setup.ok).length;
   const noop0 = reports.filter((r) => (r.noop.state === 'success' || r.noop.state === 'max_steps_error') && !r.noop.notGraded && r.noop.score === 0).length;
   const withGold = reports.filter((r) => r.gold);
-  const gold1 = withGold.filter((r) => r.gold && (r.gold.state === 'success' || r.gold.state === 'max_steps_error') && !r.gold.notGraded && r.gold.score === 1).length;
+  const gold1 = withGold.filter((r) => r.gold && (r.gold.state === 'success' || r.gold.state === 'max_steps_error') && !r.gold.notGraded && !r.gold.unsaved?.length && r.gold.score === 1).length;
   return [`setup ok ${setupOk}/${n}, noop → 0 ${noop0}/${n}, gold → 1 ${gold1}/${withGold.length}${withGold.length < n ? ` (${n - withGold.length} without a gold file)` : ''}`];
 }
