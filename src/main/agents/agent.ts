@@ -1,6 +1,7 @@
 // The one interface every agent (llm, oracle, noop, human) implements; the step loop knows nothing else.
 import type { Action } from '../../shared/run';
 import type { Task } from '../../shared/task';
+import type { Environment } from '../env/environment';
 import type { Observation } from '../observe/observation';
 
 export interface AgentContext {
@@ -12,6 +13,11 @@ export interface AgentContext {
   maxSteps: number;
   /** Aborted when the run is stopped; agents pass it to their model calls. */
   signal: AbortSignal;
+  /**
+   * The task's machine, for agents that act on it beyond screen actions (the gold oracle closes a document,
+   * puts the gold file in its place and reopens it). Model-driven agents never touch it.
+   */
+  environment?: Environment;
 }
 
 export interface AgentTurn {

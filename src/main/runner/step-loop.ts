@@ -162,6 +162,7 @@ export async function runTask(input: {
           observationType: settings.observation,
           maxSteps: settings.maxSteps,
           signal,
+          environment: liveEnv,
         }),
       `agent ${agent.name} did not start`,
     );

@@ -24,7 +24,8 @@ folder <out>/<runId>/ (manifest.json, events.jsonl, and OSWorld's result layout 
 this machine lacks (an account, a proxy, an app) are recorded as skipped with the reason. The success rate is
 over every task of the set. Ctrl-C stops cleanly; the run can then be continued with --resume.
 
-  --agent NAME          oracle | noop | llm | human (default oracle)
+  --agent NAME          oracle | noop | llm | human | gold (default oracle); gold puts a task's gold file in place
+                        of its result (close the document, replace it, reopen it) for tasks graded against a file
   --model NAME          model of the llm agent (also names the result folder)
   --base-url URL        OpenAI-compatible server of the llm agent (key from PROCTOR_API_KEY / OPENAI_API_KEY
                         or the config file; never printed)
@@ -402,7 +403,7 @@ export const command: CliCommand = {
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
         parts: gradingUnder(flags.gradingProfile),
-        agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}) },
+        agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}), ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}) },
       };
       if (flags.resume) {
         outcome = await resumeRun(flags.resume, common);

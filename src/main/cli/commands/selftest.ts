@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand, shownPath, optionValue, parallelOption } from '../command';
 import { selfTest, selfTestTable } from '../../demo/selftest';
+import { goldSelfTest, goldSelfTestSummary, goldSelfTestTable } from '../../demo/gold-selftest';
 import { loadTasks } from '../../tasks/reader';
 import { storableArgs } from '../../env/spec';
 import { envOption, envUsage } from '../env-option';
@@ -10,7 +11,7 @@ import { gradingUnder } from '../../evaluators/grade';
 import type { GradingProfile } from '../../evaluators/profile';
 import { gradingProfileFlag } from './metric';
 
-const usage = `Usage: proctor selftest <task files or folders…> [--out DIR] [--parallel N] [--env SPEC] [--json]
+const usage = `Usage: proctor selftest <task files, folders or split files…> [--oracle script|gold] [--out DIR] [--parallel N] [--env SPEC] [--json]
 
 The red-team check of a task's evaluator. Each task runs three times on a sandbox display:
   oracle      replays oracle.json beside the task        a sound evaluator gives 1
@@ -20,9 +21,21 @@ Verdicts: sound; too lenient (credit without the work); too strict (the correct 
 broken setup (a run never reached grading: setup, environment or agent error). The three run folders and
 selftest.json are kept in <out>/selftest-<time>/. Exit 1 unless every task is sound.
 
+With --oracle gold (for a benchmark's own tasks, which have no oracle.json) each task runs twice:
+  noop        does nothing                               a sound evaluator gives 0
+  gold        closes the document, puts the task's gold file            a sound evaluator gives 1
+              (local_file / cloud_file) in place of the result (vm_file),
+              reopens it in the application; the postconfig saves it
+and the table shows setup ok / noop / gold with the time of each. A gold that scores 1 untouched but not after
+the application saved it is reported as lost in the round trip, with what the metric found missing; a gold the
+postconfig never saved (its file unchanged) as not saved by the application; a task whose postconfig failed
+as broken setup (its metric never ran, so its 0 means nothing).
+
   --out DIR       where the evidence folder goes (default ./results)
   --parallel N    sandbox displays at once (default 1)
   --env SPEC      the machine: ${envUsage('                ')}
+  --oracle KIND   script (oracle.json beside each task; default) or gold (the task's own gold file)
+  --downloads DIR files download steps and cloud_file golds would fetch, from this folder (never the network)
   --json          print selftest.json's verdicts instead of the table
   --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)`;
 
@@ -36,6 +49,8 @@ export const command: CliCommand = {
     let json = false;
     let env: string | undefined;
     let profile: GradingProfile | undefined;
+    let oracle: 'script' | 'gold' = 'script';
+    let downloads: string | undefined;
     const paths: string[] = [];
     for (let i = 0; i < argv.length; i++) {
       const a = argv[i];
@@ -45,6 +60,11 @@ export const command: CliCommand = {
       else if (a === '--env') env = envOption(value());
       else if (a === '--json') json = true;
       else if (a === '--grading-profile') profile = gradingProfileFlag(value());
+      else if (a === '--oracle') {
+        const v = value();
+        if (v !== 'script' && v !== 'gold') throw new UsageError(`--oracle must be script or gold, not '${v}'`);
+        oracle = v;
+      } else if (a === '--downloads') downloads = resolve(value());
       else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
       else paths.push(a);
     }
@@ -73,6 +93,27 @@ export const command: CliCommand = {
     };
     process.on('SIGINT', onSigint);
     try {
+      if (oracle === 'gold') {
+        const outcome = await goldSelfTest(tasks, {
+          outDir: resolve(out),
+          parallel,
+          args: ['selftest', ...storableArgs(argv)],
+          env,
+          downloads,
+          signal: stop.signal,
+          parts: gradingUnder(profile),
+          log: json ? undefined : (line) => io.out(line),
+        });
+        if (json) io.out(JSON.stringify({ dir: outcome.dir, oracle: 'gold', tasks: outcome.reports }, null, 2));
+        else {
+          io.out('');
+          io.out(goldSelfTestTable(outcome.reports));
+          io.out('');
+          for (const line of goldSelfTestSummary(outcome.reports)) io.out(line);
+          io.out(`Evidence: ${shownPath(outcome.dir, { belowOnly: true })} (selftest.json and one run folder per trial); open the runs: npx proctor serve ${shownPath(outcome.dir, { belowOnly: true })}`);
+        }
+        return errors.length === 0 && outcome.reports.every((r) => r.verdict === 'sound') ? 0 : 1;
+      }
       const outcome = await selfTest(tasks, {
         outDir: resolve(out),
         parallel,
