@@ -86,7 +86,7 @@ describe('setup steps on a sandbox home', () => {
 
   it('names the closest known func for an unknown one', async () => {
     const err = await runSetupSteps([step('copyfile_from_host_to_gest', {}, 7)], env, { taskDir, task }).catch((e) => e);
-    expect(err.message).toBe("setup step /config/7 (copyfile_from_host_to_gest): unknown setup func 'copyfile_from_host_to_gest' (closest known: 'copyfile_from_host_to_guest')");
+    expect(err.message).toBe("task t1: config step 7 (copyfile_from_host_to_gest, /config/7): unknown setup func 'copyfile_from_host_to_gest' (closest known: 'copyfile_from_host_to_guest')");
   });
 
   it('downloads files from a reachable server and fails clearly when unreachable', async () => {
@@ -128,7 +128,7 @@ describe('browser setup through the Environment only', () => {
     const noBrowser = { ...env, capabilities: new Set([...env.capabilities].filter((c) => c !== 'browser')), launchBrowser: undefined };
     const err = await runSetupSteps([step('google_chrome_browser', { urls: ['http://127.0.0.1:9/'] }, 2)], noBrowser, { taskDir, task }).catch((e) => e);
     expect(err).toBeInstanceOf(SetupError);
-    expect(err.message).toMatch(/\/config\/2.*google_chrome_browser.*the shell environment cannot 'browser'/);
+    expect(err.message).toMatch(/^task t1: config step 2 \(google_chrome_browser, \/config\/2\): .*the shell environment cannot 'browser'/);
     await expect(runSetupSteps([step('chrome_open_tabs', { urls_to_open: ['http://127.0.0.1:9/'] })], env, { taskDir, task })).rejects.toThrow(/google_chrome_browser step must come first/);
   });
 });
