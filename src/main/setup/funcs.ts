@@ -216,6 +216,9 @@ setupFuncs.register('open', async (args, env, ctx) => {
   if (!canListWindows(env)) return `not checked: the ${env.kind} environment cannot list its windows`;
   const { match, what } = openedWindowMatch(path, before);
   const seen = await waitForWindow(env, match, what, ctx.windowWaitMs ?? OPEN_WINDOW_MS, ctx.signal);
+  // The opened document is the active window, as on the benchmark's desktop (a window mapped by this window
+  // manager has the focus but is not "active" to GTK, whose applications then drop typed text).
+  await env.activateWindow(seen.title, { strict: true });
   return `window '${seen.title}' after ${seconds(seen.waitedMs)}`;
 });
 
