@@ -216,10 +216,13 @@ setupFuncs.register('open', async (args, env, ctx) => {
   if (!canListWindows(env)) return `not checked: the ${env.kind} environment cannot list its windows`;
   const { match, what } = openedWindowMatch(path, before);
   const seen = await waitForWindow(env, match, what, ctx.windowWaitMs ?? OPEN_WINDOW_MS, ctx.signal);
-  // The opened document is the active window, as on the benchmark's desktop (a window mapped by this window
-  // manager has the focus but is not "active" to GTK, whose applications then drop typed text).
-  await env.activateWindow(seen.title, { strict: true });
-  return `window '${seen.title}' after ${seconds(seen.waitedMs)}`;
+  // The opened document is made the active window, as the benchmark's desktop leaves it; best effort (a title
+  // the environment cannot match exactly, e.g. one holding a path, leaves the focus where the window manager put it).
+  const activated = await env.activateWindow(seen.title, { strict: true }).then(
+    () => '',
+    (e: Error) => ` (not activated: ${e.message})`,
+  );
+  return `window '${seen.title}' after ${seconds(seen.waitedMs)}${activated}`;
 });
 
 /** Spider2-V's `until`: the command is run again (every 0.3 s, within a bound) until one of these holds. */

@@ -16,6 +16,7 @@ import { breakdown, readReportRun } from '../report';
 import { defaultParts } from '../runner/parts';
 import { runTasks } from '../runner/scheduler';
 import { readTaskTrajectory } from '../store/reader';
+import { validatePaths } from '../tasks/validation';
 import { noGuiCalc, putQuietCalcProfile } from './testing/calc-profile';
 
 type Json = Record<string, unknown>;
@@ -84,13 +85,15 @@ function variant(src: string, id: string, name: string, edit: (task: Json) => vo
 const postconfigOf = (t: Json) => (t.evaluator as { postconfig: { type: string; parameters: Json }[] }).postconfig;
 const configOf = (t: Json) => t.config as { type: string; parameters: Json }[];
 
-/** The agent of the in-repo task: B3 := 7 with the keyboard, then DONE (the postconfig saves). */
+/** The agent of the in-repo task: a look, B3 := 7 with the keyboard, then DONE (the postconfig saves). */
 const typist = (): Agent => ({
   name: 'typist',
   async start() {},
   async next(_obs, step): Promise<AgentTurn> {
-    if (step === 1) return { response: 'go to B3', actions: [{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down', 'right'] }] };
-    if (step === 2) return { response: 'type 7', actions: [{ type: 'press', keys: ['7', 'enter'] }] };
+    // (A first look before acting, as a model would take: keys sent while Calc is still settling can be lost.)
+    if (step === 1) return { response: 'let Calc settle', actions: [{ type: 'WAIT' }] };
+    if (step === 2) return { response: 'go to B3', actions: [{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down', 'right'] }] };
+    if (step === 3) return { response: 'type 7', actions: [{ type: 'press', keys: ['7', 'enter'] }] };
     return { response: 'DONE', actions: [{ type: 'DONE' }] };
   },
 });
@@ -106,7 +109,7 @@ async function run(dir: string, agent: () => Agent = () => new NoopAgent()) {
     agentName: 'tester',
     outDir: join(root, 'results'),
     screen: { width: 1280, height: 800 },
-    maxSteps: 4,
+    maxSteps: 5,
     appCheck: () => undefined,
     onEvent: (e) => events.push(e),
     parts: {
@@ -132,7 +135,7 @@ afterAll(() => {
 /** The same four checks on a task folder: the task as given runs and is graded; three broken variants are named. */
 function taskChecks(label: string, dirOf: () => Promise<string>, id: () => string, window: string, file: string) {
   it(`${label}: setup and postconfig run, checked and timed; the noop agent is graded (0), not an error`, async () => {
-    const { item, setups, verdicts } = await run(await dirOf());
+    const { outcome, item, setups, verdicts } = await run(await dirOf());
     expect(item).toMatchObject({ state: 'success', score: 0 });
     expect(verdicts).toMatchObject([{ kind: 'rule', score: 0, metrics: [{ metric: 'compare_table', score: 0 }] }]);
     expect(verdicts[0].kind === 'rule' && verdicts[0].error).toBeFalsy(); // the metric ran on both workbooks
@@ -143,6 +146,9 @@ function taskChecks(label: string, dirOf: () => Promise<string>, id: () => strin
     expect(config.steps[1].check).toMatch(new RegExp(`^window '${window}' after \\d+\\.\\d s$`));
     expect(config.ms).toBeGreaterThanOrEqual(config.steps[0].ms + config.steps[1].ms - 5);
     expect(post).toMatchObject({ phase: 'postconfig', ok: true });
+    // The run folder, task.setup events included, is valid run format with nothing to warn about.
+    const report = await validatePaths([join(outcome.runDir, 'events.jsonl')]);
+    expect(report.files.flatMap((f) => f.problems)).toEqual([]);
     expect(post.steps.map((s) => [s.func, s.check])).toEqual([
       ['activate_window', `window '${window}'`],
       ['sleep', undefined],

@@ -48,6 +48,8 @@ export interface OsworldEnvironment extends Environment {
   reset(): Promise<void>;
   /** The accessibility tree as the server wrote it (GET /accessibility's `AT`), unparsed: OSWorld's XML. */
   accessibilityTreeXml(): Promise<string>;
+  /** The guest's visible window titles (wmctrl, else xdotool, through /execute). */
+  windowTitles(): Promise<string[]>;
   /** Text of the focused terminal (GET /terminal); null when none is focused. */
   terminalOutput(): Promise<string | null>;
   /**
