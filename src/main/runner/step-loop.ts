@@ -120,17 +120,19 @@ export async function runTask(input: {
   writer.started();
   // What the environment went through on its own (a display worker restarted…) becomes an event on the task.
   let step = 0;
-  // Setup's steps, timed as they end, and one `task.setup` event per phase (config, postconfig) when it is over.
+  // Setup's steps, timed as they end, and one `task.setup` event per phase (config, postconfig) that had steps.
   const setupPhase = (phase: 'config' | 'postconfig') => {
     const steps: SetupStepTiming[] = [];
     const t0 = performance.now();
     return {
       onStep: (s: SetupStepTiming) => void steps.push(s),
-      done: (error?: string) =>
+      done: (error?: string) => {
+        if (!steps.length && !error) return; // a phase without steps has nothing to record
         run.event({
           kind: 'task.setup', runId: run.runId, taskKey, at: new Date().toISOString(), phase,
           ms: Math.round(performance.now() - t0), ok: !error, steps, ...(error ? { error } : {}),
-        }),
+        });
+      },
     };
   };
   const noteIncidents = () => {
