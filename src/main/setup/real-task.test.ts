@@ -33,10 +33,10 @@ let root: string;
 async function writeOwnTask(): Promise<string> {
   const dir = join(root, 'own', 'excel', OWN_ID);
   mkdirSync(dir, { recursive: true });
-  const book = async (b3: number, file: string) => {
+  const book = async (a3: number, file: string) => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sheet1');
-    ws.addRows([['Item', 'Price'], ['pen', 2], ['ink', b3]]);
+    ws.addRows([['Price', 'Item'], [2, 'pen'], [a3, 'ink']]);
     await wb.xlsx.writeFile(join(dir, file));
   };
   await book(5, 'Prices.xlsx');
@@ -45,7 +45,7 @@ async function writeOwnTask(): Promise<string> {
   const task = {
     id: OWN_ID,
     snapshot: 'excel',
-    instruction: 'Change the price of ink (B3) to 7 and save the workbook.',
+    instruction: 'Change the price of ink (A3) to 7 and save the workbook.',
     source: ['proctor setup test'],
     config: [
       { type: 'copyfile_from_host_to_guest', parameters: { src: at('Prices.xlsx'), dest: '/home/user/Prices.xlsx' } },
@@ -85,15 +85,17 @@ function variant(src: string, id: string, name: string, edit: (task: Json) => vo
 const postconfigOf = (t: Json) => (t.evaluator as { postconfig: { type: string; parameters: Json }[] }).postconfig;
 const configOf = (t: Json) => t.config as { type: string; parameters: Json }[];
 
-/** The agent of the in-repo task: a look, B3 := 7 with the keyboard, then DONE (the postconfig saves). */
+/** The agent of the in-repo task: a look, A3 := 7 with the keyboard, then DONE (the postconfig saves). Calc may
+ * handle keys sent in quick succession out of order under load, so each move is its own step with a look between. */
 const typist = (): Agent => ({
   name: 'typist',
   async start() {},
   async next(_obs, step): Promise<AgentTurn> {
     // (A first look before acting, as a model would take: keys sent while Calc is still settling can be lost.)
     if (step === 1) return { response: 'let Calc settle', actions: [{ type: 'WAIT' }] };
-    if (step === 2) return { response: 'go to B3', actions: [{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down', 'right'] }] };
-    if (step === 3) return { response: 'type 7', actions: [{ type: 'press', keys: ['7', 'enter'] }] };
+    if (step === 2) return { response: 'go to A3', actions: [{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down'] }] };
+    if (step === 3) return { response: 'look', actions: [{ type: 'WAIT' }] };
+    if (step === 4) return { response: 'type 7', actions: [{ type: 'press', keys: ['7', 'enter'] }] };
     return { response: 'DONE', actions: [{ type: 'DONE' }] };
   },
 });
@@ -109,7 +111,7 @@ async function run(dir: string, agent: () => Agent = () => new NoopAgent()) {
     agentName: 'tester',
     outDir: join(root, 'results'),
     screen: { width: 1280, height: 800 },
-    maxSteps: 5,
+    maxSteps: 6,
     appCheck: () => undefined,
     onEvent: (e) => events.push(e),
     parts: {

@@ -19,8 +19,8 @@ const step = (pointer: string, func: string, args: Record<string, unknown>): Set
 async function workbook(values: [string, number][]): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Sheet1');
-  ws.addRow(['Item', 'Value']);
-  for (const row of values) ws.addRow(row);
+  ws.addRow(['Value', 'Item']);
+  for (const [item, value] of values) ws.addRow([value, item]);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
@@ -80,11 +80,11 @@ describe.skipIf(!!noGuiCalc)(`setup steps on a sandbox display with LibreOffice 
   }, 30_000);
 
   it("performs Spider2-V's python -c Ctrl+S natively: the typed value is in the saved workbook", async () => {
-    // The agent's part: B3 := 7 (Ctrl+Home is A1; two rows down, one right).
-    // (Calc handles keys as it gets to them; the pause lets the moves land before the typing starts.)
-    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down', 'right'] }, { type: 'sleep', seconds: 0.5 }, { type: 'write', text: '7\n' }]);
+    // The agent's part: A3 := 7 (Ctrl+Home is A1; two rows down). Calc may take keys sent in quick succession out
+    // of order under load: the pause lets the moves land before the typing starts.
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down'] }, { type: 'sleep', seconds: 0.5 }, { type: 'write', text: '7\n' }]);
     const before = await env.getFile('/home/user/Prices.xlsx');
-    expect(await cell(before!, 'B3')).toBe(5);
+    expect(await cell(before!, 'A3')).toBe(5);
     const records: SetupStepTiming[] = [];
     await runSetupSteps(
       [
@@ -101,7 +101,7 @@ describe.skipIf(!!noGuiCalc)(`setup steps on a sandbox display with LibreOffice 
     let saved: unknown;
     for (let i = 0; i < 50 && saved !== 7; i++) {
       const now = await env.getFile('/home/user/Prices.xlsx');
-      saved = await cell(now!, 'B3').catch(() => undefined); // mid-write the zip may not be whole yet
+      saved = await cell(now!, 'A3').catch(() => undefined); // mid-write the zip may not be whole yet
       if (saved !== 7) await new Promise((r) => setTimeout(r, 200));
     }
     expect(saved).toBe(7);
