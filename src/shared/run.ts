@@ -286,7 +286,26 @@ export type RunEvent =
    */
   | { kind: 'verdict.superseded'; runId: string; taskKey: string; at: string; attempt: string; verdicts: { kind: Verdict['kind']; at: string }[] }
   /** Something the environment went through on its own during a task, e.g. its display worker crashed and was restarted. */
-  | { kind: 'task.incident'; runId: string; taskKey: string; at: string; step?: number; incident: string; message: string };
+  | { kind: 'task.incident'; runId: string; taskKey: string; at: string; step?: number; incident: string; message: string }
+  /**
+   * A task's setup (`config`, before the agent) or `postconfig` (before grading) ran: each step's time and what
+   * was checked, the total, and — when a step failed — the error the task ended with (setup_error / env_error).
+   */
+  | { kind: 'task.setup'; runId: string; taskKey: string; at: string; phase: 'config' | 'postconfig'; ms: number; ok: boolean; steps: SetupStepTiming[]; error?: string };
+
+/** One setup step as the run records it (`task.setup` events). */
+export interface SetupStepTiming {
+  /** JSON pointer of the step in the task file, e.g. `/config/1`, `/evaluator/postconfig/2`. */
+  pointer: string;
+  func: string;
+  /** Wall time of the step including its check, ms. */
+  ms: number;
+  ok: boolean;
+  /** What Proctor observed to know the step worked (e.g. `window 'X' after 1.2 s`), or why it could not look. */
+  check?: string;
+  /** Why the step failed (ok false). */
+  error?: string;
+}
 
 /** What a live task waits for. Not stored in the run folder: it is the workbench's, not the run's. */
 export interface Awaiting {

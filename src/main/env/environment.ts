@@ -90,6 +90,12 @@ export interface Environment {
   activateWindow(title: string, options?: { strict?: boolean; byClass?: boolean }): Promise<void>;
   closeWindow(title: string, options?: { strict?: boolean; byClass?: boolean }): Promise<void>;
   /**
+   * Titles of the visible top-level windows (any order), for setup's checks: an `open` step's window appeared,
+   * a strict `activate_window`'s exact title exists. Kinds that cannot list windows leave it out; setup then
+   * records that the check could not be made.
+   */
+  windowTitles?(): Promise<string[]>;
+  /**
    * The Chrome DevTools endpoint of the browser the environment started, if any, as this host reaches it
    * (local: http://127.0.0.1:PORT; a remote kind: the guest's port as it forwards it).
    */

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createShellEnvironment, type ShellEnvironment } from '../env/local/shell-environment';
 import { loadTasks } from '../tasks/reader';
 import type { SetupStep, Task } from '../../shared/task';
-import { gradeTask } from './grade';
+import { gradeTask, PostconfigError } from './grade';
+import { runSetupSteps } from '../setup';
 import { seedTaskDir, tempDir } from './testing/fixtures';
 
 const tmp = tempDir();
@@ -139,6 +140,22 @@ describe('gradeTask on Spider2-V tasks', () => {
     expect(v.conj).toBe('and');
     expect(v.metrics.map((m) => [m.metric, m.score])).toEqual([['check_include_exclude', 1], ['compare_json_file', 1]]);
     expect(v.metrics[0].result).toBe('run succeeded');
+  });
+  it('a postconfig step that fails stops the grading: PostconfigError naming the task and step, no score', async () => {
+    const broken = spiderTask('dagster', id.replace(/1$/, '2'), { ...evaluator, postconfig: [{ type: 'execute', parameters: { command: ['sh', '-c', 'echo no display >&2; exit 3'] } }] }, {
+      'eval.sh': 'cat "$HOME/status.txt"\n',
+      'gold_ids.json': '[1, 2, 3]',
+    });
+    const task = await loadOne(broken);
+    await put('/home/user/status.txt', 'run succeeded');
+    await put('/home/user/hacker_news/data/story_ids.json', '[1,2,3]');
+    const post = (t: Task) => (steps: SetupStep[]) => runSetupSteps(steps, env, { taskDir: t.dir, task: t });
+    const err = await gradeTask(task, { env, task, cacheDir, runPostSetup: post(task) }).catch((e) => e);
+    expect(err).toBeInstanceOf(PostconfigError);
+    expect(err.message).toBe(`postconfig failed: task ${task.id}: postconfig step 0 (execute, /evaluator/postconfig/0): the command exited with 3:\nno display`);
+    // The same task with a working postconfig is graded (1): the error came from the step, not the checks.
+    const good = await loadOne(file);
+    expect((await gradeTask(good, { env, task: good, cacheDir, runPostSetup: post(good) })).score).toBe(1);
   });
   it('conj and: one 0 makes 0; conj or: one 1 makes 1; diff_text_file makes fractions', async () => {
     const task = await loadOne(file);

@@ -14,11 +14,22 @@ export interface GradeOptions extends GradingContext {
   /** The agent's last action: `DONE`, `FAIL`, `WAIT`, or undefined (step limit, no action). */
   lastAction?: string;
   /** Runs the task's postconfig (setup steps) on the environment before grading. */
-  runPostSetup?: (steps: SetupStep[]) => Promise<void>;
+  runPostSetup?: (steps: SetupStep[]) => Promise<unknown>;
   /** Grade under this profile instead of the one the task's shape implies (`--grading-profile`). */
   profile?: GradingProfile;
   /** Run the robust variant beside a faithful one and flag disagreements (default true). */
   secondOpinion?: boolean;
+}
+
+/**
+ * The task's postconfig failed, so it was not graded: the environment did not reach the state the metric reads
+ * (an environment failure, never a score). The runner records the task as env_error with this message.
+ */
+export class PostconfigError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PostconfigError';
+  }
 }
 
 /** What gradePlan needs besides the environment: the profile and whether to ask for a second opinion. */
@@ -217,7 +228,7 @@ async function addSecondOpinion(record: MetricRecord, second: MetricOutcome | un
 /**
  * Grades a task after its episode. Infeasible tasks score 1 only when the last action is FAIL; FAIL on a
  * feasible task scores 0 without running anything. Otherwise the postconfig runs (through
- * `runPostSetup`), every check is graded and the scores combine with the task's `conj`. The verdict
+ * `runPostSetup`; when it fails, PostconfigError is thrown and nothing is graded), every check is graded and the scores combine with the task's `conj`. The verdict
  * records each metric's score, reason, getter outputs (values or host file paths) and getter specs.
  * Metrics run under the task's grading profile (or `options.profile`), recorded in the verdict; where the
  * profile has a faithful variant, the robust metric's second opinion runs beside it and disagreements are
@@ -250,8 +261,11 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
       try {
         await ctx.runPostSetup(task.postSetup);
       } catch (e) {
-        const error = `postconfig failed: ${(e as Error).message}`;
-        return { kind: 'rule', score: 0, metrics: [], error, reason: error, at: at() };
+        if (e instanceof NeedsAccountError) {
+          const error = `postconfig: ${e.message}`;
+          return { kind: 'rule', score: 0, metrics: [], error, reason: error, needsAccount: [e.service], at: at() };
+        }
+        throw new PostconfigError(`postconfig failed: ${(e as Error).message}`, { cause: e });
       }
     }
   }

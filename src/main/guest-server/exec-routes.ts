@@ -2,11 +2,10 @@
 // the server's user with a timeout), /execute_with_verification, /setup/launch, /run_python, /run_bash_script.
 import { randomBytes } from 'node:crypto';
 import { CHROMIUM_FLAGS, type LocalEnvironment } from '../env/local';
-import { parsePyautogui } from '../actions';
 import type { CommandResult } from '../env/environment';
 import { HttpError, readJson, sendJson, sendText, stringField } from './http-io';
 import { findWindows, GUEST_HOME, sleep, type Guest, type Route } from './guest';
-import { pyautoguiCode } from './python-form';
+import { argvOfShellLine, performPyautoguiCode, pyautoguiCode } from './python-form';
 import { shlexSplit, ShlexError } from './shlex';
 
 const PYTHON_TIMEOUT_MS = 30_000;
@@ -43,16 +42,6 @@ export function commandOf(body: Record<string, unknown>): Command {
   throw new HttpError(400, { status: 'error', message: "'command' must be a non-empty string or list of strings" });
 }
 
-/** A shell line that is one plain command (no operators), as argv; else [] (OSWorld's form sent with shell: true). */
-function argvOfShellLine(line: string): string[] {
-  try {
-    const argv = shlexSplit(line);
-    return argv.length === 3 && !/^[;&|<>]|[;&|<>]$/.test(argv[0] + argv[1]) ? argv : [];
-  } catch {
-    return [];
-  }
-}
-
 interface ExecOutcome {
   output: string;
   error: string;
@@ -63,17 +52,8 @@ interface ExecOutcome {
 export async function execute(guest: Guest, env: LocalEnvironment, cmd: Command): Promise<ExecOutcome> {
   const code = pyautoguiCode(cmd.argv ?? argvOfShellLine(cmd.script!));
   if (code !== undefined) {
-    if (!code.trim()) return { output: '', error: '', returncode: 0 };
-    const parsed = parsePyautogui(code);
-    // The parser's note about a reply without a code block is about model replies, not about this code.
-    if (!parsed.ok) return { output: '', error: parsed.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, ''), returncode: 1 };
-    const actions = parsed.actions.filter((a) => a.type !== 'WAIT' && a.type !== 'DONE' && a.type !== 'FAIL');
-    try {
-      await env.perform(actions);
-    } catch (e) {
-      return { output: '', error: (e as Error).message, returncode: 1 };
-    }
-    return { output: '', error: '', returncode: 0 };
+    const done = await performPyautoguiCode(env, code);
+    return { output: '', error: done.error, returncode: done.returncode };
   }
   const r = await runCommand(env, cmd, guest.options.commandTimeoutMs);
   return { output: r.stdout, error: r.stderr, returncode: r.exitCode ?? -1 };

@@ -1,7 +1,7 @@
 // The parts the runner drives, behind one seam: environments, setup, observation, grading, task loading. The
 // defaults load the engine's own modules (environments through the environments registry, by the run's spec);
 // code (tests, the demo, the server) may replace any of them.
-import type { RuleVerdict } from '../../shared/run';
+import type { RuleVerdict, SetupStepTiming } from '../../shared/run';
 import type { Problem, SetupStep, Task } from '../../shared/task';
 import type { Environment } from '../env/environment';
 import { observe as observeScreen } from '../observe';
@@ -22,6 +22,8 @@ export interface SetupContext {
   signal: AbortSignal;
   /** Folder of files the setup would download (--downloads). */
   downloads?: string;
+  /** Each step's time and check as it ends (the step loop records them as `task.setup` events). */
+  onStep?: (step: SetupStepTiming) => void;
 }
 
 export interface GradeContext {

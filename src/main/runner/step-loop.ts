@@ -2,11 +2,12 @@
 // Every way a task can end maps to one TaskState; nothing here throws past runTask except a store failure.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Action, StepRecord, TaskState } from '../../shared/run';
+import type { Action, SetupStepTiming, StepRecord, TaskState } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { AgentError, type Agent, type AgentTurn, type StepFeedback } from '../agents/agent';
 import { EnvironmentError, NeedsAccountError } from '../errors';
 import type { Environment } from '../env/environment';
+import { PostconfigError } from '../evaluators/grade';
 import type { ObservationType } from '../observe/observation';
 import type { RunWriter, TaskResults, TaskWriter } from '../store/run-writer';
 import { skipReason, type AppCheck } from './needs';
@@ -119,6 +120,21 @@ export async function runTask(input: {
   writer.started();
   // What the environment went through on its own (a display worker restarted…) becomes an event on the task.
   let step = 0;
+  // Setup's steps, timed as they end, and one `task.setup` event per phase (config, postconfig) that had steps.
+  const setupPhase = (phase: 'config' | 'postconfig') => {
+    const steps: SetupStepTiming[] = [];
+    const t0 = performance.now();
+    return {
+      onStep: (s: SetupStepTiming) => void steps.push(s),
+      done: (error?: string) => {
+        if (!steps.length && !error) return; // a phase without steps has nothing to record
+        run.event({
+          kind: 'task.setup', runId: run.runId, taskKey, at: new Date().toISOString(), phase,
+          ms: Math.round(performance.now() - t0), ok: !error, steps, ...(error ? { error } : {}),
+        });
+      },
+    };
+  };
   const noteIncidents = () => {
     for (const i of env?.incidents?.() ?? [])
       run.event({ kind: 'task.incident', runId: run.runId, taskKey, at: i.at, ...(step ? { step } : {}), incident: i.incident, message: i.message });
@@ -137,12 +153,19 @@ export async function runTask(input: {
     });
     const liveEnv = env;
 
-    await until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads }), signal).catch((e) => {
-      if (e instanceof Stop) throw e;
-      if (e instanceof NeedsAccountError) throw new Stop('skipped', e.message, { cause: e });
-      if (e instanceof EnvironmentError) throw envFailure('setup', e);
-      throw new Stop('setup_error', `setup failed: ${message(e)}`, { cause: e });
-    });
+    const config = setupPhase('config');
+    await until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: config.onStep }), signal).then(
+      () => config.done(),
+      (e) => {
+        const stop =
+          e instanceof Stop ? e
+          : e instanceof NeedsAccountError ? new Stop('skipped', e.message, { cause: e })
+          : e instanceof EnvironmentError ? envFailure('setup', e)
+          : new Stop('setup_error', `setup failed: ${message(e)}`, { cause: e });
+        config.done(stop.message);
+        throw stop;
+      },
+    );
 
     const agentCall = <T>(p: () => Promise<T>, what: string) =>
       until(
@@ -251,15 +274,25 @@ export async function runTask(input: {
       messages.push(`the step limit (${settings.maxSteps}) was reached before DONE or FAIL`);
     }
 
-    // The task's own evaluator; it runs the postconfig first through runPostSetup.
+    // The task's own evaluator; it runs the postconfig first through runPostSetup. A postconfig that fails
+    // leaves the environment short of the state the metric reads: an environment failure, not a score.
     const cacheDir = join(writer.dir, 'cache');
-    const runPostSetup = (steps: Task['postSetup']) =>
-      until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads }), signal);
+    const runPostSetup = async (steps: Task['postSetup']) => {
+      const phase = setupPhase('postconfig');
+      await until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: phase.onStep }), signal).then(
+        () => phase.done(),
+        (e) => {
+          phase.done(message(e));
+          throw e;
+        },
+      );
+    };
     const verdict = await until(
       parts.grade(task, { env: liveEnv, task, cacheDir, downloads: settings.downloads, lastAction, runPostSetup, signal }),
       signal,
     ).catch((e) => {
       if (e instanceof Stop) throw e;
+      if (e instanceof PostconfigError) throw new Stop('env_error', e.message, { cause: e });
       return { kind: 'rule' as const, score: 0, metrics: [], error: `grading failed: ${message(e)}`, at: new Date().toISOString() };
     });
     step = 0; // incidents from here on are the grading's

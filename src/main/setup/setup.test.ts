@@ -10,6 +10,7 @@ import { runSetupSteps, setupFuncs, accountSetupFuncNames, SetupError } from './
 import { createShellEnvironment, type ShellEnvironment } from '../env/local/shell-environment';
 import { NeedsAccountError } from '../errors';
 import type { SetupStep, Task } from '../../shared/task';
+import type { SetupStepTiming } from '../../shared/run';
 
 let env: ShellEnvironment;
 let taskDir: string;
@@ -80,13 +81,53 @@ describe('setup steps on a sandbox home', () => {
     expect(err.message).toMatch(/exited with 4:\nbroken/);
   });
 
+  it('checks every command: a non-zero exit fails the step with its status and stderr; each step is timed and reported', async () => {
+    const records: SetupStepTiming[] = [];
+    const err = await runSetupSteps(
+      [step('execute', { command: ['bash', '-c', 'echo ok'] }, 0), step('command', { command: 'echo half >&2; exit 2', shell: true }, 1), step('sleep', { seconds: 0 }, 2)],
+      env,
+      { taskDir, task, onStep: (r) => records.push(r) },
+    ).catch((e) => e);
+    expect(err).toBeInstanceOf(SetupError);
+    expect(err.message).toBe('task t1: config step 1 (command, /config/1): the command exited with 2:\nhalf');
+    expect(records.map((r) => [r.pointer, r.func, r.ok, r.check ?? r.error])).toEqual([
+      ['/config/0', 'execute', true, 'exit 0'],
+      ['/config/1', 'command', false, 'the command exited with 2:\nhalf'],
+    ]);
+    expect(records.every((r) => Number.isInteger(r.ms) && r.ms >= 0)).toBe(true);
+  });
+
+  it("runs Spider2-V's until: the command again until its condition holds", async () => {
+    const report = await runSetupSteps([step('execute', { command: ['sh', '-c', 'n=$(cat ~/n 2>/dev/null || echo 0); echo $((n+1)) > ~/n; echo $((n+1))'], until: { stdout: '3' } })], env, { taskDir, task });
+    expect(readFileSync(join(env.home.root, 'n'), 'utf8')).toBe('3\n');
+    expect(report.steps[0].check).toMatch(/^until \{"stdout":"3"\} met after 3 run\(s\)/);
+  });
+
+  it('reads a copied file back: its size must be what was written', async () => {
+    writeFileSync(join(taskDir, 'data.csv'), 'a,b\n1,2\n');
+    const ok = await runSetupSteps([step('copyfile_from_host_to_guest', { src: 'data.csv', dest: '/home/user/data.csv' })], env, { taskDir, task });
+    expect(ok.steps[0].check).toBe('/home/user/data.csv: 8 bytes');
+    // An environment whose transfer loses bytes (a broken upload) is caught, not trusted.
+    const lossy = { ...env, putFile: (p: string, d: Buffer) => env.putFile(p, d.subarray(0, 3)) };
+    const err = await runSetupSteps([step('copyfile_from_host_to_guest', { src: 'data.csv', dest: '/home/user/lost.csv' }, 4)], lossy, { taskDir, task }).catch((e) => e);
+    expect(err.message).toBe('task t1: config step 4 (copyfile_from_host_to_guest, /config/4): /home/user/lost.csv holds 3 bytes after writing 8');
+  });
+
+  it("takes OSWorld's python -c pyautogui form for an action, never a program: an environment without input says so", async () => {
+    const err = await runSetupSteps([step('execute', { command: ['python', '-c', 'import pyautogui; pyautogui.hotkey("ctrl", "s");'] }, 2)], env, { taskDir, task }).catch((e) => e);
+    expect(err.message).toBe("task t1: config step 2 (execute, /config/2): the pyautogui code could not be performed: the shell environment cannot 'input'");
+    // Any other python -c is a program like any other (it runs where Python is, and its exit status counts).
+    const other = await runSetupSteps([step('execute', { command: ['python3', '-c', 'import sys; sys.exit(5)'] }, 3)], env, { taskDir, task }).catch((e) => e);
+    expect(other.message).toMatch(/^task t1: config step 3 \(execute, \/config\/3\): the command exited with (5|127)/);
+  });
+
   it.each(accountSetupFuncNames)('refuses %s with needs account', async (name) => {
     await expect(runSetupSteps([step(name, {})], env, { taskDir, task })).rejects.toThrow(NeedsAccountError);
   });
 
   it('names the closest known func for an unknown one', async () => {
     const err = await runSetupSteps([step('copyfile_from_host_to_gest', {}, 7)], env, { taskDir, task }).catch((e) => e);
-    expect(err.message).toBe("setup step /config/7 (copyfile_from_host_to_gest): unknown setup func 'copyfile_from_host_to_gest' (closest known: 'copyfile_from_host_to_guest')");
+    expect(err.message).toBe("task t1: config step 7 (copyfile_from_host_to_gest, /config/7): unknown setup func 'copyfile_from_host_to_gest' (closest known: 'copyfile_from_host_to_guest')");
   });
 
   it('downloads files from a reachable server and fails clearly when unreachable', async () => {
@@ -128,7 +169,7 @@ describe('browser setup through the Environment only', () => {
     const noBrowser = { ...env, capabilities: new Set([...env.capabilities].filter((c) => c !== 'browser')), launchBrowser: undefined };
     const err = await runSetupSteps([step('google_chrome_browser', { urls: ['http://127.0.0.1:9/'] }, 2)], noBrowser, { taskDir, task }).catch((e) => e);
     expect(err).toBeInstanceOf(SetupError);
-    expect(err.message).toMatch(/\/config\/2.*google_chrome_browser.*the shell environment cannot 'browser'/);
+    expect(err.message).toMatch(/^task t1: config step 2 \(google_chrome_browser, \/config\/2\): .*the shell environment cannot 'browser'/);
     await expect(runSetupSteps([step('chrome_open_tabs', { urls_to_open: ['http://127.0.0.1:9/'] })], env, { taskDir, task })).rejects.toThrow(/google_chrome_browser step must come first/);
   });
 });

@@ -44,6 +44,7 @@ export interface ValidationReport {
 /** Event kinds of run format 1 (resources/schemas/run-event.schema.json checks each one's fields). */
 const knownEventKinds: ReadonlySet<string> = new Set([
   'run.started', 'run.progress', 'run.paused', 'run.finished', 'task.started', 'task.step', 'task.finished', 'task.awaiting', 'task.resumed', 'verdict',
+  'task.setup',
 ]);
 
 /** Validate every line of a JSON-lines file; `undefined` when neither its name nor its first line tells its kind. */

@@ -280,6 +280,13 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
       // Ask politely (the window manager's close: WM_DELETE_WINDOW via openbox's Alt+F4).
       for (const id of ids) await xdotool(['windowactivate', '--sync', id, 'key', '--clearmodifiers', 'alt+F4']);
     },
+    async windowTitles() {
+      checkOpen();
+      // xdotool exits 1 when no window matches; anything else but 0 means it could not look.
+      const r = await shell.run(['xdotool', 'search', '--onlyvisible', '--name', '.', 'getwindowname', '%@'], { timeoutMs: 10_000 });
+      if (r.exitCode !== 0 && r.exitCode !== 1) throw new EnvironmentError(`cannot list the windows on ${guestEnv.DISPLAY}: xdotool exited with ${r.exitCode}: ${r.stderr.trim()}`);
+      return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+    },
     ...(confinement.kind === 'host' ? { rewriteGuestPaths: (text: string) => home.rewriteCommand(text) } : {}),
     browserEndpoint: () => endpoint,
     setBrowserEndpoint: (e) => {

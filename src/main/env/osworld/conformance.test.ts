@@ -64,6 +64,7 @@ describe.skipIf(!!why)(`the osworld client against proctor env serve ${why}`, ()
     await env.launch(['xterm', '-geometry', '80x10+0+0', '-title', 'Typing', '-e', 'sh', '-c', 'cat > ~/typed.txt']);
     await until('the terminal', 20_000, async () => (await env.run(['xdotool', 'search', '--onlyvisible', '--name', '^Typing$'])).exitCode === 0 || undefined);
     await env.activateWindow('Typing', { strict: true });
+    expect(await env.windowTitles()).toContain('Typing'); // the guest's window list, for setup's checks
     const text = 'Hello, "World"! #1 & 100% ~ {ok}';
     await env.perform([{ type: 'write', text }, { type: 'press', keys: ['enter'] }]);
     const typed = await until('the typed line', 10_000, async () => {
@@ -72,6 +73,7 @@ describe.skipIf(!!why)(`the osworld client against proctor env serve ${why}`, ()
     });
     expect(typed).toBe(text + '\n');
     await env.closeWindow('Typing', { strict: true });
+    await until('the closed window to leave the list', 10_000, async () => !(await env.windowTitles()).includes('Typing') || undefined);
     await expect(env.activateWindow('No such window anywhere')).rejects.toThrow(/activate_window.*No such window anywhere/);
   });
 

@@ -48,6 +48,8 @@ export interface OsworldEnvironment extends Environment {
   reset(): Promise<void>;
   /** The accessibility tree as the server wrote it (GET /accessibility's `AT`), unparsed: OSWorld's XML. */
   accessibilityTreeXml(): Promise<string>;
+  /** The guest's visible window titles (wmctrl, else xdotool, through /execute). */
+  windowTitles(): Promise<string[]>;
   /** Text of the focused terminal (GET /terminal); null when none is focused. */
   terminalOutput(): Promise<string | null>;
   /**
@@ -56,6 +58,11 @@ export interface OsworldEnvironment extends Environment {
    */
   launchBrowser(urls: string[], options?: { signal?: AbortSignal }): Promise<string>;
 }
+
+/** Lists window titles, one a line: wmctrl -l without its id, desktop and host columns, or xdotool's visible windows (exit 1 = none). */
+const WINDOW_TITLES_SCRIPT =
+  'if command -v wmctrl >/dev/null 2>&1; then wmctrl -l | sed -E "s/^[^ ]+ +[^ ]+ +[^ ]+ ?//"; ' +
+  'else xdotool search --onlyvisible --name . getwindowname %@; s=$?; [ $s -le 1 ] || exit $s; fi';
 
 const CAPABILITIES: readonly Capability[] = ['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser'];
 
@@ -359,6 +366,13 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     if (a.status === 404) throw new OsworldHttpError(`osworld server ${url}: POST ${path}: no window ${o.byClass ? 'of class' : 'titled'} ${o.strict ? 'exactly ' : ''}'${title}' (HTTP 404)`, `POST ${path}`, 404);
   };
 
+  /** The guest's visible window titles: wmctrl's list (OSWorld's images have it), else xdotool's (Proctor's server). */
+  async function windowTitles(): Promise<string[]> {
+    const r = await run(['sh', '-c', WINDOW_TITLES_SCRIPT], { timeoutMs: 10_000 });
+    if (r.exitCode !== 0) throw new EnvironmentError(`osworld server ${url}: cannot list the guest's windows (exit ${r.exitCode}): ${excerpt(r.stderr.trim() || r.stdout.trim())}`);
+    return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  }
+
   async function reset(): Promise<void> {
     checkOpen();
     if (!proctorInfo?.reset) {
@@ -395,6 +409,7 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     open,
     activateWindow: windowCall('/setup/activate_window'),
     closeWindow: windowCall('/setup/close_window'),
+    windowTitles,
     browserEndpoint: () => browser,
     setBrowserEndpoint: (e) => {
       browser = e;

@@ -2,6 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { copyFixture, runMetric, seedTaskDir, tempDir } from '../testing/fixtures';
+import { hasLibreOffice, saveManyWithLibreOffice } from '../testing/libreoffice';
+import { tryMetric } from '../try-metric';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
@@ -78,4 +80,36 @@ describe('compare_table (xlsx)', () => {
     expect((await runMetric('compare_table', gold, undefined, { rules: cell })).score).toBe(1);
     expect((await runMetric('compare_table', plain, undefined, { rules: cell })).reason).toContain('A1.font_bold');
   });
+});
+
+describe("compare_table sheet_data rounds both sides to the rule's precision (Spider2-V's table.py: DataFrame.round(precision), 4 by default)", () => {
+  const values = (wb: ExcelJS.Workbook, x: number) => {
+    const ws = wb.addWorksheet('Sheet1');
+    ws.addRows([['Item', 'Rate'], ['a', x], ['b', 1.5]]);
+  };
+  const data = (precision?: number) => ({ rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'EI0', ...(precision === undefined ? {} : { precision }) }] });
+  const scores = async (result: string, expected: string, options: Record<string, unknown>) => ({
+    spider2v: (await tryMetric('compare_table', result, expected, options, 'spider2v')).score,
+    osworld: (await tryMetric('compare_table', result, expected, options, 'osworld')).score,
+    robust: (await runMetric('compare_table', result, expected, options)).score,
+  });
+
+  it('exceljs workbooks: 2.50001 against 2.5 is equal at 4 decimals, not at 5; precision 1 makes 2.54 equal to 2.5', async () => {
+    const gold = await book('p-gold.xlsx', (wb) => values(wb, 2.5));
+    const near = await book('p-near.xlsx', (wb) => values(wb, 2.50001));
+    const far = await book('p-far.xlsx', (wb) => values(wb, 2.54));
+    expect(await scores(near, gold, data())).toEqual({ spider2v: 1, osworld: 1, robust: 1 });
+    expect(await scores(near, gold, data(5))).toEqual({ spider2v: 0, osworld: 0, robust: 0 });
+    expect(await scores(far, gold, data())).toEqual({ spider2v: 0, osworld: 0, robust: 0 });
+    expect(await scores(far, gold, data(1))).toEqual({ spider2v: 1, osworld: 1, robust: 1 });
+  });
+
+  it.skipIf(!hasLibreOffice)('workbooks saved by LibreOffice Calc: the same (skipped without soffice)', async () => {
+    const table = (x: string) => `<html><body><table><tr><td>Item</td><td>Rate</td></tr><tr><td>a</td><td>${x}</td></tr><tr><td>b</td><td>1.5</td></tr></table></body></html>`;
+    const saved = saveManyWithLibreOffice(tmp.dir, { 'lo-gold': table('2.5'), 'lo-near': table('2.50001'), 'lo-far': table('2.54') }, 'xlsx');
+    expect(await scores(saved['lo-near'], saved['lo-gold'], data())).toEqual({ spider2v: 1, osworld: 1, robust: 1 });
+    expect(await scores(saved['lo-near'], saved['lo-gold'], data(5))).toEqual({ spider2v: 0, osworld: 0, robust: 0 });
+    expect(await scores(saved['lo-far'], saved['lo-gold'], data())).toEqual({ spider2v: 0, osworld: 0, robust: 0 });
+    expect(await scores(saved['lo-far'], saved['lo-gold'], data(1))).toEqual({ spider2v: 1, osworld: 1, robust: 1 });
+  }, 120_000);
 });

@@ -161,6 +161,10 @@ function frozen(ws: ExcelJS.Worksheet): unknown {
   return v ? { x: v.xSplit ?? 0, y: v.ySplit ?? 0 } : null;
 }
 
+/** The decimals a `sheet_data` rule rounds both sides to: its `precision` (a whole number of digits), else 4. */
+export const sheetDataPrecision = (r: Record<string, unknown>): number =>
+  typeof r.precision === 'number' && Number.isInteger(r.precision) && r.precision >= 0 && r.precision <= 15 ? r.precision : 4;
+
 export type RuleCheck = (r: Record<string, unknown>, result: Book, expected: Book | undefined, files: XlsxFiles) => Promise<string | true>;
 
 /** The rule types of compare_table. Each returns `true` or the reason it fails. */
@@ -171,7 +175,7 @@ export const tableRules: Record<string, RuleCheck> = {
     return isDeepStrictEqual(a, b) || `sheet names ${brief(a)}, expected ${brief(b)}`;
   },
   async sheet_data(r, result, expected) {
-    const precision = typeof r.precision === 'number' ? r.precision : 4;
+    const precision = sheetDataPrecision(r);
     const s0 = pickSheet(r.sheet_idx0, result, expected);
     if (typeof s0 === 'string') return s0;
     const s1 = pickSheet(r.sheet_idx1, result, expected);
@@ -236,8 +240,8 @@ export const tableRules: Record<string, RuleCheck> = {
 /**
  * compare_table — `result`, `expected`: xlsx paths; `options.rules`: a list of checks, all of which must
  * hold. Rule types: `sheet_name` (same sheet names), `sheet_data {sheet_idx0, sheet_idx1, precision=4}`
- * (same cell values; formulas by cached result, numbers rounded to `precision` decimals — upstream rounds to
- * whole numbers by accident), `style {sheet_idx0, sheet_idx1, props}` (font_name, font_size, font_bold,
+ * (same cell values; formulas by cached result, both sides' numbers rounded to `precision` decimals, default
+ * 4, as Spider2-V and OSWorld round), `style {sheet_idx0, sheet_idx1, props}` (font_name, font_size, font_bold,
  * font_italic, font_underline, font_strike, font_color, bgcolor, fill_type, number_format,
  * horizontal_alignment of every non-empty cell), `freeze`, `check_cell {sheet_idx, coordinate, props:
  * {prop: {method, ref}}}`, plus the types registered in `tableRules` by other modules: chart, pivot_table
