@@ -1,10 +1,19 @@
 // Where a task's own files (gold files, eval scripts) live on the host. Spider2-V / OSWorld tasks name them
 // relative to the upstream repository (`evaluation_examples/examples/<app>/<uuid>/gold.csv`); native tasks
 // name them relative to the task folder. Either way the result must stay inside the task set's folder.
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Task } from '../../shared/task';
 
 const upstreamPrefix = /^(?:\.\/)?evaluation_examples\/examples\//;
+
+/**
+ * The `examples` folder of the task's set: Spider2-V and the native shape nest a task in its own folder
+ * (`examples/<app>/<uuid>/<uuid>.json`), OSWorld keeps it flat (`examples/<domain>/<uuid>.json`).
+ */
+function examplesFolder(task: Task): string {
+  const nested = basename(task.dir) === basename(task.file, extname(task.file));
+  return nested ? dirname(dirname(task.dir)) : dirname(task.dir);
+}
 
 /** The host path of a task file named in a task; throws when it escapes the task set. */
 export function taskFilePath(task: Task, name: string): string {
@@ -12,11 +21,10 @@ export function taskFilePath(task: Task, name: string): string {
   let root: string;
   let path: string;
   if (upstreamPrefix.test(name)) {
-    // <examples>/<app>/<uuid>/<task>.json: the examples folder is two levels above the task folder.
-    root = dirname(dirname(task.dir));
+    root = examplesFolder(task);
     path = resolve(root, name.replace(upstreamPrefix, ''));
   } else if (/^(?:\.\/)?evaluation_examples\//.test(name)) {
-    root = dirname(dirname(dirname(task.dir)));
+    root = dirname(examplesFolder(task));
     path = resolve(root, name.replace(/^(?:\.\/)?evaluation_examples\//, ''));
   } else {
     root = task.dir;
