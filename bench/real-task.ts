@@ -122,7 +122,7 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
     if (!env) return { phases, sleepsMs, perStep };
     const e = env;
     const hostFile = () => e.home.toHost(`/home/user/${WORKBOOK}`);
-    await phase(phases, 'copy', () => runSetupSteps(step('copyfile_from_host_to_guest', task.setup), e, ctx));
+    await phase(phases, 'copy', async () => void (await runSetupSteps(step('copyfile_from_host_to_guest', task.setup), e, ctx)));
     const opened = await phase(phases, 'open in Calc', async () => {
       await runSetupSteps(step('open', task.setup), e, ctx);
       await waitForWindow(e.sandbox?.hostEnv ?? e.displayEnv, WINDOW, 30_000);
@@ -159,7 +159,7 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
 
     // The postconfig as the benchmark writes it: activate the window (strict title), Ctrl+S (its `python -c`
     // pyautogui line), fixed sleeps. Saving is checked by the file being written again.
-    await phase(phases, 'activate', () => runSetupSteps(step('activate_window', task.postSetup), e, ctx));
+    await phase(phases, 'activate', async () => void (await runSetupSteps(step('activate_window', task.postSetup), e, ctx)));
     for (const sl of task.postSetup.filter((x) => x.func === 'sleep')) sleepsMs += Number((sl.args as { seconds?: number }).seconds ?? 0) * 1000;
     await phase(phases, 'save', async () => {
       const before = statSync(hostFile()).mtimeMs;

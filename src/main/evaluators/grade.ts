@@ -8,6 +8,7 @@ import { combineScores } from './conj';
 import type { GradingContext } from './getter';
 import type { Metric, MetricOutcome } from './metric';
 import { withSharedReads } from './metrics/inputs';
+import { watchSave } from './save-wait';
 import { getterVariants, profileOf, variantOf, variants, type GradingProfile } from './profile';
 
 export interface GradeOptions extends GradingContext {
@@ -259,7 +260,10 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
     if (!ctx.runPostSetup) notes.push(`postconfig (${task.postSetup.length} steps) was not run: no runner given`);
     else {
       try {
+        const saved = await watchSave(ctx.env, task);
         await ctx.runPostSetup(task.postSetup);
+        const unsaved = await saved();
+        if (unsaved) notes.push(unsaved);
       } catch (e) {
         if (e instanceof NeedsAccountError) {
           const error = `postconfig: ${e.message}`;

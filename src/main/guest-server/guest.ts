@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import type { LocalEnvironment } from '../env/local';
+import { titlePattern, type LocalEnvironment } from '../env/local';
 import { HttpError } from './http-io';
 
 export const GUEST_HOME = '/home/user';
@@ -99,13 +99,10 @@ export async function pointerPosition(env: LocalEnvironment): Promise<{ x: numbe
   return { x: Number(x), y: Number(y) };
 }
 
-function regexEscape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Ids of visible windows whose title (or class) contains `name` (equals it when strict). */
 export async function findWindows(env: LocalEnvironment, name: string, o: { strict?: boolean; byClass?: boolean } = {}): Promise<string[]> {
-  const pattern = o.strict ? `^${regexEscape(name)}$` : regexEscape(name);
+  const pattern = titlePattern(name, !!o.strict);
   const r = await env.run(['xdotool', 'search', '--onlyvisible', o.byClass ? '--class' : '--name', pattern], { timeoutMs: 10_000 });
   return r.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
 }

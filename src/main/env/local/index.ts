@@ -8,3 +8,4 @@ export { startDisplay, accessibilityEnv, type SandboxDisplay, type DisplayOption
 export { SandboxHome, SandboxPathError, GUEST_HOME, GUEST_TMP } from './sandbox-home';
 export { KEY_NAMES, keySpec, normaliseKeyName, UnknownKeyError } from './keys';
 export { compileAction, InvalidActionError, type Primitive } from './primitives';
+export { titlePattern, settleWindowGeometry, waitForWindowTitle } from './openers';

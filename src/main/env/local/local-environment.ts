@@ -16,7 +16,7 @@ import { WorkerClient } from './worker-client';
 import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
 import { collectAccessibility } from './accessibility';
 import { CHROMIUM_FLAGS, launchChromium } from './browser';
-import { OPENERS } from './openers';
+import { OPENERS, settleWindowGeometry, titlePattern } from './openers';
 
 export interface LocalEnvironmentOptions {
   /** An X display to drive (`:N`); default: start a fresh sandbox display and stop it on close(). */
@@ -78,9 +78,6 @@ function sleepAbortable(ms: number, isKilled: () => boolean): Promise<void> {
   });
 }
 
-function regexEscape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {}): Promise<LocalEnvironment> {
   const notify = opts.notify ?? ((line: string) => process.stderr.write(line + '\n'));
@@ -219,7 +216,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
   }
 
   async function windowIds(title: string, strict: boolean, byClass = false): Promise<string[]> {
-    const pattern = strict ? `^${regexEscape(title)}$` : regexEscape(title);
+    const pattern = titlePattern(title, strict);
     const r = await shell.run(['xdotool', 'search', '--onlyvisible', byClass ? '--class' : '--name', pattern], { timeoutMs: 10_000 });
     return r.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
   }
@@ -271,7 +268,10 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
       checkOpen();
       const ids = await windowIds(title, !!o.strict, !!o.byClass);
       if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`);
-      await xdotool(['windowactivate', '--sync', ids[ids.length - 1]]);
+      const id = ids[ids.length - 1];
+      await xdotool(['windowactivate', '--sync', id]);
+      // LibreOffice's AT-SPI boxes sit 25 px off until the pointer has crossed its window (openers.ts).
+      await settleWindowGeometry(env, title, { windowId: id }).catch(() => {});
     },
     async closeWindow(title, o = {}) {
       checkOpen();

@@ -93,9 +93,11 @@ export async function waitForWindowTitle(
  * AT-SPI boxes are off by the window manager's offset (measured: 25 px too high under openbox's title bar), so
  * Set-of-Mark marks and clicks on them miss. Call once after the window appears, before observing.
  */
-export async function settleWindowGeometry(env: Pick<Environment, 'run' | 'perform'>, title: string): Promise<void> {
-  const pattern = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
-  const r = await env.run(['sh', '-c', 'xdotool getmouselocation --shell; xdotool search --onlyvisible --name "$1" getwindowgeometry --shell', 'sh', pattern], { timeoutMs: 10_000 });
+export async function settleWindowGeometry(env: Pick<Environment, 'run' | 'perform'>, title: string, o: { windowId?: string } = {}): Promise<void> {
+  const script = o.windowId
+    ? 'xdotool getmouselocation --shell; xdotool getwindowgeometry --shell "$1"'
+    : 'xdotool getmouselocation --shell; xdotool search --onlyvisible --name "$1" getwindowgeometry --shell';
+  const r = await env.run(['sh', '-c', script, 'sh', o.windowId ?? titlePattern(title, true)], { timeoutMs: 10_000 });
   const num = (key: string): number[] => [...r.stdout.matchAll(new RegExp(`^${key}=(-?\\d+)$`, 'gm'))].map((m) => Number(m[1]));
   const [px, wx] = num('X');
   const [py, wy] = num('Y');
@@ -105,4 +107,14 @@ export async function settleWindowGeometry(env: Pick<Environment, 'run' | 'perfo
   const cx = wx + Math.floor(w / 2);
   const cy = wy + Math.floor(h / 2);
   await env.perform([{ type: 'moveTo', x: cx === px && cy === py ? cx + 1 : cx, y: cy }, { type: 'moveTo', x: px, y: py }]);
+}
+
+/**
+ * An xdotool title (or class) pattern that matches `title` literally: contained, or whole when strict. Slashes
+ * and tildes go in brackets so that a title naming a guest path (`~/Desktop/a.csv - Mousepad`) is never taken
+ * for a path by the host fallback's rewriting of command text.
+ */
+export function titlePattern(title: string, strict: boolean): string {
+  const literal = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[/~]/g, '[$&]');
+  return strict ? `^${literal}$` : literal;
 }
