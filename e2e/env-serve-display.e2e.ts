@@ -4,61 +4,41 @@
 // (Before: the server ran the browser as root without --no-sandbox, Chromium exited at once, and every Chromium
 // expectation failed with "the guest browser … did not answer … within 30 s".)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { missingDemoPrograms, runProctor } from '../src/main/demo/testing-env';
 import { startDisplay, type SandboxDisplay } from '../src/main/env/local/display';
 import { createOsworldEnvironmentFromSpec } from '../src/main/env/osworld';
 import { freePort } from '../src/main/free-port';
-import { projectRoot } from './support/serve';
+import { startEnvServe, type EnvServer } from './support/env-serve';
 
 const missing = missingDemoPrograms();
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
 
 describe.skipIf(!!why)(`proctor env serve --display :N (a display it did not start) ${why}`, () => {
   let display: SandboxDisplay;
-  let server: ChildProcess;
+  let server: EnvServer;
   let url: string;
-  let out = '';
   let root: string;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'proctor-env-serve-display-e2e-'));
     // The machine's own X server and window manager, on the host, no session bus: what a VM or container has.
     display = await startDisplay({ width: 1280, height: 800, noDbus: true });
-    server = spawn(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'env', 'serve', '--display', display.display, '--port', '0'], {
-      cwd: projectRoot,
-      env: { ...process.env, DISPLAY: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (d) => (out += d));
-    server.stderr!.on('data', (d) => (out += d));
-    url = await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`proctor env serve did not start:\n${out}`)), 120_000);
-      server.stdout!.on('data', () => {
-        const m = /env server on (http:\/\/\S+) driving display (:\d+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          ok(m[1]);
-        }
-      });
-      server.once('exit', (c) => fail(new Error(`proctor env serve exited ${c}:\n${out}`)));
-    });
+    server = await startEnvServe(['--display', display.display, '--port', '0'], { ...process.env, DISPLAY: '' });
+    url = server.url;
   }, 150_000);
 
   afterAll(async () => {
-    server?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    server?.kill('SIGKILL');
+    await server?.stop();
     await display?.stop();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('serves the display it was given', () => {
-    expect(out).toContain(`driving display ${display.display}`);
-    expect(out).not.toContain('(sandbox)');
+    expect(server.output()).toContain(`driving display ${display.display}`);
+    expect(server.output()).not.toContain('(sandbox)');
   });
 
   it("starts the guest browser the osworld environment's way, and its DevTools answer", async () => {

@@ -2,51 +2,30 @@
 // own environment. The bundled demo runs over the protocol (`proctor demo --env osworld://…`) and grades like
 // the local demo (oracle 1, noop 0 on every task), and a command sent to the server's session finds no key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { missingDemoPrograms, runProctor } from '../src/main/demo/testing-env';
 import { isolationSupport } from '../src/main/env/local/confinement';
-import { projectRoot } from './support/serve';
+import { startEnvServe, type EnvServer } from './support/env-serve';
 
 const missing = missingDemoPrograms();
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
 const KEY = `LEAKCHECK-envserve-${process.pid}`;
 
 describe.skipIf(!!why)(`proctor env serve ${why}`, () => {
-  let server: ChildProcess;
+  let server: EnvServer;
   let url: string;
-  let out: string;
   let root: string;
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'proctor-env-serve-e2e-'));
-    server = spawn(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'env', 'serve', '--port', '0'], {
-      cwd: projectRoot,
-      env: { ...process.env, PROCTOR_API_KEY: KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    out = '';
-    server.stdout!.on('data', (d) => (out += d));
-    server.stderr!.on('data', (d) => (out += d));
-    url = await new Promise<string>((ok, fail) => {
-      const timer = setTimeout(() => fail(new Error(`proctor env serve did not start:\n${out}`)), 120_000);
-      server.stdout!.on('data', () => {
-        const m = /env server on (http:\/\/\S+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          ok(m[1]);
-        }
-      });
-      server.once('exit', (c) => fail(new Error(`proctor env serve exited ${c}:\n${out}`)));
-    });
+    server = await startEnvServe(['--port', '0'], { ...process.env, PROCTOR_API_KEY: KEY });
+    url = server.url;
   }, 150_000);
 
   afterAll(async () => {
-    server?.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    server?.kill('SIGKILL');
+    await server?.stop();
     rmSync(root, { recursive: true, force: true });
   });
 
