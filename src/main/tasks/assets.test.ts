@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { spider2vExamples } from '../evaluators/testing/fixtures';
+import { needsShared, sharedFixtures } from '../testing/shared-fixtures';
 import { assetReport } from './asset-report';
 import { taskAssets } from './assets';
 import { goldFilesOf, noGoldReason } from './gold';
@@ -21,8 +21,9 @@ async function call(argv: string[]): Promise<{ code: number; out: string; err: s
 }
 
 const TWELVE = ['ba429e57', '4172ea6e', '091e73b3', '21ab7b40', 'c3a002da', '1954cced', '428da721', '3a7c8185', '87a7e6b0', '5f8601f8', '0f0ee112', 'de7a24c3'];
-const excel = join(spider2vExamples, 'excel');
-const haveShared = existsSync(excel);
+const full = sharedFixtures();
+const excel = full ? join(full.spider2vExamples, 'excel') : '';
+const haveShared = !!full && existsSync(excel);
 const twelveDirs = haveShared ? readdirSync(excel).filter((d) => TWELVE.some((p) => d.startsWith(p))).map((d) => join(excel, d)) : [];
 
 describe('task assets in place', () => {
@@ -95,7 +96,7 @@ describe('task assets in place', () => {
     expect(noGoldReason(task!)).toBeUndefined();
   });
 
-  it.skipIf(!haveShared)(`finds the files of the twelve Spider2-V spreadsheet tasks in ../shared in place${haveShared ? '' : ' (skipped: ../shared/fixtures/spider2v is not here)'}`, async () => {
+  it.skipIf(!haveShared)(`finds the files of the twelve Spider2-V spreadsheet tasks in ../shared in place${haveShared ? '' : ` (skipped: ${needsShared})`}`, async () => {
     expect(twelveDirs).toHaveLength(12);
     const r = await assetReport(twelveDirs);
     expect(r.summary).toEqual({ tasks: 12, complete: 12, missing: 0, network: 0 });
