@@ -19,10 +19,17 @@ export class DownloadError extends Error {
   }
 }
 
-/** The name a file for `url` has in a downloads folder (its last path segment, decoded), if it has one. */
+/**
+ * The name a file for `url` has in a downloads folder: its last path segment, decoded — except for links that
+ * name the file by an `id` query under a bare endpoint (Google Drive's `uc?id=…`, `download?id=…`, which most
+ * OSWorld tasks use): every one of those ends in the same `uc` or `download`, so the file is named by its id.
+ */
 export function downloadName(url: string): string | undefined {
   try {
-    const name = decodeURIComponent(basename(new URL(url).pathname));
+    const u = new URL(url);
+    const name = decodeURIComponent(basename(u.pathname));
+    const id = u.searchParams.get('id');
+    if (id && !name.includes('.') && /^[\w-]{1,200}$/.test(id)) return id;
     return name && !name.startsWith('.') && !name.includes('/') && !name.includes('\\') ? name : undefined;
   } catch {
     return undefined;

@@ -45,7 +45,7 @@ export function spider2vSave(name: string): unknown[] {
   ];
 }
 
-/** OSWorld's files live on Google Drive: a URL whose last path name (`download`) names nothing. */
+/** OSWorld's files live on Google Drive: a URL whose last path name (`download`) names nothing; its `id` does. */
 export function driveUrl(id: string, what: string): string {
   return `https://drive.usercontent.google.com/download?id=${id}-${what}&export=download&authuser=0&confirm=t`;
 }
