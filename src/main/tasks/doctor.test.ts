@@ -57,7 +57,7 @@ describe('proctor doctor', () => {
     const online = await diagnoseTasks(tasks, { appCheck: excelHere, downloads });
     expect(online.summary).toEqual({ tasks: 5, runnable: 3, lacking: { account: 1, download: 1, app: 1 } });
     const lines = formatDoctor(online);
-    expect(lines.at(-1)).toBe('3 of 5 tasks runnable here (1 lack an account, 1 lack an application, 1 lack a download)');
+    expect(lines.at(-1)).toBe('3 of 5 tasks runnable here (1 lacks an account, 1 lacks an application, 1 lacks a download)');
     expect(lines).toContain(`libreoffice_calc/${OSWORLD_IDS[2]}: lacks app no_such_app_here, download https://files.example.invalid/osworld/${OSWORLD_IDS[2]}-book.xlsx at /config/0/parameters/files/0/url, download https://files.example.invalid/osworld/${OSWORLD_IDS[2]}-gold.xlsx at /evaluator/expected/path`);
   });
 

@@ -86,7 +86,7 @@ export function formatDoctor(r: DoctorReport, options: { verbose?: boolean; show
     if (options.verbose) for (const l of d.lacks) lines.push(`  ${shown(d.file)}${l.pointer ? `:${l.pointer}` : ''}: ${l.detail}`);
   }
   const s = r.summary;
-  const by = Object.entries(s.lacking).map(([k, n]) => `${n} lack ${kindWords[k as LackKind]}`);
+  const by = Object.entries(s.lacking).map(([k, n]) => `${n} lack${n === 1 ? 's' : ''} ${kindWords[k as LackKind]}`);
   lines.push(`${s.runnable} of ${s.tasks} task${s.tasks === 1 ? '' : 's'} runnable here${by.length ? ` (${by.join(', ')})` : ''}`);
   return lines;
 }
