@@ -70,7 +70,7 @@ describe('proctor doctor', () => {
       expect(text.code).toBe(1);
       expect(text.out).toContain(`excel/${SPIDER2V_ID}: lacks asset Loans_gold.xlsx at /evaluator/expected/path`);
       expect(text.out).toContain(`${co.spider2vTaskFile}:/evaluator/expected/path: evaluation_examples/examples/excel/${SPIDER2V_ID}/Loans_gold.xlsx is missing (looked for ${gold})`);
-      expect(text.out).toMatch(/0 of 1 task runnable here \(1 lack an asset\)/);
+      expect(text.out).toMatch(/0 of 1 task runnable here \(1 lacks an asset\)/);
       const json = await call(['doctor', '--json', '--downloads', downloads, ...co.osworldTaskFiles.slice(0, 2)]);
       const r = JSON.parse(json.out) as { summary: { tasks: number; runnable: number }; tasks: { runnable: boolean; lacks: { kind: string }[] }[] };
       expect(r.summary).toMatchObject({ tasks: 2 });
