@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingDemoPrograms, runProctor } from '../src/main/demo/testing-env';
-import { spider2vExamples } from '../src/main/evaluators/testing/fixtures';
+import { needsShared, sharedFixtures } from '../src/main/testing/shared-fixtures';
 
 const ID = '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d';
 /** The same task with no save in its postconfig. */
@@ -24,8 +24,9 @@ function guiCalc(): boolean {
     return false;
   }
 }
-const realTask = join(spider2vExamples, 'excel', 'ba429e57-c156-45f8-bfa8-90efc1810286');
-const realWhy = why || (!existsSync(realTask) ? ' (skipped: ../shared/fixtures/spider2v is not here)' : !guiCalc() ? ' (skipped: GUI LibreOffice Calc, libreoffice-calc, is not installed)' : '');
+const full = sharedFixtures();
+const realTask = full ? join(full.spider2vExamples, 'excel', 'ba429e57-c156-45f8-bfa8-90efc1810286') : '';
+const realWhy = why || (!realTask || !existsSync(realTask) ? ` (skipped: ${needsShared})` : !guiCalc() ? ' (skipped: GUI LibreOffice Calc, libreoffice-calc, is not installed)' : '');
 
 interface GoldReport {
   key: string;

@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { RunEvent } from '../../shared/run';
+import { needsShared, sharedFixtures } from '../testing/shared-fixtures';
 import type { Agent, AgentTurn } from '../agents/agent';
 import { NoopAgent } from '../agents/noop';
 import { createLocalEnvironment } from '../env/local/local-environment';
@@ -22,8 +23,9 @@ import { noGuiCalc, putQuietCalcProfile } from './testing/calc-profile';
 type Json = Record<string, unknown>;
 
 const REAL_ID = 'ba429e57-c156-45f8-bfa8-90efc1810286';
-const REAL_DIR = resolve(__dirname, '../../../../shared/fixtures/spider2v/examples/excel', REAL_ID);
-const noReal = existsSync(join(REAL_DIR, `${REAL_ID}.json`)) ? '' : `(skipped: ../shared/fixtures/spider2v/examples/excel/${REAL_ID} is absent)`;
+const full = sharedFixtures();
+const REAL_DIR = full ? join(full.spider2vExamples, 'excel', REAL_ID) : '';
+const noReal = REAL_DIR && existsSync(join(REAL_DIR, `${REAL_ID}.json`)) ? '' : `(skipped: ${needsShared})`;
 
 const OWN_ID = '5e7a0c1d-0000-4000-8000-00000000c41c';
 

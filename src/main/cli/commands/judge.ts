@@ -50,6 +50,8 @@ export const command: CliCommand = {
       else positional.push(a);
     }
     if (positional.length !== 1) throw new UsageError('give one run folder (or a folder above runs)');
+    // Flags are checked before the folder is searched, so a bad flag is named as such.
+    const shots = screenshotsFlag(flags);
     const runDirs = runDirsOf(positional[0]);
     const header = (dir: string, i: number) => {
       if (runDirs.length === 1) return;
@@ -64,7 +66,6 @@ export const command: CliCommand = {
       return 0;
     }
     const int = (name: string, fallback: number) => wholeNumberFlag(flags, name, fallback);
-    const shots = screenshotsFlag(flags);
     const resolved = resolveEndpoint({ flags: { model: flags['--model'] as string | undefined, baseUrl: flags['--base-url'] as string | undefined }, section: 'judge' });
     io.err(`judge: ${resolved.endpoint.model} at ${resolved.endpoint.baseUrl} (key ${resolved.endpoint.apiKey ? `from ${resolved.sources.apiKey}` : 'not set'})`);
     const options = {

@@ -1,6 +1,6 @@
 // Test helper: EPUB books written by calibre itself (Debian's `ebook-convert`), from documents LibreOffice saved.
-// Conversions run at once, each with calibre's config and cache folders under the test's temp folder (not the
-// user's home). Tests skip where ebook-convert is not installed.
+// Conversions run at once, each with calibre's config and cache folders of its own under the test's temp folder
+// (not the user's home; shared, two conversions raced to create calibre's font cache folder). Tests skip where ebook-convert is not installed.
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -27,9 +27,8 @@ export function calibreEnv(dir: string): NodeJS.ProcessEnv {
 /** Converts each input document (name → path of a docx, odt, html …) to `<dir>/<name>.epub` with calibre, all at
  * once; the books' paths by name. */
 export async function convertWithCalibre(dir: string, inputs: Record<string, string>): Promise<Record<string, string>> {
-  const env = calibreEnv(dir);
   const out: Record<string, string> = {};
   for (const name of Object.keys(inputs)) out[name] = join(dir, `${name}.epub`);
-  await Promise.all(Object.entries(inputs).map(([name, input]) => convert(input, out[name], env)));
+  await Promise.all(Object.entries(inputs).map(([name, input]) => convert(input, out[name], calibreEnv(join(dir, `calibre-${name}`)))));
   return out;
 }

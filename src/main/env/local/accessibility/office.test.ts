@@ -91,7 +91,13 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
     const mark = obs.som!.marks.find((m) => m.label === 'table-cell\tB3')!;
     expect(obs.a11yTable).toContain('r3cB');
     const at = obs.bindings[`tag_${mark.id}`];
-    await env.perform([{ type: 'click', x: at.x, y: at.y }, { type: 'write', text: 'clicked' }, { type: 'press', keys: ['enter'] }]);
+    await env.perform([{ type: 'click', x: at.x, y: at.y }]);
+    // Under load Calc takes a while to move its cell cursor; the keys go where it is, so wait for it at B3.
+    await poll('the click to put the cell cursor on B3', 15_000, async () => {
+      const b3 = cellsOf(await env.accessibilityTree()).find((c) => c.name === 'B3');
+      return b3?.states.some((st) => st === 'focused' || st === 'selected') ? true : undefined;
+    });
+    await env.perform([{ type: 'write', text: 'clicked' }, { type: 'press', keys: ['enter'] }]);
     await poll('B3 to hold the typed text', 15_000, async () => {
       const b3 = cellsOf(await env.accessibilityTree()).find((c) => c.name === 'B3');
       return b3?.text === 'clicked' ? true : undefined;
