@@ -11,7 +11,10 @@ const missing = [...missingDemoPrograms(), ...(chromiumMissing ? [chromiumMissin
 
 /** Centre of the first click mark in screen pixels of the 1280-wide screenshot it is drawn on. */
 async function clickMarkOnScreen(page: Page) {
-  await page.waitForFunction(() => (document.querySelector('[data-testid="step-image"]') as HTMLImageElement | null)?.complete === true);
+  // The image of the selected step and its click mark (both come after a step change, not at once).
+  await page.waitForFunction(
+    () => (document.querySelector('[data-testid="step-image"]') as HTMLImageElement | null)?.complete === true && !!document.querySelector('[data-testid="click-mark"] circle'),
+  );
   return page.evaluate(() => {
     const img = document.querySelector('[data-testid="step-image"]') as HTMLImageElement;
     const dot = document.querySelector('[data-testid="click-mark"] circle') as SVGCircleElement;

@@ -2,7 +2,8 @@
 // Account Settings, Message Filters and Add-ons dialogs would: testing/thunderbird-profile.ts), fetched through the
 // vm_file getter from the sandbox home as OSWorld's Thunderbird tasks do. Snapshots of a file taken between steps
 // (a disabled filter, prefs before the change) are Thunderbird's own writes too.
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { poll } from '../../env/local/testing/poll';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShellEnvironment, type ShellEnvironment } from '../../env/local/shell-environment';
@@ -130,13 +131,18 @@ function eml(n: number, subject: string, body: string, charset = 'UTF-8', mimeFi
   return `${headers.join('\r\n')}\r\n\r\n${body}\r\n`;
 }
 
-describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird wrote (skipped: thunderbird not installed)', () => {
+describe.skipIf(!hasThunderbird)(`thunderbird metrics on a profile Thunderbird wrote${hasThunderbird ? '' : ' (skipped: thunderbird not installed)'}`, () => {
   let env: ShellEnvironment;
   let tb: ThunderbirdSession | undefined;
   let n = 0;
   const ctx = (): GradingContext => ({ env, task: { dir: env.home.root, file: join(env.home.root, 't.json') } as Task, cacheDir: join(env.home.root, '.cache', `c${++n}`) });
   const vmFile = async (path: string) => (await getters.require('vm_file')({ type: 'vm_file', path, dest: path.split('/').pop() }, ctx())) as string;
   const host = (guest: string) => env.home.toHost(guest);
+  /** Saves the prefs to a snapshot file; Thunderbird may finish writing after the call returns (seen under load). */
+  const savePrefs = async (guest: string) => {
+    await tb!.run(savePrefsTo, [host(guest)]);
+    await poll(`Thunderbird to write ${guest}`, 15_000, async () => (existsSync(host(guest)) && statSync(host(guest)).size > 0 ? true : undefined));
+  };
   /** Copies a file Thunderbird wrote to /home/user/snapshots/<name> (the guest path). */
   const snapshot = (guest: string, name: string) => {
     copyFileSync(host(guest), host(`/home/user/snapshots/${name}`));
@@ -163,7 +169,7 @@ describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird w
     const key = (await tb.run(setupAccount)) as string;
     expect(key).toBe('id1');
     mkdirSync(host('/home/user/snapshots'), { recursive: true });
-    await tb.run(savePrefsTo, [host('/home/user/snapshots/prefs-before.js')]);
+    await savePrefs('/home/user/snapshots/prefs-before.js');
     await tb.run(saveFilter, ['discount', false]);
     snapshot(`${localFolders}/msgFilterRules.dat`, 'filter-disabled.dat');
     await tb.run(saveFilter, ['sale', true]);
@@ -171,7 +177,7 @@ describe.skipIf(!hasThunderbird)('thunderbird metrics on a profile Thunderbird w
     await tb.run(saveFilter, ['discount', true]);
     await tb.run(saveQuotedFilter);
     await tb.run('MailServices.accounts.getIdentity(arguments[0]).htmlSigText = "Anonym\\tXYZ Lab";', [key]);
-    await tb.run(savePrefsTo, [host('/home/user/snapshots/prefs-tab.js')]);
+    await savePrefs('/home/user/snapshots/prefs-tab.js');
     await tb.run(changeSettings, [key, signature]);
     expect(await tb.run(fillFolder, ['Offers', offers, false])).toBe(2);
     snapshot(`${localFolders}/Offers`, 'Offers-read');

@@ -84,6 +84,9 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
   }, 60_000);
 
   async function clickMarkedCell(): Promise<void> {
+    // The boxes are right once the pointer has crossed the window (openers.ts); under load the first settle may
+    // have been taken before Calc handled it, so settle again before the marks are read.
+    await settleWindowGeometry(env, 'Grid.xlsx - LibreOffice Calc');
     const obs = await poll('an observation with cell marks', 15_000, async () => {
       const o = await observe(env, 'som');
       return o.som!.marks.some((m) => m.label === 'table-cell\tB3') ? o : undefined;
@@ -93,9 +96,13 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
     const at = obs.bindings[`tag_${mark.id}`];
     await env.perform([{ type: 'click', x: at.x, y: at.y }]);
     // Under load Calc takes a while to move its cell cursor; the keys go where it is, so wait for it at B3.
-    await poll('the click to put the cell cursor on B3', 15_000, async () => {
-      const b3 = cellsOf(await env.accessibilityTree()).find((c) => c.name === 'B3');
-      return b3?.states.some((st) => st === 'focused' || st === 'selected') ? true : undefined;
+    let focused: string[] = [];
+    await poll('the click to put the cell cursor on B3', 20_000, async () => {
+      const cells = cellsOf(await env.accessibilityTree());
+      focused = cells.filter((c) => c.states.some((st) => st === 'focused' || st === 'selected')).map((c) => c.name);
+      return focused.includes('B3') ? true : undefined;
+    }).catch((e: Error) => {
+      throw new Error(`${e.message} (the cursor is on ${focused.join(', ') || 'no cell'}; B3's mark was at ${at.x},${at.y})`);
     });
     await env.perform([{ type: 'write', text: 'clicked' }, { type: 'press', keys: ['enter'] }]);
     await poll('B3 to hold the typed text', 15_000, async () => {
