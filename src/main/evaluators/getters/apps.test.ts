@@ -12,6 +12,7 @@ import { createShellEnvironment, type ShellEnvironment } from '../../env/local/s
 import { createLocalEnvironment, type LocalEnvironment } from '../../env/local/local-environment';
 import { CHROMIUM_FLAGS } from '../../env/local/browser';
 import { waitFor } from '../../env/local/testing/page-server';
+import { poll } from '../../env/local/testing/poll';
 import { getterNeedsOf, getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
@@ -100,23 +101,26 @@ document.addEventListener('keydown', (e) => {
   else if (e.key === 'Enter' && document.activeElement === box) { post(box.value); box.style.display = 'none'; }
 });
 window.addEventListener('load', () => fetch('/ready', { method: 'POST' }));
+document.addEventListener('mousedown', () => document.hasFocus() && fetch('/focused', { method: 'POST' }));
 </script></body></html>`;
 
-async function servePalette(): Promise<{ url: string; ran: string[]; ready: () => boolean; close: () => Promise<void> }> {
+async function servePalette(): Promise<{ url: string; ran: string[]; ready: () => boolean; focused: () => boolean; close: () => Promise<void> }> {
   const ran: string[] = [];
   let ready = false;
+  let focused = false;
   const server = createHttpServer((req, res) => {
     let body = '';
     req.on('data', (d: Buffer) => (body += d.toString('utf8')));
     req.on('end', () => {
       if (req.url === '/ran') ran.push(body);
       if (req.url === '/ready') ready = true;
+      if (req.url === '/focused') focused = true;
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(req.method === 'GET' ? PALETTE : 'ok');
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, ran, ready: () => ready, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, ran, ready: () => ready, focused: () => focused, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 const missing = ['Xvfb', 'openbox', 'xdotool', 'chromium'].filter((t) => !has(t));
@@ -139,7 +143,13 @@ describe.skipIf(missing.length > 0)('vscode_config on a sandbox display', () => 
   });
 
   it('runs the command from the palette in the focused window, then copies the file', async () => {
-    await env.perform([{ type: 'click', x: 500, y: 400 }]);
+    // The getter types into the focused window, as OSWorld's does: the page must have the keyboard first (under
+    // load Chromium's window takes a moment to, and a Ctrl+Shift+P before that is Chromium's own print shortcut).
+    await poll('the palette page to take the keyboard', 30_000, async () => {
+      await env.perform([{ type: 'click', x: 500, y: 400 }]);
+      await new Promise((r) => setTimeout(r, 300));
+      return page.focused() ? true : undefined;
+    });
     await env.putFile('/home/user/.config/Code/User/settings.json', Buffer.from('{"editor.fontSize": 14}'));
     const ctx: GradingContext = { env, task: { dir, file: join(dir, 't.json') } as Task, cacheDir: join(dir, 'cache') };
     const spec = { type: 'vscode_config', vscode_extension_command: 'Preferences: Open Settings', path: '/home/user/.config/Code/User/settings.json', dest: 'settings.json' };
