@@ -241,6 +241,35 @@ export interface RunTaskItem {
   startedAt?: string;
   /** Run-folder-relative path of the task's screen recording (`recording.mp4`), when there is one. */
   recording?: string;
+  /**
+   * Repeated runs (`--repeats N`): which attempt of the task this item is, 1..N. Every attempt is its own item
+   * with the same `domain` and `taskId` (and its own unique `key`); absent = a single attempt.
+   */
+  attempt?: number;
+  /** Why this attempt ended: one cause per finished attempt (absent while pending or running). */
+  cause?: AttemptCause;
+  /** What the attempt cost. */
+  cost?: AttemptCost;
+}
+
+/**
+ * Why a task attempt ended. `success`: score > 0 (1 for binary metrics); `agent_failure`: score 0 after the agent
+ * said done or gave up; `step_limit`: the step limit was reached; `agent_error`: invalid output refused too often or
+ * the model API failed after retries; `env_error`: setup failed, the environment died or timed out; `grading_error`:
+ * an evaluator crashed or needs what is missing (an account). Rates exclude env and grading errors by default.
+ */
+export type AttemptCause = 'success' | 'agent_failure' | 'step_limit' | 'agent_error' | 'env_error' | 'grading_error';
+
+/** Tokens, money and time of one attempt (each absent when unknown). */
+export interface AttemptCost {
+  tokensIn?: number;
+  tokensOut?: number;
+  /** Model cost in US dollars from the pricing table (or its per-model override). */
+  usd?: number;
+  /** Time spent in the environment (setup, actions, observations), ms. */
+  envMs?: number;
+  /** Wall time of the attempt, ms. */
+  wallMs?: number;
 }
 
 export type RunFormat = 'proctor' | 'osworld' | 'spider2v' | 'ufo';
