@@ -11,10 +11,19 @@ const missing = [...missingDemoPrograms(), ...(chromiumMissing ? [chromiumMissin
 
 /** Centre of the first click mark in screen pixels of the 1280-wide screenshot it is drawn on. */
 async function clickMarkOnScreen(page: Page) {
-  // The image of the selected step and its click mark (both come after a step change, not at once).
-  await page.waitForFunction(
-    () => (document.querySelector('[data-testid="step-image"]') as HTMLImageElement | null)?.complete === true && !!document.querySelector('[data-testid="click-mark"] circle'),
-  );
+  // The image of the selected step and its click mark (both come after a step change, not at once). What the
+  // page shows is polled as a whole, so that a timeout says which part never came.
+  const shown = () =>
+    page.evaluate(() => {
+      const img = document.querySelector('[data-testid="step-image"]') as HTMLImageElement | null;
+      return {
+        url: location.hash,
+        image: img ? (img.complete ? (img.naturalWidth > 0 ? 'loaded' : 'broken') : 'loading') : 'none',
+        mark: !!document.querySelector('[data-testid="click-mark"] circle'),
+        action: document.querySelector('[data-testid="action-text"]')?.textContent ?? null,
+      };
+    });
+  await expect.poll(shown, { timeout: 30_000 }).toMatchObject({ image: 'loaded', mark: true });
   return page.evaluate(() => {
     const img = document.querySelector('[data-testid="step-image"]') as HTMLImageElement;
     const dot = document.querySelector('[data-testid="click-mark"] circle') as SVGCircleElement;
@@ -41,6 +50,7 @@ describe.skipIf(missing.length > 0)(`the demo's oracle run in the replay${missin
     await page.getByTestId('run-task-row').filter({ hasText: 'terminal/246ccb60' }).click();
     await expect.poll(() => page.getByTestId('step-list').locator('.step-no').count()).toBe(4);
     await page.keyboard.press('Home');
+    await expect.poll(() => page.url()).toContain('step=1');
     const terminalClick = await clickMarkOnScreen(page);
     expect(Math.abs(terminalClick.x - 200)).toBeLessThan(2);
     expect(Math.abs(terminalClick.y - 150)).toBeLessThan(2);

@@ -21,7 +21,11 @@ export const OFFICE_TITLES: Record<keyof typeof OFFICE_TYPES, string> = {
   draw: 'LibreOffice Draw',
 };
 
-/** Programs by file type (lower-case extension with its dot); the file's path is appended. */
+/**
+ * Programs by file type (lower-case extension with its dot); the file's path is appended. LibreOffice starts
+ * without its splash window (`--nologo`): under load the splash, a second window titled "LibreOffice", lingered
+ * beside the document for over a second, in the first screenshots and in window lists.
+ */
 export const OPENERS: Record<string, string[]> = {
   '.html': ['chromium'],
   '.htm': ['chromium'],
@@ -35,7 +39,7 @@ export const OPENERS: Record<string, string[]> = {
   '.yaml': ['mousepad'],
   '.sh': ['mousepad'],
   ...Object.fromEntries(
-    Object.entries(OFFICE_TYPES).flatMap(([module, exts]) => exts.map((ext) => [ext, ['soffice', `--${module}`]])),
+    Object.entries(OFFICE_TYPES).flatMap(([module, exts]) => exts.map((ext) => [ext, ['soffice', '--nologo', `--${module}`]])),
   ),
 };
 

@@ -232,6 +232,8 @@ function stepMs(s: StepRecord, next?: StepRecord): number {
 function Shot({ title, src, step, showMarks, start }: { title: string; src?: string; step?: StepRecord; showMarks: boolean; start?: { x: number; y: number } }) {
   const [natural, setNatural] = useState<{ width: number; height: number }>();
   const [bad, setBad] = useState<string>();
+  // A failed load is the failure of that one image: the next step's image (and its marks) must show again.
+  useEffect(() => setBad(undefined), [src]);
   const screen = step?.screen ?? natural;
   return (
     <figure className="shot">
