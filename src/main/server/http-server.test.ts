@@ -1,30 +1,19 @@
 // `proctor serve` refuses what a web page in the user's browser could send it, and serves other people's
 // files without letting them run.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkbench, type Workbench } from '../workbench/workbench';
 import { startServer, type RunningServer } from './http-server';
+import { rawRequest, type RawOptions } from './testing/served';
 
 let root: string;
 let server: RunningServer;
 let workbench: Workbench;
 
-/** A raw request, so that Host, Origin and Content-Type can be anything. */
-function raw(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', fail);
-    req.end(opts.body);
-  });
-}
+const raw = (path: string, opts?: RawOptions) => rawRequest(server.port, path, opts);
 const call = { method: 'app.info', params: {} };
 
 beforeAll(async () => {

@@ -1,59 +1,34 @@
 // `proctor serve` with a team: a login page trades a person's token for an HttpOnly SameSite=Strict cookie,
 // every call runs as that person, nobody labels as someone else, annotators label blind and cannot settle.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkbench, type Workbench } from '../workbench/workbench';
-import { addTeamMember, localCaller } from '../annotate/team';
+import { createWorkbench } from '../workbench/workbench';
+import { localCaller } from '../annotate/team';
 import { osworldRun, tempRoot } from '../annotate/testing/runs';
-import { startServer, type RunningServer } from './http-server';
-import { gradeFile, teamGate, withheldEvent } from './team-gate';
+import type { RunningServer } from './http-server';
+import { gradeFile, withheldEvent } from './team-gate';
+import { serveForTest, type RawOptions, type Served } from './testing/served';
 
 let root: string;
 let run: string;
+let served: Served;
 let server: RunningServer;
-let workbench: Workbench;
-const tokens: Record<string, string> = {};
-
-function raw(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', fail);
-    req.end(opts.body);
-  });
-}
-
-/** A call with a person's cookie (as the browser sends it after logging in). */
-async function call(person: string | undefined, method: string, params: unknown) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (person) headers.cookie = `proctor-person-${server.port}=${tokens[person]}`;
-  const r = await raw('/api/call', { method: 'POST', headers, body: JSON.stringify({ method, params }) });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the results of several methods, read field by field
-  return { status: r.status, ...(JSON.parse(r.body) as { result?: any; error?: { code: string; message: string } }) };
-}
+let tokens: Record<string, string>;
+const raw = (path: string, opts?: RawOptions) => served.raw(path, opts);
+const call = (person: string | undefined, method: string, params: unknown) => served.call(person, method, params);
 
 const verdictsFile = () => join(run, 'demo', 't1', 'verdicts.jsonl');
 const verdictLines = () => (existsSync(verdictsFile()) ? readFileSync(verdictsFile(), 'utf8').trim().split('\n').filter(Boolean) : []);
 
 beforeAll(async () => {
   root = tempRoot('proctor-team-');
-  mkdirSync(join(root, 'ui'));
-  writeFileSync(join(root, 'ui', 'index.html'), '<!doctype html><title>ui</title>');
   run = osworldRun(root, 'runA', { t1: 1 });
-  tokens.ann = await addTeamMember(root, 'ann', 'annotator');
-  tokens.bob = await addTeamMember(root, 'bob', 'annotator');
-  tokens.lee = await addTeamMember(root, 'lee', 'lead');
-  workbench = createWorkbench(root, { transport: 'http' });
-  server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, team: teamGate(root) });
+  served = await serveForTest(root, { ann: 'annotator', bob: 'annotator', lee: 'lead' });
+  ({ server, tokens } = served);
 });
 afterAll(async () => {
-  await server?.close();
-  await workbench?.close();
+  await served?.close();
   rmSync(root, { recursive: true, force: true });
 });
 

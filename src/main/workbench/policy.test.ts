@@ -1,20 +1,17 @@
 // Every contract method walked as a blind annotator of a served team (real HTTP server, real run folders with rule
 // and judge verdicts and another person's label): no answer may carry a grade. The same walk as the lead finds them,
 // so the search can fail. A method added to the contract needs a sample call here, or this file does not compile.
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, methodPolicies, type MethodName, type Params } from '../../shared/api';
 import type { Verdict } from '../../shared/run';
-import { addTeamMember } from '../annotate/team';
 import { osworldRun, tempRoot } from '../annotate/testing/runs';
-import { startServer, type RunningServer } from '../server/http-server';
-import { teamGate } from '../server/team-gate';
+import { serveForTest, type Served } from '../server/testing/served';
 import { appendVerdict } from '../store';
 import { repoFixtures } from '../testing/shared-fixtures';
 import { dispatch, refusal } from './dispatch';
-import { createWorkbench, type Workbench } from './workbench';
+import type { Workbench } from './workbench';
 
 const taskId = '1137ff65-39d1-423e-bb70-7ef0a34cb90a';
 const taskPath = `tasks/${taskId}.json`;
@@ -59,27 +56,17 @@ function gradesIn(value: unknown, person: string, at = ''): string[] {
 }
 
 let root: string;
-let server: RunningServer;
+let served: Served;
 let workbench: Workbench;
-const tokens: Record<string, string> = {};
 
-function call(person: string, method: string, params: unknown): Promise<{ status: number; body: { result?: unknown; error?: { code: string; message: string } } }> {
-  return new Promise((ok, fail) => {
-    const headers = { 'content-type': 'application/json', cookie: `proctor-person-${server.port}=${tokens[person]}` };
-    const req = request({ host: '127.0.0.1', port: server.port, path: '/api/call', method: 'POST', headers }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
-    req.on('error', fail);
-    req.end(JSON.stringify({ method, params }));
-  });
+/** A call as a person of the team; `body` is the call's answer (result or error). */
+async function call(person: string, method: string, params: unknown) {
+  const { status, ...body } = await served.call(person, method, params);
+  return { status, body };
 }
 
 beforeAll(async () => {
   root = tempRoot('proctor-policy-');
-  mkdirSync(join(root, 'ui'));
-  writeFileSync(join(root, 'ui', 'index.html'), '<!doctype html><title>ui</title>');
   mkdirSync(join(root, 'tasks'));
   copyFileSync(join(repoFixtures.spider2vExamples, 'dbt', taskId, `${taskId}.json`), join(root, taskPath));
   const runs = [osworldRun(root, 'runA', { t1: 1, t2: 0 }), osworldRun(root, 'runB', { t1: 1 }), osworldRun(root, 'runC', { t1: 1 })];
@@ -90,15 +77,11 @@ beforeAll(async () => {
     { kind: 'human', author: 'bob', role: 'annotator', complete: 'no', seen: 'blind', at }, // disagrees with the rule: a conflict
   ];
   for (const dir of runs) for (const v of graded) appendVerdict(dir, 'demo/t1', v);
-  tokens.ann = await addTeamMember(root, 'ann', 'annotator');
-  tokens.bob = await addTeamMember(root, 'bob', 'annotator');
-  tokens.lee = await addTeamMember(root, 'lee', 'lead');
-  workbench = createWorkbench(root, { transport: 'http' });
-  server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, team: teamGate(root) });
+  served = await serveForTest(root, { ann: 'annotator', bob: 'annotator', lee: 'lead' });
+  workbench = served.workbench;
 });
 afterAll(async () => {
-  await server?.close();
-  await workbench?.close();
+  await served?.close();
   rmSync(root, { recursive: true, force: true });
 });
 
