@@ -20,6 +20,8 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          // What a page shows comes when the machine gets to it: a loaded CI machine takes seconds, not the default 1 s.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

@@ -71,19 +71,26 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     expect(await ann.page.getByTestId('verdicts').textContent()).not.toMatch(/Rule|Judge/);
     expect(await ann.page.locator('.replay-head').textContent()).toContain('score –');
     await expect.poll(() => ann.page.getByTestId('me').textContent()).toMatch(/labelling as ann \(annotator\)/);
-    await ann.page.keyboard.press('Home');
+    // A finished task opens at its first step; each mark lands on the step in view and moves on to the next.
+    await expect.poll(() => ann.page.getByTestId('marking-step').textContent()).toBe('Step 1');
     await ann.page.keyboard.press('1');
     await expect.poll(() => ann.page.getByTestId('step-marks').textContent()).toContain('1: right');
-    await ann.page.keyboard.press('ArrowRight');
     await expect.poll(() => ann.page.url()).toMatch(/step=2/);
     await ann.page.keyboard.press('2');
     await expect.poll(() => ann.page.getByTestId('step-marks').textContent()).toContain('2: wrong');
+    await expect.poll(() => ann.page.getByTestId('marking-step').textContent()).toBe('Step 3 · the last step');
+    await ann.page.keyboard.press('2');
+    await expect.poll(() => ann.page.getByTestId('annotation').getByRole('status').textContent()).toContain('step 3: wrong · the last step');
+    await ann.page.keyboard.press('3'); // the same step again: replaces ann's own mark, the view stays
+    await expect.poll(() => ann.page.getByTestId('annotation').getByRole('status').textContent()).toContain('step 3: unnecessary (replaces your earlier mark)');
+    await expect.poll(() => ann.page.getByTestId('step-marks').textContent()).toMatch(/1: right.*2: wrong.*3: unnecessary/s);
     await ann.page.screenshot({ path: resolve(artefactsDir, 'annotate-blind.png') });
     await ann.page.getByRole('button', { name: 'not complete', exact: true }).click();
     await expect.poll(() => ann.page.getByTestId('blind').count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => ann.page.locator('.replay-head').textContent()).toContain('score 1');
     const annLabels = humanLines().filter((l) => l.author === 'ann');
-    expect(annLabels.flatMap((l) => l.steps ?? []).map((s: { step: number; mark: string }) => `${s.step} ${s.mark}`)).toEqual(['1 right', '2 wrong']);
+    expect(annLabels.flatMap((l) => l.steps ?? []).map((s: { step: number; mark: string }) => `${s.step} ${s.mark}`)).toEqual(['1 right', '2 wrong', '3 wrong', '3 unnecessary']);
+    expect(annLabels[3].supersedes).toEqual([annLabels[2].at]); // one event supersedes, the history stays
     expect(annLabels.find((l) => l.complete)).toMatchObject({ complete: 'no', seen: 'blind', role: 'annotator' });
 
     // bob: blind too (ann's label is hidden from him), then labels complete.
@@ -116,7 +123,7 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     await row.getByRole('button', { name: 'settle no' }).click();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/no by lee: step 2 clicked the wrong button/);
     await lee.page.screenshot({ path: resolve(artefactsDir, 'annotate-conflicts.png'), fullPage: true });
-    expect(humanLines().map((l) => l.author)).toEqual(['ann', 'ann', 'ann', 'bob', 'lee']);
+    expect(humanLines().map((l) => l.author)).toEqual(['ann', 'ann', 'ann', 'ann', 'ann', 'bob', 'lee']);
     expect(await reportRate(run.runDir)).toBeCloseTo(1 / 3, 6);
 
     for (const c of [ann, bob, lee]) await c.context.close();

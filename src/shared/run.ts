@@ -206,6 +206,11 @@ export interface HumanLabel {
   settles?: { reason: string };
   /** Where the label came from when not typed in the workbench, e.g. `import labels.csv:12 by ann`. */
   source?: string;
+  /**
+   * The `at` of the author's earlier events this one replaces: their run label (when this one has `complete`) or
+   * their mark of a step this one marks again. The earlier events stay in the file as history.
+   */
+  supersedes?: string[];
   at: string;
 }
 

@@ -184,7 +184,10 @@ export function importLabelRows(file: string, base: string, importer: string, no
 
 /** One exported row: a label event with its provenance. */
 export interface ExportRow {
+  /** The run folder as given (relative to the root). */
   run: string;
+  /** The run's id (from its manifest; the folder name for other harnesses' folders). */
+  run_id: string;
   task: string;
   person: string;
   role: string;
@@ -196,32 +199,56 @@ export interface ExportRow {
   seen: string;
   settles: string;
   source: string;
+  /** With history: the `at`s of the person's earlier events this one replaces, joined by spaces. */
+  supersedes: string;
   at: string;
 }
 
-export const exportColumns: (keyof ExportRow)[] = ['run', 'task', 'person', 'role', 'complete', 'step', 'mark', 'note', 'comment', 'seen', 'settles', 'source', 'at'];
+export const exportColumns: (keyof ExportRow)[] = ['run', 'run_id', 'task', 'person', 'role', 'complete', 'step', 'mark', 'note', 'comment', 'seen', 'settles', 'source', 'supersedes', 'at'];
 
-/** Every label event of the items, one row per run label and one per step mark. */
-export function exportRows(items: readonly LabelledItem[]): ExportRow[] {
+/**
+ * The label rows of the items, one per run label and one per step mark. By default each person's current labels
+ * only: their latest run label (`complete`) and their latest mark of each step; comments without a label and a
+ * lead's settlements are always kept. With `history`, every event, each with what it supersedes.
+ */
+export function exportRows(items: readonly LabelledItem[], opts: { history?: boolean } = {}): ExportRow[] {
   const rows: ExportRow[] = [];
-  for (const i of items)
-    for (const l of i.labels) {
+  for (const i of items) {
+    const current = opts.history ? undefined : currentParts(i.labels);
+    i.labels.forEach((l, n) => {
       const base = {
         run: i.run,
+        run_id: i.runId,
         task: i.taskKey,
         person: l.author,
         role: l.role ?? '',
         seen: l.seen ?? '',
         settles: l.settles?.reason ?? '',
         source: l.source ?? 'workbench',
+        supersedes: opts.history ? (l.supersedes ?? []).join(' ') : '',
         at: l.at,
       };
-      if (l.complete || l.comment || !l.steps?.length)
+      const keepRun = !current || l.settles || !l.complete || current.run.get(l.author) === n;
+      if ((l.complete || l.comment || !l.steps?.length) && keepRun)
         rows.push({ ...base, complete: l.complete ?? '', step: '', mark: '', note: '', comment: l.comment ?? '' });
       for (const s of l.steps ?? [])
-        rows.push({ ...base, complete: '', step: String(s.step), mark: s.mark ?? (s.correct ? 'right' : 'wrong'), note: s.note ?? '', comment: '' });
-    }
+        if (!current || current.steps.get(`${l.author}\u0000${s.step}`) === n)
+          rows.push({ ...base, complete: '', step: String(s.step), mark: s.mark ?? (s.correct ? 'right' : 'wrong'), note: s.note ?? '', comment: '' });
+    });
+  }
   return rows;
+}
+
+/** Index of each person's latest run label, and of their latest mark per step. */
+function currentParts(labels: readonly HumanLabel[]): { run: Map<string, number>; steps: Map<string, number> } {
+  const run = new Map<string, number>();
+  const steps = new Map<string, number>();
+  labels.forEach((l, n) => {
+    if (l.settles) return;
+    if (l.complete) run.set(l.author, n);
+    for (const s of l.steps ?? []) steps.set(`${l.author}\u0000${s.step}`, n);
+  });
+  return { run, steps };
 }
 
 const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);

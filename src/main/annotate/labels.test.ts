@@ -74,7 +74,7 @@ describe('labels import', () => {
       ['demo/t2', 'bob', 'no', '', ''],
     ]);
     const csv = rowsAsCsv(rows);
-    expect(parseCsv(csv)[0].fields).toEqual(['run', 'task', 'person', 'role', 'complete', 'step', 'mark', 'note', 'comment', 'seen', 'settles', 'source', 'at']);
+    expect(parseCsv(csv)[0].fields).toEqual(['run', 'run_id', 'task', 'person', 'role', 'complete', 'step', 'mark', 'note', 'comment', 'seen', 'settles', 'source', 'supersedes', 'at']);
     expect(parseCsv(csv)[1].fields).toContain('import labels.jsonl:1 by importer');
   });
 

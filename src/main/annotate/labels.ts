@@ -60,6 +60,18 @@ export function currentStepMarks(labels: readonly HumanLabel[]): Map<number, Map
   return out;
 }
 
+/**
+ * The events of `author` among `earlier` that `next` replaces: their run label when `next` gives `complete`, and
+ * their marks of the steps `next` marks (settlements are never replaced). Each event's `at`, oldest first.
+ */
+export function supersededBy(earlier: readonly HumanLabel[], author: string, next: Pick<HumanLabel, 'complete' | 'steps'>): string[] {
+  const steps = new Set((next.steps ?? []).map((s) => s.step));
+  return earlier
+    .filter((l) => l.author === author && !l.settles)
+    .filter((l) => (next.complete && l.complete) || (l.steps ?? []).some((s) => steps.has(s.step)))
+    .map((l) => l.at);
+}
+
 /** The latest settlement of a lead, if any. */
 export function lastSettlement(labels: readonly HumanLabel[]): HumanLabel | undefined {
   for (let i = labels.length - 1; i >= 0; i--) if (labels[i].settles && labels[i].complete) return labels[i];

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Verdict } from '../../shared/run';
 import { publish } from './events';
-import { appendJsonLine } from './files';
+import { appendJsonLine, readJsonLines } from './files';
 import { files, taskDirIn } from './layout';
 import { readManifest } from './run-writer';
 import { isUfoRunDir, ufoTaskDir } from './ufo-reader';
@@ -52,4 +52,9 @@ export function appendVerdict(runDir: string, taskKey: string, verdict: Verdict)
     appendJsonLine(join(dir, files.events), event);
     publish(event);
   }
+}
+
+/** The verdicts stored in the task's verdicts.jsonl, oldest first (none when it has none yet). */
+export function readVerdicts(runDir: string, taskKey: string): Verdict[] {
+  return readJsonLines<Verdict>(join(taskDirOf(resolve(runDir), taskKey), files.verdicts)).values;
 }

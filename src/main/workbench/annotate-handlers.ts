@@ -4,7 +4,8 @@
 import type { ApiHandlers, RunDetail } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import type { HumanLabel, RunTaskItem, StepMark } from '../../shared/run';
-import { appendVerdict, readManifest, readRun } from '../store';
+import { appendVerdict, readManifest, readRun, readVerdicts } from '../store';
+import { humanLabels, supersededBy } from '../annotate/labels';
 import { planAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
 import { localCaller, readTeam } from '../annotate/team';
@@ -58,6 +59,7 @@ export function annotateHandlers(root: string): AnnotateMethods {
       const dir = runDir(runId);
       taskOf(dir, taskKey);
       const blind = review.blindTo(c, runId, taskKey);
+      const supersedes = supersededBy(humanLabels(readVerdicts(dir, taskKey)), c.person, { complete: label.complete, steps });
       const event: HumanLabel = {
         kind: 'human',
         author: c.person,
@@ -67,6 +69,7 @@ export function annotateHandlers(root: string): AnnotateMethods {
         ...(steps?.length ? { steps } : {}),
         ...(label.comment ? { comment: label.comment } : {}),
         seen: blind ? 'blind' : 'open',
+        ...(supersedes.length ? { supersedes } : {}),
         at: new Date().toISOString(),
       };
       appendVerdict(dir, taskKey, event);

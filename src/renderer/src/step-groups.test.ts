@@ -31,11 +31,14 @@ describe('steps as the harness numbered them', () => {
     expect(selectEntry(groups, '7', '2')).toEqual({ index: 4, group: 2, within: 1 });
     expect(selectEntry(groups, '7', '9').index).toBe(4); // past the step's end: its last entry
     expect(selectEntry(groups, '4', null).index).toBe(2);
-    // no step: the last entry (a live task is followed); a step the task lacks: the next one it has, else the last
-    expect(selectEntry(groups, null, null).index).toBe(5);
+    // no step: the first entry of a finished task, the last of a live one (it is followed); a step the task
+    // lacks: the next one it has, else the last
+    expect(selectEntry(groups, null, null).index).toBe(0);
+    expect(selectEntry(groups, null, null, true).index).toBe(5);
     expect(selectEntry(groups, '5', null).index).toBe(3);
     expect(selectEntry(groups, '99', null).index).toBe(5);
-    expect(selectEntry(groups, 'x', null).index).toBe(5);
+    expect(selectEntry(groups, 'x', null).index).toBe(0); // no readable step: as no step
+    expect(selectEntry(groups, 'x', null, true).index).toBe(5);
     expect(selectEntry([], '1', null).index).toBe(-1);
   });
 

@@ -49,13 +49,18 @@ const whole = (v: string | null): number | undefined => {
   return Number.isFinite(n) ? Math.trunc(n) : undefined;
 };
 
+/** Whether a task's replay follows its newest step: while it is being run. */
+export const isLiveTask = (state: string | undefined): boolean => state === 'running' || state === 'pending';
+
 /**
- * The entry a link names. No step: the last entry (a live task is followed). A step the task does not have: the
- * nearest step after it, or the last. No entry: the step's first entry.
+ * The entry a link names. No step: the first entry of a finished task (a person reads and marks it from the start),
+ * the last of a `live` one (it is followed). A step the task does not have: the nearest step after it, or the last.
+ * No entry: the step's first entry.
  */
-export function selectEntry(groups: readonly StepGroup[], stepParam: string | null, entryParam: string | null): Selection {
+export function selectEntry(groups: readonly StepGroup[], stepParam: string | null, entryParam: string | null, live = false): Selection {
   if (!groups.length) return { index: -1, group: -1, within: 0 };
   const step = whole(stepParam);
+  if (step === undefined && !live) return { index: groups[0].indices[0], group: 0, within: 0 };
   if (step === undefined) {
     const g = groups.length - 1;
     const within = groups[g].indices.length - 1;

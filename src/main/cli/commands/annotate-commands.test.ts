@@ -46,10 +46,10 @@ describe('annotation commands', () => {
     expect(json.conflicts.map((c: { taskKey: string }) => c.taskKey)).toEqual(['demo/t1']);
 
     const csv = await proctor('export', 'labels', join(root, 'runA'), '--root', root, '--format', 'csv');
-    expect(csv.out[0]).toBe('run,task,person,role,complete,step,mark,note,comment,seen,settles,source,at');
+    expect(csv.out[0]).toBe('run,run_id,task,person,role,complete,step,mark,note,comment,seen,settles,source,supersedes,at');
     expect(csv.out).toHaveLength(5);
     const jsonl = await proctor('export', 'labels', '--root', root);
-    expect(JSON.parse(jsonl.out[0])).toMatchObject({ run: 'runA', task: 'demo/t1', person: 'ann', complete: 'yes', source: expect.stringMatching(/^import rows\.csv:2 by /) });
+    expect(JSON.parse(jsonl.out[0])).toMatchObject({ run: 'runA', run_id: 'runA', task: 'demo/t1', person: 'ann', complete: 'yes', source: expect.stringMatching(/^import rows\.csv:2 by /) });
   });
 
   it('assign spreads tasks over people other than the author', async () => {

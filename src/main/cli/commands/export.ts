@@ -1,5 +1,5 @@
-// `proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE]`: every label event of the runs, one row
-// per run label and per step mark, with its provenance (author, role, what they saw, settlement, source, time).
+// `proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE] [--history]`: people's labels of the runs, one
+// row per run label and per step mark, with its provenance (author, role, what they saw, settlement, source, time).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand } from '../command';
@@ -7,11 +7,14 @@ import { labelledItems } from '../../annotate/items';
 import { exportRows, rowsAsCsv, rowsAsJsonl } from '../../annotate/label-rows';
 import { writeFileAtomic } from '../../store';
 
-const usage = `Usage: proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE] [--root DIR]
+const usage = `Usage: proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE] [--root DIR] [--history]
 
-Writes every label event of the runs (default: every run below --root DIR, default the current folder):
-run, task, person, role, complete, step, mark, note, comment, seen (blind | open), settles (a lead's reason),
-source (workbench, or the imported file and line) and at. JSONL by default; --out FILE, else standard output.`;
+Writes each person's current labels of the runs (default: every run below --root DIR, default the current
+folder): their latest run label and their latest mark of each step, with a lead's settlements and comments.
+Columns: run (the folder), run_id, task, person, role, complete, step, mark, note, comment, seen (blind | open),
+settles (a lead's reason), source (workbench, or the imported file and line), supersedes and at.
+--history  every label event instead, each with the at of the person's earlier events it supersedes.
+JSONL by default; --out FILE, else standard output.`;
 
 export const command: CliCommand = {
   name: 'export',
@@ -20,7 +23,7 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { format: { type: 'string' }, out: { type: 'string' }, root: { type: 'string' } },
+      options: { format: { type: 'string' }, out: { type: 'string' }, root: { type: 'string' }, history: { type: 'boolean' } },
       allowPositionals: true,
     });
     const [what, ...runDirs] = positionals;
@@ -29,7 +32,7 @@ export const command: CliCommand = {
     if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format must be jsonl or csv, not '${format}'`);
     let text: string;
     try {
-      const rows = exportRows(labelledItems(runDirs, resolve(values.root ?? '.')));
+      const rows = exportRows(labelledItems(runDirs, resolve(values.root ?? '.')), { history: values.history });
       text = format === 'csv' ? rowsAsCsv(rows) : rowsAsJsonl(rows);
     } catch (e) {
       io.err(`proctor export: ${(e as Error).message}`);

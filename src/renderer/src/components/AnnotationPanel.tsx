@@ -6,8 +6,8 @@ import type { TaskTrajectory } from '../../../shared/api';
 import type { Caller } from '../../../shared/annotate';
 import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../shared/run';
 import { client } from '../transport';
-import { useRoute } from '../route';
-import { groupSteps, selectEntry } from '../step-groups';
+import { navigate, useRoute } from '../route';
+import { groupSteps, isLiveTask, selectEntry } from '../step-groups';
 
 const markKeys: Record<string, StepMark> = { '1': 'right', '2': 'wrong', '3': 'unnecessary' };
 
@@ -25,7 +25,7 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
   const route = useRoute();
   // The harness's step in view (several entries of one step are marked together, as one step).
   const groups = useMemo(() => groupSteps(traj.steps), [traj.steps]);
-  const stepNo = groups[selectEntry(groups, route.query.get('step'), route.query.get('entry')).group]?.step ?? 1;
+  const stepNo = groups[selectEntry(groups, route.query.get('step'), route.query.get('entry'), isLiveTask(traj.item.state)).group]?.step ?? 1;
   const [comment, setComment] = useState('');
   // Sub-scores: the judge's sub-goals when they are shown (not in blind review), each yes / no / unsure.
   const subGoals = useMemo(() => traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge').at(-1)?.subScores.map((s) => s.name) ?? [], [traj.verdicts]);
@@ -57,14 +57,21 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
     },
     [runId, taskKey, onLabelled],
   );
+  // A mark lands on the step in view, then the view moves on to the next step (the last step says so).
+  const groupNo = groups.findIndex((g) => g.step === stepNo);
+  const last = groupNo === groups.length - 1;
   const markStep = useCallback(
     (mark: StepMark) => {
       if (!traj.steps.length) return;
+      const again = (pending.get(stepNo) ?? marks.get(stepNo)) !== undefined;
       setPending((p) => new Map(p).set(stepNo, mark));
-      void send({ steps: [{ step: stepNo, mark, ...(note ? { note } : {}) }] }, `step ${stepNo}: ${mark}`);
+      const said = `step ${stepNo}: ${mark}${again ? ' (replaces your earlier mark)' : ''}${last ? ' · the last step: marks of it replace this one' : ''}`;
+      void send({ steps: [{ step: stepNo, mark, ...(note ? { note } : {}) }] }, said);
       setNote('');
+      const next = groups[groupNo + 1];
+      if (next) navigate('runs', [runId], { ...Object.fromEntries(route.query.entries()), task: taskKey, step: String(next.step), entry: undefined }, true);
     },
-    [send, stepNo, note, traj.steps.length],
+    [send, stepNo, note, traj.steps.length, pending, marks, last, groups, groupNo, runId, taskKey, route.query],
   );
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -121,7 +128,10 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
       </div>
       {traj.steps.length > 0 && (
         <>
-          <h3>Step {stepNo}</h3>
+          <h3 data-testid="marking-step">
+            Step {stepNo}
+            {last && <span className="muted small"> · the last step</span>}
+          </h3>
           <input placeholder="note on this step (optional)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="step note" />
           <div className="buttons">
             {Object.entries(markKeys).map(([key, mark]) => (
@@ -140,7 +150,7 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
         </>
       )}
       {status && <div className="muted small" role="status">{status}</div>}
-      <div className="muted small">1 right · 2 wrong · 3 unnecessary (this step)</div>
+      <div className="muted small">1 right · 2 wrong · 3 unnecessary (marks this step, then moves to the next)</div>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { formatScore } from '../../../shared/format';
 /** The brittle-evaluator badge beside the rule score (inline: a small amber badge on the shared .badge). */
 const brittleBadge = { marginLeft: 8, verticalAlign: 'middle', background: '#6b4a1a', color: '#ffd99a' } as const;
 import { AnnotationPanel } from './AnnotationPanel';
+import { peopleNow, settlements } from '../people-labels';
 
 const asVote = (score: number | undefined): Completion | undefined => (score === undefined ? undefined : score >= 1 ? 'yes' : score <= 0 ? 'no' : undefined);
 
@@ -17,7 +18,10 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
   const humans = traj.verdicts.filter((v): v is HumanLabel => v.kind === 'human');
   const rule = rules.at(-1);
   const judge = judges.at(-1);
-  const votes = [asVote(rule?.score ?? traj.item.score), judge?.complete, ...humans.map((h) => h.complete)].filter((v) => v === 'yes' || v === 'no');
+  // Each person is one voice (their latest label); a lead's settlement is shown apart.
+  const people = peopleNow(humans);
+  const settled = settlements(humans);
+  const votes = [asVote(rule?.score ?? traj.item.score), judge?.complete, ...people.map((p) => p.complete)].filter((v) => v === 'yes' || v === 'no');
   const disagreement = new Set(votes).size > 1;
   if (traj.blind)
     return (
@@ -80,11 +84,21 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
       </section>
       <section>
         <h3>People</h3>
-        {humans.map((h, i) => (
-          <div key={i} className="label small">
-            <b>{h.author}</b>: <span className={h.complete}>{h.complete ?? (h.steps?.length ? `${h.steps.length} step mark(s)` : '–')}</span>
-            {h.settles && <span className="settled"> settled: {h.settles.reason}</span>} <span className="muted">{h.at.slice(0, 16).replace('T', ' ')}</span>
-            {h.comment && <div>{h.comment}</div>}
+        {people.map((p) => (
+          <div key={p.person} className="label small" data-testid="person-label">
+            <b>{p.person}</b>: <span className={p.complete}>{p.complete ?? '–'}</span>
+            {p.marks.size > 0 && <span className="muted"> · {p.marks.size} step mark{p.marks.size > 1 ? 's' : ''}</span>}{' '}
+            <span className="muted" title={p.events > 1 ? `${p.events} label events; the latest count, the earlier stay as history` : undefined}>
+              {p.at.slice(0, 16).replace('T', ' ')}
+              {p.events > 1 ? ` · ${p.events} events` : ''}
+            </span>
+            {p.comment && <div>{p.comment}</div>}
+          </div>
+        ))}
+        {settled.map((h, i) => (
+          <div key={`s${i}`} className="label small">
+            <b>{h.author}</b>: <span className={h.complete}>{h.complete}</span>
+            <span className="settled"> settled: {h.settles?.reason}</span> <span className="muted">{h.at.slice(0, 16).replace('T', ' ')}</span>
           </div>
         ))}
         <AnnotationPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={onLabelled} />

@@ -14,7 +14,7 @@ import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
 import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
 import { CompareWith } from '../components/CompareWith';
-import { endsOf, groupSteps, linkOf, moveFrom, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
+import { endsOf, groupSteps, linkOf, moveFrom, isLiveTask, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
 import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
 import { ModelWords } from '../components/ModelWords';
 import { Recording } from '../components/Recording';
@@ -44,7 +44,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
 
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
   const groups = useMemo(() => groupSteps(steps), [steps]);
-  const sel = selectEntry(groups, route.query.get('step'), route.query.get('entry'));
+  const sel = selectEntry(groups, route.query.get('step'), route.query.get('entry'), isLiveTask(traj?.item.state));
   const index = sel.index;
   const step = index >= 0 ? steps[index] : undefined;
   const group: StepGroup | undefined = groups[sel.group];
