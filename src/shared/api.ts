@@ -12,6 +12,8 @@ export interface AppInfo {
   /** The folder the engine serves (tasks and runs are found below it). */
   root: string;
   transport: 'ipc' | 'http';
+  /** Task sets a run can be started on besides the served folder (the bundled demo by app, `--tasks` folders). */
+  taskSources?: { path: string; label: string }[];
 }
 
 /** A task as listed in the task browser: the model without its raw JSON. */

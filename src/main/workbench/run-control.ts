@@ -14,7 +14,8 @@ import { runTasks } from '../runner/scheduler';
 import { observationFileOf, runFiles as files, taskKeyOf, type RunManifest } from '../store';
 import { loadTasks } from '../tasks/reader';
 import { ApiRequestError } from './dispatch';
-import { relativeToRoot, resolveBelow } from './paths';
+import { relativeToRoot } from './paths';
+import { resolveTaskSource, type TaskSourceOptions } from './task-sources';
 import { GatedAgent, RunGate } from './run-gate';
 
 /**
@@ -58,6 +59,7 @@ export class RunControl {
   constructor(
     private readonly root: string,
     private readonly publish: (event: RunEvent) => void,
+    private readonly sources: TaskSourceOptions = {},
   ) {}
 
   owns(runId: string): boolean {
@@ -80,7 +82,7 @@ export class RunControl {
         throw e;
       }
     }
-    const paths = params.tasks.map((p) => resolveBelow(this.root, p));
+    const paths = params.tasks.map((p) => resolveTaskSource(this.root, p, this.sources));
     const { tasks, problems } = await loadTasks(paths);
     if (!tasks.length) {
       const why = problems.slice(0, 3).map((p) => `${relativeToRoot(this.root, p.file)}: ${p.message}`).join('; ');

@@ -12,6 +12,7 @@ import type { EventHub } from './events';
 import { relativeToRoot, resolveBelow, runDirBelow } from './paths';
 import { RunTail } from './run-live';
 import { RunControl } from './run-control';
+import type { TaskSourceOptions } from './task-sources';
 import { compareHandlers } from './compare-handlers';
 import { readJsonFile } from '../store/files';
 import { isOsworldRunDir } from '../store/osworld-reader';
@@ -38,9 +39,9 @@ function readRunOrProblem(dir: string, root: string): RunDetail {
 
 type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.queue' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act'>;
 
-export function runHandlers(root: string, hub: EventHub): { handlers: RunMethods; close(): Promise<void> } {
+export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOptions = {}): { handlers: RunMethods; close(): Promise<void> } {
   const tail = new RunTail(hub);
-  const control = new RunControl(root, (event) => hub.publish('run', event));
+  const control = new RunControl(root, (event) => hub.publish('run', event), sources);
   // Runs started in this process publish on the store's bus; forward them.
   const forward = (event: RunEvent) => hub.publish('run', event);
   runEvents.on('event', forward);

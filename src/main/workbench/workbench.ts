@@ -5,6 +5,7 @@ import { proctorVersion } from '../version';
 import { EventHub } from './events';
 import { taskHandlers } from './task-handlers';
 import { runHandlers } from './run-handlers';
+import { taskSources, type TaskSourceOptions } from './task-sources';
 import { annotateHandlers } from './annotate-handlers';
 import { reviewHandlers } from './review-handlers';
 import { withRootHidden } from './shown-paths';
@@ -17,13 +18,15 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export function createWorkbench(root: string, opts: { transport: AppInfo['transport'] }): Workbench {
+export function createWorkbench(root: string, opts: { transport: AppInfo['transport'] } & TaskSourceOptions): Workbench {
   const events = new EventHub();
-  const runs = runHandlers(root, events);
+  // Electron's window is the local user's own; a server says whether it is (loopback, no team).
+  const sources: TaskSourceOptions = { taskDirs: opts.taskDirs, localUser: opts.localUser ?? opts.transport === 'ipc' };
+  const runs = runHandlers(root, events, sources);
   // Over HTTP the browser may be on another machine: it learns the served folder's name, not where it is.
   const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
-    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport }),
+    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport, taskSources: taskSources(sources) }),
     ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root) }),
   };
   // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).

@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand } from '../command';
-import { startServer } from '../../server/http-server';
+import { isLoopback, startServer } from '../../server/http-server';
 import { teamGate } from '../../server/team-gate';
 import { readTeam } from '../../annotate/team';
 import { ensureUiBuilt } from '../../server/ui-build';
@@ -12,16 +12,19 @@ import { createWorkbench } from '../../workbench/workbench';
 export const command: CliCommand = {
   name: 'serve',
   summary: 'serve the workbench UI for a folder of tasks and runs over HTTP',
-  usage: `Usage: proctor serve [--port N] [--host ADDR] [--token] [folder]
+  usage: `Usage: proctor serve [--port N] [--host ADDR] [--token] [--tasks DIR]… [folder]
 
 Serves the workbench UI and its API for <folder> (default: the current folder).
   --port N      port (default 7878; 0 picks a free one)
   --host ADDR   address to bind (default 127.0.0.1). Bound elsewhere, a random token is printed and required.
-  --token       require a token even on loopback`,
+  --token       require a token even on loopback
+  --tasks DIR   a folder of tasks runs may be started on, besides the served folder and the bundled demo
+                (\`demo\`, \`demo/terminal\`); repeatable. Served on loopback without a team, any path you can
+                read may be given too.`,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, host: { type: 'string' }, token: { type: 'boolean' } },
+      options: { port: { type: 'string' }, host: { type: 'string' }, token: { type: 'boolean' }, tasks: { type: 'string', multiple: true } },
       allowPositionals: true,
     });
     if (positionals.length > 1) throw new UsageError('give one folder');
@@ -30,14 +33,19 @@ Serves the workbench UI and its API for <folder> (default: the current folder).
     const port = values.port === undefined ? 7878 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`bad --port '${values.port}'`);
     const uiDir = await ensureUiBuilt((line) => io.err(line));
-    const workbench = createWorkbench(root, { transport: 'http' });
+    const taskDirs = (values.tasks ?? []).map((d) => resolve(d));
+    for (const d of taskDirs) if (!existsSync(d) || !statSync(d).isDirectory()) throw new UsageError(`--tasks: not a folder: ${d}`);
+    const host = values.host ?? '127.0.0.1';
+    // Only the person at this machine uses a loopback server without a team: their own paths may be read.
+    const localUser = isLoopback(host) && !values.token && !readTeam(root);
+    const workbench = createWorkbench(root, { transport: 'http', taskDirs, localUser });
     const server = await startServer({
       root,
       handlers: workbench.handlers,
       events: workbench.events,
       uiDir,
       port,
-      host: values.host ?? '127.0.0.1',
+      host,
       token: values.token,
       team: teamGate(root),
     });

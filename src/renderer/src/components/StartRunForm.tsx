@@ -1,7 +1,7 @@
 // Start a run from the UI: task set, agent, model, observation, action space, environment, parallelism,
 // approval mode.
-import { useState } from 'react';
-import type { StartRunParams } from '../../../shared/api';
+import { useEffect, useState } from 'react';
+import type { AppInfo, StartRunParams } from '../../../shared/api';
 import { ACTION_SPACES, OBSERVATION_TYPES } from '../../../shared/spaces';
 import { client } from '../transport';
 import { navigate } from '../route';
@@ -17,9 +17,14 @@ export function StartRunForm() {
   const [parallel, setParallel] = useState(1);
   const [approve, setApprove] = useState(false);
   const [status, setStatus] = useState<string>();
+  // Task sets the engine can start besides the served folder (the bundled demo by app, `--tasks` folders).
+  const [sources, setSources] = useState<NonNullable<AppInfo['taskSources']>>([]);
+  useEffect(() => {
+    client.call('app.info', {}).then((info) => setSources(info.taskSources ?? []), () => setSources([]));
+  }, []);
   const submit = async () => {
     const list = tasks.split(/[\n,]+/).map((t) => t.trim()).filter(Boolean);
-    if (!list.length) return setStatus('name at least one task file, folder or split file (below the served folder)');
+    if (!list.length) return setStatus(`name at least one task file, folder or split file (below the served folder${sources.length ? `, or ${sources[0].path}` : ''})`);
     setStatus('starting…');
     try {
       const { runId } = await client.call('runs.start', {
@@ -48,7 +53,20 @@ export function StartRunForm() {
         }}
       >
         <label>
-          tasks <input aria-label="tasks to run" value={tasks} onChange={(e) => setTasks(e.target.value)} placeholder="e.g. demo/terminal (folders, task files or split files)" size={50} />
+          tasks{' '}
+          <input
+            aria-label="tasks to run"
+            value={tasks}
+            onChange={(e) => setTasks(e.target.value)}
+            placeholder="e.g. demo/terminal (folders, task files or split files)"
+            size={50}
+            list="task-sources"
+          />
+          <datalist id="task-sources" data-testid="task-sources">
+            {sources.map((s) => (
+              <option key={s.path} value={s.path} label={s.label} />
+            ))}
+          </datalist>
         </label>
         <label>
           agent
