@@ -10,7 +10,7 @@ const missing = [...missingDemoPrograms(), ...(chromiumMissing ? [chromiumMissin
 
 describe.skipIf(missing.length > 0)(`starting a run on the bundled demo${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`, () => {
   // The served folder holds results only, as after `proctor demo` (no task folder below it).
-  const w = useWorkbench('start-demo', (root) => mkdirSync(join(root, 'results'), { recursive: true }));
+  const w = useWorkbench('start-demo', (root) => void mkdirSync(join(root, 'results'), { recursive: true }));
 
   it("offers the demo by app and runs the form's own example, demo/terminal, to a grade", async () => {
     const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });

@@ -107,7 +107,8 @@ export interface ApiMethods {
   'app.info': { params: Record<string, never>; result: AppInfo };
   'tasks.open': { params: { path: string }; result: TaskFolderView };
   'tasks.get': { params: { path: string }; result: TaskDetail };
-  'runs.list': { params: { path?: string }; result: RunListItem[] };
+  /** `withTask`: only the runs that have that task (by its key), e.g. to compare one task across runs. */
+  'runs.list': { params: { path?: string; withTask?: string }; result: RunListItem[] };
   'runs.get': { params: { runId: string }; result: RunDetail };
   'runs.task': { params: { runId: string; taskKey: string }; result: TaskTrajectory };
   /** The queue of a run enqueued for workers (`proctor run --queue`): its jobs, workers, rate and ETA; null otherwise. */
@@ -271,7 +272,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   'app.info': obj({}),
   'tasks.open': obj({ path: str }, ['path']),
   'tasks.get': obj({ path: str }, ['path']),
-  'runs.list': obj({ path: str }),
+  'runs.list': obj({ path: str, withTask: str }),
   'runs.get': obj({ runId: str }, ['runId']),
   'runs.task': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
   'runs.queue': obj({ runId: str }, ['runId']),

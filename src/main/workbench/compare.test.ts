@@ -84,6 +84,15 @@ describe('several runs of one task side by side', () => {
     expect(row[2]).toBeGreaterThan(diffs.threshold as number);
   });
 
+  it('offers for comparison only the runs that have the task', async () => {
+    const other = (await writeRun(join(root, 'elsewhere'), 'd')).slice(root.length + 1);
+    const all = (await call('runs.list', {})) as unknown as { path: string }[];
+    expect(all.map((r) => r.path)).toContain(other);
+    const withTask = (await call('runs.list', { withTask: 'app/t1' })) as unknown as { path: string }[];
+    expect(withTask.map((r) => r.path).sort()).toEqual([...paths, other].sort());
+    expect(await call('runs.list', { withTask: 'app/none' })).toEqual([]);
+  });
+
   it('refuses fewer than two or more than four runs, a run named twice, and a run outside the root', async () => {
     await expect(call('runs.compare', { runIds: [paths[0]], taskKey: 'app/t1' })).rejects.toThrow(/runIds/);
     await expect(call('runs.compare', { runIds: [...paths, ...paths], taskKey: 'app/t1' })).rejects.toThrow(/runIds/);

@@ -85,10 +85,17 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
   };
 
   const handlers: RunMethods = {
-    'runs.list': async ({ path }) => {
-      const runs = listRuns(path ? resolveBelow(root, path) : root);
-      for (const r of runs) if (r.live && !control.owns(r.runId)) tail.follow(resolveBelow(root, r.path));
-      return runs;
+    'runs.list': async ({ path, withTask }) => {
+      const all = listRuns(path ? resolveBelow(root, path) : root);
+      for (const r of all) if (r.live && !control.owns(r.runId)) tail.follow(resolveBelow(root, r.path));
+      if (withTask === undefined) return all;
+      return all.filter((r) => {
+        try {
+          return readRun(resolveBelow(root, r.path), root).tasks.some((t) => t.key === withTask);
+        } catch {
+          return false;
+        }
+      });
     },
     'runs.get': async ({ runId }) => {
       const dir = runDir(runId);

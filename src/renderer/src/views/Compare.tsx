@@ -186,7 +186,17 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
                 </div>
               )}
               <div className="cmp-caption small">
-                {i === 0 ? <span className="muted">reference</span> : differs ? <span className="warning">acts differently</span> : <span className="muted">same action</span>}
+                {!s ? (
+                  <span className="muted">ended at step {r.steps.length}</span>
+                ) : i === 0 ? (
+                  <span className="muted">reference</span>
+                ) : !reference ? (
+                  <span className="warning">the reference ended at step {cmp.runs[0].steps.length}</span>
+                ) : differs ? (
+                  <span className="warning">acts differently</span>
+                ) : (
+                  <span className="muted">same action</span>
+                )}
                 {d !== undefined && d !== null && <span className="muted"> · screen differs {(d * 100).toFixed(1)}%</span>}
                 {s && isForeign(s) && <span className="muted"> · harness step {s.step}{s.line !== undefined ? `, line ${s.line}` : ''}</span>}
               </div>
