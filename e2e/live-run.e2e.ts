@@ -45,8 +45,21 @@ describe.skipIf(missing.length > 0)(`a live run from the UI${missing.length ? ` 
       ]);
       if (state === 'ended') break;
       const stepsBefore = await page.getByTestId('step-list').locator('.step-no').count();
+      // The person sees the screen the action will act on: this step's own observation, loaded, with the action drawn.
+      const shown = page.getByTestId('approval-image');
+      await expect.poll(() => shown.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(1280);
+      const waitingStep = Number((await panel.locator('h3').textContent())?.match(/Step (\d+)/)?.[1]);
+      // (stored once: the step's own observation file, or the identical screen after the step before)
+      expect(decodeURIComponent((await shown.getAttribute('src')) ?? '')).toMatch(new RegExp(`(step_${waitingStep}\\.|step_${waitingStep - 1}_)[^/]*$`));
       if (approved === 0) await page.screenshot({ path: resolve(artefactsDir, 'live-approval.png') });
-      await page.getByTestId('approve').click();
+      // By button, by key, and by editing (here to the same code, so the task still succeeds).
+      if (approved === 0) await page.getByTestId('approve').click();
+      else if (approved === 1) await page.keyboard.press('a');
+      else if (approved === 2) {
+        await page.keyboard.press('e');
+        await expect.poll(() => page.getByLabel('edited action').inputValue()).not.toBe('');
+        await page.getByTestId('perform-edit').click();
+      } else await page.getByTestId('approve').click();
       approved++;
       await expect.poll(() => page.getByTestId('step-list').locator('.step-no').count(), { timeout: 30_000 }).toBeGreaterThan(stepsBefore);
     }

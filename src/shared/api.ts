@@ -120,7 +120,8 @@ export interface ApiMethods {
   'runs.start': { params: StartRunParams; result: { runId: string } };
   'runs.control': {
     /** approve / reject need the task (and its step), so approving one task never performs another's action. */
-    params: { runId: string; action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject'; taskKey?: string; step?: number };
+    /** edit performs `code` (in the run's action space) instead of the proposed action. */
+    params: { runId: string; action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject' | 'edit'; taskKey?: string; step?: number; code?: string };
     result: { ok: boolean };
   };
   /** What live tasks of a workbench-started run wait for. */
@@ -294,7 +295,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
     ['tasks', 'agent'],
   ),
   'runs.control': obj(
-    { runId: str, action: { enum: ['pause', 'resume', 'stop', 'approve', 'reject'] }, taskKey: str, step: { type: 'integer', minimum: 1 } },
+    { runId: str, action: { enum: ['pause', 'resume', 'stop', 'approve', 'reject', 'edit'] }, taskKey: str, step: { type: 'integer', minimum: 1 }, code: { type: 'string', maxLength: 20000 } },
     ['runId', 'action'],
   ),
   'runs.pending': obj({ runId: str }, ['runId']),

@@ -350,5 +350,7 @@ export interface Awaiting {
   /** The agent's reply and parsed actions, for approval. */
   response?: string;
   actions?: Action[];
+  /** The agent's action as code (pyautogui), for a person to edit before it is performed. */
+  code?: string;
   screen?: { width: number; height: number };
 }

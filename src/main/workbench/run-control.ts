@@ -9,6 +9,7 @@ import { isIPv4 } from 'node:net';
 import { createAgent } from '../agents';
 import { resolveEndpoint } from '../agents/endpoint';
 import { HumanAgent } from '../agents/human';
+import { parseReply } from '../agents/parse';
 import { checkEnvSpec, EnvSpecError } from '../env/kinds';
 import { runTasks } from '../runner/scheduler';
 import { observationFileOf, runFiles as files, taskKeyOf, type RunManifest } from '../store';
@@ -47,6 +48,8 @@ function checkBaseUrl(baseUrl: string | undefined): void {
 
 interface LiveRun {
   runId: string;
+  /** The action space the run's agents answer in (an edited action is read in it). */
+  actionSpace: 'pyautogui' | 'computer_13';
   runDir: string;
   gate: RunGate;
   abort: AbortController;
@@ -126,7 +129,7 @@ export class RunControl {
       onEvent: (e) => {
         if (e.kind === 'run.started' && !runId) {
           runId = e.runId;
-          this.runs.set(runId, { runId, runDir: join(outDir, runId), gate, abort, humans, done });
+          this.runs.set(runId, { runId, runDir: join(outDir, runId), actionSpace: params.actionSpace ?? 'pyautogui', gate, abort, humans, done });
           started(runId);
         }
       },
@@ -146,9 +149,10 @@ export class RunControl {
 
   async control(
     runId: string,
-    action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject',
+    action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject' | 'edit',
     taskKey?: string,
     step?: number,
+    code?: string,
   ): ReturnType<ApiHandlers['runs.control']> {
     const run = this.live(runId);
     switch (action) {
@@ -166,6 +170,13 @@ export class RunControl {
       case 'reject':
         if (!taskKey) throw new ApiRequestError('bad_request', `${action} names the task (taskKey) whose action it decides`);
         return { ok: run.gate.decide(action, taskKey, step) };
+      case 'edit': {
+        if (!taskKey) throw new ApiRequestError('bad_request', 'edit names the task (taskKey) whose action it replaces');
+        if (!code?.trim()) throw new ApiRequestError('bad_request', 'edit gives the code to perform instead (code)');
+        const parsed = parseReply(code, run.actionSpace);
+        if (!parsed.ok) throw new ApiRequestError('bad_request', `edit: ${parsed.message}`);
+        return { ok: run.gate.decide({ edit: code }, taskKey, step) };
+      }
     }
   }
 

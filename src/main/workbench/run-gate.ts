@@ -3,8 +3,10 @@
 import type { Awaiting, RunEvent } from '../../shared/run';
 import type { Agent, AgentContext, AgentInfo, AgentTurn, StepFeedback } from '../agents/agent';
 import type { Observation } from '../observe/observation';
+import { parseReply } from '../agents/parse';
 
-type Decision = 'approve' | 'reject';
+/** A person's answer to a proposed action: perform it, refuse it, or perform their own code instead. */
+export type Decision = 'approve' | 'reject' | { edit: string };
 
 export class RunGate {
   private paused = false;
@@ -68,7 +70,7 @@ export class RunGate {
     if (this.pending.delete(taskKey)) this.publish({ kind: 'task.resumed', runId: this.runId(), taskKey, step });
   }
 
-  /** Approves or rejects what one task proposes at `step` (when given, it must be the step waiting). */
+  /** Approves, rejects or replaces what one task proposes at `step` (when given, it must be the step waiting). */
   decide(decision: Decision, taskKey: string, step?: number): boolean {
     const d = this.decisions.get(taskKey);
     if (!d || (step !== undefined && this.pending.get(taskKey)?.step !== step)) return false;
@@ -115,12 +117,20 @@ export class GatedAgent implements Agent {
       if (human) this.gate.settle(this.taskKey, step);
     }
     if (!this.gate.approveEachAction || human || turn.actions.length === 0) return turn;
+    const code = typeof turn.rawAction === 'string' ? turn.rawAction : undefined;
     const decision = await this.gate.ask(
       this.taskKey,
-      { step, what: 'approval', observation: this.observationPath(step), response: turn.response, actions: turn.actions, screen },
+      { step, what: 'approval', observation: this.observationPath(step), response: turn.response, actions: turn.actions, screen, ...(code ? { code } : {}) },
       signal,
     );
     if (decision === 'approve') return turn;
+    if (decision !== 'reject') {
+      // The person's own code is performed instead, as the step's action (parsed as the run's action space).
+      const space = this.context?.actionSpace ?? 'pyautogui';
+      const parsed = parseReply(decision.edit, space, { bindings: observation.bindings ?? {} });
+      if (parsed.ok) return { ...turn, rawAction: decision.edit, actions: parsed.actions, response: `${turn.response}\n\n[edited by a person before it was performed]\n${decision.edit}` };
+      return { ...turn, actions: [], refusal: `A person's edit of the proposed action could not be read (${parsed.message}); nothing was performed.` };
+    }
     return { ...turn, actions: [], refusal: 'A person reviewing this run rejected the proposed action; nothing was performed. Propose a different action.' };
   }
 

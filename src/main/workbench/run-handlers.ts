@@ -111,7 +111,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
     },
     ...compareHandlers(root, { trajectory, run: comparedRun }),
     'runs.start': async (params) => control.start(params),
-    'runs.control': async ({ runId, action, taskKey, step }) => control.control(runId, action, taskKey, step),
+    'runs.control': async ({ runId, action, taskKey, step, code }) => control.control(runId, action, taskKey, step, code),
     'runs.pending': async ({ runId }) => control.pending(runId),
     'runs.act': async ({ runId, taskKey, text }) => control.act(runId, taskKey, text),
   };

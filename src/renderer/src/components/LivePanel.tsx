@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Awaiting } from '../../../shared/run';
 import { describeAction } from '../../../shared/describe-action';
 import { client } from '../transport';
-import { colourOf } from './ActionOverlay';
+import { ActionOverlay, colourOf } from './ActionOverlay';
 
 export function usePending(runId: string, taskKey: string): Awaiting | undefined {
   const [awaiting, setAwaiting] = useState<Awaiting>();
@@ -39,13 +39,38 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
       setStatus((e as Error).message);
     }
   };
-  const decide = async (action: 'approve' | 'reject') => {
+  const [editing, setEditing] = useState(false);
+  const [code, setCode] = useState('');
+  const decide = async (action: 'approve' | 'reject' | 'edit' | 'stop') => {
     try {
-      await client.call('runs.control', { runId, action, taskKey, step: awaiting.step });
+      if (action === 'stop') await client.call('runs.control', { runId, action: 'stop' });
+      else await client.call('runs.control', { runId, action, taskKey, step: awaiting.step, ...(action === 'edit' ? { code } : {}) });
+      if (action === 'edit') setEditing(false);
+      setStatus(action === 'stop' ? 'stopping the run…' : undefined);
     } catch (e) {
       setStatus((e as Error).message);
     }
   };
+  // Keys while an action waits: a approve, e edit, r reject, x stop the run (not while typing).
+  useEffect(() => {
+    if (awaiting.what !== 'approval') return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const key = e.key.toLowerCase();
+      if (key === 'a') void decide('approve');
+      else if (key === 'r') void decide('reject');
+      else if (key === 'x') void decide('stop');
+      else if (key === 'e') {
+        setCode(awaiting.code ?? '');
+        setEditing(true);
+      } else return;
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  });
   return (
     <div className="live-panel" data-testid="live-panel">
       {awaiting.what === 'approval' ? (
@@ -58,13 +83,49 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
               </span>
             ))}
           </div>
+          {awaiting.observation && (
+            <div className="shot-frame approval-screen" data-testid="approval-screen">
+              <img src={client.fileUrl(awaiting.observation)} alt={`the screen at step ${awaiting.step}, before the action`} data-testid="approval-image" />
+              {awaiting.screen && <ActionOverlay actions={awaiting.actions ?? []} screen={awaiting.screen} showMarks={false} />}
+            </div>
+          )}
           <pre className="small">{awaiting.response}</pre>
+          {editing && (
+            <form
+              className="toolbar"
+              onSubmit={(e) => {
+                e.preventDefault();
+                void decide('edit');
+              }}
+            >
+              <textarea aria-label="edited action" value={code} onChange={(e) => setCode(e.target.value)} rows={3} cols={60} autoFocus />
+              <button type="submit" data-testid="perform-edit">
+                Perform this instead
+              </button>
+              <button type="button" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+            </form>
+          )}
           <div className="buttons">
-            <button data-testid="approve" onClick={() => decide('approve')}>
-              Approve and perform
+            <button data-testid="approve" onClick={() => decide('approve')} title="key a">
+              Approve and perform (a)
             </button>
-            <button data-testid="reject" onClick={() => decide('reject')}>
-              Reject
+            <button
+              data-testid="edit"
+              onClick={() => {
+                setCode(awaiting.code ?? '');
+                setEditing(true);
+              }}
+              title="key e"
+            >
+              Edit (e)
+            </button>
+            <button data-testid="reject" onClick={() => decide('reject')} title="key r">
+              Reject (r)
+            </button>
+            <button data-testid="stop-run" onClick={() => decide('stop')} title="key x">
+              Stop the run (x)
             </button>
           </div>
         </>
