@@ -205,3 +205,14 @@ export function plain(v: unknown): unknown {
   if (isDict(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
   return v;
 }
+
+/** Python's truthiness: None, False, 0, '', [] and {} are false. */
+export function pyTruthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === '') return false;
+  if (v instanceof PyFloat) return v.value !== 0;
+  if (typeof v === 'number') return v !== 0;
+  if (typeof v === 'bigint') return v !== 0n;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isDict(v)) return Object.keys(v).length > 0;
+  return true;
+}
