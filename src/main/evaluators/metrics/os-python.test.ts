@@ -1,5 +1,5 @@
 // OSWorld's pattern and value rules on files real programs wrote: check_list on text LibreOffice Writer exported
-// (lines end in '\n', so Python's `$` decides), check_json on the JSON ffprobe prints (ints, floats as text, lists).
+// (a byte-order mark first, lines end in '\n', so Python's `^` and `$` decide), check_json on the JSON ffprobe prints (ints, floats as text, lists).
 // Each case names what Python decides.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,9 @@ describe.skipIf(!hasLibreOffice)('check_list on text LibreOffice Writer exported
   }, 200_000);
 
   it.each([
-    ['Python: ^apple=1$ matches the line "apple=1\\n" ($ before the final newline)', { expect: ['^apple=1$'] }, 1],
+    ['Python: apple=1$ matches the line "apple=1\\n" ($ before the final newline)', { expect: ['apple=1$'] }, 1],
+    ['Python: Writer starts the file with a byte-order mark that open() keeps, so ^apple misses line 1', { expect: ['^apple=1$'] }, 0],
+    ['Python: ^Banana=2$ matches the second line "Banana=2\\n"', { expect: ['^Banana=2$'] }, 1],
     ['Python: an unexpected =2$ matches "Banana=2\\n", so the task fails', { expect: ['apple'], unexpect: ['=2$'] }, 0],
     ['Python: (?i)^banana is case-insensitive', { expect: ['(?i)^banana=\\d$'] }, 1],
     ['Python: \\Z ends the string, not the line: ^apple=1\\Z misses "apple=1\\n"', { expect: ['^apple=1\\Z'] }, 0],
@@ -66,5 +68,33 @@ describe.skipIf(!hasFfmpeg)("check_json on the JSON ffprobe prints (skipped with
   ])('%s', async (_name, rules, score) => {
     expect(existsSync(probe)).toBe(true);
     expect((await runMetric('check_json', probe, rules)).score).toBe(score);
+  });
+});
+
+describe('check_list reads lines as Python text mode does', () => {
+  it.each([
+    ['Python: a CRLF file reads "a=1\\n" (universal newlines), so ^a=1$ matches', 'a=1\r\nb=2\r\n', ['^a=1$'], 1],
+    ['Python: the last line without a newline still ends at $', 'a=1\nb=2', ['^b=2$'], 1],
+    ['Python: a byte-order mark is the first character, so ^a misses the first line', '\uFEFFa=1\n', ['^a=1'], 0],
+    ['Python: \\s is Unicode: a no-break space matches', 'a\u00a0b\n', ['a\\sb'], 1],
+  ])('%s', async (_name, text, expect_, score) => {
+    const p = join(tmp.dir, `lines-${score}-${expect_[0].length}.txt`);
+    writeFileSync(p, text);
+    expect((await runMetric('check_list', p, { expect: expect_ })).score).toBe(score);
+  });
+});
+
+describe('check_json reads the file as Python does', () => {
+  it('Python: json.load raises on a byte-order mark (0); PyYAML reads past it (1); json keeps 2.0 a float', async () => {
+    const rules = { expect: [{ key: ['v'], method: 'eq', ref: 2 }] };
+    const json = join(tmp.dir, 'bom.json');
+    writeFileSync(json, '\uFEFF{"v": 2.0}');
+    expect((await runMetric('check_json', json, rules)).score).toBe(0);
+    writeFileSync(json, '{"v": 2.0}');
+    expect((await runMetric('check_json', json, rules)).score).toBe(1);
+    expect((await runMetric('check_json', json, { expect: [{ key: ['v'], method: 're', ref: '2' }] })).reason).toMatch(/float/);
+    const yml = join(tmp.dir, 'bom.yml');
+    writeFileSync(yml, '\uFEFFv: 2\n');
+    expect((await runMetric('check_json', yml, rules, { is_yaml: true })).score).toBe(1);
   });
 });

@@ -62,8 +62,11 @@ function keyPath(r: Record<string, unknown>): unknown[] | undefined {
  * index past a list's end, or a rule OSWorld raises on, scores 0 (its `except Exception`).
  */
 async function checkJson(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  const text = await readText(result);
-  if (text === undefined) return fail(`result file ${brief(result)} cannot be read`);
+  const raw = (await readBytes(result))?.toString('utf8');
+  if (raw === undefined) return fail(`result file ${brief(result)} cannot be read`);
+  // Python's json.load raises on a byte-order mark ("Unexpected UTF-8 BOM"); PyYAML skips it
+  if (!options.is_yaml && raw.startsWith('\uFEFF')) return fail(`result file ${brief(result)} starts with a byte-order mark: Python's json.load raises (OSWorld scores 0)`);
+  const text = raw.replace(/^\uFEFF/, '');
   let data: unknown;
   try {
     data = options.is_yaml ? parseYaml(text) : pyJsonParse(text);
@@ -195,10 +198,11 @@ async function checkCsv(result: unknown, expected: unknown): Promise<MetricOutco
  * check_list — `result`: a text file; `expected`: `{expect: [pattern], unexpect: [pattern]}`, Python re patterns
  * (python/re.ts). 1 when every `expect` pattern is found (re.search) on some line and no `unexpect` pattern on any
  * line. Lines are read as Python's text mode gives them: universal newlines, each line with its '\n' (so `$`
- * matches before it). A pattern Python rejects, or one the layer cannot honour, is a grading error naming it.
+ * matches before it), a byte-order mark kept. A pattern Python rejects, or one the layer cannot honour, is a grading error naming it.
  */
 async function checkList(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const text = await readText(result);
+  // Python's open() keeps a byte-order mark as the first character (so `^` patterns miss the first line)
+  const text = (await readBytes(result))?.toString('utf8');
   if (text === undefined) return fail(`result file ${brief(result)} cannot be read`);
   const lines = text.replace(/\r\n?/g, '\n').split(/(?<=\n)/);
   const rules = isRecord(expected) ? expected : {};
