@@ -71,6 +71,13 @@ describe('Python ==, str() and repr() of JSON values', () => {
     expect([pyStr(1), pyStr(2.5), pyStr(true), pyStr(null), pyStr([true, 'x'])]).toEqual(['1', '2.5', 'True', 'None', "[True, 'x']"]);
   });
 
+  it('Python: a datetime prints as str 2024-03-05 07:08:00 and repr datetime.datetime(2024, 3, 5, 7, 8); datetimes order', () => {
+    const d = new Date(Date.UTC(2024, 2, 5, 7, 8, 0));
+    expect([pyStr(d), pyRepr(d), pyRepr(new Date(Date.UTC(2024, 2, 5)))]).toEqual(['2024-03-05 07:08:00', 'datetime.datetime(2024, 3, 5, 7, 8)', 'datetime.datetime(2024, 3, 5, 0, 0)']);
+    expect(pyCompare(d, new Date(Date.UTC(2025, 0, 1)))).toBeLessThan(0);
+    expect(pyCompare(d, '2024')).toMatch(/'datetime' and 'str'/);
+  });
+
   it('Python: float() takes " 1_000.5 ", "inf", True; raises on None, "abc", a list', () => {
     expect([pyFloat(' 1_000.5 '), pyFloat('inf'), pyFloat('-Infinity'), pyFloat(true), pyFloat('1e3'), pyFloat('.5')]).toEqual([1000.5, Infinity, -Infinity, 1, 1000, 0.5]);
     expect([pyFloat(null), pyFloat('abc'), pyFloat([1]), pyFloat(''), pyFloat('1__0')]).toEqual([undefined, undefined, undefined, undefined, undefined]);

@@ -80,6 +80,7 @@ export function pyCompare(a: unknown, b: unknown): number | string {
   const nb = numeric(b);
   if (na !== undefined && nb !== undefined) return na < nb ? -1 : na > nb ? 1 : 0;
   if (typeof a === 'string' && typeof b === 'string') return codePointOrder(a, b);
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       if (pyEquals(a[i], b[i])) continue;
@@ -98,6 +99,7 @@ export function pyTypeName(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
   if (typeof v === 'bigint') return 'int';
   if (typeof v === 'string') return 'str';
+  if (v instanceof Date) return 'datetime';
   if (Array.isArray(v)) return 'list';
   return isDict(v) ? 'dict' : 'object';
 }
@@ -139,7 +141,19 @@ export function floatRepr(x: number): string {
 /** Python's str() of a JSON-like value (a JavaScript number that is whole prints as an int). */
 export function pyStr(v: unknown): string {
   if (typeof v === 'string') return v;
+  if (v instanceof Date) return dateParts(v).text;
   return pyRepr(v);
+}
+
+/** A Date as Python's naive datetime (its UTC fields, as openpyxl's cells read): str() and repr() forms. */
+function dateParts(d: Date): { text: string; repr: string } {
+  const f = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
+  const us = d.getUTCMilliseconds() * 1000;
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  const text = `${String(f[0]).padStart(4, '0')}-${p2(f[1])}-${p2(f[2])} ${p2(f[3])}:${p2(f[4])}:${p2(f[5])}${us ? `.${String(us).padStart(6, '0')}` : ''}`;
+  const args = [...f, ...(us ? [us] : [])];
+  while (!us && args.length > 5 && args[args.length - 1] === 0) args.pop();
+  return { text, repr: `datetime.datetime(${args.join(', ')})` };
 }
 
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
@@ -171,7 +185,7 @@ export function pyRepr(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'string') return strRepr(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Date) return dateParts(v).repr;
   if (isDict(v)) return `{${Object.entries(v).map(([k, x]) => `${strRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
   return String(v);
 }
