@@ -254,6 +254,9 @@ class Translator {
   }
 
   private repeat(x: Piece, q: { min: number; max: number; text: string; mode: '' | '?' | '+' }): Piece {
+    // Python ends a repeat when an iteration matches empty and goes on with the rest; JavaScript rejects the empty
+    // iteration and backtracks into it first, so spans (and full matches) can differ
+    if (x.min === 0 && q.max > 1) this.cannot('a repeated part that can match the empty string (Python and JavaScript end such repeats differently)');
     if (q.min === 0) for (const g of x.groups) this.optional.add(g);
     const min = x.min * q.min;
     const max = x.max === 0 ? 0 : x.max * q.max;
