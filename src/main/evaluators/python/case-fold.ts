@@ -24,7 +24,9 @@ function build(): Map<number, number[]> {
   for (let cp = 0; cp < 0x20000; cp++) {
     if (cp >= 0xd800 && cp <= 0xdfff) continue;
     const ch = String.fromCodePoint(cp);
-    const lo = single(ch.toLowerCase());
+    // Python folds with the simple lower-case mapping: U+0130 (İ) lowers to 'i', where the full mapping gives 'i̇'
+    const lower = ch.toLowerCase();
+    const lo = single(lower) ?? (cp === 0x130 ? lower.codePointAt(0) : undefined);
     const up = single(ch.toUpperCase());
     if (lo !== undefined && lo !== cp) union(cp, lo);
     if (up !== undefined && up !== cp) union(cp, up);
