@@ -3,6 +3,7 @@
 // compare_urls does (sameUrl, shared with the chrome_close_tabs setup step).
 import { sameUrl } from '../../setup/browser-funcs';
 import { registerMetricFamily } from '../family';
+import { compilePython } from '../python/re';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readBytes } from './inputs';
@@ -100,13 +101,14 @@ async function isExpectedBookmarks(result: unknown, expected: unknown): Promise<
   return fail(`bookmark rule type ${brief(rule.type)} is not supported (OSWorld raises)`);
 }
 
-/** is_expected_search_query — `expected`: `{expect: {pattern}}`; 1 when the regex is found in the active tab's URL. */
+/** is_expected_search_query — `expected`: `{expect: {pattern}}`; 1 when the Python re pattern is found (re.search)
+ * in the active tab's URL. A pattern Python rejects or the Python pattern layer cannot honour is a grading error. */
 async function isExpectedSearchQuery(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const url = urlOf(result);
   if (!url) return fail('no active tab');
   const e = ruleOf(expected).expect;
   const pattern = isRecord(e) ? String(e.pattern) : '';
-  return verdict(new RegExp(pattern).test(url), `URL matches ${pattern}`, `URL ${url} does not match ${pattern}`);
+  return verdict(compilePython(pattern).search(url) !== null, `URL matches ${pattern}`, `URL ${url} does not match ${pattern}`);
 }
 
 /** is_expected_installed_extensions — `expected`: `{expected: [name]}`; 1 when all are among the installed ones. */

@@ -9,6 +9,7 @@ import { decodeAudio, hashDistance, LIBROSA_RATE, videoFrameHashes } from './med
 import { fastDtw } from './media-dtw';
 import { columns, cosineDistance, mfcc, normalizeRows } from './media-mfcc';
 import { brief, isFile, isRecord } from './inputs';
+import { PythonPatternError } from '../python/re';
 import { matchValueToRule } from './os';
 
 /**
@@ -105,6 +106,7 @@ async function checkMp3Meta(result: unknown, expected: unknown): Promise<MetricO
     try {
       ok = matchValueToRule(value, rule);
     } catch (e) {
+      if (e instanceof PythonPatternError && !e.pythonRaises) throw e;
       return fail(`rule for '${key}': ${(e as Error).message}`);
     }
     if (!ok) return fail(`${key} is ${JSON.stringify(value)}, which does not satisfy ${String(rule.method)} ${brief(rule.ref)}`);

@@ -2,55 +2,29 @@
 // lists, text files, the time zone, SQLite queries, the accessibility tree (accessibility-tree.ts). Each follows
 // OSWorld's own reading (desktop_env/evaluators/metrics/general.py and basic_os.py), quirks included and named in
 // its doc comment.
-import { isDeepStrictEqual } from 'node:util';
 import initSqlJs from 'sql.js';
 import { parse as parseYaml } from 'yaml';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
+import { compilePython } from '../python/re';
+import { pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
 import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
+import { pyStrip } from './python-text';
+import { matchRule } from './rule-match';
 // OSWorld's time metric, in its own module
 import './os-time';
 
-/** Python's `re` flag names (`re.IGNORECASE` / `re.I` …) as JavaScript flags. */
-function jsFlags(names: string[]): string {
-  const map: Record<string, string> = { I: 'i', IGNORECASE: 'i', M: 'm', MULTILINE: 'm', S: 's', DOTALL: 's', U: 'u', UNICODE: 'u' };
-  return [...new Set(names.map((n) => map[n] ?? ''))].join('');
-}
-
-/** Python ordering of two values (numbers as numbers, strings by code point); undefined when Python would raise. */
-function order(a: unknown, b: unknown): number | undefined {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  return undefined;
-}
-
 /**
- * OSWorld's `{method, ref}` value rule: `re[.FLAG…]` searches `ref` in the value, `eq`/`ne`/`lt`/`le`/`gt`/`ge`
- * compare as Python does (a type mismatch in an ordering raises there: here it is a failed match),
- * `approx:T` is |float(value) − ref| ≤ T. Unknown methods are an error (OSWorld raises).
+ * OSWorld's `_match_value_to_rule` as a boolean (rule-match.ts, the one matcher). Where OSWorld raises, this throws
+ * an Error with the reason (callers score 0); a pattern the Python layer cannot honour throws PythonPatternError.
  */
 export function matchValueToRule(value: unknown, rule: Record<string, unknown>): boolean {
-  const method = String(rule.method ?? '');
-  const ref = rule.ref;
-  if (method.startsWith('re')) {
-    if (typeof value !== 'string') return false;
-    return new RegExp(String(ref), jsFlags(method.split('.').slice(1))).test(value);
-  }
-  if (method === 'eq') return isDeepStrictEqual(value, ref);
-  if (method === 'ne') return !isDeepStrictEqual(value, ref);
-  if (['lt', 'le', 'gt', 'ge'].includes(method)) {
-    const o = order(value, ref);
-    if (o === undefined) return false;
-    return method === 'lt' ? o < 0 : method === 'le' ? o <= 0 : method === 'gt' ? o > 0 : o >= 0;
-  }
-  if (method.startsWith('approx')) {
-    const v = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-    return !Number.isNaN(v) && Math.abs(v - Number(ref)) <= Number(method.split(':')[1]);
-  }
-  throw new Error(`unknown rule method '${method}'`);
+  const v = matchRule(value, rule);
+  if (v.raises) throw new Error(v.reason);
+  return v.ok;
 }
 
 function rulesOf(expected: unknown, key: string): Record<string, unknown>[] {
@@ -58,86 +32,144 @@ function rulesOf(expected: unknown, key: string): Record<string, unknown>[] {
   return Array.isArray(v) ? v.filter(isRecord) : [];
 }
 
+/** Python's `value[k]` on a parsed document: the item, or how Python fails (KeyError / TypeError / IndexError). */
+function pyIndex(value: unknown, k: unknown): { value: unknown } | { error: 'KeyError' | 'TypeError' | 'IndexError' } {
+  const index = typeof k === 'boolean' ? Number(k) : k;
+  if (Array.isArray(value) || typeof value === 'string') {
+    if (typeof index !== 'number' || !Number.isInteger(index)) return { error: 'TypeError' };
+    const items = typeof value === 'string' ? [...value] : value;
+    const i = index < 0 ? items.length + index : index;
+    return i >= 0 && i < items.length ? { value: items[i] } : { error: 'IndexError' };
+  }
+  if (isRecord(value)) {
+    if (typeof k === 'string' && Object.prototype.hasOwnProperty.call(value, k)) return { value: value[k] };
+    return Array.isArray(k) || isRecord(k) ? { error: 'TypeError' } : { error: 'KeyError' };
+  }
+  return { error: 'TypeError' };
+}
+
+/** The keys of a rule as Python iterates `r["key"]` (a str iterates its characters). */
+function keyPath(r: Record<string, unknown>): unknown[] | undefined {
+  const k = r.key;
+  return Array.isArray(k) ? k : typeof k === 'string' ? [...k] : isRecord(k) ? Object.keys(k) : undefined;
+}
+
 /**
  * check_json — `result`: a JSON file (YAML with option `is_yaml`); `expected`: `{expect: [{key: [...], method,
  * ref}], unexpect: [...]}`. 1 when every `expect` rule's value (followed along `key`) matches and no `unexpect`
- * rule's does. A missing key in `expect` scores 0; in `unexpect` the value is None (as OSWorld).
+ * rule's does, with OSWorld's _match_value_to_rule (rule-match.ts: Python's ==, ordering and re). JSON numbers
+ * keep Python's int / float distinction. A missing key in `expect` scores 0; in `unexpect` the value is None; an
+ * index past a list's end, or a rule OSWorld raises on, scores 0 (its `except Exception`).
  */
 async function checkJson(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  const text = await readText(result);
-  if (text === undefined) return fail(`result file ${brief(result)} cannot be read`);
+  const raw = (await readBytes(result))?.toString('utf8');
+  if (raw === undefined) return fail(`result file ${brief(result)} cannot be read`);
+  // Python's json.load raises on a byte-order mark ("Unexpected UTF-8 BOM"); PyYAML skips it
+  if (!options.is_yaml && raw.startsWith('\uFEFF')) return fail(`result file ${brief(result)} starts with a byte-order mark: Python's json.load raises (OSWorld scores 0)`);
+  const text = raw.replace(/^\uFEFF/, '');
   let data: unknown;
   try {
-    data = options.is_yaml ? parseYaml(text) : JSON.parse(text);
+    data = options.is_yaml ? parseYaml(text) : pyJsonParse(text);
   } catch (e) {
     return fail(`result file ${brief(result)} is not ${options.is_yaml ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
   }
   if (options.is_yaml && (data === null || data === undefined)) return fail('the YAML file is empty');
-  const follow = (keys: unknown): { found: boolean; value: unknown } => {
-    let v: unknown = data;
-    for (const k of Array.isArray(keys) ? keys : []) {
-      if (Array.isArray(v) && typeof k === 'number' && k < v.length) v = v[k < 0 ? v.length + k : k];
-      else if (isRecord(v) && typeof k === 'string' && k in v) v = v[k];
-      else return { found: false, value: undefined };
+  const rules = isRecord(expected) ? expected : {};
+  const list = (k: string): unknown[] => (Array.isArray(rules[k]) ? (rules[k] as unknown[]) : isRecord(rules[k]) ? Object.keys(rules[k] as object) : []);
+  for (const r of list('expect')) {
+    if (!isRecord(r)) return fail(`expect rule ${brief(r)} is not an object (OSWorld raises and scores 0)`);
+    const keys = keyPath(r);
+    if (!keys) return fail(`expect rule ${brief(r)} has no key list (OSWorld scores 0)`);
+    let value: unknown = data;
+    for (const k of keys) {
+      const next = pyIndex(value, k);
+      if ('error' in next) return fail(`key ${pyRepr(r.key)}: ${pyRepr(k)} not found (${next.error})`);
+      value = next.value;
     }
-    return { found: true, value: v };
-  };
-  try {
-    for (const r of rulesOf(expected, 'expect')) {
-      const { found, value } = follow(r.key);
-      if (!found) return fail(`key ${brief(r.key)} not found`);
-      if (!matchValueToRule(value, r)) return fail(`${brief(r.key)} = ${brief(value)} does not satisfy ${String(r.method)} ${brief(r.ref)}`);
+    const m = matchRule(value, r);
+    if (m.raises) return fail(`${pyRepr(r.key)}: ${m.reason} (OSWorld raises and scores 0)`);
+    if (!m.ok) return fail(`${pyRepr(r.key)}: ${m.reason}`);
+  }
+  for (const r of list('unexpect')) {
+    if (!isRecord(r)) return fail(`unexpect rule ${brief(r)} is not an object (OSWorld raises and scores 0)`);
+    const keys = keyPath(r);
+    if (!keys) return fail(`unexpect rule ${brief(r)} has no key list (OSWorld scores 0)`);
+    let value: unknown = data;
+    for (const k of keys) {
+      const next = pyIndex(value, k);
+      if ('error' in next && next.error === 'IndexError') return fail(`key ${pyRepr(r.key)}: index ${pyRepr(k)} out of range (OSWorld raises and scores 0)`);
+      if ('error' in next) {
+        value = null;
+        break;
+      }
+      value = next.value;
     }
-    for (const r of rulesOf(expected, 'unexpect')) {
-      const { found, value } = follow(r.key);
-      if (matchValueToRule(found ? value : null, r)) return fail(`${brief(r.key)} = ${brief(value)} satisfies the unexpected ${String(r.method)} ${brief(r.ref)}`);
-    }
-  } catch (e) {
-    return fail((e as Error).message);
+    const m = matchRule(value, r);
+    if (m.raises) return fail(`${pyRepr(r.key)}: ${m.reason} (OSWorld raises and scores 0)`);
+    if (m.ok) return fail(`${pyRepr(r.key)} = ${pyRepr(value)} satisfies the unexpected ${String(r.method)} ${pyRepr(r.ref)}`);
   }
   return pass('every expect rule holds and no unexpect rule does');
 }
 
+/** Python's sorted() of a value (a list, the characters of a str, a dict's keys); the reason where it raises. */
+function pySorted(v: unknown): unknown[] | string {
+  const items = Array.isArray(v) ? [...v] : typeof v === 'string' ? [...v] : isRecord(v) ? Object.keys(v) : undefined;
+  if (!items) return `${pyRepr(v)} is not iterable (TypeError)`;
+  let error: string | undefined;
+  items.sort((a, b) => {
+    const d = pyCompare(a, b);
+    if (typeof d === 'string') {
+      error ??= d;
+      return 0;
+    }
+    return d;
+  });
+  return error ?? items;
+}
+
 /**
  * check_direct_json_object — `result`: an object, or text parsed as JSON after `'` → `"` (as OSWorld); `expected`:
- * `{expected: {...}, expect_in_result?}`. Without `expect_in_result`, every expected key equals the result's (with
- * `ignore_list_order` in `expected`, OSWorld also sorts the boolean itself and raises: the verdict is 0, kept).
- * With it, a list expectation needs one element in (or equal to) the result value, a string must be a substring.
+ * `{expected: {...}, expect_in_result?}`. Without `expect_in_result`, every expected key equals the result's by
+ * Python's == (True == 1, 1.0 == 1; a missing key is None). With `ignore_list_order` in `expected`, both sides are
+ * sorted() first — OSWorld also sorts the boolean itself and raises: the verdict is 0, kept. With
+ * `expect_in_result`, a list expectation needs one element in (or equal to) the result value, a string must be in it.
  */
 async function checkDirectJsonObject(result: unknown, expected: unknown): Promise<MetricOutcome> {
   let obj = result;
   if (typeof obj === 'string') {
     try {
-      obj = JSON.parse(obj.trim().replace(/'/g, '"'));
+      obj = pyJsonParse(pyStrip(obj).replace(/'/g, '"'));
     } catch {
-      return fail(`result ${brief(result)} is not a JSON object`);
+      return fail(`result ${brief(result)} is not a JSON object (OSWorld raises)`);
     }
   }
   if (obj === null || obj === undefined) return fail('no result');
   const rules = isRecord(expected) ? expected : {};
-  const want = isRecord(rules.expected) ? rules.expected : {};
-  if (Object.values(want).includes('__EVALUATION_FAILED__')) return fail('the expectation says its own evaluation failed');
-  if (!isRecord(obj)) return fail(`result ${brief(obj)} is not an object`);
-  if (!rules.expect_in_result) {
+  if (!isRecord(rules.expected)) return fail(`expected ${brief(rules.expected)} is not an object (OSWorld scores 0)`);
+  const want = rules.expected;
+  if (Object.values(want).some((v) => pyEquals(v, '__EVALUATION_FAILED__'))) return fail('the expectation says its own evaluation failed');
+  if (!isRecord(obj)) return fail(`result ${pyRepr(obj)} is not an object (OSWorld scores 0)`);
+  const got = (key: string) => (Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : null);
+  if (!pyTruthy(rules.expect_in_result)) {
     for (const [key, value] of Object.entries(want)) {
-      if (want.ignore_list_order) {
-        if (!Array.isArray(value) || !Array.isArray(obj[key])) return fail(`ignore_list_order: '${key}' cannot be sorted (OSWorld raises and scores 0)`);
-        const sort = (l: unknown[]) => [...l].sort((a, b) => order(a, b) ?? 0);
-        if (!isDeepStrictEqual(sort(value), sort(obj[key] as unknown[]))) return fail(`'${key}': got ${brief(obj[key])}, expected ${brief(value)} in any order`);
-      } else if (!isDeepStrictEqual(value, obj[key] ?? null) && !(value === null && obj[key] === undefined)) {
-        return fail(`'${key}': got ${brief(obj[key])}, expected ${brief(value)}`);
-      }
+      if (pyTruthy(want.ignore_list_order)) {
+        const a = pySorted(value);
+        const b = pySorted(got(key));
+        if (typeof a === 'string' || typeof b === 'string') return fail(`ignore_list_order: '${key}': ${typeof a === 'string' ? a : b} (OSWorld raises and scores 0)`);
+        if (!pyEquals(a, b)) return fail(`'${key}': got ${pyRepr(got(key))}, expected ${pyRepr(value)} in any order`);
+      } else if (!pyEquals(value, got(key))) return fail(`'${key}': got ${pyRepr(got(key))}, expected ${pyRepr(value)}`);
     }
     return pass(`every expected key matches (${Object.keys(want).length})`);
   }
   for (const [key, value] of Object.entries(want)) {
-    const got = obj[key];
+    const actual = got(key);
     if (Array.isArray(value)) {
-      const hit = value.some((v) => (Array.isArray(got) && got.some((g) => isDeepStrictEqual(g, v))) || (typeof got === 'string' && v === got));
-      if (!hit) return fail(`'${key}': none of ${brief(value)} in ${brief(got)}`);
+      const hit = value.some((v) => (Array.isArray(actual) && pyIn(v, actual) === true) || (typeof actual === 'string' && pyEquals(v, actual)));
+      if (!hit) return fail(`'${key}': none of ${pyRepr(value)} in ${pyRepr(actual)}`);
     } else if (typeof value === 'string') {
-      const inside = typeof got === 'string' ? got.includes(value) : Array.isArray(got) ? got.includes(value) : false;
-      if (!inside) return fail(`'${key}': '${value}' not in ${brief(got)}`);
+      const inside = pyIn(value, actual);
+      if (inside === undefined) return fail(`'${key}': 'in ${pyTypeName(actual)}' fails for ${pyRepr(actual)} (OSWorld raises and scores 0)`);
+      if (!inside) return fail(`'${key}': '${value}' not in ${pyRepr(actual)}`);
     } else return fail(`'${key}': expected value type not supported`);
   }
   return pass(`every expected key found in the result (${Object.keys(want).length})`);
@@ -163,39 +195,40 @@ async function checkCsv(result: unknown, expected: unknown): Promise<MetricOutco
 }
 
 /**
- * check_list — `result`: a text file; `expected`: `{expect: [regex], unexpect: [regex]}`. 1 when every `expect`
- * pattern is found on some line and no `unexpect` pattern on any line.
+ * check_list — `result`: a text file; `expected`: `{expect: [pattern], unexpect: [pattern]}`, Python re patterns
+ * (python/re.ts). 1 when every `expect` pattern is found (re.search) on some line and no `unexpect` pattern on any
+ * line. Lines are read as Python's text mode gives them: universal newlines, each line with its '\n' (so `$`
+ * matches before it), a byte-order mark kept. A pattern Python rejects, or one the layer cannot honour, is a grading error naming it.
  */
 async function checkList(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const text = await readText(result);
+  // Python's open() keeps a byte-order mark as the first character (so `^` patterns miss the first line)
+  const text = (await readBytes(result))?.toString('utf8');
   if (text === undefined) return fail(`result file ${brief(result)} cannot be read`);
-  const lines = text.split(/(?<=\n)/);
+  const lines = text.replace(/\r\n?/g, '\n').split(/(?<=\n)/);
   const rules = isRecord(expected) ? expected : {};
-  const pats = (k: string) => (Array.isArray(rules[k]) ? (rules[k] as unknown[]).map((p) => new RegExp(String(p))) : []);
-  const missing = pats('expect').filter((r) => !lines.some((l) => r.test(l)));
-  if (missing.length) return fail(`no line matches ${missing.map(String).join(', ')}`);
-  const found = pats('unexpect').filter((r) => lines.some((l) => r.test(l)));
-  return verdict(found.length === 0, 'every expected pattern found, no unexpected one', `a line matches ${found.map(String).join(', ')}`);
-}
-
-/** Python's `a in b` for a value and a container (list: element equality; string: substring; object: key). */
-function pyIn(item: unknown, container: unknown): boolean {
-  if (typeof container === 'string') return typeof item === 'string' && container.includes(item);
-  if (Array.isArray(container)) return container.some((x) => isDeepStrictEqual(x, item));
-  if (isRecord(container)) return typeof item === 'string' && item in container;
-  return false;
+  const pats = (k: string) => (Array.isArray(rules[k]) ? (rules[k] as unknown[]).map((p) => compilePython(String(p))) : []);
+  const expects = pats('expect');
+  const unexpects = pats('unexpect');
+  const missing = expects.filter((r) => !lines.some((l) => r.search(l)));
+  if (missing.length) return fail(`no line matches ${missing.map((r) => pyRepr(r.pattern)).join(', ')}`);
+  const found = unexpects.filter((r) => lines.some((l) => r.search(l)));
+  return verdict(found.length === 0, 'every expected pattern found, no unexpected one', `a line matches ${found.map((r) => pyRepr(r.pattern)).join(', ')}`);
 }
 
 /** is_in_list — `expected`: `{expected: x}`; 1 when x is in `result` (a list element, or a substring of a text). */
 async function isInList(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const want = isRecord(expected) ? expected.expected : undefined;
-  return verdict(pyIn(want, result), `${brief(want)} is in the result`, `${brief(want)} is not in ${brief(result)}`);
+  const inside = pyIn(want, result);
+  if (inside === undefined) return fail(`${pyRepr(want)} in ${pyRepr(result)} raises TypeError in Python`);
+  return verdict(inside, `${pyRepr(want)} is in the result`, `${pyRepr(want)} is not in ${pyRepr(result)}`);
 }
 
 /** match_in_list — `expected`: `{expected: [..]}`; 1 when `result` is one of them (or a substring of a text). */
 async function matchInList(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const list = isRecord(expected) ? expected.expected : undefined;
-  return verdict(pyIn(result, list), `${brief(result)} is one of the expected`, `${brief(result)} is not in ${brief(list)}`);
+  const inside = pyIn(result, list);
+  if (inside === undefined) return fail(`${pyRepr(result)} in ${pyRepr(list)} raises TypeError in Python`);
+  return verdict(inside, `${pyRepr(result)} is one of the expected`, `${pyRepr(result)} is not in ${pyRepr(list)}`);
 }
 
 /** file_contains — `expected`: `{expected: [text]}`; 1 when the result file contains every text. */

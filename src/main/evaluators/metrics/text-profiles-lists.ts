@@ -2,6 +2,7 @@
 // where Proctor's robust reading is kinder than the upstream code, the faithful variant keeps the upstream
 // behaviour, quirks included.
 import { isDeepStrictEqual } from 'node:util';
+import { pyEquals, pyStr } from '../python/value';
 import { fail, verdict, type MetricOutcome } from '../metric';
 import { variants } from '../profile';
 import { brief, isRecord } from './inputs';
@@ -19,18 +20,19 @@ async function isNotInListUpstream(result: unknown, expected: unknown): Promise<
     return verdict(!result.includes(exclude), `'${exclude}' is not in ${brief(result)}`, `found '${exclude}' in ${brief(result)}`);
   }
   if (!Array.isArray(result)) return fail(`expected a list, got ${brief(result)}`);
-  const found = result.some((x) => isDeepStrictEqual(x, exclude));
+  const found = result.some((x) => pyEquals(x, exclude));
   return verdict(!found, `${brief(exclude)} is not an element of the list`, `found ${brief(exclude)} in the list`);
 }
 
 /**
- * literal_match, upstream: `type: str` compares `str()` of both; `type: list` needs two lists of the same
- * length and compares them element by element as strings. `ignore_order` is not an upstream option: order counts.
+ * literal_match, upstream: `type: str` compares Python's `str()` of both (True, None, 1.0, ['a'] as Python prints
+ * them); `type: list` needs two lists of the same length and compares them element by element as `str()`.
+ * `ignore_order` is not an upstream option: order counts.
  */
 async function literalMatchUpstream(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
   const type = options.type ?? 'str';
-  const norm = (s: unknown) => (options.ignore_case ? String(s).toLowerCase() : String(s));
-  if (type === 'str') return verdict(norm(result) === norm(expected), `equals '${brief(expected)}'`, `got '${brief(result)}', expected '${brief(expected)}'`);
+  const norm = (s: unknown) => (options.ignore_case ? pyStr(s).toLowerCase() : pyStr(s));
+  if (type === 'str') return verdict(norm(result) === norm(expected), `equals '${norm(expected)}'`, `got '${norm(result)}', expected '${norm(expected)}'`);
   if (type === 'list') {
     if (!Array.isArray(result) || !Array.isArray(expected) || result.length !== expected.length) return fail(`type 'list' needs two lists of one length, got ${brief(result)} and ${brief(expected)}`);
     const a = result.map(norm);

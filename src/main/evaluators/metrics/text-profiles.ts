@@ -5,6 +5,7 @@ import { fail, pass, type MetricOutcome } from '../metric';
 import { variants } from '../profile';
 import { brief, readBytes } from './inputs';
 import { utf8Strict } from './csv-profiles';
+import { pySpaceRun, pyStrip } from './python-text';
 
 async function pythonText(path: unknown): Promise<string | undefined> {
   if (typeof path !== 'string' || path === '') return undefined;
@@ -12,14 +13,11 @@ async function pythonText(path: unknown): Promise<string | undefined> {
   return bytes && utf8Strict(bytes)?.replace(/\r\n?/g, '\n');
 }
 
-const pySpace = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const pyEnds = new RegExp(`^${pySpace}+|${pySpace}+$`, 'g');
-const pyRuns = new RegExp(`${pySpace}+`, 'g');
 
 /** Python's `re.sub(r"[\t\n]", " ")`, `strip()`, `re.sub(r"\s+", " ")` of `ignore_blanks`. Python's whitespace
  * is not JavaScript's: U+FEFF (the byte-order mark) is none, \x1c-\x1f and \x85 are. */
 function ignoreBlanks(s: string): string {
-  return s.replace(/[\t\n]/g, ' ').replace(pyEnds, '').replace(pyRuns, ' ');
+  return pyStrip(s.replace(/[\t\n]/g, ' ')).replace(pySpaceRun, ' ');
 }
 
 /**

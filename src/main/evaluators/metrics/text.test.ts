@@ -127,7 +127,10 @@ describe('URLs and SQL', () => {
     expect((await runMetric('is_expected_url_pattern_match', { url: 'http://localhost:1036/lab/tree/Aragon_Conviction_Voting_Model.ipynb' }, rules)).score).toBe(1);
     expect((await runMetric('is_expected_url_pattern_match', 'http://localhost:1036/lab/tree/Other.ipynb', rules)).score).toBe(0);
     expect((await runMetric('is_expected_url_pattern_match', undefined, rules)).score).toBe(0);
-    expect((await runMetric('is_expected_url_pattern_match', 'http://x', { expected: ['('] })).reason).toContain('not a valid regular expression');
+    // Python's re.search raises re.error on '(': a grading error naming the pattern, not a score
+    await expect(runMetric('is_expected_url_pattern_match', 'http://x', { expected: ['('] })).rejects.toThrow("Python pattern '(' is not valid in Python's re");
+    // Python: $ matches before a final newline, (?P<name>…) is a named group
+    expect((await runMetric('is_expected_url_pattern_match', 'https://x.org/q?id=7\n', { expected: ['id=(?P<id>\\d+)$'] })).score).toBe(1);
   });
   it('compare_sql ignores case, blanks, comments and semicolons but not literals', async () => {
     expect(canonicalSql("SELECT  a,b FROM t -- note\nWHERE x = 'A b';")).toBe("select a , b from t where x = 'A b'");

@@ -2,6 +2,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
+import { compilePython } from '../python/re';
+import { pyEquals, pyRepr, pyStr } from '../python/value';
 import { brief, isFile, isRecord, readText, stringList } from './inputs';
 
 function asText(result: unknown): string {
@@ -32,22 +34,23 @@ export async function checkIncludeExclude(result: unknown, expected: unknown): P
 }
 
 /**
- * exact_match — `expected` is `{expected: value}`; 1 when `result` equals it exactly (strings by
- * character, including whitespace and case; other values by deep equality).
+ * exact_match — `expected` is `{expected: value}`; 1 when `result == expected` as Python compares (strings by
+ * character, including whitespace and case; True == 1, 1.0 == 1, lists and dicts deeply; a str never equals a
+ * number).
  */
 async function exactMatch(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const want = isRecord(expected) && 'expected' in expected ? expected.expected : expected;
-  return verdict(isDeepStrictEqual(result, want), `equals ${brief(want)}`, `got ${brief(result)}, expected ${brief(want)}`);
+  return verdict(pyEquals(result, want), `equals ${pyRepr(want)}`, `got ${pyRepr(result)}, expected ${pyRepr(want)}`);
 }
 
 /**
- * literal_match — options `type`: `str` (default) compares `String(result)` with `String(expected)`;
- * `list` compares two lists element by element as strings. `ignore_case` lower-cases both. `ignore_order`
- * (list only) sorts both first — upstream reads but ignores it; Proctor honours it.
+ * literal_match — options `type`: `str` (default) compares Python's `str(result)` with `str(expected)` (True,
+ * None, 1.0 as Python prints them); `list` compares two lists element by element as strings. `ignore_case`
+ * lower-cases both. `ignore_order` (list only) sorts both first — upstream reads but ignores it; Proctor honours it.
  */
 async function literalMatch(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
   const type = options.type ?? 'str';
-  const norm = (s: unknown) => (options.ignore_case ? String(s).toLowerCase() : String(s));
+  const norm = (s: unknown) => (options.ignore_case ? pyStr(s).toLowerCase() : pyStr(s));
   if (type === 'str') {
     return verdict(norm(result) === norm(expected), `equals '${brief(expected)}'`, `got '${brief(result)}', expected '${brief(expected)}'`);
   }
@@ -159,7 +162,7 @@ async function checkFileExistence(result: unknown): Promise<MetricOutcome> {
   return verdict(await isFile(result), `file exists (${brief(result)})`, 'the file does not exist');
 }
 
-/** compare_json_file — `result`, `expected`: JSON file paths; 1 when both parse and are deeply equal. */
+/** compare_json_file — `result`, `expected`: JSON file paths; 1 when both parse and are equal as Python's == (1.0 == 1). */
 async function compareJsonFile(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const a = await readText(result);
   const b = await readText(expected);
@@ -176,7 +179,7 @@ async function compareJsonFile(result: unknown, expected: unknown): Promise<Metr
   } catch (e) {
     return fail(`expected file is not JSON: ${(e as Error).message}`);
   }
-  return verdict(isDeepStrictEqual(ja, jb), 'JSON values are equal', `JSON differs: got ${brief(ja)}, expected ${brief(jb)}`);
+  return verdict(pyEquals(ja, jb), 'JSON values are equal', `JSON differs: got ${brief(ja)}, expected ${brief(jb)}`);
 }
 
 /** Follows a key path of check_yaml_file: dict keys, list indices, or `[key, value]` to pick a list item. */
@@ -223,9 +226,9 @@ async function checkYamlFile(result: unknown, expected: unknown): Promise<Metric
     if (!got.ok) return fail(`rule ${n}: ${where} not found (no '${got.at}')`);
     const v = got.value;
     let ok: boolean;
-    if (type === 'match') ok = isDeepStrictEqual(v, want);
-    else if (type === 'in') ok = Array.isArray(want) ? want.some((w) => isDeepStrictEqual(w, v)) : typeof want === 'string' && typeof v === 'string' && want.includes(v);
-    else if (type === 'contain') ok = typeof v === 'string' ? v.includes(String(want)) : Array.isArray(v) && v.some((x) => isDeepStrictEqual(x, want));
+    if (type === 'match') ok = pyEquals(v, want);
+    else if (type === 'in') ok = Array.isArray(want) ? want.some((w) => pyEquals(w, v)) : typeof want === 'string' && typeof v === 'string' && want.includes(v);
+    else if (type === 'contain') ok = typeof v === 'string' ? v.includes(String(want)) : Array.isArray(v) && v.some((x) => pyEquals(x, want));
     else if (type === 'not_null') ok = Boolean(v) && !(Array.isArray(v) && v.length === 0) && !(isRecord(v) && Object.keys(v).length === 0);
     else return fail(`rule ${n}: unknown match type '${type}' (match, in, contain, not_null)`);
     if (!ok) return fail(`rule ${n}: ${type} ${where}: got ${brief(v)}${type === 'not_null' ? '' : `, expected ${brief(want)}`}`);
@@ -235,20 +238,15 @@ async function checkYamlFile(result: unknown, expected: unknown): Promise<Metric
 
 /**
  * is_expected_url_pattern_match — `result`: a URL or `{url}` (active_tab_info); `expected`:
- * `{expected: regex[]}`. 1 when every regular expression is found in the URL.
+ * `{expected: pattern[]}`. 1 when every Python re pattern is found (re.search) in the URL. A pattern Python
+ * rejects, or one the Python pattern layer cannot honour, is a grading error naming it.
  */
 async function isExpectedUrlPatternMatch(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const url = typeof result === 'string' ? result : isRecord(result) && typeof result.url === 'string' ? result.url : undefined;
   if (!url) return fail(`no URL in ${brief(result)}`);
   const patterns = stringList(isRecord(expected) ? expected.expected : expected);
   for (const p of patterns) {
-    let re: RegExp;
-    try {
-      re = new RegExp(p);
-    } catch (e) {
-      return fail(`pattern '${p}' is not a valid regular expression: ${(e as Error).message}`);
-    }
-    if (!re.test(url)) return fail(`pattern '${p}' not found in ${url}`);
+    if (!compilePython(p).search(url)) return fail(`pattern ${pyRepr(p)} not found in ${url}`);
   }
   return pass(`all ${patterns.length} patterns match ${url}`);
 }

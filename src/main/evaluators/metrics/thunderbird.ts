@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { brief, isRecord, readBytes } from './inputs';
+import { PythonPatternError } from '../python/re';
 import { matchValueToRule } from './os';
 
 /**
@@ -52,6 +53,7 @@ async function checkThunderbirdPrefs(result: unknown, expected: unknown): Promis
       else if (key in unexpect && isRecord(unexpect[key]) && matchValueToRule(value, unexpect[key] as Record<string, unknown>)) found.push(key);
     }
   } catch (e) {
+    if (e instanceof PythonPatternError && !e.pythonRaises) throw e;
     return fail((e as Error).message);
   }
   const missing = [...ok].filter(([, v]) => !v).map(([k]) => k);

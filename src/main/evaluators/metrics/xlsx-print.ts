@@ -3,9 +3,11 @@
 // the guest gives `<book>-<Sheet>.csv`), line by line. sheet_fuzzy compares cell texts as upstream's
 // read_cell_value reads them from the sheet XML (numbers as Python floats: `5.0`).
 import { readBytes } from './inputs';
+import { floatRepr } from '../python/value';
 import { pySplitLines } from './difflib';
+import { pyStrip as pythonStrip } from './python-text';
 import { attr, descendants, kid, kids, type XlsxFiles } from './xlsx-package';
-import { columnLetters, namedSheet, pyFloatRepr, sheetTag, worksheetRootById, type NamedSheet } from './xlsx-sheets';
+import { columnLetters, namedSheet, sheetTag, worksheetRootById, type NamedSheet } from './xlsx-sheets';
 import { CellRanges } from './xlsx-validation';
 
 /** `<book without extension>-<sheet name>.csv`, as upstream's _load_sheet names the printed sheet. */
@@ -16,14 +18,8 @@ export function printedSheetPath(book: string, sheet: string): string {
   return `${stem}-${sheet}.csv`;
 }
 
-/** Python's whitespace (str.isspace), which has the separators \x1c-\x1f and \x85 but not a byte-order mark. */
-const pySpace = '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const pyStripped = new RegExp(`^${pySpace}+|${pySpace}+$`, 'g');
-
-/** Python's str.strip(). */
-export function pyStrip(s: string): string {
-  return s.replace(pyStripped, '');
-}
+/** Python's str.strip() (python-text.ts). */
+export const pyStrip = pythonStrip;
 
 /** The CSV's text as upstream's _safe_read_file reads it: UTF-8 (a byte-order mark kept as a character), else Latin-1. */
 function decodeCsv(bytes: Buffer): string {
@@ -129,7 +125,7 @@ export async function cellReader(s: NamedSheet): Promise<CellReader> {
 
 /** Python's str() of what read_cell_value returns. */
 function pyStr(v: string | number | null): string {
-  return v === null ? 'None' : typeof v === 'number' ? pyFloatRepr(v) : v;
+  return v === null ? 'None' : typeof v === 'number' ? floatRepr(v) : v;
 }
 
 /** The cells of ranges like `A1:B6` (or `A1`), row by row (each once); the reason when one is not a range. */

@@ -142,6 +142,19 @@ describe.skipIf(!hasLibreOffice)('compare_table rules on workbooks LibreOffice C
     expect(tooMany.reason).toMatch(/1 data validation/);
   });
 
+  it("data_validation patterns are Python re on what Calc wrote (\\Z, (?P<q>…) / (?P=q), re.I); an ordering across types raises", async () => {
+    const dv = (props: Record<string, unknown>) => ({ type: 'data_validation', sheet_idx: 0, dv_props: [props] });
+    // formula1 as Calc writes it: "Pass,Fail,Held" with its quotes
+    expect((await score(saved.gold, saved.gold, dv({ formula1: { method: 're', ref: '^(?P<q>")Pass,Fail,Held(?P=q)\\Z' } }))).score).toBe(1);
+    expect((await score(saved.other, saved.gold, dv({ formula1: { method: 're', ref: '^(?P<q>")Pass,Fail,Held(?P=q)\\Z' } }))).score).toBe(0);
+    expect((await score(saved.gold, saved.gold, dv({ type: { method: 're.I', ref: '^LIST$' } }))).score).toBe(1);
+    expect((await score(saved.gold, saved.gold, dv({ type: { method: 're', ref: '^LIST$' } }))).score).toBe(0);
+    // Python: 'list' > 1 raises TypeError, so OSWorld's compare_table raises
+    const raised = await score(saved.gold, saved.gold, dv({ type: { method: 'gt', ref: 1 } }));
+    expect(raised.score).toBe(0);
+    expect(raised.reason).toMatch(/TypeError.*OSWorld raises/);
+  });
+
   it('sparkline compares the sparklines Calc writes back', async () => {
     const rule = { type: 'sparkline', sheet_idx0: 0, sheet_idx1: 'EI0' };
     expect((await score(saved.upper, saved.gold, rule)).score).toBe(1);

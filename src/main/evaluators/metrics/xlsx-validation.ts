@@ -1,8 +1,9 @@
-// compare_table's data_validation rule (OSWorld table.py) and the `{method, ref}` matching of OSWorld's
-// utils._match_value_to_rule with all its methods (re with flags, Python comparisons, approx, range.xy,
-// spreadsheet_range, str_list_eq, str_set_eq), which the zoom and data_validation rules use.
+// compare_table's data_validation rule (OSWorld table.py), openpyxl's MultiCellRange (CellRanges) and the
+// spreadsheet_range rule method it adds to the one `{method, ref}` matcher (rule-match.ts).
 import { isDeepStrictEqual } from 'node:util';
+import type { PyValue } from '../python/value';
 import { brief, isRecord } from './inputs';
+import { matchesRule, matchRule, registerRuleMethod } from './rule-match';
 import { attr, kid, kids, type XlsxFiles } from './xlsx-package';
 import { columnLetters, namedSheet, pyBool, sheetTag, worksheetRoot } from './xlsx-sheets';
 
@@ -15,8 +16,18 @@ interface Box {
 }
 
 /** openpyxl's MultiCellRange: ranges like `A1:B6 C2` (a sqref). */
-export class CellRanges {
+export class CellRanges implements PyValue {
   constructor(readonly boxes: Box[]) {}
+
+  /** openpyxl's MultiCellRange == another, or a str read as one. */
+  pyEquals(other: unknown): boolean {
+    const o = typeof other === 'string' ? CellRanges.parse(other) : other;
+    return o instanceof CellRanges && this.sameAs(o);
+  }
+
+  pyStr(): string {
+    return this.toJSON();
+  }
 
   /** Parses space-separated ranges; the reason when one is not a range. */
   static parse(text: string): CellRanges | string {
@@ -48,100 +59,23 @@ export class CellRanges {
   }
 }
 
-const isNum = (v: unknown): v is number | boolean => typeof v === 'number' || typeof v === 'boolean';
-
-/** Python's `==` over the values rules see. */
-function pyEq(a: unknown, b: unknown): boolean {
-  if (isNum(a) && isNum(b)) return Number(a) === Number(b);
-  if (a instanceof CellRanges) {
-    const other = typeof b === 'string' ? CellRanges.parse(b) : b;
-    return other instanceof CellRanges && a.sameAs(other);
-  }
-  return isDeepStrictEqual(a ?? null, b ?? null);
-}
-
-/** Python's ordering (`operator.lt` …): numbers with numbers, text with text; anything else raises. */
-function pyOrder(a: unknown, b: unknown): number | string {
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
-  return `cannot order ${brief(a)} and ${brief(b)} (TypeError)`;
-}
-
-const reFlags: Record<string, string> = { I: 'i', IGNORECASE: 'i', M: 'm', MULTILINE: 'm', S: 's', DOTALL: 's', A: '', ASCII: '', U: '', UNICODE: '' };
-
-/** Python's float() of a value, or undefined where it raises. */
-function pyFloat(v: unknown): number | undefined {
-  if (isNum(v)) return Number(v);
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v.trim());
-    return Number.isNaN(n) ? undefined : n;
-  }
-  return undefined;
-}
+/** The cell ranges of a validation match a rule's `ref` as openpyxl's MultiCellRange does. */
+registerRuleMethod('spreadsheet_range', (value, ref) => {
+  if (!(value instanceof CellRanges)) return { ok: false, reason: `${brief(value)} is no cell range`, raises: true };
+  if (!Array.isArray(ref) || ref.length < 2) return { ok: false, reason: 'spreadsheet_range needs ref [subset, superset]', raises: true };
+  const [lo, hi] = [CellRanges.parse(String(ref[0])), CellRanges.parse(String(ref[1]))];
+  if (typeof lo === 'string') return { ok: false, reason: lo, raises: true };
+  if (typeof hi === 'string') return { ok: false, reason: hi, raises: true };
+  const ok = lo.within(value) && value.within(hi);
+  return { ok, reason: `${value.toJSON()} is ${ok ? '' : 'not '}between ${lo.toJSON()} and ${hi.toJSON()}` };
+});
 
 /**
- * OSWorld's `_match_value_to_rule(value, {method, ref})`: `re[.FLAG…]` (re.search of `ref` in the text),
- * `eq` `ne` `lt` `le` `gt` `ge` (Python comparison), `approx:<tolerance>`, `range.xy` (`ref[0] <x value <y
- * ref[1]`, x/y `t` for < and `e` for ≤), `spreadsheet_range` (`ref[0]` ⊆ value ⊆ `ref[1]` as cell ranges),
- * `str_list_eq` / `str_set_eq` (the text, quotes stripped, split at commas, equals the list / set `ref`).
- * Returns `true` or the reason; a method upstream does not know is a reason too (it raises).
+ * OSWorld's `_match_value_to_rule` (rule-match.ts, the one matcher): `true` or the reason, including where OSWorld
+ * raises. Kept under this name for the spreadsheet readers (zoom).
  */
 export function matchValueRule(value: unknown, rule: unknown): true | string {
-  if (!isRecord(rule) || typeof rule.method !== 'string') return `rule ${brief(rule)} has no method`;
-  const { method, ref } = rule;
-  const miss = () => `${brief(value instanceof CellRanges ? value.toJSON() : value)} does not satisfy ${method} ${brief(ref)}`;
-  if (method.startsWith('re')) {
-    const flags = method.split('.').slice(1);
-    const unknown = flags.filter((f) => !(f in reFlags));
-    if (unknown.length) return `regular expression flag ${unknown.join(', ')} is not supported`;
-    if (typeof value !== 'string') return `${brief(value)} is not text for ${method} (TypeError)`;
-    let re: RegExp;
-    try {
-      re = new RegExp(String(ref).replace(/\(\?P</g, '(?<').replace(/\(\?P=(\w+)\)/g, '\\k<$1>'), [...new Set(flags.map((f) => reFlags[f]))].join(''));
-    } catch {
-      return `'${String(ref)}' is not a regular expression`;
-    }
-    return re.test(value) || miss();
-  }
-  if (['eq', 'ne', 'lt', 'le', 'gt', 'ge'].includes(method)) {
-    if (method === 'eq') return pyEq(value, ref) || miss();
-    if (method === 'ne') return !pyEq(value, ref) || miss();
-    const d = pyOrder(value, ref);
-    if (typeof d === 'string') return d;
-    const ok = method === 'lt' ? d < 0 : method === 'le' ? d <= 0 : method === 'gt' ? d > 0 : d >= 0;
-    return ok || miss();
-  }
-  if (method.startsWith('approx')) {
-    const tolerance = Number(method.split(':')[1]);
-    const v = pyFloat(value);
-    if (v === undefined || typeof ref !== 'number' || Number.isNaN(tolerance)) return miss();
-    return Math.abs(v - ref) <= tolerance || miss();
-  }
-  if (method === 'spreadsheet_range') {
-    if (!(value instanceof CellRanges)) return `${brief(value)} is no cell range`;
-    if (!Array.isArray(ref) || ref.length < 2) return `spreadsheet_range needs ref [subset, superset]`;
-    const [lo, hi] = [CellRanges.parse(String(ref[0])), CellRanges.parse(String(ref[1]))];
-    if (typeof lo === 'string') return lo;
-    if (typeof hi === 'string') return hi;
-    return (lo.within(value) && value.within(hi)) || miss();
-  }
-  if (method.startsWith('range.')) {
-    const [x, y] = [method[6], method[7]];
-    if (!Array.isArray(ref) || ![x, y].every((c) => c === 't' || c === 'e')) return `unknown method '${method}' (OSWorld raises)`;
-    const lo = pyOrder(ref[0], value);
-    const hi = pyOrder(value, ref[1]);
-    if (typeof lo === 'string') return lo;
-    if (typeof hi === 'string') return hi;
-    return ((x === 't' ? lo < 0 : lo <= 0) && (y === 't' ? hi < 0 : hi <= 0)) || miss();
-  }
-  if (method === 'str_list_eq' || method === 'str_set_eq') {
-    if (typeof value !== 'string') return `${brief(value)} is not text for ${method} (AttributeError)`;
-    const items = value.replace(/^["']+|["']+$/g, '').split(',');
-    const want = Array.isArray(ref) ? ref : [];
-    if (method === 'str_list_eq') return isDeepStrictEqual(items, want) || miss();
-    return isDeepStrictEqual(new Set(items), new Set(want)) || miss();
-  }
-  return `unknown method '${method}' (OSWorld raises)`;
+  return matchesRule(value, rule);
 }
 
 type DvReader = (dv: Element) => unknown;
@@ -190,13 +124,23 @@ export async function dataValidationRule(r: Record<string, unknown>, files: Xlsx
   if (dvs.length < props.length) return `${sheetTag(s)} has ${dvs.length} data validation(s), the rule lists ${props.length}`;
   for (const dv of dvs) {
     const why: string[] = [];
-    const matched = props.some((p) =>
-      Object.entries(p).every(([name, rule]) => {
-        const m = matchValueRule(dvAttributes[name](dv), rule);
-        if (m !== true) why.push(`${name}: ${m}`);
-        return m === true;
-      }),
-    );
+    let matched = false;
+    for (const p of props) {
+      let all = true;
+      for (const [name, rule] of Object.entries(p)) {
+        const m = matchRule(dvAttributes[name](dv), rule);
+        if (m.raises) return `data validation over ${attr(dv, 'sqref') ?? '?'}: ${name}: ${m.reason} (OSWorld raises)`;
+        if (!m.ok) {
+          why.push(`${name}: ${m.reason}`);
+          all = false;
+          break;
+        }
+      }
+      if (all) {
+        matched = true;
+        break;
+      }
+    }
     if (!matched) return `data validation over ${attr(dv, 'sqref') ?? '?'} matches no dv_props entry (${why.join('; ')})`;
   }
   return true;
