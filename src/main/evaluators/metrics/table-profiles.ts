@@ -9,7 +9,9 @@ import { fail, type MetricOutcome } from '../metric';
 import { registerDeparture, variants } from '../profile';
 import { brief } from './inputs';
 import { frameOf, framesEqual, roundFrame, type RawCell } from './pandas-frame';
-import { compareTableWith, loadBook, pickSheet, sheetDataPrecision, tableRules, type RuleCheck } from './table';
+import { matchesRule } from './rule-match';
+import { cellStyle, compareTableWith, loadBook, pickSheet, sheetDataPrecision, tableRules, type RuleCheck } from './table';
+import { osworldCellValue } from './xlsx-cell-value';
 
 function rawCell(v: ExcelJS.CellValue): RawCell {
   if (v === null || v === undefined) return null;
@@ -63,8 +65,34 @@ function pandasSheetData(decimals: (rule: Record<string, unknown>) => number): R
   };
 }
 
-const spider2vRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(sheetDataPrecision) });
-const osworldRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(sheetDataPrecision) });
+/**
+ * check_cell as upstream reads the cell: `value` by read_cell_value (xlsx-cell-value.ts: a number is a float, a
+ * number stored as text is text, a boolean or a formula's boolean result is None, a formula's other results as
+ * cached), the style props from the cell (exceljs, named as openpyxl names them). The props are checked in
+ * order and the first that fails decides, as Python's `metric and …` stops.
+ */
+const osworldCheckCell: RuleCheck = async (r, result, expected, files) => {
+  const ws = pickSheet(r.sheet_idx, result, expected);
+  if (typeof ws === 'string') return `${ws} (OSWorld scores 0)`;
+  const coordinate = String(r.coordinate ?? '');
+  if (!/^\$?[A-Za-z]{1,3}\$?\d+$/.test(coordinate)) return `coordinate '${coordinate}' is not a cell like A1 (openpyxl raises; OSWorld scores 0)`;
+  const fromExpected = typeof r.sheet_idx === 'string' && r.sheet_idx.startsWith('E');
+  const props = r.props !== null && typeof r.props === 'object' && !Array.isArray(r.props) ? (r.props as Record<string, unknown>) : {};
+  for (const [prop, rule] of Object.entries(props)) {
+    let value: unknown;
+    if (prop === 'value') value = await osworldCellValue(fromExpected ? files.expected : files.result, ws.name, coordinate);
+    else {
+      value = cellStyle(ws.getCell(coordinate.replace(/\$/g, '').toUpperCase()), prop);
+      if (value === undefined) return `cell property '${prop}' is not one upstream reads (NotImplementedError; OSWorld scores 0)`;
+    }
+    const m = matchesRule(value, rule);
+    if (m !== true) return `${coordinate}.${prop} read as OSWorld reads it (${brief(value)}): ${m}`;
+  }
+  return true;
+};
+
+const spider2vRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(sheetDataPrecision), check_cell: osworldCheckCell });
+const osworldRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(sheetDataPrecision), check_cell: osworldCheckCell });
 
 /** compare_table, Spider2-V: `sheet_data` as pandas frames rounded to `precision` (default 4); a missing result is 0. */
 async function compareTableSpider2v(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
@@ -83,6 +111,7 @@ async function compareTableOsworld(result: unknown, expected: unknown, options: 
 async function diagnoseTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<string | undefined> {
   const rules = (Array.isArray(options.rules) ? options.rules : []).filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
   const data = rules.filter((r) => r.type === 'sheet_data');
+  if (!data.length && rules.some((r) => r.type === 'check_cell')) return 'check_cell: the cell read as read_cell_value (floats, text kept as text, booleans None)';
   if (!data.length) return `rules ${brief(rules.map((r) => r.type))}`;
   const rb = await loadBook(result);
   const eb = expected === undefined || expected === null ? undefined : await loadBook(expected);
