@@ -25,8 +25,9 @@ function rawCell(v: ExcelJS.CellValue): RawCell {
   return null;
 }
 
-/** The rows pandas' openpyxl reader hands to its parser: empty cells as '' (NA), trailing empty cells and rows
- * trimmed, rows padded to the widest; a lone empty cell row is a blank line and skipped. */
+/** The rows pandas' openpyxl reader hands to its parser: empty cells as '' (NA), cells a merge covers empty,
+ * trailing empty cells and rows trimmed, rows padded to the widest; a lone empty cell row is a blank line and
+ * skipped. */
 export function sheetRows(ws: ExcelJS.Worksheet): RawCell[][] {
   const rows: RawCell[][] = [];
   let last = -1;
@@ -34,7 +35,9 @@ export function sheetRows(ws: ExcelJS.Worksheet): RawCell[][] {
     const row = ws.getRow(n);
     const cells: RawCell[] = [];
     for (let c = 1; c <= row.cellCount; c++) {
-      const v = rawCell(row.getCell(c).value);
+      const cell = row.getCell(c);
+      // openpyxl has no value for the cells a merge covers (only its top-left cell holds one); exceljs repeats it
+      const v = cell.isMerged && cell.master.address !== cell.address ? null : rawCell(cell.value);
       cells.push(v === '' ? null : v);
     }
     while (cells.length && cells[cells.length - 1] === null) cells.pop();
