@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricFamilyOf } from '../catalog';
+import { departures, metricFamilyOf } from '../catalog';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { fodp, hasImpress, saveAsPptx } from '../testing/impress';
 
@@ -19,6 +19,11 @@ const file = (name: string, text: string): string => {
 describe('the four names OSWorld has and Proctor lacked', () => {
   it('are registered in their families', () => {
     expect(['fuzzy_match', 'is_included_all_json_objects', 'compare_answer', 'check_strikethrough'].map(metricFamilyOf)).toEqual(['os', 'os', 'vscode', 'slides']);
+  });
+  it('and, like compare_config and check_cell\'s value, list no departure', () => {
+    const names = new Set(['fuzzy_match', 'is_included_all_json_objects', 'compare_answer', 'check_strikethrough', 'compare_config']);
+    expect(departures().filter((d) => names.has(d.metric))).toEqual([]);
+    expect(departures().filter((d) => d.metric === 'compare_table' && /check_cell(?!'s value)/.test(d.case) && !/style props/.test(d.case))).toEqual([]);
   });
 });
 

@@ -144,12 +144,12 @@ variants.register('compare_table', { spider2v: compareTableSpider2v, osworld: co
 registerDeparture({
   metric: 'compare_table',
   profile: 'all',
-  case: 'rules other than sheet_data (style, chart, pivot_table, check_cell, freeze)',
-  why: 'openpyxl object models are read through exceljs and the xlsx parts; equal in the cases tested, not proven equal in all',
+  case: 'rules style, chart, pivot_table, freeze and the style props of check_cell',
+  why: "OSWorld reads these through openpyxl's object model (load_workbook: cell fonts and fills, chart and pivot classes, sheet views); Proctor reads the same xlsx parts with exceljs and its own part readers (xlsx-charts.ts, xlsx-pivots.ts): equal on the Calc- and exceljs-written workbooks tested, not proven equal for every part openpyxl parses. (check_cell's value is read as OSWorld's read_cell_value reads it, and sheet_data as pandas 2.2 reads it.)",
 });
 registerDeparture({
   metric: 'compare_table',
   profile: 'all',
-  case: 'sheet_data with dates, durations or merged header cells',
-  why: 'pandas datetime64 / timedelta inference and header merging are modelled only for plain dates',
+  case: 'sheet_data with time-of-day or duration cells',
+  why: "pandas 2.2's read_excel gets datetime.time (a time format, value below 1) and datetime.timedelta ([h]:mm formats) objects from openpyxl, an object column; Proctor reads such cells as datetime64 like dates. Sheets with the same times agree; a time against the same moment written as a date (or a duration against a number) is equal here and unequal upstream",
 });
