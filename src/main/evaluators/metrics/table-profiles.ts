@@ -2,8 +2,8 @@
 // (`read_excel`: first row the header, numbers stored as text inferred as numbers), rounds both frames to the
 // rule's `precision` decimals (default 4; `DataFrame.round(error_limit)`, numpy's half-to-even) and compares with
 // `DataFrame.equals`. (An early Spider2-V revision called `round()` without the precision, i.e. whole numbers; the
-// benchmark's current table.py rounds to `precision`, as OSWorld does.) Other rule types are the robust ones,
-// which read cells as openpyxl does.
+// benchmark's current table.py rounds to `precision`, as OSWorld does.) `check_cell` reads its `value` as upstream's
+// read_cell_value does (xlsx-cell-value.ts). Other rule types are the robust ones, which read cells as openpyxl does.
 import type ExcelJS from 'exceljs';
 import { fail, type MetricOutcome } from '../metric';
 import { registerDeparture, variants } from '../profile';
