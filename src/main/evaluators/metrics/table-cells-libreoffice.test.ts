@@ -3,6 +3,7 @@
 // stays text, booleans are None) and sheet_data's pandas frames (DataFrame.equals: dtypes first, then Python ==).
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixtures';
 import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
@@ -100,7 +101,7 @@ describe.skipIf(!hasLibreOffice)('check_cell reads a cell as OSWorld\'s read_cel
   it('OSWorld scores a boolean cell\'s `eq true` 0 (None == True is False); the robust reading passes it and the verdict is flagged', async () => {
     const t = await tryMetric('compare_table', saved.cells, undefined, rule('G1', 'eq', true), 'osworld');
     expect(t.score).toBe(0);
-    expect(t.reason).toMatch(/G1\.value read as OSWorld reads it \(null\)/);
+    expect(t.reason).toMatch(/G1\.value read as OSWorld reads it \(None\)/);
     expect(t.second_opinion.score).toBe(1);
     expect(t.brittle).toMatch(/check_cell/);
   });
@@ -130,5 +131,40 @@ describe.skipIf(!hasLibreOffice)('sheet_data compares pandas frames as pandas 2.
   ];
   it.each(cases)('%s', async (_name, result, expected, score) => {
     expect((await tryMetric('compare_table', saved[result], saved[expected], data, 'osworld')).score).toBe(score);
+  });
+});
+
+describe('read_cell_value on parts no Calc file has (a package the test writes)', () => {
+  const main = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+  let book = '';
+  beforeAll(async () => {
+    const zip = new JSZip();
+    zip.file('xl/workbook.xml', `<workbook ${main}><sheets><sheet name="Data" sheetId="3"/><sheet name="Gone" sheetId="7"/></sheets></workbook>`);
+    zip.file('xl/sharedStrings.xml', `<sst ${main}><si><t>first</t></si><si><r><t>rich </t></r><r><t>text</t></r></si></sst>`);
+    const cells = [
+      '<c r="A1" t="inlineStr"><is><t>plain</t></is></c>',
+      '<c r="B1" t="inlineStr"><is><t xml:space="preserve"> spaced</t></is></c>',
+      '<c r="C1" t="inlineStr"><is><r><t>run</t></r></is></c>',
+      '<c r="D1" t="s"><v>-1</v></c>',
+      '<c r="E1" t="d"><v>2024-01-05T00:00:00</v></c>',
+      '<c r="F1" t="n"><v>1e3</v></c>',
+      '<c r="G1" s="2"/>',
+    ];
+    zip.file('xl/worksheets/sheet3.xml', `<worksheet ${main}><sheetData><row r="1">${cells.join('')}</row></sheetData></worksheet>`);
+    book = join(tmp.dir, 'parts.xlsx');
+    writeFileSync(book, await zip.generateAsync({ type: 'nodebuffer' }));
+  });
+  const table: [string, string, string, unknown][] = [
+    ['an inline string is its text', 'Data', 'A1', 'plain'],
+    ['an inline <t> with xml:space is the dict xmltodict makes', 'Data', 'B1', { '@http://www.w3.org/XML/1998/namespace:space': 'preserve', '#text': ' spaced' }],
+    ['an inline rich string has no is/t: None', 'Data', 'C1', null],
+    ['a shared string index -1 is the last string, rich runs joined', 'Data', 'D1', 'rich text'],
+    ['an ISO date cell (t="d") has no branch: None', 'Data', 'E1', null],
+    ['a number in e-notation is float(v)', 'Data', 'F1', 1000],
+    ['a styled cell without <v>: None', 'Data', 'G1', null],
+    ['the sheet part is found by sheetId (sheet7.xml is absent): None', 'Gone', 'A1', null],
+  ];
+  it.each(table)('%s', async (_name, sheet, coordinate, value) => {
+    expect(await osworldCellValue(book, sheet, coordinate)).toEqual(value);
   });
 });

@@ -89,7 +89,7 @@ const osworldCheckCell: RuleCheck = async (r, result, expected, files) => {
       if (value === undefined) return `cell property '${prop}' is not one upstream reads (NotImplementedError; OSWorld scores 0)`;
     }
     const m = matchesRule(value, rule);
-    if (m !== true) return `${coordinate}.${prop} read as OSWorld reads it (${brief(value)}): ${m}`;
+    if (m !== true) return `${coordinate}.${prop} read as OSWorld reads it (${value === null ? 'None' : brief(value)}): ${m}`;
   }
   return true;
 };
