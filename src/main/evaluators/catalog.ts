@@ -24,6 +24,7 @@ import './metrics/pdf';
 import './metrics/slides';
 import './metrics/archive';
 import './metrics/media';
+import './metrics/osworld-extra';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

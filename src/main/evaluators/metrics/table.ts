@@ -112,7 +112,7 @@ function sheetGrid(ws: ExcelJS.Worksheet, precision: number): unknown[][] {
 }
 
 /** Style properties of a cell, named as upstream (openpyxl) names them. */
-function cellStyle(cell: ExcelJS.Cell, prop: string): unknown {
+export function cellStyle(cell: ExcelJS.Cell, prop: string): unknown {
   const font = cell.font ?? {};
   const fill = cell.fill as ExcelJS.FillPattern | undefined;
   switch (prop) {

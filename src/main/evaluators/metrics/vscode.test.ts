@@ -37,10 +37,43 @@ describe('OSWorld vscode-family metrics', () => {
     expect((await runMetric('check_json_settings', s, { expected: { 'editor.fontSize': 16, 'editor.tabSize': 2 } })).score).toBe(0);
   });
 
-  it('compare_config compares the whole text', async () => {
-    const c = file('c.ini', '[a]\nx=1\n');
-    expect((await runMetric('compare_config', c, { expected: '[a]\nx=1\n' })).score).toBe(1);
-    expect((await runMetric('compare_config', c, { expected: '[a]\nx=1' })).score).toBe(0);
+  describe('compare_config as OSWorld has it now (containment_ok, default true)', () => {
+    const settings = file('config-settings.json', '{\n  "editor.fontSize": 14,\n  "files.autoSave": "afterDelay",\n  "python.linting": {"enabled": true, "pylint": true},\n  "list": [1, 2]\n}\n');
+    const ini = file('config.ini', '[core]\r\nname = proctor\r\n');
+    const cases: [string, string, unknown, Record<string, unknown>, number][] = [
+      ['both JSON, expected keys a subset (nested dicts too): 1', settings, '{"python.linting": {"enabled": true}}', {}, 1],
+      ['both JSON, a value differs: 0 (no substring fallback once both parse)', settings, '{"editor.fontSize": 16}', {}, 0],
+      ['1.0 == 1 in Python: {"editor.fontSize": 14.0, "list": [1.0, 2]} is contained', settings, '{"editor.fontSize": 14.0, "list": [1.0, 2]}', {}, 1],
+      ['True == 1: expected {"python.linting": {"pylint": 1}} is contained', settings, '{"python.linting": {"pylint": 1}}', {}, 1],
+      ['lists compare whole with ==: a shorter list is not contained', settings, '{"list": [1]}', {}, 0],
+      ['expected not JSON: substring of the stripped expected text: 1', settings, '  "files.autoSave": "afterDelay"  ', {}, 1],
+      ['file not JSON: substring fallback, CRLF read as LF by Python: 1', ini, '[core]\nname = proctor', {}, 1],
+      ['file not JSON, text absent: 0', ini, 'name = other', {}, 0],
+      ['containment_ok false: exact text (CRLF read as LF): 1', ini, '[core]\nname = proctor\n', { containment_ok: false }, 1],
+      ['containment_ok false: JSON equal after parsing (formatting ignored): 1', settings, '{"list":[1,2],"files.autoSave":"afterDelay","editor.fontSize":14,"python.linting":{"pylint":true,"enabled":true}}', { containment_ok: false }, 1],
+      ['containment_ok false: a JSON subset is not enough: 0', settings, '{"editor.fontSize": 14}', { containment_ok: false }, 0],
+      ['containment_ok 0 is false in Python: exact text needed: 0', ini, 'name = proctor', { containment_ok: 0 }, 0],
+      ['containment_ok null is false (options.get returns None): 0', ini, 'name = proctor', { containment_ok: null }, 0],
+      ['an empty expected text scores 0', settings, '', {}, 0],
+    ];
+    it.each(cases)('%s', async (_name, result, want, options, score) => {
+      expect((await runMetric('compare_config', result, { expected: want }, options)).score).toBe(score);
+    });
+
+    it('reads NaN and Infinity as Python\'s json does, and refuses a BOM as json.loads does (then the substring decides)', async () => {
+      const nan = file('nan.json', '{"limit": Infinity, "x": 1}');
+      expect((await runMetric('compare_config', nan, { expected: '{"limit": Infinity}' })).score).toBe(1);
+      const bom = file('bom.json', '\uFEFF{"a": 1, "b": 2}');
+      expect((await runMetric('compare_config', bom, { expected: '{"a": 1}' })).score).toBe(0);
+      expect((await runMetric('compare_config', bom, { expected: '"a": 1' })).score).toBe(1);
+    });
+
+    it('a file that is not UTF-8 is the reason (Python raises UnicodeDecodeError)', async () => {
+      const latin = file('latin.ini', Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x3d, 0xe9]));
+      const out = await runMetric('compare_config', latin, { expected: 'name' });
+      expect(out.score).toBe(0);
+      expect(out.reason).toMatch(/not UTF-8/);
+    });
   });
 
   it('compare_result_files: numbers within 1e-4 or contained, text equal', async () => {

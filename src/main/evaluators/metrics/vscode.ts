@@ -7,6 +7,8 @@ import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readBytes, readText, zipError } from './inputs';
+import { pyStrip } from './pandas-frame';
+import { pyJsonEquals, pyJsonLoads, pyTruth, readPythonText } from './python-json';
 import { checkPythonFileByTestSuite } from './python-test-suite';
 
 /**
@@ -46,12 +48,47 @@ async function checkJsonSettings(result: unknown, expected: unknown): Promise<Me
   return verdict(wrong.length === 0, `all ${Object.keys(want).length} settings set`, `settings differ: ${wrong.map(([k, v]) => `${k}: got ${brief((data as Record<string, unknown>)[k])}, expected ${brief(v)}`).join('; ')}`);
 }
 
-/** compare_config — `expected`: `{expected: text}`; 1 when the result file's whole text equals it. */
-async function compareConfig(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const text = await readText(result);
-  if (text === undefined) return fail(`result file ${brief(result)} cannot be read`);
-  const want = isRecord(expected) ? String(expected.expected ?? '') : '';
-  return verdict(text === want, 'the file equals the expected text', `the file differs from the expected text (${text.length} vs ${want.length} characters)`);
+/** OSWorld's `_is_subset(expected, actual)`: a dict's keys all present in the actual dict with values that are
+ * subsets in turn; lists and everything else by Python's `==`. */
+function isSubset(expected: unknown, actual: unknown): boolean {
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return false;
+    return Object.entries(expected).every(([k, v]) => Object.prototype.hasOwnProperty.call(actual, k) && isSubset(v, actual[k]));
+  }
+  return pyJsonEquals(expected, actual);
+}
+
+/**
+ * compare_config — `result`: a config file; `expected`: `{expected: text}` (a missing or empty text scores 0).
+ * The file is read as Python reads text (UTF-8, CRLF as LF). With option `containment_ok` (default true): when
+ * both texts are JSON, 1 when the expected JSON is contained in the file's (dict keys recursively, lists and
+ * values by Python's `==`, so `true` matches `1`), else 0; when either is not JSON, 1 when the expected text,
+ * stripped, occurs in the file. With `containment_ok` false: 1 when the texts are equal, or both are JSON and
+ * equal as Python values.
+ */
+async function compareConfig(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+  if (!pyTruth(result)) return fail('no result file (OSWorld scores 0)');
+  const want = isRecord(expected) ? expected.expected : undefined;
+  if (!pyTruth(want)) return fail(`the rule has no expected text (${brief(expected)}); OSWorld scores 0`);
+  const read = await readPythonText(result);
+  if ('error' in read) return fail(read.error);
+  const text = read.text;
+  const containment = 'containment_ok' in options ? pyTruth(options.containment_ok) : true;
+  if (typeof want !== 'string') {
+    if (containment) return fail(`expected ${brief(want)} is not text: OSWorld's compare_config raises (json.loads and str.strip need a str)`);
+    return fail(`expected ${brief(want)} is not text, so it never equals the file`);
+  }
+  const got = pyJsonLoads(text);
+  const gold = pyJsonLoads(want);
+  if (containment) {
+    if (got && gold) return verdict(isSubset(gold.value, got.value), 'the expected JSON is contained in the file', `the file's JSON does not contain ${brief(want)}`);
+    const needle = pyStrip(want);
+    const which = !got ? 'the file is not JSON' : 'the expected text is not JSON';
+    return verdict(text.includes(needle), `${which}; the expected text occurs in it`, `${which}, and '${brief(needle)}' does not occur in it`);
+  }
+  if (text === want) return pass('the file equals the expected text');
+  if (got && gold && pyJsonEquals(got.value, gold.value)) return pass('the file and the expected text are equal JSON');
+  return fail(`the file differs from the expected text (${text.length} vs ${want.length} characters)${got && gold ? ' and from its JSON' : ''}`);
 }
 
 /**
