@@ -98,12 +98,13 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
   const rows = outcome.tasks.map((t: RunTaskItem) => [
     t.key,
     t.state,
+    t.cause ?? '-',
     t.score === undefined ? '-' : formatScore(t.score),
     String(t.steps),
     t.timingMs === undefined ? '-' : formatDuration(t.timingMs),
     t.state === 'success' ? '' : (t.error ?? '').split('\n')[0].slice(0, 100),
   ]);
-  const head = ['task', 'state', 'score', 'steps', 'time', 'note'];
+  const head = ['task', 'state', 'cause', 'score', 'steps', 'time', 'note'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
   const total = outcome.tasks.length;
@@ -111,6 +112,9 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
   const counts = Object.entries(outcome.counts)
     .map(([s, n]) => `${s} ${n}`)
     .join(', ');
+  const byCause = new Map<string, number>();
+  for (const t of outcome.tasks) if (t.cause) byCause.set(t.cause, (byCause.get(t.cause) ?? 0) + 1);
+  const causeCounts = [...byCause].map(([c, n]) => `${c} ${n}`).join(', ');
   const skipped = new Map<string, number>();
   for (const t of outcome.tasks)
     if (t.state === 'skipped') skipped.set(t.error ?? 'no reason', (skipped.get(t.error ?? 'no reason') ?? 0) + 1);
@@ -119,7 +123,8 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
     fmt(widths.map((w) => '-'.repeat(w))),
     ...rows.map(fmt),
     '',
-    `success rate ${formatPercent(outcome.successRate)} over all ${total} task(s) (${successes} scored 1; ${counts})`,
+    `success rate ${formatPercent(outcome.successRate)} over all ${total} ${outcome.tasks.some((t) => t.attempt !== undefined) ? 'attempt' : 'task'}(s) (${successes} scored 1; ${counts})`,
+    ...(causeCounts.length ? [`causes: ${causeCounts}`] : []),
     ...[...skipped].map(([why, n]) => `skipped ${n}: ${why}`),
   ];
 }

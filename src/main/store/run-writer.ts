@@ -235,6 +235,25 @@ export class RunWriter {
     }
   }
 
+  /**
+   * Moves a finished task's folder aside to `<folder>.<why>-<n>` (never deletes it) so it can be run again
+   * (`--resume --retry-env-errors`); its verdict events are marked superseded. A live writer's lock refuses it.
+   */
+  moveAsideFinished(taskKey: string, why: 'retry'): string | undefined {
+    const dir = this.taskDir(taskKey);
+    if (!existsSync(dir)) return undefined;
+    const lockFile = join(dir, files.lock);
+    const holder = liveLockHolder(lockFile);
+    if (holder !== undefined) throw new TaskLockedError(taskKey, holder, lockFile);
+    for (let n = 1; ; n++) {
+      const aside = `${dir}.${why}-${n}`;
+      if (existsSync(aside)) continue;
+      renameSync(dir, aside);
+      this.supersedeVerdicts(taskKey, `${this.relTaskDir(taskKey)}.${why}-${n}`);
+      return aside;
+    }
+  }
+
   /** Marks the verdict events of a task's attempt just moved aside as superseded (one event naming them). */
   private supersedeVerdicts(taskKey: string, attempt: string): void {
     const verdicts = standingVerdictsOf(this.runDir, taskKey).map((e) => ({ kind: e.verdict.kind, at: e.verdict.at }));
