@@ -93,6 +93,20 @@ export class ProgressView {
   }
 }
 
+/** Tokens, model cost and time summed over the attempts that recorded them (the model cost only when every one is priced). */
+function costLine(tasks: RunTaskItem[]): string[] {
+  const costs = tasks.map((t) => t.cost).filter((c) => c !== undefined);
+  if (!costs.length) return [];
+  const sum = (k: 'tokensIn' | 'tokensOut' | 'envMs' | 'wallMs' | 'usd') => costs.reduce((s, c) => s + (c[k] ?? 0), 0);
+  const priced = costs.every((c) => c.usd !== undefined);
+  const parts = [
+    `tokens ${sum('tokensIn')} in, ${sum('tokensOut')} out`,
+    priced ? `model cost $${sum('usd').toFixed(4)}` : 'model cost unknown (no price for the model: --price MODEL=IN,OUT)',
+    `environment ${formatDuration(sum('envMs'))} of ${formatDuration(sum('wallMs'))}`,
+  ];
+  return [`cost: ${parts.join('; ')}`];
+}
+
 /** The final table: one row per task, then the success rate over all tasks and the counts by state. */
 export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' | 'counts'>): string[] {
   const rows = outcome.tasks.map((t: RunTaskItem) => [
@@ -125,6 +139,7 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
     '',
     `success rate ${formatPercent(outcome.successRate)} over all ${total} ${outcome.tasks.some((t) => t.attempt !== undefined) ? 'attempt' : 'task'}(s) (${successes} scored 1; ${counts})`,
     ...(causeCounts.length ? [`causes: ${causeCounts}`] : []),
+    ...costLine(outcome.tasks),
     ...[...skipped].map(([why, n]) => `skipped ${n}: ${why}`),
   ];
 }

@@ -17,6 +17,7 @@ import { manifestProblems } from '../store/manifest-check';
 import { readRun, readTaskTrajectory } from '../store/reader';
 import { defaultParts, type RunnerParts } from './parts';
 import { entriesOf, resumeRun, runTasks } from './scheduler';
+import { outcomeTable } from './progress';
 
 function writeTask(root: string, id: string): void {
   const dir = join(root, 'cli', id);
@@ -119,6 +120,11 @@ describe('--repeats N', () => {
     const started = readJsonLines<RunEvent>(join(outcome.runDir, 'events.jsonl')).values.filter((v) => v.kind === 'task.started').map((v) => (v as { taskKey: string }).taskKey);
     expect(started.slice(0, 2).sort()).toEqual(['cli/a#1', 'cli/b#1']);
     expect(outcome.successRate).toBeCloseTo(4 / 6);
+    const table = outcomeTable(outcome).join('\n');
+    expect(table).toMatch(/^cli\/a#2 +success +agent_failure +0 /m);
+    expect(table).toContain('over all 6 attempt(s)');
+    expect(table).toContain('causes: success 4, agent_failure 2');
+    expect(table).toMatch(/cost: tokens 0 in, 0 out; model cost \$0\.0000; environment /);
   });
 
   it('an interrupted repeated run, resumed, finishes only the missing attempts', async () => {
