@@ -1,13 +1,14 @@
 // `proctor run … --queue`: writes the run folder and manifest as a local run would, then adds one job per task
 // to the shared queue. Adding is idempotent: a job id comes from the run and the task key, so enqueueing the
-// same run again (`--name`) adds only what is missing, and nothing when all is there.
+// same run again (`--name`) adds only what is missing, and nothing when all is there. A repeated run (`--repeats N`)
+// has one job per attempt (its manifest entry `<key>#<n>`).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Task } from '../../shared/task';
-import { createRun, type RunOptions } from '../runner/scheduler';
+import { createRun, entriesOf, type RunOptions } from '../runner/scheduler';
 import { DEFAULT_TASK_TIMEOUT_MS } from '../runner/limits';
-import { taskKeyOf } from '../store/layout';
+import { entryOf } from '../store/layout';
 import { RunWriter } from '../store/run-writer';
 import { storableEnvSpec } from '../env/kinds';
 import { parseQueueUrl, QUEUE_NAME } from './connection';
@@ -49,9 +50,9 @@ export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOpti
   let run: RunWriter;
   if (name && existsSync(join(outDir, name, 'manifest.json'))) {
     run = RunWriter.attach(join(outDir, name));
-    const want = tasks.map(taskKeyOf).sort().join('\n');
+    const want = entriesOf(tasks, opts.repeats ?? 1).map((e) => e.key).sort().join('\n');
     if ([...run.manifest.tasks].sort().join('\n') !== want)
-      throw new Error(`run ${join(outDir, name)} already exists with other tasks; give another --name (or the same tasks to enqueue it again)`);
+      throw new Error(`run ${join(outDir, name)} already exists with other tasks or repeats; give another --name (or the same tasks and --repeats to enqueue it again)`);
   } else {
     run = await createRun(tasks, opts, { runId: name, queue: target.shown });
     run.release(); // the workers write the tasks; nobody holds the run as a whole
@@ -63,9 +64,9 @@ export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOpti
   try {
     let added = 0;
     let existing = 0;
-    const byKey = new Map(tasks.map((t) => [taskKeyOf(t), t]));
+    const byKey = new Map(entriesOf(tasks).map((e) => [e.key, e.task]));
     for (const key of m.tasks) {
-      const task = byKey.get(key)!;
+      const task = byKey.get(entryOf(m, key).taskKey)!;
       const jobId = jobIdFor(m.runId, key);
       if (await queue.getJob(jobId)) {
         existing++;
@@ -84,6 +85,7 @@ export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOpti
         actionSpace: m.actionSpace,
         maxSteps: m.maxSteps ?? 15,
         taskTimeoutMs: m.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
+        ...(m.maxRefusals !== undefined ? { maxRefusals: m.maxRefusals } : {}),
         screen: opts.screen ?? { width: 1920, height: 1080 },
         ...(opts.env !== undefined ? { env: storableEnvSpec(opts.env) } : {}),
       };

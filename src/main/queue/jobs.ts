@@ -26,6 +26,8 @@ export interface TaskJobData {
   screen: { width: number; height: number };
   /** The environment spec the run was enqueued with, secrets dropped (a worker's own `--env` wins). */
   env?: string;
+  /** Replies refused in a row that end the task as agent_error (the run's `--max-refusals`). */
+  maxRefusals?: number;
 }
 
 /** The agent options a job may carry: settings only (no key, no environment variables, no callbacks). */
@@ -95,6 +97,9 @@ export function readJobData(value: unknown): TaskJobData {
     if (!(carried as readonly string[]).includes(k)) throw new JobDataError(`job data /agentOptions/${k}: not an option a job may carry`);
   const model = str('model', true);
   const env = str('env', true);
+  const maxRefusals = value.maxRefusals;
+  if (maxRefusals !== undefined && !(Number.isInteger(maxRefusals) && (maxRefusals as number) >= 0 && (maxRefusals as number) <= 1000))
+    throw new JobDataError('job data /maxRefusals: a whole number from 0 to 1000');
   return {
     v: 1,
     runId,
@@ -110,5 +115,6 @@ export function readJobData(value: unknown): TaskJobData {
     taskTimeoutMs: timeout,
     screen: { width: screen.width as number, height: screen.height as number },
     ...(env ? { env } : {}),
+    ...(maxRefusals !== undefined ? { maxRefusals: maxRefusals as number } : {}),
   };
 }

@@ -220,6 +220,27 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     await workers.pop()!.close();
   });
 
+  it('queues a repeated run as one job per attempt, each committed to its own folder with its cause', async () => {
+    const tasks = await load(['a']);
+    const opts = { agent: 'oracle', outDir: join(root, 'results'), repeats: 2 };
+    const q = await enqueueRun(tasks, opts, { queue: redis.url, name: 'repeated' });
+    expect(q.added).toBe(2);
+    expect((await enqueueRun(tasks, opts, { queue: redis.url, name: 'repeated' })).added).toBe(0);
+    await expect(enqueueRun(tasks, { ...opts, repeats: 3 }, { queue: redis.url, name: 'repeated' })).rejects.toThrow(/other tasks or repeats/);
+    const current: Current = { created: 0 };
+    await worker({ slots: 1, agent: fileAgent(current), parts: shellParts(current) });
+    for (const key of ['cli/a#1', 'cli/a#2']) expect(await waitForJob(queue, jobIdFor('repeated', key), ['completed', 'failed'])).toBe('completed');
+    expect(current.created).toBe(2); // a fresh environment per attempt
+    const detail = readRun(q.runDir);
+    expect(detail.tasks.map((t) => [t.key, t.taskId, t.attempt, t.state, t.cause])).toEqual([
+      ['cli/a#1', 'a', 1, 'success', 'success'],
+      ['cli/a#2', 'a', 2, 'success', 'success'],
+    ]);
+    expect(existsSync(join(q.runDir, 'pyautogui/screenshot/oracle/cli/a/attempt-2/summary.json'))).toBe(true);
+    expect(detail.run.live).toBe(false); // the last attempt's commit ended the run
+    await workers.pop()!.close();
+  });
+
   it('does nothing for a job whose task already has a committed result (a retry after the commit)', async () => {
     const tasks = await load(['c']);
     const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'committed' });

@@ -16,7 +16,7 @@ import { partsWith, withEnvironment, checkedEnvironment, type RunnerParts } from
 import { agentForTask, taskSettings } from '../runner/scheduler';
 import { runTask, type TaskOutcome } from '../runner/step-loop';
 import { runEvents } from '../store/events';
-import { taskKeyOf } from '../store/layout';
+import { entryOf, taskKeyOf } from '../store/layout';
 import { AlreadyCommittedError, TaskLockedError } from '../store/run-writer';
 import { parseQueueUrl, QUEUE_NAME } from './connection';
 import { JobDataError, readJobData, type TaskJobData } from './jobs';
@@ -113,7 +113,9 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       return { taskKey: key, committed: 'before', worker: name };
     }
     const loaded = await base.loadTasks([data.taskFile]);
-    const task = loaded.tasks.find((t) => taskKeyOf(t) === key);
+    // a repeated run's job names an attempt (`<key>#<n>`); the task is the one its manifest entry runs
+    const { taskKey: ownKey, attempt } = entryOf(run.manifest, key);
+    const task = loaded.tasks.find((t) => taskKeyOf(t) === ownKey);
     if (!task) {
       const why = loaded.problems.find((p) => p.severity === 'error');
       throw new UnrecoverableError(`${data.taskFile}: task ${key} cannot be read${why ? ` (${why.pointer ?? ''} ${why.message})` : ''}`);
@@ -143,6 +145,8 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       maxSteps: data.maxSteps,
       taskTimeoutMs: data.taskTimeoutMs,
       screen: data.screen,
+      ...(data.maxRefusals !== undefined ? { maxRefusals: data.maxRefusals } : {}),
+      ...(run.manifest.prices ? { prices: run.manifest.prices } : {}),
     };
     let agent: Agent;
     try {
@@ -173,7 +177,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     log(`${job.id}: ${key} started on slot ${slot} (attempt ${job.attemptsMade + 1}${job.attemptsStarted > job.attemptsMade + 1 ? `, after a stall` : ''})`);
     let outcome: TaskOutcome;
     try {
-      outcome = await runTask({ task, taskKey: key, run, writer, agent, parts: guarded, settings: taskSettings(task, runOpts), worker: slot, runSignal: abort.signal });
+      outcome = await runTask({ task, taskKey: key, run, writer, agent, parts: guarded, settings: taskSettings(task, runOpts), worker: slot, runSignal: abort.signal, ...(attempt !== undefined ? { attempt } : {}) });
     } catch (e) {
       if (e instanceof AlreadyCommittedError) {
         log(`${job.id}: ${e.message}`);

@@ -93,17 +93,32 @@ export class ProgressView {
   }
 }
 
+/** Tokens, model cost and time summed over the attempts that recorded them (the model cost only when every one is priced). */
+function costLine(tasks: RunTaskItem[]): string[] {
+  const costs = tasks.map((t) => t.cost).filter((c) => c !== undefined);
+  if (!costs.length) return [];
+  const sum = (k: 'tokensIn' | 'tokensOut' | 'envMs' | 'wallMs' | 'usd') => costs.reduce((s, c) => s + (c[k] ?? 0), 0);
+  const priced = costs.every((c) => c.usd !== undefined);
+  const parts = [
+    `tokens ${sum('tokensIn')} in, ${sum('tokensOut')} out`,
+    priced ? `model cost $${sum('usd').toFixed(4)}` : 'model cost unknown (no price for the model: --price MODEL=IN,OUT)',
+    `environment ${formatDuration(sum('envMs'))} of ${formatDuration(sum('wallMs'))}`,
+  ];
+  return [`cost: ${parts.join('; ')}`];
+}
+
 /** The final table: one row per task, then the success rate over all tasks and the counts by state. */
 export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' | 'counts'>): string[] {
   const rows = outcome.tasks.map((t: RunTaskItem) => [
     t.key,
     t.state,
+    t.cause ?? '-',
     t.score === undefined ? '-' : formatScore(t.score),
     String(t.steps),
     t.timingMs === undefined ? '-' : formatDuration(t.timingMs),
     t.state === 'success' ? '' : (t.error ?? '').split('\n')[0].slice(0, 100),
   ]);
-  const head = ['task', 'state', 'score', 'steps', 'time', 'note'];
+  const head = ['task', 'state', 'cause', 'score', 'steps', 'time', 'note'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
   const total = outcome.tasks.length;
@@ -111,6 +126,9 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
   const counts = Object.entries(outcome.counts)
     .map(([s, n]) => `${s} ${n}`)
     .join(', ');
+  const byCause = new Map<string, number>();
+  for (const t of outcome.tasks) if (t.cause) byCause.set(t.cause, (byCause.get(t.cause) ?? 0) + 1);
+  const causeCounts = [...byCause].map(([c, n]) => `${c} ${n}`).join(', ');
   const skipped = new Map<string, number>();
   for (const t of outcome.tasks)
     if (t.state === 'skipped') skipped.set(t.error ?? 'no reason', (skipped.get(t.error ?? 'no reason') ?? 0) + 1);
@@ -119,7 +137,9 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
     fmt(widths.map((w) => '-'.repeat(w))),
     ...rows.map(fmt),
     '',
-    `success rate ${formatPercent(outcome.successRate)} over all ${total} task(s) (${successes} scored 1; ${counts})`,
+    `success rate ${formatPercent(outcome.successRate)} over all ${total} ${outcome.tasks.some((t) => t.attempt !== undefined) ? 'attempt' : 'task'}(s) (${successes} scored 1; ${counts})`,
+    ...(causeCounts.length ? [`causes: ${causeCounts}`] : []),
+    ...costLine(outcome.tasks),
     ...[...skipped].map(([why, n]) => `skipped ${n}: ${why}`),
   ];
 }

@@ -1,4 +1,5 @@
-// Runs a set of tasks: N workers (each its own sandbox display per task), one run folder, resumable.
+// Runs a set of tasks: N workers (each its own sandbox display per task), one run folder, resumable. With
+// `repeats` N > 1 every task runs N times, each attempt its own manifest entry and folder (store/layout.ts).
 import type { RunEvent, RunTaskItem, TaskState } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { AgentOptions } from '../agents';
@@ -7,7 +8,8 @@ import type { ObservationType } from '../observe/observation';
 import { runEvents } from '../store/events';
 import { readRun } from '../store/reader';
 import { RunWriter, TaskLockedError } from '../store/run-writer';
-import { taskDirFor, taskKeyOf, type ManifestTaskInfo } from '../store/layout';
+import { attemptDirOf, attemptKeyOf, entryOf, taskDirFor, taskKeyOf, type ManifestTaskInfo } from '../store/layout';
+import type { PriceTable } from '../agents/pricing';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
 import type { AppCheck } from './needs';
 import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';
@@ -50,6 +52,33 @@ export interface RunOptions {
   onEvent?: (event: RunEvent) => void;
   /** Replaces parts of the engine (environments, setup, observation, grading). */
   parts?: Partial<RunnerParts>;
+  /** Attempts per task, each in a fresh environment (`--repeats`). Default 1. */
+  repeats?: number;
+  /** Replies refused in a row that end a task as agent_error (`--max-refusals`; 0 = never). */
+  maxRefusals?: number;
+  /** Per-model prices for the attempts' cost, over the agent's own and the bundled ones (`--price`, `--prices`). */
+  prices?: PriceTable;
+  /** On resume: run again the finished attempts whose cause is env_error (`--retry-env-errors`). */
+  retryEnvErrors?: boolean;
+  /** On resume: run again the finished attempts whose cause is grading_error (`--retry-grading-errors`). */
+  retryGradingErrors?: boolean;
+}
+
+/** One entry of a run: a task, or one attempt of it in a repeated run. */
+export interface RunEntry {
+  key: string;
+  task: Task;
+  attempt?: number;
+}
+
+/** Most attempts per task a run takes. */
+export const MAX_REPEATS = 100;
+
+/** The run's entries: each task once, or (repeats N > 1) attempts 1..N of each task under `<key>#<n>`. */
+export function entriesOf(tasks: Task[], repeats = 1): RunEntry[] {
+  if (!Number.isInteger(repeats) || repeats < 1 || repeats > MAX_REPEATS) throw new Error(`repeats ${repeats}: a whole number from 1 to ${MAX_REPEATS}`);
+  if (repeats === 1) return tasks.map((task) => ({ key: taskKeyOf(task), task }));
+  return tasks.flatMap((task) => Array.from({ length: repeats }, (_, i) => ({ key: attemptKeyOf(taskKeyOf(task), i + 1), task, attempt: i + 1 })));
 }
 
 export interface RunOutcome {
@@ -64,13 +93,18 @@ export interface RunOutcome {
   cancelled: boolean;
   /** Tasks this invocation ran (a resume runs only the unfinished ones). */
   ran: TaskOutcome[];
+  /** Attempts a resume ran again because their cause was env_error or grading_error (with the retry flags). */
+  retried: string[];
 }
 
 const failedStates: ReadonlySet<TaskState> = new Set(['timed_out', 'setup_error', 'env_error', 'agent_error']);
 
-function taskInfo(task: Task, run: Parameters<typeof taskDirFor>[0]): ManifestTaskInfo {
+function taskInfo(entry: RunEntry, run: Parameters<typeof taskDirFor>[0]): ManifestTaskInfo {
+  const { task, attempt } = entry;
+  const dir = taskDirFor(run, task.domain, task.id);
   return {
-    dir: taskDirFor(run, task.domain, task.id),
+    dir: attempt === undefined ? dir : attemptDirOf(dir, attempt),
+    ...(attempt === undefined ? {} : { task: taskKeyOf(task), attempt }),
     file: task.file,
     instruction: task.instruction,
     app: task.app,
@@ -106,6 +140,9 @@ export function taskSettings(task: Task, opts: RunOptions): TaskRunSettings {
     observation: opts.observation ?? 'screenshot',
     actionSpace: opts.actionSpace ?? 'pyautogui',
     maxSteps: maxStepsFor(task, opts.maxSteps),
+    ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    ...(opts.prices !== undefined ? { prices: opts.prices } : {}),
     timeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
     screen: opts.screen ?? { width: 1920, height: 1080 },
     tokenBudget: opts.tokenBudget,
@@ -124,7 +161,7 @@ export function preflight(opts: RunOptions): void {
 /** Runs `tasks` into a new run folder under `opts.outDir`. */
 export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
   const run = await createRun(tasks, opts);
-  return execute(run, tasks, opts);
+  return execute(run, entriesOf(tasks, opts.repeats ?? 1), opts);
 }
 
 /**
@@ -133,6 +170,7 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
  */
 export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId?: string; queue?: string } = {}): Promise<RunWriter> {
   checkUnique(tasks);
+  const entries = entriesOf(tasks, opts.repeats ?? 1);
   preflight(opts);
   const observation = opts.observation ?? 'screenshot';
   const actionSpace = opts.actionSpace ?? 'pyautogui';
@@ -145,8 +183,11 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
     ...(opts.model ? { model: opts.model } : {}),
     actionSpace,
     observation,
-    tasks: tasks.map(taskKeyOf),
-    taskInfo: Object.fromEntries(tasks.map((t) => [taskKeyOf(t), taskInfo(t, layout)])),
+    tasks: entries.map((e) => e.key),
+    taskInfo: Object.fromEntries(entries.map((e) => [e.key, taskInfo(e, layout)])),
+    ...((opts.repeats ?? 1) > 1 ? { repeats: opts.repeats } : {}),
+    ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
+    ...(opts.prices && Object.keys(opts.prices).length ? { prices: opts.prices } : {}),
     maxSteps: opts.maxSteps ?? 15,
     taskTimeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
     ...(env ? { env: env.stored } : {}),
@@ -162,14 +203,14 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
  */
 export async function resumeRun(
   runDir: string,
-  opts: Omit<RunOptions, 'agent' | 'observation' | 'actionSpace' | 'model' | 'maxSteps' | 'outDir'> & {
+  opts: Omit<RunOptions, 'agent' | 'observation' | 'actionSpace' | 'model' | 'maxSteps' | 'outDir' | 'repeats'> & {
     agent?: RunOptions['agent'];
   },
 ): Promise<RunOutcome> {
   // open() takes the run's lock before it writes anything: a second resume of a live run is refused untouched
   const run = await RunWriter.open(runDir);
   const m = run.manifest;
-  const tasks: Task[] = [];
+  const entries: RunEntry[] = [];
   try {
     const parts = await partsWith(opts.parts);
     const files = m.tasks.map((k) => m.taskInfo?.[k]?.file);
@@ -178,16 +219,19 @@ export async function resumeRun(
     const loaded = await parts.loadTasks([...new Set(files as string[])]);
     const byKey = new Map(loaded.tasks.map((t) => [taskKeyOf(t), t]));
     for (const k of m.tasks) {
-      const t = byKey.get(k);
-      if (!t) throw new Error(`cannot resume: task ${k} could not be read from ${m.taskInfo?.[k]?.file}`);
-      tasks.push(t);
+      const { taskKey, attempt } = entryOf(m, k);
+      const t = byKey.get(taskKey);
+      if (!t) throw new Error(`cannot resume: task ${taskKey} could not be read from ${m.taskInfo?.[k]?.file}`);
+      entries.push({ key: k, task: t, ...(attempt !== undefined ? { attempt } : {}) });
     }
   } catch (e) {
     run.release();
     throw e;
   }
-  return execute(run, tasks, {
+  return execute(run, entries, {
     ...opts,
+    ...(m.maxRefusals !== undefined && opts.maxRefusals === undefined ? { maxRefusals: m.maxRefusals } : {}),
+    prices: { ...m.prices, ...opts.prices },
     agent: opts.agent ?? m.agent,
     agentName: m.agent,
     model: m.model,
@@ -200,15 +244,15 @@ export async function resumeRun(
 }
 
 /** Runs the tasks of a run this process holds, and releases the run's lock however it ends. */
-async function execute(run: RunWriter, tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
+async function execute(run: RunWriter, entries: RunEntry[], opts: RunOptions): Promise<RunOutcome> {
   try {
-    return await executeHeld(run, tasks, opts);
+    return await executeHeld(run, entries, opts);
   } finally {
     run.release();
   }
 }
 
-async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
+async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions): Promise<RunOutcome> {
   preflight(opts);
   // What SIGKILLed runs left behind (sandbox homes, display folders) goes before this run adds its own.
   await sweepLeftovers();
@@ -233,18 +277,26 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
   };
   runEvents.on('event', forward);
 
-  const pending: Task[] = [];
+  const pending: RunEntry[] = [];
+  const retried: string[] = [];
   let done = 0;
   let failed = 0;
-  for (const t of tasks) {
-    const key = taskKeyOf(t);
-    if (run.isFinished(key)) done++;
+  const retryCauses = new Set([...(opts.retryEnvErrors ? ['env_error'] : []), ...(opts.retryGradingErrors ? ['grading_error'] : [])]);
+  const causes = retryCauses.size ? new Map(readRun(run.runDir).tasks.map((t) => [t.key, t.cause])) : undefined;
+  for (const e of entries) {
+    const cause = causes?.get(e.key);
+    if (run.isFinished(e.key) && !(cause && retryCauses.has(cause))) done++;
     else {
-      run.moveAsidePartial(key);
-      pending.push(t);
+      if (run.isFinished(e.key)) {
+        run.moveAsideFinished(e.key, 'retry');
+        retried.push(e.key);
+      } else run.moveAsidePartial(e.key);
+      pending.push(e);
     }
   }
-  const total = tasks.length;
+  // attempt-major: every task's first attempt before any second one (an interrupted run still covers the set)
+  pending.sort((a, b) => (a.attempt ?? 1) - (b.attempt ?? 1));
+  const total = entries.length;
   emit({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: run.manifest.tasks });
   const durations: number[] = [];
   let running = 0;
@@ -269,9 +321,9 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
   const worker = async (slot: number) => {
     for (;;) {
       if (signal.aborted) return;
-      const task = queue.shift();
-      if (!task) return;
-      const key = taskKeyOf(task);
+      const entry = queue.shift();
+      if (!entry) return;
+      const { key, task } = entry;
       let writer;
       try {
         writer = run.openTask(key);
@@ -299,6 +351,7 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
         worker: slot,
         runSignal: signal,
         settings: taskSettings(task, opts),
+        ...(entry.attempt !== undefined ? { attempt: entry.attempt } : {}),
       });
       running--;
       ran.push(outcome);
@@ -327,5 +380,6 @@ async function executeHeld(run: RunWriter, tasks: Task[], opts: RunOptions): Pro
     counts,
     cancelled: detail.tasks.some((t) => t.state === 'cancelled' || t.state === 'pending' || t.state === 'running'),
     ran,
+    retried,
   };
 }

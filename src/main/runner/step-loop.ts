@@ -1,8 +1,9 @@
 // The step loop of one task: setup → (observe → agent → perform → store)* → postconfig → grade → summary.
-// Every way a task can end maps to one TaskState; nothing here throws past runTask except a store failure.
+// Every way a task can end maps to one TaskState and one cause (store/attempt-cause.ts); the attempt's tokens,
+// model cost, environment and wall time are recorded beside it. Nothing here throws past runTask except a store failure.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Action, SetupStepTiming, StepRecord, TaskState } from '../../shared/run';
+import type { Action, AttemptCause, AttemptCost, RuleVerdict, SetupStepTiming, StepRecord, TaskState } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { AgentError, type Agent, type AgentTurn, type StepFeedback } from '../agents/agent';
 import { EnvironmentError, NeedsAccountError } from '../errors';
@@ -13,6 +14,9 @@ import type { RunWriter, TaskResults, TaskWriter } from '../store/run-writer';
 import { skipReason, type AppCheck } from './needs';
 import { ownedTempPrefix } from '../env/leftovers';
 import type { RunnerParts } from './parts';
+import type { PriceTable } from '../agents/pricing';
+import { causeOf, type AttemptFacts } from '../store/attempt-cause';
+import { attemptUsd } from './pricing';
 
 export interface TaskRunSettings {
   observation: ObservationType;
@@ -26,7 +30,16 @@ export interface TaskRunSettings {
   appCheck?: AppCheck;
   /** Folder of files the task's setup would download (--downloads); nothing is fetched when given. */
   downloads?: string;
+  /** Replies refused in a row that end the task as agent_error (0 = never). Default DEFAULT_MAX_REFUSALS. */
+  maxRefusals?: number;
+  /** The run's model (priced by name); else the agent's own `info().model`. */
+  model?: string;
+  /** Per-model prices given for the run (`--price`, `--prices`), before the agent's own and the bundled ones. */
+  prices?: PriceTable;
 }
+
+/** Replies refused in a row (unparseable or unsafe output) after which the agent is taken to be broken. */
+export const DEFAULT_MAX_REFUSALS = 5;
 
 export interface TaskOutcome {
   taskKey: string;
@@ -36,6 +49,11 @@ export interface TaskOutcome {
   tokens: number;
   timingMs: number;
   error?: string;
+  /** Why the attempt ended; undefined when cancelled. */
+  cause?: AttemptCause;
+  cost: AttemptCost;
+  /** Attempt number of a repeated run. */
+  attempt?: number;
 }
 
 /** Why the loop stopped early; thrown inside the loop, mapped to a state at its end. */
@@ -95,11 +113,22 @@ export async function runTask(input: {
   settings: TaskRunSettings;
   worker: number;
   runSignal: AbortSignal;
+  /** Attempt number (1..N) of a repeated run; absent for a single attempt. */
+  attempt?: number;
 }): Promise<TaskOutcome> {
   const { task, taskKey, run, writer, agent, parts, settings, runSignal } = input;
   const started = Date.now();
   const messages: string[] = [];
   let tokens = 0;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let counted = false; // some turn reported its tokens
+  let agentUsd: number | undefined;
+  let envMs = 0;
+  // What the attempt is doing now, for where a time limit struck (attribution).
+  let phase: NonNullable<AttemptFacts['timedOutIn']> = 'environment';
+  let timedOutIn: AttemptFacts['timedOutIn'];
+  let verdictOf: RuleVerdict | undefined;
   let env: Environment | undefined;
   let home: string | undefined;
   let agentStarted = false;
@@ -112,10 +141,10 @@ export async function runTask(input: {
   const onRunAbort = () => controller.abort(new Stop('cancelled', 'the run was stopped'));
   if (runSignal.aborted) onRunAbort();
   else runSignal.addEventListener('abort', onRunAbort, { once: true });
-  const timer = setTimeout(
-    () => controller.abort(new Stop('timed_out', `Time limit exceeded in ${task.id} (${Math.round(settings.timeoutMs / 1000)} s)`)),
-    settings.timeoutMs,
-  );
+  const timer = setTimeout(() => {
+    timedOutIn = phase;
+    controller.abort(new Stop('timed_out', `Time limit exceeded in ${task.id} (${Math.round(settings.timeoutMs / 1000)} s)`));
+  }, settings.timeoutMs);
   const signal = controller.signal;
   writer.started();
   // What the environment went through on its own (a display worker restarted…) becomes an event on the task.
@@ -135,6 +164,16 @@ export async function runTask(input: {
       },
     };
   };
+  /** Runs an environment operation, counting its time as the environment's. */
+  const inEnv = async <T>(p: () => Promise<T>): Promise<T> => {
+    phase = 'environment';
+    const t0 = performance.now();
+    try {
+      return await p();
+    } finally {
+      envMs += performance.now() - t0;
+    }
+  };
   const noteIncidents = () => {
     for (const i of env?.incidents?.() ?? [])
       run.event({ kind: 'task.incident', runId: run.runId, taskKey, at: i.at, ...(step ? { step } : {}), incident: i.incident, message: i.message });
@@ -145,16 +184,16 @@ export async function runTask(input: {
     if (skip) throw new Stop('skipped', skip);
 
     home = await mkdtemp(ownedTempPrefix('home'));
-    env = await until(
+    env = await inEnv(() => until(
       parts.createEnvironment({ worker: input.worker, ...settings.screen, home }),
       signal,
-    ).catch((e) => {
+    )).catch((e) => {
       throw envFailure('the environment did not start', e);
     });
     const liveEnv = env;
 
     const config = setupPhase('config');
-    await until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: config.onStep }), signal).then(
+    await inEnv(() => until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: config.onStep }), signal)).then(
       () => config.done(),
       (e) => {
         const stop =
@@ -167,14 +206,16 @@ export async function runTask(input: {
       },
     );
 
-    const agentCall = <T>(p: () => Promise<T>, what: string) =>
-      until(
+    const agentCall = <T>(p: () => Promise<T>, what: string) => {
+      phase = 'agent';
+      return until(
         (async () => p())(),
         signal,
       ).catch((e) => {
         if (e instanceof Stop) throw e;
         throw new Stop('agent_error', `${what}: ${message(e)}`, { cause: e });
       });
+    };
 
     await agentCall(
       () =>
@@ -193,13 +234,15 @@ export async function runTask(input: {
 
     const feedback: StepFeedback[] = [];
     let finished = false;
+    let refusedInARow = 0;
+    const maxRefusals = settings.maxRefusals ?? DEFAULT_MAX_REFUSALS;
     noteIncidents(); // during setup
     for (step = 1; step <= settings.maxSteps && !finished; step++) {
       const t0 = performance.now();
-      const observation = await until(
+      const observation = await inEnv(() => until(
         parts.observe(liveEnv, settings.observation, { tokenBudget: settings.tokenBudget }),
         signal,
-      ).catch((e) => {
+      )).catch((e) => {
         throw envFailure(`observation at step ${step}`, e);
       });
       const t1 = performance.now();
@@ -212,6 +255,13 @@ export async function runTask(input: {
       const turn: AgentTurn = await agentCall(() => agent.next(observation, step, feedback.slice()), `agent ${agent.name} at step ${step}`);
       const t3 = performance.now();
       tokens += (turn.tokens?.prompt ?? 0) + (turn.tokens?.completion ?? 0);
+      if (turn.tokens) {
+        counted = true;
+        tokensIn += turn.tokens.prompt ?? 0;
+        tokensOut += turn.tokens.completion ?? 0;
+      }
+      if (typeof turn.costUsd === 'number' && Number.isFinite(turn.costUsd)) agentUsd = (agentUsd ?? 0) + turn.costUsd;
+      refusedInARow = turn.refusal !== undefined ? refusedInARow + 1 : 0;
 
       let stepFeedback: string | undefined;
       let performed: Action[] = [];
@@ -226,7 +276,7 @@ export async function runTask(input: {
           for (const a of performed) {
             if (a.type === 'WAIT') await sleep(settings.waitMs ?? 1000, signal);
           }
-          if (toPerform.length) await until(liveEnv.perform(toPerform), signal);
+          if (toPerform.length) await inEnv(() => until(liveEnv.perform(toPerform), signal));
         } catch (e) {
           if (e instanceof Stop) throw e;
           if (e instanceof EnvironmentError) envError = envFailure(`performing step ${step}`, e);
@@ -241,7 +291,7 @@ export async function runTask(input: {
       const t4 = performance.now();
       const after =
         !envError && liveEnv.capabilities.has('screenshot')
-          ? await until(liveEnv.screenshot(), signal).catch((e) => {
+          ? await inEnv(() => until(liveEnv.screenshot(), signal)).catch((e) => {
               throw envFailure(`screenshot after step ${step}`, e);
             })
           : undefined;
@@ -268,6 +318,8 @@ export async function runTask(input: {
       noteIncidents();
       await writer.recordStep(record, after, { action: turn.rawAction ?? turn.response, info: stepFeedback ? { feedback: stepFeedback } : {} });
       if (envError) throw envError;
+      if (maxRefusals > 0 && refusedInARow >= maxRefusals && !finished)
+        throw new Stop('agent_error', `the agent's replies were refused ${refusedInARow} times in a row (last: ${(turn.refusal ?? '').split('\n')[0].slice(0, 200)})`);
     }
     if (!finished) {
       state = 'max_steps_error';
@@ -278,15 +330,16 @@ export async function runTask(input: {
     // leaves the environment short of the state the metric reads: an environment failure, not a score.
     const cacheDir = join(writer.dir, 'cache');
     const runPostSetup = async (steps: Task['postSetup']) => {
-      const phase = setupPhase('postconfig');
-      await until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: phase.onStep }), signal).then(
-        () => phase.done(),
+      const post = setupPhase('postconfig');
+      await inEnv(() => until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: post.onStep }), signal)).then(
+        () => post.done(),
         (e) => {
-          phase.done(message(e));
+          post.done(message(e));
           throw e;
         },
-      );
+      ).finally(() => (phase = 'grading'));
     };
+    phase = 'grading';
     const verdict = await until(
       parts.grade(task, { env: liveEnv, task, cacheDir, downloads: settings.downloads, lastAction, runPostSetup, signal }),
       signal,
@@ -298,6 +351,7 @@ export async function runTask(input: {
     step = 0; // incidents from here on are the grading's
     noteIncidents();
     run.appendVerdict(taskKey, verdict);
+    verdictOf = verdict;
     graded = { score: Number.isFinite(verdict.score) ? verdict.score : 0, evalError: verdict.error ?? null };
   } catch (e) {
     const stop = e instanceof Stop ? e : new Stop(e instanceof AgentError ? 'agent_error' : 'env_error', message(e), { cause: e });
@@ -310,12 +364,14 @@ export async function runTask(input: {
     runSignal.removeEventListener('abort', onRunAbort);
     if (agentStarted) await agent.finish?.().catch((e) => messages.push(`agent finish: ${message(e)}`));
     noteIncidents(); // a task that stopped early
-    if (env) await env.close().catch((e) => messages.push(`environment close: ${message(e)}`));
+    if (env) await inEnv(() => env!.close()).catch((e) => messages.push(`environment close: ${message(e)}`));
     if (home) await rm(home, { recursive: true, force: true }).catch(() => undefined);
   }
 
   const timingMs = Date.now() - started;
   const score = graded?.score ?? 0;
+  const cause = causeOf({ state, score, ...(graded ? { verdict: verdictOf } : {}), ...(state === 'timed_out' ? { timedOutIn } : {}) });
+  const cost = attemptCost();
   const results: TaskResults = {
     score,
     eval_error: graded?.evalError ?? null,
@@ -324,8 +380,28 @@ export async function runTask(input: {
     total_tokens: tokens,
     total_timing: timingMs / 1000,
     steps: writer.stepCount,
+    ...(cause ? { cause } : {}),
+    ...(input.attempt !== undefined ? { attempt: input.attempt } : {}),
+    cost,
   };
-  const outcome: TaskOutcome = { taskKey, state, score, steps: writer.stepCount, tokens, timingMs, error };
+  const outcome: TaskOutcome = {
+    taskKey, state, score, steps: writer.stepCount, tokens, timingMs, error, cost,
+    ...(cause ? { cause } : {}), ...(input.attempt !== undefined ? { attempt: input.attempt } : {}),
+  };
+  /** Tokens and model cost (agents without a model, which report no tokens, cost nothing), environment and wall time. */
+  function attemptCost(): AttemptCost {
+    const info = agent.info?.();
+    const model = settings.model ?? (info && info.model !== info.agent ? info.model : undefined);
+    const modelless = !counted && agentUsd === undefined && model === undefined;
+    const out: AttemptCost = { envMs: Math.round(envMs), wallMs: timingMs };
+    if (counted || modelless) {
+      out.tokensIn = tokensIn;
+      out.tokensOut = tokensOut;
+    }
+    const usd = modelless ? 0 : counted ? attemptUsd(model, { prompt: tokensIn, completion: tokensOut }, agentUsd, settings.prices) : agentUsd;
+    if (usd !== undefined) out.usd = usd;
+    return out;
+  }
   if (state === 'cancelled') await writer.finish('cancelled', undefined, error);
   else await writer.finish(state, { taskFields: task.raw, results }, error ?? graded?.evalError ?? undefined);
   return outcome;

@@ -1,4 +1,5 @@
-// Where things live in a run folder (the agreed layout; OSWorld's result layout below the run folder).
+// Where things live in a run folder (the agreed layout; OSWorld's result layout below the run folder). A repeated
+// run (`--repeats N`) keeps each attempt in its own folder `<task folder>/attempt-<n>/` under the key `<key>#<n>`.
 import { isAbsolute, join, resolve } from 'node:path';
 import { isInside } from '../contained';
 import type { Difficulty, InstructionStyle, TaskInterface } from '../../shared/task';
@@ -16,6 +17,13 @@ export interface ManifestTaskInfo {
   style?: InstructionStyle;
   difficulty?: Difficulty;
   actionNumber?: number;
+  /**
+   * Repeated runs (`--repeats N`, N > 1): this entry is attempt `attempt` (1..N) of the task whose own key
+   * (`<domain>/<task id>`) is `task`; the entry's key is `<domain>/<task id>#<attempt>` and its folder
+   * `<task folder>/attempt-<attempt>`. Absent on a run of single attempts (key and folder are the task's own).
+   */
+  attempt?: number;
+  task?: string;
 }
 
 export interface RunManifest {
@@ -42,6 +50,15 @@ export interface RunManifest {
   queue?: string;
   /** Process that writes the run, for the `live` flag of readers. */
   pid?: number;
+  /**
+   * Attempts per task (`--repeats N`); absent = 1. With N > 1 every attempt is its own entry of `tasks` and
+   * `taskInfo` (see ManifestTaskInfo.attempt), run in a fresh environment.
+   */
+  repeats?: number;
+  /** Consecutive refused replies that end a task as agent_error (`--max-refusals`; 0 = never); absent = the default. */
+  maxRefusals?: number;
+  /** Per-model prices (USD per million tokens) given for this run (`--price`, `--prices`), over resources/pricing.json. */
+  prices?: Record<string, { input: number; output: number }>;
 }
 
 export const files = {
@@ -84,6 +101,28 @@ export function taskDirIn(runDir: string, rel: string): string {
 
 export function taskKeyOf(task: { domain: string; id: string }): string {
   return `${task.domain}/${task.id}`;
+}
+
+/** The key of attempt `n` of a task in a repeated run: `<domain>/<task id>#<n>`. */
+export function attemptKeyOf(taskKey: string, n: number): string {
+  return `${taskKey}#${n}`;
+}
+
+/** The folder of attempt `n` below the task's folder: `<domain>/<task id>/attempt-<n>`. */
+export function attemptDirOf(taskDir: string, n: number): string {
+  return join(taskDir, `attempt-${n}`);
+}
+
+/**
+ * The task a manifest entry runs and which attempt it is: `taskInfo[key].task` / `.attempt` for a repeated
+ * run's entries, else the key itself (attempt undefined: a single attempt).
+ */
+export function entryOf(manifest: Pick<RunManifest, 'taskInfo'>, key: string): { taskKey: string; attempt?: number } {
+  const info = manifest.taskInfo?.[key];
+  const attempt = info?.attempt;
+  if (typeof info?.task === 'string' && info.task && typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 1)
+    return { taskKey: info.task, attempt };
+  return { taskKey: key };
 }
 
 /** `20261122-031500-oracle`, unique in `existing` (a suffix `-2`, `-3`, … when the second is taken). */

@@ -109,6 +109,7 @@ function readTask(runDir: string, place: TaskPlace, detail = true): OsworldTask 
   item.steps = new Set(entries.map((e) => e.step)).size;
   settleResult(dir, trajFile, entries, errors, item, problems);
   settleTaskTimes(item, entries, place.folder?.at, existsSync(trajFile) ? trajFile : dir);
+  if (item.timingMs !== undefined) item.cost = { wallMs: item.timingMs };
   const label = place.folder ? folderLabel(basename(dir), place.folder) : undefined;
   if (label) item.human = label.complete;
   return { item, steps: entries, problems, label, instruction: conversation?.instruction };

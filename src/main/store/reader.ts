@@ -5,10 +5,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { RunDetail, TaskTrajectory, TaskSummary } from '../../shared/api';
-import type { Completion, RunEvent, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
+import type { AttemptCause, AttemptCost, Completion, RuleVerdict, RunEvent, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonFile, readJsonLines } from './files';
-import { files, taskDirIn, type RunManifest } from './layout';
+import { entryOf, files, taskDirIn, type RunManifest } from './layout';
+import { causeOf } from './attempt-cause';
 import { manifestProblems } from './manifest-check';
 import { processAlive, type TaskResults } from './run-writer';
 import { readOsworldRun, readOsworldTask, isOsworldRunDir } from './osworld-reader';
@@ -158,7 +159,8 @@ function proctorTaskItem(
   live: boolean,
   problems: Problem[],
 ): { item: RunTaskItem; dir?: string; summary?: SummaryFile; verdicts: Verdict[] } {
-  const [domain, ...rest] = key.split('/');
+  const entry = entryOf(manifest, key);
+  const [domain, ...rest] = entry.taskKey.split('/');
   const taskId = rest.join('/');
   const info = manifest.taskInfo?.[key];
   let dir: string | undefined;
@@ -179,6 +181,7 @@ function proctorTaskItem(
     difficulty: info?.difficulty,
     state: 'pending',
     steps: 0,
+    ...(entry.attempt !== undefined ? { attempt: entry.attempt } : {}),
   };
   let summary: SummaryFile | undefined;
   let verdicts: Verdict[] = [];
@@ -216,7 +219,40 @@ function proctorTaskItem(
   }
   item.judge = lastCompletion(verdicts, 'judge');
   item.human = lastCompletion(verdicts, 'human');
+  const rule = lastRuleVerdict(verdicts);
+  let cause = storedCause(results?.cause) ?? causeOf({ state: item.state, score: item.score, verdict: rule });
+  // re-graded later (`proctor eval`): a cause that came from grading follows the newest verdict
+  if (rule?.provenance && cause && regradable.has(cause) && typeof rule.score === 'number')
+    cause = causeOf({ state: item.state, score: rule.score, verdict: rule }) ?? cause;
+  if (cause) item.cause = cause;
+  const cost = storedCost(results?.cost) ?? (item.timingMs !== undefined ? { wallMs: item.timingMs } : undefined);
+  if (cost) item.cost = cost;
   return { item, dir, summary, verdicts };
+}
+
+const regradable: ReadonlySet<AttemptCause> = new Set<AttemptCause>(['success', 'agent_failure', 'step_limit', 'grading_error']);
+
+const causes: ReadonlySet<string> = new Set<AttemptCause>(['success', 'agent_failure', 'step_limit', 'agent_error', 'env_error', 'grading_error']);
+
+/** The cause summary.json records (runs written before attribution have none: it is then derived). */
+function storedCause(value: unknown): AttemptCause | undefined {
+  return typeof value === 'string' && causes.has(value) ? (value as AttemptCause) : undefined;
+}
+
+/** The cost summary.json records, its fields kept only when they are non-negative finite numbers. */
+function storedCost(value: unknown): AttemptCost | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const out: AttemptCost = {};
+  for (const k of ['tokensIn', 'tokensOut', 'usd', 'envMs', 'wallMs'] as const) {
+    const v = (value as Record<string, unknown>)[k];
+    if (typeof v === 'number' && Number.isFinite(v) && v >= 0) out[k] = v;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function lastRuleVerdict(verdicts: Verdict[]): RuleVerdict | undefined {
+  for (let i = verdicts.length - 1; i >= 0; i--) if (verdicts[i]?.kind === 'rule') return verdicts[i] as RuleVerdict;
+  return undefined;
 }
 
 /** What the task table cannot use in a summary.json, said rather than silently ignored. */

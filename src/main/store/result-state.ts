@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import type { RunTaskItem, StepRecord, TaskState } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { files } from './layout';
+import { foreignCauseOf } from './attempt-cause';
 
 /**
  * Sets `item.score`, `item.state`, `item.error` and `item.outcome` from result.txt, crash lines and the steps.
  * The outcome says how the harness's episode ended apart from the score: `error` (an `{"Error"}` line), `finished`
- * (result.txt written, whatever the score), `aborted` (stopped early: a trajectory but no result.txt).
+ * (result.txt written, whatever the score), `aborted` (stopped early: a trajectory but no result.txt). The cause
+ * (attempt-cause.ts foreignCauseOf): an error line naming the model's side is agent_error, any other env_error.
  */
 export function settleResult(
   dir: string,
@@ -41,4 +43,6 @@ export function settleResult(
     item.error = 'no result.txt: the run stopped before this task was graded';
   }
   item.state = state;
+  const cause = foreignCauseOf(state, item.score, item.error, errors.length > 0);
+  if (cause) item.cause = cause;
 }

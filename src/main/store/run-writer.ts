@@ -6,7 +6,7 @@ import { link, mkdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { hostname, cpus, platform } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { RunEvent, StepRecord, TaskState, Verdict } from '../../shared/run';
+import type { AttemptCause, AttemptCost, RunEvent, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Screenshot } from '../env/environment';
 import { proctorVersion } from '../version';
 import { standingVerdictsOf } from './event-history';
@@ -28,6 +28,12 @@ export interface TaskResults {
   total_timing: number;
   /** Steps performed (additive to the agreed fields). */
   steps: number;
+  /** Why the attempt ended (runner/attribution.ts); absent in runs written before attribution. */
+  cause?: AttemptCause;
+  /** Attempt number of a repeated run (1..N); absent for a single attempt. */
+  attempt?: number;
+  /** Tokens in and out, model cost (USD, from the run's price table), environment and wall time (ms). */
+  cost?: AttemptCost;
 }
 
 export class TaskLockedError extends Error {
@@ -225,6 +231,25 @@ export class RunWriter {
       if (existsSync(aside)) continue;
       renameSync(dir, aside);
       this.supersedeVerdicts(taskKey, `${this.relTaskDir(taskKey)}.partial-${n}`);
+      return aside;
+    }
+  }
+
+  /**
+   * Moves a finished task's folder aside to `<folder>.<why>-<n>` (never deletes it) so it can be run again
+   * (`--resume --retry-env-errors`); its verdict events are marked superseded. A live writer's lock refuses it.
+   */
+  moveAsideFinished(taskKey: string, why: 'retry'): string | undefined {
+    const dir = this.taskDir(taskKey);
+    if (!existsSync(dir)) return undefined;
+    const lockFile = join(dir, files.lock);
+    const holder = liveLockHolder(lockFile);
+    if (holder !== undefined) throw new TaskLockedError(taskKey, holder, lockFile);
+    for (let n = 1; ; n++) {
+      const aside = `${dir}.${why}-${n}`;
+      if (existsSync(aside)) continue;
+      renameSync(dir, aside);
+      this.supersedeVerdicts(taskKey, `${this.relTaskDir(taskKey)}.${why}-${n}`);
       return aside;
     }
   }

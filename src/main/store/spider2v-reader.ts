@@ -241,6 +241,7 @@ function readTask(runDir: string, settings: Spider2vSettings, domain: string, ta
 
   settleResult(dir, trajFile, entries, errors, item, problems);
   settleTaskTimes(item, entries, undefined, existsSync(trajFile) ? trajFile : dir);
+  if (item.timingMs !== undefined) item.cost = { wallMs: item.timingMs };
   const instruction = detail ? log.instruction : instructionOfLog(dir);
   if (instruction) item.instruction = instruction;
   return { item, steps: entries, problems, instruction };

@@ -15,9 +15,12 @@ import { gradingUnder } from '../../evaluators/grade';
 import type { GradingProfile } from '../../evaluators/profile';
 import { gradingProfileFlag } from './metric';
 import { parseQueueUrl } from '../../queue/connection';
+import { MAX_REPEATS } from '../../runner/scheduler';
+import { parsePriceFlag, readPricesFile } from '../../runner/pricing';
+import type { PriceTable } from '../../agents/pricing';
 
 const usage = `Usage: proctor run <tasks, folders or split files…> [options]
-       proctor run --resume <run folder> [--parallel N]
+       proctor run --resume <run folder> [--parallel N] [--retry-env-errors] [--retry-grading-errors]
 
 Runs an agent on each task (setup → observe → act … → post-setup → grade) on sandbox displays and writes a run
 folder <out>/<runId>/ (manifest.json, events.jsonl, and OSWorld's result layout per task). Tasks whose needs
@@ -41,7 +44,17 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
                         nothing is fetched, and a missing file fails the task's setup naming its URL
   --allow-unisolated    let the llm agent (which holds a model key) drive sandboxes that are not isolated in
                         namespaces (where bubblewrap is missing); refused otherwise
+  --repeats N           run every task N times, each attempt in a fresh environment and its own folder
+                        (<task folder>/attempt-<n>/, key <domain>/<task id>#<n>); default 1
   --resume DIR          continue an interrupted run: finished tasks are kept, unfinished ones redone
+  --retry-env-errors    with --resume: also run again the finished attempts whose cause is env_error (setup
+                        failed, the environment died or timed out, the task was skipped for a missing app)
+  --retry-grading-errors  with --resume: also run again the attempts whose cause is grading_error (an evaluator
+                        crashed or needs an account); \`proctor eval\` re-grades them without running the agent
+  --max-refusals N      end a task as agent_error after N replies in a row were refused (default 5; 0 = never)
+  --price MODEL=IN,OUT  US dollars per million input and output tokens of MODEL for the attempts' cost (repeatable;
+                        over the prices of the config file and resources/pricing.json)
+  --prices FILE         a price table ({"<model>": {"input": 2.5, "output": 10}}), under --price
   --queue URL           do not run here: write the run folder and add one job per task to the queue at
                         redis://HOST:PORT for \`proctor worker\`s on any machine (see \`proctor queue status\`)
   --name RUN            with --queue: the run folder's name; enqueueing the same name again adds nothing twice
@@ -64,6 +77,10 @@ Options of the oracle agent:
   --oracle-file FILE    replay this action list instead of the oracle.json beside each task
 With --resume, the agent options and the environment of the interrupted run (from its manifest) are used again;
 options given with --resume override them (give --env again when its token was not stored).
+
+Every finished attempt gets one cause: success, agent_failure (score 0 after DONE/FAIL), step_limit,
+agent_error, env_error or grading_error; and its cost: tokens in and out, model cost in USD, environment and wall
+time (summary.json results.cause and results.cost).
 
 Exit status: 0 when the run completed (whatever the tasks scored), 130 when stopped by Ctrl-C (resumable),
 1 on a run-level error, 2 on a usage error.`;
@@ -92,6 +109,12 @@ export interface RunFlags {
   allowUnisolated: boolean;
   downloads?: string;
   gradingProfile?: GradingProfile;
+  repeats?: number;
+  retryEnvErrors: boolean;
+  retryGradingErrors: boolean;
+  maxRefusals?: number;
+  /** `--prices FILE` then `--price MODEL=IN,OUT` flags, merged (a flag wins). */
+  prices?: PriceTable;
   /** Agent options given on the command line (only those given). */
   agentOptions: AgentOptions;
   /** The agent-option flags given, as written (for the check against the agent). */
@@ -146,9 +169,13 @@ export function parseRunArgs(argv: string[]): RunFlags {
     out: 'results',
     json: false,
     allowUnisolated: false,
+    retryEnvErrors: false,
+    retryGradingErrors: false,
     agentOptions: {},
     agentFlags: [],
   };
+  let priceFile: PriceTable | undefined;
+  const priceFlags: PriceTable = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const [name, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -279,6 +306,38 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--json':
         f.json = true;
         break;
+      case '--repeats':
+        f.repeats = numberFlag(name, value(), 1, MAX_REPEATS, true, `attempts per task, a whole number from 1 to ${MAX_REPEATS}`);
+        break;
+      case '--retry-env-errors':
+        noValue();
+        f.retryEnvErrors = true;
+        break;
+      case '--retry-grading-errors':
+        noValue();
+        f.retryGradingErrors = true;
+        break;
+      case '--max-refusals':
+        f.maxRefusals = numberFlag(name, value(), 0, 1000, true, 'refused replies in a row, a whole number from 0 (never) to 1000');
+        break;
+      case '--price': {
+        try {
+          const [model, price] = parsePriceFlag(value());
+          priceFlags[model] = price;
+        } catch (e) {
+          throw new UsageError((e as Error).message);
+        }
+        break;
+      }
+      case '--prices': {
+        const file = value();
+        try {
+          priceFile = readPricesFile(file);
+        } catch (e) {
+          throw new UsageError((e as Error).message);
+        }
+        break;
+      }
       case '--downloads':
         f.downloads = value();
         break;
@@ -294,6 +353,10 @@ export function parseRunArgs(argv: string[]): RunFlags {
         f.paths.push(a);
     }
   }
+  if (priceFile || Object.keys(priceFlags).length) f.prices = { ...priceFile, ...priceFlags };
+  if (!f.resume && (f.retryEnvErrors || f.retryGradingErrors))
+    throw new UsageError(`${f.retryEnvErrors ? '--retry-env-errors' : '--retry-grading-errors'} goes with --resume DIR (it runs again the attempts of that run)`);
+  if (f.resume && f.repeats !== undefined) throw new UsageError('--repeats is fixed when a run starts; --resume finishes the attempts its manifest lists');
   if (!f.resume && f.paths.length === 0) throw new UsageError('give task files, folders or a split file (or --resume DIR)');
   if (f.resume && f.paths.length) throw new UsageError('--resume continues a run with its own tasks; give no task paths');
   if (f.queue && f.resume) throw new UsageError('--queue enqueues a new run; a queued run is continued by enqueueing it again with its --name');
@@ -403,10 +466,12 @@ export const command: CliCommand = {
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
         parts: gradingUnder(flags.gradingProfile),
+        ...(flags.maxRefusals !== undefined ? { maxRefusals: flags.maxRefusals } : {}),
+        ...(flags.prices ? { prices: flags.prices } : {}),
         agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}), ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}) },
       };
       if (flags.resume) {
-        outcome = await resumeRun(flags.resume, common);
+        outcome = await resumeRun(flags.resume, { ...common, retryEnvErrors: flags.retryEnvErrors, retryGradingErrors: flags.retryGradingErrors });
       } else {
         const { tasks, problems } = await (await defaultParts()).loadTasks(flags.paths);
         const errors = problems.filter((p) => p.severity === 'error');
@@ -422,7 +487,7 @@ export const command: CliCommand = {
           const { enqueueRun } = await import('../../queue/enqueue'); // BullMQ loaded only for a queued run
           const q = await enqueueRun(
             tasks,
-            { ...common, agent: flags.agent, model: flags.model, observation: flags.observation, actionSpace: flags.actionSpace, maxSteps: flags.maxSteps, outDir: flags.out },
+            { ...common, agent: flags.agent, model: flags.model, observation: flags.observation, actionSpace: flags.actionSpace, maxSteps: flags.maxSteps, outDir: flags.out, ...(flags.repeats ? { repeats: flags.repeats } : {}) },
             { queue: flags.queue, name: flags.name, attempts: flags.attempts },
           );
           if (flags.json) io.out(JSON.stringify(q));
@@ -442,6 +507,7 @@ export const command: CliCommand = {
           actionSpace: flags.actionSpace,
           maxSteps: flags.maxSteps,
           outDir: flags.out,
+          ...(flags.repeats ? { repeats: flags.repeats } : {}),
         });
       }
     } catch (e) {
@@ -458,6 +524,13 @@ export const command: CliCommand = {
       for (const line of outcomeTable(outcome)) io.out(line);
       io.out('');
       io.out(`run folder: ${shownPath(outcome.runDir, { belowOnly: true })}`);
+      if (outcome.retried.length) io.out(`ran again ${outcome.retried.length} attempt(s) whose cause was ${[flags.retryEnvErrors && 'env_error', flags.retryGradingErrors && 'grading_error'].filter(Boolean).join(' or ')}`);
+      const toRetry = outcome.tasks.filter((t) => t.cause === 'env_error' || t.cause === 'grading_error');
+      if (toRetry.length) {
+        const env = toRetry.filter((t) => t.cause === 'env_error').length;
+        io.out(`${env} env_error and ${toRetry.length - env} grading_error attempt(s) are not the agent's: ${toRetry.slice(0, 10).map((t) => t.key).join(', ')}${toRetry.length > 10 ? ', …' : ''}`);
+        io.out(`  run them again: npx proctor run --resume ${shownPath(outcome.runDir, { belowOnly: true })} --retry-env-errors${toRetry.length > env ? ' --retry-grading-errors (or re-grade: npx proctor eval <run folder>)' : ''}`);
+      }
       if (outcome.cancelled) io.out(`stopped before the end; continue with: npx proctor run --resume ${shownPath(outcome.runDir, { belowOnly: true })}`);
       io.out(`open it in the UI: npx proctor serve ${shownPath(flags.resume ? outcome.runDir : flags.out, { belowOnly: true })}`);
     }
