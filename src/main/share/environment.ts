@@ -11,10 +11,8 @@ export const versionProbes: Record<string, string[]> = {
   libreoffice: ['soffice', '--version'],
   chromium: ['chromium', '--version'],
   ffmpeg: ['ffmpeg', '-version'],
-  xvfb: ['Xvfb', '-version'],
   thunderbird: ['thunderbird', '--version'],
   gimp: ['gimp', '--version'],
-  vlc: ['vlc', '--version'],
   sqlite3: ['sqlite3', '--version'],
   mousepad: ['mousepad', '--version'],
 };

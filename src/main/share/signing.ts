@@ -20,13 +20,13 @@ function readKey(file: string, kind: 'private' | 'public'): KeyObject {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`${file}: cannot read the ${kind} key (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new Error(`${file}: cannot read the ${kind} key (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
   }
   let key: KeyObject;
   try {
     key = kind === 'private' ? createPrivateKey(text) : createPublicKey(text);
   } catch (e) {
-    throw new Error(`${file}: not a PEM ${kind} key (${(e as Error).message}); make a pair with \`proctor bundle keygen\``);
+    throw new Error(`${file}: not a PEM ${kind} key (${(e as Error).message}); make a pair with \`proctor bundle keygen\``, { cause: e });
   }
   if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file}: a ${key.asymmetricKeyType ?? 'unknown'} key; bundles are signed with Ed25519 keys`);
   return key;

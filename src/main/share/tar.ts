@@ -150,7 +150,7 @@ export function safeEntryPath(name: string): string {
   const p = name.replace(/\/+$/, '');
   if (!p || p.length > 4096) throw new UnsafeArchiveError(`entry '${name}': empty or overlong path`);
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) throw new UnsafeArchiveError(`entry '${name}': absolute path`);
-  if (/[\\\x00-\x1f]/.test(p)) throw new UnsafeArchiveError(`entry '${name}': backslash or control character in the path`);
+  if (p.includes('\\') || [...p].some((c) => c.charCodeAt(0) < 0x20)) throw new UnsafeArchiveError(`entry '${name}': backslash or control character in the path`);
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.' || seg === '..') throw new UnsafeArchiveError(`entry '${name}': '${seg || '//'}' in the path (path traversal)`);
   }
@@ -205,10 +205,22 @@ export async function extractTarGz(archive: string, dest: string, limits: Extrac
         pax = parsePax(body.subarray(0, size), rawName);
         continue;
       }
+      if (type === 'L' || type === 'g') {
+        // GNU tar's long name of the next entry; a pax global header (nothing in it is used)
+        if (size > 64 * 1024) throw new UnsafeArchiveError(`entry '${rawName}': long-name header over 64 KiB`);
+        const body = await reader.read(padded);
+        if (type === 'L') pax = { path: body.subarray(0, size).toString('utf8').replace(/\0+$/, '') };
+        continue;
+      }
       const name = pax.path ?? rawName;
       pax = {};
       if (type !== '0' && type !== '5') throw new UnsafeArchiveError(`entry '${name}': type '${type}' (links, devices and the like are not accepted)`);
-      const rel = safeEntryPath(name);
+      // `tar -C dir .` writes `./` before every name and a `./` folder entry: harmless, dropped.
+      const plain = name.replace(/^(?:\.\/)+/, '');
+      if (plain === '' || plain === '.') {
+        if (type === '5') continue;
+      }
+      const rel = safeEntryPath(plain);
       if (seen.has(rel)) throw new UnsafeArchiveError(`entry '${name}': appears twice`);
       seen.add(rel);
       const target = join(dest, rel);
