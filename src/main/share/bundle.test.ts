@@ -5,17 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Task } from '../../shared/task';
-import type { Agent, AgentTurn } from '../agents/agent';
 import { main } from '../cli/main';
-import type { Environment } from '../env/environment';
-import { createShellEnvironment } from '../env/local/shell-environment';
-import { runTasks } from '../runner/scheduler';
-import { loadTasks } from '../tasks/reader';
 import { projectRoot } from '../demo/paths';
 import { missingDemoPrograms, runProctor } from '../demo/testing-env';
 import { sha256File } from './hashing';
 import type { BundleManifest } from './bundle';
+import { shellRun } from './testing/shell-run';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proctor-bundle-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -156,46 +151,12 @@ describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox d
   });
 });
 
-/** A display-free run: one native task graded against its gold file, on a shell environment. */
-async function shellRun(): Promise<string> {
-  const root = join(tmp, 'shell-tasks');
-  const dir = join(root, 'cli', 'text');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gold.txt'), 'the answer\n');
-  writeFileSync(
-    join(dir, 'text.json'),
-    JSON.stringify({
-      id: 'text', snapshot: 'os', instruction: 'Write the answer', source: ['https://example.org'], related_apps: ['os'],
-      tags: ['cli', 'traditional_data_processing', 'abstract'], action_number: 2, config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
-    }),
-  );
-  const { tasks } = await loadTasks([root]);
-  let env: Environment | undefined;
-  const agent = (_t: Task): Agent => ({
-    name: 'scripted',
-    async start() {},
-    async next(_o, step): Promise<AgentTurn> {
-      if (step === 1) {
-        await env!.putFile('/home/user/answer.txt', Buffer.from('the answer\n'));
-        return { response: 'wrote it', actions: [{ type: 'WAIT' }] };
-      }
-      return { response: 'DONE', actions: [{ type: 'DONE' }] };
-    },
-  });
-  const outcome = await runTasks(tasks, {
-    agent, agentName: 'scripted', outDir: join(tmp, 'shell-runs'), waitMs: 1,
-    parts: { async createEnvironment(r) { env = await createShellEnvironment({ home: r.home }); return env; } },
-  });
-  expect(outcome.tasks.map((t) => t.score)).toEqual([1]);
-  return outcome.runDir;
-}
-
 describe('bundle and verify a display-free run, with signatures', () => {
   let bundle: string;
   let signed: string;
   beforeAll(async () => {
-    const runDir = await shellRun();
+    const { runDir, score } = await shellRun(tmp);
+    expect(score).toBe(1);
     expect((await proctor('bundle', 'keygen', '--out', join(tmp, 'me'))).code).toBe(0);
     expect((await proctor('bundle', 'keygen', '--out', join(tmp, 'other'))).code).toBe(0);
     bundle = join(tmp, 'shell.tar.gz');
