@@ -58,8 +58,8 @@ describe('proctor export trajectory', () => {
     expect(doc.steps.map((s) => s.actions.map((a) => a.type))).toEqual([['WAIT'], ['DONE']]);
     expect(doc.steps[0].messages).toEqual([{ role: 'assistant', text: 'I write the answer file.' }]);
     expect(doc.totals.tokens).toEqual({ prompt: 2500, completion: 45 });
-    // the run recorded no cost: counted from --prices (agent name as the model) or left null — never a guess
-    expect(doc.totals.costUsd === null || Math.abs(doc.totals.costUsd - (2500 * 2 + 45 * 10) / 1e6) < 1e-12).toBe(true);
+    // the scripted agent names no model: its price is unknown, so no cost (never a guess from the agent's name)
+    expect(doc.totals.costUsd).toBeNull();
     expect(doc.outcome).toMatchObject({ state: 'success', score: 1, steps: 2 });
     expect(doc.verdicts).toEqual([expect.objectContaining({ kind: 'rule', source: 'run', score: 1, metrics: [expect.objectContaining({ metric: 'compare_text_file', score: 1 })] })]);
   });
