@@ -154,8 +154,10 @@ describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox d
 describe('bundle and verify a display-free run, with signatures', () => {
   let bundle: string;
   let signed: string;
+  let runDir: string;
   beforeAll(async () => {
-    const { runDir, score } = await shellRun(tmp);
+    const { runDir: dir, score } = await shellRun(tmp);
+    runDir = dir;
     expect(score).toBe(1);
     expect((await proctor('bundle', 'keygen', '--out', join(tmp, 'me'))).code).toBe(0);
     expect((await proctor('bundle', 'keygen', '--out', join(tmp, 'other'))).code).toBe(0);
@@ -166,6 +168,20 @@ describe('bundle and verify a display-free run, with signatures', () => {
     expect(s.code, s.err).toBe(0);
     expect(s.out).toContain('signed (bundle.sig)');
   }, 120_000);
+
+  it("bundles only task files: a manifest naming another file is refused, naming it", async () => {
+    const copy = join(tmp, 'foreign-manifest');
+    execFileSync('cp', ['-r', runDir, copy]);
+    const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as { taskInfo: Record<string, { file: string }> };
+    const secret = join(tmp, 'secret.txt');
+    writeFileSync(secret, 'not for a bundle\n');
+    manifest.taskInfo['cli/text'].file = secret;
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
+    const r = await proctor('bundle', copy, '--out', join(tmp, 'never.tar.gz'));
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${secret} (named at ${join(copy, 'manifest.json')} /taskInfo/cli/text/file) does not read as a task file`);
+    expect(existsSync(join(tmp, 'never.tar.gz'))).toBe(false);
+  });
 
   it('verifies, and fails naming the file after a changed result.txt and a changed gold file', async () => {
     expect((await proctor('verify', bundle)).code).toBe(0);

@@ -7,6 +7,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { readRun, readTaskTrajectory, safeSegment, type RunManifest } from '../store';
 import { runVerdictOf } from '../regrade';
+import { readTaskFile } from '../tasks/reader';
 import { proctorVersion } from '../version';
 import { describeEnvironment, type EnvironmentDescription } from './environment';
 import { setHash, sha256, walkFiles } from './hashing';
@@ -66,6 +67,9 @@ export interface BundleResult {
   ms: number;
 }
 
+const maxTaskFiles = 10_000;
+const maxTaskBytes = 2 * 1024 ** 3;
+
 /** The task files a task brings: itself, and its folder's files when it is nested in a folder named by its id. */
 async function taskFilesOf(file: string): Promise<{ base: string; nested: boolean; rels: { rel: string; abs: string; size: number }[] }> {
   const dir = dirname(file);
@@ -101,8 +105,14 @@ export async function writeBundle(runDir: string, out: string, options: BundleOp
     const file = manifest.taskInfo?.[key]?.file;
     if (!file) throw new Error(`${join(dir, 'manifest.json')} /taskInfo/${key}/file: no task file named; the bundle needs each task file`);
     if (!existsSync(file)) throw new Error(`${file} (named at ${join(dir, 'manifest.json')} /taskInfo/${key}/file) no longer exists; put the task set back where the run read it`);
+    // The manifest may come from someone else: only a file that reads as a task is bundled, with a bounded folder.
+    const read = await readTaskFile(file);
+    if (!read.task) throw new Error(`${file} (named at ${join(dir, 'manifest.json')} /taskInfo/${key}/file) does not read as a task file: ${read.problems[0]?.message ?? 'unknown problem'}`);
     const domain = safeSegment(key.split('/')[0] ?? 'tasks');
     const { base, nested, rels } = await taskFilesOf(resolve(file));
+    const folderBytes = rels.reduce((n, r) => n + r.size, 0);
+    if (rels.length > maxTaskFiles || folderBytes > maxTaskBytes)
+      throw new Error(`${base}: the folder of task ${key} holds ${rels.length} files, ${folderBytes} bytes (limits: ${maxTaskFiles} files, ${maxTaskBytes} bytes); a task's own folder should hold only its files`);
     const prefix = nested ? `tasks/${domain}/${safeSegment(basename(base))}` : `tasks/${domain}`;
     const paths: string[] = [];
     for (const r of rels) {
