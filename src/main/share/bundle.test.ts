@@ -188,6 +188,9 @@ describe('bundle and verify a display-free run, with signatures', () => {
     const r = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(taskDirs(join(dir, 'run'))[0], 'result.txt'), '0.0')));
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/result\.txt: SHA-256/);
+    const extra = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(dir, 'run', 'note.txt'), 'added later\n')));
+    expect(extra.code).toBe(1);
+    expect(extra.out).toContain('run/note.txt: in the archive but not listed in bundle.json');
     const g = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(dir, "tasks/cli/text/gold.txt"), "another answer\n")));
     expect(g.code).toBe(1);
     expect(g.out).toContain('tasks/cli/text/gold.txt: SHA-256');

@@ -61,8 +61,11 @@ function overlaySvg(size: FrameSize, caption: { title: string; thought?: string 
 
 /** A screenshot file (or a grey screen when there is none) fitted into the frame, as raw RGB. */
 export async function baseImage(file: string | undefined, size: FrameSize): Promise<Buffer> {
-  const img = file ? sharp(file) : sharp({ create: { width: size.width, height: size.height, channels: 3, background: '#3a3a3a' } });
-  return img.resize(size.width, size.height, { fit: 'contain', background: '#000000' }).removeAlpha().raw().toBuffer();
+  const grey = () => sharp({ create: { width: size.width, height: size.height, channels: 3, background: '#3a3a3a' } });
+  const fit = (img: ReturnType<typeof sharp>) => img.resize(size.width, size.height, { fit: 'contain', background: '#000000' }).removeAlpha().raw().toBuffer();
+  if (!file) return fit(grey());
+  // A screenshot of someone else's run may be broken or not an image at all: the step is shown on grey.
+  return fit(sharp(file)).catch(() => fit(grey()));
 }
 
 const raw = (size: FrameSize) => ({ raw: { width: size.width, height: size.height, channels: 3 as const } });

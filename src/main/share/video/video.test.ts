@@ -2,7 +2,7 @@
 // back with ffmpeg (the zoom toward a click differs from the plain frame around the click); a clear message
 // when ffmpeg is missing.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
@@ -13,7 +13,7 @@ import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
 import { onPath } from '../../runner/needs';
 import { readTaskTrajectory } from '../../store';
 import { findFfmpeg } from './ffmpeg';
-import { clickOf, videoTiming } from './video';
+import { clickOf, plannedFrames, videoTiming } from './video';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proctor-video-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -75,6 +75,20 @@ describe.skipIf(!haveFfmpeg)(`proctor export video${noFfmpeg}`, () => {
     expect(r.out).toContain(`${frames} frames, ${(frames / videoTiming.fps).toFixed(1)} s`);
     expect(existsSync(join(out, 'chrome', 'task-1.gif'))).toBe(true);
     expect(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', join(out, 'chrome', 'task-1.gif')], { encoding: 'utf8' }).trim()).toBe('gif');
+  }, 120_000);
+
+  it("shows a broken or missing screenshot of someone else's run on grey, with the same frames", async () => {
+    const copy = join(tmp, 'broken-run');
+    execFileSync('cp', ['-r', osworldRun, copy]);
+    const task = join(copy, 'chrome', 'task-1');
+    const shots = readdirSync(task).filter((f) => f.endsWith('.png')).sort();
+    writeFileSync(join(task, shots[0]), 'not a png');
+    rmSync(join(task, shots[2]));
+    const r = await proctor('export', 'video', copy, '--out', join(tmp, 'broken'));
+    expect(r.code, r.err).toBe(0);
+    const steps = readTaskTrajectory(copy, 'chrome/task-1').steps;
+    expect(probe(join(tmp, 'broken', 'chrome', 'task-1.mp4')).frames).toBe(plannedFrames(steps));
+    expect(plannedFrames(steps)).toBe(6 * videoTiming.stepFrames + 2 * videoTiming.zoomFrames + videoTiming.verdictFrames);
   }, 120_000);
 
   it('names an unknown task, with the tasks the run has', async () => {

@@ -68,9 +68,11 @@ function imageIn(runDir: string, rel: string | undefined): string | undefined {
   return existsSync(abs) ? abs : undefined;
 }
 
-async function sizeOf(file: string): Promise<{ width: number; height: number }> {
-  const m = await sharp(file).metadata();
-  return { width: m.width ?? 1, height: m.height ?? 1 };
+/** An image's size, or undefined when the file is no readable image. */
+async function sizeOf(file: string | undefined): Promise<{ width: number; height: number } | undefined> {
+  if (!file) return undefined;
+  const m = await sharp(file).metadata().catch(() => undefined);
+  return m?.width && m.height ? { width: m.width, height: m.height } : undefined;
 }
 
 /** The frame: the first screenshot's size, at most 1280 wide, even sides (H.264 needs them). */
@@ -117,8 +119,9 @@ export async function writeTaskVideo(runDir: string, traj: TaskTrajectory, out: 
     before: imageIn(dir, s.observation) ?? imageIn(dir, steps[i - 1]?.screenshot) ?? imageIn(dir, s.screenshot),
     after: imageIn(dir, s.screenshot) ?? imageIn(dir, s.observation),
   }));
-  const first = shots.find((s) => s.before)?.before;
-  const size = frameSizeOf(first ? await sizeOf(first) : undefined);
+  let firstSize: { width: number; height: number } | undefined;
+  for (const s of shots) if (!firstSize) firstSize = await sizeOf(s.before);
+  const size = frameSizeOf(firstSize);
   await mkdir(resolve(out, '..'), { recursive: true });
   const enc = new Mp4Encoder(options.ffmpeg, out, size, videoTiming.fps);
   let frames = 0;
@@ -134,7 +137,9 @@ export async function writeTaskVideo(runDir: string, traj: TaskTrajectory, out: 
       const base = await baseImage(file, size);
       const caption = { title: titleOf(s, last), thought: thoughtOf(s) };
       const click = clickOf(s);
-      const at = click && file ? toFrame(click, await sizeOf(file), s.screen, size) : undefined;
+      // Without a readable screenshot the click is still marked and zoomed, on grey, by the screen's size.
+      const img = click ? ((await sizeOf(file)) ?? s.screen ?? size) : undefined;
+      const at = click && img ? toFrame(click, img, s.screen, size) : undefined;
       await put(await captioned(base, size, caption, at), videoTiming.stepFrames);
       if (!at) continue;
       for (let k = 1; k <= videoTiming.zoomFrames; k++) {
