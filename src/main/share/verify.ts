@@ -71,6 +71,7 @@ function readManifest(text: string): BundleManifest {
   if (m.version !== 1) fail('/version', `version ${String(m.version)} is not one this Proctor reads (1); update Proctor`);
   if (typeof m.run?.dir !== 'string' || !m.run.dir.startsWith('run/')) fail('/run/dir', 'missing or not below run/');
   safeEntryPath(m.run.dir);
+  if (typeof m.run.sourcePath !== 'string') fail('/run/sourcePath', 'missing or not a string');
   if (!Array.isArray(m.files)) fail('/files', 'not a list');
   m.files.forEach((f, i) => {
     if (typeof f?.path !== 'string' || !isHex64(f.sha256) || typeof f.bytes !== 'number') fail(`/files/${i}`, 'needs path, sha256 (64 hex digits) and bytes');
