@@ -1,45 +1,102 @@
-// `proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE] [--history]`: people's labels of the runs, one
-// row per run label and per step mark, with its provenance (author, role, what they saw, settlement, source, time).
+// `proctor export labels|trajectory|video`: people's labels with provenance (JSONL / CSV); each task's trajectory
+// as one JSON in a versioned schema (src/main/share/trajectory-export.ts); an MP4 per task (src/main/share/video).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError, type CliCommand } from '../command';
+import { shownPath, UsageError, type CliCommand, type CliIo } from '../command';
 import { labelledItems } from '../../annotate/items';
 import { exportRows, rowsAsCsv, rowsAsJsonl } from '../../annotate/label-rows';
 import { writeFileAtomic } from '../../store';
+import { readPriceFile, runDirsOf } from '../../report';
+import { exportTrajectories } from '../../share/trajectory-export';
+import { exportVideos } from '../../share/video/video';
 
 const usage = `Usage: proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE] [--root DIR] [--history]
+       proctor export trajectory <run-dir>… --out DIR [--task KEY]… [--prices FILE]
+       proctor export video <run-dir> [--task KEY]… [--gif] [--out DIR]
 
-Writes each person's current labels of the runs (default: every run below --root DIR, default the current
+labels: each person's current labels of the runs (default: every run below --root DIR, default the current
 folder): their latest run label and their latest mark of each step, with a lead's settlements and comments.
 Columns: run (the folder), run_id, task, person, role, complete, step, mark, note, comment, seen (blind | open),
 settles (a lead's reason), source (workbench, or the imported file and line), supersedes and at.
---history  every label event instead, each with the at of the person's earlier events it supersedes.
-JSONL by default; --out FILE, else standard output.`;
+JSONL by default; --out FILE, else standard output.
+  --history       every label event instead, each with the at of the person's earlier events it supersedes
+
+trajectory: each task as one JSON (resources/schemas/trajectory-export.schema.json, format proctor-trajectory,
+version 1): steps with their typed actions, the observation files (relative to the run folder), the model's
+messages, tokens, cost and the verdicts; DIR/index.json lists the files. Works on Proctor runs and on the
+OSWorld, Spider2-V, fork and UFO folders Proctor reads (a folder above runs stands for every run below it).
+  --prices FILE   USD per million tokens per model, as in \`proctor report\`, for cost the run did not record
+
+video: an MP4 per task from its stored screenshots (needs ffmpeg): each step with its click mark, a zoom toward
+each click, the step number, action and the model's thought as a caption, and the verdict at the end.
+  --gif           also a small GIF preview beside each MP4
+  --out DIR       where the videos go (default ./videos), as DIR/<domain>/<task>.mp4
+
+  --task KEY      only this task (<domain>/<task id>); may be repeated`;
+
+async function labels(runDirs: string[], values: { format?: string; out?: string; root?: string; history?: boolean }, io: CliIo): Promise<number> {
+  const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+  if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format must be jsonl or csv, not '${format}'`);
+  let text: string;
+  try {
+    const rows = exportRows(labelledItems(runDirs, resolve(values.root ?? '.')), { history: values.history });
+    text = format === 'csv' ? rowsAsCsv(rows) : rowsAsJsonl(rows);
+  } catch (e) {
+    io.err(`proctor export: ${(e as Error).message}`);
+    return 1;
+  }
+  if (values.out) await writeFileAtomic(values.out, text);
+  else io.out(text.replace(/\n$/, ''));
+  return 0;
+}
 
 export const command: CliCommand = {
   name: 'export',
-  summary: 'export people\'s labels with provenance as JSONL or CSV',
+  summary: "export people's labels (JSONL / CSV), trajectories as versioned JSON, or replay videos (MP4)",
   usage,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { format: { type: 'string' }, out: { type: 'string' }, root: { type: 'string' }, history: { type: 'boolean' } },
+      options: {
+        format: { type: 'string' },
+        out: { type: 'string' },
+        root: { type: 'string' },
+        task: { type: 'string', multiple: true },
+        prices: { type: 'string' },
+        gif: { type: 'boolean' },
+        history: { type: 'boolean' },
+      },
       allowPositionals: true,
     });
     const [what, ...runDirs] = positionals;
-    if (what !== 'labels') throw new UsageError(what ? `cannot export '${what}'; known: labels` : 'say what to export: labels');
-    const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
-    if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format must be jsonl or csv, not '${format}'`);
-    let text: string;
+    const known = 'labels, trajectory, video';
+    if (what === 'labels') return labels(runDirs, values, io);
+    if (what !== 'trajectory' && what !== 'video') throw new UsageError(what ? `cannot export '${what}'; known: ${known}` : `say what to export: ${known}`);
+    if (!runDirs.length) throw new UsageError(`export ${what} needs a run folder`);
+    if (what === 'trajectory') {
+      if (!values.out) throw new UsageError('export trajectory needs --out DIR');
+      try {
+        const prices = values.prices ? readPriceFile(values.prices) : undefined;
+        const dirs = runDirs.flatMap((d) => runDirsOf(d));
+        const files = await exportTrajectories(dirs, values.out, { prices, tasks: values.task });
+        io.out(`${files.length} trajectories of ${dirs.length} run${dirs.length === 1 ? '' : 's'} written to ${shownPath(resolve(values.out))} (index.json lists them)`);
+        return 0;
+      } catch (e) {
+        io.err(`proctor export: ${(e as Error).message}`);
+        return 1;
+      }
+    }
+    if (runDirs.length !== 1) throw new UsageError('export video takes one run folder');
+    const out = resolve(values.out ?? 'videos');
     try {
-      const rows = exportRows(labelledItems(runDirs, resolve(values.root ?? '.')), { history: values.history });
-      text = format === 'csv' ? rowsAsCsv(rows) : rowsAsJsonl(rows);
+      const started = performance.now();
+      const videos = await exportVideos(runDirs[0], out, { tasks: values.task, gif: values.gif });
+      for (const v of videos) io.out(`${shownPath(v.file)}  ${v.frames} frames, ${v.seconds.toFixed(1)} s${v.gif ? `  (preview ${shownPath(v.gif)})` : ''}`);
+      io.out(`${videos.length} video${videos.length === 1 ? '' : 's'} written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return 0;
     } catch (e) {
       io.err(`proctor export: ${(e as Error).message}`);
       return 1;
     }
-    if (values.out) await writeFileAtomic(values.out, text);
-    else io.out(text.replace(/\n$/, ''));
-    return 0;
   },
 };
