@@ -11,6 +11,7 @@ import { findRunDirs, readRun, readTaskTrajectory, runFiles, type ManifestTaskIn
 import { readTaskFile } from '../tasks';
 import { costOf, priceTableProblems, type PriceTable } from '../agents/pricing';
 import { settleReportRow } from '../annotate/report-verdict';
+import type { AttemptRow } from './stats';
 
 export interface ReportRun {
   runDir: string;
@@ -20,7 +21,8 @@ export interface ReportRun {
   model?: string;
   /** Other tools' runs: the settings their folder layout gives (action space, observation, model, flags). */
   settings?: RunSettings;
-  rows: ReportRow[];
+  /** One row per task attempt (a run with `--repeats` has several per task, each with its attempt number). */
+  rows: AttemptRow[];
   /** Problems met reading the run, its task files, or its steps (for cost). */
   problems: Problem[];
 }
@@ -158,9 +160,12 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
   };
   const fromTasks = options.tasks ? taskIndex(options.tasks) : undefined;
   const prices = priceTableOf(options.prices);
-  const rows: ReportRow[] = [];
+  const rows: AttemptRow[] = [];
   for (const item of detail.tasks as RunTaskItem[]) {
-    const row = rowFromItem(item, detail.run.gradedBy);
+    const row: AttemptRow = rowFromItem(item, detail.run.gradedBy);
+    if (item.attempt !== undefined) row.attempt = item.attempt;
+    if (item.cause !== undefined) row.cause = item.cause;
+    if (item.cost !== undefined) row.cost = item.cost;
     settleReportRow(row, dir, item);
     const i = info(item.key);
     if (row.difficulty === undefined && typeof i?.actionNumber === 'number') {
