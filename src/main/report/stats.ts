@@ -73,7 +73,7 @@ export function mcnemarExact(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** A small seeded PRNG (mulberry32): uniform integers below `n` for the bootstrap. */
+/** A small seeded PRNG (mulberry32): uniform numbers in [0, 1); seeds the bootstrap's xorshift32. */
 export function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
@@ -95,11 +95,18 @@ export function bootstrapMeanCi(values: ArrayLike<number>, opts: { resamples?: n
   if (n === 0) return { low: 0, high: 0, level };
   const b = opts.resamples ?? DEFAULT_RESAMPLES;
   const v = Float64Array.from(values as ArrayLike<number>);
-  const next = seededRandom(opts.seed ?? DEFAULT_SEED);
+  // xorshift32 inline (the draw is the whole cost: resamples × tasks of them), its state from the seed.
+  let s = (seededRandom(opts.seed ?? DEFAULT_SEED)() * 4294967296) | 0 || 1;
+  const scale = n / 4294967296;
   const means = new Float64Array(b);
   for (let r = 0; r < b; r++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += v[(next() * n) | 0];
+    for (let i = 0; i < n; i++) {
+      s ^= s << 13;
+      s ^= s >>> 17;
+      s ^= s << 5;
+      sum += v[((s >>> 0) * scale) | 0];
+    }
     means[r] = sum / n;
   }
   means.sort();
