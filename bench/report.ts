@@ -80,7 +80,9 @@ async function writeRunFolder(out: string): Promise<string> {
 function regroup(rows: AttemptRow[]): AttemptRow[] {
   for (const r of rows) {
     const m = /^(.*)-a(\d+)$/.exec(r.taskId);
-    if (m) (r.taskId = m[1]), (r.attempt = Number(m[2]));
+    if (!m) continue;
+    r.taskId = m[1];
+    r.attempt = Number(m[2]);
   }
   return rows;
 }

@@ -231,8 +231,14 @@ function costOf(rows: readonly AttemptRow[], tasks: number, successes: number): 
   for (const r of rows) {
     const u = r.cost?.usd ?? r.costUsd;
     const w = r.cost?.wallMs ?? r.timingMs;
-    if (typeof u === 'number' && Number.isFinite(u)) (usd += u), withUsd++;
-    if (typeof w === 'number' && Number.isFinite(w)) (wall += w), withTime++;
+    if (typeof u === 'number' && Number.isFinite(u)) {
+      usd += u;
+      withUsd++;
+    }
+    if (typeof w === 'number' && Number.isFinite(w)) {
+      wall += w;
+      withTime++;
+    }
     if (r.cost?.tokensIn !== undefined || r.cost?.tokensOut !== undefined) {
       tin += r.cost.tokensIn ?? 0;
       tout += r.cost.tokensOut ?? 0;
@@ -345,8 +351,14 @@ export function pairedComparison(a: { label: string; rows: readonly AttemptRow[]
     diffs[i] = rb - ra;
     const pa = ra > 0.5;
     const pb = rb > 0.5;
-    if (pa && !pb) (aOnly++, toA.push({ task: t, a: ra, b: rb }));
-    if (pb && !pa) (bOnly++, toB.push({ task: t, a: ra, b: rb }));
+    if (pa && !pb) {
+      aOnly++;
+      toA.push({ task: t, a: ra, b: rb });
+    }
+    if (pb && !pa) {
+      bOnly++;
+      toB.push({ task: t, a: ra, b: rb });
+    }
   });
   const n = common.length;
   const rateA = n ? sumA / n : 0;
