@@ -30,13 +30,31 @@ export const causeLabels: Readonly<Record<AttemptCause | 'unfinished', string>> 
 const causeKind = (c: AttemptCause | 'unfinished') =>
   c === 'success' ? 'easy' : c === 'env_error' || c === 'grading_error' ? 'warning' : c === 'unfinished' ? 'tag' : 'hard';
 
-// One request per run at a time, shared by every component showing it (the run table and the replay ask alike).
+// One request per run and setting, shared by every component showing it (the run table and the replay ask alike),
+// and at most two at a time: a list of hundreds of runs must not read them all at once on the engine.
 const cache = new Map<string, Promise<RunStats>>();
+const waiting: (() => void)[] = [];
+let inFlight = 0;
+function limited<T>(call: () => Promise<T>): Promise<T> {
+  return new Promise<T>((ok, fail) => {
+    const start = () => {
+      inFlight++;
+      call()
+        .then(ok, fail)
+        .finally(() => {
+          inFlight--;
+          waiting.shift()?.();
+        });
+    };
+    if (inFlight < 2) start();
+    else waiting.push(start);
+  });
+}
 function statsOf(runId: string, includeErrors: boolean, version: number): Promise<RunStats> {
   const key = `${runId}\n${includeErrors}\n${version}`;
   let p = cache.get(key);
   if (!p) {
-    p = client.call('runs.stats', { runId, includeErrors });
+    p = limited(() => client.call('runs.stats', { runId, includeErrors }));
     p.catch(() => cache.delete(key));
     cache.set(key, p);
   }
@@ -62,8 +80,8 @@ function useRunStats(runId: string, includeErrors = false, version = 0): { stats
  * The run list's cell: the interval of the rate (nothing when the caller may not see statistics); the rate too
  * when it differs from the list's (env and grading errors left out).
  */
-export function RunInterval({ runId, rate }: { runId: string; rate?: number }) {
-  const { stats } = useRunStats(runId);
+export function RunInterval({ runId, rate, version = 0 }: { runId: string; rate?: number; version?: number }) {
+  const { stats } = useRunStats(runId, false, version);
   if (!stats || !stats.overall.tasks) return null;
   const o = stats.overall;
   const same = rate !== undefined && Math.abs(rate - o.rate) < 0.0005;

@@ -91,7 +91,7 @@ function RunList() {
                   <>
                     {pct(r.successRate)}
                     {r.gradedBy === 'judge' ? ' (judge)' : ''}
-                    <RunInterval runId={r.runId} rate={r.successRate} />
+                    <RunInterval runId={r.runId} rate={r.successRate} version={r.finished} />
                   </>
                 )}
               </td>
