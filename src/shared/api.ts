@@ -1,6 +1,7 @@
 // The one contract between the UI and the engine. Both transports (Electron IPC, HTTP + WebSocket) carry
 // exactly these methods and events; the renderer sees only `ProctorClient`. Pure: no Node, no DOM.
 import type { RunQueueView } from './queue';
+import type { PairedComparison, RunStats } from './run-stats';
 import type { Problem, Task } from './task';
 import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
@@ -129,6 +130,14 @@ export interface ApiMethods {
   /** The `human` agent's next entry (pyautogui code or computer_13 JSON), as a person typed or clicked it. */
   'runs.act': { params: { runId: string; taskKey: string; text: string }; result: { ok: boolean } };
   /**
+   * A run's statistics over its attempts (issue 24): the success rate with its bootstrap interval, per task k of n,
+   * pass@k, pass^k and flaky marks, causes, cost, and the rate by category, app and difficulty with intervals.
+   * Env and grading errors are left out of the rates unless `includeErrors`.
+   */
+  'runs.stats': { params: { runId: string; includeErrors?: boolean }; result: RunStats };
+  /** Run B (`runIds[1]`) against run A (`runIds[0]`) paired over their common tasks (interval, McNemar, flips, sentence). */
+  'runs.pairedStats': { params: { runIds: string[]; includeErrors?: boolean }; result: PairedComparison };
+  /**
    * A person's label, appended as an event. The author is the caller (team token, or the OS user alone); an
    * `author` naming someone else is refused. Step marks need `correct` or `mark`.
    */
@@ -216,6 +225,9 @@ export const methodPolicies = {
   'runs.control': { reveals: [], roles: everyone },
   'runs.pending': { reveals: [], roles: everyone },
   'runs.act': { reveals: [], roles: everyone },
+  // Rates and causes are grades: not for annotators (they see grades only item by item, after labelling).
+  'runs.stats': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see run statistics' },
+  'runs.pairedStats': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see run statistics' },
   'labels.add': { reveals: [], roles: everyone },
   'labels.settle': { reveals: [], roles: ['lead'], does: 'settle a conflict' },
   'labels.conflicts': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: ['lead', 'reviewer'], does: 'see the conflict queue' },
@@ -300,6 +312,8 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   ),
   'runs.pending': obj({ runId: str }, ['runId']),
   'runs.act': obj({ runId: str, taskKey: str, text: { type: 'string', minLength: 1, maxLength: 20000 } }, ['runId', 'taskKey', 'text']),
+  'runs.stats': obj({ runId: str, includeErrors: { type: 'boolean' } }, ['runId']),
+  'runs.pairedStats': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 2 }, includeErrors: { type: 'boolean' } }, ['runIds']),
   'labels.add': obj(
     {
       runId: str,

@@ -7,10 +7,13 @@ import type { RunFormat, RunSettings, RunTaskItem } from '../../shared/run';
 import type { Problem, Task } from '../../shared/task';
 import { difficultyOf } from '../../shared/task';
 import { metadataFromTags, rowFromItem, type ReportRow } from '../../shared/breakdown';
-import { findRunDirs, readRun, readTaskTrajectory, runFiles, type ManifestTaskInfo, type RunManifest } from '../store';
+import { findRunDirs, readJsonLines, readRun, readTaskTrajectory, runFiles, type ManifestTaskInfo, type RunManifest } from '../store';
+import { taskDirIn } from '../store/layout';
+import type { Verdict } from '../../shared/run';
 import { readTaskFile } from '../tasks';
 import { costOf, priceTableProblems, type PriceTable } from '../agents/pricing';
 import { settleReportRow } from '../annotate/report-verdict';
+import type { AttemptRow } from './stats';
 
 export interface ReportRun {
   runDir: string;
@@ -20,7 +23,8 @@ export interface ReportRun {
   model?: string;
   /** Other tools' runs: the settings their folder layout gives (action space, observation, model, flags). */
   settings?: RunSettings;
-  rows: ReportRow[];
+  /** One row per task attempt (a run with `--repeats` has several per task, each with its attempt number). */
+  rows: AttemptRow[];
   /** Problems met reading the run, its task files, or its steps (for cost). */
   problems: Problem[];
 }
@@ -107,10 +111,16 @@ function costOfTask(runDir: string, key: string, model: string | undefined, pric
   return any ? costOf(prices, model, tokens) : undefined;
 }
 
-/** The brittle-evaluator flags of a task's current (last) rule verdict; [] when it has none or no verdict. */
-function brittleFlagsOf(runDir: string, key: string): string[] {
+/**
+ * The brittle-evaluator flags of a task's current (last) rule verdict; [] when it has none or no verdict. Read from
+ * the task folder's verdicts.jsonl as the store's reader reads it (not through a whole trajectory per task, which
+ * reads the run's events again for every task: minutes for a run of thousands of attempts).
+ */
+function brittleFlagsOf(runDir: string, taskDir: string | undefined): string[] {
+  if (!taskDir) return [];
   try {
-    const rule = readTaskTrajectory(runDir, key).verdicts.filter((v) => v.kind === 'rule').at(-1);
+    const verdicts = readJsonLines<Verdict>(join(taskDirIn(runDir, taskDir), runFiles.verdicts)).values;
+    const rule = verdicts.filter((v) => typeof v === 'object' && v !== null && v.kind === 'rule').at(-1);
     return rule && rule.kind === 'rule' ? (rule.brittle ?? []) : [];
   } catch {
     return [];
@@ -158,9 +168,12 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
   };
   const fromTasks = options.tasks ? taskIndex(options.tasks) : undefined;
   const prices = priceTableOf(options.prices);
-  const rows: ReportRow[] = [];
+  const rows: AttemptRow[] = [];
   for (const item of detail.tasks as RunTaskItem[]) {
-    const row = rowFromItem(item, detail.run.gradedBy);
+    const row: AttemptRow = rowFromItem(item, detail.run.gradedBy);
+    if (item.attempt !== undefined) row.attempt = item.attempt;
+    if (item.cause !== undefined) row.cause = item.cause;
+    if (item.cost !== undefined) row.cost = item.cost;
     settleReportRow(row, dir, item);
     const i = info(item.key);
     if (row.difficulty === undefined && typeof i?.actionNumber === 'number') {
@@ -175,7 +188,7 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
       const task = fromTasks(row);
       if (task) fillFromTask(row, task);
     }
-    if (detail.run.format === 'proctor') row.brittle = brittleFlagsOf(dir, item.key);
+    if (detail.run.format === 'proctor') row.brittle = brittleFlagsOf(dir, i?.dir);
     if (prices) {
       const cost = costOfTask(dir, item.key, detail.run.model ?? manifest?.model, prices, problems);
       if (cost !== undefined) row.costUsd = cost;

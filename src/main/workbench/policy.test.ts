@@ -31,6 +31,8 @@ const samples: { [M in MethodName]: Params<M> } = {
   'runs.control': { runId: 'runA', action: 'pause' },
   'runs.pending': { runId: 'runA' },
   'runs.act': { runId: 'runA', taskKey: 'demo/t1', text: 'WAIT' },
+  'runs.stats': { runId: 'runA' },
+  'runs.pairedStats': { runIds: ['runA', 'runB'] },
   'labels.add': { runId: 'runC', taskKey: 'demo/t1', label: { complete: 'yes' } },
   'labels.settle': { runId: 'runA', taskKey: 'demo/t1', complete: 'no', reason: 'mine' },
   'labels.conflicts': {},

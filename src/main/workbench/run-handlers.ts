@@ -14,6 +14,7 @@ import { RunTail } from './run-live';
 import { RunControl } from './run-control';
 import type { TaskSourceOptions } from './task-sources';
 import { compareHandlers } from './compare-handlers';
+import { statsHandlers } from './stats-handlers';
 import { readJsonFile } from '../store/files';
 import { isOsworldRunDir } from '../store/osworld-reader';
 import { isSpider2vRunDir } from '../store/spider2v-reader';
@@ -37,7 +38,10 @@ function readRunOrProblem(dir: string, root: string): RunDetail {
   }
 }
 
-type RunMethods = Pick<ApiHandlers, 'runs.list' | 'runs.get' | 'runs.task' | 'runs.queue' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act'>;
+type RunMethods = Pick<
+  ApiHandlers,
+  'runs.list' | 'runs.get' | 'runs.task' | 'runs.queue' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'runs.stats' | 'runs.pairedStats'
+>;
 
 export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOptions = {}): { handlers: RunMethods; close(): Promise<void> } {
   const tail = new RunTail(hub);
@@ -110,6 +114,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
       return typeof queue === 'string' ? runQueueView(queue, detail.run.runId) : null;
     },
     ...compareHandlers(root, { trajectory, run: comparedRun }),
+    ...statsHandlers(root, runDir),
     'runs.start': async (params) => control.start(params),
     'runs.control': async ({ runId, action, taskKey, step, code }) => control.control(runId, action, taskKey, step, code),
     'runs.pending': async ({ runId }) => control.pending(runId),

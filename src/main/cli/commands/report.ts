@@ -2,6 +2,9 @@
 // app, difficulty, interface, instruction style and account; tokens, cost and time per task), and with
 // `--compare` run versus run per bucket with the tasks that flipped. A folder may be a harness's whole output:
 // every run below it is read, and runs are grouped by their settings (action space, observation, model, flags).
+// Beside them: the statistics over attempts (interval, k of n, flaky tasks, causes, cost), the paired comparison,
+// and the tidy CSV of every attempt.
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError, shownPath, type CliCommand } from '../command';
 import type { PriceTable } from '../../agents/pricing';
@@ -23,10 +26,18 @@ import {
   readReportRun,
   type DimensionName,
   type ReportRun,
+  runStats,
+  pairedComparison,
+  formatRunStats,
+  formatPaired,
+  attemptsCsv,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  type StatsOptions,
 } from '../../report';
 import { verdictSources } from '../../annotate/report-verdict';
 
-const usage = `Usage: proctor report <folder>… [--json] [--by DIMENSION]… [--compare] [--tasks PATH]… [--prices FILE]
+const usage = `Usage: proctor report <folder>… [--json] [--csv FILE] [--by DIMENSION]… [--compare] [--include-errors] [--tasks PATH]… [--prices FILE]
 
 Success rate of each run overall and broken down as the Spider2-V paper does:
   --by category     data warehousing, transformation, ingestion, visualization, orchestration,
@@ -42,8 +53,21 @@ Success rate of each run overall and broken down as the Spider2-V paper does:
 A rate's denominator is every task of the run: errored, skipped and unfinished tasks count as 0 and are shown
 as counts. A task passes when it scored 1. Tokens and time per task are what the run recorded.
 
+Statistics over attempts (a run with --repeats N has N attempts per task): each task's successes k of n,
+pass@k and pass^k (unbiased, k = 1..n), mean score and a flaky mark where attempts disagree; the run's success
+rate (mean over tasks of their share of successful attempts) with a 95 % interval by percentile bootstrap over
+tasks, attempts kept together (seeded: the same runs give the same interval); the same per bucket; each
+attempt's cause (success, agent failure, step limit, agent error, env error, grading error — derived from state
+and score where the run recorded none); cost per task, per success and time per success.
+Env and grading errors are left out of these rates by default and listed with the command that re-runs them.
+
+  --include-errors count env and grading errors as failures instead of leaving them out
+  --seed N         bootstrap seed (default ${DEFAULT_SEED}); --resamples N (default ${DEFAULT_RESAMPLES})
+  --csv FILE       write one row per attempt of every run (all fields) to FILE
+
   --compare        two or more runs (given, or found below a folder) side by side per bucket, each with its difference to the first run, and
-                   the tasks that flipped (fail → pass, pass → fail)
+                   the tasks that flipped (fail → pass, pass → fail); then each run against the first paired over their
+                   common tasks: the difference with a paired bootstrap interval, exact McNemar, and a sentence
   --tasks PATH     task files, folders or split files to take metadata from when a run lacks it (OSWorld,
                    Spider2-V and UFO result folders carry none); may be repeated
   --prices FILE    USD per million tokens per model ({"<model>": {"input": 2.5, "output": 10}}, or an endpoint
@@ -64,10 +88,18 @@ export interface ReportArgs {
   compare: boolean;
   tasks: string[];
   prices?: string;
+  includeErrors: boolean;
+  csv?: string;
+  seed: number;
+  resamples: number;
 }
 
 export function parseReportArgs(argv: string[]): ReportArgs {
-  const args: ReportArgs = { runDirs: [], json: false, dims: [], compare: false, tasks: [] };
+  const args: ReportArgs = { runDirs: [], json: false, dims: [], compare: false, tasks: [], includeErrors: false, seed: DEFAULT_SEED, resamples: DEFAULT_RESAMPLES };
+  const whole = (v: string, flag: string, min: number) => {
+    if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`${flag} ${v}: give a whole number ≥ ${min}`);
+    return Number(v);
+  };
   const value = (i: number, flag: string, what: string) => {
     const v = argv[i];
     if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs ${what}`);
@@ -78,6 +110,10 @@ export function parseReportArgs(argv: string[]): ReportArgs {
     const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     if (flag === '--json' && inline === undefined) args.json = true;
     else if (flag === '--compare' && inline === undefined) args.compare = true;
+    else if (flag === '--include-errors' && inline === undefined) args.includeErrors = true;
+    else if (flag === '--csv') args.csv = inline ?? value(++i, '--csv', 'a file to write');
+    else if (flag === '--seed') args.seed = whole(inline ?? value(++i, '--seed', 'a whole number'), '--seed', 0);
+    else if (flag === '--resamples') args.resamples = whole(inline ?? value(++i, '--resamples', 'a whole number'), '--resamples', 100);
     else if (flag === '--by') {
       const v = inline ?? value(++i, '--by', `one of ${dimensionNames.join(', ')}, all`);
       for (const d of v.split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -146,6 +182,20 @@ export const command: CliCommand = {
     const groups = expanded || runs.some((r) => r.settings) ? groupBySettings(runs, labels) : undefined;
     const reports = runs.map((r) => breakdown(r.rows, args.dims));
     const comparison = args.compare ? compareRuns(runs.map((r, i) => ({ label: labels[i], rows: r.rows })), args.dims) : undefined;
+    const statsOptions: StatsOptions = { includeErrors: args.includeErrors, seed: args.seed, resamples: args.resamples };
+    const stats = runs.map((r) => runStats(r.rows, { ...statsOptions, dims: args.dims }));
+    const paired = args.compare
+      ? runs.slice(1).map((r, i) => pairedComparison({ label: labels[0], rows: runs[0].rows }, { label: labels[i + 1], rows: r.rows }, statsOptions))
+      : undefined;
+    if (args.csv) {
+      try {
+        writeFileSync(args.csv, attemptsCsv(runs.map((r, i) => ({ label: labels[i], runDir: r.runDir, rows: r.rows, stats: stats[i] }))));
+      } catch (e) {
+        io.err(`proctor report: --csv ${args.csv}: cannot write it (${(e as Error).message}); give a writable file path`);
+        return 1;
+      }
+      io.err(`Wrote ${runs.reduce((n, r) => n + r.rows.length, 0)} attempt rows to ${shownPath(args.csv)}`);
+    }
     if (args.json) {
       io.out(
         JSON.stringify(
@@ -158,12 +208,14 @@ export const command: CliCommand = {
               agent: r.agent ?? null,
               model: r.model ?? null,
               report: reports[i],
+              stats: stats[i],
               tasks: r.rows,
               problems: r.problems,
               ...(r.settings ? { settings: r.settings } : {}),
             })),
             ...(groups ? { groups } : {}),
             ...(comparison ? { comparison } : {}),
+            ...(paired ? { paired } : {}),
           },
           null,
           2,
@@ -176,13 +228,17 @@ export const command: CliCommand = {
       for (const line of formatSettingsGroups(groups)) io.out(line);
       io.out('');
     }
-    if (comparison) for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir)))) io.out(line);
-    else
+    if (comparison) {
+      for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir)))) io.out(line);
+      for (const p of paired ?? []) for (const line of ['', ...formatPaired(p)]) io.out(line);
+    } else
       for (const [i, report] of reports.entries()) {
         if (i) io.out('');
         for (const line of formatBreakdown(titles[i], report)) io.out(line);
         const sources = verdictSources(runs[i].rows);
         if (sources) io.out(`Verdicts rest on: ${sources} (lead's settlement, else agreeing people, else judge, else rule)`);
+        io.out('');
+        for (const line of formatRunStats(stats[i], shownPath(runs[i].runDir))) io.out(line);
       }
     for (const run of runs) {
       if (!run.problems.length) continue;

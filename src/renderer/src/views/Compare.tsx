@@ -11,6 +11,7 @@ import { client } from '../transport';
 import type { Route } from '../route';
 import { ActionOverlay } from '../components/ActionOverlay';
 import { EntryWhat, isForeign } from '../components/StepEntry';
+import { PairedPanel } from '../components/RunStats';
 
 const go = (hash: string, replace = false) => {
   if (replace) {
@@ -53,6 +54,7 @@ function SharedTasks({ runs }: { runs: string[] }) {
   if (!details) return <div className="muted pad">Reading runs…</div>;
   return (
     <div className="pad">
+      <PairedPanel runs={runs} />
       <h2 className="small muted">
         {rows.length} tasks in all {runs.length} runs · {rows.filter((r) => r.flipped).length} with different scores
       </h2>

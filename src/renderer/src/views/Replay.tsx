@@ -9,6 +9,7 @@ import { client } from '../transport';
 import { navigate, type Route } from '../route';
 import { ActionOverlay, colourOf } from '../components/ActionOverlay';
 import { VerdictPanel } from '../components/VerdictPanel';
+import { AttemptsPanel } from '../components/RunStats';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
@@ -105,6 +106,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
         <span className="muted small">←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>
+      <AttemptsPanel runId={runId} taskKey={taskKey} />
       {traj.task?.instruction && <div className="replay-instruction">{traj.task.instruction}</div>}
       {awaiting && <LivePanel runId={runId} taskKey={taskKey} awaiting={awaiting} />}
       <div className="filmstrip" data-testid="filmstrip">

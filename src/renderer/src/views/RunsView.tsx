@@ -12,6 +12,7 @@ import { Replay } from './Replay';
 import { useRunEvents } from '../live';
 import { StartRunForm } from '../components/StartRunForm';
 import { BreakdownPanel } from '../components/BreakdownPanel';
+import { RunInterval, RunStatsPanel } from '../components/RunStats';
 import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 import { compareLink, compareRunLimits } from '../../../shared/links';
@@ -81,7 +82,19 @@ function RunList() {
               <td>
                 {r.finished}/{r.tasks}
               </td>
-              <td>{r.error ? <span className="error" title={r.error}>unreadable: {r.error.slice(0, 80)}</span> : `${pct(r.successRate)}${r.gradedBy === 'judge' ? ' (judge)' : ''}`}</td>
+              <td>
+                {r.error ? (
+                  <span className="error" title={r.error}>
+                    unreadable: {r.error.slice(0, 80)}
+                  </span>
+                ) : (
+                  <>
+                    {pct(r.successRate)}
+                    {r.gradedBy === 'judge' ? ' (judge)' : ''}
+                    <RunInterval runId={r.runId} rate={r.successRate} version={r.finished} />
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -178,6 +191,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
       {detail.problems.length > 0 && <ProblemList problems={detail.problems} limit={20} />}
       {typeof detail.manifest?.queue === 'string' && <QueuePanel runId={runId} />}
       <BreakdownPanel tasks={all} gradedBy={by} />
+      <RunStatsPanel runId={runId} version={detail.run.finished} />
       <div className="filters">
         <input placeholder="search" value={filters.text} onChange={(e) => setQuery({ q: e.target.value })} aria-label="search tasks" />
         <Select label="app" value={filters.app} options={options((t) => t.app)} onChange={(v) => setQuery({ app: v })} />
