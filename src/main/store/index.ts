@@ -2,7 +2,7 @@
 export { RunWriter, TaskWriter, TaskLockedError, readManifest, processAlive, observationFileOf } from './run-writer';
 export type { TaskResults, ManifestInput, SavedObservation, TrajExtras } from './run-writer';
 export { listRuns, readRun, readTaskTrajectory, findRunDirs } from './reader';
-export { appendVerdict, readVerdicts, taskDirOf } from './verdicts';
+export { appendVerdict, taskDirOf } from './verdicts';
 export { runEvents, publish } from './events';
 export { standingVerdicts, standingVerdictsOf, type VerdictEvent } from './event-history';
 export type { RunEventBus } from './events';

@@ -1,13 +1,25 @@
 // Appending a verdict (rule, judge, human) to a task of any readable run; never overwrites an earlier one.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Verdict } from '../../shared/run';
 import { publish } from './events';
-import { appendJsonLine, readJsonLines } from './files';
+import { appendJsonLine } from './files';
 import { files, taskDirIn } from './layout';
 import { readManifest } from './run-writer';
 import { isUfoRunDir, ufoTaskDir } from './ufo-reader';
 import { isOsworldRunDir, osworldTaskDir } from './osworld-reader';
+
+/** The run's manifest, read again only when the file changed (a report asks for every task of a run in turn). */
+const manifests = new Map<string, { mtimeMs: number; size: number; manifest: ReturnType<typeof readManifest> }>();
+function manifestOf(dir: string): ReturnType<typeof readManifest> {
+  const st = statSync(join(dir, files.manifest));
+  const known = manifests.get(dir);
+  if (known && known.mtimeMs === st.mtimeMs && known.size === st.size) return known.manifest;
+  const manifest = readManifest(dir);
+  if (manifests.size > 64) manifests.delete(manifests.keys().next().value!);
+  manifests.set(dir, { mtimeMs: st.mtimeMs, size: st.size, manifest });
+  return manifest;
+}
 
 /**
  * The folder of `taskKey` in a Proctor run (from its manifest), an OSWorld or Spider2-V result folder
@@ -16,7 +28,7 @@ import { isOsworldRunDir, osworldTaskDir } from './osworld-reader';
 export function taskDirOf(runDir: string, taskKey: string): string {
   const dir = resolve(runDir);
   if (existsSync(join(dir, files.manifest))) {
-    const manifest = readManifest(dir);
+    const manifest = manifestOf(dir);
     const rel = manifest.taskInfo?.[taskKey]?.dir;
     if (!rel) throw new Error(`task '${taskKey}' is not in ${join(dir, files.manifest)} (/taskInfo)`);
     return taskDirIn(dir, rel);
@@ -54,7 +66,3 @@ export function appendVerdict(runDir: string, taskKey: string, verdict: Verdict)
   }
 }
 
-/** The verdicts stored in the task's verdicts.jsonl, oldest first (none when it has none yet). */
-export function readVerdicts(runDir: string, taskKey: string): Verdict[] {
-  return readJsonLines<Verdict>(join(taskDirOf(resolve(runDir), taskKey), files.verdicts)).values;
-}

@@ -4,8 +4,8 @@
 import type { ApiHandlers, RunDetail } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import type { HumanLabel, RunTaskItem, StepMark } from '../../shared/run';
-import { appendVerdict, readManifest, readRun, readVerdicts } from '../store';
-import { humanLabels, supersededBy } from '../annotate/labels';
+import { appendVerdict, readManifest, readRun } from '../store';
+import { humanLabels, readVerdicts, supersededBy } from '../annotate/labels';
 import { planAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
 import { localCaller, readTeam } from '../annotate/team';
