@@ -103,4 +103,31 @@ describe.skipIf(missing.length > 0)(`a live run from the UI${missing.length ? ` 
     await act('DONE', 4);
     await expect.poll(() => page.locator('.replay-head').textContent(), { timeout: 60_000 }).toMatch(/success.*score 1/);
   });
+
+  it('shows that an agent drives the display, pauses and resumes with p, stops with x, and says the run was stopped', async () => {
+    const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await page.goto(`${w.served.url}#/runs`);
+    await page.getByTestId('start-run').locator('summary').click();
+    await page.getByLabel('tasks to run').fill(task);
+    await page.getByLabel('agent').selectOption('oracle');
+    await page.getByLabel('approve each action').check();
+    await page.getByTestId('start-run-submit').click();
+    await expect.poll(() => page.getByTestId('run-task-row').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('run-status').textContent()).toMatch(/^running · 0 of 1 finished/);
+    await page.getByTestId('run-task-row').click();
+    await page.getByTestId('live-panel').waitFor({ timeout: 60_000 });
+    const driving = page.getByTestId('driving');
+    await expect.poll(() => driving.textContent()).toMatch(/running · an agent drives the display/);
+    expect(await driving.isVisible()).toBe(true);
+    await page.screenshot({ path: resolve(artefactsDir, 'live-driving.png') });
+    await page.keyboard.press('p');
+    await expect.poll(() => driving.textContent()).toMatch(/paused/);
+    await page.keyboard.press('p');
+    await expect.poll(() => driving.textContent()).toMatch(/running/);
+    await page.keyboard.press('x'); // stops the run (the waiting action is not performed)
+    await expect.poll(() => page.locator('.replay-head').textContent(), { timeout: 60_000 }).toMatch(/cancelled/);
+    await expect.poll(() => page.getByTestId('driving').count(), { timeout: 30_000 }).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: 30_000 }).toMatch(/stopped by a person \(1 task cancelled\)/);
+  });
 });

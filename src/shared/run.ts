@@ -299,6 +299,10 @@ export interface RunListItem {
   startedAtSource?: TimeSource;
   /** Why the folder could not be read (it is listed all the same). */
   error?: string;
+  /** Tasks a person stopped (cancelled) before they finished. */
+  stopped?: number;
+  /** A run started from this workbench that a person paused (it is live, and waits). */
+  paused?: boolean;
 }
 
 /** Everything Proctor publishes while a run goes on; the store writes the same events. */

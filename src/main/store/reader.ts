@@ -310,6 +310,8 @@ export function readRun(runDir: string, root?: string): RunDetail {
     successRate: successRate(tasks),
     live,
   };
+  const stopped = tasks.filter((t) => t.state === 'cancelled').length;
+  if (stopped) run.stopped = stopped;
   return { run, manifest: manifest as unknown as Record<string, unknown>, tasks, problems };
 }
 

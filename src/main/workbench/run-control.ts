@@ -65,6 +65,12 @@ export class RunControl {
     private readonly sources: TaskSourceOptions = {},
   ) {}
 
+  /** Whether a person paused this workbench's run. */
+  isPaused(runId: string): boolean {
+    const run = this.runs.get(runId) ?? [...this.runs.values()].find((r) => runId.endsWith(r.runId));
+    return run?.gate.isPaused ?? false;
+  }
+
   owns(runId: string): boolean {
     return this.runs.has(runId) || [...this.runs.values()].some((r) => runId.endsWith(r.runId));
   }

@@ -20,6 +20,10 @@ export class RunGate {
     readonly runId: () => string,
   ) {}
 
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
   setPaused(paused: boolean): void {
     this.paused = paused;
     if (!paused) for (const w of this.resumeWaiters.splice(0)) w();

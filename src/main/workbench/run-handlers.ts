@@ -92,6 +92,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
     'runs.list': async ({ path, withTask }) => {
       const all = listRuns(path ? resolveBelow(root, path) : root);
       for (const r of all) if (r.live && !control.owns(r.runId)) tail.follow(resolveBelow(root, r.path));
+      for (const r of all) if (r.live && control.isPaused(r.runId)) r.paused = true;
       if (withTask === undefined) return all;
       return all.filter((r) => {
         try {
@@ -105,6 +106,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
       const dir = runDir(runId);
       const detail = readable(() => readRunOrProblem(dir, root));
       if (detail.run.live && !control.owns(detail.run.runId)) tail.follow(dir);
+      if (detail.run.live && control.isPaused(detail.run.runId)) detail.run.paused = true;
       return detail;
     },
     'runs.task': async ({ runId, taskKey }) => trajectory(runId, taskKey),

@@ -15,6 +15,7 @@ import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
 import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
 import { CompareWith } from '../components/CompareWith';
+import { RunControls } from '../components/RunControls';
 import { endsOf, groupSteps, linkOf, moveFrom, isLiveTask, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
 import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
 import { ModelWords } from '../components/ModelWords';
@@ -103,6 +104,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <span data-testid="replay-score">score {formatScore(traj.item.score)}</span>
         {traj.item.startedAt && <StartedAt at={traj.item.startedAt} source={traj.item.timeSource} />}
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
+        {isLiveTask(traj.item.state) && <RunControls runId={runId} keys />}
         <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
         <span className="muted small">←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>

@@ -11,6 +11,7 @@ import { VirtualList } from '../components/VirtualList';
 import { Replay } from './Replay';
 import { useRunEvents } from '../live';
 import { StartRunForm } from '../components/StartRunForm';
+import { RunControls } from '../components/RunControls';
 import { BreakdownPanel } from '../components/BreakdownPanel';
 import { RunInterval, RunStatsPanel } from '../components/RunStats';
 import { formatPercent, formatScore } from '../../../shared/format';
@@ -81,6 +82,7 @@ function RunList() {
               <td>{r.startedAt && <StartedAt at={r.startedAt} source={r.startedAtSource} />}</td>
               <td>
                 {r.finished}/{r.tasks}
+                {r.live ? <span className="muted small"> {r.paused ? 'paused' : 'running'}</span> : r.stopped ? <span className="muted small"> stopped by a person</span> : null}
               </td>
               <td>
                 {r.error ? (
@@ -179,7 +181,11 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
             ({graded} {by === 'judge' ? 'judged' : 'graded'} of {all.length})
           </span>
         </div>
-        {detail.run.live && <RunButtons runId={runId} />}
+        {/* What happened to the run, apart from its score. */}
+        <span className="run-status" data-testid="run-status">
+          {detail.run.live ? (detail.run.paused ? 'paused' : `running · ${detail.run.finished} of ${all.length} finished`) : detail.run.stopped ? `stopped by a person (${detail.run.stopped} task${detail.run.stopped > 1 ? 's' : ''} cancelled)` : 'finished'}
+        </span>
+        {detail.run.live && <RunControls runId={runId} paused={detail.run.paused} keys />}
         <div className="state-bar">
           {states.map((s) => (
             <Badge key={s} kind={s === 'success' || s === 'finished' ? 'easy' : s === 'skipped' ? 'tag' : s === 'aborted' ? 'medium' : 'hard'}>
@@ -253,30 +259,6 @@ export function disagrees(t: RunTaskItem): boolean {
     (v) => v === 'yes' || v === 'no',
   );
   return new Set(votes).size > 1;
-}
-
-function RunButtons({ runId }: { runId: string }) {
-  const [paused, setPaused] = useState(false);
-  const [status, setStatus] = useState<string>();
-  const send = async (action: 'pause' | 'resume' | 'stop') => {
-    try {
-      await client.call('runs.control', { runId, action });
-      if (action === 'pause' || action === 'resume') setPaused(action === 'pause');
-      setStatus(undefined);
-    } catch (e) {
-      setStatus((e as Error).message);
-    }
-  };
-  return (
-    <span className="run-buttons">
-      <span className="live-dot" title="live" />
-      <button onClick={() => send(paused ? 'resume' : 'pause')}>{paused ? 'Resume' : 'Pause'}</button>
-      <button onClick={() => send('stop')} data-testid="stop-run">
-        Stop
-      </button>
-      {status && <span className="muted small">{status}</span>}
-    </span>
-  );
 }
 
 function Select({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string | undefined) => void }) {
