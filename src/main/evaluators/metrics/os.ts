@@ -8,7 +8,8 @@ import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { compilePython } from '../python/re';
-import { pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
+import { registerPythonValued } from '../python/task-floats';
+import { isPyDict, pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
 import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
@@ -113,7 +114,7 @@ async function checkJson(result: unknown, expected: unknown, options: Record<str
 
 /** Python's sorted() of a value (a list, the characters of a str, a dict's keys); the reason where it raises. */
 function pySorted(v: unknown): unknown[] | string {
-  const items = Array.isArray(v) ? [...v] : typeof v === 'string' ? [...v] : isRecord(v) ? Object.keys(v) : undefined;
+  const items = Array.isArray(v) ? [...v] : typeof v === 'string' ? [...v] : isPyDict(v) ? Object.keys(v) : undefined;
   if (!items) return `${pyRepr(v)} is not iterable (TypeError)`;
   let error: string | undefined;
   items.sort((a, b) => {
@@ -343,6 +344,8 @@ async function checkTextEnlarged(result: unknown): Promise<MetricOutcome> {
   const v = Number(String(result ?? '').trim());
   return verdict(v > 1, `scaling factor ${v}`, `scaling factor ${brief(result)} is not above 1`);
 }
+
+registerPythonValued('check_json', 'check_direct_json_object');
 
 registerMetricFamily('os', {
   check_json: checkJson,

@@ -7,6 +7,7 @@ import { fuzzRatio } from './ooxml';
 import { NS, kids, path, readPptx } from './pptx';
 import { slideShapes } from './pptx-shapes';
 import { readPythonText } from '../python/read-text';
+import { registerPythonValued } from '../python/task-floats';
 import { isPyDict, pyEquals, pyJsonLoads, pyRepr, pyTruthy } from '../python/value';
 
 /** A value as Python's repr() prints it (True, 1.0, None), cut to `max` characters. */
@@ -101,4 +102,5 @@ async function checkStrikethrough(result: unknown, expected: unknown): Promise<M
 
 registerMetricFamily('os', { fuzzy_match: fuzzyMatch, is_included_all_json_objects: isIncludedAllJsonObjects });
 registerMetricFamily('vscode', { compare_answer: compareAnswer });
+registerPythonValued('compare_answer');
 registerMetricFamily('slides', { check_strikethrough: checkStrikethrough });

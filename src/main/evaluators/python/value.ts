@@ -23,6 +23,10 @@ export class PyFloat implements PyValue {
   valueOf(): number {
     return this.value;
   }
+  /** Records (JSON) keep the number. */
+  toJSON(): number {
+    return this.value;
+  }
 }
 
 /** The number of a bool, int or float (Python's numeric tower), else undefined; an int past 2^53 stays a bigint. */
