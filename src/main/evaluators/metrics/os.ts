@@ -3,12 +3,12 @@
 // OSWorld's own reading (desktop_env/evaluators/metrics/general.py and basic_os.py), quirks included and named in
 // its doc comment.
 import initSqlJs from 'sql.js';
-import { parse as parseYaml } from 'yaml';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { compilePython } from '../python/re';
 import { registerPythonValued } from '../python/task-floats';
+import { pyYamlLoad } from '../python/yaml';
 import { isPyDict, pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
 import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
@@ -58,7 +58,8 @@ function keyPath(r: Record<string, unknown>): unknown[] | undefined {
 /**
  * check_json — `result`: a JSON file (YAML with option `is_yaml`); `expected`: `{expect: [{key: [...], method,
  * ref}], unexpect: [...]}`. 1 when every `expect` rule's value (followed along `key`) matches and no `unexpect`
- * rule's does, with OSWorld's _match_value_to_rule (rule-match.ts: Python's ==, ordering and re). JSON numbers
+ * rule's does, with OSWorld's _match_value_to_rule (rule-match.ts: Python's ==, ordering and re). YAML is read as
+ * PyYAML's safe_load reads it (YAML 1.1, python/yaml.ts). JSON and YAML numbers
  * keep Python's int / float distinction. A missing key in `expect` scores 0; in `unexpect` the value is None; an
  * index past a list's end, or a rule OSWorld raises on, scores 0 (its `except Exception`).
  */
@@ -70,7 +71,7 @@ async function checkJson(result: unknown, expected: unknown, options: Record<str
   const text = raw.replace(/^\uFEFF/, '');
   let data: unknown;
   try {
-    data = options.is_yaml ? parseYaml(text) : pyJsonParse(text);
+    data = options.is_yaml ? pyYamlLoad(text) : pyJsonParse(text);
   } catch (e) {
     return fail(`result file ${brief(result)} is not ${options.is_yaml ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
   }
