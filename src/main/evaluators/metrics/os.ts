@@ -348,6 +348,13 @@ async function checkTextEnlarged(result: unknown): Promise<MetricOutcome> {
 
 registerPythonValued('check_json', 'check_direct_json_object');
 
+registerDeparture({
+  metric: 'check_json',
+  profile: 'osworld',
+  case: 'YAML dates (is_yaml)',
+  why: "PyYAML reads a date-only scalar (2024-01-05) as datetime.date, which prints '2024-01-05' and never equals a datetime; Proctor reads it as a datetime at midnight",
+});
+
 registerMetricFamily('os', {
   check_json: checkJson,
   check_direct_json_object: checkDirectJsonObject,
