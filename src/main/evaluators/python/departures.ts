@@ -9,12 +9,12 @@ for (const metric of patternMetrics) {
     metric,
     profile: 'all',
     case: 'patterns Python accepts that the pattern layer refuses',
-    why: "Python runs conditional groups (?(1)…), \\N{name}, a backreference to a group that may not take part, in a partly case-insensitive pattern, in a lookbehind or under (?ai), and repeats of a part that can match empty; Proctor refuses them: a grading error naming the pattern, never a verdict",
+    why: "Python runs (?(1)…), \\N{…}, backreferences to a group that may not take part, in a lookbehind, in a partly case-insensitive pattern or under (?ai), and repeats of an empty-matching part; Proctor refuses them: a grading error naming the pattern, never a verdict",
   });
   registerDeparture({
     metric,
     profile: 'all',
     case: 'characters new since Unicode 14 in \\w \\d \\s \\b and IGNORECASE',
-    why: "Python 3.11 classifies and folds characters by Unicode 14; Proctor by Node's ICU tables (newer): a letter or digit added since (e.g. U+1E4D0, Nag Mundari) is \\w here and not in Python",
+    why: "Python 3.11 uses Unicode 14 tables, Proctor Node's newer ICU ones: a character added since (e.g. U+1E4D0) is \\w here and not in Python",
   });
 }
