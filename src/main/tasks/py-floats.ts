@@ -19,6 +19,7 @@ export function pythonTwin(text: string | undefined): unknown {
 export function wholeFloatsIn(twin: unknown, prefix: string): string[] {
   if (twin instanceof PyFloat) return Number.isInteger(twin.value) ? [prefix] : [];
   if (Array.isArray(twin)) return twin.flatMap((v, i) => wholeFloatsIn(v, `${prefix}/${i}`));
-  if (isPyDict(twin)) return Object.entries(twin).flatMap(([k, v]) => wholeFloatsIn(v, `${prefix}/${pointerToken(k)}`));
+  if (isPyDict(twin))
+    return Object.entries(twin).flatMap(([k, v]) => wholeFloatsIn(v, `${prefix}/${pointerToken(k)}`));
   return [];
 }

@@ -27,7 +27,10 @@ async function osworldTask(id: string, evaluator: string): Promise<Task> {
   const dir = join(tmp.dir, 'evaluation_examples', 'examples', 'os');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${id}.json`);
-  writeFileSync(file, `{"id": "${id}", "snapshot": "os", "instruction": "answer", "source": "test", "config": [], "related_apps": ["os"], "evaluator": ${evaluator}}`);
+  writeFileSync(
+    file,
+    `{"id": "${id}", "snapshot": "os", "instruction": "answer", "source": "test", "config": [], "related_apps": ["os"], "evaluator": ${evaluator}}`,
+  );
   const { task, problems } = await readTaskFile(file);
   expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
   return task!;
@@ -44,14 +47,24 @@ describe("a task's 5.0 is a Python float for literal_match (str(5.0) == '5.0')",
     ["str('5.0') == str(5) is False", 'printf 5.0', '5', 0],
     ["str('1000.0') == str(1e3)", 'printf 1000.0', '1e3', 1],
   ];
-  it.each(cases.map(([python, command, expected, score]) => ({ name: `Python: ${python} → ${score}`, command, expected, score })))('$name', async ({ command, expected, score }) => {
+  it.each(
+    cases.map(([python, command, expected, score]) => ({
+      name: `Python: ${python} → ${score}`,
+      command,
+      expected,
+      score,
+    })),
+  )('$name', async ({ command, expected, score }) => {
     const task = await osworldTask(`lit-${n}`, literal(command, expected));
     const verdict = await gradeTask(task, { env, task, cacheDir });
     expect([verdict.score, verdict.profile], verdict.reason).toEqual([score, 'osworld']);
   });
 
   it('the task model keeps plain JSON numbers (schemas, task browser) and lists where the floats are', async () => {
-    const task = await osworldTask('model', `{"func": ["literal_match", "compare_table"], "result": [{"type": "rule", "rules": 2.0}, {"type": "vm_file", "path": "/a.xlsx", "dest": "a.xlsx"}], "expected": [{"type": "rule", "rules": {"l": [1, 5.0, 2.5], "a/b": 1E2}}, {"type": "rule", "rules": {}}], "options": [{}, {"precision": 4.0}]}`);
+    const task = await osworldTask(
+      'model',
+      `{"func": ["literal_match", "compare_table"], "result": [{"type": "rule", "rules": 2.0}, {"type": "vm_file", "path": "/a.xlsx", "dest": "a.xlsx"}], "expected": [{"type": "rule", "rules": {"l": [1, 5.0, 2.5], "a/b": 1E2}}, {"type": "rule", "rules": {}}], "options": [{}, {"precision": 4.0}]}`,
+    );
     expect(task.checks[0].expected?.rules).toEqual({ l: [1, 5, 2.5], 'a/b': 100 });
     expect(task.checks[0].pyFloats).toEqual(['/result/rules', '/expected/rules/l/1', '/expected/rules/a~1b']);
     expect(task.checks[1].pyFloats).toEqual(['/options/precision']);
@@ -68,7 +81,10 @@ describe("a task's 5.0 is a Python float for literal_match (str(5.0) == '5.0')",
     const dir = join(tmp.dir, 'native', 'exact');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'exact.json');
-    writeFileSync(file, '{"id": "exact", "snapshot": "os", "instruction": "x", "source": ["test"], "config": [], "related_apps": ["os"], "tags": ["cli"], "evaluation": {"func": "exact_match", "arguments": {"expected": 1.0}}}');
+    writeFileSync(
+      file,
+      '{"id": "exact", "snapshot": "os", "instruction": "x", "source": ["test"], "config": [], "related_apps": ["os"], "tags": ["cli"], "evaluation": {"func": "exact_match", "arguments": {"expected": 1.0}}}',
+    );
     const { task } = await readTaskFile(file);
     expect(task?.checks[0].pyFloats).toEqual(['/args/expected']);
     expect(withPyFloats(task!.checks[0]).args?.expected).toEqual(new PyFloat(1));

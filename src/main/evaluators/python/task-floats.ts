@@ -10,7 +10,11 @@ export function registerPythonValued(...metrics: string[]): void {
   for (const m of metrics) pythonValued.add(m);
 }
 
-const tokensOf = (pointer: string): string[] => pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+const tokensOf = (pointer: string): string[] =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** `value` with the number at `tokens` made a PyFloat; the containers on the way copied, never changed. */
 function floatAt(value: unknown, tokens: string[]): unknown {
@@ -23,7 +27,8 @@ function floatAt(value: unknown, tokens: string[]): unknown {
     copy[i] = floatAt(value[i], rest);
     return copy;
   }
-  if (isPyDict(value) && Object.prototype.hasOwnProperty.call(value, head)) return { ...value, [head]: floatAt(value[head], rest) };
+  if (isPyDict(value) && Object.prototype.hasOwnProperty.call(value, head))
+    return { ...value, [head]: floatAt(value[head], rest) };
   return value;
 }
 
@@ -34,7 +39,8 @@ export function withPyFloats(check: Check): Check {
   let out: Record<string, unknown> = { ...check };
   for (const pointer of check.pyFloats) {
     const tokens = tokensOf(pointer);
-    if (['result', 'expected', 'options', 'args'].includes(tokens[0])) out = floatAt(out, tokens) as Record<string, unknown>;
+    if (['result', 'expected', 'options', 'args'].includes(tokens[0]))
+      out = floatAt(out, tokens) as Record<string, unknown>;
   }
   return out as unknown as Check;
 }

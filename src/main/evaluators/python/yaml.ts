@@ -15,7 +15,8 @@ const PYYAML_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
 function pythonTags(tags: Tags): Tags {
   return tags.map((t) => {
     const tag = t as ScalarTag;
-    if (tag.tag === BOOL && tag.test) return { ...tag, test: tag.test.test('yes') ? PYYAML_TRUE : PYYAML_FALSE };
+    if (tag.tag === BOOL && tag.test)
+      return { ...tag, test: tag.test.test('yes') ? PYYAML_TRUE : PYYAML_FALSE };
     if (tag.tag !== FLOAT || !tag.resolve) return t;
     const resolve = tag.resolve.bind(tag);
     const floatOf: ScalarTag['resolve'] = (str, onError, options) => {
