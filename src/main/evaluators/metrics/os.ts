@@ -42,9 +42,9 @@ function pyIndex(value: unknown, k: unknown): { value: unknown } | { error: 'Key
     const i = index < 0 ? items.length + index : index;
     return i >= 0 && i < items.length ? { value: items[i] } : { error: 'IndexError' };
   }
-  if (isRecord(value)) {
+  if (isPyDict(value)) {
     if (typeof k === 'string' && Object.prototype.hasOwnProperty.call(value, k)) return { value: value[k] };
-    return Array.isArray(k) || isRecord(k) ? { error: 'TypeError' } : { error: 'KeyError' };
+    return Array.isArray(k) || isPyDict(k) ? { error: 'TypeError' } : { error: 'KeyError' };
   }
   return { error: 'TypeError' };
 }
