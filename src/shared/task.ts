@@ -36,6 +36,9 @@ export interface Check {
   args?: Record<string, unknown>;
   /** JSON pointer of the evaluator (or of this metric's entry) inside the task file. */
   pointer: string;
+  /** Pointers, relative to this check (`/result/…`, `/expected/…`, `/options/…`, `/args/…`), of whole numbers the
+   * task file writes with a fraction or exponent (`5.0`): Python reads them as floats (evaluators/python). */
+  pyFloats?: string[];
 }
 
 export interface Task {

@@ -25,6 +25,7 @@ import './metrics/slides';
 import './metrics/archive';
 import './metrics/media';
 import './metrics/osworld-extra';
+import './python/departures';
 import './getters/general';
 import './getters/file';
 import './getters/browser';

@@ -10,6 +10,7 @@ import type { Metric, MetricOutcome } from './metric';
 import { withSharedReads } from './metrics/inputs';
 import { watchSave } from './save-wait';
 import { getterVariants, profileOf, variantOf, variants, type GradingProfile } from './profile';
+import { withPyFloats } from './python/task-floats';
 
 export interface GradeOptions extends GradingContext {
   /** The agent's last action: `DONE`, `FAIL`, `WAIT`, or undefined (step limit, no action). */
@@ -283,7 +284,7 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
   const accounts = new Set<string>();
   for (const check of task.checks) {
     ctx.signal?.throwIfAborted();
-    const graded = await gradePlan(planOf(check), ctx);
+    const graded = await gradePlan(planOf(withPyFloats(check)), ctx);
     outcomes.push(graded.outcome);
     records.push(...graded.records);
     errors.push(...graded.errors);

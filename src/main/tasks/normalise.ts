@@ -2,6 +2,7 @@
 import { basename, dirname } from 'node:path';
 import { difficultyOf, type Check, type Conj, type GetterSpec, type InstructionStyle, type SetupStep, type Task, type TaskInterface, type TaskShape } from '../../shared/task';
 import { accountsNeeded } from './account';
+import { wholeFloatsIn } from './py-floats';
 
 type Json = Record<string, unknown>;
 
@@ -47,28 +48,40 @@ function getterOf(v: unknown): GetterSpec | undefined {
   return isObject(v) && typeof v.type === 'string' ? (v as GetterSpec) : undefined;
 }
 
-/** Zip a one-or-list evaluator (func/result/expected/options) into one Check per metric. */
-export function checksOf(evaluator: Json, base: string): Check[] {
+/** `pyFloats` of a check whose fields come from these twin (Python-read) values, when there are any. */
+function floatsOf(fields: Record<string, unknown>): { pyFloats?: string[] } {
+  const found = Object.entries(fields).flatMap(([name, twin]) => wholeFloatsIn(twin, `/${name}`));
+  return found.length ? { pyFloats: found } : {};
+}
+
+/** Zip a one-or-list evaluator (func/result/expected/options) into one Check per metric. `twin` is the same
+ * evaluator as Python reads it (py-floats.ts), for the checks' `pyFloats`. */
+export function checksOf(evaluator: Json, base: string, twin?: unknown): Check[] {
   const funcs = strings(evaluator.func);
   const listed = Array.isArray(evaluator.func);
   return funcs.map((metric, i) => {
-    const pick = (key: string): unknown => {
-      const v = evaluator[key];
+    const pickFrom = (from: unknown, key: string): unknown => {
+      const v = isObject(from) ? from[key] : undefined;
       return listed ? (Array.isArray(v) ? v[i] : undefined) : v;
     };
+    const pick = (key: string): unknown => pickFrom(evaluator, key);
+    const result = getterOf(pick('result'));
+    const expected = getterOf(pick('expected'));
     return {
       metric,
-      result: getterOf(pick('result')),
-      expected: getterOf(pick('expected')),
+      result,
+      expected,
       options: asObject(pick('options')),
       pointer: listed ? `${base}/func/${i}` : base,
+      ...floatsOf({ ...(result ? { result: pickFrom(twin, 'result') } : {}), ...(expected ? { expected: pickFrom(twin, 'expected') } : {}), options: pickFrom(twin, 'options') }),
     };
   });
 }
 
 const shapeOfKind = { 'task-native': 'native', 'task-spider2v': 'spider2v', 'task-osworld': 'osworld' } as const;
 
-export function toTask(json: Json, file: string, kind: keyof typeof shapeOfKind): Task {
+/** The Task of a schema-valid task document; `twin` is the same document as Python's json reads it (pythonTwin). */
+export function toTask(json: Json, file: string, kind: keyof typeof shapeOfKind, twin?: unknown): Task {
   const shape: TaskShape = shapeOfKind[kind];
   const tags = strings(json.tags);
   const app = typeof json.snapshot === 'string' ? json.snapshot : '';
@@ -82,13 +95,14 @@ export function toTask(json: Json, file: string, kind: keyof typeof shapeOfKind)
     const ev = asObject(json.evaluation);
     const metric = String(ev.func ?? '');
     infeasible = metric === 'infeasible';
-    checks = infeasible ? [] : [{ metric, options: {}, args: asObject(ev.arguments), pointer: '/evaluation' }];
+    const twinArgs = isObject(twin) && isObject(twin.evaluation) ? twin.evaluation.arguments : undefined;
+    checks = infeasible ? [] : [{ metric, options: {}, args: asObject(ev.arguments), pointer: '/evaluation', ...floatsOf({ args: twinArgs }) }];
   } else {
     setup = setupStepsOf(json.config, '/config');
     const ev = asObject(json.evaluator);
     postSetup = setupStepsOf(ev.postconfig, '/evaluator/postconfig');
     infeasible = strings(ev.func).includes('infeasible');
-    checks = infeasible ? [] : checksOf(ev, '/evaluator');
+    checks = infeasible ? [] : checksOf(ev, '/evaluator', isObject(twin) ? twin.evaluator : undefined);
     conj = ev.conj === 'or' ? 'or' : 'and';
   }
   const names = [

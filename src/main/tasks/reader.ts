@@ -8,19 +8,21 @@ import { detectFileKind, taskKinds, type FileKind } from './kind';
 import { pointerOf } from './json-text';
 import { lintTask } from './lint';
 import { collectionOf, toTask } from './normalise';
+import { pythonTwin } from './py-floats';
 import { schemaProblems } from './schemas';
 
 export { detectFileKind, type FileKind } from './kind';
 
 type TaskKind = 'task-native' | 'task-spider2v' | 'task-osworld';
 
-/** Schema-check, lint and normalise one parsed task document. A task comes back whenever the schema holds. */
-export function taskFromJson(json: unknown, file: string, kind: TaskKind, options: { checkAssets?: boolean } = {}): { task?: Task; problems: Problem[] } {
+/** Schema-check, lint and normalise one parsed task document. A task comes back whenever the schema holds. With
+ * the file's `text`, its checks list the whole numbers written as floats (`pyFloats`: `5.0` stays a Python float). */
+export function taskFromJson(json: unknown, file: string, kind: TaskKind, options: { checkAssets?: boolean; text?: string } = {}): { task?: Task; problems: Problem[] } {
   const problems = schemaProblems(kind, json, file);
   if (problems.length) return { problems };
   const obj = json as Record<string, unknown>;
   problems.push(...lintTask(obj, kind, file, options));
-  return { task: toTask(obj, file, kind), problems };
+  return { task: toTask(obj, file, kind, pythonTwin(options.text)), problems };
 }
 
 /** Read one task file (any of the three shapes). */
@@ -32,7 +34,7 @@ export async function readTaskFile(file: string): Promise<{ task?: Task; problem
   if (!taskKinds.has(kind)) {
     return { problems: [{ file: abs, pointer: '', severity: 'error', message: `not a task file (it looks like: ${kind}); expected a native, Spider2-V or OSWorld task` }] };
   }
-  return taskFromJson(read.value, abs, kind as TaskKind);
+  return taskFromJson(read.value, abs, kind as TaskKind, { text: read.text });
 }
 
 /** The task files a split file (`{app: [uuid, …]}`) selects, resolved beside it. Missing ones are problems. */
@@ -102,7 +104,7 @@ export async function loadTasks(paths: string[]): Promise<{ tasks: Task[]; probl
     const kind: FileKind = detectFileKind(f, read.value);
     if (!taskKinds.has(kind)) continue; // other JSON in a task folder (splits, summaries, notebooks' metadata…)
     files++;
-    const r = taskFromJson(read.value, f, kind as TaskKind);
+    const r = taskFromJson(read.value, f, kind as TaskKind, { text: read.text });
     problems.push(...r.problems);
     if (r.task) tasks.push(r.task);
     else {

@@ -71,6 +71,15 @@ describe.skipIf(!hasFfmpeg)("check_json on the JSON ffprobe prints (skipped with
   });
 });
 
+describe('check_json follows keys as Python indexes', () => {
+  it("Python: json.loads('{\"a\": 5.0}')['a'] == 5, and 5.0['value'] raises TypeError (a float has no keys): 0", async () => {
+    const file = join(tmp.dir, 'float-key.json');
+    writeFileSync(file, '{"a": 5.0}');
+    const score = async (key: unknown[]) => (await runMetric('check_json', file, { expect: [{ key, method: 'eq', ref: 5 }] })).score;
+    expect([await score(['a']), await score(['a', 'value'])]).toEqual([1, 0]);
+  });
+});
+
 describe('check_list reads lines as Python text mode does', () => {
   it.each([
     ['Python: a CRLF file reads "a=1\\n" (universal newlines), so ^a=1$ matches', 'a=1\r\nb=2\r\n', ['^a=1$'], 1],

@@ -3,12 +3,13 @@
 // OSWorld's own reading (desktop_env/evaluators/metrics/general.py and basic_os.py), quirks included and named in
 // its doc comment.
 import initSqlJs from 'sql.js';
-import { parse as parseYaml } from 'yaml';
 import { registerMetricFamily } from '../family';
 import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { compilePython } from '../python/re';
-import { pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
+import { registerPythonValued } from '../python/task-floats';
+import { pyYamlLoad } from '../python/yaml';
+import { isPyDict, pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
 import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
@@ -41,9 +42,9 @@ function pyIndex(value: unknown, k: unknown): { value: unknown } | { error: 'Key
     const i = index < 0 ? items.length + index : index;
     return i >= 0 && i < items.length ? { value: items[i] } : { error: 'IndexError' };
   }
-  if (isRecord(value)) {
+  if (isPyDict(value)) {
     if (typeof k === 'string' && Object.prototype.hasOwnProperty.call(value, k)) return { value: value[k] };
-    return Array.isArray(k) || isRecord(k) ? { error: 'TypeError' } : { error: 'KeyError' };
+    return Array.isArray(k) || isPyDict(k) ? { error: 'TypeError' } : { error: 'KeyError' };
   }
   return { error: 'TypeError' };
 }
@@ -57,7 +58,8 @@ function keyPath(r: Record<string, unknown>): unknown[] | undefined {
 /**
  * check_json — `result`: a JSON file (YAML with option `is_yaml`); `expected`: `{expect: [{key: [...], method,
  * ref}], unexpect: [...]}`. 1 when every `expect` rule's value (followed along `key`) matches and no `unexpect`
- * rule's does, with OSWorld's _match_value_to_rule (rule-match.ts: Python's ==, ordering and re). JSON numbers
+ * rule's does, with OSWorld's _match_value_to_rule (rule-match.ts: Python's ==, ordering and re). YAML is read as
+ * PyYAML's safe_load reads it (YAML 1.1, python/yaml.ts). JSON and YAML numbers
  * keep Python's int / float distinction. A missing key in `expect` scores 0; in `unexpect` the value is None; an
  * index past a list's end, or a rule OSWorld raises on, scores 0 (its `except Exception`).
  */
@@ -69,7 +71,7 @@ async function checkJson(result: unknown, expected: unknown, options: Record<str
   const text = raw.replace(/^\uFEFF/, '');
   let data: unknown;
   try {
-    data = options.is_yaml ? parseYaml(text) : pyJsonParse(text);
+    data = options.is_yaml ? pyYamlLoad(text) : pyJsonParse(text);
   } catch (e) {
     return fail(`result file ${brief(result)} is not ${options.is_yaml ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
   }
@@ -113,7 +115,7 @@ async function checkJson(result: unknown, expected: unknown, options: Record<str
 
 /** Python's sorted() of a value (a list, the characters of a str, a dict's keys); the reason where it raises. */
 function pySorted(v: unknown): unknown[] | string {
-  const items = Array.isArray(v) ? [...v] : typeof v === 'string' ? [...v] : isRecord(v) ? Object.keys(v) : undefined;
+  const items = Array.isArray(v) ? [...v] : typeof v === 'string' ? [...v] : isPyDict(v) ? Object.keys(v) : undefined;
   if (!items) return `${pyRepr(v)} is not iterable (TypeError)`;
   let error: string | undefined;
   items.sort((a, b) => {
@@ -343,6 +345,15 @@ async function checkTextEnlarged(result: unknown): Promise<MetricOutcome> {
   const v = Number(String(result ?? '').trim());
   return verdict(v > 1, `scaling factor ${v}`, `scaling factor ${brief(result)} is not above 1`);
 }
+
+registerPythonValued('check_json', 'check_direct_json_object');
+
+registerDeparture({
+  metric: 'check_json',
+  profile: 'osworld',
+  case: 'YAML dates (is_yaml)',
+  why: "PyYAML reads a date-only scalar (2024-01-05) as datetime.date, which prints '2024-01-05' and never equals a datetime; Proctor reads it as a datetime at midnight",
+});
 
 registerMetricFamily('os', {
   check_json: checkJson,

@@ -62,9 +62,17 @@ describe('is_included_all_json_objects: every key of the first file in the secon
     ['a key is missing from the second: 0', '{"host": "x"}', 0],
     ['nested values compare whole: a shorter list is 0', '{"tags": ["a"]}', 0],
     ['an empty object is included: 1', '{}', 1],
+    ["Python: 8080 == 8080.0000000000001 is False (a float that is not whole): 0", '{"port": 8080.0000000001}', 0],
+    ["Python: 1 == True inside a list, and ['a', 'b'] == ['a', 'b']: 1", '{"tags": ["a", "b"], "extra": true}', 1],
   ];
   it.each(cases)('%s', async (_name, first, score) => {
     expect((await runMetric('is_included_all_json_objects', file(`first-${score}-${first.length}.json`, first), second)).score).toBe(score);
+  });
+  it("Python: json.loads('[NaN]') == json.loads('[NaN]') (one NaN object), but NaN == NaN is False; 2**64 == 1.8446744073709552e19", async () => {
+    const nans = file('nans.json', '{"l": [NaN], "n": NaN, "big": 18446744073709551616}');
+    expect((await runMetric('is_included_all_json_objects', file('nan-l.json', '{"l": [NaN], "big": 1.8446744073709552e19}'), nans)).score).toBe(1);
+    const top = await runMetric('is_included_all_json_objects', file('nan-n.json', '{"n": NaN}'), nans);
+    expect([top.score, top.reason]).toEqual([0, "key 'n': nan vs nan"]);
   });
   it('a file that is not a JSON object scores 0, naming it', async () => {
     const out = await runMetric('is_included_all_json_objects', file('list.json', '[1, 2]'), second);

@@ -6,7 +6,12 @@ import { brief, isRecord } from './inputs';
 import { fuzzRatio } from './ooxml';
 import { NS, kids, path, readPptx } from './pptx';
 import { slideShapes } from './pptx-shapes';
-import { pyJsonEquals, pyJsonLoads, pyTruth, readPythonText } from './python-json';
+import { readPythonText } from '../python/read-text';
+import { registerPythonValued } from '../python/task-floats';
+import { isPyDict, pyEquals, pyJsonLoads, pyRepr, pyTruthy } from '../python/value';
+
+/** A value as Python's repr() prints it (True, 1.0, None), cut to `max` characters. */
+const show = (v: unknown, max = 160) => brief(pyRepr(v), max);
 
 /** fuzzy_match — `result`: a text; `expected`: `{expected: text}`. The score is rapidfuzz's fuzz.ratio / 100 (2·LCS
  * over both lengths, code points, no case folding): a fraction, not 0 or 1. A result of None scores 0, as rapidfuzz
@@ -23,9 +28,9 @@ async function fuzzyMatch(result: unknown, expected: unknown): Promise<MetricOut
 /** compare_answer — `result`: a value (usually a command's output); `expected`: `{expected: value}`. 1 when the
  * result equals it by Python's `==` (no trimming, True == 1); an empty or missing result scores 0. */
 async function compareAnswer(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (!pyTruth(result)) return fail('empty result (OSWorld scores 0)');
+  if (!pyTruthy(result)) return fail('empty result (OSWorld scores 0)');
   if (!isRecord(expected) || !('expected' in expected)) return fail(`the rule ${brief(expected)} has no 'expected' (OSWorld raises KeyError)`);
-  return verdict(pyJsonEquals(result, expected.expected), `the answer equals ${brief(expected.expected)}`, `got ${brief(result)}, expected ${brief(expected.expected)}`);
+  return verdict(pyEquals(result, expected.expected), `the answer equals ${show(expected.expected)}`, `got ${show(result)}, expected ${show(expected.expected)}`);
 }
 
 async function jsonObject(path: unknown, which: string): Promise<Record<string, unknown> | string> {
@@ -33,7 +38,7 @@ async function jsonObject(path: unknown, which: string): Promise<Record<string, 
   if ('error' in read) return `${which}: ${read.error}`;
   const parsed = pyJsonLoads(read.text);
   if (!parsed) return `${which} ${String(path)} is not JSON (json.load raises)`;
-  if (!isRecord(parsed.value)) return `${which} ${String(path)} holds ${brief(parsed.value)}, not a JSON object (.keys() raises)`;
+  if (!isPyDict(parsed.value)) return `${which} ${String(path)} holds ${show(parsed.value)}, not a JSON object (.keys() raises)`;
   return parsed.value;
 }
 
@@ -43,14 +48,14 @@ async function jsonObject(path: unknown, which: string): Promise<Record<string, 
  * Python's `==` (1.0 == 1, True == 1; nested values compared whole). A missing path scores 0.
  */
 async function isIncludedAllJsonObjects(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (!pyTruth(result) || !pyTruth(expected)) return fail('a file path is missing (OSWorld scores 0)');
+  if (!pyTruthy(result) || !pyTruthy(expected)) return fail('a file path is missing (OSWorld scores 0)');
   const first = await jsonObject(result, 'the first file');
   if (typeof first === 'string') return fail(first);
   const second = await jsonObject(expected, 'the second file');
   if (typeof second === 'string') return fail(second);
   for (const [key, value] of Object.entries(first)) {
     if (!Object.prototype.hasOwnProperty.call(second, key)) return fail(`key '${key}' is missing from the second file`);
-    if (!pyJsonEquals(value, second[key])) return fail(`key '${key}': ${brief(value)} vs ${brief(second[key])}`);
+    if (!pyEquals(value, second[key])) return fail(`key '${key}': ${show(value)} vs ${show(second[key])}`);
   }
   return pass(`all ${Object.keys(first).length} keys of the first file are in the second with equal values`);
 }
@@ -97,4 +102,5 @@ async function checkStrikethrough(result: unknown, expected: unknown): Promise<M
 
 registerMetricFamily('os', { fuzzy_match: fuzzyMatch, is_included_all_json_objects: isIncludedAllJsonObjects });
 registerMetricFamily('vscode', { compare_answer: compareAnswer });
+registerPythonValued('compare_answer');
 registerMetricFamily('slides', { check_strikethrough: checkStrikethrough });

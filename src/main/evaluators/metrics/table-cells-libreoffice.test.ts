@@ -106,6 +106,21 @@ describe.skipIf(!hasLibreOffice)('check_cell reads a cell as OSWorld\'s read_cel
     expect(t.brittle).toMatch(/check_cell/);
   });
 
+  it("Python: '123' == 123 is False — a number stored as text (Calc's text cell '123') checked with `eq 123` scores 0, as openpyxl reads text", async () => {
+    const t = await tryMetric('compare_table', saved.cells, undefined, rule('B1', 'eq', 123), 'osworld');
+    expect(t.score).toBe(0);
+    expect(t.reason).toMatch(/B1\.value read as OSWorld reads it \('123'\): '123' != 123/);
+    expect((await tryMetric('compare_table', saved.cells, undefined, rule('B1', 'eq', '123'), 'osworld')).score).toBe(1);
+  });
+
+  it("Python prints read_cell_value's numbers as floats: str(123.0) is '123.0', and 123.0 == 123", async () => {
+    const t = await tryMetric('compare_table', saved.cells, undefined, rule('A1', 'eq', 124), 'osworld');
+    expect(t.score).toBe(0);
+    expect(t.reason).toMatch(/A1\.value read as OSWorld reads it \(123\.0\): 123\.0 != 124/);
+    // re.search on a float raises TypeError: the check fails
+    expect((await tryMetric('compare_table', saved.cells, undefined, rule('A1', 're', '123'), 'osworld')).score).toBe(0);
+  });
+
   it('numbers, formulas and text pass where upstream passes them', async () => {
     for (const [coordinate, method, ref] of [
       ['A1', 'eq', 123],

@@ -9,6 +9,7 @@ import { fail, type MetricOutcome } from '../metric';
 import { registerDeparture, variants } from '../profile';
 import { brief } from './inputs';
 import { frameOf, framesEqual, roundFrame, type RawCell } from './pandas-frame';
+import { PyFloat, pyRepr } from '../python/value';
 import { matchesRule } from './rule-match';
 import { cellStyle, compareTableWith, loadBook, pickSheet, sheetDataPrecision, tableRules, type RuleCheck } from './table';
 import { osworldCellValue } from './xlsx-cell-value';
@@ -83,13 +84,16 @@ const osworldCheckCell: RuleCheck = async (r, result, expected, files) => {
   const props = r.props !== null && typeof r.props === 'object' && !Array.isArray(r.props) ? (r.props as Record<string, unknown>) : {};
   for (const [prop, rule] of Object.entries(props)) {
     let value: unknown;
-    if (prop === 'value') value = await osworldCellValue(fromExpected ? files.expected : files.result, ws.name, coordinate);
-    else {
+    if (prop === 'value') {
+      // read_cell_value's numbers are Python floats: 123 compares as 123 and prints as 123.0
+      const cell = await osworldCellValue(fromExpected ? files.expected : files.result, ws.name, coordinate);
+      value = typeof cell === 'number' ? new PyFloat(cell) : cell;
+    } else {
       value = cellStyle(ws.getCell(coordinate.replace(/\$/g, '').toUpperCase()), prop);
       if (value === undefined) return `cell property '${prop}' is not one upstream reads (NotImplementedError; OSWorld scores 0)`;
     }
     const m = matchesRule(value, rule);
-    if (m !== true) return `${coordinate}.${prop} read as OSWorld reads it (${value === null ? 'None' : brief(value)}): ${m}`;
+    if (m !== true) return `${coordinate}.${prop} read as OSWorld reads it (${brief(pyRepr(value))}): ${m}`;
   }
   return true;
 };

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { fail, metrics, pass, verdict, type MetricOutcome } from '../metric';
 import { compilePython } from '../python/re';
+import { registerPythonValued } from '../python/task-floats';
 import { pyEquals, pyRepr, pyStr } from '../python/value';
 import { brief, isFile, isRecord, readText, stringList } from './inputs';
 
@@ -52,7 +53,7 @@ async function literalMatch(result: unknown, expected: unknown, options: Record<
   const type = options.type ?? 'str';
   const norm = (s: unknown) => (options.ignore_case ? pyStr(s).toLowerCase() : pyStr(s));
   if (type === 'str') {
-    return verdict(norm(result) === norm(expected), `equals '${brief(expected)}'`, `got '${brief(result)}', expected '${brief(expected)}'`);
+    return verdict(norm(result) === norm(expected), `equals '${brief(norm(expected))}'`, `got '${brief(norm(result))}', expected '${brief(norm(expected))}'`);
   }
   if (type === 'list') {
     if (!Array.isArray(result) || !Array.isArray(expected)) return fail(`type 'list' needs two lists, got ${brief(result)} and ${brief(expected)}`);
@@ -326,6 +327,8 @@ async function compareSql(result: unknown, expected: unknown): Promise<MetricOut
 async function compareScriptLogs(result: unknown, expected: unknown): Promise<MetricOutcome> {
   return checkIncludeExclude(result, expected);
 }
+
+registerPythonValued('literal_match', 'exact_match');
 
 metrics
   .register('check_include_exclude', checkIncludeExclude)

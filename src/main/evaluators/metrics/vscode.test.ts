@@ -55,6 +55,10 @@ describe('OSWorld vscode-family metrics', () => {
       ['containment_ok 0 is false in Python: exact text needed: 0', ini, 'name = proctor', { containment_ok: 0 }, 0],
       ['containment_ok null is false (options.get returns None): 0', ini, 'name = proctor', { containment_ok: null }, 0],
       ['an empty expected text scores 0', settings, '', {}, 0],
+      ["Python: a NaN inside a list is json's one NaN object, so [nan] == [nan]: 1", file('nan-list.json', '{"v": [NaN], "w": 1}'), '{"v": [NaN]}', {}, 1],
+      ['Python: a top-level NaN value is compared with ==, and nan != nan: 0', file('nan-value.json', '{"v": NaN}'), '{"v": NaN}', {}, 0],
+      ['Python: 9007199254740993 == 9007199254740992.0 is False (ints compare exactly): 0', file('big.json', '{"id": 9007199254740993}'), '{"id": 9007199254740992.0}', {}, 0],
+      ['Python: 9007199254740993 == 9007199254740993: 1', file('big2.json', '{"id": 9007199254740993}'), '{"id": 9007199254740993}', {}, 1],
     ];
     it.each(cases)('%s', async (_name, result, want, options, score) => {
       expect((await runMetric('compare_config', result, { expected: want }, options)).score).toBe(score);

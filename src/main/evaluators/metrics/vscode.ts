@@ -8,7 +8,8 @@ import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readBytes, readText, zipError } from './inputs';
 import { pyStrip } from './pandas-frame';
-import { pyJsonEquals, pyJsonLoads, pyTruth, readPythonText } from './python-json';
+import { readPythonText } from '../python/read-text';
+import { isPyDict, pyEquals, pyJsonLoads, pyTruthy } from '../python/value';
 import { checkPythonFileByTestSuite } from './python-test-suite';
 
 /**
@@ -51,11 +52,11 @@ async function checkJsonSettings(result: unknown, expected: unknown): Promise<Me
 /** OSWorld's `_is_subset(expected, actual)`: a dict's keys all present in the actual dict with values that are
  * subsets in turn; lists and everything else by Python's `==`. */
 function isSubset(expected: unknown, actual: unknown): boolean {
-  if (isRecord(expected)) {
-    if (!isRecord(actual)) return false;
+  if (isPyDict(expected)) {
+    if (!isPyDict(actual)) return false;
     return Object.entries(expected).every(([k, v]) => Object.prototype.hasOwnProperty.call(actual, k) && isSubset(v, actual[k]));
   }
-  return pyJsonEquals(expected, actual);
+  return pyEquals(expected, actual);
 }
 
 /**
@@ -67,13 +68,13 @@ function isSubset(expected: unknown, actual: unknown): boolean {
  * equal as Python values.
  */
 async function compareConfig(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  if (!pyTruth(result)) return fail('no result file (OSWorld scores 0)');
+  if (!pyTruthy(result)) return fail('no result file (OSWorld scores 0)');
   const want = isRecord(expected) ? expected.expected : undefined;
-  if (!pyTruth(want)) return fail(`the rule has no expected text (${brief(expected)}); OSWorld scores 0`);
+  if (!pyTruthy(want)) return fail(`the rule has no expected text (${brief(expected)}); OSWorld scores 0`);
   const read = await readPythonText(result);
   if ('error' in read) return fail(read.error);
   const text = read.text;
-  const containment = 'containment_ok' in options ? pyTruth(options.containment_ok) : true;
+  const containment = 'containment_ok' in options ? pyTruthy(options.containment_ok) : true;
   if (typeof want !== 'string') {
     if (containment) return fail(`expected ${brief(want)} is not text: OSWorld's compare_config raises (json.loads and str.strip need a str)`);
     return fail(`expected ${brief(want)} is not text, so it never equals the file`);
@@ -87,7 +88,7 @@ async function compareConfig(result: unknown, expected: unknown, options: Record
     return verdict(text.includes(needle), `${which}; the expected text occurs in it`, `${which}, and '${brief(needle)}' does not occur in it`);
   }
   if (text === want) return pass('the file equals the expected text');
-  if (got && gold && pyJsonEquals(got.value, gold.value)) return pass('the file and the expected text are equal JSON');
+  if (got && gold && pyEquals(got.value, gold.value)) return pass('the file and the expected text are equal JSON');
   return fail(`the file differs from the expected text (${text.length} vs ${want.length} characters)${got && gold ? ' and from its JSON' : ''}`);
 }
 

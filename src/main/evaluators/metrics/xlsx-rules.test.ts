@@ -7,9 +7,9 @@ import type ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runMetric, tempDir } from '../testing/fixtures';
 import { writeXlsx } from '../testing/xlsx-parts';
+import { floatRepr } from '../python/value';
 import { tableRules } from './table';
 import { fuzzRatio, printedSheetPath, pyStrip, rangeCells } from './xlsx-print';
-import { pyFloatRepr } from './xlsx-sheets';
 import { CellRanges, matchValueRule } from './xlsx-validation';
 
 const tmp = tempDir();
@@ -58,7 +58,7 @@ describe("OSWorld's _match_value_to_rule", () => {
 
 describe('sheet reading helpers', () => {
   it("prints floats as Python's repr", () => {
-    expect([5, 0.1, 120.5, -3, 1e16, 1.5e-5, 0.0001, 123456789012345680].map(pyFloatRepr)).toEqual(['5.0', '0.1', '120.5', '-3.0', '1e+16', '1.5e-05', '0.0001', '1.2345678901234568e+17']);
+    expect([5, 0.1, 120.5, -3, 1e16, 1.5e-5, 0.0001, 123456789012345680].map(floatRepr)).toEqual(['5.0', '0.1', '120.5', '-3.0', '1e+16', '1.5e-05', '0.0001', '1.2345678901234568e+17']);
   });
 
   it("scores like rapidfuzz's fuzz.ratio", () => {

@@ -83,25 +83,6 @@ export function pyNumber<T>(el: Element | undefined, local: string, dflt: T): nu
   return Number.isNaN(n) ? dflt : n;
 }
 
-/** Python's repr of a float: `5.0`, `0.1`, `1e-05`, `1.5e+16`, `inf`, `nan`. */
-export function pyFloatRepr(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
-  const [mant, expText] = n.toExponential().split('e');
-  const exp = Number(expText);
-  const sign = mant.startsWith('-') ? '-' : '';
-  const digits = mant.replace('-', '').replace('.', '');
-  if (exp >= -4 && exp < 16) {
-    if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
-    const int = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
-    const frac = digits.slice(exp + 1);
-    return `${sign}${int}.${frac || '0'}`;
-  }
-  const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-  return `${sign}${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-}
-
 /** Column letters of a 1-based column number: 1 → A, 28 → AB. */
 export function columnLetters(n: number): string {
   let s = '';

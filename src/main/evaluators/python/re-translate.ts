@@ -98,7 +98,7 @@ class Translator {
   private readonly widths = new Map<number, [number, number]>();
   readonly names = new Map<string, number>();
   private readonly optional = new Set<number>();
-  private readonly backrefs: { group: number; inI: boolean }[] = [];
+  private readonly backrefs: { group: number; inI: boolean; ascii: boolean }[] = [];
   private markers = 0;
   readonly groupMarker: number[] = [0];
   private sawIOff = false;
@@ -165,6 +165,7 @@ class Translator {
     if (this.pos < this.p.length) this.raise('unbalanced parenthesis');
     const useJsI = this.backrefs.some((b) => b.inI);
     if (useJsI && (!this.global.i || this.sawIOff)) this.cannot('a backreference inside a case-insensitive part of a partly case-insensitive pattern');
+    if (this.backrefs.some((b) => b.inI && b.ascii)) this.cannot('a case-insensitive backreference under ASCII ((?ai): Python folds only ASCII letters, JavaScript also é with É, k with the Kelvin sign, s with ſ)');
     for (const b of this.backrefs) if (this.optional.has(b.group)) this.cannot(`a backreference to group ${b.group}, which may not take part in the match (JavaScript then matches it as empty, Python fails)`);
     // number JavaScript groups in source order
     const jsIndex = new Map<number, number>();
@@ -358,7 +359,7 @@ class Translator {
     if (group > this.groups) this.raise(`invalid group reference ${group}`);
     if (this.open.has(group)) this.raise('cannot refer to an open group');
     if (this.lookbehind > 0) this.cannot('a backreference inside a lookbehind');
-    this.backrefs.push({ group, inI: f.i });
+    this.backrefs.push({ group, inI: f.i, ascii: f.a });
     const [min, max] = this.widths.get(group) ?? [0, Infinity];
     return { src: `${REF}${this.groupMarker[group]}${REF_END}`, min, max, groups: [] };
   }

@@ -267,11 +267,19 @@ describe('Python re semantics for task patterns', () => {
       ['(a)(?i:\\1)', 'case-insensitive'],
       ['(a|)*b', 'can match the empty string'],
       ['(?:x?)+y', 'can match the empty string'],
+      ['(?ai)(k)\\1', 'under ASCII'],
     ]) {
       expect(() => compilePython(pattern), pattern).toThrow(PythonPatternError);
       expect(() => compilePython(pattern)).toThrow(detail);
       expect(() => compilePython(pattern)).toThrow(`'${pattern}'`);
     }
+  });
+
+  it("Python: re.search('(?ai)(é)\\1', 'éÉ') and re.search('(?ai)(k)\\1', 'k\\u212a') are None (ASCII folds ASCII letters only; JavaScript folds both): not honoured", () => {
+    expect(() => compilePython('(?ai)(\u00e9)\\1')).toThrow(/under ASCII/);
+    expect(() => compilePython('(k)\\1', 2 | 256)).toThrow(/under ASCII/);
+    expect(compilePython('(?a)(k)\\1').search('k\u212a')).toBeNull();
+    expect(compilePython('(?i)(k)\\1').search('k\u212a')).not.toBeNull();
   });
 
   it('Python: a backreference in a wholly case-insensitive pattern ignores case ((?i)(a)\\1 matches "aA")', () => {

@@ -26,6 +26,19 @@ const equality: [a: string, b: string, python: boolean][] = [
   ["[]", "{}", false],
   ["\"null\"", "null", false],
   ["1e16", "10000000000000000", true],
+  ["NaN", "NaN", false],
+  ["[NaN]", "[NaN]", true],
+  ["{\"a\": NaN}", "{\"a\": NaN}", true],
+  ["[NaN]", "[1e999]", false],
+  ["Infinity", "1e999", true],
+  ["-Infinity", "-1e999", true],
+  ["[Infinity]", "[-Infinity]", false],
+  ["9007199254740993", "9007199254740992.0", false],
+  ["9007199254740993", "9007199254740993", true],
+  ["9007199254740992", "9007199254740992.0", true],
+  ["123456789012345678901234567890", "1.2345678901234568e+29", false],
+  ["100000000000000000000", "1e20", true],
+  ["[18446744073709551616]", "[1.8446744073709552e19]", true],
 ];
 
 // prettier-ignore
@@ -53,6 +66,10 @@ const printing: [json: string, str: string, repr: string][] = [
   ["[1e100, -2.5e-07]", "[1e+100, -2.5e-07]", "[1e+100, -2.5e-07]"],
   ["{\"x\": {\"y\": []}}", "{'x': {'y': []}}", "{'x': {'y': []}}"],
   ["123456789012345678901234567890", "123456789012345678901234567890", "123456789012345678901234567890"],
+  ["NaN", "nan", "nan"],
+  ["[Infinity, -Infinity, 1e999]", "[inf, -inf, inf]", "[inf, -inf, inf]"],
+  ["5.0", "5.0", "5.0"],
+  ["-0", "0", "0"],
 ];
 
 describe('Python ==, str() and repr() of JSON values', () => {
@@ -64,6 +81,17 @@ describe('Python ==, str() and repr() of JSON values', () => {
   it.each(printing.map(([json, s, r]) => ({ name: `Python: str(${json}) is ${s}, repr ${r}`, json, s, r })))('$name', ({ json, s, r }) => {
     expect(pyStr(pyJsonParse(json))).toBe(s);
     expect(pyRepr(pyJsonParse(json))).toBe(r);
+  });
+
+  it("Python: json.loads refuses a leading BOM ('Unexpected UTF-8 BOM'), NaN spelled otherwise and -NaN", () => {
+    for (const text of ['\ufeff{}', 'nan', '-NaN', 'infinity']) expect(() => pyJsonParse(text), text).toThrow(SyntaxError);
+  });
+
+  it("Python: 9007199254740993 > 9007199254740992.0 and 2**64 < inf: ints past 2^53 compare exactly with floats", () => {
+    expect(pyCompare(pyJsonParse('9007199254740993'), pyJsonParse('9007199254740992.0'))).toBeGreaterThan(0);
+    expect(pyCompare(pyJsonParse('18446744073709551616'), pyJsonParse('Infinity'))).toBeLessThan(0);
+    expect(pyCompare(pyJsonParse('18446744073709551617'), pyJsonParse('1.8446744073709552e19'))).toBeGreaterThan(0);
+    expect(pyIn(pyJsonParse('9007199254740993'), [9007199254740992])).toBe(false);
   });
 
   it('Python: floats print 1.0, 1e-05, 1e+16, inf, -inf, nan; a whole JavaScript number prints as an int', () => {

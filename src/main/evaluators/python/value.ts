@@ -15,7 +15,7 @@ export class PyFloat implements PyValue {
   constructor(readonly value: number) {}
   pyEquals(other: unknown): boolean {
     const o = numeric(other);
-    return o !== undefined && o === this.value;
+    return o !== undefined && numbersEqual(this.value, o);
   }
   pyStr(): string {
     return floatRepr(this.value);
@@ -23,34 +23,64 @@ export class PyFloat implements PyValue {
   valueOf(): number {
     return this.value;
   }
+  /** Records (JSON) keep the number. */
+  toJSON(): number {
+    return this.value;
+  }
 }
 
-/** The number of a bool, int or float (Python's numeric tower), else undefined. */
-function numeric(v: unknown): number | undefined {
+/** The number of a bool, int or float (Python's numeric tower), else undefined; an int past 2^53 stays a bigint. */
+function numeric(v: unknown): number | bigint | undefined {
   if (typeof v === 'number') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
   if (v instanceof PyFloat) return v.value;
-  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'bigint') return v;
   return undefined;
 }
 
-const isDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isPyValue(v) && !(v instanceof Date);
+/** Python's exact comparison of two numbers, an int past 2^53 included (9007199254740993 > 9007199254740992.0);
+ * NaN is unordered (0 here, and never equal: numbersEqual). */
+function numberOrder(a: number | bigint, b: number | bigint): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'number') return -numberOrder(b, a);
+  const x = b as number;
+  if (Number.isNaN(x)) return 0;
+  if (!Number.isFinite(x)) return x > 0 ? -1 : 1;
+  const floor = BigInt(Math.floor(x));
+  if (Number.isInteger(x)) return a < floor ? -1 : a > floor ? 1 : 0;
+  return a <= floor ? -1 : 1;
+}
+
+function numbersEqual(a: number | bigint, b: number | bigint): boolean {
+  if (typeof a === 'number' && Number.isNaN(a)) return false;
+  if (typeof b === 'number' && Number.isNaN(b)) return false;
+  return numberOrder(a, b) === 0;
+}
+
+/** An element comparison inside a list or dict: Python's PyObject_RichCompareBool takes the same object as equal
+ * first (json.loads gives every NaN as one object, so [NaN] == [NaN] although NaN != NaN). */
+const sameOrEqual = (a: unknown, b: unknown): boolean => a === b || pyEquals(a, b);
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Whether a value is a Python dict (a plain object: not a list, a PyFloat or other PyValue, a datetime). */
+export const isPyDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isPyValue(v) && !(v instanceof Date);
+const isDict = isPyDict;
 
 /** Python's `a == b` for JSON-like values. */
 export function pyEquals(a: unknown, b: unknown): boolean {
   if (isPyValue(a)) return a.pyEquals(b);
   if (isPyValue(b) && !(b instanceof PyFloat)) return b.pyEquals(a);
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a === b;
   const na = numeric(a);
   const nb = numeric(b);
-  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && na === nb;
+  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && numbersEqual(na, nb);
   if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
   if (typeof a === 'string' || typeof b === 'string') return a === b;
   if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameOrEqual(x, b[i]));
   if (isDict(a) && isDict(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && pyEquals(a[k], b[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => own(b, k) && sameOrEqual(a[k], b[k]));
   }
   return false;
 }
@@ -58,8 +88,8 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 /** Python's `x in container` for a list (element equality), a str (substring) or a dict (key); undefined where it raises. */
 export function pyIn(item: unknown, container: unknown): boolean | undefined {
   if (typeof container === 'string') return typeof item === 'string' ? container.includes(item) : undefined;
-  if (Array.isArray(container)) return container.some((x) => pyEquals(x, item));
-  if (isDict(container)) return typeof item === 'string' ? item in container : Array.isArray(item) || isDict(item) ? undefined : false;
+  if (Array.isArray(container)) return container.some((x) => sameOrEqual(x, item));
+  if (isDict(container)) return typeof item === 'string' ? own(container, item) : Array.isArray(item) || isDict(item) ? undefined : false;
   return undefined;
 }
 
@@ -78,12 +108,12 @@ function codePointOrder(a: string, b: string): number {
 export function pyCompare(a: unknown, b: unknown): number | string {
   const na = numeric(a);
   const nb = numeric(b);
-  if (na !== undefined && nb !== undefined) return na < nb ? -1 : na > nb ? 1 : 0;
+  if (na !== undefined && nb !== undefined) return numberOrder(na, nb);
   if (typeof a === 'string' && typeof b === 'string') return codePointOrder(a, b);
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      if (pyEquals(a[i], b[i])) continue;
+      if (sameOrEqual(a[i], b[i])) continue;
       return pyCompare(a[i], b[i]);
     }
     return a.length - b.length;
@@ -109,7 +139,7 @@ const FLOAT_TEXT = /^[+-]?(?:(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*
 /** Python's `float(v)`, or undefined where it raises (None, a list, text that is no number). */
 export function pyFloat(v: unknown): number | undefined {
   const n = numeric(v);
-  if (n !== undefined) return n;
+  if (n !== undefined) return Number(n);
   if (typeof v !== 'string') return undefined;
   const t = pyStrip(v);
   if (!FLOAT_TEXT.test(t)) return undefined;
@@ -190,9 +220,17 @@ export function pyRepr(v: unknown): string {
   return String(v);
 }
 
+/** json's NaN / Infinity / -Infinity: one object each, as Python's json module hands out its module constants. */
+const JSON_CONSTANTS = new Map([
+  ['NaN', new PyFloat(NaN)],
+  ['Infinity', new PyFloat(Infinity)],
+  ['-Infinity', new PyFloat(-Infinity)],
+]);
+
 /**
  * JSON as Python's json.loads reads it: numbers written with a fraction or exponent become PyFloat (so `1.0` stays a
- * float), integers past 2^53 BigInt, NaN / Infinity / -Infinity are accepted. Throws SyntaxError like JSON.parse.
+ * float), integers past 2^53 BigInt, NaN / Infinity / -Infinity are accepted (one object each, so `[NaN] == [NaN]`
+ * as in Python), a leading BOM is refused (Python: "Unexpected UTF-8 BOM"). Throws SyntaxError like JSON.parse.
  */
 export function pyJsonParse(text: string): unknown {
   const marked = text.replace(/("(?:[^"\\]|\\.)*")|(-?Infinity|NaN)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g, (m, str: string | undefined, special: string | undefined, num: string | undefined) => {
@@ -204,11 +242,20 @@ export function pyJsonParse(text: string): unknown {
   return JSON.parse(marked, (_k, v: unknown) => {
     if (isDict(v) && Object.keys(v).length === 1 && typeof v['\u0000pyfloat'] === 'string') {
       const s = v['\u0000pyfloat'] as string;
-      return new PyFloat(s === 'NaN' ? NaN : s === 'Infinity' ? Infinity : s === '-Infinity' ? -Infinity : Number(s));
+      return JSON_CONSTANTS.get(s) ?? new PyFloat(Number(s));
     }
     if (isDict(v) && Object.keys(v).length === 1 && typeof v['\u0000pyint'] === 'string') return BigInt(v['\u0000pyint'] as string);
     return v;
   });
+}
+
+/** Python's `json.loads(text)`: the value, or undefined where it raises (JSONDecodeError). */
+export function pyJsonLoads(text: string): { value: unknown } | undefined {
+  try {
+    return { value: pyJsonParse(text) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A value with PyFloat unwrapped to plain numbers (for JavaScript code and records). */
