@@ -75,6 +75,29 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
   }, 60_000);
 
+  it('marks what a task needs in a Set-of-Mark observation of the sheet: cells with values, the cell with the cursor, the Name Box, the menus; not the empty cells', async () => {
+    // the cursor to L5, right of the data (columns A–J): an empty cell, but where typing goes
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: [...Array(11).fill('right'), ...Array(4).fill('down')] }]);
+    const obs = await poll('an observation with the cursor cell L5 marked', 15_000, async () => {
+      const o = await observe(env, 'som');
+      return o.som!.marks.some((m) => m.label === 'table-cell\tL5') ? o : undefined;
+    });
+    const labels = obs.som!.marks.map((m) => m.label);
+    // cells with values, their text in the table the agent reads
+    for (const cell of ['A1', 'B2', 'J20']) expect(labels).toContain(`table-cell\t${cell}`);
+    expect(obs.a11yTable).toMatch(/\ttable-cell\tJ20\tr20cJ\t/);
+    // the empty cells around the cursor are not marked (a sheet shows a thousand of them)
+    for (const cell of ['K5', 'M5', 'L6', 'K1']) expect(labels).not.toContain(`table-cell\t${cell}`);
+    // the Name Box (where a cell address is typed to go there) and the menu bar
+    expect(labels.some((l) => /^combo-box\tName Box$/.test(l)), labels.filter((l) => !l.startsWith('table-cell')).join(' | ')).toBe(true);
+    for (const menu of ['File', 'Edit', 'View', 'Format', 'Data']) expect(labels).toContain(`menu\t${menu}`);
+    // each mark's binding is inside its cell's box: a click there lands on the cell
+    const j20 = obs.som!.marks.find((m) => m.label === 'table-cell\tJ20')!;
+    const at = obs.bindings[`tag_${j20.id}`];
+    expect(at.x > j20.x && at.x < j20.x + j20.width && at.y > j20.y && at.y < j20.y + j20.height).toBe(true);
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
+  }, 60_000);
+
   it('marks the cells in a Set-of-Mark observation, and a click on a mark lands in that cell', async () => {
     try {
       await clickMarkedCell();
