@@ -5,8 +5,12 @@
 // application costs the budget, never the run.
 import type { AccessibilityNode } from '../../environment';
 import { DBusCallError, DBusConnection } from './dbus-wire';
+import { peerConnection } from './peer';
 
-type Bus = DBusConnection;
+/** Where calls go: the accessibility bus, or an application's own socket (peer.ts). */
+interface Bus {
+  call(destination: string | undefined, path: string, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]>;
+}
 
 export interface AtspiOptions {
   /** The session bus address of the display (DBUS_SESSION_BUS_ADDRESS). */
@@ -24,6 +28,11 @@ export interface AtspiOptions {
    * only their states: no agent is shown them (observe/filter.ts). Default true.
    */
   pruneHidden?: boolean;
+  /**
+   * Ask each application on its own socket when it offers one (peer.ts), skipping the bus daemon's relay.
+   * Default true; false: everything through the accessibility bus.
+   */
+  direct?: boolean;
 }
 
 /** AtspiStateType, in enum order (at-spi2-core atspi-constants.h). */
@@ -106,6 +115,37 @@ async function tryCall(...args: Parameters<typeof call>): Promise<unknown[] | un
   }
 }
 
+/** A connection kept between walks, seen by one walk: at its deadline this walk's calls fail, the connection stays. */
+class Scoped implements Bus {
+  private readonly waiting = new Set<(e: Error) => void>();
+  private dead = false;
+
+  constructor(private readonly conn: DBusConnection) {}
+
+  call(...args: Parameters<Bus['call']>): Promise<unknown[]> {
+    if (this.dead) return Promise.reject(new TimedOut());
+    return new Promise((resolve, reject) => {
+      this.waiting.add(reject);
+      this.conn.call(...args).then(
+        (body) => {
+          this.waiting.delete(reject);
+          resolve(body);
+        },
+        (e: unknown) => {
+          this.waiting.delete(reject);
+          reject(e as Error);
+        },
+      );
+    });
+  }
+
+  expire(): void {
+    this.dead = true;
+    for (const reject of this.waiting) reject(new TimedOut());
+    this.waiting.clear();
+  }
+}
+
 /** Connects to `address`; a connection still open at the deadline is failed with TimedOut. */
 async function open(address: string, deadline: Deadline): Promise<{ bus: Bus; done: () => void }> {
   if (deadline.left <= 0) throw new TimedOut();
@@ -126,6 +166,8 @@ interface Pending {
   ref: Ref;
   parent?: AccessibilityNode;
   app?: string;
+  /** The application's own socket, when it has one (its objects are asked there). */
+  peer?: { name: string; bus: Bus };
   /** A cell of a huge table (read with its text in one round). */
   cell?: boolean;
 }
@@ -338,6 +380,8 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
   }
   const { bus, done } = conn;
   const roots: AccessibilityNode[] = [];
+  const scoped: Scoped[] = [];
+  const expire = setTimeout(() => scoped.forEach((c) => c.expire()), Math.max(0, deadline.left));
   try {
     const desktop = await call(bus, deadline, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', ACCESSIBLE, 'GetChildren').catch(
       (error: unknown) => {
@@ -349,18 +393,33 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
     // application is never left idle between levels; children keep their order. The node cap is taken when a
     // read starts, so the nodes nearest the roots (listed first) are the ones kept.
     let count = 0;
+    // An application's own socket, when it offers one: its address is asked on the bus (one call per walk).
+    const peerOf = async ([name, path]: Ref): Promise<Pending['peer']> => {
+      if (opts.direct === false) return undefined;
+      const reply = await tryCall(bus, deadline, name, path, 'org.a11y.atspi.Application', 'GetApplicationBusAddress').catch(() => undefined);
+      const address = reply?.[0];
+      if (typeof address !== 'string' || !address) return undefined;
+      const conn = await peerConnection(reach(address));
+      if (!conn || deadline.left <= 0) return undefined;
+      const s = new Scoped(conn);
+      scoped.push(s);
+      return { name, bus: s };
+    };
     const visit = async (p: Pending): Promise<AccessibilityNode | undefined> => {
       if (count >= maxNodes || deadline.left <= 0) return undefined;
       count++;
-      const r = await readObject(bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined);
       const isApp = !p.parent;
+      const [r, peer] = await Promise.all([
+        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined),
+        isApp ? peerOf(p.ref) : p.peer,
+      ]);
       if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
         count--;
         return undefined;
       }
       const { node } = r;
       node.app = isApp ? node.name : p.app;
-      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable })));
+      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable, peer })));
       const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
       if (children.length) node.children = children;
       return node;
@@ -368,6 +427,8 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
     const apps = await Promise.all(((desktop[0] as Ref[] | undefined) ?? []).map((ref) => visit({ ref })));
     roots.push(...apps.filter((a): a is AccessibilityNode => a !== undefined));
   } finally {
+    clearTimeout(expire);
+    scoped.forEach((c) => c.expire());
     done();
   }
   return roots;

@@ -387,6 +387,24 @@ export class DBusConnection {
     socket.on('close', () => this.fail(new DBusClosedError('D-Bus connection closed')));
   }
 
+  /** A connection over a socket that has already been through the handshake (BEGIN sent), with no bus behind it. */
+  static adopt(socket: Socket): DBusConnection {
+    const c = new DBusConnection(socket);
+    socket.resume();
+    return c;
+  }
+
+  /** Whether it has failed or been closed. */
+  get closed(): boolean {
+    return !!this.closedBy;
+  }
+
+  /** Lets the process exit while this connection is open (a connection kept between walks). */
+  unref(): this {
+    this.socket.unref();
+    return this;
+  }
+
   /**
    * Connects and authenticates (EXTERNAL, by this process's uid); on a message bus (`hello`, the default) also
    * registers with Hello. Rejects when that has not happened within `timeoutMs`.

@@ -9,6 +9,9 @@ import { observe } from '../../../observe/index';
 import { settleWindowGeometry, waitForWindowTitle } from '../openers';
 import { convertInSandbox, flatText, killWindowOwner, officeGuiMissingHere, workbookBytes } from '../testing/office-docs';
 import { poll } from '../testing/poll';
+import { collectAtspiTree } from './atspi';
+import { DBusConnection } from './dbus-wire';
+import { peerConnection } from './peer';
 
 const why = officeGuiMissingHere;
 const ROWS = 200;
@@ -100,6 +103,30 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
     const at = obs.bindings[`tag_${j20.id}`];
     expect(at.x > j20.x && at.x < j20.x + j20.width && at.y > j20.y && at.y < j20.y + j20.height).toBe(true);
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
+  }, 60_000);
+
+  it("asks LibreOffice on its own socket (as the sandbox's user when Proctor is root), finding the same cells as through the bus", async () => {
+    const dbusAddress = env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS;
+    const reach = env.sandbox?.hostAddress ?? ((a: string) => a);
+    const session = await DBusConnection.connect(dbusAddress);
+    const [a11y] = (await session.call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress')) as [string];
+    session.close();
+    const bus = await DBusConnection.connect(reach(a11y));
+    try {
+      const [apps] = (await bus.call('org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren')) as [[string, string][]];
+      const [name, path] = apps[apps.length - 1];
+      const [own] = (await bus.call(name, path, 'org.a11y.atspi.Application', 'GetApplicationBusAddress')) as [string];
+      const peer = await peerConnection(reach(own));
+      expect(peer, `no direct connection to ${own}`).toBeDefined();
+      expect(await peer!.call(undefined, path, 'org.a11y.atspi.Accessible', 'GetRoleName')).toEqual(['application']);
+    } finally {
+      bus.close();
+    }
+    const cellText = async (direct: boolean) =>
+      cellsOf(await collectAtspiTree({ dbusAddress, hostAddress: env.sandbox?.hostAddress, direct, timeoutMs: 20_000 })).map((c) => `${c.name}=${c.text ?? ''}`).sort();
+    const [direct, relayed] = [await cellText(true), await cellText(false)];
+    expect(direct).toContain('B2=r2cB');
+    expect(direct).toEqual(relayed);
   }, 60_000);
 
   it('marks the cells in a Set-of-Mark observation, and a click on a mark lands in that cell', async () => {
