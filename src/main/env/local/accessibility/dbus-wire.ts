@@ -25,8 +25,19 @@ const ERROR = 3;
 const FIELD = { path: 1, interface: 2, member: 3, errorName: 4, replySerial: 5, destination: 6, signature: 8 } as const;
 const ALIGN: Record<string, number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, x: 8, t: 8, d: 8, h: 4, s: 4, o: 4, g: 1, a: 4, '(': 8, '{': 8, v: 1 };
 
+const splitCache = new Map<string, string[]>();
+
 /** The complete types of a signature (`ii(so)` → `i`, `i`, `(so)`). */
 export function splitSignature(sig: string): string[] {
+  let known = splitCache.get(sig);
+  if (!known) {
+    known = split(sig);
+    if (splitCache.size < 512) splitCache.set(sig, known);
+  }
+  return known;
+}
+
+function split(sig: string): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < sig.length) {
