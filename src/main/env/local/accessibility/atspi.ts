@@ -168,7 +168,7 @@ interface Pending {
   app?: string;
   /** The application's own socket, when it has one (its objects are asked there). */
   peer?: { name: string; bus: Bus };
-  /** A cell of a huge table (read with its text in one round). */
+  /** A cell of a huge table (its text and states first; an empty one is left out). */
   cell?: boolean;
 }
 
@@ -212,7 +212,7 @@ function childCountOf(props: unknown[]): number {
 }
 
 interface ReadMode {
-  /** A cell of a huge table: name, states, box and text in one round (a table's GetAccessibleAt gives cells). */
+  /** A cell of a huge table (a table's GetAccessibleAt gives cells): its text and states, then name and box if kept. */
   cell?: boolean;
   /** Leave the object out when it is not showing (asking its states only). */
   showingOnly?: boolean;
