@@ -212,18 +212,25 @@ interface TaskTimes {
   toFirstObservation: number;
   firstObservation: number;
   verdictToEnd: number;
+  /** Task start → its setup starting (the sandbox session coming up), and the setup itself (the task's own steps). */
+  environment?: number;
+  setup?: number;
 }
 
 /** Per task from a run folder's events: task start → first observation taken, and verdict → task end. */
 function taskTimes(runDir: string): TaskTimes[] {
-  const byKey = new Map<string, { start?: number; obsDone?: number; obs?: number; verdict?: number; end?: number }>();
+  const byKey = new Map<string, { start?: number; obsDone?: number; obs?: number; verdict?: number; end?: number; setupAt?: number; setupMs?: number }>();
   for (const line of readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const e = JSON.parse(line) as { kind: string; taskKey?: string; at?: string; step?: { at: string; timing?: Record<string, number> }; verdict?: { at: string } };
+    const e = JSON.parse(line) as { kind: string; taskKey?: string; at?: string; phase?: string; ms?: number; step?: { at: string; timing?: Record<string, number> }; verdict?: { at: string } };
     if (!e.taskKey) continue;
     const r = byKey.get(e.taskKey) ?? {};
     byKey.set(e.taskKey, r);
     if (e.kind === 'task.started') r.start = Date.parse(e.at!);
+    if (e.kind === 'task.setup' && e.phase === 'config' && typeof e.ms === 'number') {
+      r.setupMs = e.ms;
+      r.setupAt = Date.parse(e.at!) - e.ms;
+    }
     if (e.kind === 'task.step' && r.obsDone === undefined && e.step) {
       // The step record is stamped after the agent's turn, the action and the stores; observation ends before them.
       const t = e.step.timing ?? {};
@@ -235,7 +242,10 @@ function taskTimes(runDir: string): TaskTimes[] {
   }
   return [...byKey].flatMap(([key, r]) =>
     r.start !== undefined && r.obsDone !== undefined && r.verdict !== undefined && r.end !== undefined
-      ? [{ key, toFirstObservation: r.obsDone - r.start, firstObservation: r.obs ?? 0, verdictToEnd: r.end - r.verdict }]
+      ? [{
+          key, toFirstObservation: r.obsDone - r.start, firstObservation: r.obs ?? 0, verdictToEnd: r.end - r.verdict,
+          ...(r.setupAt !== undefined ? { environment: r.setupAt - r.start, setup: r.setupMs } : {}),
+        }]
       : [],
   );
 }
@@ -267,12 +277,18 @@ async function benchDemo(): Promise<void> {
     const verdict = /(PASS|FAIL): \d+ of \d+ expectations met/.exec(r.stdout)?.[0] ?? `no verdict (exit ${r.status}): ${r.stderr.trim().split('\n').pop()}`;
     const times = readdirSync(out).flatMap((d) => (existsSync(join(out, d, 'events.jsonl')) ? taskTimes(join(out, d)).map((t) => ({ ...t, run: d.replace(/^.*-/, '') })) : []));
     for (const t of times)
-      console.log(`  ${t.run.padEnd(6)} ${t.key.slice(0, 17).padEnd(17)}  start → first observation ${s(t.toFirstObservation)} (observation ${s(t.firstObservation)})  verdict → end ${s(t.verdictToEnd)}`);
+      console.log(
+        `  ${t.run.padEnd(6)} ${t.key.slice(0, 17).padEnd(17)}  start → first observation ${s(t.toFirstObservation)} (` +
+          (t.environment !== undefined ? `session ${s(t.environment)}, setup ${s(t.setup ?? 0)}, ` : '') +
+          `observation ${s(t.firstObservation)})  verdict → end ${s(t.verdictToEnd)}`,
+      );
     const first = times.map((t) => t.toFirstObservation);
     const end = times.map((t) => t.verdictToEnd);
     console.log(`baseline (same run): a bare sandbox session starts in ${s(started)}, first screenshot ${s(shot)}, closes in ${s(closed)}`);
     if (times.length) {
       console.log(`task start → first observation: median ${s(median(first))}, max ${s(Math.max(...first))} (target < 1 s: ${met(median(first) < 1000)} for the median)`);
+      const own = times.filter((t) => t.setup !== undefined).map((t) => t.toFirstObservation - (t.setup ?? 0));
+      if (own.length) console.log(`  of which Proctor's own (all but the task's setup steps): median ${s(median(own))}, max ${s(Math.max(...own))} (target < 1 s: ${met(median(own) < 1000)} for the median)`);
       console.log(`verdict → task end: median ${s(median(end))}, max ${s(Math.max(...end))} (target < 1 s: ${met(Math.max(...end) < 1000)})`);
     }
     console.log(`proctor demo: ${s(demoMs)}, ${verdict} (target < 45 s: ${met(demoMs < 45_000)})${cpu ? `; CPU ${(Number(cpu[1]) + Number(cpu[2])).toFixed(1)} s (user ${cpu[1]} + sys ${cpu[2]})` : ''}`);

@@ -4,15 +4,28 @@
 import { OBSERVATION_TYPES } from '../../shared/spaces';
 import { MissingCapabilityError, type AccessibilityNode, type Environment, type Screenshot } from '../env/environment';
 import { filterNodes } from './filter';
-import { lineariseTree } from './linearise';
+import { lineariseTree, warmTokenizer } from './linearise';
 import type { Observation, ObservationType } from './observation';
-import { drawSetOfMark, markBindings } from './set-of-mark';
+import { drawSetOfMark, markBindings, warmSetOfMark } from './set-of-mark';
 
 export type { Mark, Observation, ObservationType } from './observation';
 export { filterNodes, flattenTree, isShownNode, isShownRole } from './filter';
 export { countTokens, lineariseTree, TABLE_HEADER, MARKED_TABLE_HEADER, CUT_MARK, type LinearisedTree } from './linearise';
 export { drawSetOfMark, markBindings, MARK_COLOURS, type SetOfMark } from './set-of-mark';
 export { OBSERVATION_TYPES };
+
+/**
+ * Does the one-time work of the first observation ahead (the tokenizer, the marks' digits), for a screen `height`
+ * pixels high: call it while a task's setup runs. Errors are left to the observation that needs the part.
+ */
+export async function warmObservation(height: number): Promise<void> {
+  await warmSetOfMark(height).catch(() => undefined);
+  try {
+    warmTokenizer();
+  } catch {
+    /* the first observation reports it */
+  }
+}
 
 export interface ObserveOptions {
   /** Tokens the accessibility table may take. Default 5000. */

@@ -11,6 +11,11 @@ export const CUT_MARK = '[...]';
 
 let encoder: Tiktoken | undefined;
 
+/** Builds the tokenizer now (half a second of CPU, once per process) rather than in the first observation. */
+export function warmTokenizer(): void {
+  encoder ??= new Tiktoken(cl100k);
+}
+
 /** Tokens in `text` (cl100k_base). Special-token text in untrusted input is counted as plain text. */
 export function countTokens(text: string): number {
   encoder ??= new Tiktoken(cl100k);

@@ -138,6 +138,16 @@ function drawNumber(raw: Raw, g: Glyphs, id: number, x: number, y: number): void
   }
 }
 
+/** The marks' font size on an image `height` pixels high. */
+function fontFor(height: number): number {
+  return Math.max(11, Math.min(18, Math.round(height / 70)));
+}
+
+/** Renders the digits for images `height` pixels high now (sharp's first use), not in the first observation. */
+export async function warmSetOfMark(height: number): Promise<void> {
+  await glyphs(fontFor(height));
+}
+
 const hexRgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
 /**
@@ -152,8 +162,7 @@ export async function drawSetOfMark(image: Screenshot, nodes: AccessibilityNode[
     height: decoded.info.height,
     channels: decoded.info.channels,
   };
-  const font = Math.max(11, Math.min(18, Math.round(raw.height / 70)));
-  const g = await glyphs(font);
+  const g = await glyphs(fontFor(raw.height));
   const stroke = raw.width >= 1600 ? 2 : 1;
   const marks: Mark[] = [];
   const drawn: AccessibilityNode[] = [];

@@ -17,6 +17,7 @@ import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
 import { collectAccessibility } from './accessibility';
 import { CHROMIUM_FLAGS, launchChromium } from './browser';
 import { OPENERS, settleWindowGeometry, titlePattern } from './openers';
+import { warmObservation } from '../../observe';
 
 export interface LocalEnvironmentOptions {
   /** An X display to drive (`:N`); default: start a fresh sandbox display and stop it on close(). */
@@ -127,8 +128,12 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     unicode: opts.unicodeTyping ?? 'xdotool',
   });
   const backend: CaptureBackend = opts.captureBackend ?? 'nut';
-  // The worker starts on its first call. (Starting it while setup runs saves about 0.5 s on the first
-  // observation; it was taken out over a test that typed before Chromium had the keyboard, since fixed.)
+  // The worker (a Node process loading nut.js: about half a second) starts now, while setup runs, rather than on
+  // the first observation; the display is already up. (It was once taken out over a test that typed before
+  // Chromium had the keyboard, since fixed.) A failure here is not lost: the next call starts one and reports it.
+  worker.warm();
+  // So does the observation's one-time work (the tokenizer, the marks' digits), once the worker is forked.
+  setTimeout(() => void warmObservation(sandbox?.height ?? opts.height ?? 1080), 50).unref();
 
   let killGeneration = 0;
   let needsRelease = false;

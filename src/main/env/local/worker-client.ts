@@ -164,6 +164,11 @@ export class WorkerClient {
     });
   }
 
+  /** Starts the worker in the background (nothing waits for it; a failure is reported by the next call). */
+  warm(): void {
+    if (!this.child && !this.closed) this.start().catch(() => undefined);
+  }
+
   async call(op: WorkerOp): Promise<WorkerResult | undefined> {
     const child = this.child ?? (await this.start());
     return this.send(child, op);

@@ -1,12 +1,16 @@
 // Native applications' accessibility trees over AT-SPI (D-Bus). The sandbox display's session bus knows
 // where the accessibility bus is (org.a11y.Bus.GetAddress); the registry's desktop lists the applications,
-// and each application answers for its own objects. Calls are issued level by level, all of a level at
-// once, bounded by a node cap and a time budget: a hung application costs the budget, never the run.
-import dbus from 'dbus-next';
+// and each application answers for its own objects. Every object is asked as soon as its parent lists it, all
+// calls outstanding at once on one connection (dbus-wire.ts), bounded by a node cap and a time budget: a hung
+// application costs the budget, never the run.
 import type { AccessibilityNode } from '../../environment';
+import { DBusCallError, DBusConnection } from './dbus-wire';
+import { peerConnection } from './peer';
 
-const { sessionBus, Message } = dbus;
-type Bus = ReturnType<typeof sessionBus>;
+/** Where calls go: the accessibility bus, or an application's own socket (peer.ts). */
+interface Bus {
+  call(destination: string | undefined, path: string, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]>;
+}
 
 export interface AtspiOptions {
   /** The session bus address of the display (DBUS_SESSION_BUS_ADDRESS). */
@@ -24,6 +28,11 @@ export interface AtspiOptions {
    * only their states: no agent is shown them (observe/filter.ts). Default true.
    */
   pruneHidden?: boolean;
+  /**
+   * Ask each application on its own socket when it offers one (peer.ts), skipping the bus daemon's relay.
+   * Default true; false: everything through the accessibility bus.
+   */
+  direct?: boolean;
 }
 
 /** AtspiStateType, in enum order (at-spi2-core atspi-constants.h). */
@@ -81,6 +90,7 @@ class Deadline {
 
 class TimedOut extends Error {}
 
+/** One method call. The walk's deadline fails the whole connection (one timer, not one per call). */
 async function call(
   bus: Bus,
   deadline: Deadline,
@@ -91,20 +101,8 @@ async function call(
   signature = '',
   body: unknown[] = [],
 ): Promise<unknown[]> {
-  const left = deadline.left;
-  if (left <= 0) throw new TimedOut();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut()), left);
-  });
-  try {
-    const pending = bus.call(new Message({ destination, path, interface: iface, member, signature, body }));
-    pending.catch(() => undefined); // it may still fail after the deadline won the race, when the bus closes
-    const reply = await Promise.race([pending, timeout]);
-    return reply?.body ?? [];
-  } finally {
-    clearTimeout(timer);
-  }
+  if (deadline.left <= 0) throw new TimedOut();
+  return bus.call(destination, path, iface, member, signature, body);
 }
 
 /** Same call, but an error reply (a dead object, a missing interface) gives `undefined`. Timeouts still throw. */
@@ -112,9 +110,54 @@ async function tryCall(...args: Parameters<typeof call>): Promise<unknown[] | un
   try {
     return await call(...args);
   } catch (error) {
-    if (error instanceof TimedOut) throw error;
-    return undefined;
+    if (error instanceof DBusCallError) return undefined;
+    throw error;
   }
+}
+
+/** A connection kept between walks, seen by one walk: at its deadline this walk's calls fail, the connection stays. */
+class Scoped implements Bus {
+  private readonly waiting = new Set<(e: Error) => void>();
+  private dead = false;
+
+  constructor(private readonly conn: DBusConnection) {}
+
+  call(...args: Parameters<Bus['call']>): Promise<unknown[]> {
+    if (this.dead) return Promise.reject(new TimedOut());
+    return new Promise((resolve, reject) => {
+      this.waiting.add(reject);
+      this.conn.call(...args).then(
+        (body) => {
+          this.waiting.delete(reject);
+          resolve(body);
+        },
+        (e: unknown) => {
+          this.waiting.delete(reject);
+          reject(e as Error);
+        },
+      );
+    });
+  }
+
+  expire(): void {
+    this.dead = true;
+    for (const reject of this.waiting) reject(new TimedOut());
+    this.waiting.clear();
+  }
+}
+
+/** Connects to `address`; a connection still open at the deadline is failed with TimedOut. */
+async function open(address: string, deadline: Deadline): Promise<{ bus: Bus; done: () => void }> {
+  if (deadline.left <= 0) throw new TimedOut();
+  const bus = await DBusConnection.connect(address, { timeoutMs: Math.max(1, deadline.left) });
+  const timer = setTimeout(() => bus.fail(new TimedOut()), Math.max(0, deadline.left));
+  return {
+    bus,
+    done: () => {
+      clearTimeout(timer);
+      bus.close();
+    },
+  };
 }
 
 type Ref = [string, string];
@@ -123,7 +166,9 @@ interface Pending {
   ref: Ref;
   parent?: AccessibilityNode;
   app?: string;
-  /** A cell of a huge table (read with its text in one round). */
+  /** The application's own socket, when it has one (its objects are asked there). */
+  peer?: { name: string; bus: Bus };
+  /** A cell of a huge table (its text and states first; an empty one is left out). */
   cell?: boolean;
 }
 
@@ -167,7 +212,7 @@ function childCountOf(props: unknown[]): number {
 }
 
 interface ReadMode {
-  /** A cell of a huge table: name, states, box and text in one round (a table's GetAccessibleAt gives cells). */
+  /** A cell of a huge table (a table's GetAccessibleAt gives cells): its text and states, then name and box if kept. */
   cell?: boolean;
   /** Leave the object out when it is not showing (asking its states only). */
   showingOnly?: boolean;
@@ -184,17 +229,21 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
   const listChildren = async (count: number): Promise<Ref[]> =>
     count <= 0 ? [] : (((await ask(ACCESSIBLE, 'GetChildren'))?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
   if (mode.cell) {
-    // A sheet's cell has no children: its name (Get, lighter than GetAll), states, box and text, in one round.
-    const [nameReply, state, extents, text] = await Promise.all([
-      ask('org.freedesktop.DBus.Properties', 'Get', 'ss', [ACCESSIBLE, 'Name']),
-      ask(ACCESSIBLE, 'GetState'),
-      ask(COMPONENT, 'GetExtents', 'u', [0]),
-      ask(TEXT, 'GetText', 'ii', [0, -1]),
-    ]);
-    if (!nameReply || !state) return undefined;
-    const node = nodeOf([{ Name: nameReply[0] }], 'table cell', state, extents);
-    if (mode.showingOnly && !node.states.includes('showing')) return undefined;
+    // A sheet's cell has no children. Its text and states first: an empty cell is left out (an agent reads
+    // nothing there, and a sheet shows a thousand of them) unless it has the focus or is selected, which is where
+    // typing goes. Then its name (Get, lighter than GetAll) and box.
+    const [text, state] = await Promise.all([ask(TEXT, 'GetText', 'ii', [0, -1]), ask(ACCESSIBLE, 'GetState')]);
+    if (!state) return undefined;
+    const states = atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number));
+    if (mode.showingOnly && !states.includes('showing')) return undefined;
     const t = textOf(text);
+    if (!t && !states.includes('focused') && !states.includes('selected')) return undefined;
+    const [nameReply, extents] = await Promise.all([
+      ask('org.freedesktop.DBus.Properties', 'Get', 'ss', [ACCESSIBLE, 'Name']),
+      ask(COMPONENT, 'GetExtents', 'u', [0]),
+    ]);
+    if (!nameReply) return undefined;
+    const node = nodeOf([{ Name: nameReply[0] }], 'table cell', state, extents);
     if (t) node.text = t;
     return { node, children: [], hugeTable: false };
   }
@@ -202,14 +251,16 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
   if (!state) return undefined;
   const states = atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number));
   if (mode.showingOnly && !states.includes('showing')) return undefined;
-  const [props, role, ifaces, extents, attrs] = await Promise.all([
+  const [props, role, ifaces, extents] = await Promise.all([
     ask('org.freedesktop.DBus.Properties', 'GetAll', 's', [ACCESSIBLE]),
     ask(ACCESSIBLE, 'GetRoleName'),
     ask(ACCESSIBLE, 'GetInterfaces'),
     ask(COMPONENT, 'GetExtents', 'u', [0]),
-    ask(ACCESSIBLE, 'GetAttributes'),
   ]);
   if (!props || !role) return undefined; // the object went away while we walked
+  // at-spi2 ≥ 2.46 gives the attributes among the properties; older bridges are asked (with the text and children)
+  const inProps = (props[0] as Record<string, { value: unknown }> | undefined)?.Attributes;
+  const attrs = inProps ? [inProps.value] : await ask(ACCESSIBLE, 'GetAttributes');
   const node = nodeOf(props, String(role[0] ?? ''), state, extents, attrs);
   const interfaces = (ifaces?.[0] as string[] | undefined) ?? [];
   const count = childCountOf(props);
@@ -283,16 +334,15 @@ const busAddresses = new Map<string, string>();
 async function accessibilityBusAddress(dbusAddress: string, deadline: Deadline): Promise<string> {
   const known = busAddresses.get(dbusAddress);
   if (known) return known;
-  const session = sessionBus({ busAddress: dbusAddress });
-  session.on('error', () => undefined);
+  const { bus, done } = await open(dbusAddress, deadline);
   try {
-    const [address] = await call(session, deadline, 'org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
+    const [address] = await call(bus, deadline, 'org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
     if (typeof address !== 'string' || !address) throw new Error('org.a11y.Bus.GetAddress returned no address');
     if (busAddresses.size > 64) busAddresses.clear();
     busAddresses.set(dbusAddress, address);
     return address;
   } finally {
-    session.disconnect();
+    done();
   }
 }
 
@@ -307,54 +357,69 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
   const maxNodes = opts.maxNodes ?? 5000;
   const skip = new Set((opts.skipApps ?? []).map((a) => a.toLowerCase()));
   const prune = opts.pruneHidden ?? true;
-  let address: string;
-  try {
-    address = await accessibilityBusAddress(opts.dbusAddress, deadline);
-  } catch (error) {
-    throw new Error(
+  const reach = opts.hostAddress ?? ((a: string) => a);
+  const cannotReach = (error: unknown): Error =>
+    new Error(
       `AT-SPI: cannot reach the accessibility bus through the session bus ${redact(opts.dbusAddress)}: ${
-        (error as Error).message || 'timed out'
+        error instanceof TimedOut ? 'timed out' : (error as Error).message
       } (is at-spi-bus-launcher running on that session bus?)`,
       { cause: error },
     );
-  }
-  const reach = opts.hostAddress ?? ((a: string) => a);
-  let bus = sessionBus({ busAddress: reach(address) });
-  bus.on('error', () => undefined);
-  const roots: AccessibilityNode[] = [];
-  const desktopChildren = () =>
-    call(bus, deadline, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', ACCESSIBLE, 'GetChildren');
+  let conn: Awaited<ReturnType<typeof open>>;
   try {
-    const desktop = await desktopChildren()
-      .catch(async (error: unknown) => {
-        if (error instanceof TimedOut) throw error;
-        // a remembered accessibility bus that went away (the session restarted it): ask again, once
-        busAddresses.delete(opts.dbusAddress);
-        bus.disconnect();
-        bus = sessionBus({ busAddress: reach(await accessibilityBusAddress(opts.dbusAddress, deadline)) });
-        bus.on('error', () => undefined);
-        return desktopChildren();
-      })
-      .catch((error: unknown) => {
+    conn = await open(reach(await accessibilityBusAddress(opts.dbusAddress, deadline)), deadline);
+  } catch (error) {
+    if (error instanceof TimedOut || !busAddresses.has(opts.dbusAddress)) throw cannotReach(error);
+    // a remembered accessibility bus that went away (the session restarted it): ask again, once
+    busAddresses.delete(opts.dbusAddress);
+    try {
+      conn = await open(reach(await accessibilityBusAddress(opts.dbusAddress, deadline)), deadline);
+    } catch (again) {
+      throw cannotReach(again);
+    }
+  }
+  const { bus, done } = conn;
+  const roots: AccessibilityNode[] = [];
+  const scoped: Scoped[] = [];
+  const expire = setTimeout(() => scoped.forEach((c) => c.expire()), Math.max(0, deadline.left));
+  try {
+    const desktop = await call(bus, deadline, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', ACCESSIBLE, 'GetChildren').catch(
+      (error: unknown) => {
         if (error instanceof TimedOut) return [[]];
         throw error;
-      });
+      },
+    );
     // Every object is read as soon as its parent has listed it (no wait for the rest of its level), so the
     // application is never left idle between levels; children keep their order. The node cap is taken when a
     // read starts, so the nodes nearest the roots (listed first) are the ones kept.
     let count = 0;
+    // An application's own socket, when it offers one: its address is asked on the bus (one call per walk).
+    const peerOf = async ([name, path]: Ref): Promise<Pending['peer']> => {
+      if (opts.direct === false) return undefined;
+      const reply = await tryCall(bus, deadline, name, path, 'org.a11y.atspi.Application', 'GetApplicationBusAddress').catch(() => undefined);
+      const address = reply?.[0];
+      if (typeof address !== 'string' || !address) return undefined;
+      const conn = await peerConnection(reach(address));
+      if (!conn || deadline.left <= 0) return undefined;
+      const s = new Scoped(conn);
+      scoped.push(s);
+      return { name, bus: s };
+    };
     const visit = async (p: Pending): Promise<AccessibilityNode | undefined> => {
       if (count >= maxNodes || deadline.left <= 0) return undefined;
       count++;
-      const r = await readObject(bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined);
       const isApp = !p.parent;
+      const [r, peer] = await Promise.all([
+        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined),
+        isApp ? peerOf(p.ref) : p.peer,
+      ]);
       if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
         count--;
         return undefined;
       }
       const { node } = r;
       node.app = isApp ? node.name : p.app;
-      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable })));
+      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable, peer })));
       const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
       if (children.length) node.children = children;
       return node;
@@ -362,7 +427,9 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
     const apps = await Promise.all(((desktop[0] as Ref[] | undefined) ?? []).map((ref) => visit({ ref })));
     roots.push(...apps.filter((a): a is AccessibilityNode => a !== undefined));
   } finally {
-    bus.disconnect();
+    clearTimeout(expire);
+    scoped.forEach((c) => c.expire());
+    done();
   }
   return roots;
 }

@@ -9,6 +9,9 @@ import { observe } from '../../../observe/index';
 import { settleWindowGeometry, waitForWindowTitle } from '../openers';
 import { convertInSandbox, flatText, killWindowOwner, officeGuiMissingHere, workbookBytes } from '../testing/office-docs';
 import { poll } from '../testing/poll';
+import { collectAtspiTree } from './atspi';
+import { DBusConnection } from './dbus-wire';
+import { peerConnection } from './peer';
 
 const why = officeGuiMissingHere;
 const ROWS = 200;
@@ -39,7 +42,8 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
     // LibreOffice builds its accessibility objects on the first walks; wait until the sheet's cells come.
     const tree = await poll('the sheet cells in the accessibility tree', 30_000, async () => {
       const t = await env.accessibilityTree();
-      return cellsOf(t).some((c) => c.name === 'A1') ? t : undefined;
+      // (a walk that ran out of its time budget while LibreOffice was still building them has only some)
+      return cellsOf(t).some((c) => c.name === 'A1') && cellsOf(t).some((c) => c.name === 'J20') ? t : undefined;
     }, 300);
     const table = sheetTable(tree)!;
     const cells = table.children!;
@@ -73,6 +77,56 @@ describe.skipIf(!!why)(`LibreOffice through AT-SPI ${why}`, () => {
     const a = cells.find((c) => /^A\d+$/.test(c.name))!;
     expect(a.text).toBe(`r${a.name.slice(1)}cA`);
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
+  }, 60_000);
+
+  it('marks what a task needs in a Set-of-Mark observation of the sheet: cells with values, the cell with the cursor, the Name Box, the menus; not the empty cells', async () => {
+    // the cursor to L5, right of the data (columns A–J): an empty cell, but where typing goes
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: [...Array(11).fill('right'), ...Array(4).fill('down')] }]);
+    const obs = await poll('an observation with the cursor cell L5 marked', 15_000, async () => {
+      const o = await observe(env, 'som');
+      return o.som!.marks.some((m) => m.label === 'table-cell\tL5') ? o : undefined;
+    });
+    const labels = obs.som!.marks.map((m) => m.label);
+    // cells with values, their text in the table the agent reads
+    for (const cell of ['A1', 'B2', 'J20']) expect(labels).toContain(`table-cell\t${cell}`);
+    expect(obs.a11yTable).toMatch(/\ttable-cell\tA1\tH-A\t/);
+    // the empty cells around the cursor are not marked (a sheet shows a thousand of them)
+    for (const cell of ['K5', 'M5', 'L6', 'K1']) expect(labels).not.toContain(`table-cell\t${cell}`);
+    // the Name Box (where a cell address is typed to go there: a text entry without a name, showing the cursor's
+    // address) and the menu bar; a11yNodes[i] is the node of mark i + 1
+    const nameBox = obs.a11yNodes!.findIndex((n) => n.role === 'text' && n.text === 'L5' && n.states.includes('editable'));
+    expect(nameBox, obs.a11yNodes!.filter((n) => n.role !== 'table-cell').map((n) => `${n.role} ${n.name} ${n.text ?? ''}`).join(' | ')).toBeGreaterThanOrEqual(0);
+    expect(obs.som!.marks[nameBox].label).toBe('text\t');
+    for (const menu of ['File', 'Edit', 'View', 'Format', 'Data']) expect(labels).toContain(`menu\t${menu}`);
+    // each mark's binding is inside its cell's box: a click there lands on the cell
+    const j20 = obs.som!.marks.find((m) => m.label === 'table-cell\tJ20')!;
+    const at = obs.bindings[`tag_${j20.id}`];
+    expect(at.x > j20.x && at.x < j20.x + j20.width && at.y > j20.y && at.y < j20.y + j20.height).toBe(true);
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
+  }, 60_000);
+
+  it("asks LibreOffice on its own socket (as the sandbox's user when Proctor is root), finding the same cells as through the bus", async () => {
+    const dbusAddress = env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS;
+    const reach = env.sandbox?.hostAddress ?? ((a: string) => a);
+    const session = await DBusConnection.connect(dbusAddress);
+    const [a11y] = (await session.call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress')) as [string];
+    session.close();
+    const bus = await DBusConnection.connect(reach(a11y));
+    try {
+      const [apps] = (await bus.call('org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren')) as [[string, string][]];
+      const [name, path] = apps[apps.length - 1];
+      const [own] = (await bus.call(name, path, 'org.a11y.atspi.Application', 'GetApplicationBusAddress')) as [string];
+      const peer = await peerConnection(reach(own));
+      expect(peer, `no direct connection to ${own}`).toBeDefined();
+      expect(await peer!.call(undefined, path, 'org.a11y.atspi.Accessible', 'GetRoleName')).toEqual(['application']);
+    } finally {
+      bus.close();
+    }
+    const cellText = async (direct: boolean) =>
+      cellsOf(await collectAtspiTree({ dbusAddress, hostAddress: env.sandbox?.hostAddress, direct, timeoutMs: 20_000 })).map((c) => `${c.name}=${c.text ?? ''}`).sort();
+    const [direct, relayed] = [await cellText(true), await cellText(false)];
+    expect(direct).toContain('B2=r2cB');
+    expect(direct).toEqual(relayed);
   }, 60_000);
 
   it('marks the cells in a Set-of-Mark observation, and a click on a mark lands in that cell', async () => {
