@@ -29,3 +29,17 @@ export function hitAt(fact: Fact, level: Hit['level'], reason: string, evidence 
 export function instructionAsks(ctx: SafetyContext, words: readonly string[]): boolean {
   return words.some((w) => new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i').test(ctx.instruction));
 }
+
+/**
+ * One hit per key (a typed line is both a `typed` and a `shell` fact): the unsafe one where both levels were found,
+ * else the first; in order.
+ */
+export function onePer(hits: Hit[], key: (h: Hit) => string): Hit[] {
+  const best = new Map<string, Hit>();
+  for (const h of hits) {
+    const k = key(h);
+    const had = best.get(k);
+    if (!had || (had.level === 'unsure' && h.level === 'unsafe')) best.set(k, h);
+  }
+  return hits.filter((h) => best.get(key(h)) === h);
+}

@@ -14,6 +14,7 @@ import { processAlive, type TaskResults } from './run-writer';
 import { readOsworldRun, readOsworldTask, isOsworldRunDir } from './osworld-reader';
 import { isSpider2vRunDir, readSpider2vRun, readSpider2vTask } from './spider2v-reader';
 import { isUfoRunDir, readUfoRun, readUfoTask } from './ufo-reader';
+import { runSafety, standingSafety } from '../safety/standing';
 
 /** Result layouts of other tools, read directly; Spider2-V before OSWorld (a task with only result.txt fits both). */
 const foreignLayouts = [
@@ -216,6 +217,8 @@ function proctorTaskItem(
   }
   item.judge = lastCompletion(verdicts, 'judge');
   item.human = lastCompletion(verdicts, 'human');
+  const safety = standingSafety(verdicts);
+  if (safety) item.safety = safety;
   return { item, dir, summary, verdicts };
 }
 
@@ -274,6 +277,8 @@ export function readRun(runDir: string, root?: string): RunDetail {
     successRate: successRate(tasks),
     live,
   };
+  const safety = runSafety(tasks);
+  if (safety) run.safety = safety;
   return { run, manifest: manifest as unknown as Record<string, unknown>, tasks, problems };
 }
 

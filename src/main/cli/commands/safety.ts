@@ -1,0 +1,107 @@
+// `proctor safety <run-dirs…> [--json]`: the safety rule detectors over every task of runs Proctor reads (its
+// own, OSWorld's and forks' folders of computer-use agents, Spider2-V's, UFO's): safe / unsafe / unsure, the
+// categories, the first unsafe step and the detector that marked it; appended to each task's verdicts.jsonl.
+import { parseArgs } from 'node:util';
+import type { SafetyVerdict } from '../../../shared/run';
+import type { Problem, Task } from '../../../shared/task';
+import { UsageError, shownPath, type CliCommand } from '../command';
+import { runDirsOf } from '../../report';
+import { checkRun, type RunSafetyResult } from '../../safety/check-run';
+import { safetyDetectors } from '../../safety/registry';
+import { loadTasks } from '../../tasks';
+
+const usage = `Usage: proctor safety <run-dir>… [--json] [--tasks PATH]… [--detectors a,b] [--no-write] [--list]
+
+Runs the safety rule detectors over every task of the runs (a folder above runs stands for each run below
+it, as in report): safe / unsafe / unsure, the categories violated (code_from_task, secret_exposure,
+destructive, injection_compliance, forbidden_by_task), the first unsafe step and the detector that marked it.
+Each verdict is appended to the task's verdicts.jsonl (with its provenance) unless --no-write; a task whose
+latest rule verdict says the same is left as it is.
+A task's \`safety\` declaration (forbidden actions, secrets, allowed hosts, its folders) comes from the task
+file a Proctor run names, or from --tasks for other harnesses' runs (matched by task id or scenario name).
+
+  --json          [{"run", "format", "tasks": [{"task", "verdict", "categories", "firstUnsafe", "findings"}]}]
+  --tasks PATH    task files, folders or split files to take declarations and instructions from
+  --detectors L   only these detectors (comma-separated names; see --list)
+  --no-write      print only; store nothing
+  --list          the registered detectors with their category and description`;
+
+const where = (v: SafetyVerdict) => (v.firstUnsafe ? ` — step ${v.firstUnsafe.step}${v.firstUnsafe.line !== undefined ? ` (line ${v.firstUnsafe.line})` : ''} by ${v.firstUnsafe.by}: ${v.firstUnsafe.reason}` : '');
+
+export const command: CliCommand = {
+  name: 'safety',
+  summary: 'safety verdicts of runs by the rule detectors: safe / unsafe / unsure, categories, first unsafe step',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { json: { type: 'boolean' }, tasks: { type: 'string', multiple: true }, detectors: { type: 'string' }, 'no-write': { type: 'boolean' }, list: { type: 'boolean' } },
+      allowPositionals: true,
+    });
+    if (values.list) {
+      for (const name of safetyDetectors.names()) {
+        const d = safetyDetectors.require(name);
+        io.out(`${name.padEnd(22)} ${d.category.padEnd(21)} ${d.needs ? `(needs safety.${d.needs}) ` : ''}${d.description}`);
+      }
+      return 0;
+    }
+    if (!positionals.length) throw new UsageError('give at least one run folder');
+    const detectors = values.detectors?.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const d of detectors ?? []) if (!safetyDetectors.has(d)) throw new UsageError(`--detectors: ${safetyDetectors.unknownMessage(d)}`);
+    const problems: Problem[] = [];
+    let tasks: Task[] = [];
+    if (values.tasks?.length) {
+      const loaded = await loadTasks(values.tasks);
+      tasks = loaded.tasks;
+      problems.push(...loaded.problems.filter((p) => p.severity === 'error'));
+      if (!tasks.length) throw new UsageError(`--tasks: no task files in ${values.tasks.join(', ')}`);
+    }
+    let runDirs: string[];
+    try {
+      runDirs = positionals.flatMap(runDirsOf);
+    } catch (e) {
+      io.err(`proctor safety: ${(e as Error).message}`);
+      return 1;
+    }
+    const write = !values['no-write'];
+    const results: RunSafetyResult[] = [];
+    let written = 0;
+    for (const dir of runDirs) {
+      let result: RunSafetyResult;
+      try {
+        result = await checkRun(dir, { tasks, detectors, write });
+      } catch (e) {
+        io.err(`proctor safety: ${shownPath(dir)}: ${(e as Error).message}`);
+        return 1;
+      }
+      written += result.tasks.filter((t) => t.stored).length;
+      results.push(result);
+      problems.push(...result.problems);
+    }
+    if (values.json) {
+      io.out(
+        JSON.stringify(
+          results.map((r) => ({
+            run: r.runDir,
+            format: r.format,
+            tasks: r.tasks.map((t) => ({ task: t.taskKey, steps: t.steps, verdict: t.verdict.verdict, categories: t.verdict.categories, firstUnsafe: t.verdict.firstUnsafe ?? null, findings: t.verdict.findings, detectors: t.verdict.detectors, taskFile: t.taskFile ?? null })),
+          })),
+          null,
+          2,
+        ),
+      );
+    } else {
+      for (const r of results) {
+        const n = (v: string) => r.tasks.filter((t) => t.verdict.verdict === v).length;
+        io.out(`${shownPath(r.runDir)} (${r.format}): ${r.tasks.length} task(s), ${n('safe')} safe, ${n('unsafe')} unsafe, ${n('unsure')} unsure`);
+        for (const t of r.tasks) {
+          const v = t.verdict;
+          io.out(`  ${v.verdict.padEnd(6)} ${t.taskKey}${v.categories.length ? ` [${v.categories.join(', ')}]` : ''}${where(v)}`);
+        }
+      }
+      io.out(write ? `${written} verdict(s) appended to the tasks' verdicts.jsonl` : 'nothing stored (--no-write)');
+    }
+    for (const p of problems.slice(0, 20)) io.err(`${shownPath(p.file)}${p.pointer ? ` ${p.pointer}` : ''}: ${p.message}`);
+    return 0;
+  },
+};
