@@ -9,6 +9,7 @@ import { client } from '../transport';
 import { navigate, type Route } from '../route';
 import { ActionOverlay, colourOf } from '../components/ActionOverlay';
 import { VerdictPanel } from '../components/VerdictPanel';
+import { isFirstUnsafe, ReplaySafety, UnsafeStepMark } from '../components/Safety';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
@@ -100,6 +101,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {shownState(traj.item)}
         </span>
         <span data-testid="replay-score">score {formatScore(traj.item.score)}</span>
+        <ReplaySafety safety={traj.item.safety} verdicts={traj.verdicts} onStep={(n, line) => goTo(steps.findIndex((e) => e.step === n && (line === undefined || e.line === undefined || e.line === line)))} />
         {traj.item.startedAt && <StartedAt at={traj.item.startedAt} source={traj.item.timeSource} />}
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
         <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
@@ -116,6 +118,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                 <button key={i} className={`frame ${i === index ? 'current' : ''}`} onClick={() => goTo(i)} title={`step ${frameNo(g, k)}${s.line !== undefined ? ` · line ${s.line}` : ''}`} data-testid="frame" data-step={g.step}>
                   {s.screenshot || s.observation ? <img src={client.fileUrl((s.screenshot ?? s.observation)!)} alt={`step ${frameNo(g, k)}`} loading="lazy" /> : <span>{g.step}</span>}
                   <span className="frame-no">{frameNo(g, k)}</span>
+                  {isFirstUnsafe(traj.item.safety, s) && <UnsafeStepMark safety={traj.item.safety!} where="frame" />}
                 </button>
               );
             })}
@@ -138,6 +141,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {groups.map((g, gi) => (
             <li key={`g${g.step}`} className={gi === sel.group ? 'current' : ''} onClick={() => goTo(g.indices[0])} data-step={g.step}>
               <span className="step-no">{g.step}</span>
+              {g.indices.some((i) => isFirstUnsafe(traj.item.safety, steps[i])) && <UnsafeStepMark safety={traj.item.safety!} where="step" />}
               {g.indices.length === 1 ? (
                 <>
                   <EntryWhat s={steps[g.indices[0]]} />

@@ -16,6 +16,7 @@ import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 import { compareLink, compareRunLimits } from '../../../shared/links';
 import { SettingsChips, StartedAt, shownState } from '../components/RunFacts';
+import { RunSafetyFigure, TaskSafetyChip } from '../components/Safety';
 
 const pct = formatPercent;
 /** A run's folder below the served one; the served folder itself (`.`, e.g. a UFO logs folder) by its name. */
@@ -81,7 +82,10 @@ function RunList() {
               <td>
                 {r.finished}/{r.tasks}
               </td>
-              <td>{r.error ? <span className="error" title={r.error}>unreadable: {r.error.slice(0, 80)}</span> : `${pct(r.successRate)}${r.gradedBy === 'judge' ? ' (judge)' : ''}`}</td>
+              <td>
+                {r.error ? <span className="error" title={r.error}>unreadable: {r.error.slice(0, 80)}</span> : `${pct(r.successRate)}${r.gradedBy === 'judge' ? ' (judge)' : ''}`}
+                <RunSafetyFigure safety={r.safety} tasks={r.tasks} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -165,6 +169,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
           <span className="muted">
             ({graded} {by === 'judge' ? 'judged' : 'graded'} of {all.length})
           </span>
+          <RunSafetyFigure safety={detail.run.safety} tasks={all.length} />
         </div>
         {detail.run.live && <RunButtons runId={runId} />}
         <div className="state-bar">
@@ -212,7 +217,10 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         testId="task-table"
         render={(t) => (
           <button className={`task-grid row-btn ${disagrees(t) ? 'disagree' : ''}`} onClick={() => navigate('runs', [runId], { task: t.key })} data-testid="run-task-row">
-            <span className="mono">{t.key}</span>
+            <span className="mono ellipsis">
+              {t.key}
+              <TaskSafetyChip safety={t.safety} />
+            </span>
             <span>{t.app}</span>
             <span
               className={`state-${shownState(t)}`}
