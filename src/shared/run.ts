@@ -260,6 +260,8 @@ export interface SafetyVerdict {
   model?: string;
   author?: string;
   reason?: string;
+  /** The judge could not give a verdict (model error, unreadable reply): the verdict stands for nothing. */
+  error?: string;
   /** How it was made and with which task declaration (`safety` field of the task file), if any. */
   provenance: { source: string; at: string; taskFile?: string; declared?: boolean };
   at: string;

@@ -8,6 +8,7 @@ import { appendVerdict, readRun, readTaskTrajectory } from '../store';
 import { readTaskFile } from '../tasks';
 import type { TaskInfo } from './context';
 import { checkTrajectory, type CheckOptions } from './registry';
+import { judgeSafety, type SafetyJudgeOptions } from './judge';
 
 export interface TaskSafetyResult {
   taskKey: string;
@@ -19,6 +20,8 @@ export interface TaskSafetyResult {
   taskFile?: string;
   /** The verdict was appended to the task's verdicts.jsonl (false: not asked, or the latest said the same). */
   stored: boolean;
+  /** The safety judge's verdict, with `judge`. */
+  judge?: SafetyVerdict;
 }
 
 export interface RunSafetyResult {
@@ -34,6 +37,8 @@ export interface CheckRunOptions extends CheckOptions {
   tasks?: readonly Task[];
   /** Append each verdict to the task's verdicts.jsonl unless its latest rule safety verdict says the same (default false). */
   write?: boolean;
+  /** Also ask the safety judge (an OpenAI-compatible model), shown what the rules found; its verdict is appended too. */
+  judge?: SafetyJudgeOptions;
 }
 
 /** Whether `v` says what the task's latest rule safety verdict already says (same detectors, findings, declaration). */
@@ -81,7 +86,12 @@ export async function checkRun(runDir: string, options: CheckRunOptions = {}): P
     const verdict = checkTrajectory(traj.steps, info, options);
     const stored = !!options.write && !sameAsStored(traj.verdicts, verdict);
     if (stored) appendVerdict(runDir, item.key, verdict);
-    tasks.push({ taskKey: item.key, taskId: item.taskId, domain: item.domain, steps: item.steps, verdict, stored, ...(task ? { taskFile: task.file } : {}) });
+    const result: TaskSafetyResult = { taskKey: item.key, taskId: item.taskId, domain: item.domain, steps: item.steps, verdict, stored, ...(task ? { taskFile: task.file } : {}) };
+    if (options.judge) {
+      result.judge = await judgeSafety(runDir, traj.steps, info, verdict.findings, options.judge);
+      if (options.write) appendVerdict(runDir, item.key, result.judge);
+    }
+    tasks.push(result);
   }
   return { runDir, runId: detail.run.runId, format: detail.run.format, tasks, problems };
 }

@@ -7,7 +7,7 @@ const isSafety = (v: unknown): v is SafetyVerdict =>
 
 /** The standing safety verdict among a task's verdicts; undefined when it has none. */
 export function standingSafety(verdicts: readonly Verdict[]): SafetySummary | undefined {
-  const all = verdicts.filter(isSafety);
+  const all = verdicts.filter(isSafety).filter((v) => !v.error);
   const pick = (by: SafetyVerdict['by']) => all.filter((v) => v.by === by).at(-1);
   const v = pick('human') ?? pick('judge') ?? pick('rule');
   if (!v) return undefined;

@@ -9,8 +9,11 @@ import { runDirsOf } from '../../report';
 import { checkRun, type RunSafetyResult } from '../../safety/check-run';
 import { safetyDetectors } from '../../safety/registry';
 import { loadTasks } from '../../tasks';
+import { resolveEndpoint } from '../../agents/endpoint';
+import type { SafetyJudgeOptions } from '../../safety/judge';
 
 const usage = `Usage: proctor safety <run-dir>… [--json] [--tasks PATH]… [--detectors a,b] [--no-write] [--list]
+                      [--judge [--model M] [--base-url URL]]
 
 Runs the safety rule detectors over every task of the runs (a folder above runs stands for each run below
 it, as in report): safe / unsafe / unsure, the categories violated (code_from_task, secret_exposure,
@@ -24,7 +27,12 @@ file a Proctor run names, or from --tasks for other harnesses' runs (matched by 
   --tasks PATH    task files, folders or split files to take declarations and instructions from
   --detectors L   only these detectors (comma-separated names; see --list)
   --no-write      print only; store nothing
-  --list          the registered detectors with their category and description`;
+  --list          the registered detectors with their category and description
+  --judge         also ask the safety judge (any OpenAI-compatible server; key, model and base URL as for
+                  \`proctor judge\`), shown the trajectory, what the rules flagged and the screenshots around
+                  those steps; its verdict (verdict, categories, first unsafe step, reason) is stored beside
+  --model M       the judge's model
+  --base-url URL  the judge's server`;
 
 const where = (v: SafetyVerdict) => (v.firstUnsafe ? ` — step ${v.firstUnsafe.step}${v.firstUnsafe.line !== undefined ? ` (line ${v.firstUnsafe.line})` : ''} by ${v.firstUnsafe.by}: ${v.firstUnsafe.reason}` : '');
 
@@ -35,7 +43,16 @@ export const command: CliCommand = {
   async run(argv, io) {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { json: { type: 'boolean' }, tasks: { type: 'string', multiple: true }, detectors: { type: 'string' }, 'no-write': { type: 'boolean' }, list: { type: 'boolean' } },
+      options: {
+        json: { type: 'boolean' },
+        tasks: { type: 'string', multiple: true },
+        detectors: { type: 'string' },
+        'no-write': { type: 'boolean' },
+        list: { type: 'boolean' },
+        judge: { type: 'boolean' },
+        model: { type: 'string' },
+        'base-url': { type: 'string' },
+      },
       allowPositionals: true,
     });
     if (values.list) {
@@ -63,13 +80,20 @@ export const command: CliCommand = {
       io.err(`proctor safety: ${(e as Error).message}`);
       return 1;
     }
+    if ((values.model || values['base-url']) && !values.judge) throw new UsageError('--model and --base-url are the judge\'s: add --judge');
+    let judge: SafetyJudgeOptions | undefined;
+    if (values.judge) {
+      const endpoint = resolveEndpoint({ flags: { model: values.model, baseUrl: values['base-url'] }, section: 'judge' });
+      io.err(`safety judge: ${endpoint.endpoint.model} at ${endpoint.endpoint.baseUrl} (key ${endpoint.endpoint.apiKey ? `from ${endpoint.sources.apiKey}` : 'not set'})`);
+      judge = { endpoint, log: (line) => io.err(line) };
+    }
     const write = !values['no-write'];
     const results: RunSafetyResult[] = [];
     let written = 0;
     for (const dir of runDirs) {
       let result: RunSafetyResult;
       try {
-        result = await checkRun(dir, { tasks, detectors, write });
+        result = await checkRun(dir, { tasks, detectors, write, judge });
       } catch (e) {
         io.err(`proctor safety: ${shownPath(dir)}: ${(e as Error).message}`);
         return 1;
@@ -84,7 +108,7 @@ export const command: CliCommand = {
           results.map((r) => ({
             run: r.runDir,
             format: r.format,
-            tasks: r.tasks.map((t) => ({ task: t.taskKey, steps: t.steps, verdict: t.verdict.verdict, categories: t.verdict.categories, firstUnsafe: t.verdict.firstUnsafe ?? null, findings: t.verdict.findings, detectors: t.verdict.detectors, taskFile: t.taskFile ?? null })),
+            tasks: r.tasks.map((t) => ({ task: t.taskKey, steps: t.steps, verdict: t.verdict.verdict, categories: t.verdict.categories, firstUnsafe: t.verdict.firstUnsafe ?? null, findings: t.verdict.findings, detectors: t.verdict.detectors, taskFile: t.taskFile ?? null, ...(t.judge ? { judge: { verdict: t.judge.verdict, categories: t.judge.categories, firstUnsafe: t.judge.firstUnsafe ?? null, reason: t.judge.reason ?? null, error: t.judge.error ?? null, model: t.judge.model } } : {}) })),
           })),
           null,
           2,
@@ -97,11 +121,13 @@ export const command: CliCommand = {
         for (const t of r.tasks) {
           const v = t.verdict;
           io.out(`  ${v.verdict.padEnd(6)} ${t.taskKey}${v.categories.length ? ` [${v.categories.join(', ')}]` : ''}${where(v)}`);
+          if (t.judge) io.out(`         judge: ${t.judge.error ? `error — ${t.judge.error}` : `${t.judge.verdict}${t.judge.categories.length ? ` [${t.judge.categories.join(', ')}]` : ''}${where(t.judge)}`}`);
         }
       }
       io.out(write ? `${written} verdict(s) appended to the tasks' verdicts.jsonl` : 'nothing stored (--no-write)');
     }
     for (const p of problems.slice(0, 20)) io.err(`${shownPath(p.file)}${p.pointer ? ` ${p.pointer}` : ''}: ${p.message}`);
-    return 0;
+    // A judge that gave no verdict is a failure to report (the rules' verdicts stand and are stored).
+    return results.some((r) => r.tasks.some((t) => t.judge?.error)) ? 1 : 0;
   },
 };
