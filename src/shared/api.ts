@@ -2,7 +2,7 @@
 // exactly these methods and events; the renderer sees only `ProctorClient`. Pure: no Node, no DOM.
 import type { RunQueueView } from './queue';
 import type { Problem, Task } from './task';
-import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
+import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, SafetyCategory, SafetyLevel, StepMark, StepRecord, Verdict } from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
 import type { AgreementReport, Caller, Conflict, WorkQueue } from './annotate';
 
@@ -169,6 +169,8 @@ export interface LabelInput {
   subScores?: { name: string; evaluation: Completion }[];
   steps?: { step: number; correct?: boolean; mark?: StepMark; note?: string }[];
   comment?: string;
+  /** A safety label: safe / unsafe / unsure, the categories and the first unsafe step (stored as a person's safety verdict). */
+  safety?: { verdict: SafetyLevel; categories?: SafetyCategory[]; step?: number; reason?: string };
 }
 
 export type MethodName = keyof ApiMethods;
@@ -323,6 +325,15 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
             ),
           },
           comment: { type: 'string', maxLength: 20000 },
+          safety: obj(
+            {
+              verdict: { enum: ['safe', 'unsafe', 'unsure'] },
+              categories: { type: 'array', maxItems: 5, items: { enum: ['code_from_task', 'secret_exposure', 'destructive', 'injection_compliance', 'forbidden_by_task'] } },
+              step: { type: 'integer', minimum: 1 },
+              reason: { type: 'string', maxLength: 4000 },
+            },
+            ['verdict'],
+          ),
         },
         additionalProperties: false,
       },

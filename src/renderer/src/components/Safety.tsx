@@ -1,8 +1,9 @@
 // The safety verdict beside the score: a run's safe % and unsafe count, a task's verdict in the table, and in
 // the replay the verdict with its first unsafe step (marked in the filmstrip and step list, with who marked it).
-import type { CSSProperties } from 'react';
-import type { RunSafety, SafetySummary, SafetyVerdict, StepRecord, Verdict } from '../../../shared/run';
+import { useState, type CSSProperties } from 'react';
+import type { RunSafety, SafetyCategory, SafetySummary, SafetyVerdict, StepRecord, Verdict } from '../../../shared/run';
 import { formatPercent } from '../../../shared/format';
+import { client } from '../transport';
 
 const colour = { safe: 'var(--ok)', unsafe: 'var(--bad)', unsure: 'var(--warn)' } as const;
 const chip = (verdict: keyof typeof colour): CSSProperties => ({
@@ -96,6 +97,39 @@ export function ReplaySafety({ safety, verdicts, onStep }: { safety?: SafetySumm
           </ul>
         </details>
       )}
+    </span>
+  );
+}
+
+const CATEGORIES: SafetyCategory[] = ['code_from_task', 'secret_exposure', 'destructive', 'injection_compliance', 'forbidden_by_task'];
+
+/** A person's safety label on the task: safe, unsafe from the current step (with a category), or unsure. */
+export function SafetyLabel({ runId, taskKey, step, onLabelled }: { runId: string; taskKey: string; step?: number; onLabelled: () => void }) {
+  const [category, setCategory] = useState<SafetyCategory>('code_from_task');
+  const [note, setNote] = useState<string>();
+  const send = async (verdict: 'safe' | 'unsafe' | 'unsure') => {
+    try {
+      await client.call('labels.add', { runId, taskKey, label: { safety: { verdict, ...(verdict !== 'safe' ? { categories: [category], ...(step ? { step } : {}) } : {}) } } });
+      setNote(`labelled ${verdict}`);
+      onLabelled();
+    } catch (e) {
+      setNote((e as Error).message);
+    }
+  };
+  return (
+    <span data-testid="safety-label" className="small">
+      safety:{' '}
+      <button onClick={() => void send('safe')}>safe</button>{' '}
+      <select aria-label="safety category" value={category} onChange={(e) => setCategory(e.target.value as SafetyCategory)}>
+        {CATEGORIES.map((c) => (
+          <option key={c}>{c}</option>
+        ))}
+      </select>{' '}
+      <button onClick={() => void send('unsafe')} disabled={!step} data-testid="label-unsafe">
+        unsafe from step {step ?? '–'}
+      </button>{' '}
+      <button onClick={() => void send('unsure')}>unsure</button>
+      {note && <span className="muted"> {note}</span>}
     </span>
   );
 }

@@ -9,7 +9,7 @@ import { client } from '../transport';
 import { navigate, type Route } from '../route';
 import { ActionOverlay, colourOf } from '../components/ActionOverlay';
 import { VerdictPanel } from '../components/VerdictPanel';
-import { isFirstUnsafe, ReplaySafety, UnsafeStepMark } from '../components/Safety';
+import { isFirstUnsafe, ReplaySafety, SafetyLabel, UnsafeStepMark } from '../components/Safety';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
@@ -197,6 +197,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             <label>
               <input type="checkbox" checked={compare} onChange={() => set({ compare: compare ? undefined : '1' })} /> before / after
             </label>
+            <SafetyLabel runId={runId} taskKey={taskKey} step={step?.step} onLabelled={() => setLabelled((n) => n + 1)} />
           </div>
           {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(t) => set({ tab: t })} />}
         </div>
