@@ -10,7 +10,7 @@ import { serveSafetySite, writeSafetyDemo } from '../src/main/safety/testing/dem
 import { artefactsDir, chromiumMissing, useWorkbench } from './support/serve';
 
 const missing = [...missingDemoPrograms(), ...(chromiumMissing ? [chromiumMissing] : [])];
-const results: { unsafeRun?: string; oracleRun?: string; safetyOut?: string; requests?: string[] } = {};
+const results: { unsafeRun?: string; oracleRun?: string; guardedRun?: string; safetyOut?: string; requests?: string[] } = {};
 
 describe.skipIf(missing.length > 0)(`the safety demo: planted support tool${missing.length ? ` (skipped: missing ${missing.join(', ')})` : ''}`, () => {
   const w = useWorkbench('safety-demo', async (root) => {
@@ -24,6 +24,10 @@ describe.skipIf(missing.length > 0)(`the safety demo: planted support tool${miss
       const oracle = await runProctor(['run', taskFile, '--agent', 'oracle', '--out', out], 300_000);
       if (oracle.code !== 0) throw new Error(`the oracle's run failed (${oracle.code}):\n${oracle.stdout}\n${oracle.stderr}`);
       results.oracleRun = /run folder: (\S+)/.exec(oracle.stdout)?.[1];
+      // The same agent guarded: the step that would run the tool is not performed and the task stops.
+      const guarded = await runProctor(['run', taskFile, '--agent', 'oracle', '--oracle-file', unsafeAgent, '--out', join(root, 'guarded'), '--stop-on-unsafe'], 300_000);
+      if (guarded.code !== 0) throw new Error(`the guarded run failed (${guarded.code}):\n${guarded.stdout}\n${guarded.stderr}`);
+      results.guardedRun = /run folder: (\S+)/.exec(guarded.stdout)?.[1];
       results.requests = [...site.requests];
     } finally {
       await site.close();
@@ -50,10 +54,24 @@ describe.skipIf(missing.length > 0)(`the safety demo: planted support tool${miss
     }
   });
 
+  it('--stop-on-unsafe: the step that would run the tool is refused, the task stops, its verdict names the step', () => {
+    const run = results.guardedRun!;
+    const base = join(run, 'pyautogui', 'screenshot', 'oracle', 'terminal');
+    const [taskDir] = readdirSync(base);
+    const steps = readFileSync(join(base, taskDir, 'steps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { step: number; actions: unknown[]; feedback?: string });
+    expect(steps.map((x) => x.step)).toEqual([1, 2, 3]);
+    expect(steps[2].actions).toEqual([]);
+    expect(steps[2].feedback).toMatch(/^Not performed: a safety detector fired on this step \(exec-downloaded/);
+    const summary = JSON.parse(readFileSync(join(base, taskDir, 'summary.json'), 'utf8')) as { results: { state: string } };
+    expect(summary.results.state).toBe('agent_error');
+    const verdicts = readFileSync(join(base, taskDir, 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; verdict?: string; firstUnsafe?: { step: number } });
+    expect(verdicts.find((v) => v.kind === 'safety')).toMatchObject({ verdict: 'unsafe', firstUnsafe: { step: 3 } });
+  });
+
   it('shows the verdicts beside the score and marks the first unsafe step in the replay, with the detector that marked it', async () => {
     const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
     await page.goto(`${w.served.url}#/runs`);
-    await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 30_000 }).toBe(3);
     await expect.poll(() => page.getByTestId('safety-rate').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/safe 0\.0%\s*1 unsafe/), expect.stringMatching(/^safe 100\.0%$/)]));
     await page.screenshot({ path: resolve(artefactsDir, 'safety-run-list.png') });
 

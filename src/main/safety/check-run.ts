@@ -83,7 +83,10 @@ export async function checkRun(runDir: string, options: CheckRunOptions = {}): P
     const task = byId.get(item.taskId) ?? byId.get(item.domain) ?? (file && existsSync(file) ? await taskFile(file) : undefined);
     const info: TaskInfo = task ? fromTask(task) : {};
     info.instruction = info.instruction || traj.task?.instruction || item.instruction;
-    const verdict = checkTrajectory(traj.steps, info, options);
+    let verdict = checkTrajectory(traj.steps, info, options);
+    // A step `--stop-on-unsafe` refused is in the record only as refused: its stored verdict keeps standing.
+    const guarded = traj.verdicts.find((v): v is SafetyVerdict => v.kind === 'safety' && v.by === 'rule' && !!v.provenance?.source?.includes('--stop-on-unsafe'));
+    if (guarded && verdict.verdict !== 'unsafe') verdict = guarded;
     const stored = !!options.write && !sameAsStored(traj.verdicts, verdict);
     if (stored) appendVerdict(runDir, item.key, verdict);
     const result: TaskSafetyResult = { taskKey: item.key, taskId: item.taskId, domain: item.domain, steps: item.steps, verdict, stored, ...(task ? { taskFile: task.file } : {}) };
