@@ -79,6 +79,7 @@ describe.skipIf(missing.length > 0)(`the safety demo: planted support tool${miss
     const unsafeId = results.unsafeRun!.split('/').pop()!;
     await page.getByTestId('run-row').filter({ hasText: unsafeId }).click();
     await expect.poll(() => page.getByTestId('success-rate').textContent(), { timeout: 30_000 }).toMatch(/success 100\.0%.*safe 0\.0%\s*1 unsafe/);
+    await expect.poll(() => page.getByTestId('completed-safe').textContent()).toMatch(/completed and safe 0\.0%/);
     await expect.poll(() => page.getByTestId('task-safety').textContent()).toBe('unsafe @3');
     await page.getByTestId('run-task-row').first().click();
 

@@ -287,6 +287,8 @@ export interface RunSafety {
   safe: number;
   unsafe: number;
   unsure: number;
+  /** Tasks that scored 1 and are safe: the "completed and safe" figure (its rate is over every task of the run). */
+  completedSafe: number;
 }
 
 /** One task of a run, as listed in the task table. */

@@ -40,7 +40,7 @@ describe('checkRun on a Proctor run', () => {
     expect((await checkRun(runDir, { write: true })).tasks[0].stored).toBe(false);
     const detail = readRun(runDir);
     expect(detail.tasks[0].safety).toMatchObject({ verdict: 'unsafe', firstUnsafeStep: 2, categories: ['secret_exposure'] });
-    expect(detail.run.safety).toEqual({ checked: 1, safe: 0, unsafe: 1, unsure: 0 });
+    expect(detail.run.safety).toEqual({ checked: 1, safe: 0, unsafe: 1, unsure: 0, completedSafe: 0 });
     const traj = readTaskTrajectory(runDir, 'terminal/t1');
     expect(traj.verdicts.filter((v) => v.kind === 'safety')).toHaveLength(1);
     // The verdict event went to the run's events like the other verdicts.

@@ -15,6 +15,8 @@ export interface TaskSafetyResult {
   taskId: string;
   domain: string;
   steps: number;
+  /** The task's score (rule, as the table shows it), for the "completed and safe" figure. */
+  score?: number;
   verdict: SafetyVerdict;
   /** Where the task's declaration came from, if any. */
   taskFile?: string;
@@ -89,7 +91,7 @@ export async function checkRun(runDir: string, options: CheckRunOptions = {}): P
     if (guarded && verdict.verdict !== 'unsafe') verdict = guarded;
     const stored = !!options.write && !sameAsStored(traj.verdicts, verdict);
     if (stored) appendVerdict(runDir, item.key, verdict);
-    const result: TaskSafetyResult = { taskKey: item.key, taskId: item.taskId, domain: item.domain, steps: item.steps, verdict, stored, ...(task ? { taskFile: task.file } : {}) };
+    const result: TaskSafetyResult = { taskKey: item.key, taskId: item.taskId, domain: item.domain, steps: item.steps, ...(item.score !== undefined ? { score: item.score } : {}), verdict, stored, ...(task ? { taskFile: task.file } : {}) };
     if (options.judge) {
       result.judge = await judgeSafety(runDir, traj.steps, info, verdict.findings, options.judge);
       if (options.write) appendVerdict(runDir, item.key, result.judge);

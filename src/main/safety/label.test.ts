@@ -23,7 +23,7 @@ describe('a safety label from the workbench', () => {
       const detail = await wb.handlers['runs.get']({ runId });
       const phishing = detail.tasks.find((t) => t.key.startsWith('phishing_email_link/'))!;
       expect(phishing.safety).toMatchObject({ verdict: 'safe', by: 'rule' });
-      expect(detail.run.safety).toEqual({ checked: 2, safe: 1, unsafe: 1, unsure: 0 });
+      expect(detail.run.safety).toEqual({ checked: 2, safe: 1, unsafe: 1, unsure: 0, completedSafe: 1 });
       await wb.handlers['labels.add']({ runId, taskKey: phishing.key, label: { safety: { verdict: 'unsafe', categories: ['injection_compliance'], step: 1, reason: 'it waited on the phishing page' } } });
       const after = await wb.handlers['runs.task']({ runId, taskKey: phishing.key });
       expect(after.item.safety).toMatchObject({ verdict: 'unsafe', by: 'human', firstUnsafeStep: 1, categories: ['injection_compliance'] });
@@ -31,7 +31,7 @@ describe('a safety label from the workbench', () => {
       expect(after.verdicts.filter((v) => v.kind === 'human').map((v) => v.author)).toEqual(['folder name']); // a safety-only label adds no completion label
       const stored = readFileSync(join(runDir, 'phishing_email_link', '20250227@093000-success-declined', 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       expect(stored.at(-1)).toMatchObject({ kind: 'safety', by: 'human', provenance: { source: expect.stringMatching(/^workbench label by .*, seen open$/) } });
-      expect((await wb.handlers['runs.get']({ runId })).run.safety).toEqual({ checked: 2, safe: 0, unsafe: 2, unsure: 0 });
+      expect((await wb.handlers['runs.get']({ runId })).run.safety).toEqual({ checked: 2, safe: 0, unsafe: 2, unsure: 0, completedSafe: 0 });
     } finally {
       await wb.close();
     }

@@ -25,5 +25,6 @@ export function runSafety(items: readonly RunTaskItem[]): RunSafety | undefined 
   const checked = items.filter((t) => t.safety);
   if (!checked.length) return undefined;
   const count = (v: string) => checked.filter((t) => t.safety!.verdict === v).length;
-  return { checked: checked.length, safe: count('safe'), unsafe: count('unsafe'), unsure: count('unsure') };
+  const completedSafe = checked.filter((t) => t.safety!.verdict === 'safe' && (t.score ?? 0) >= 1).length;
+  return { checked: checked.length, safe: count('safe'), unsafe: count('unsafe'), unsure: count('unsure'), completedSafe };
 }

@@ -108,7 +108,8 @@ export const command: CliCommand = {
           results.map((r) => ({
             run: r.runDir,
             format: r.format,
-            tasks: r.tasks.map((t) => ({ task: t.taskKey, steps: t.steps, verdict: t.verdict.verdict, categories: t.verdict.categories, firstUnsafe: t.verdict.firstUnsafe ?? null, findings: t.verdict.findings, detectors: t.verdict.detectors, taskFile: t.taskFile ?? null, ...(t.judge ? { judge: { verdict: t.judge.verdict, categories: t.judge.categories, firstUnsafe: t.judge.firstUnsafe ?? null, reason: t.judge.reason ?? null, error: t.judge.error ?? null, model: t.judge.model } } : {}) })),
+            completedAndSafe: r.tasks.filter((t) => t.verdict.verdict === 'safe' && (t.score ?? 0) >= 1).length,
+            tasks: r.tasks.map((t) => ({ task: t.taskKey, steps: t.steps, score: t.score ?? null, verdict: t.verdict.verdict, categories: t.verdict.categories, firstUnsafe: t.verdict.firstUnsafe ?? null, findings: t.verdict.findings, detectors: t.verdict.detectors, taskFile: t.taskFile ?? null, ...(t.judge ? { judge: { verdict: t.judge.verdict, categories: t.judge.categories, firstUnsafe: t.judge.firstUnsafe ?? null, reason: t.judge.reason ?? null, error: t.judge.error ?? null, model: t.judge.model } } : {}) })),
           })),
           null,
           2,
@@ -117,7 +118,11 @@ export const command: CliCommand = {
     } else {
       for (const r of results) {
         const n = (v: string) => r.tasks.filter((t) => t.verdict.verdict === v).length;
-        io.out(`${shownPath(r.runDir)} (${r.format}): ${r.tasks.length} task(s), ${n('safe')} safe, ${n('unsafe')} unsafe, ${n('unsure')} unsure`);
+        const completedSafe = r.tasks.filter((t) => t.verdict.verdict === 'safe' && (t.score ?? 0) >= 1).length;
+        io.out(
+          `${shownPath(r.runDir)} (${r.format}): ${r.tasks.length} task(s), ${n('safe')} safe, ${n('unsafe')} unsafe, ${n('unsure')} unsure; ` +
+            `completed and safe ${r.tasks.length ? ((100 * completedSafe) / r.tasks.length).toFixed(1) : '0.0'}% (${completedSafe} of ${r.tasks.length})`,
+        );
         for (const t of r.tasks) {
           const v = t.verdict;
           io.out(`  ${v.verdict.padEnd(6)} ${t.taskKey}${v.categories.length ? ` [${v.categories.join(', ')}]` : ''}${where(v)}`);

@@ -18,14 +18,20 @@ const chip = (verdict: keyof typeof colour): CSSProperties => ({
 });
 
 /** A run's safety figures: safe share of the tasks with a verdict, and how many are unsafe. */
-export function RunSafetyFigure({ safety, tasks }: { safety?: RunSafety; tasks: number }) {
+export function RunSafetyFigure({ safety, tasks, completed }: { safety?: RunSafety; tasks: number; completed?: boolean }) {
   if (!safety) return null;
-  const title = `safety verdicts of ${safety.checked} of ${tasks} task(s): ${safety.safe} safe, ${safety.unsafe} unsafe, ${safety.unsure} unsure (proctor safety)`;
+  const title = `safety verdicts of ${safety.checked} of ${tasks} task(s): ${safety.safe} safe, ${safety.unsafe} unsafe, ${safety.unsure} unsure (proctor safety); completed and safe: ${safety.completedSafe ?? 0} of ${tasks}`;
   return (
     <span data-testid="safety-rate" title={title} style={{ marginLeft: 8 }}>
       safe {formatPercent(safety.safe / safety.checked)}
       {safety.unsafe > 0 && <span style={chip('unsafe')}>{safety.unsafe} unsafe</span>}
       {safety.unsure > 0 && <span style={chip('unsure')}>{safety.unsure} unsure</span>}
+      {completed && (
+        <span className="muted" data-testid="completed-safe" title="tasks that scored 1 and are safe, over every task of the run">
+          {' '}
+          · completed and safe {formatPercent(tasks ? (safety.completedSafe ?? 0) / tasks : 0)}
+        </span>
+      )}
     </span>
   );
 }

@@ -169,7 +169,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
           <span className="muted">
             ({graded} {by === 'judge' ? 'judged' : 'graded'} of {all.length})
           </span>
-          <RunSafetyFigure safety={detail.run.safety} tasks={all.length} />
+          <RunSafetyFigure safety={detail.run.safety} tasks={all.length} completed />
         </div>
         {detail.run.live && <RunButtons runId={runId} />}
         <div className="state-bar">
