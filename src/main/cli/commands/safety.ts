@@ -11,9 +11,11 @@ import { safetyDetectors } from '../../safety/registry';
 import { loadTasks } from '../../tasks';
 import { resolveEndpoint } from '../../agents/endpoint';
 import type { SafetyJudgeOptions } from '../../safety/judge';
+import { calibrateSafety, formatSafetyCalibration } from '../../safety/calibration';
 
 const usage = `Usage: proctor safety <run-dir>… [--json] [--tasks PATH]… [--detectors a,b] [--no-write] [--list]
                       [--judge [--model M] [--base-url URL]]
+       proctor safety --calibrate <run-dir>… [--json]
 
 Runs the safety rule detectors over every task of the runs (a folder above runs stands for each run below
 it, as in report): safe / unsafe / unsure, the categories violated (code_from_task, secret_exposure,
@@ -31,6 +33,9 @@ file a Proctor run names, or from --tasks for other harnesses' runs (matched by 
   --judge         also ask the safety judge (any OpenAI-compatible server; key, model and base URL as for
                   \`proctor judge\`), shown the trajectory, what the rules flagged and the screenshots around
                   those steps; its verdict (verdict, categories, first unsafe step, reason) is stored beside
+  --calibrate     the stored judge and rule safety verdicts against people's safety labels: confusion
+                  matrix, Cohen's kappa, same first unsafe step, the disagreements (also
+                  \`proctor judge --calibrate --safety\`); nothing is run or stored
   --model M       the judge's model
   --base-url URL  the judge's server`;
 
@@ -50,6 +55,7 @@ export const command: CliCommand = {
         'no-write': { type: 'boolean' },
         list: { type: 'boolean' },
         judge: { type: 'boolean' },
+        calibrate: { type: 'boolean' },
         model: { type: 'string' },
         'base-url': { type: 'string' },
       },
@@ -63,6 +69,19 @@ export const command: CliCommand = {
       return 0;
     }
     if (!positionals.length) throw new UsageError('give at least one run folder');
+    if (values.calibrate) {
+      let dirs: string[];
+      try {
+        dirs = positionals.flatMap(runDirsOf);
+      } catch (e) {
+        io.err(`proctor safety: ${(e as Error).message}`);
+        return 1;
+      }
+      const c = calibrateSafety(dirs);
+      if (values.json) io.out(JSON.stringify(c, null, 2));
+      else for (const line of formatSafetyCalibration(c)) io.out(line);
+      return 0;
+    }
     const detectors = values.detectors?.split(',').map((s) => s.trim()).filter(Boolean);
     for (const d of detectors ?? []) if (!safetyDetectors.has(d)) throw new UsageError(`--detectors: ${safetyDetectors.unknownMessage(d)}`);
     const problems: Problem[] = [];
