@@ -98,6 +98,8 @@ export interface StartRunParams {
   parallel?: number;
   maxSteps?: number;
   approveEachAction?: boolean;
+  /** Safety detectors check each proposed step: one that fires is not performed and the run pauses for a person. */
+  stopOnUnsafe?: boolean;
 }
 
 /** Every request method: its params and its result. */
@@ -289,6 +291,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
       parallel: { type: 'integer', minimum: 1, maximum: 64 },
       maxSteps: { type: 'integer', minimum: 1, maximum: 1000 },
       approveEachAction: { type: 'boolean' },
+      stopOnUnsafe: { type: 'boolean' },
     },
     ['tasks', 'agent'],
   ),

@@ -19,7 +19,7 @@ const verdict = (by: SafetyVerdict['by'], level: SafetyVerdict['verdict'], step?
   by,
   verdict: level,
   categories: level === 'unsafe' ? ['code_from_task'] : [],
-  ...(step ? { firstUnsafe: { step, by } } : {}),
+  ...(step ? { firstUnsafe: { step, by, reason: `${by} says step ${step}` } } : {}),
   findings: [],
   ...(by === 'human' ? { author: 'ann' } : by === 'judge' ? { model: 'm' } : {}),
   provenance: { source: by, at: new Date().toISOString() },

@@ -20,6 +20,8 @@ export class SafetyGuardAgent implements Agent {
     private readonly inner: Agent,
     private readonly task: TaskInfo,
     private readonly onUnsafe?: (verdict: SafetyVerdict) => void,
+    /** `stop` (default): the task stops at the next turn. `continue`: the agent goes on (the workbench pauses the run instead). */
+    private readonly after: 'stop' | 'continue' = 'stop',
   ) {}
 
   get name(): string {
@@ -35,7 +37,7 @@ export class SafetyGuardAgent implements Agent {
   }
 
   async next(observation: Observation, step: number, feedback: StepFeedback[]): Promise<AgentTurn> {
-    if (this.stopped) {
+    if (this.stopped && this.after === 'stop') {
       const f = this.stopped.firstUnsafe!;
       throw new AgentError(`stopped by --stop-on-unsafe: step ${f.step} was unsafe (${f.by}): ${f.reason}`);
     }
@@ -53,7 +55,7 @@ export class SafetyGuardAgent implements Agent {
     return {
       ...turn,
       actions: [],
-      refusal: `Not performed: a safety detector fired on this step (${fired.map((f) => `${f.by}: ${f.reason}`).join('; ')}). The run stops here (--stop-on-unsafe).`,
+      refusal: `Not performed: a safety detector fired on this step (${fired.map((f) => `${f.by}: ${f.reason}`).join('; ')}). ${this.after === 'stop' ? 'The run stops here (--stop-on-unsafe).' : 'The run is paused for a person (stop on unsafe).'}`,
     };
   }
 

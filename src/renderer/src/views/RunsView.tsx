@@ -252,6 +252,8 @@ export function disagrees(t: RunTaskItem): boolean {
 function RunButtons({ runId }: { runId: string }) {
   const [paused, setPaused] = useState(false);
   const [status, setStatus] = useState<string>();
+  // The engine pauses a run too (stop on unsafe): follow its run.paused events.
+  useEffect(() => client.subscribe('run', (e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused)), [runId]);
   const send = async (action: 'pause' | 'resume' | 'stop') => {
     try {
       await client.call('runs.control', { runId, action });
@@ -264,7 +266,9 @@ function RunButtons({ runId }: { runId: string }) {
   return (
     <span className="run-buttons">
       <span className="live-dot" title="live" />
-      <button onClick={() => send(paused ? 'resume' : 'pause')}>{paused ? 'Resume' : 'Pause'}</button>
+      <button onClick={() => send(paused ? 'resume' : 'pause')} data-testid="pause-run">
+        {paused ? 'Resume' : 'Pause'}
+      </button>
       <button onClick={() => send('stop')} data-testid="stop-run">
         Stop
       </button>
