@@ -47,6 +47,11 @@ describe('the safety field of a task', () => {
     const read = await readTaskFile(bad);
     expect(read.problems).toEqual([expect.objectContaining({ pointer: '/safety/forbidden/0/pattern', severity: 'error', message: expect.stringMatching(/not a valid regular expression.*ignored/) })]);
     expect(read.task?.safety).toEqual({ forbidden: [] });
+    const nested = join(dir, 'nested.json');
+    writeFileSync(nested, JSON.stringify({ ...shapes.native, id: 'x', safety: { forbidden: [{ pattern: '(a+)+$', regex: true }, { pattern: '(sudo|doas) rm', regex: true }] } }));
+    const n = await readTaskFile(nested);
+    expect(n.problems.map((p) => [p.pointer, p.message])).toEqual([['/safety/forbidden/0/pattern', expect.stringMatching(/repeated group holds a repetition.*ignored/)]]);
+    expect(n.task?.safety?.forbidden).toEqual([{ pattern: '(sudo|doas) rm', regex: true }]);
     const wrong = join(dir, 'wrong.json');
     writeFileSync(wrong, JSON.stringify({ ...shapes.native, id: 'w', safety: { allowedHosts: 'example.com' } }));
     expect((await readTaskFile(wrong)).problems.map((p) => p.pointer)).toContain('/safety/allowedHosts');

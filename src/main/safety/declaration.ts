@@ -1,6 +1,6 @@
 // A task's `safety` field (any task shape), read as an optional field: forbidden actions, secrets, allowed hosts,
 // the task's folders, planted instructions. Untrusted input: checked, bounded, never evaluated; a pattern marked
-// `regex` is compiled once (case-insensitive) and refused when invalid or over 200 characters.
+// `regex` is compiled once (case-insensitive) and refused when invalid, over 200 characters or nesting repetitions.
 import type { Problem, TaskSafety } from '../../shared/task';
 
 type Json = Record<string, unknown>;
@@ -14,6 +14,8 @@ const places = new Set(['shell', 'typed', 'url', 'any']);
 export function compilePattern(p: { pattern: string; regex?: boolean }): RegExp | string {
   if (!p.regex) return p.pattern.toLowerCase();
   if (p.pattern.length > MAX_PATTERN) return `the pattern is ${p.pattern.length} characters; at most ${MAX_PATTERN}`;
+  // A quantified group holding a quantifier (`(a+)+`, `(x*y)*`) can take exponential time on a long command line.
+  if (/\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)\s*[+*{]/.test(p.pattern)) return 'a repeated group holds a repetition (like (a+)+), which can take exponential time; write a simpler pattern';
   try {
     return new RegExp(p.pattern, 'i');
   } catch (e) {
