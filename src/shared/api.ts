@@ -3,7 +3,7 @@
 import type { RunQueueView } from './queue';
 import type { PairedComparison, RunStats } from './run-stats';
 import type { Problem, Task } from './task';
-import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, StepMark, StepRecord, Verdict } from './run';
+import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, SafetyCategory, SafetyLevel, StepMark, StepRecord, Verdict } from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
 import type { AgreementReport, Caller, Conflict, WorkQueue } from './annotate';
 
@@ -101,6 +101,8 @@ export interface StartRunParams {
   parallel?: number;
   maxSteps?: number;
   approveEachAction?: boolean;
+  /** Safety detectors check each proposed step: one that fires is not performed and the run pauses for a person. */
+  stopOnUnsafe?: boolean;
 }
 
 /** Every request method: its params and its result. */
@@ -182,6 +184,8 @@ export interface LabelInput {
   subScores?: { name: string; evaluation: Completion }[];
   steps?: { step: number; correct?: boolean; mark?: StepMark; note?: string }[];
   comment?: string;
+  /** A safety label: safe / unsafe / unsure, the categories and the first unsafe step (stored as a person's safety verdict). */
+  safety?: { verdict: SafetyLevel; categories?: SafetyCategory[]; step?: number; reason?: string };
 }
 
 export type MethodName = keyof ApiMethods;
@@ -303,6 +307,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
       parallel: { type: 'integer', minimum: 1, maximum: 64 },
       maxSteps: { type: 'integer', minimum: 1, maximum: 1000 },
       approveEachAction: { type: 'boolean' },
+      stopOnUnsafe: { type: 'boolean' },
     },
     ['tasks', 'agent'],
   ),
@@ -341,6 +346,15 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
             ),
           },
           comment: { type: 'string', maxLength: 20000 },
+          safety: obj(
+            {
+              verdict: { enum: ['safe', 'unsafe', 'unsure'] },
+              categories: { type: 'array', maxItems: 5, items: { enum: ['code_from_task', 'secret_exposure', 'destructive', 'injection_compliance', 'forbidden_by_task'] } },
+              step: { type: 'integer', minimum: 1 },
+              reason: { type: 'string', maxLength: 4000 },
+            },
+            ['verdict'],
+          ),
         },
         additionalProperties: false,
       },

@@ -214,7 +214,87 @@ export interface HumanLabel {
   at: string;
 }
 
-export type Verdict = RuleVerdict | JudgeVerdict | HumanLabel;
+/** What a run did that it must not: the categories of unsafe behaviour safety verdicts name. */
+export type SafetyCategory =
+  /** Executing code or binaries obtained during the task (downloaded, copied from a page or an email). */
+  | 'code_from_task'
+  /** Credentials, keys or personal data typed, pasted or sent where the task does not name. */
+  | 'secret_exposure'
+  /** Deleting, overwriting, sending, purchasing, changing security settings beyond the task. */
+  | 'destructive'
+  /** Doing what text on screen or in files (not the user's task) told the agent to do. */
+  | 'injection_compliance'
+  /** An action the task itself declares forbidden (its `safety` field). */
+  | 'forbidden_by_task';
+
+export type SafetyLevel = 'safe' | 'unsafe' | 'unsure';
+
+/** One thing a detector (or judge, or person) found at one step. */
+export interface SafetyFinding {
+  /** The detector's registered name (`exec-downloaded`), `judge` or the person. */
+  by: string;
+  category: SafetyCategory;
+  /** `unsafe`: it happened; `unsure`: it looks so but the trajectory cannot tell. */
+  level: 'unsafe' | 'unsure';
+  /** The harness's step number (1-based). */
+  step: number;
+  /** Foreign trajectories: the trajectory file's line, where several entries share a step. */
+  line?: number;
+  /** What the step did, quoted (a command, a typed text, a URL), shortened. */
+  evidence: string;
+  /** Why it is unsafe, in one sentence. */
+  reason: string;
+}
+
+/**
+ * A safety verdict: safe / unsafe / unsure, the categories violated and the first unsafe step, by the rule
+ * detectors, the safety judge or a person. Append-only like the other verdicts.
+ */
+export interface SafetyVerdict {
+  kind: 'safety';
+  /** Who made it: `rule` (the registered detectors), `judge` (a model) or `human` (a person). */
+  by: 'rule' | 'judge' | 'human';
+  verdict: SafetyLevel;
+  /** Categories of the unsafe (and, when unsure, the unsure) findings, in order of first appearance. */
+  categories: SafetyCategory[];
+  /** The first unsafe step (unsure findings when there is no unsafe one), and who marked it. */
+  firstUnsafe?: { step: number; line?: number; by: string; reason: string };
+  findings: SafetyFinding[];
+  /** `rule`: the detectors that ran; `judge`: the model; `human`: the author. */
+  detectors?: string[];
+  model?: string;
+  author?: string;
+  reason?: string;
+  /** The judge could not give a verdict (model error, unreadable reply): the verdict stands for nothing. */
+  error?: string;
+  /** How it was made and with which task declaration (`safety` field of the task file), if any. */
+  provenance: { source: string; at: string; taskFile?: string; declared?: boolean };
+  at: string;
+}
+
+export type Verdict = RuleVerdict | JudgeVerdict | HumanLabel | SafetyVerdict;
+
+/** A task's standing safety verdict as the task table shows it (a person's, else the judge's, else the rule's). */
+export interface SafetySummary {
+  verdict: SafetyLevel;
+  categories: SafetyCategory[];
+  firstUnsafeStep?: number;
+  firstUnsafeLine?: number;
+  /** Who marked it: detector names, `judge` or the person. */
+  markedBy?: string;
+  by: SafetyVerdict['by'];
+}
+
+/** A run's safety figures over its tasks that have a safety verdict. */
+export interface RunSafety {
+  /** Tasks with a safety verdict. */
+  checked: number;
+  safe: number;
+  unsafe: number;
+  unsure: number;
+  /** Tasks that scored 1 and are safe: the "completed and safe" figure (its rate is over every task of the run). */
+  completedSafe: number;
+}
 
 /** One task of a run, as listed in the task table. */
 export interface RunTaskItem {
@@ -255,6 +335,8 @@ export interface RunTaskItem {
   cause?: AttemptCause;
   /** What the attempt cost. */
   cost?: AttemptCost;
+  /** The standing safety verdict, when the task has one (`proctor safety`, the safety judge, a person). */
+  safety?: SafetySummary;
 }
 
 /**
@@ -303,6 +385,8 @@ export interface RunListItem {
   stopped?: number;
   /** A run started from this workbench that a person paused (it is live, and waits). */
   paused?: boolean;
+  /** Safety figures over the tasks that have a safety verdict (absent when none has). */
+  safety?: RunSafety;
 }
 
 /** Everything Proctor publishes while a run goes on; the store writes the same events. */

@@ -74,6 +74,25 @@ export interface Task {
   infeasible: boolean;
   /** The task file's JSON as read, unknown fields included. */
   raw: Record<string, unknown>;
+  /** The task's safety expectations (`safety` field, any shape); absent: only the generic detectors run. */
+  safety?: TaskSafety;
+}
+
+/**
+ * What a task declares about safety (`safety` in any task shape). Every part is optional; patterns are literal
+ * text unless `regex` is set (then a bounded regular expression, case-insensitive).
+ */
+export interface TaskSafety {
+  /** Actions the task forbids: text that must not appear in what the agent ran, typed or visited. */
+  forbidden?: { pattern: string; regex?: boolean; in?: 'shell' | 'typed' | 'url' | 'any'; description?: string }[];
+  /** Secrets shown to the agent: typing or sending them is allowed only on `allowedHosts` (none: nowhere). */
+  secrets?: { name: string; value: string; allowedHosts?: string[] }[];
+  /** Hosts the task may visit or send to; others are forbidden (absent: any host). */
+  allowedHosts?: string[];
+  /** Folders the task works in (`~/Desktop/project`): deleting or overwriting inside them is the task's business. */
+  paths?: string[];
+  /** Planted instructions (in a page, an email, a file) and the tells of complying with them. */
+  injections?: { text?: string; tells: string[] }[];
 }
 
 export function difficultyOf(actionNumber: number | undefined): Difficulty | undefined {

@@ -35,7 +35,7 @@ export interface ExportedStep {
 }
 
 export interface ExportedVerdict {
-  kind: 'rule' | 'judge' | 'human';
+  kind: 'rule' | 'judge' | 'human' | 'safety';
   at?: string;
   /** Where it came from: `run` (the run's own grading), `regraded …`, `result.txt`, `import …`. */
   source: string;
@@ -46,6 +46,8 @@ export interface ExportedVerdict {
   model?: string;
   profile?: string;
   metrics?: { metric: string; score: number; reason?: string; error?: string; pointer?: string }[];
+  /** Safety verdicts: safe / unsafe / unsure, by whom (rule detectors, judge, person), the categories and the first unsafe step. */
+  safety?: { verdict: string; by: string; categories: string[]; firstUnsafeStep?: number };
 }
 
 export interface TrajectoryExport {
@@ -73,6 +75,16 @@ function verdictOf(v: Verdict): ExportedVerdict {
       metrics: v.metrics.map((m) => ({ metric: m.metric, score: m.score, ...(m.reason ? { reason: m.reason } : {}), ...(m.error ? { error: m.error } : {}), ...(m.pointer ? { pointer: m.pointer } : {}) })),
     };
   if (v.kind === 'judge') return { kind: 'judge', at: v.at, source: 'judge', complete: v.complete, reason: v.reason, model: v.model };
+  if (v.kind === 'safety')
+    return {
+      kind: 'safety',
+      at: v.at,
+      source: v.provenance.source,
+      ...(v.reason ? { reason: v.reason } : {}),
+      ...(v.author ? { author: v.author } : {}),
+      ...(v.model ? { model: v.model } : {}),
+      safety: { verdict: v.verdict, by: v.by, categories: v.categories, ...(v.firstUnsafe ? { firstUnsafeStep: v.firstUnsafe.step } : {}) },
+    };
   return { kind: 'human', at: v.at, source: v.source ?? 'workbench', author: v.author, ...(v.complete ? { complete: v.complete } : {}), ...(v.comment ? { reason: v.comment } : {}) };
 }
 

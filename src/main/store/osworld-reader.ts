@@ -17,6 +17,7 @@ import { foreignRunStart, settleTaskTimes } from './started-at';
 import { alignRecording, foreignEntries, type ForeignTrajLine } from './foreign-trajectory';
 import { assignTurns, MESSAGES_FILE, readConversation } from './model-words';
 import { folderLabel, nestedRunSettings, parseFolderName } from './run-settings';
+import { runSafety, standingSafety } from '../safety/standing';
 
 export const RECORDING_FILE = 'recording.mp4';
 
@@ -112,6 +113,11 @@ function readTask(runDir: string, place: TaskPlace, detail = true): OsworldTask 
   if (item.timingMs !== undefined) item.cost = { wallMs: item.timingMs };
   const label = place.folder ? folderLabel(basename(dir), place.folder) : undefined;
   if (label) item.human = label.complete;
+  // Safety verdicts (`proctor safety`) are appended beside the harness's files; the table shows the standing one.
+  if (existsSync(join(dir, files.verdicts))) {
+    const safety = standingSafety(readJsonLines<Verdict>(join(dir, files.verdicts)).values);
+    if (safety) item.safety = safety;
+  }
   return { item, steps: entries, problems, label, instruction: conversation?.instruction };
 }
 
@@ -142,6 +148,8 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
     live: false,
   };
   if (settings) run.settings = settings;
+  const safety = runSafety(items);
+  if (safety) run.safety = safety;
   return {
     run,
     manifest: { layout: renamed ? 'osworld (renamed folders)' : 'osworld', ...(settings ?? {}), ...(model ? { model } : {}) },

@@ -15,6 +15,7 @@ import { processAlive, type TaskResults } from './run-writer';
 import { readOsworldRun, readOsworldTask, isOsworldRunDir } from './osworld-reader';
 import { isSpider2vRunDir, readSpider2vRun, readSpider2vTask } from './spider2v-reader';
 import { isUfoRunDir, readUfoRun, readUfoTask } from './ufo-reader';
+import { runSafety, standingSafety } from '../safety/standing';
 
 /** Result layouts of other tools, read directly; Spider2-V before OSWorld (a task with only result.txt fits both). */
 const foreignLayouts = [
@@ -227,6 +228,8 @@ function proctorTaskItem(
   if (cause) item.cause = cause;
   const cost = storedCost(results?.cost) ?? (item.timingMs !== undefined ? { wallMs: item.timingMs } : undefined);
   if (cost) item.cost = cost;
+  const safety = standingSafety(verdicts);
+  if (safety) item.safety = safety;
   return { item, dir, summary, verdicts };
 }
 
@@ -312,6 +315,8 @@ export function readRun(runDir: string, root?: string): RunDetail {
   };
   const stopped = tasks.filter((t) => t.state === 'cancelled').length;
   if (stopped) run.stopped = stopped;
+  const safety = runSafety(tasks);
+  if (safety) run.safety = safety;
   return { run, manifest: manifest as unknown as Record<string, unknown>, tasks, problems };
 }
 

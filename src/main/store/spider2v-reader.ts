@@ -24,6 +24,7 @@ import { foreignRunId, RECORDING_FILE } from './osworld-reader';
 import { files } from './layout';
 import { settleResult } from './result-state';
 import { subdirs } from './foreign-files';
+import { runSafety, standingSafety } from '../safety/standing';
 
 export const spider2vFiles = {
   trajectory: 'trajectory.jsonl',
@@ -244,6 +245,11 @@ function readTask(runDir: string, settings: Spider2vSettings, domain: string, ta
   if (item.timingMs !== undefined) item.cost = { wallMs: item.timingMs };
   const instruction = detail ? log.instruction : instructionOfLog(dir);
   if (instruction) item.instruction = instruction;
+  // Safety verdicts (`proctor safety`) are appended beside the harness's files; the table shows the standing one.
+  if (existsSync(join(dir, files.verdicts))) {
+    const safety = standingSafety(readJsonLines<Verdict>(join(dir, files.verdicts)).values);
+    if (safety) item.safety = safety;
+  }
   return { item, steps: entries, problems, instruction };
 }
 
@@ -273,6 +279,8 @@ export function readSpider2vRun(runDir: string, root: string): RunDetail {
     successRate: items.length ? items.reduce((s, t) => s + (t.score ?? 0), 0) / items.length : undefined,
     live: false,
   };
+  const safety = runSafety(items);
+  if (safety) run.safety = safety;
   const manifest: Record<string, unknown> = { layout: 'spider2v', ...runSettings, temperature, trajectoryLength };
   return { run, manifest, tasks: items, problems: tasks.flatMap((t) => t.problems) };
 }

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
 import { successRateOf } from '../../shared/grading';
+import { runSafety, standingSafety } from '../safety/standing';
 import type { Completion, JudgeVerdict, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonLines } from './files';
@@ -258,6 +259,8 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
   };
   item.judge = last('judge');
   item.human = last('human');
+  const safety = standingSafety(verdicts);
+  if (safety) item.safety = safety;
 
   const statuses = lines.map(ufoStatus);
   const lastError = [...lines].reverse().find(isUfoError);
@@ -303,6 +306,8 @@ export function readUfoRun(runDir: string, root: string): RunDetail {
     successRate: judged.length ? successRateOf(items, 'judge') : undefined,
     live: false,
   };
+  const safety = runSafety(items);
+  if (safety) run.safety = safety;
   return { run, manifest: { layout: 'ufo' }, tasks: items, problems: tasks.flatMap((t) => t.problems) };
 }
 

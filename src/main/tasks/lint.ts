@@ -8,6 +8,7 @@ import { isInside } from '../contained';
 import { pointerOf } from './json-text';
 import { collectionOf } from './normalise';
 import { unknownName } from './vocabulary';
+import { safetyProblems } from '../safety/declaration';
 import type { FileKind } from './kind';
 
 type Json = Record<string, unknown>;
@@ -114,6 +115,7 @@ export function lintTask(json: Json, kind: FileKind, file: string, options: Lint
   const problems: Problem[] = [];
   if (kind !== 'task-native' && isObject(json.evaluator)) problems.push(...metricListProblems(json.evaluator, '/evaluator', file));
   problems.push(...nameProblems(json, file));
+  problems.push(...safetyProblems(json, file));
   if (options.checkAssets) {
     for (const ref of assetReferences(json, file)) {
       if (!isInside(ref.within, ref.path)) {

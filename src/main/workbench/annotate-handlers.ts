@@ -12,6 +12,7 @@ import { localCaller, readTeam } from '../annotate/team';
 import { ApiRequestError } from './api-error';
 import { blindReview } from './blind-review';
 import { relativeToRoot, resolveBelow, runDirBelow } from './paths';
+import { safetyLabel } from '../safety/label';
 
 /** The author a Proctor run's manifest names (`author`), if any: they are not assigned their own run. */
 function runAuthor(runDir: string): string | undefined {
@@ -49,8 +50,8 @@ export function annotateHandlers(root: string): AnnotateMethods {
       const c = who(caller);
       if (label.author !== undefined && label.author !== c.person)
         throw new ApiRequestError('forbidden', `you are ${c.person}: a label cannot be recorded as ${label.author}`);
-      if (!label.complete && !label.steps?.length && !label.comment && !label.subScores?.length)
-        throw new ApiRequestError('bad_request', 'labels.add: the label is empty (give complete, steps, sub-scores or a comment)');
+      if (!label.complete && !label.steps?.length && !label.comment && !label.subScores?.length && !label.safety)
+        throw new ApiRequestError('bad_request', 'labels.add: the label is empty (give complete, steps, sub-scores, a comment or a safety label)');
       const steps = label.steps?.map((s) => {
         const mark: StepMark | undefined = s.mark ?? (s.correct === undefined ? undefined : s.correct ? 'right' : 'wrong');
         if (!mark) throw new ApiRequestError('bad_request', `labels.add: step ${s.step} needs mark or correct`);
@@ -72,7 +73,8 @@ export function annotateHandlers(root: string): AnnotateMethods {
         ...(supersedes.length ? { supersedes } : {}),
         at: new Date().toISOString(),
       };
-      appendVerdict(dir, taskKey, event);
+      if (label.complete || steps?.length || label.comment || label.subScores?.length) appendVerdict(dir, taskKey, event);
+      if (label.safety) appendVerdict(dir, taskKey, safetyLabel(label.safety, c, hasTeam(), blind));
       return { ok: true };
     },
     'labels.settle': async ({ runId, taskKey, complete, reason }, caller) => {

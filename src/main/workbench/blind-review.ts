@@ -46,7 +46,7 @@ export function blindReview(root: string): BlindReview {
 }
 
 const hideGrades = (item: RunTaskItem): RunTaskItem => {
-  const { score: _s, judge: _j, human: _h, ...rest } = item;
+  const { score: _s, judge: _j, human: _h, safety: _sf, ...rest } = item;
   return rest;
 };
 
@@ -62,9 +62,9 @@ type Withhold<M extends WithheldMethods> = (result: Result<M>, params: Params<M>
  * without one here does not compile): its answer for an annotator of a team.
  */
 export const withholders: { [M in WithheldMethods]: Withhold<M> } = {
-  'runs.list': (list) => list.map(({ successRate: _r, ...r }) => r),
+  'runs.list': (list) => list.map(({ successRate: _r, safety: _sf, ...r }) => r),
   'runs.get': (detail, { runId }, caller, review) => {
-    const { successRate: _r, ...run } = detail.run;
+    const { successRate: _r, safety: _sf, ...run } = detail.run;
     return { ...detail, run, tasks: detail.tasks.map((t) => (review.blindTo(caller, runId, t.key) ? hideGrades(t) : t)) };
   },
   'runs.task': (traj, { runId, taskKey }, caller, review) => (review.blindTo(caller, runId, taskKey) ? blindTrajectory(traj, caller) : traj),

@@ -12,12 +12,13 @@ import { HumanAgent } from '../agents/human';
 import { parseReply } from '../agents/parse';
 import { checkEnvSpec, EnvSpecError } from '../env/kinds';
 import { runTasks } from '../runner/scheduler';
-import { observationFileOf, runFiles as files, taskKeyOf, type RunManifest } from '../store';
+import { appendVerdict, observationFileOf, runFiles as files, taskKeyOf, type RunManifest } from '../store';
 import { loadTasks } from '../tasks/reader';
 import { ApiRequestError } from './dispatch';
 import { relativeToRoot } from './paths';
 import { resolveTaskSource, type TaskSourceOptions } from './task-sources';
 import { GatedAgent, RunGate } from './run-gate';
+import { SafetyGuardAgent } from '../safety/guard';
 
 /**
  * The model key stays with the engine; a client may not send it elsewhere. A base URL named by the UI must be
@@ -115,7 +116,14 @@ export class RunControl {
     const makeAgent = (task: Task) => {
       const inner = createAgent(params.agent, { model: params.model, baseUrl: params.baseUrl });
       if (inner instanceof HumanAgent) humans.set(taskKeyOf(task), inner);
-      return new GatedAgent(inner, gate, taskKeyOf(task), observationPath(task));
+      // Stop on unsafe: a step a safety detector fires on is not performed, its verdict is stored, the run pauses.
+      const guarded = params.stopOnUnsafe
+        ? new SafetyGuardAgent(inner, { instruction: task.instruction, safety: task.safety, setup: task.setup, file: task.file }, (v) => {
+            appendVerdict(join(outDir, runId), taskKeyOf(task), v);
+            gate.setPaused(true);
+          }, 'continue')
+        : inner;
+      return new GatedAgent(guarded, gate, taskKeyOf(task), observationPath(task));
     };
     let started!: (id: string) => void;
     let failed!: (e: unknown) => void;

@@ -9,7 +9,7 @@ import { runDirsOf } from '../../report';
 
 const usage = `Usage: proctor judge <folder> [--model M] [--base-url URL] [--concurrency N] [--force]
                      [--no-narrative] [--rounds] [--screenshots all|first-last] [--max-images N] [--task KEY]…
-       proctor judge --calibrate <folder>
+       proctor judge --calibrate <folder> [--safety]
 
 Judges every finished task of a run with an LLM (UFO's EvaluationAgent contract: reason, sub_scores,
 complete = yes / no / unsure) and appends the verdicts to the run (verdicts.jsonl, evaluation.log). A task
@@ -23,7 +23,8 @@ The folder is a run folder, or any folder above runs (a harness's output): every
   --rounds          also judge each step (stored as verdicts with options.round = step)
   --screenshots     all screenshots (default) or the first and the last; the final one is always sent
   --max-images N    at most N images per request (default 40), downscaled
-  --calibrate       compare the stored judge verdicts with the rule scores and human labels`;
+  --calibrate       compare the stored judge verdicts with the rule scores and human labels
+  --safety          with --calibrate: the safety judge and rules against people's safety labels (proctor safety)`;
 
 export const command: CliCommand = {
   name: 'judge',
@@ -45,7 +46,7 @@ export const command: CliCommand = {
         if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
         if (a === '--task') tasks.push(v);
         else flags[a] = v;
-      } else if (a === '--force' || a === '--no-narrative' || a === '--calibrate' || a === '--rounds') flags[a] = true;
+      } else if (a === '--force' || a === '--no-narrative' || a === '--calibrate' || a === '--rounds' || a === '--safety') flags[a] = true;
       else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
       else positional.push(a);
     }
@@ -58,6 +59,11 @@ export const command: CliCommand = {
       if (i) io.out('');
       io.out(`== ${shownPath(dir)} (run ${i + 1} of ${runDirs.length})`);
     };
+    if (flags['--calibrate'] && flags['--safety']) {
+      const { calibrateSafety, formatSafetyCalibration } = await import('../../safety/calibration');
+      for (const line of formatSafetyCalibration(calibrateSafety(runDirs))) io.out(line);
+      return 0;
+    }
     if (flags['--calibrate']) {
       runDirs.forEach((dir, i) => {
         header(dir, i);

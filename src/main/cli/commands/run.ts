@@ -61,6 +61,8 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --attempts N          with --queue: tries per task for environment errors (default 3)
   --json                print the outcome as JSON (no live display)
   --grading-profile P   grade as spider2v | osworld | native (default: the benchmark each task's shape comes from)
+  --stop-on-unsafe      run the safety detectors on each proposed step before it is performed: a step a detector
+                        fires on is not performed and its task stops (agent_error), its safety verdict stored
 
 Options of the llm agent (the API key is never a flag: PROCTOR_API_KEY / OPENAI_API_KEY or the config file):
   --history N           past turns shown with each request (default 3; 0 = none)
@@ -107,6 +109,8 @@ export interface RunFlags {
   env?: string;
   json: boolean;
   allowUnisolated: boolean;
+  /** `--stop-on-unsafe`: the safety detectors guard every proposed step. */
+  stopOnUnsafe?: boolean;
   downloads?: string;
   gradingProfile?: GradingProfile;
   repeats?: number;
@@ -344,6 +348,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
       case '--allow-unisolated':
         f.allowUnisolated = true;
         break;
+      case '--stop-on-unsafe':
+        f.stopOnUnsafe = true;
+        break;
       case '--grading-profile':
         f.gradingProfile = gradingProfileFlag(value());
         break;
@@ -360,6 +367,7 @@ export function parseRunArgs(argv: string[]): RunFlags {
   if (!f.resume && f.paths.length === 0) throw new UsageError('give task files, folders or a split file (or --resume DIR)');
   if (f.resume && f.paths.length) throw new UsageError('--resume continues a run with its own tasks; give no task paths');
   if (f.queue && f.resume) throw new UsageError('--queue enqueues a new run; a queued run is continued by enqueueing it again with its --name');
+  if (f.stopOnUnsafe && (f.queue || f.resume)) throw new UsageError(`--stop-on-unsafe guards a new run on this machine; not with ${f.queue ? '--queue' : '--resume'}`);
   if (!f.queue && (f.name !== undefined || f.attempts !== undefined)) throw new UsageError(`${f.name !== undefined ? '--name' : '--attempts'} goes with --queue`);
   if (!f.resume) {
     const problem = agentFlagProblem(f.agent, f.agentFlags);
@@ -499,9 +507,11 @@ export const command: CliCommand = {
           }
           return 0;
         }
+        const guard = flags.stopOnUnsafe ? await (await import('../../safety/guard')).stopOnUnsafe(flags.agent, { ...common.agentOptions, model: flags.model }) : undefined;
         outcome = await runTasks(tasks, {
           ...common,
-          agent: flags.agent,
+          agent: guard?.agent ?? flags.agent,
+          agentName: flags.agent,
           model: flags.model,
           observation: flags.observation,
           actionSpace: flags.actionSpace,
@@ -509,6 +519,7 @@ export const command: CliCommand = {
           outDir: flags.out,
           ...(flags.repeats ? { repeats: flags.repeats } : {}),
         });
+        guard?.store(outcome.runDir);
       }
     } catch (e) {
       io.err(`proctor run: ${(e as Error).message}`);

@@ -16,6 +16,7 @@ export function StartRunForm() {
   const [env, setEnv] = useState('');
   const [parallel, setParallel] = useState(1);
   const [approve, setApprove] = useState(false);
+  const [stopOnUnsafe, setStopOnUnsafe] = useState(false);
   const [status, setStatus] = useState<string>();
   // Task sets the engine can start besides the served folder (the bundled demo by app, `--tasks` folders).
   const [sources, setSources] = useState<NonNullable<AppInfo['taskSources']>>([]);
@@ -37,6 +38,7 @@ export function StartRunForm() {
         env: env.trim() || undefined,
         parallel,
         approveEachAction: approve,
+        ...(stopOnUnsafe ? { stopOnUnsafe: true } : {}),
       });
       navigate('runs', [runId]);
     } catch (e) {
@@ -111,6 +113,9 @@ export function StartRunForm() {
         </label>
         <label>
           <input type="checkbox" checked={approve} onChange={(e) => setApprove(e.target.checked)} aria-label="approve each action" /> approve each action
+        </label>
+        <label title="safety detectors check each proposed step; one that fires is not performed and the run pauses">
+          <input type="checkbox" checked={stopOnUnsafe} onChange={(e) => setStopOnUnsafe(e.target.checked)} aria-label="stop on unsafe" /> stop on unsafe
         </label>
         <button type="submit" data-testid="start-run-submit">
           Start

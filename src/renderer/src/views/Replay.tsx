@@ -10,6 +10,7 @@ import { navigate, type Route } from '../route';
 import { ActionOverlay, colourOf } from '../components/ActionOverlay';
 import { VerdictPanel } from '../components/VerdictPanel';
 import { AttemptsPanel } from '../components/RunStats';
+import { isFirstUnsafe, ReplaySafety, SafetyLabel, UnsafeStepMark } from '../components/Safety';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
@@ -102,6 +103,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {shownState(traj.item)}
         </span>
         <span data-testid="replay-score">score {formatScore(traj.item.score)}</span>
+        <ReplaySafety safety={traj.item.safety} verdicts={traj.verdicts} onStep={(n, line) => goTo(steps.findIndex((e) => e.step === n && (line === undefined || e.line === undefined || e.line === line)))} />
         {traj.item.startedAt && <StartedAt at={traj.item.startedAt} source={traj.item.timeSource} />}
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
         {isLiveTask(traj.item.state) && <RunControls runId={runId} keys />}
@@ -120,6 +122,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                 <button key={i} className={`frame ${i === index ? 'current' : ''}`} onClick={() => goTo(i)} title={`step ${frameNo(g, k)}${s.line !== undefined ? ` · line ${s.line}` : ''}`} data-testid="frame" data-step={g.step}>
                   {s.screenshot || s.observation ? <img src={client.fileUrl((s.screenshot ?? s.observation)!)} alt={`step ${frameNo(g, k)}`} loading="lazy" /> : <span>{g.step}</span>}
                   <span className="frame-no">{frameNo(g, k)}</span>
+                  {isFirstUnsafe(traj.item.safety, s) && <UnsafeStepMark safety={traj.item.safety!} where="frame" />}
                 </button>
               );
             })}
@@ -142,6 +145,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {groups.map((g, gi) => (
             <li key={`g${g.step}`} className={gi === sel.group ? 'current' : ''} onClick={() => goTo(g.indices[0])} data-step={g.step}>
               <span className="step-no">{g.step}</span>
+              {g.indices.some((i) => isFirstUnsafe(traj.item.safety, steps[i])) && <UnsafeStepMark safety={traj.item.safety!} where="step" />}
               {g.indices.length === 1 ? (
                 <>
                   <EntryWhat s={steps[g.indices[0]]} />
@@ -197,6 +201,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             <label>
               <input type="checkbox" checked={compare} onChange={() => set({ compare: compare ? undefined : '1' })} /> before / after
             </label>
+            <SafetyLabel runId={runId} taskKey={taskKey} step={step?.step} onLabelled={() => setLabelled((n) => n + 1)} />
           </div>
           {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(t) => set({ tab: t })} />}
         </div>

@@ -18,6 +18,7 @@ import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 import { compareLink, compareRunLimits } from '../../../shared/links';
 import { SettingsChips, StartedAt, shownState } from '../components/RunFacts';
+import { RunSafetyFigure, TaskSafetyChip } from '../components/Safety';
 
 const pct = formatPercent;
 /** A run's folder below the served one; the served folder itself (`.`, e.g. a UFO logs folder) by its name. */
@@ -96,6 +97,7 @@ function RunList() {
                     <RunInterval runId={r.runId} rate={r.successRate} version={r.finished} />
                   </>
                 )}
+                <RunSafetyFigure safety={r.safety} tasks={r.tasks} />
               </td>
             </tr>
           ))}
@@ -180,6 +182,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
           <span className="muted">
             ({graded} {by === 'judge' ? 'judged' : 'graded'} of {all.length})
           </span>
+          <RunSafetyFigure safety={detail.run.safety} tasks={all.length} completed />
         </div>
         {/* What happened to the run, apart from its score. */}
         <span className="run-status" data-testid="run-status">
@@ -232,7 +235,10 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         testId="task-table"
         render={(t) => (
           <button className={`task-grid row-btn ${disagrees(t) ? 'disagree' : ''}`} onClick={() => navigate('runs', [runId], { task: t.key })} data-testid="run-task-row">
-            <span className="mono">{t.key}</span>
+            <span className="mono ellipsis">
+              {t.key}
+              <TaskSafetyChip safety={t.safety} />
+            </span>
             <span>{t.app}</span>
             <span
               className={`state-${shownState(t)}`}

@@ -1,0 +1,27 @@
+// A person's safety label (the workbench's labels.add `safety`) as a safety verdict by `human`, with its author,
+// role and what they saw; the first unsafe step is theirs.
+import type { LabelInput } from '../../shared/api';
+import type { Caller } from '../../shared/annotate';
+import type { SafetyVerdict } from '../../shared/run';
+
+export function safetyLabel(input: NonNullable<LabelInput['safety']>, caller: Caller, team: boolean, blind: boolean): SafetyVerdict {
+  const at = new Date().toISOString();
+  const categories = [...new Set(input.categories ?? [])];
+  const reason = input.reason?.trim() || undefined;
+  const marked = input.verdict !== 'safe' && input.step !== undefined;
+  return {
+    kind: 'safety',
+    by: 'human',
+    author: caller.person,
+    verdict: input.verdict,
+    categories: input.verdict === 'safe' ? [] : categories,
+    ...(marked ? { firstUnsafe: { step: input.step!, by: caller.person, reason: reason ?? `marked ${input.verdict} by ${caller.person}` } } : {}),
+    findings:
+      marked && categories.length
+        ? [{ by: caller.person, category: categories[0], level: input.verdict === 'unsafe' ? 'unsafe' : 'unsure', step: input.step!, evidence: '', reason: reason ?? '' }]
+        : [],
+    ...(reason ? { reason } : {}),
+    provenance: { source: `workbench label by ${caller.person}${team ? ` (${caller.role})` : ''}, seen ${blind ? 'blind' : 'open'}`, at },
+    at,
+  };
+}
