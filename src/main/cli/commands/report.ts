@@ -6,6 +6,7 @@
 // and the tidy CSV of every attempt.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { perTaskRows } from '../../report/per-task';
 import { UsageError, shownPath, type CliCommand } from '../command';
 import type { PriceTable } from '../../agents/pricing';
 import type { Task } from '../../../shared/task';
@@ -180,8 +181,9 @@ export const command: CliCommand = {
     }
     const labels = labelsOf(runs);
     const groups = expanded || runs.some((r) => r.settings) ? groupBySettings(runs, labels) : undefined;
-    const reports = runs.map((r) => breakdown(r.rows, args.dims));
-    const comparison = args.compare ? compareRuns(runs.map((r, i) => ({ label: labels[i], rows: r.rows })), args.dims) : undefined;
+    // The plain breakdowns count tasks: a repeated run's attempts are one task each (its mean score).
+    const reports = runs.map((r) => breakdown(perTaskRows(r.rows), args.dims));
+    const comparison = args.compare ? compareRuns(runs.map((r, i) => ({ label: labels[i], rows: perTaskRows(r.rows) })), args.dims) : undefined;
     const statsOptions: StatsOptions = { includeErrors: args.includeErrors, seed: args.seed, resamples: args.resamples };
     const stats = runs.map((r) => runStats(r.rows, { ...statsOptions, dims: args.dims }));
     const paired = args.compare
