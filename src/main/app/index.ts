@@ -1,5 +1,5 @@
 // The Electron shell: one window, the IPC bridge onto src/shared/api.ts, and nothing of the engine's logic.
-import { app, BrowserWindow, ipcMain, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, globalShortcut, ipcMain, protocol, session, shell } from 'electron';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IpcChannel } from '../../shared/api';
@@ -38,7 +38,14 @@ function createWindow(): void {
   void win.loadURL(pageUrl);
 }
 
+/** The global "stop the agent" key: it works while an agent drives the mouse and keyboard, whatever has the focus. */
+export const STOP_AGENT_KEY = 'CommandOrControl+Alt+X';
+
 app.whenReady().then(() => {
+  globalShortcut.register(STOP_AGENT_KEY, () => {
+    const stopped = workbench.stopAll();
+    if (stopped) console.log(`proctor: stopped ${stopped} run(s) (${STOP_AGENT_KEY})`);
+  });
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
       responseHeaders: {
@@ -86,3 +93,4 @@ app.on('window-all-closed', () => {
   void workbench.close();
   if (process.platform !== 'darwin') app.quit();
 });
+app.on('will-quit', () => globalShortcut.unregisterAll());

@@ -66,6 +66,18 @@ export class RunControl {
     private readonly sources: TaskSourceOptions = {},
   ) {}
 
+  /** Stops every run this workbench drives (the Electron shell's global "stop the agent" key); how many. */
+  stopAll(): number {
+    let n = 0;
+    for (const run of this.runs.values()) {
+      if (run.abort.signal.aborted) continue;
+      run.gate.setPaused(false);
+      run.abort.abort(new Error('stopped by a person (the stop-the-agent key)'));
+      n++;
+    }
+    return n;
+  }
+
   /** Whether a person paused this workbench's run. */
   isPaused(runId: string): boolean {
     const run = this.runs.get(runId) ?? [...this.runs.values()].find((r) => runId.endsWith(r.runId));

@@ -43,7 +43,7 @@ type RunMethods = Pick<
   'runs.list' | 'runs.get' | 'runs.task' | 'runs.queue' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'runs.stats' | 'runs.pairedStats'
 >;
 
-export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOptions = {}): { handlers: RunMethods; close(): Promise<void> } {
+export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOptions = {}): { handlers: RunMethods; close(): Promise<void>; stopAll(): number } {
   const tail = new RunTail(hub);
   const control = new RunControl(root, (event) => hub.publish('run', event), sources);
   // Runs started in this process publish on the store's bus; forward them.
@@ -124,6 +124,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
   };
   return {
     handlers,
+    stopAll: () => control.stopAll(),
     close: async () => {
       runEvents.off('event', forward);
       tail.close();

@@ -15,6 +15,8 @@ import { servingFolder } from './dispatch';
 export interface Workbench {
   handlers: ApiHandlers;
   events: EventHub;
+  /** Stops every run this workbench drives; how many it stopped. */
+  stopAll(): number;
   close(): Promise<void>;
 }
 
@@ -30,5 +32,5 @@ export function createWorkbench(root: string, opts: { transport: AppInfo['transp
     ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root) }),
   };
   // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).
-  return { handlers: servingFolder(handlers, blindReview(root)), events, close: runs.close };
+  return { handlers: servingFolder(handlers, blindReview(root)), events, stopAll: runs.stopAll, close: runs.close };
 }
