@@ -9,6 +9,7 @@ import { contextFor, screenshotObservation, tempTask } from '../agents/testing/t
 import { missingDemoPrograms, runProctor } from '../demo/testing-env';
 import { projectRoot } from '../demo/paths';
 import { taskDirOf } from '../store';
+import { parseRunArgs } from '../cli/commands/run';
 import { acceptedDemonstrations, demonstrationEntries, demonstrationFile, demonstrationStatus, reviewDemonstration } from './demonstration';
 import { writeHumanRun } from './testing/human-run';
 
@@ -66,6 +67,13 @@ describe('demonstration reviews', () => {
     const turns = [];
     for (let s = 1; s <= 3; s++) turns.push((await agent.next(obs, s, [])).actions);
     expect(turns).toEqual([[{ type: 'press', keys: ['tab'] }], [{ type: 'write', text: 'hi' }], [{ type: 'DONE' }]]);
+  });
+});
+
+describe('proctor run --demos', () => {
+  it('is an option of the demo agent only', () => {
+    expect(parseRunArgs(['t', '--agent', 'demo', '--demos', 'results']).agentOptions).toEqual({ demos: 'results' });
+    expect(() => parseRunArgs(['t', '--agent', 'oracle', '--demos', 'results'])).toThrow(/--demos is an option of the demo agent/);
   });
 });
 
