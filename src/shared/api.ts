@@ -166,6 +166,31 @@ export interface ApiMethods {
   'reviews.add': { params: { task: string; checks: Partial<Record<'a' | 'b' | 'c' | 'd' | 'e', { verdict: 'pass' | 'fail' | 'unsure'; note?: string }>> }; result: TaskReviewView };
   /** A task's reviews and the status that follows. */
   'reviews.get': { params: { task: string }; result: TaskReviewView };
+  /** A lead accepts or rejects a person's run of a task (agent human) as a demonstration, with a reason (an appended event). */
+  'demos.review': { params: { runId: string; taskKey: string; verdict: 'accepted' | 'rejected'; reason: string }; result: DemonstrationView };
+  /** Whether a run's task is a person's run, and the demonstration reviews it has had (the latest decides). */
+  'demos.get': { params: { runId: string; taskKey: string }; result: DemonstrationView };
+}
+
+/** A run's task as a demonstration: a person's run (`human`) can be accepted as the task's oracle (`--agent demo`). */
+export interface DemonstrationView {
+  runId: string;
+  taskKey: string;
+  /** Whether the run is a person's (agent human): only those can be reviewed as demonstrations. */
+  byPerson: boolean;
+  /** The latest verdict; absent before any review. */
+  status?: 'accepted' | 'rejected';
+  reviews: DemonstrationReviewView[];
+}
+
+export interface DemonstrationReviewView {
+  runId: string;
+  taskKey: string;
+  verdict: 'accepted' | 'rejected';
+  reason: string;
+  author: string;
+  role?: string;
+  at: string;
 }
 
 export interface TaskReviewView {
@@ -175,6 +200,8 @@ export interface TaskReviewView {
   reviews: { author: string; role?: string; checks: Record<string, { verdict: string; note?: string }>; at: string }[];
   /** What Proctor computed for checks c–e (latest per check); it pre-fills the checklist, people decide. */
   evidence: { check: 'c' | 'd' | 'e'; verdict: 'pass' | 'fail' | 'unsure'; note: string; source: string; at: string }[];
+  /** Accepted demonstrations of the task (people's runs a lead accepted) below the served folder, latest first. */
+  demonstrations?: DemonstrationReviewView[];
 }
 
 /** What the UI sends for a label: the engine adds the author, role, what the person saw, and the time. */
@@ -241,6 +268,9 @@ export const methodPolicies = {
   'labels.me': { reveals: [], roles: everyone },
   'reviews.add': { reveals: ['hostPaths'], roles: ['reviewer', 'lead'], does: 'review tasks' },
   'reviews.get': { reveals: ['hostPaths'], roles: everyone },
+  'demos.review': { reveals: [], roles: ['lead'], does: 'review demonstrations' },
+  // A verdict on a person's run is not for annotators, who may be labelling that run blind.
+  'demos.get': { reveals: [], roles: ['reviewer', 'lead'], does: 'see demonstration reviews' },
 } as const satisfies { readonly [M in MethodName]: MethodPolicy };
 
 type Policies = typeof methodPolicies;
@@ -393,6 +423,11 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
     ['task', 'checks'],
   ),
   'reviews.get': obj({ task: str }, ['task']),
+  'demos.review': obj(
+    { runId: str, taskKey: str, verdict: { enum: ['accepted', 'rejected'] }, reason: { type: 'string', minLength: 1, maxLength: 4000, pattern: '\\S' } },
+    ['runId', 'taskKey', 'verdict', 'reason'],
+  ),
+  'demos.get': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
 };
 
 export const methodNames = Object.keys(paramSchemas) as MethodName[];

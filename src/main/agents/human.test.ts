@@ -47,8 +47,8 @@ describe('the noop agent and the registry', () => {
     expect((await agent.next(await screenshotObservation(8, 8), 1, [])).actions).toEqual([{ type: 'DONE' }]);
   });
 
-  it('knows the five agents and names the closest for a typo', () => {
-    expect(agents.names()).toEqual(['gold', 'human', 'llm', 'noop', 'oracle']);
+  it('knows the six agents and names the closest for a typo', () => {
+    expect(agents.names()).toEqual(['demo', 'gold', 'human', 'llm', 'noop', 'oracle']);
     expect(() => createAgent('orcale')).toThrow(/unknown agent 'orcale' \(closest known: 'oracle'\)/);
   });
 });

@@ -8,6 +8,7 @@ import { LlmAgent, type LlmAgentOptions } from './llm';
 import { NoopAgent } from './noop';
 import { OracleAgent } from './oracle';
 import { GoldAgent } from './gold';
+import { DemoAgent } from './demo';
 
 /** Every agent's options in one bag: the llm agent's own (less its resolved endpoint), where its model is, and the rest. */
 export type AgentOptions = Omit<LlmAgentOptions, 'endpoint'> & {
@@ -22,6 +23,8 @@ export type AgentOptions = Omit<LlmAgentOptions, 'endpoint'> & {
   oracleFile?: string;
   // gold: cloud_file golds come from the downloads folder
   downloads?: string;
+  // demo: the folder whose runs hold accepted demonstrations
+  demos?: string;
   // human
   onWaiting?: HumanAgentOptions['onWaiting'];
 };
@@ -31,13 +34,14 @@ export type AgentFactory = (options: AgentOptions) => Agent;
 export const agents = new Registry<AgentFactory>('agent')
   .register('llm', (o) => {
     const resolved = resolveEndpoint({ flags: { model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey }, env: o.env, section: 'agent' });
-    const { model: _model, baseUrl: _baseUrl, apiKey: _apiKey, env: _env, cut: _cut, oracleFile: _file, onWaiting: _onWaiting, downloads: _downloads, ...llm } = o;
+    const { model: _model, baseUrl: _baseUrl, apiKey: _apiKey, env: _env, cut: _cut, oracleFile: _file, onWaiting: _onWaiting, downloads: _downloads, demos: _demos, ...llm } = o;
     return new LlmAgent({ ...llm, endpoint: resolved, prices: o.prices ?? resolved.prices });
   })
   .register('oracle', (o) => new OracleAgent({ cut: o.cut, file: o.oracleFile }))
   .register('noop', () => new NoopAgent())
   .register('human', (o) => new HumanAgent({ onWaiting: o.onWaiting }))
-  .register('gold', (o) => new GoldAgent({ downloads: o.downloads }));
+  .register('gold', (o) => new GoldAgent({ downloads: o.downloads }))
+  .register('demo', (o) => new DemoAgent({ demos: o.demos }));
 
 /** A new agent by registered name; an unknown name is an error naming the closest known one. */
 export function createAgent(name: string, options: AgentOptions = {}): Agent {

@@ -6,14 +6,21 @@ import type { Caller } from '../../shared/annotate';
 import { appendTaskReview, readTaskReviews, taskStatus } from '../annotate/task-review';
 import { localCaller, readTeam } from '../annotate/team';
 import { latestEvidence } from '../annotate/evidence';
+import { acceptedDemonstrations } from '../annotate/demonstration';
+import { reviewView } from './demo-handlers';
 import { ApiRequestError } from './dispatch';
 import { relativeToRoot, resolveBelow } from './paths';
 
 /** The `author` a task file names, if any (someone else's file may hold anything). */
 function authorOf(file: string): string | undefined {
+  return stringField(file, 'author');
+}
+
+/** A string field of a task file (its `author`, its `id`), if it has one. */
+function stringField(file: string, field: 'author' | 'id'): string | undefined {
   try {
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as { author?: unknown };
-    return typeof raw?.author === 'string' ? raw.author : undefined;
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return typeof raw?.[field] === 'string' ? (raw[field] as string) : undefined;
   } catch {
     return undefined;
   }
@@ -25,6 +32,10 @@ export function reviewHandlers(root: string): Pick<ApiHandlers, 'reviews.add' | 
     if (!existsSync(file) || !statSync(file).isFile() || !file.endsWith('.json')) throw new ApiRequestError('not_found', `no task file '${path}'`);
     return { file, task: relativeToRoot(root, file) };
   };
+  const demonstrationsOf = (file: string) => {
+    const id = stringField(file, 'id');
+    return id ? acceptedDemonstrations(root, id).map((d) => reviewView(d.review)) : [];
+  };
   const view = (task: string, file: string): TaskReviewView => {
     const reviews = readTaskReviews(root, task);
     return {
@@ -32,6 +43,7 @@ export function reviewHandlers(root: string): Pick<ApiHandlers, 'reviews.add' | 
       ...taskStatus(reviews, authorOf(file)),
       reviews: reviews.map((r) => ({ author: r.author, ...(r.role ? { role: r.role } : {}), checks: r.checks as TaskReviewView['reviews'][number]['checks'], at: r.at })),
       evidence: latestEvidence(root, task).map((e) => ({ check: e.check, verdict: e.verdict, note: e.note, source: e.source, at: e.at })),
+      demonstrations: demonstrationsOf(file),
     };
   };
   return {

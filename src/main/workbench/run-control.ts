@@ -126,7 +126,7 @@ export class RunControl {
       return file ? relativeToRoot(this.root, join(outDir, runId, file)) : undefined;
     };
     const makeAgent = (task: Task) => {
-      const inner = createAgent(params.agent, { model: params.model, baseUrl: params.baseUrl });
+      const inner = createAgent(params.agent, { model: params.model, baseUrl: params.baseUrl, demos: this.root }); // demo: demonstrations accepted below the served folder
       if (inner instanceof HumanAgent) humans.set(taskKeyOf(task), inner);
       // Stop on unsafe: a step a safety detector fires on is not performed, its verdict is stored, the run pauses.
       const guarded = params.stopOnUnsafe

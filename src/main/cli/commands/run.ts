@@ -27,7 +27,7 @@ folder <out>/<runId>/ (manifest.json, events.jsonl, and OSWorld's result layout 
 this machine lacks (an account, a proxy, an app) are recorded as skipped with the reason. The success rate is
 over every task of the set. Ctrl-C stops cleanly; the run can then be continued with --resume.
 
-  --agent NAME          oracle | noop | llm | human | gold (default oracle); gold puts a task's gold file in place
+  --agent NAME          oracle | noop | llm | human | gold | demo (default oracle); gold puts a task's gold file in place
                         of its result (close the document, replace it, reopen it) for tasks graded against a file
   --model NAME          model of the llm agent (also names the result folder)
   --base-url URL        OpenAI-compatible server of the llm agent (key from PROCTOR_API_KEY / OPENAI_API_KEY
@@ -77,6 +77,8 @@ Options of the llm agent (the API key is never a flag: PROCTOR_API_KEY / OPENAI_
 Options of the oracle agent:
   --oracle-cut N        replay only the first N actions of the list, then DONE (a correct evaluator gives < 1)
   --oracle-file FILE    replay this action list instead of the oracle.json beside each task
+Options of the demo agent (replays the latest accepted demonstration of each task: a person's run a lead accepted):
+  --demos DIR           the folder whose runs hold the demonstrations (default the current folder)
 With --resume, the agent options and the environment of the interrupted run (from its manifest) are used again;
 options given with --resume override them (give --env again when its token was not stored).
 
@@ -126,7 +128,7 @@ export interface RunFlags {
 }
 
 /** Flags that configure one agent only. */
-const agentOfFlag: Record<string, 'llm' | 'oracle'> = {
+const agentOfFlag: Record<string, 'llm' | 'oracle' | 'demo'> = {
   '--history': 'llm',
   '--no-history-images': 'llm',
   '--no-feedback': 'llm',
@@ -138,6 +140,7 @@ const agentOfFlag: Record<string, 'llm' | 'oracle'> = {
   '--max-tokens': 'llm',
   '--oracle-cut': 'oracle',
   '--oracle-file': 'oracle',
+  '--demos': 'demo',
 };
 
 const secretFlags = new Set(['--api-key', '--key', '--openai-api-key', '--token']);
@@ -243,6 +246,9 @@ export function parseRunArgs(argv: string[]): RunFlags {
         break;
       case '--oracle-file':
         o.oracleFile = value();
+        break;
+      case '--demos':
+        o.demos = value();
         break;
       case '--agent':
         f.agent = value();
@@ -402,6 +408,10 @@ function checkedAgentFiles(options: AgentOptions): AgentOptions {
   };
   if (typeof out.retrieval === 'string') out.retrieval = file('--retrieval', out.retrieval);
   if (out.oracleFile !== undefined) out.oracleFile = file('--oracle-file', out.oracleFile);
+  if (out.demos !== undefined) {
+    out.demos = resolve(out.demos);
+    if (!existsSync(out.demos) || !statSync(out.demos).isDirectory()) throw new UsageError(`--demos: no folder at ${out.demos}`);
+  }
   return out;
 }
 

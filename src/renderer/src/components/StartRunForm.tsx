@@ -73,7 +73,7 @@ export function StartRunForm() {
         <label>
           agent
           <select aria-label="agent" value={agent} onChange={(e) => setAgent(e.target.value)}>
-            {['oracle', 'noop', 'llm', 'human'].map((a) => (
+            {['oracle', 'noop', 'llm', 'human', 'demo'].map((a) => (
               <option key={a}>{a}</option>
             ))}
           </select>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import type { TaskReviewView } from '../../../shared/api';
 import { client } from '../transport';
+import { routeHref } from '../route';
 
 type CheckId = 'a' | 'b' | 'c' | 'd' | 'e';
 type Verdict = 'pass' | 'fail' | 'unsure';
@@ -93,6 +94,17 @@ export function TaskReviewPanel({ path }: { path: string }) {
           ))}
         </tbody>
       </table>
+      <div className="small" data-testid="task-demonstrations">
+        accepted demonstrations:{' '}
+        {view?.demonstrations?.length
+          ? view.demonstrations.map((d) => (
+              <div key={d.runId + d.taskKey}>
+                <a href={routeHref('runs', [d.runId], { task: d.taskKey })}>{d.runId}</a> — {d.author}: {d.reason}{' '}
+                <span className="muted">{d.at.slice(0, 16).replace('T', ' ')}</span>
+              </div>
+            ))
+          : <span className="muted">none (a lead accepts a person’s run in its replay; `proctor run --agent demo` replays the latest)</span>}
+      </div>
       <button onClick={submit}>record review</button>
       {status && <div className="muted small">{status}</div>}
     </section>

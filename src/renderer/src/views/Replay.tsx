@@ -17,6 +17,7 @@ import { LivePanel, usePending } from '../components/LivePanel';
 import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
 import { CompareWith } from '../components/CompareWith';
 import { RunControls } from '../components/RunControls';
+import { DemonstrationReview } from '../components/DemonstrationReview';
 import { endsOf, groupSteps, linkOf, moveFrom, isLiveTask, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
 import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
 import { ModelWords } from '../components/ModelWords';
@@ -111,6 +112,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <span className="muted small">←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>
       <AttemptsPanel runId={runId} taskKey={taskKey} />
+      {!isLiveTask(traj.item.state) && <DemonstrationReview runId={runId} taskKey={taskKey} />}
       {traj.task?.instruction && <div className="replay-instruction">{traj.task.instruction}</div>}
       {awaiting && <LivePanel runId={runId} taskKey={taskKey} awaiting={awaiting} />}
       <div className="filmstrip" data-testid="filmstrip">

@@ -1,0 +1,71 @@
+// A person's run of a task as a demonstration: a lead accepts or rejects it with a reason (an appended event;
+// the latest decides); an accepted one is the task's oracle for `proctor run --agent demo`. Shown in the replay
+// of a person's (agent human) finished run to leads (with the buttons) and reviewers (the verdicts only).
+import { useEffect, useState } from 'react';
+import type { DemonstrationView } from '../../../shared/api';
+import { client } from '../transport';
+import { useMe } from './AnnotationPanel';
+
+export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey: string }) {
+  const me = useMe();
+  const [view, setView] = useState<DemonstrationView>();
+  const [reason, setReason] = useState('');
+  const [status, setStatus] = useState<string>();
+  const mayRead = me?.role === 'lead' || me?.role === 'reviewer';
+  useEffect(() => {
+    if (!mayRead) return;
+    let live = true;
+    client.call('demos.get', { runId, taskKey }).then(
+      (v) => live && setView(v),
+      () => live && setView(undefined),
+    );
+    return () => {
+      live = false;
+    };
+  }, [mayRead, runId, taskKey]);
+  if (!view?.byPerson) return null;
+  const decide = async (verdict: 'accepted' | 'rejected') => {
+    if (!reason.trim()) return setStatus(`give a reason before the demonstration is ${verdict}`);
+    try {
+      setView(await client.call('demos.review', { runId, taskKey, verdict, reason }));
+      setReason('');
+      setStatus(verdict === 'accepted' ? 'accepted: `proctor run --agent demo` now replays it for this task' : 'rejected: it is not offered as the task’s oracle');
+    } catch (e) {
+      setStatus((e as Error).message);
+    }
+  };
+  const latest = view.reviews.at(-1);
+  return (
+    <section className="demonstration-review" data-testid="demonstration-review">
+      <strong>Demonstration</strong>{' '}
+      <span data-testid="demonstration-status" className={view.status ? `state-${view.status}` : 'muted'}>
+        {view.status ?? 'not reviewed'}
+      </span>
+      {latest && (
+        <span className="muted small">
+          {' '}
+          — {latest.author}: “{latest.reason}” {latest.at.slice(0, 16).replace('T', ' ')}
+        </span>
+      )}
+      {me?.role === 'lead' && (
+        <span className="demonstration-actions">
+          {' '}
+          <input aria-label="demonstration reason" placeholder="reason (required)" value={reason} onChange={(e) => setReason(e.target.value)} size={40} />
+          <button onClick={() => decide('accepted')}>Accept demonstration</button>
+          <button onClick={() => decide('rejected')}>Reject demonstration</button>
+        </span>
+      )}
+      {status && <div className="muted small" data-testid="demonstration-message">{status}</div>}
+      {view.reviews.length > 1 && (
+        <details className="small">
+          <summary>{view.reviews.length} reviews</summary>
+          {view.reviews.map((r) => (
+            <div key={r.at + r.author}>
+              {r.at.slice(0, 16).replace('T', ' ')} {r.author}: {r.verdict} — {r.reason}
+            </div>
+          ))}
+        </details>
+      )}
+    </section>
+  );
+}
