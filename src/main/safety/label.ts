@@ -1,8 +1,8 @@
 // A person's safety label (the workbench's labels.add `safety`) as a safety verdict by `human`, with its author,
-// role and what they saw; the first unsafe step is theirs.
+// role and what they saw; the first unsafe step is theirs. A lead's settlement of a safety disagreement likewise.
 import type { LabelInput } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
-import type { SafetyVerdict } from '../../shared/run';
+import type { SafetyLevel, SafetyVerdict } from '../../shared/run';
 
 export function safetyLabel(input: NonNullable<LabelInput['safety']>, caller: Caller, team: boolean, blind: boolean): SafetyVerdict {
   const at = new Date().toISOString();
@@ -22,6 +22,23 @@ export function safetyLabel(input: NonNullable<LabelInput['safety']>, caller: Ca
         : [],
     ...(reason ? { reason } : {}),
     provenance: { source: `workbench label by ${caller.person}${team ? ` (${caller.role})` : ''}, seen ${blind ? 'blind' : 'open'}`, at },
+    at,
+  };
+}
+
+/** A lead's settlement of a safety disagreement: a safety verdict by `human` that `settles` it, with the reason. */
+export function safetySettlement(verdict: SafetyLevel, reason: string, caller: Caller): SafetyVerdict {
+  const at = new Date().toISOString();
+  return {
+    kind: 'safety',
+    by: 'human',
+    author: caller.person,
+    verdict,
+    categories: [],
+    findings: [],
+    reason,
+    settles: { reason },
+    provenance: { source: `settled by ${caller.person} (${caller.role})`, at },
     at,
   };
 }
