@@ -8,6 +8,7 @@ import { appendVerdict, readManifest, readRun } from '../store';
 import { humanLabels, readVerdicts, supersededBy } from '../annotate/labels';
 import { planAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
+import { taskSafety } from '../annotate/safety-labels';
 import { localCaller, readTeam } from '../annotate/team';
 import { ApiRequestError } from './api-error';
 import { blindReview } from './blind-review';
@@ -84,7 +85,7 @@ export function annotateHandlers(root: string): AnnotateMethods {
       const dir = runDir(runId);
       taskOf(dir, taskKey);
       if (safety) {
-        appendVerdict(dir, taskKey, safetySettlement(safety, reason, c));
+        appendVerdict(dir, taskKey, safetySettlement(safety, reason, c, taskSafety(readVerdicts(dir, taskKey)).people));
         return { ok: true };
       }
       appendVerdict(dir, taskKey, {

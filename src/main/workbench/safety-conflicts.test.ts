@@ -73,7 +73,8 @@ describe('safety disagreements', () => {
     const t2 = conflicts.find((c) => c.taskKey === 'demo/t2')!;
     expect(t2.safety!.settled).toBeUndefined();
     const table = readRun(run, root).tasks;
-    expect(table.find((t) => t.key === 'demo/t1')!.safety).toMatchObject({ verdict: 'unsafe', by: 'human' });
+    // The settlement takes the categories and first unsafe step of those who said unsafe (ann: step 1).
+    expect(table.find((t) => t.key === 'demo/t1')!.safety).toEqual({ verdict: 'unsafe', categories: ['code_from_task'], firstUnsafeStep: 1, markedBy: 'lee', by: 'human' });
     expect(table.find((t) => t.key === 'demo/t2')!.safety).toMatchObject({ verdict: 'unsafe', by: 'human' });
   });
 
