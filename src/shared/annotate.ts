@@ -1,6 +1,6 @@
 // What the annotation engine gives the UI: agreement figures, the conflict queue, a person's work queue, who
 // the caller is. Pure types, shared by src/main/annotate and the renderer.
-import type { Completion, Role } from './run';
+import type { Completion, Role, SafetyCategory, SafetyLevel } from './run';
 
 export interface PairFigure {
   a: string;
@@ -28,6 +28,33 @@ export interface AgreementReport extends AgreementFigures {
   byCategory: Record<string, AgreementFigures>;
   /** The same figures over per-step marks (right / wrong / unnecessary), each step of each task an item. */
   steps?: AgreementFigures;
+  /**
+   * The same figures over safety verdicts (safe / unsafe / unsure): people's safety labels, the safety judge and
+   * the rule detectors against each person; apart from completion agreement.
+   */
+  safety?: AgreementFigures & { byApp: Record<string, AgreementFigures>; byCategory: Record<string, AgreementFigures> };
+}
+
+/** A person's current safety label on a task (their latest, settlements left out). */
+export interface PersonSafety {
+  person: string;
+  verdict: SafetyLevel;
+  categories: SafetyCategory[];
+  /** The first unsafe step they marked. */
+  step?: number;
+  reason?: string;
+  at: string;
+}
+
+/** A safety disagreement on a task: people differ, or people agree but the rules or the safety judge do not. */
+export interface SafetyDisagreement {
+  /** Who disagrees with the people: each other (`people`), the rule detectors or the safety judge. */
+  with: 'people' | 'rule' | 'judge';
+  people: PersonSafety[];
+  rule?: SafetyLevel;
+  judge?: SafetyLevel;
+  /** The lead's settlement, when made. */
+  settled?: { by: string; verdict: SafetyLevel; reason: string; at: string };
 }
 
 export interface PersonLabel {
@@ -44,9 +71,12 @@ export interface Conflict {
   taskKey: string;
   /**
    * `people`: people's labels differ; `rule`: people agree with each other but not with the rule; `brittle`: the
-   * rule's faithful and robust verdicts disagree (a brittle evaluator) — for people to settle.
+   * rule's faithful and robust verdicts disagree (a brittle evaluator) — for people to settle; `safety`: safe /
+   * unsafe verdicts disagree (see `safety`; `settled` is then unset and `safety.settled` carries the settlement).
    */
-  why: 'people' | 'rule' | 'brittle';
+  why: 'people' | 'rule' | 'brittle' | 'safety';
+  /** The safety disagreement (why `safety`). */
+  safety?: SafetyDisagreement;
   /** The brittle-evaluator flags of the rule verdict (why `brittle`), e.g. `quoted cells: faithful 0, robust 1`. */
   brittle?: string[];
   people: PersonLabel[];

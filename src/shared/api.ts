@@ -147,8 +147,8 @@ export interface ApiMethods {
     params: { runId: string; taskKey: string; label: LabelInput };
     result: { ok: boolean };
   };
-  /** A lead's final label on a disagreement, with the reason; the others' labels stay. */
-  'labels.settle': { params: { runId: string; taskKey: string; complete: Completion; reason: string }; result: { ok: boolean } };
+  /** A lead's final label on a disagreement (`complete`, or `safety` for a safety disagreement; one of them), with the reason; the others' labels stay. */
+  'labels.settle': { params: { runId: string; taskKey: string; complete?: Completion; safety?: SafetyLevel; reason: string }; result: { ok: boolean } };
   /** Items where people, or people and the rule, disagree (below `path`, default the whole root). */
   'labels.conflicts': { params: { path?: string }; result: Conflict[] };
   /** Agreement figures over the runs below `path`. */
@@ -392,8 +392,14 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
     ['runId', 'taskKey', 'label'],
   ),
   'labels.settle': obj(
-    { runId: str, taskKey: str, complete: { enum: ['yes', 'no', 'unsure'] }, reason: { type: 'string', minLength: 1, maxLength: 4000 } },
-    ['runId', 'taskKey', 'complete', 'reason'],
+    {
+      runId: str,
+      taskKey: str,
+      complete: { enum: ['yes', 'no', 'unsure'] },
+      safety: { enum: ['safe', 'unsafe', 'unsure'] },
+      reason: { type: 'string', minLength: 1, maxLength: 4000 },
+    },
+    ['runId', 'taskKey', 'reason'],
   ),
   'labels.conflicts': obj({ path: str }),
   'labels.agreement': obj({ path: str }),

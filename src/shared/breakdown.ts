@@ -4,7 +4,7 @@
 //
 // A rate's denominator is every task of the set: skipped, errored and unfinished tasks count as 0 and are shown
 // as counts, never left out (OSWorld's summary script divided by finished tasks only, which inflated its rates).
-import type { RunTaskItem, TaskState } from './run';
+import type { RunTaskItem, SafetyLevel, TaskState } from './run';
 import { gradeOf, type GradedBy } from './grading';
 import type { Difficulty, InstructionStyle, TaskInterface } from './task';
 
@@ -32,6 +32,8 @@ export interface ReportRow {
   brittle?: string[];
   /** What the pass / fail rests on: a lead's settlement, agreeing people, the judge, or the rule (issue 12). */
   verdict?: { source: 'lead' | 'people' | 'judge' | 'rule'; by: string[] };
+  /** The task's standing safety verdict (issue 25), when it has one. */
+  safety?: SafetyLevel;
 }
 
 export const UNKNOWN = 'unknown';

@@ -267,6 +267,8 @@ export interface SafetyVerdict {
   reason?: string;
   /** The judge could not give a verdict (model error, unreadable reply): the verdict stands for nothing. */
   error?: string;
+  /** A lead's settlement of a safety disagreement (by `human`), with the reason: it stands over people's labels. */
+  settles?: { reason: string };
   /** How it was made and with which task declaration (`safety` field of the task file), if any. */
   provenance: { source: string; at: string; taskFile?: string; declared?: boolean };
   at: string;

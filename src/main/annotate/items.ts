@@ -8,6 +8,7 @@ import { agreementFigures, agreementReport, type AgreementItem, type AgreementRe
 import { currentLabels, currentStepMarks, humanLabels, lastSettlement, readVerdicts, ruleLabel, settledVerdict, type PersonLabel, type SettledVerdict } from './labels';
 import type { Problem } from '../../shared/task';
 import type { Conflict } from '../../shared/annotate';
+import { safetyDisagreement, taskSafety, type TaskSafety } from './safety-labels';
 
 export type { Conflict };
 
@@ -25,6 +26,8 @@ export interface LabelledItem {
   /** Brittle-evaluator flags of the task's current rule verdict (its faithful and robust verdicts disagree). */
   brittle: string[];
   settled: SettledVerdict;
+  /** People's, the rules' and the safety judge's safety verdicts, and a lead's settlement of them. */
+  safety: TaskSafety;
 }
 
 /** Every task of one run folder with its labels; `base` is the folder run names are relative to. */
@@ -36,8 +39,10 @@ export function labelledItemsOf(runDir: string, base: string, problems: Problem[
   return detail.tasks.map((item) => {
     let labels: HumanLabel[] = [];
     let brittle: string[] = [];
+    let safety: TaskSafety = { people: [] };
     try {
       const verdicts = readVerdicts(dir, item.key);
+      safety = taskSafety(verdicts);
       labels = humanLabels(verdicts);
       const rule = [...verdicts].reverse().find((v) => v.kind === 'rule');
       brittle = rule?.kind === 'rule' ? (rule.brittle ?? []) : [];
@@ -56,6 +61,7 @@ export function labelledItemsOf(runDir: string, base: string, problems: Problem[
       rule: ruleLabel(item.score),
       brittle,
       settled: settledVerdict(labels, item.judge, item.score),
+      safety,
     };
   });
 }
@@ -88,14 +94,29 @@ function stepItems(items: readonly LabelledItem[]): AgreementItem[] {
   );
 }
 
+/** Each item as a safety agreement item: people's, the safety judge's and the rules' safe / unsafe / unsure. */
+export function safetyAgreementItem(i: LabelledItem): AgreementItem {
+  const base = agreementItem(i);
+  return {
+    id: base.id,
+    ...(base.app ? { app: base.app } : {}),
+    ...(base.category ? { category: base.category } : {}),
+    people: Object.fromEntries(i.safety.people.map((p) => [p.person, p.verdict])),
+    ...(i.safety.judge ? { judge: i.safety.judge } : {}),
+    ...(i.safety.rule ? { rule: i.safety.rule } : {}),
+  };
+}
+
 export const agreementOf = (items: readonly LabelledItem[]): AgreementReport => ({
   ...agreementReport(items.map(agreementItem)),
   steps: agreementFigures(stepItems(items)),
+  safety: agreementReport(items.map(safetyAgreementItem)),
 });
 
 /**
  * Items where people disagree, or people and the rule do, or the rule's own faithful and robust verdicts do (a
- * brittle evaluator); settled ones carry the lead's settlement.
+ * brittle evaluator); then, apart, items whose safety verdicts disagree (why `safety`). Settled ones carry the
+ * lead's settlement.
  */
 export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {
   const out: Conflict[] = [];
@@ -118,6 +139,10 @@ export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {
       ...(i.brittle.length ? { brittle: i.brittle } : {}),
       ...(s?.complete ? { settled: { by: s.author, complete: s.complete, reason: s.settles!.reason, at: s.at } } : {}),
     });
+  }
+  for (const i of items) {
+    const safety = safetyDisagreement(i.safety);
+    if (safety) out.push({ run: i.run, runId: i.runId, taskKey: i.taskKey, why: 'safety', people: i.people, safety });
   }
   return out;
 }

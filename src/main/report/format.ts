@@ -72,10 +72,10 @@ const footnotes = [
   '* mean over the tasks that ran (not skipped or unfinished) and recorded it.',
 ];
 
-/** One run's report: the overall line, then a table per dimension. */
-export function formatBreakdown(title: string, report: Breakdown): string[] {
+/** One run's report: the overall line (and `besideRate`, e.g. the safety figures, right below it), then a table per dimension. */
+export function formatBreakdown(title: string, report: Breakdown, besideRate: readonly string[] = []): string[] {
   const o = report.overall;
-  const lines = [title, `Success rate ${percent(o.rate)} ${rateBar(o.rate)}  (${countsLine(o)})`];
+  const lines = [title, `Success rate ${percent(o.rate)} ${rateBar(o.rate)}  (${countsLine(o)})`, ...besideRate];
   const perTaskBits = [
     o.tokens && `tokens/task ${tokenCount(o.tokens.mean)}${o.tokens.tasks < o.tasks ? ` (over ${o.tokens.tasks} tasks that ran)` : ''}`,
     o.timeMs && `time/task ${duration(o.timeMs.mean)}`,

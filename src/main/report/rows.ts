@@ -175,6 +175,7 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
     if (item.cause !== undefined) row.cause = item.cause;
     if (item.cost !== undefined) row.cost = item.cost;
     settleReportRow(row, dir, item);
+    if (item.safety) row.safety = item.safety.verdict;
     const i = info(item.key);
     if (row.difficulty === undefined && typeof i?.actionNumber === 'number') {
       const d = difficultyOf(i.actionNumber);

@@ -48,7 +48,7 @@ export function calibrateSafety(runDirs: readonly string[]): SafetyCalibration {
     for (const item of detail.tasks) {
       const all = readTaskTrajectory(dir, item.key).verdicts.filter((v): v is SafetyVerdict => v.kind === 'safety' && !v.error);
       const humans = all.filter((v) => v.by === 'human');
-      const people = humans.filter((v) => v.provenance?.source?.includes('(lead)')).at(-1) ?? humans.at(-1);
+      const people = humans.filter((v) => v.settles).at(-1) ?? humans.filter((v) => v.provenance?.source?.includes('(lead)')).at(-1) ?? humans.at(-1);
       if (!people) continue;
       labelled++;
       const judge = all.filter((v) => v.by === 'judge').at(-1);

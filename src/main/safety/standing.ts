@@ -1,5 +1,5 @@
-// A task's standing safety verdict (a person's latest, else the judge's, else the rules') and a run's safety
-// figures, as the task table and the run list show them.
+// A task's standing safety verdict (a lead's settlement, else a person's latest, else the judge's, else the
+// rules') and a run's safety figures, as the task table and the run list show them.
 import type { RunSafety, RunTaskItem, SafetySummary, SafetyVerdict, Verdict } from '../../shared/run';
 
 const isSafety = (v: unknown): v is SafetyVerdict =>
@@ -9,7 +9,8 @@ const isSafety = (v: unknown): v is SafetyVerdict =>
 export function standingSafety(verdicts: readonly Verdict[]): SafetySummary | undefined {
   const all = verdicts.filter(isSafety).filter((v) => !v.error);
   const pick = (by: SafetyVerdict['by']) => all.filter((v) => v.by === by).at(-1);
-  const v = pick('human') ?? pick('judge') ?? pick('rule');
+  const settled = all.filter((v) => v.by === 'human' && v.settles).at(-1); // a lead's settlement stands over later labels
+  const v = settled ?? pick('human') ?? pick('judge') ?? pick('rule');
   if (!v) return undefined;
   const summary: SafetySummary = { verdict: v.verdict, categories: Array.isArray(v.categories) ? v.categories : [], by: v.by };
   if (v.firstUnsafe && typeof v.firstUnsafe.step === 'number') {

@@ -8,11 +8,12 @@ import { appendVerdict, readManifest, readRun } from '../store';
 import { humanLabels, readVerdicts, supersededBy } from '../annotate/labels';
 import { planAssignments, workQueue, writeAssignments } from '../annotate/assign';
 import { agreementOf, conflictsOf, labelledItems } from '../annotate/items';
+import { taskSafety } from '../annotate/safety-labels';
 import { localCaller, readTeam } from '../annotate/team';
 import { ApiRequestError } from './api-error';
 import { blindReview } from './blind-review';
 import { relativeToRoot, resolveBelow, runDirBelow } from './paths';
-import { safetyLabel } from '../safety/label';
+import { safetyLabel, safetySettlement } from '../safety/label';
 
 /** The author a Proctor run's manifest names (`author`), if any: they are not assigned their own run. */
 function runAuthor(runDir: string): string | undefined {
@@ -77,10 +78,16 @@ export function annotateHandlers(root: string): AnnotateMethods {
       if (label.safety) appendVerdict(dir, taskKey, safetyLabel(label.safety, c, hasTeam(), blind));
       return { ok: true };
     },
-    'labels.settle': async ({ runId, taskKey, complete, reason }, caller) => {
+    'labels.settle': async ({ runId, taskKey, complete, safety, reason }, caller) => {
       const c = who(caller);
+      if (!complete === !safety)
+        throw new ApiRequestError('bad_request', 'labels.settle: give either complete (a completion conflict) or safety (a safety conflict), not both or neither');
       const dir = runDir(runId);
       taskOf(dir, taskKey);
+      if (safety) {
+        appendVerdict(dir, taskKey, safetySettlement(safety, reason, c, taskSafety(readVerdicts(dir, taskKey)).people));
+        return { ok: true };
+      }
       appendVerdict(dir, taskKey, {
         kind: 'human',
         author: c.person,

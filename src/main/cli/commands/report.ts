@@ -37,6 +37,7 @@ import {
   type StatsOptions,
 } from '../../report';
 import { verdictSources } from '../../annotate/report-verdict';
+import { reportSafety, safetyLines, safetyTables } from '../../report/safety';
 
 const usage = `Usage: proctor report <folder>… [--json] [--csv FILE] [--by DIMENSION]… [--compare] [--include-errors] [--tasks PATH]… [--prices FILE]
 
@@ -53,6 +54,9 @@ Success rate of each run overall and broken down as the Spider2-V paper does:
 
 A rate's denominator is every task of the run: errored, skipped and unfinished tasks count as 0 and are shown
 as counts. A task passes when it scored 1. Tokens and time per task are what the run recorded.
+Runs with safety verdicts (proctor safety, a judge, people's safety labels) also show, below the success rate,
+the "completed and safe" rate (tasks that scored 1 with a safe verdict, over every task) and the safe share and
+unsafe count of the tasks checked, per bucket too; in --json as each run's "safety" and each task's "safety".
 
 Statistics over attempts (a run with --repeats N has N attempts per task): each task's successes k of n,
 pass@k and pass^k (unbiased, k = 1..n), mean score and a flaky mark where attempts disagree; the run's success
@@ -183,6 +187,7 @@ export const command: CliCommand = {
     const groups = expanded || runs.some((r) => r.settings) ? groupBySettings(runs, labels) : undefined;
     // The plain breakdowns count tasks: a repeated run's attempts are one task each (its mean score).
     const reports = runs.map((r) => breakdown(perTaskRows(r.rows), args.dims));
+    const safety = runs.map((r) => reportSafety(r.rows, args.dims));
     const comparison = args.compare ? compareRuns(runs.map((r, i) => ({ label: labels[i], rows: perTaskRows(r.rows) })), args.dims) : undefined;
     const statsOptions: StatsOptions = { includeErrors: args.includeErrors, seed: args.seed, resamples: args.resamples };
     const stats = runs.map((r) => runStats(r.rows, { ...statsOptions, dims: args.dims }));
@@ -210,6 +215,7 @@ export const command: CliCommand = {
               agent: r.agent ?? null,
               model: r.model ?? null,
               report: reports[i],
+              ...(safety[i] ? { safety: safety[i] } : {}),
               stats: stats[i],
               tasks: r.rows,
               problems: r.problems,
@@ -233,10 +239,11 @@ export const command: CliCommand = {
     if (comparison) {
       for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir)))) io.out(line);
       for (const p of paired ?? []) for (const line of ['', ...formatPaired(p)]) io.out(line);
+      for (const [i, s] of safety.entries()) for (const line of safetyLines(s)) io.out(`run ${i + 1}: ${line}`);
     } else
       for (const [i, report] of reports.entries()) {
         if (i) io.out('');
-        for (const line of formatBreakdown(titles[i], report)) io.out(line);
+        for (const line of [...formatBreakdown(titles[i], report, safetyLines(safety[i])), ...safetyTables(safety[i])]) io.out(line);
         const sources = verdictSources(runs[i].rows);
         if (sources) io.out(`Verdicts rest on: ${sources} (lead's settlement, else agreeing people, else judge, else rule)`);
         io.out('');

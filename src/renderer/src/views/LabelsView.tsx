@@ -2,7 +2,7 @@
 // each pair, the judge and the rule against each person, alpha over all) and the conflict queue a lead settles.
 import { useCallback, useEffect, useState } from 'react';
 import type { AgreementFigures, AgreementReport, Conflict, WorkQueue } from '../../../shared/annotate';
-import type { Completion, RunListItem } from '../../../shared/run';
+import type { Completion, RunListItem, SafetyLevel } from '../../../shared/run';
 import { client } from '../transport';
 import { routeHref } from '../route';
 import { useMe } from '../components/AnnotationPanel';
@@ -79,10 +79,12 @@ export function AgreementMatrix({ figures, title }: { figures: AgreementFigures;
 function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string>();
-  const settle = async (complete: Completion) => {
+  const safety = conflict.why === 'safety';
+  const settle = async (verdict: Completion | SafetyLevel) => {
     if (!reason.trim()) return setStatus('give a reason');
     try {
-      await client.call('labels.settle', { runId: conflict.run, taskKey: conflict.taskKey, complete, reason: reason.trim() });
+      const given = safety ? { safety: verdict as SafetyLevel } : { complete: verdict as Completion };
+      await client.call('labels.settle', { runId: conflict.run, taskKey: conflict.taskKey, ...given, reason: reason.trim() });
       onDone();
     } catch (e) {
       setStatus((e as Error).message);
@@ -91,7 +93,7 @@ function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }
   return (
     <div className="settle-form">
       <input placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="reason" />
-      {(['yes', 'no', 'unsure'] as const).map((c) => (
+      {(safety ? (['safe', 'unsafe', 'unsure'] as const) : (['yes', 'no', 'unsure'] as const)).map((c) => (
         <button key={c} onClick={() => settle(c)}>
           settle {c}
         </button>
@@ -110,7 +112,7 @@ function Conflicts({ lead }: { lead: boolean }) {
   useEffect(load, [load]);
   if (error) return <div className="error">{error}</div>;
   if (!conflicts) return <div className="muted">…</div>;
-  const open = conflicts.filter((c) => !c.settled);
+  const open = conflicts.filter((c) => !(c.safety ? c.safety.settled : c.settled));
   return (
     <section data-testid="conflicts">
       <h2>
@@ -129,21 +131,29 @@ function Conflicts({ lead }: { lead: boolean }) {
         </thead>
         <tbody>
           {conflicts.map((c) => (
-            <tr key={`${c.run}\u0000${c.taskKey}`} data-testid="conflict-row">
+            <tr key={`${c.run}\u0000${c.taskKey}\u0000${c.why}`} data-testid="conflict-row" data-why={c.why}>
               <td>
                 <a href={taskLink(c.run, c.taskKey)}>
                   {c.run} {c.taskKey}
                 </a>
               </td>
               <td>
-                {c.why}
+                {c.safety ? `safety: ${c.safety.with === 'people' ? 'people disagree' : `people against the ${c.safety.with === 'rule' ? 'rules' : 'judge'}`}` : c.why}
                 {c.brittle?.length ? <div className="small muted">{c.brittle.join(" · ")}</div> : null}
               </td>
-              <td>{c.people.map((p) => `${p.person}: ${p.complete}`).join(', ')}</td>
-              <td>{c.rule ?? '–'}</td>
-              <td>{c.judge ?? '–'}</td>
               <td>
-                {c.settled ? (
+                {c.safety
+                  ? c.safety.people.map((p) => `${p.person}: ${p.verdict}${p.step !== undefined ? ` (step ${p.step})` : ''}`).join(', ')
+                  : c.people.map((p) => `${p.person}: ${p.complete}`).join(', ')}
+              </td>
+              <td>{(c.safety ? c.safety.rule : c.rule) ?? '–'}</td>
+              <td>{(c.safety ? c.safety.judge : c.judge) ?? '–'}</td>
+              <td>
+                {c.safety?.settled ? (
+                  <span>
+                    {c.safety.settled.verdict} by {c.safety.settled.by}: {c.safety.settled.reason}
+                  </span>
+                ) : c.settled ? (
                   <span>
                     {c.settled.complete} by {c.settled.by}: {c.settled.reason}
                   </span>
@@ -180,6 +190,14 @@ function Agreement() {
       {Object.entries(report.byCategory).map(([cat, f]) => (
         <AgreementMatrix key={cat} figures={f} title={`Category ${cat}`} />
       ))}
+      {report.safety?.items ? (
+        <div data-testid="safety-agreement">
+          <AgreementMatrix figures={report.safety} title="Safety (safe / unsafe / unsure)" />
+          {Object.entries(report.safety.byApp).map(([app, f]) => (
+            <AgreementMatrix key={app} figures={f} title={`Safety, app ${app}`} />
+          ))}
+        </div>
+      ) : null}
     </section>
   );
 }
