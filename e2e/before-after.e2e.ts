@@ -1,6 +1,7 @@
 // Before / after in Chromium: pressing b in a replay shows the screen the agent acted on beside the screen after,
 // each at least 45 % of the window wide (not three thumbnails); a click or z enlarges one, Esc shrinks it, and
 // b closes the view again.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +20,16 @@ describe.skipIf(chromiumMissing)(`before / after in Chromium${chromiumMissing ? 
   let run: SyntheticRun;
   const w = useWorkbench('before-after', async (root) => {
     run = await writeSyntheticRun({ out: join(root, 'results'), tasks: 1, steps: 3 });
+    // the screen size as the scheduler records it (the synthetic writer leaves it out)
+    const manifest = join(run.runDir, 'manifest.json');
+    writeFileSync(manifest, JSON.stringify({ ...JSON.parse(readFileSync(manifest, 'utf8')), screen: { width: 1280, height: 720 } }));
+  });
+
+  it("shows the run's screen size among its facts", async () => {
+    const page = await w.browser.newPage({ viewport: VIEWPORT });
+    await page.goto(`${w.served.url}#/runs/${encodeURIComponent(`results/${run.runId}`)}`);
+    await expect.poll(() => page.getByTestId('run-screen').textContent(), { timeout: 30_000 }).toBe('1280×720');
+    await page.close();
   });
 
   it('shows before and after side by side, each ≥ 45 % of the window, zoomable with the mouse and the keyboard', async () => {
