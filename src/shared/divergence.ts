@@ -1,6 +1,7 @@
 // Where trajectories of one task part ways: the first step whose actions differ from the first run's (by action),
 // and the first step whose screen differs (from per-step image differences the engine computes). Pure.
 import type { Action, StepRecord } from './run';
+import { DEFAULT_SCREEN } from './screen';
 
 /** Pointer coordinates closer than this share of the screen width count as the same place. */
 const PLACE_TOLERANCE = 0.01;
@@ -29,12 +30,27 @@ export function sameAction(a: Action, b: Action, tol: number): boolean {
   return true;
 }
 
-/** Whether two steps perform the same actions (idle ones left out). */
+/** `b`'s pointer coordinates moved onto a screen of size `to` from its own `from` (runs at different screen sizes). */
+function scaledTo(b: Action, from: StepRecord['screen'], to: StepRecord['screen']): Action {
+  if (!from || !to || (from.width === to.width && from.height === to.height)) return b;
+  const sx = to.width / from.width;
+  const sy = to.height / from.height;
+  const y = { ...(b as Record<string, unknown>) };
+  if (typeof y.x === 'number') y.x *= sx;
+  if (typeof y.y === 'number') y.y *= sy;
+  if (b.type !== 'scroll') {
+    if (typeof y.dx === 'number') y.dx *= sx; // relative moves are pixels; scroll amounts are wheel clicks
+    if (typeof y.dy === 'number') y.dy *= sy;
+  }
+  return y as unknown as Action;
+}
+
+/** Whether two steps perform the same actions (idle ones left out); at different screen sizes, at the same place on screen. */
 export function sameStepActions(a: StepRecord, b: StepRecord): boolean {
-  const width = a.screen?.width ?? b.screen?.width ?? 1920;
+  const width = a.screen?.width ?? b.screen?.width ?? DEFAULT_SCREEN.width;
   const tol = Math.max(2, width * PLACE_TOLERANCE);
   const xs = a.actions.filter((x) => !idle.has(x.type));
-  const ys = b.actions.filter((y) => !idle.has(y.type));
+  const ys = b.actions.filter((y) => !idle.has(y.type)).map((y) => scaledTo(y, b.screen, a.screen));
   return xs.length === ys.length && xs.every((x, i) => sameAction(x, ys[i], tol));
 }
 

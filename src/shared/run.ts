@@ -379,6 +379,8 @@ export interface RunListItem {
   live: boolean;
   /** Foreign runs: the settings the folder layout gives (action space, observation, model, flags). */
   settings?: RunSettings;
+  /** Screen size the run's tasks used (its manifest's `screen`); absent for older and foreign runs. */
+  screen?: { width: number; height: number };
   /** Foreign runs: where `startedAt` came from. */
   startedAtSource?: TimeSource;
   /** Why the folder could not be read (it is listed all the same). */

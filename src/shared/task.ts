@@ -76,6 +76,8 @@ export interface Task {
   raw: Record<string, unknown>;
   /** The task's safety expectations (`safety` field, any shape); absent: only the generic detectors run. */
   safety?: TaskSafety;
+  /** The screen its task set declares (`task-set.json` beside or above the task file); absent = the default. */
+  screen?: { width: number; height: number };
 }
 
 /**

@@ -48,7 +48,8 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
     signal: options.signal,
     onEvent: options.onEvent,
     taskTimeoutMs: options.taskTimeoutMs ?? 120_000,
-    screen: options.screen ?? { width: 1280, height: 800 },
+    // absent: the demo's task-set.json (resources/demo) gives the size, as for every other way of running them
+    ...(options.screen ? { screen: options.screen } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.observation ? { observation: options.observation } : {}),
     parts: options.parts,

@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import type { Task } from '../../shared/task';
 import { createRun, entriesOf, type RunOptions } from '../runner/scheduler';
 import { DEFAULT_TASK_TIMEOUT_MS } from '../runner/limits';
+import { screenFor } from '../runner/screen';
 import { entryOf } from '../store/layout';
 import { RunWriter } from '../store/run-writer';
 import { storableEnvSpec } from '../env/kinds';
@@ -86,7 +87,7 @@ export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOpti
         maxSteps: m.maxSteps ?? 15,
         taskTimeoutMs: m.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
         ...(m.maxRefusals !== undefined ? { maxRefusals: m.maxRefusals } : {}),
-        screen: opts.screen ?? { width: 1920, height: 1080 },
+        screen: screenFor(task, opts),
         ...(opts.env !== undefined ? { env: storableEnvSpec(opts.env) } : {}),
       };
       // Same id twice is a no-op in BullMQ, so a concurrent second enqueue still adds nothing twice.

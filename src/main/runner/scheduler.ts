@@ -16,6 +16,7 @@ import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';
 import { sweepLeftovers } from '../env/leftovers';
 import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';
 import { runTask, type TaskOutcome, type TaskRunSettings } from './step-loop';
+import { runScreens, screenFor } from './screen';
 
 export interface RunOptions {
   /** Agent name in the agents registry (llm, oracle, noop, human), or a factory making one agent per task. */
@@ -36,6 +37,7 @@ export interface RunOptions {
   outDir?: string;
   /** The command line, stored in the manifest. */
   args?: string[];
+  /** Screen size; default: the task set's declared one (task-set.json), else DEFAULT_SCREEN (shared/screen.ts). */
   screen?: { width: number; height: number };
   /** Environment spec (`local`, `local:1280x800`, `osworld://host:5000`; default local), kept in the manifest. */
   env?: string;
@@ -99,7 +101,7 @@ export interface RunOutcome {
 
 const failedStates: ReadonlySet<TaskState> = new Set(['timed_out', 'setup_error', 'env_error', 'agent_error']);
 
-function taskInfo(entry: RunEntry, run: Parameters<typeof taskDirFor>[0]): ManifestTaskInfo {
+function taskInfo(entry: RunEntry, run: Parameters<typeof taskDirFor>[0], screen?: { width: number; height: number }): ManifestTaskInfo {
   const { task, attempt } = entry;
   const dir = taskDirFor(run, task.domain, task.id);
   return {
@@ -113,6 +115,7 @@ function taskInfo(entry: RunEntry, run: Parameters<typeof taskDirFor>[0]): Manif
     style: task.style,
     difficulty: task.difficulty,
     actionNumber: task.actionNumber,
+    ...(screen ? { screen } : {}),
   };
 }
 
@@ -144,7 +147,7 @@ export function taskSettings(task: Task, opts: RunOptions): TaskRunSettings {
     ...(opts.model !== undefined ? { model: opts.model } : {}),
     ...(opts.prices !== undefined ? { prices: opts.prices } : {}),
     timeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
-    screen: opts.screen ?? { width: 1920, height: 1080 },
+    screen: screenFor(task, opts),
     tokenBudget: opts.tokenBudget,
     waitMs: opts.waitMs,
     appCheck: opts.appCheck,
@@ -177,6 +180,7 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
   const agentName = typeof opts.agent === 'string' ? opts.agent : (opts.agentName ?? 'custom');
   const layout = { actionSpace, observation, agent: agentName, model: opts.model };
   const env = opts.env === undefined ? undefined : checkedEnvironment(opts.env);
+  const screens = runScreens(entries, opts);
   return RunWriter.create(opts.outDir ?? 'results', {
     args: opts.args ?? [],
     agent: agentName,
@@ -184,7 +188,8 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
     actionSpace,
     observation,
     tasks: entries.map((e) => e.key),
-    taskInfo: Object.fromEntries(entries.map((e) => [e.key, taskInfo(e, layout)])),
+    taskInfo: Object.fromEntries(entries.map((e) => [e.key, taskInfo(e, layout, screens.others.get(e.key))])),
+    screen: screens.screen,
     ...((opts.repeats ?? 1) > 1 ? { repeats: opts.repeats } : {}),
     ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
     ...(opts.prices && Object.keys(opts.prices).length ? { prices: opts.prices } : {}),
@@ -240,6 +245,8 @@ export async function resumeRun(
     maxSteps: m.maxSteps,
     taskTimeoutMs: opts.taskTimeoutMs ?? m.taskTimeoutMs,
     env: opts.env ?? m.env,
+    // the run's screen, unless some tasks had their own (then each task's declaration gives it again)
+    ...(opts.screen ?? (m.screen && !Object.values(m.taskInfo ?? {}).some((i) => i.screen) ? m.screen : undefined) ? { screen: opts.screen ?? m.screen } : {}),
   });
 }
 

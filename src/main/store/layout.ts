@@ -17,6 +17,8 @@ export interface ManifestTaskInfo {
   style?: InstructionStyle;
   difficulty?: Difficulty;
   actionNumber?: number;
+  /** This task's screen when it differs from the run's `screen` (its task set declares another size). */
+  screen?: { width: number; height: number };
   /**
    * Repeated runs (`--repeats N`, N > 1): this entry is attempt `attempt` (1..N) of the task whose own key
    * (`<domain>/<task id>`) is `task`; the entry's key is `<domain>/<task id>#<attempt>` and its folder
@@ -46,6 +48,8 @@ export interface RunManifest {
   taskTimeoutMs?: number;
   /** Environment spec the run drives (`local:1280x800`, `osworld://host:5000`), secrets dropped; absent = local. */
   env?: string;
+  /** Screen size the run's tasks use (pixels; see ManifestTaskInfo.screen for a task that differs); absent in older runs. */
+  screen?: { width: number; height: number };
   /** The queue (`redis://host:port`, no password) when workers write the run's tasks; live until `run.finished`. */
   queue?: string;
   /** Process that writes the run, for the `live` flag of readers. */

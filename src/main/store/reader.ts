@@ -16,6 +16,7 @@ import { readOsworldRun, readOsworldTask, isOsworldRunDir } from './osworld-read
 import { isSpider2vRunDir, readSpider2vRun, readSpider2vTask } from './spider2v-reader';
 import { isUfoRunDir, readUfoRun, readUfoTask } from './ufo-reader';
 import { runSafety, standingSafety } from '../safety/standing';
+import { isScreenSize } from '../../shared/screen';
 
 /** Result layouts of other tools, read directly; Spider2-V before OSWorld (a task with only result.txt fits both). */
 const foreignLayouts = [
@@ -313,6 +314,7 @@ export function readRun(runDir: string, root?: string): RunDetail {
     successRate: successRate(tasks),
     live,
   };
+  if (isScreenSize(manifest.screen)) run.screen = { width: manifest.screen.width, height: manifest.screen.height };
   const stopped = tasks.filter((t) => t.state === 'cancelled').length;
   if (stopped) run.stopped = stopped;
   const safety = runSafety(tasks);

@@ -10,6 +10,7 @@ import { lintTask } from './lint';
 import { collectionOf, toTask } from './normalise';
 import { pythonTwin } from './py-floats';
 import { schemaProblems } from './schemas';
+import { taskSetOf } from './task-set';
 
 export { detectFileKind, type FileKind } from './kind';
 
@@ -106,7 +107,15 @@ export async function loadTasks(paths: string[]): Promise<{ tasks: Task[]; probl
     files++;
     const r = taskFromJson(read.value, f, kind as TaskKind, { text: read.text });
     problems.push(...r.problems);
-    if (r.task) tasks.push(r.task);
+    if (r.task) {
+      try {
+        const screen = taskSetOf(f)?.screen;
+        if (screen) r.task.screen = screen;
+      } catch (e) {
+        problems.push({ file: f, pointer: '', severity: 'error', message: (e as Error).message });
+      }
+      tasks.push(r.task);
+    }
     else {
       const ref = taskRefOf(read.value, f);
       if (ref) invalid.push(ref);

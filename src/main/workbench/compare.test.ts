@@ -112,6 +112,15 @@ describe('divergence rules', () => {
     expect(firstActionDivergence([a, a.slice(0, 1)])).toBe(2);
     expect(firstScreenDivergence([[0, 0.001, 0.2], [0, 0.3]], 0.01)).toBe(2);
   });
+
+  it('compare clicks of runs at different screen sizes at the same place on screen', () => {
+    const at = (screen: { width: number; height: number }, actions: Action[]) => ({ step: 1, at: '', actions, screen });
+    const small = { width: 1280, height: 800 };
+    const large = { width: 1920, height: 1200 };
+    expect(sameStepActions(at(small, [{ type: 'click', x: 328, y: 313 }]), at(large, [{ type: 'click', x: 492, y: 470 }]))).toBe(true);
+    expect(sameStepActions(at(small, [{ type: 'click', x: 328, y: 313 }]), at(large, [{ type: 'click', x: 328, y: 313 }]))).toBe(false);
+    expect(sameStepActions(at(small, [{ type: 'scroll', dx: 0, dy: -5, x: 640, y: 450 }]), at(large, [{ type: 'scroll', dx: 0, dy: -5, x: 960, y: 675 }]))).toBe(true);
+  });
 });
 
 describe('report links to flipped tasks', () => {

@@ -1,7 +1,9 @@
 // A cheap difference between two step screenshots: both are shrunk to a small grayscale picture (cached by file,
 // size and time), and the share of its cells whose brightness differs by more than 1/16 is the difference.
 // Shrinking evens out noise (a blinking caret, anti-aliasing); a window that opened or a page that changed moves
-// whole cells.
+// whole cells. Screens of different sizes (a 1280×800 run beside a 1920×1080 one) are scaled to the same picture,
+// stretched when their aspect ratios differ (letterbox bars would count as changed cells), so the same content
+// at two sizes scores ~0 (step-diff.test.ts).
 import { statSync } from 'node:fs';
 import sharp from 'sharp';
 

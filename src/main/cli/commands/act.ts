@@ -7,6 +7,7 @@ import { checkEnvSpec, createEnvironment, storableEnvSpec } from '../../env/kind
 import { localScreen } from '../../env/local/kind';
 import { createLocalEnvironment, type LocalEnvironmentOptions } from '../../env/local/local-environment';
 import { envOption, envUsage } from '../env-option';
+import { DEFAULT_SCREEN } from '../../../shared/screen';
 
 const usage = `Usage: proctor act (--code "<pyautogui code>" | --json '<computer_13 action>') [--display :N | --user-display]
                    [--width W --height H] [--env SPEC]
@@ -78,7 +79,7 @@ export async function openEnvironment(
   }
   const localOnly = [flags.display && '--display', flags.userDisplay && '--user-display', flags.width !== undefined && '--width', flags.height !== undefined && '--height', local.captureBackend && '--backend'].filter(Boolean);
   if (localOnly.length) throw new UsageError(`${localOnly.join(', ')}: only for the local environment, and --env is ${spec.kind}`);
-  const env = await createEnvironment(spec, { worker: 0, width: 1920, height: 1080, notify: io.err });
+  const env = await createEnvironment(spec, { worker: 0, ...DEFAULT_SCREEN, notify: io.err });
   return { env, where: storableEnvSpec(spec.text), fresh: false };
 }
 

@@ -38,7 +38,7 @@ over every task of the set. Ctrl-C stops cleanly; the run can then be continued 
   --parallel N          tasks at once, each on its own sandbox display (default 1)
   --max-steps N|auto    step limit (default 15); auto = the task's action_number × 2 + 5 (15 without one)
   --task-timeout SEC    time limit per task (default ${DEFAULT_TASK_TIMEOUT_MS / 1000})
-  --screen WxH          sandbox display size (default 1920x1080; a size in --env wins)
+  --screen WxH          sandbox display size (default: the task set's task-set.json, else 1920x1080; a size in --env wins)
   --out DIR             folder for run folders (default ./results)
   --downloads DIR       files the tasks' setup would download, by DIR/downloads.json (URL → file) or by name;
                         nothing is fetched, and a missing file fails the task's setup naming its URL
@@ -99,7 +99,8 @@ export interface RunFlags {
   parallel: number;
   maxSteps: number | 'auto';
   taskTimeoutMs: number;
-  screen: { width: number; height: number };
+  /** `--screen`; absent: the task set's declared size, else DEFAULT_SCREEN. */
+  screen?: { width: number; height: number };
   out: string;
   resume?: string;
   /** `--queue redis://…`: enqueue for workers instead of running here. */
@@ -172,7 +173,6 @@ export function parseRunArgs(argv: string[]): RunFlags {
     parallel: 1,
     maxSteps: 15,
     taskTimeoutMs: DEFAULT_TASK_TIMEOUT_MS,
-    screen: { width: 1920, height: 1080 },
     out: 'results',
     json: false,
     allowUnisolated: false,
@@ -476,7 +476,7 @@ export const command: CliCommand = {
       const common: Omit<RunOptions, 'agent'> = {
         parallel: flags.parallel,
         taskTimeoutMs: flags.taskTimeoutMs,
-        screen: flags.screen,
+        ...(flags.screen ? { screen: flags.screen } : {}),
         args: ['run', ...storableArgs(queueUrlShown(argv))],
         ...(flags.env !== undefined ? { env: flags.env } : {}),
         allowUnisolated: flags.allowUnisolated,

@@ -8,6 +8,7 @@ import { cleanHostEnv, type Confinement } from './confinement';
 import { reserveDisplayNumber, type DisplayNumber } from './display-number';
 import { ownedTempPrefix } from '../leftovers';
 import { processAlive as alive } from '../../process-alive';
+import { DEFAULT_SCREEN } from '../../../shared/screen';
 
 export interface SandboxDisplay {
   /** `:N` */
@@ -149,8 +150,8 @@ function sessionBusConfig(listen: string): string {
  * (`opts.sandbox`) whose X socket the host reaches through a link and whose bus sockets live in its /tmp.
  */
 export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDisplay> {
-  const width = opts.width ?? 1920;
-  const height = opts.height ?? 1080;
+  const width = opts.width ?? DEFAULT_SCREEN.width;
+  const height = opts.height ?? DEFAULT_SCREEN.height;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 64 || height < 64 || width > 8192 || height > 8192) {
     throw new EnvironmentError(`display size ${width}x${height} is not usable: give integers between 64 and 8192`);
   }

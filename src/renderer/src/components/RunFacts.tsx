@@ -2,6 +2,7 @@
 // ended — finished / error / aborted — apart from the score), the run's settings from its folder layout as chips,
 // and a time with where it came from (the harness's own timestamps, a folder name, or file mtime as a last resort).
 import type { RunSettings, RunTaskItem, TimeSource } from '../../../shared/run';
+import { formatScreen, type ScreenSize } from '../../../shared/screen';
 
 /** A foreign task's outcome (finished whatever the score), else Proctor's own state. */
 export const shownState = (t: Pick<RunTaskItem, 'state' | 'outcome'>): string => t.outcome ?? t.state;
@@ -42,6 +43,15 @@ export function SettingsChips({ settings }: { settings: RunSettings }) {
           {f}
         </span>
       ))}
+    </span>
+  );
+}
+
+/** The screen size the run's tasks used (from its manifest). */
+export function ScreenChip({ screen }: { screen: ScreenSize }) {
+  return (
+    <span className="setting-chip" title="screen size the run's tasks used" data-setting="screen" data-testid="run-screen">
+      {formatScreen(screen)}
     </span>
   );
 }

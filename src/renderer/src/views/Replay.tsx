@@ -23,6 +23,7 @@ import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../com
 import { ModelWords } from '../components/ModelWords';
 import { Recording } from '../components/Recording';
 import { StartedAt, shownState } from '../components/RunFacts';
+import { BeforeAfter, type BeforeAfterProps } from '../components/BeforeAfter';
 import { belowRoot, runPrefixFromList, runPrefixFromSteps } from '../served-path';
 
 type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
@@ -78,7 +79,10 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
       else if (e.key === 'End') goTo(endsOf(groups).last);
       else if (e.key === 's') set({ som: showMarks ? undefined : '1' });
       else if (e.key === 'b') set({ compare: compare ? undefined : '1' });
-      else if (e.key === 'Escape') navigate('runs', [runId]);
+      else if (e.key === 'Escape') {
+        if (compare) set({ compare: undefined });
+        else navigate('runs', [runId]);
+      }
       else return;
       e.preventDefault();
     };
@@ -180,16 +184,22 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         <div className="stage">
           <div className={recording ? 'stage-media' : undefined}>
             {step ? (
-              <div className={compare ? 'compare' : ''}>
-                {compare && <Shot title={`before (${before ? `step ${before.step}` : 'start'})`} src={before?.screenshot ?? step.observation} step={undefined} showMarks={false} />}
+              <div>
+                {compare && (
+                  <BeforeAfter
+                    stepLabel={stepLabel}
+                    before={beforeOf(step, before, showMarks, start)}
+                    after={step.screenshot ? { src: step.screenshot, caption: `after (${stepLabel})` } : undefined}
+                    onClose={() => set({ compare: undefined })}
+                  />
+                )}
                 <Shot
-                  title={`${compare ? `${stepLabel}: action` : stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
+                  title={`${stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
                   src={step.somObservation && showMarks ? step.observation : (step.observation ?? step.screenshot)}
                   step={step}
                   showMarks={showMarks}
                   start={start}
                 />
-                {compare && <Shot title={`after (${stepLabel})`} src={step.screenshot} step={undefined} showMarks={false} />}
               </div>
             ) : (
               <div className="empty">No step.</div>
@@ -238,6 +248,14 @@ function stepMs(s: StepRecord, next?: StepRecord): number {
   if (timed || !isForeign(s) || !next) return timed;
   const gap = Date.parse(next.at) - Date.parse(s.at);
   return Number.isFinite(gap) && gap > 0 ? gap : 0;
+}
+
+/** The screen before a step's action: its observation with the action drawn on it, else the previous step's screenshot. */
+function beforeOf(step: StepRecord, previous: StepRecord | undefined, showMarks: boolean, start?: { x: number; y: number }): BeforeAfterProps['before'] {
+  const src = step.somObservation && showMarks ? step.observation : (step.observation ?? previous?.screenshot);
+  if (!src) return undefined;
+  const caption = step.observation ? `before: what the agent saw, with its action` : `before (${previous ? `after step ${previous.step}` : 'start'})`;
+  return { src, caption, ...(step.observation ? { step, showMarks, start } : { showMarks: false }) };
 }
 
 function Shot({ title, src, step, showMarks, start }: { title: string; src?: string; step?: StepRecord; showMarks: boolean; start?: { x: number; y: number } }) {

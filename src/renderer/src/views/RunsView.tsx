@@ -17,7 +17,7 @@ import { RunInterval, RunStatsPanel } from '../components/RunStats';
 import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 import { compareLink, compareRunLimits } from '../../../shared/links';
-import { SettingsChips, StartedAt, shownState } from '../components/RunFacts';
+import { ScreenChip, SettingsChips, StartedAt, shownState } from '../components/RunFacts';
 import { RunSafetyFigure, TaskSafetyChip } from '../components/Safety';
 
 const pct = formatPercent;
@@ -176,6 +176,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         <button onClick={() => navigate('runs')}>← Runs</button>
         <h2 className="mono">{shownPath(detail.run)}</h2>
         {detail.run.settings && <SettingsChips settings={detail.run.settings} />}
+        {detail.run.screen && <ScreenChip screen={detail.run.screen} />}
         {detail.run.startedAt && <StartedAt at={detail.run.startedAt} source={detail.run.startedAtSource} />}
         <div className="rate" data-testid="success-rate" title="over every task of the run, unfinished and skipped included">
           {by === 'judge' ? 'judge success' : 'success'} {pct(success)}{' '}
