@@ -90,101 +90,30 @@ export function seededRandom(seed: number): () => number {
  * together because the task is what is resampled).
  */
 export function bootstrapMeanCi(values: ArrayLike<number>, opts: { resamples?: number; seed?: number; level?: number } = {}): Interval {
-  return bootstrapRates(Float64Array.from(values as ArrayLike<number>), [], opts).overall;
-}
-
-/** Tasks split into buckets (one dimension of a breakdown): `bucketOf[i]` is task i's bucket, 0 ≤ it < `buckets`. */
-export interface Partition {
-  bucketOf: Int32Array;
-  buckets: number;
-}
-
-/**
- * Percentile bootstrap intervals of the mean of `values` overall and within every bucket of every partition, all
- * from the same resamples (one seeded xorshift32 stream, one draw per task per resample): a resample of all tasks
- * gives the overall mean and, for each bucket, the mean of the drawn tasks that are in it (the domain bootstrap:
- * a bucket's size varies from resample to resample as it would in a new sample of tasks; a resample that drew
- * none of a bucket's tasks is left out of that bucket's percentiles). The draws land in cells (one per
- * combination of buckets), so a draw costs the same however many breakdowns there are; buffers are allocated
- * once, not per resample.
- */
-export function bootstrapRates(values: Float64Array, partitions: readonly Partition[], opts: { resamples?: number; seed?: number; level?: number } = {}): { overall: Interval; parts: Interval[][] } {
   const level = opts.level ?? 0.95;
   const n = values.length;
+  if (n === 0) return { low: 0, high: 0, level };
   const b = opts.resamples ?? DEFAULT_RESAMPLES;
-  const empty = (): Interval => ({ low: 0, high: 0, level });
-  if (n === 0) return { overall: empty(), parts: partitions.map((p) => Array.from({ length: p.buckets }, empty)) };
-  // Cells: tasks with the same bucket in every partition share one; cellBucket[p][c] is cell c's bucket in p.
-  const cellOf = new Int32Array(n);
-  const cellIds = new Map<string, number>();
-  const cellBucket: number[][] = partitions.map(() => []);
-  for (let i = 0; i < n; i++) {
-    const id = partitions.map((p) => p.bucketOf[i]).join(',');
-    let c = cellIds.get(id);
-    if (c === undefined) {
-      c = cellIds.size;
-      cellIds.set(id, c);
-      partitions.forEach((p, k) => cellBucket[k].push(p.bucketOf[i]));
-    }
-    cellOf[i] = c;
-  }
-  const cells = cellIds.size;
-  const track = partitions.length > 0;
-  const cellSum = new Float64Array(cells);
-  const cellCount = new Int32Array(cells);
-  const bucketSum = partitions.map((p) => new Float64Array(p.buckets));
-  const bucketCount = partitions.map((p) => new Int32Array(p.buckets));
-  const pmeans = partitions.map((p) => Array.from({ length: p.buckets }, () => new Float64Array(b)));
+  const v = Float64Array.from(values as ArrayLike<number>);
   // xorshift32 inline (the draw is the whole cost: resamples × tasks of them), its state from the seed.
   let s = (seededRandom(opts.seed ?? DEFAULT_SEED)() * 4294967296) | 0 || 1;
-  const means = new Float64Array(b);
   const scale = n / 4294967296;
+  const means = new Float64Array(b);
   for (let r = 0; r < b; r++) {
     let sum = 0;
-    if (track) {
-      cellSum.fill(0);
-      cellCount.fill(0);
-    }
     for (let i = 0; i < n; i++) {
       s ^= s << 13;
       s ^= s >>> 17;
       s ^= s << 5;
-      const t = ((s >>> 0) * scale) | 0;
-      const x = values[t];
-      sum += x;
-      if (track) {
-        const c = cellOf[t];
-        cellSum[c] += x;
-        cellCount[c]++;
-      }
+      sum += v[((s >>> 0) * scale) | 0];
     }
     means[r] = sum / n;
-    for (let p = 0; p < partitions.length; p++) {
-      const bs = bucketSum[p];
-      const bc = bucketCount[p];
-      const cb = cellBucket[p];
-      bs.fill(0);
-      bc.fill(0);
-      for (let c = 0; c < cells; c++) {
-        bs[cb[c]] += cellSum[c];
-        bc[cb[c]] += cellCount[c];
-      }
-      const out = pmeans[p];
-      for (let k = 0; k < bs.length; k++) out[k][r] = bc[k] ? bs[k] / bc[k] : NaN;
-    }
   }
+  means.sort();
   const alpha = (1 - level) / 2;
-  // Percentiles of the resamples that gave the mean (NaN, a bucket not drawn, sorts last).
-  const interval = (m: Float64Array): Interval => {
-    m.sort();
-    let valid = m.length;
-    while (valid > 0 && Number.isNaN(m[valid - 1])) valid--;
-    if (!valid) return empty();
-    const lo = m[Math.min(valid - 1, Math.max(0, Math.floor(alpha * valid)))];
-    const hi = m[Math.min(valid - 1, Math.max(0, Math.ceil((1 - alpha) * valid) - 1))];
-    return { low: lo, high: hi, level };
-  };
-  return { overall: interval(means), parts: pmeans.map((list) => list.map(interval)) };
+  const lo = means[Math.min(b - 1, Math.max(0, Math.floor(alpha * b)))];
+  const hi = means[Math.min(b - 1, Math.max(0, Math.ceil((1 - alpha) * b) - 1))];
+  return { low: lo, high: hi, level };
 }
 
 export function methodName(opts: StatsOptions = {}, paired = false): string {
@@ -278,18 +207,17 @@ export function taskStat(task: string, rows: readonly AttemptRow[], includeError
   };
 }
 
-/** Rate, counts and interval of the tasks `idx` (indices into `tasks`, all with counted attempts). */
-function rateOf(tasks: readonly TaskStat[], idx: ArrayLike<number>, ci: Interval): RateStat {
-  let sum = 0;
-  let attempts = 0;
-  let successes = 0;
-  for (let i = 0; i < idx.length; i++) {
-    const t = tasks[idx[i]];
-    sum += t.k / t.n;
-    attempts += t.n;
-    successes += t.k;
-  }
-  return { rate: idx.length ? sum / idx.length : 0, ci, tasks: idx.length, attempts, successes };
+function rateOf(tasks: readonly TaskStat[], opts: StatsOptions): RateStat {
+  const rated = tasks.filter((t) => t.n > 0);
+  const shares = rated.map((t) => t.k / t.n);
+  const rate = shares.length ? shares.reduce((a, b) => a + b, 0) / shares.length : 0;
+  return {
+    rate,
+    ci: bootstrapMeanCi(shares, opts),
+    tasks: rated.length,
+    attempts: rated.reduce((s, t) => s + t.n, 0),
+    successes: rated.reduce((s, t) => s + t.k, 0),
+  };
 }
 
 function costOf(rows: readonly AttemptRow[], tasks: number, successes: number): CostStat {
@@ -357,37 +285,18 @@ export function runStats(rows: readonly AttemptRow[], opts: StatsOptions = {}): 
       if (a.derived) derivedCauses++;
       if (a.cause && errorCauses.has(a.cause)) excluded.push({ key: a.key, cause: a.cause });
     }
-  // The bootstrap works on the rated tasks' shares k/n: one value per task, its attempts kept together.
-  const rated: number[] = [];
-  for (let i = 0; i < tasks.length; i++) if (tasks[i].n > 0) rated.push(i);
-  const shares = new Float64Array(rated.length);
-  rated.forEach((t, i) => (shares[i] = tasks[t].k / tasks[t].n));
-  const dims = opts.dims ?? [];
-  // Per dimension: buckets in order of first appearance (over all tasks), each with its rated tasks.
-  const bucketed = dims.map((dim) => {
-    const buckets = new Map<string, number[]>();
-    for (const t of tasks) {
-      const name = dimensions[dim].bucketOf(firstRow.get(t.task)!);
-      if (!buckets.has(name)) buckets.set(name, []);
-    }
-    rated.forEach((t, i) => buckets.get(dimensions[dim].bucketOf(firstRow.get(tasks[t].task)!))!.push(i));
-    return buckets;
-  });
-  const partitions: Partition[] = bucketed.map((buckets) => {
-    const bucketOf = new Int32Array(rated.length);
-    let k = 0;
-    for (const list of buckets.values()) {
-      for (const i of list) bucketOf[i] = k;
-      k++;
-    }
-    return { bucketOf, buckets: buckets.size };
-  });
-  const cis = bootstrapRates(shares, partitions, opts);
-  const overall = rateOf(tasks, rated, cis.overall);
+  const overall = rateOf(tasks, opts);
   const by: Record<string, BucketRate[]> = {};
-  dims.forEach((dim, d) => {
-    by[dim] = [...bucketed[d]].map(([bucket, list], k) => ({ bucket, ...rateOf(tasks, list.map((i) => rated[i]), cis.parts[d][k]) }));
-  });
+  for (const dim of opts.dims ?? []) {
+    const buckets = new Map<string, TaskStat[]>();
+    for (const t of tasks) {
+      const b = dimensions[dim].bucketOf(firstRow.get(t.task)!);
+      const list = buckets.get(b);
+      if (list) list.push(t);
+      else buckets.set(b, [t]);
+    }
+    by[dim] = [...buckets].map(([bucket, list]) => ({ bucket, ...rateOf(list, opts) }));
+  }
   return {
     method: methodName(opts),
     includeErrors,
