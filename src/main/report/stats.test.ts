@@ -83,7 +83,7 @@ describe('bootstrap interval', () => {
     expect(half).toBeGreaterThan(perAttempt * 1.6);
   });
 
-  it('breakdowns from the same resamples: each bucket within 2 points of its own normal approximation, and tiny buckets still get an interval', () => {
+  it('breakdown intervals: each bucket within 2 points of its own normal approximation, and a one-task bucket gets its point', () => {
     // app a: 120 of 200 tasks pass (0.6); app b: 30 of 100 (0.3); app c: one task that passes.
     const rows = [
       ...Array.from({ length: 200 }, (_, i) => attempt(`a${i}`, 1, i < 120 ? 1 : 0, { app: 'a' })),
