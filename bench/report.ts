@@ -92,24 +92,36 @@ function median(ms: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-/** Both variants, alternating round by round so load on the machine hits them alike. */
-async function race(plain: () => Promise<unknown> | unknown, withStats: () => Promise<unknown> | unknown): Promise<[number, number]> {
+/** CPU milliseconds (user + system) since `from`: less moved than wall time by other work on the machine. */
+const cpuMs = (from: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(from);
+  return (d.user + d.system) / 1000;
+};
+
+/** Both variants, alternating round by round so load on the machine hits them alike: median wall and CPU ms. */
+async function race(plain: () => Promise<unknown> | unknown, withStats: () => Promise<unknown> | unknown): Promise<[number, number, number, number]> {
   await plain();
   await withStats();
   const a: number[] = [];
   const b: number[] = [];
+  const ca: number[] = [];
+  const cb: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     let t = performance.now();
+    let c = process.cpuUsage();
     await plain();
     a.push(performance.now() - t);
+    ca.push(cpuMs(c));
     t = performance.now();
+    c = process.cpuUsage();
     await withStats();
     b.push(performance.now() - t);
+    cb.push(cpuMs(c));
   }
-  return [median(a), median(b)];
+  return [median(a), median(b), median(ca), median(cb)];
 }
 
-const line = (name: string, ms: number) => `  ${name.padEnd(34)}${ms.toFixed(1).padStart(9)} ms`;
+const line = (name: string, ms: number, cpu: number) => `  ${name.padEnd(34)}${ms.toFixed(1).padStart(9)} ms wall${cpu.toFixed(1).padStart(9)} ms CPU`;
 
 async function main(): Promise<void> {
   const rows = memoryRows();
@@ -118,21 +130,21 @@ async function main(): Promise<void> {
   const s = runStats(rows, { dims });
   console.log(`${TASKS} tasks × ${ATTEMPTS} attempts; ${ROUNDS} rounds, median; ${s.method}; breakdowns by ${dims.join(', ')}`);
   console.log(`  overall ${(s.overall.rate * 100).toFixed(1)} % [${(s.overall.ci.low * 100).toFixed(1)}–${(s.overall.ci.high * 100).toFixed(1)}], ${s.flaky} flaky tasks, ${s.excluded.length} attempts left out`);
-  const [mp, ms] = await race(() => plainReport(rows), () => statsReport(rows, 'bench'));
+  const [mp, ms, mpc, msc] = await race(() => plainReport(rows), () => statsReport(rows, 'bench'));
   console.log('From rows in memory (computing and formatting only):');
-  console.log(line('plain report (baseline)', mp));
-  console.log(line('report with statistics', ms) + `  ${(ms / mp).toFixed(2)}×`);
+  console.log(line('plain report (baseline)', mp, mpc));
+  console.log(line('report with statistics', ms, msc) + `  ${(ms / mp).toFixed(2)}× wall, ${(msc / mpc).toFixed(2)}× CPU`);
   const out = mkdtempSync(join(tmpdir(), 'proctor-bench-report-'));
   try {
     const t = performance.now();
     const dir = await writeRunFolder(out);
     console.log(`From a run folder (${TASKS * ATTEMPTS} attempt folders written in ${((performance.now() - t) / 1000).toFixed(1)} s; read, compute, format — what proctor report does):`);
-    const [dp, ds] = await race(
+    const [dp, ds, dpc, dsc] = await race(
       async () => plainReport((await readReportRun(dir)).rows),
       async () => statsReport(regroup((await readReportRun(dir)).rows), dir),
     );
-    console.log(line('plain report (baseline)', dp));
-    console.log(line('report with statistics', ds) + `  ${(ds / dp).toFixed(2)}×`);
+    console.log(line('plain report (baseline)', dp, dpc));
+    console.log(line('report with statistics', ds, dsc) + `  ${(ds / dp).toFixed(2)}× wall, ${(dsc / dpc).toFixed(2)}× CPU`);
     console.log(`  target: with statistics < 2× the plain report — ${ds < 2 * dp ? 'met' : 'NOT met'} from the folder, ${ms < 2 * mp ? 'met' : 'not met'} in memory`);
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // Statistics in Debian Chromium against `proctor serve`, on runs written through the real store: the run list and
 // run table show the success rate's interval (env errors left out), the causes and the re-run hint; the replay
-// shows an attempt's cause; the compare view shows the paired result; and on a repeated run (`--repeats`) the
-// replay shows k of n with the flaky mark and each attempt's cause.
+// shows an attempt's cause; the compare view shows the paired result; on a repeated run (`--repeats`) the
+// replay shows k of n with the flaky mark and each attempt's cause; and the run table of a live run shows an
+// attempt's cause as soon as it finishes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -116,6 +117,30 @@ describe.skipIf(chromiumMissing)(`statistics in the UI${chromiumMissing ? ` (ski
     const low = Number(/CI (\d+\.\d)–/.exec((await sentence.textContent()) ?? '')?.[1]);
     expect(low).toBeGreaterThan(0);
     await page.screenshot({ path: resolve(artefactsDir, 'stats-compare.png') });
+  });
+
+  it("the run table of a live run shows an attempt's cause as it finishes", async () => {
+    const keys = ['terminal/live1', 'terminal/live2'];
+    const taskInfo = Object.fromEntries(keys.map((k) => [k, { dir: taskDirFor({ ...layout, agent: 'live' }, 'terminal', k.split('/')[1]), app: 'terminal' }]));
+    const run = await RunWriter.create(join(w.root, 'results'), { ...layout, agent: 'live', args: [], tasks: keys, taskInfo });
+    run.event({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: keys });
+    const first = run.openTask(keys[0]);
+    first.started();
+    const second = run.openTask(keys[1]);
+    second.started();
+    const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await page.goto(`${w.served.url}#/runs/${encodeURIComponent(`results/${run.runId}`)}`);
+    const row = (k: string) => page.getByTestId('run-task-row').filter({ hasText: k });
+    await expect.poll(() => row(keys[0]).getByTestId('task-state').textContent(), slow).toBe('running');
+    expect(await page.getByTestId('task-cause').count()).toBe(0);
+    const results = (score: number, cause: 'agent_failure' | 'step_limit') => ({ score, eval_error: null, state: 'success' as const, messages: [], total_tokens: 0, total_timing: 1, steps: 0, cause });
+    await first.finish('success', { taskFields: { id: 'live1' }, results: results(0, 'agent_failure') });
+    await expect.poll(() => row(keys[0]).getByTestId('task-cause').textContent(), slow).toBe(' · agent failure');
+    expect(await row(keys[1]).getByTestId('task-cause').count()).toBe(0); // still running: no cause yet
+    await second.finish('max_steps_error', { taskFields: { id: 'live2' }, results: { ...results(0, 'step_limit'), state: 'max_steps_error' } });
+    await expect.poll(() => row(keys[1]).getByTestId('task-cause').textContent(), slow).toBe(' · step limit');
+    await page.screenshot({ path: resolve(artefactsDir, 'stats-live-cause.png') });
+    run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
   });
 
   it.skipIf(!readerKeepsAttempts)(

@@ -103,6 +103,8 @@ export interface StartRunParams {
   approveEachAction?: boolean;
   /** Safety detectors check each proposed step: one that fires is not performed and the run pauses for a person. */
   stopOnUnsafe?: boolean;
+  /** Attempts per task, each in a fresh environment (like `proctor run --repeats N`); default 1. */
+  repeats?: number;
 }
 
 /** Every request method: its params and its result. */
@@ -338,6 +340,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
       maxSteps: { type: 'integer', minimum: 1, maximum: 1000 },
       approveEachAction: { type: 'boolean' },
       stopOnUnsafe: { type: 'boolean' },
+      repeats: { type: 'integer', minimum: 1, maximum: 100 },
     },
     ['tasks', 'agent'],
   ),

@@ -398,7 +398,8 @@ export type RunEvent =
   | { kind: 'run.started'; runId: string; at: string; tasks: string[] }
   | { kind: 'task.started'; runId: string; taskKey: string; at: string }
   | { kind: 'task.step'; runId: string; taskKey: string; step: StepRecord }
-  | { kind: 'task.finished'; runId: string; taskKey: string; at: string; state: TaskState; score?: number; error?: string }
+  /** `cause`: why the attempt ended (additive; absent when cancelled or written before attribution). */
+  | { kind: 'task.finished'; runId: string; taskKey: string; at: string; state: TaskState; score?: number; error?: string; cause?: AttemptCause }
   | { kind: 'verdict'; runId: string; taskKey: string; verdict: Verdict }
   | { kind: 'run.progress'; runId: string; done: number; running: number; failed: number; total: number; etaMs?: number }
   | { kind: 'run.finished'; runId: string; at: string }

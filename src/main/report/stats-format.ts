@@ -38,14 +38,21 @@ function rateLine(r: RateStat): string {
 /** The shell command that re-runs a run's env and grading errors (the runner's flag). */
 export const retryCommand = (runDir: string) => `npx proctor run --resume --retry-env-errors ${runDir}`;
 
-function taskRow(t: TaskStat): string[] {
+/** formatScore, remembered: a run's pass@k values repeat (they depend on n, k and j alone). */
+function scoreText(cache: Map<number, string>, x: number): string {
+  let s = cache.get(x);
+  if (s === undefined) cache.set(x, (s = formatScore(x)));
+  return s;
+}
+
+function taskRow(t: TaskStat, cache: Map<number, string>): string[] {
   const causes = t.attempts.map((a) => (a.cause ? causeNames[a.cause] : 'unfinished') + (a.counted ? '' : '*'));
   return [
     t.task + (t.flaky ? '  ~flaky' : ''),
     `${t.k}/${t.n}`,
-    t.passAt.map((x) => formatScore(x)).join(' ') || '–',
-    t.passHat.map((x) => formatScore(x)).join(' ') || '–',
-    formatScore(t.meanScore),
+    t.passAt.map((x) => scoreText(cache, x)).join(' ') || '–',
+    t.passHat.map((x) => scoreText(cache, x)).join(' ') || '–',
+    scoreText(cache, t.meanScore),
     causes.join(', '),
   ];
 }
@@ -78,10 +85,11 @@ export function formatRunStats(s: RunStats, runDir: string): string[] {
   ].filter(Boolean);
   lines.push(bits.length ? `Cost: ${bits.join('; ')}` : 'Cost: not recorded (no cost per attempt; --prices computes it from tokens)');
   if (s.maxAttempts > 1) {
+    const cache = new Map<number, string>();
     lines.push(
       '',
       `Per task: ${s.flaky} of ${s.tasks.length} flaky (attempts disagree); k/n = successful of counted attempts; pass@k and pass^k for k = 1..n; * = left out`,
-      formatTable(['task', 'k/n', 'pass@k', 'pass^k', 'mean score', 'causes by attempt'], s.tasks.map(taskRow)),
+      formatTable(['task', 'k/n', 'pass@k', 'pass^k', 'mean score', 'causes by attempt'], s.tasks.map((t) => taskRow(t, cache))),
     );
   }
   for (const [dim, buckets] of Object.entries(s.by)) {

@@ -83,6 +83,26 @@ describe('bootstrap interval', () => {
     expect(half).toBeGreaterThan(perAttempt * 1.6);
   });
 
+  it('breakdown intervals: each bucket within 2 points of its own normal approximation, and a one-task bucket gets its point', () => {
+    // app a: 120 of 200 tasks pass (0.6); app b: 30 of 100 (0.3); app c: one task that passes.
+    const rows = [
+      ...Array.from({ length: 200 }, (_, i) => attempt(`a${i}`, 1, i < 120 ? 1 : 0, { app: 'a' })),
+      ...Array.from({ length: 100 }, (_, i) => attempt(`b${i}`, 1, i < 30 ? 1 : 0, { app: 'b' })),
+      attempt('c0', 1, 1, { app: 'c' }),
+    ];
+    const s = runStats(rows, { dims: ['app'] });
+    const [a, b, c] = s.by.app;
+    for (const [bucket, p, m] of [[a, 0.6, 200], [b, 0.3, 100]] as const) {
+      const half = 1.96 * Math.sqrt((p * (1 - p)) / m);
+      expect(bucket.rate).toBeCloseTo(p, 12);
+      expect(Math.abs(bucket.ci.low - (p - half))).toBeLessThan(0.02);
+      expect(Math.abs(bucket.ci.high - (p + half))).toBeLessThan(0.02);
+    }
+    expect(c).toMatchObject({ bucket: 'c', rate: 1, tasks: 1, ci: { low: 1, high: 1 } });
+    // The overall interval does not depend on the breakdowns asked for.
+    expect(s.overall.ci).toEqual(runStats(rows).overall.ci);
+  });
+
   it('the same seed gives the same interval; another seed moves it a little', () => {
     const values = Array.from({ length: 100 }, (_, i) => (i * 0.6180339887) % 1); // no lattice: bounds differ by seed
     expect(bootstrapMeanCi(values, { seed: 7 })).toEqual(bootstrapMeanCi(values, { seed: 7 }));

@@ -119,6 +119,9 @@ describe('--repeats N', () => {
     // first attempts of both tasks start before any second attempt
     const started = readJsonLines<RunEvent>(join(outcome.runDir, 'events.jsonl')).values.filter((v) => v.kind === 'task.started').map((v) => (v as { taskKey: string }).taskKey);
     expect(started.slice(0, 2).sort()).toEqual(['cli/a#1', 'cli/b#1']);
+    // the live task.finished event carries each attempt's cause (what the run table shows before it reads again)
+    const finished = readJsonLines<RunEvent>(join(outcome.runDir, 'events.jsonl')).values.flatMap((v) => (v.kind === 'task.finished' ? [[v.taskKey, v.cause]] : []));
+    expect(finished.sort()).toEqual(items.map((t) => [t.key, t.cause]));
     expect(outcome.successRate).toBeCloseTo(4 / 6);
     const table = outcomeTable(outcome).join('\n');
     expect(table).toMatch(/^cli\/a#2 +success +agent_failure +0 /m);

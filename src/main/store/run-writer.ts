@@ -480,6 +480,7 @@ export class TaskWriter {
         at: new Date().toISOString(),
         state,
         ...(summary ? { score: summary.results.score } : {}),
+        ...(summary?.results.cause ? { cause: summary.results.cause } : {}),
         ...(error ? { error } : {}),
       });
       fsyncPath(join(this.run.runDir, files.events));

@@ -104,6 +104,10 @@ export class RunControl {
         throw e;
       }
     }
+    const repeats = params.repeats ?? 1;
+    // Approvals, the human agent's entries and safety stops are kept per task: attempts of one task would share them.
+    if (repeats > 1 && (params.approveEachAction || params.stopOnUnsafe || params.agent === 'human'))
+      throw new ApiRequestError('bad_request', `repeats ${repeats}: not with ${params.agent === 'human' ? 'the human agent' : params.approveEachAction ? 'approve each action' : 'stop on unsafe'} (the attempts of a task would share its approvals and stops); run the repeats without it, or one attempt`);
     const paths = params.tasks.map((p) => resolveTaskSource(this.root, p, this.sources));
     const { tasks, problems } = await loadTasks(paths);
     if (!tasks.length) {
@@ -149,6 +153,7 @@ export class RunControl {
       ...(params.env !== undefined ? { env: params.env } : {}),
       parallel: params.parallel,
       maxSteps: params.maxSteps,
+      ...(repeats > 1 ? { repeats } : {}),
       outDir,
       args: ['workbench', ...params.tasks],
       signal: abort.signal,

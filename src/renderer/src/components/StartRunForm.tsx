@@ -1,5 +1,5 @@
 // Start a run from the UI: task set, agent, model, observation, action space, environment, parallelism,
-// approval mode.
+// attempts per task (repeats), approval mode.
 import { useEffect, useState } from 'react';
 import type { AppInfo, StartRunParams } from '../../../shared/api';
 import { ACTION_SPACES, OBSERVATION_TYPES } from '../../../shared/spaces';
@@ -15,6 +15,7 @@ export function StartRunForm() {
   const [actionSpace, setActionSpace] = useState<NonNullable<StartRunParams['actionSpace']>>('pyautogui');
   const [env, setEnv] = useState('');
   const [parallel, setParallel] = useState(1);
+  const [repeats, setRepeats] = useState(1);
   const [approve, setApprove] = useState(false);
   const [stopOnUnsafe, setStopOnUnsafe] = useState(false);
   const [status, setStatus] = useState<string>();
@@ -37,6 +38,7 @@ export function StartRunForm() {
         actionSpace,
         env: env.trim() || undefined,
         parallel,
+        ...(repeats > 1 ? { repeats } : {}),
         approveEachAction: approve,
         ...(stopOnUnsafe ? { stopOnUnsafe: true } : {}),
       });
@@ -110,6 +112,18 @@ export function StartRunForm() {
         </label>
         <label>
           parallel <input type="number" min={1} max={16} value={parallel} onChange={(e) => setParallel(Number(e.target.value) || 1)} style={{ width: 50 }} />
+        </label>
+        <label title="attempts per task, each in a fresh environment (proctor run --repeats N): the report then gives k of n, pass@k and flaky tasks">
+          repeats{' '}
+          <input
+            type="number"
+            aria-label="repeats"
+            min={1}
+            max={100}
+            value={repeats}
+            onChange={(e) => setRepeats(Math.min(100, Math.max(1, Math.floor(Number(e.target.value)) || 1)))}
+            style={{ width: 50 }}
+          />
         </label>
         <label>
           <input type="checkbox" checked={approve} onChange={(e) => setApprove(e.target.checked)} aria-label="approve each action" /> approve each action

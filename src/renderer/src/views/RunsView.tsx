@@ -3,7 +3,7 @@
 import { QueuePanel } from '../components/QueuePanel';
 import { useEffect, useMemo, useState } from 'react';
 import type { RunDetail } from '../../../shared/api';
-import type { RunListItem, RunTaskItem } from '../../../shared/run';
+import type { AttemptCause, RunListItem, RunTaskItem } from '../../../shared/run';
 import { client } from '../transport';
 import { navigate, type Route } from '../route';
 import { Badge, ProblemList } from '../components/Badges';
@@ -13,7 +13,7 @@ import { useRunEvents } from '../live';
 import { StartRunForm } from '../components/StartRunForm';
 import { RunControls } from '../components/RunControls';
 import { BreakdownPanel } from '../components/BreakdownPanel';
-import { RunInterval, RunStatsPanel } from '../components/RunStats';
+import { RunInterval, RunStatsPanel, causeLabels } from '../components/RunStats';
 import { formatPercent, formatScore } from '../../../shared/format';
 import { gradedCount, successRateOf } from '../../../shared/grading';
 import { compareLink, compareRunLimits } from '../../../shared/links';
@@ -133,6 +133,21 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   useEffect(() => {
     client.call('runs.get', { runId }).then(setDetail, (e: Error) => setError(e.message));
   }, [runId, tick]);
+  // A finished attempt's cause as the live event tells it, before the run table is read again.
+  const [liveCauses, setLiveCauses] = useState<ReadonlyMap<string, AttemptCause>>(new Map());
+  useEffect(
+    () =>
+      client.subscribe('run', (e) => {
+        if ((e.kind !== 'task.finished' && e.kind !== 'task.started') || !(e.runId === runId || runId.endsWith(e.runId))) return;
+        setLiveCauses((m) => {
+          const next = new Map(m);
+          if (e.kind === 'task.finished' && e.cause) next.set(e.taskKey, e.cause);
+          else next.delete(e.taskKey);
+          return next;
+        });
+      }),
+    [runId],
+  );
 
   const rows = useMemo(() => {
     const list = (detail?.tasks ?? []).filter((t) => {
@@ -241,12 +256,15 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
               <TaskSafetyChip safety={t.safety} />
             </span>
             <span>{t.app}</span>
-            <span
-              className={`state-${shownState(t)}`}
-              data-testid="task-state"
-              title={[t.outcome ? `how the harness's episode ended (${t.state}); the score is apart` : '', t.startedAt ? `started ${t.startedAt}${t.timeSource ? ` (${t.timeSource})` : ''}` : ''].filter(Boolean).join('\n') || undefined}
-            >
-              {shownState(t)}
+            <span>
+              <span
+                className={`state-${shownState(t)}`}
+                data-testid="task-state"
+                title={[t.outcome ? `how the harness's episode ended (${t.state}); the score is apart` : '', t.startedAt ? `started ${t.startedAt}${t.timeSource ? ` (${t.timeSource})` : ''}` : ''].filter(Boolean).join('\n') || undefined}
+              >
+                {shownState(t)}
+              </span>
+              <TaskCause cause={liveCauses.get(t.key) ?? t.cause} />
             </span>
             <span className={t.score === 1 ? 'ok' : t.score === 0 ? 'bad' : ''}>{formatScore(t.score)}</span>
             <span>{t.judge ?? ''}</span>
@@ -257,6 +275,17 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         )}
       />
     </div>
+  );
+}
+
+/** Why a finished attempt ended (success, agent failure, step limit, agent / env / grading error). */
+function TaskCause({ cause }: { cause?: AttemptCause }) {
+  if (!cause) return null;
+  return (
+    <span className="muted" data-testid="task-cause" title={`cause: ${causeLabels[cause]}`}>
+      {' · '}
+      {causeLabels[cause]}
+    </span>
   );
 }
 
