@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunWriter, taskDirFor } from '../store';
 import type { TaskState } from '../../shared/run';
 import type { PairedComparison, RunStats } from '../../shared/run-stats';
+import { shownPath } from '../cli/command';
 import { main } from '../cli/main';
 import { csvColumns } from './csv';
 
@@ -61,7 +62,7 @@ describe('proctor report: statistics', () => {
     expect(r.out).toContain('Success rate with 95 % CI: 100.0 % [100.0–100.0]  (11 of 11 attempts succeeded over 11 tasks)');
     expect(r.out).toContain('95 % CI: percentile bootstrap over tasks (attempts kept together), 2000 resamples, seed 24');
     expect(r.out).toMatch(/Left out of the rates: 1 attempt\(s\) ended by an env or grading error/);
-    expect(r.out).toContain(`npx proctor run --resume --retry-env-errors ${oracle}`);
+    expect(r.out).toContain(`npx proctor run --resume --retry-env-errors ${shownPath(oracle)}`); // as the report shows paths
     expect(r.out).toContain('chromium/t03  (env error)');
     // The store's reader may attribute causes itself; else the report derives them (and says so).
     expect(r.out).toMatch(/^Causes: success 11, env error 1( \(all derived from state and score: the run recorded none\))?$/m);
