@@ -24,9 +24,9 @@ export type ConfigValue = string | number | boolean;
 export type ConfigChanges = Record<string, Record<string, ConfigValue>>;
 
 /** Connects to the LibreOffice listening at argv[1] (a UNO URL), sets argv[2] (JSON: node path → property → value)
- * through the configuration provider, commits, and terminates the desktop. */
+ * through the configuration provider, commits, terminates the desktop and exits without Python's shutdown. */
 const SET_CONFIG = `
-import json, sys, time
+import json, os, sys, time
 import uno
 from com.sun.star.beans import PropertyValue
 from com.sun.star.connection import NoConnectException
@@ -58,6 +58,10 @@ try:
     desktop.terminate()
 except DisposedException:
     pass  # the bridge closes as LibreOffice quits
+sys.stdout.flush()
+# Leave at once: Python's own shutdown would tear down the UNO bridge LibreOffice has just closed, and pyuno can
+# die by a signal there (seen under load as "exit null"), though everything asked was done.
+os._exit(0)
 `;
 
 function checkChanges(changes: ConfigChanges): void {
