@@ -25,24 +25,9 @@ import { queueStatus, statusLines } from './status';
 import { hasRedisServer, TestRedis } from './testing/redis-server';
 import { startQueueWorker, type QueueWorker } from './worker';
 import IORedis from 'ioredis';
+import { writeAnswerTask } from '../runner/testing/answer-task';
 
-function writeTask(root: string, id: string): void {
-  const dir = join(root, 'cli', id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gold.txt'), `answer of ${id}\n`);
-  writeFileSync(
-    join(dir, `${id}.json`),
-    JSON.stringify({
-      id,
-      snapshot: 'os',
-      instruction: `Write the answer of ${id} to ~/answer.txt`,
-      source: ['https://example.org'],
-      related_apps: ['os'],
-      config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
-    }),
-  );
-}
+const writeTask = (root: string, id: string): void => writeAnswerTask(root, id);
 
 /** The environment a one-slot worker is on now (a worker slot runs one task at a time). */
 interface Current {

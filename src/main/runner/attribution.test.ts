@@ -1,7 +1,7 @@
 // Failure attribution and cost through the real step loop and store: every way an attempt ends gets its one
 // cause in summary.json and on the reader's item. Test doubles stand for what breaks (a setup step, the
 // environment, the model's API, an evaluator); tasks run on the real shell environment with real grading.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,26 +18,10 @@ import type { RunManifest } from '../store/layout';
 import { defaultParts, type RunnerParts } from './parts';
 import { parsePriceFlag } from './pricing';
 import { runTasks, type RunOptions } from './scheduler';
+import { writeAnswerTask } from './testing/answer-task';
 
 /** A native task graded by compare_text_file on /home/user/answer.txt against gold.txt. */
-function writeTask(root: string, id: string): void {
-  const dir = join(root, 'cli', id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gold.txt'), `answer of ${id}\n`);
-  writeFileSync(
-    join(dir, `${id}.json`),
-    JSON.stringify({
-      id,
-      snapshot: 'os',
-      instruction: `Write the answer of ${id} to ~/answer.txt`,
-      source: ['https://example.org'],
-      related_apps: ['os'],
-      tags: ['cli', 'abstract'],
-      config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
-    }),
-  );
-}
+const writeTask = (root: string, id: string): void => writeAnswerTask(root, id, { tags: ['cli', 'abstract'] });
 
 async function oneTask(): Promise<{ root: string; tasks: Task[] }> {
   const root = mkdtempSync(join(tmpdir(), 'proctor-cause-'));

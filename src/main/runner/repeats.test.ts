@@ -1,7 +1,7 @@
 // `--repeats N` through the real scheduler and store on the shell environment: N attempts per task, each its own
 // folder and entry, a fresh environment each; an interrupted run resumed finishes only the missing attempts; a
 // resume with --retry-env-errors runs again the attempts the environment broke, and only those.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,25 +18,9 @@ import { readRun, readTaskTrajectory } from '../store/reader';
 import { defaultParts, type RunnerParts } from './parts';
 import { entriesOf, resumeRun, runTasks } from './scheduler';
 import { outcomeTable } from './progress';
+import { writeAnswerTask } from './testing/answer-task';
 
-function writeTask(root: string, id: string): void {
-  const dir = join(root, 'cli', id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gold.txt'), `answer of ${id}\n`);
-  writeFileSync(
-    join(dir, `${id}.json`),
-    JSON.stringify({
-      id,
-      snapshot: 'os',
-      instruction: `Write the answer of ${id} to ~/answer.txt`,
-      source: ['https://example.org'],
-      related_apps: ['os'],
-      tags: ['cli', 'abstract'],
-      config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
-    }),
-  );
-}
+const writeTask = (root: string, id: string): void => writeAnswerTask(root, id, { tags: ['cli', 'abstract'] });
 
 async function twoTasks(): Promise<{ root: string; tasks: Task[] }> {
   const root = mkdtempSync(join(tmpdir(), 'proctor-repeats-'));

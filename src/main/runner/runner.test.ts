@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,30 +15,13 @@ import { readRun, readTaskTrajectory } from '../store/reader';
 import { maxStepsFor } from './limits';
 import { defaultParts } from './parts';
 import { resumeRun, runTasks } from './scheduler';
+import { writeAnswerTask } from './testing/answer-task';
 
 const projectRoot = resolve(__dirname, '../../..');
 
 /** Writes a native task whose evaluator compares /home/user/answer.txt with the gold file beside the task. */
-function writeTask(root: string, domain: string, id: string, extra: Record<string, unknown> = {}): void {
-  const dir = join(root, domain, id);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gold.txt'), `answer of ${id}\n`);
-  writeFileSync(
-    join(dir, `${id}.json`),
-    JSON.stringify({
-      id,
-      snapshot: 'os',
-      instruction: `Write the answer of ${id} to ~/answer.txt`,
-      source: ['https://example.org'],
-      related_apps: ['os'],
-      tags: ['cli', 'traditional_data_processing', 'abstract'],
-      action_number: 2,
-      config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
-      ...extra,
-    }),
-  );
-}
+const writeTask = (root: string, domain: string, id: string, extra: Record<string, unknown> = {}): void =>
+  writeAnswerTask(root, id, { tags: ['cli', 'traditional_data_processing', 'abstract'], action_number: 2, ...extra }, domain);
 
 /** An agent that does the task through the environment's files (a shell-only environment has no screen). */
 function fileAgent(envs: Map<string, Environment>, right: boolean): (task: { id: string }) => Agent {
