@@ -91,3 +91,29 @@ describe.skipIf(chromiumMissing)(`runs side by side and deep links${chromiumMiss
     await context.close();
   });
 });
+
+describe.skipIf(chromiumMissing)(`runs of different lengths side by side${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, () => {
+  let long: SyntheticRun;
+  let short: SyntheticRun;
+  const w = useWorkbench('compare-ends', async (root) => {
+    long = await writeSyntheticRun({ out: join(root, 'results'), tasks: 1, steps: 8, agent: 'long' });
+    short = await writeSyntheticRun({ out: join(root, 'results'), tasks: 1, steps: 5, agent: 'short' });
+  });
+
+  it("says where each run ended past its end, never 'same action'", async () => {
+    const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
+    const link = (first: SyntheticRun, second: SyntheticRun, step: number) =>
+      `${w.served.url}#/compare?run=${encodeURIComponent(`results/${first.runId}`)}&run=${encodeURIComponent(`results/${second.runId}`)}&task=${encodeURIComponent(long.taskKeys[0])}&step=${step}`;
+    // The shorter run past its end.
+    await page.goto(link(long, short, 8));
+    await expect.poll(() => page.getByTestId('compare-panel').count(), slow).toBe(2);
+    await expect.poll(() => page.getByTestId('compare-panel').nth(1).textContent()).toMatch(/ended at step 5/);
+    expect(await page.getByTestId('compare-panel').nth(1).textContent()).not.toMatch(/same action/);
+    // The reference past its end: the other pane says so.
+    await page.goto(link(short, long, 8));
+    await page.reload();
+    await expect.poll(() => page.getByTestId('compare-panel').nth(1).textContent(), slow).toMatch(/the reference ended at step 5/);
+    expect(await page.getByTestId('compare-panel').nth(0).textContent()).toMatch(/ended at step 5/);
+    await page.screenshot({ path: resolve(artefactsDir, 'compare-ends.png') });
+  });
+});
