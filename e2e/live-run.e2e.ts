@@ -2,6 +2,7 @@
 // approval, and the run ends graded. Real serve, real Chromium for the UI, real sandbox display for the task.
 import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { missingDemoPrograms } from '../src/main/demo/testing-env';
 import { artefactsDir, chromiumMissing, projectRoot, useWorkbench } from './support/serve';
@@ -51,7 +52,15 @@ describe.skipIf(missing.length > 0)(`a live run from the UI${missing.length ? ` 
       const waitingStep = Number((await panel.locator('h3').textContent())?.match(/Step (\d+)/)?.[1]);
       // (stored once: the step's own observation file, or the identical screen after the step before)
       expect(decodeURIComponent((await shown.getAttribute('src')) ?? '')).toMatch(new RegExp(`(step_${waitingStep}\\.|step_${waitingStep - 1}_)[^/]*$`));
-      if (approved === 0) await page.screenshot({ path: resolve(artefactsDir, 'live-approval.png') });
+      if (approved === 0) {
+        await page.screenshot({ path: resolve(artefactsDir, 'live-approval.png') });
+        // What the person sees is the stored observation's pixels: the shown image against the file, both shrunk.
+        const file = join(w.root, ...new URL((await shown.getAttribute('src'))!, w.served.url).pathname.replace(/^\/files\//, '').split('/').map(decodeURIComponent));
+        const small = (img: Buffer) => sharp(img).resize(64, 40, { fit: 'fill' }).greyscale().raw().toBuffer();
+        const [seen, stored] = await Promise.all([small(await shown.screenshot()), small(readFileSync(file))]);
+        const meanDiff = seen.reduce((sum, v, i) => sum + Math.abs(v - stored[i]), 0) / seen.length;
+        expect(meanDiff, `the approval image differs from ${file}`).toBeLessThan(12);
+      }
       // By button, by key, and by editing (here to the same code, so the task still succeeds).
       if (approved === 0) await page.getByTestId('approve').click();
       else if (approved === 1) await page.keyboard.press('a');
