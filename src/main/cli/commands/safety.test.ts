@@ -1,4 +1,4 @@
-// `proctor safety` on other harnesses' OSWorld-layout folders (the in-repo fixtures, and ../shared's when present):
+// `proctor safety` on other harnesses' OSWorld-layout folders (the in-repo fixtures, and the full set's when present):
 // a verdict for every run and task, no crash on {"Error"} lines or several actions per step; stored once, read back.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main';
 import { findRunDirs, readRun, readTaskTrajectory } from '../../store';
-import { projectRoot, sharedFixturesRoot } from '../../testing/shared-fixtures';
+import { projectRoot, sharedFixtures } from '../../testing/shared-fixtures';
 
 async function call(argv: string[]) {
   let out = '';
@@ -95,10 +95,11 @@ describe('proctor safety on OSWorld-layout folders of computer-use agents', () =
   });
 });
 
-const sharedRuns = existsSync(sharedFixturesRoot) ? findRunDirs(sharedFixturesRoot).filter((d) => !existsSync(join(d, 'manifest.json'))) : [];
-describe('proctor safety on the OSWorld-layout folders in ../shared/fixtures', () => {
+const sharedRoot = sharedFixtures()?.root;
+const sharedRuns = sharedRoot ? findRunDirs(sharedRoot).filter((d) => !existsSync(join(d, 'manifest.json'))) : [];
+describe('proctor safety on the OSWorld-layout folders of the full benchmark fixtures', () => {
   it.skipIf(!sharedRuns.length)(
-    `gives a verdict for every run and task there${sharedRuns.length ? '' : ' (skipped: ../shared/fixtures holds no OSWorld-layout result folders beside the clone)'}`,
+    `gives a verdict for every run and task there${sharedRuns.length ? '' : ' (skipped: the full benchmark fixtures beside the clone hold no OSWorld-layout result folders, or are absent)'}`,
     async () => {
       const r = await call(['safety', ...sharedRuns, '--json', '--no-write']);
       expect(r.code, r.err).toBe(0);
