@@ -80,21 +80,41 @@ function windowRoute(what: 'activate' | 'close'): Route['handler'] {
   };
 }
 
+/** How long starting a recording waits for ffmpeg's first frame (seconds on a loaded machine). */
+const FIRST_FRAME_WAIT_MS = 15_000;
+
 async function startRecording(env: LocalEnvironment): Promise<{ stop(): Promise<Buffer> }> {
   const which = await env.run(['/bin/sh', '-c', 'command -v ffmpeg'], { timeoutMs: 5000 });
   if (which.exitCode !== 0) throw new HttpError(500, { status: 'error', message: 'ffmpeg is not installed on this machine, so the screen cannot be recorded (install ffmpeg)' });
   const s = await env.screen();
   const out = env.home.toHost(`/tmp/proctor-recording-${Date.now()}.mp4`);
+  // ultrafast + zerolatency: frames leave the encoder as they are grabbed (no look-ahead), cheap on a loaded machine;
+  // -progress on stdout says how many frames are written, so "started" means frames are flowing.
   const child = spawn(
     which.stdout.trim(),
-    ['-y', '-loglevel', 'error', '-f', 'x11grab', '-video_size', `${s.width}x${s.height}`, '-framerate', '10', '-i', env.display, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', out],
-    { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env.displayEnv }, stdio: ['pipe', 'ignore', 'pipe'] },
+    ['-y', '-loglevel', 'error', '-progress', 'pipe:1', '-stats_period', '0.1', '-f', 'x11grab', '-video_size', `${s.width}x${s.height}`, '-framerate', '10', '-i', env.display,
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', out],
+    { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env.displayEnv }, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stderr = '';
+  let frames = 0;
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  let progress = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    const lines = (progress + d.toString()).split('\n');
+    progress = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('frame=')) frames = Math.max(frames, Number(line.slice(6)) || 0);
+  });
   const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
-  await sleep(300);
+  const deadline = Date.now() + FIRST_FRAME_WAIT_MS;
+  while (frames < 1 && child.exitCode === null && Date.now() < deadline) await sleep(50);
   if (child.exitCode !== null) throw new HttpError(500, { status: 'error', message: `ffmpeg stopped at once: ${stderr.trim()}` });
+  if (frames < 1) {
+    child.kill('SIGKILL');
+    await exited;
+    await rm(out, { force: true });
+    throw new HttpError(500, { status: 'error', message: `ffmpeg wrote no frame of ${env.display} within ${FIRST_FRAME_WAIT_MS / 1000} s: ${stderr.trim()}` });
+  }
   return {
     async stop() {
       child.stdin!.end('q');

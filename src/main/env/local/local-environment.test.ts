@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { createLocalEnvironment, type LocalEnvironment } from './local-environment';
 import { CHROMIUM_FLAGS } from './browser';
-import { startPageServer, waitFor, type PageServer } from './testing/page-server';
+import { EVENT_WAIT_MS, kioskLayout, startPageServer, waitFor, type PageServer } from './testing/page-server';
 import { EnvironmentError } from '../../errors';
 import { FailsafeError, InputKilledError } from '../input-errors';
 
@@ -26,7 +26,7 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     await env.launch(['chromium', ...CHROMIUM_FLAGS, '--kiosk', '--user-data-dir=/tmp/chromium-profile', page.url]);
     await waitFor(() => page.report.layout, 60_000, 'the test page to load in Chromium');
     // Kiosk mode settles after load; wait for the final layout (no browser chrome above the page).
-    await waitFor(() => page.report.layout?.chromeTop === 0 && page.report.layout, 20_000, 'Chromium kiosk layout');
+    await waitFor(() => kioskLayout(page), 20_000, 'Chromium kiosk layout');
   });
 
   afterAll(async () => {
@@ -56,14 +56,14 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     const cy = Math.round(b.y + b.h / 2);
     page.report.clicks.length = 0;
     await env.perform([{ type: 'click', x: cx, y: cy }]);
-    const click = await waitFor(() => page.report.clicks[0], 5000, 'the click to be reported');
+    const click = await waitFor(() => page.report.clicks[0], EVENT_WAIT_MS, 'the click to be reported');
     expect(click).toMatchObject({ id: 'btn', screenX: cx, screenY: cy, button: 0 });
     page.report.clicks.length = 0;
     await env.perform([{ type: 'click', x: cx, y: cy, button: 'right' }]);
-    expect(await waitFor(() => page.report.clicks[0], 5000, 'the right click')).toMatchObject({ id: 'btn', button: 2 });
+    expect(await waitFor(() => page.report.clicks[0], EVENT_WAIT_MS, 'the right click')).toMatchObject({ id: 'btn', button: 2 });
     page.report.clicks.length = 0;
     await env.perform([{ type: 'click', x: cx, y: cy, clicks: 2 }]);
-    const both = await waitFor(() => page.report.clicks.length >= 2 && page.report.clicks, 5000, 'a double click');
+    const both = await waitFor(() => page.report.clicks.length >= 2 && page.report.clicks, EVENT_WAIT_MS, 'a double click');
     expect(both[1].detail).toBe(2);
   });
 
@@ -85,7 +85,7 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     const sy = Math.round(best.y * shot.toScreen);
     page.report.clicks.length = 0;
     await env.perform([{ type: 'click', x: sx, y: sy }]);
-    const click = await waitFor(() => page.report.clicks[0], 5000, 'the click');
+    const click = await waitFor(() => page.report.clicks[0], EVENT_WAIT_MS, 'the click');
     expect(click.screenX).toBe(sx);
     expect(click.screenY).toBe(sy);
     // …and on the 4×4 red marker itself.

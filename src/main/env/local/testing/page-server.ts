@@ -23,13 +23,18 @@ const post = (path, body) => fetch(path, { method: 'POST', body: JSON.stringify(
 document.addEventListener('mousedown', (e) => post('/click', { id: e.target.id || e.target.tagName, screenX: e.screenX, screenY: e.screenY, button: e.button, detail: e.detail }));
 const txt = document.getElementById('txt');
 txt.addEventListener('input', () => post('/text', { text: txt.value }));
+let last = '';
 function layout() {
   const r = document.getElementById('btn').getBoundingClientRect();
   const m = document.getElementById('marker').getBoundingClientRect();
   const top = window.outerHeight - window.innerHeight;
-  post('/layout', { button: { x: r.left, y: r.top, w: r.width, h: r.height }, marker: { x: m.left, y: m.top }, chromeTop: top, screenX: window.screenX, screenY: window.screenY });
+  const now = { button: { x: r.left, y: r.top, w: r.width, h: r.height }, marker: { x: m.left, y: m.top }, chromeTop: top, screenX: window.screenX, screenY: window.screenY };
+  if (JSON.stringify(now) === last) return;
+  last = JSON.stringify(now);
+  post('/layout', now);
 }
-window.addEventListener('load', () => setTimeout(layout, 300));
+// A window manager moves a window without a resize event: the layout is looked at again for a while.
+window.addEventListener('load', () => { setTimeout(layout, 300); const t = setInterval(layout, 250); setTimeout(() => clearInterval(t), 20000); });
 window.addEventListener('resize', layout);
 </script></body></html>`;
 
@@ -65,6 +70,15 @@ export async function startPageServer(): Promise<PageServer> {
     report,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
+}
+
+/** How long a test waits for an input event to reach the page: a loaded 2-core CI machine needs seconds. */
+export const EVENT_WAIT_MS = 15_000;
+
+/** The page's layout once its kiosk window fills the screen from its top-left corner (page and screen coordinates agree). */
+export function kioskLayout(page: PageServer): PageReport['layout'] | undefined {
+  const l = page.report.layout;
+  return l && l.chromeTop === 0 && l.screenX === 0 && l.screenY === 0 ? l : undefined;
 }
 
 export async function waitFor<T>(get: () => T | undefined | false, ms: number, what: string): Promise<T> {
