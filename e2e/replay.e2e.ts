@@ -130,7 +130,7 @@ describe.skipIf(chromiumMissing)(`replay in Chromium${chromiumMissing ? ` (skipp
     const tw = again.openTask(key);
     const t0 = Date.now();
     await tw.recordStep({ step: 3, at: new Date().toISOString(), actions: [{ type: 'click', x: 400, y: 300 }], screen: { width: 1280, height: 720 } }, undefined, { action: 'pyautogui.click(400, 300)' });
-    await expect.poll(() => page.getByTestId('step-list').locator('li').count(), { timeout: 5_000, interval: 50 }).toBe(3);
+    await expect.poll(() => page.getByTestId('step-list').locator('li').count(), { timeout: 15_000, interval: 50 }).toBe(3);
     const seenAfter = Date.now() - t0;
     expect(seenAfter).toBeLessThan(2_000);
     tw.close();

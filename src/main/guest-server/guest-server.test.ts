@@ -356,7 +356,7 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
     const tree = (await c.post('/list_directory', { path: '~' })).json<{ directory_tree: { name: string; children: { name: string; children?: unknown[] }[] } }>().directory_tree;
     expect(tree.name).toBe('user');
     expect(tree.children.filter((e) => !e.name.startsWith('.'))).toEqual([{ type: 'directory', name: 'Desktop', children: [] }]);
-    await waitFor(() => spawnSync('pgrep', ['-f', basename(profile)]).status === 1, 5000, 'Chromium to be ended');
+    await waitFor(() => spawnSync('pgrep', ['-f', basename(profile)]).status === 1, 15_000, 'Chromium to be ended');
     expect((await c.get('/screenshot')).status).toBe(200);
   });
 });

@@ -64,7 +64,7 @@ describe.skipIf(!hasXvfb)('sandbox display (needs Xvfb, openbox, dbus-daemon, xd
     expect(alive(facts.pids.xvfb)).toBe(true);
     expect(alive(facts.pids.openbox)).toBe(true);
     holder.kill('SIGKILL');
-    const gone = await until(() => !alive(facts.pids.xvfb) && !alive(facts.pids.openbox) && !alive(facts.pids.dbus), 5000);
+    const gone = await until(() => !alive(facts.pids.xvfb) && !alive(facts.pids.openbox) && !alive(facts.pids.dbus), 15_000);
     expect(gone).toBe(true);
   });
 });

@@ -98,7 +98,7 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
   it('types all printable ASCII and non-ASCII text exactly into a Chromium text area', async () => {
     const b = page.report.layout!;
     await env.perform([{ type: 'click', x: 200, y: 400 }, { type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'press', keys: ['backspace'] }]);
-    await waitFor(() => page.report.text === '' || undefined, 5000, 'an empty text area');
+    await waitFor(() => page.report.text === '' || undefined, EVENT_WAIT_MS, 'an empty text area');
     const text = `${PRINTABLE_ASCII}\n${NON_ASCII}\nend"'\\<>`;
     await env.perform([{ type: 'write', text }]);
     await waitFor(() => page.report.text === text || undefined, 10_000, `the typed text; got ${JSON.stringify(page.report.text)}`).catch(() => undefined);
