@@ -120,7 +120,7 @@ describe.skipIf(chromiumMissing)(`statistics in the UI${chromiumMissing ? ` (ski
   });
 
   it("the run table of a live run shows an attempt's cause as it finishes", async () => {
-    const keys = ['terminal/live1', 'terminal/live2'];
+    const keys = ['terminal/live1', 'terminal/live2', 'terminal/live3'];
     const taskInfo = Object.fromEntries(keys.map((k) => [k, { dir: taskDirFor({ ...layout, agent: 'live' }, 'terminal', k.split('/')[1]), app: 'terminal' }]));
     const run = await RunWriter.create(join(w.root, 'results'), { ...layout, agent: 'live', args: [], tasks: keys, taskInfo });
     run.event({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: keys });
@@ -128,6 +128,8 @@ describe.skipIf(chromiumMissing)(`statistics in the UI${chromiumMissing ? ` (ski
     first.started();
     const second = run.openTask(keys[1]);
     second.started();
+    const third = run.openTask(keys[2]);
+    third.started();
     const page = await w.browser.newPage({ viewport: { width: 1500, height: 950 } });
     await page.goto(`${w.served.url}#/runs/${encodeURIComponent(`results/${run.runId}`)}`);
     const row = (k: string) => page.getByTestId('run-task-row').filter({ hasText: k });
@@ -139,6 +141,11 @@ describe.skipIf(chromiumMissing)(`statistics in the UI${chromiumMissing ? ` (ski
     expect(await row(keys[1]).getByTestId('task-cause').count()).toBe(0); // still running: no cause yet
     await second.finish('max_steps_error', { taskFields: { id: 'live2' }, results: { ...results(0, 'step_limit'), state: 'max_steps_error' } });
     await expect.poll(() => row(keys[1]).getByTestId('task-cause').textContent(), slow).toBe(' · step limit');
+    await third.finish('success', { taskFields: { id: 'live3' }, results: { ...results(1, 'agent_failure'), cause: 'success' } });
+    await expect.poll(() => row(keys[2]).getByTestId('task-state').textContent(), slow).toBe('success');
+    await page.reload();
+    await expect.poll(() => row(keys[0]).getByTestId('task-cause').textContent(), slow).toBe(' · agent failure');
+    expect(await row(keys[2]).getByTestId('task-cause').count()).toBe(0); // "success · success" says nothing twice
     await page.screenshot({ path: resolve(artefactsDir, 'stats-live-cause.png') });
     run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
   });

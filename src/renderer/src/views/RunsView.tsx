@@ -264,7 +264,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
               >
                 {shownState(t)}
               </span>
-              <TaskCause cause={liveCauses.get(t.key) ?? t.cause} />
+              <TaskCause cause={liveCauses.get(t.key) ?? t.cause} state={shownState(t)} />
             </span>
             <span className={t.score === 1 ? 'ok' : t.score === 0 ? 'bad' : ''}>{formatScore(t.score)}</span>
             <span>{t.judge ?? ''}</span>
@@ -278,9 +278,9 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   );
 }
 
-/** Why a finished attempt ended (success, agent failure, step limit, agent / env / grading error). */
-function TaskCause({ cause }: { cause?: AttemptCause }) {
-  if (!cause) return null;
+/** Why a finished attempt ended (success, agent failure, step limit, agent / env / grading error), when the state does not say it already. */
+function TaskCause({ cause, state }: { cause?: AttemptCause; state: string }) {
+  if (!cause || causeLabels[cause] === state) return null;
   return (
     <span className="muted" data-testid="task-cause" title={`cause: ${causeLabels[cause]}`}>
       {' · '}
