@@ -6,7 +6,7 @@ export { appendVerdict, taskDirOf } from './verdicts';
 export { runEvents, publish } from './events';
 export { standingVerdicts, standingVerdictsOf, type VerdictEvent } from './event-history';
 export type { RunEventBus } from './events';
-export { files as runFiles, taskDirFor, taskKeyOf, safeSegment } from './layout';
+export { files as runFiles, taskDirFor, taskKeyOf, safeSegment, matchingTaskKey } from './layout';
 export type { RunManifest, ManifestTaskInfo } from './layout';
 export { osworldTimestamp, parseOsworldTimestamp } from './timestamp';
 export { readJsonLines, writeFileAtomic, appendJsonLine } from './files';

@@ -112,6 +112,19 @@ export function attemptKeyOf(taskKey: string, n: number): string {
   return `${taskKey}#${n}`;
 }
 
+/**
+ * The entry of `keys` (one run's task keys) that stands for `requested`, a key of another run: the same key;
+ * else the task itself for an attempt (`x#2` in a run of single attempts is `x`); else the first attempt for a
+ * task (`x` in a repeated run is `x#1`). Undefined when the run does not have the task.
+ */
+export function matchingTaskKey(keys: readonly string[], requested: string): string | undefined {
+  if (keys.includes(requested)) return requested;
+  const attempt = /^(.*)#\d+$/.exec(requested);
+  if (attempt && keys.includes(attempt[1])) return attempt[1];
+  const first = attemptKeyOf(attempt ? attempt[1] : requested, 1);
+  return keys.includes(first) ? first : undefined;
+}
+
 /** The folder of attempt `n` below the task's folder: `<domain>/<task id>/attempt-<n>`. */
 export function attemptDirOf(taskDir: string, n: number): string {
   return join(taskDir, `attempt-${n}`);

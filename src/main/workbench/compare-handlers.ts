@@ -15,6 +15,8 @@ export interface CompareSources {
   trajectory(runId: string, taskKey: string): TaskTrajectory;
   /** A run's folder below the root and who ran it. */
   run(runId: string): ComparedRun;
+  /** The key a run keeps the task under (a repeated run keeps attempts: `x#1`, …), or the key as asked. */
+  keyIn(runId: string, taskKey: string): string;
 }
 
 function distinct(runIds: string[]): void {
@@ -24,11 +26,12 @@ function distinct(runIds: string[]): void {
 export function compareHandlers(root: string, sources: CompareSources): CompareMethods {
   const load = (runIds: string[], taskKey: string) => {
     distinct(runIds);
-    return runIds.map((id) => sources.trajectory(id, taskKey));
+    return runIds.map((id) => sources.trajectory(id, sources.keyIn(id, taskKey)));
   };
   return {
     'runs.compare': async ({ runIds, taskKey }): Promise<TaskComparison> => {
       const trajectories = load(runIds, taskKey);
+      // Each side carries the key its run keeps the task under (an attempt of a repeated run: `x#1`).
       const runs = trajectories.map((t, i) => ({ ...t, run: sources.run(runIds[i]) }));
       return { taskKey, runs, actionDivergence: firstActionDivergence(trajectories.map((t) => t.steps)) };
     },

@@ -22,11 +22,15 @@ async function frame(x: number, y: number) {
 }
 
 /** One task of 5 steps; from `divergeAt` on, the run clicks (and its screen shows the target) elsewhere. */
-async function writeRun(out: string, agent: string, divergeAt?: number): Promise<string> {
+async function writeRun(out: string, agent: string, divergeAt?: number, attempt?: number): Promise<string> {
   const layout = { actionSpace: 'pyautogui', observation: 'screenshot', agent } as const;
-  const taskInfo = { 'app/t1': { dir: taskDirFor(layout, 'app', 't1') } };
-  const writer = await RunWriter.create(out, { ...layout, args: [], tasks: ['app/t1'], taskInfo });
-  const tw = writer.openTask('app/t1');
+  // With `attempt`, a repeated run (--repeats) keeping its attempts under `app/t1#1`, `app/t1#2`.
+  const key = attempt ? `app/t1#${attempt}` : 'app/t1';
+  const keys = attempt ? [1, 2].map((n) => `app/t1#${n}`) : [key];
+  const dir = taskDirFor(layout, 'app', 't1');
+  const taskInfo = Object.fromEntries(keys.map((k, i) => [k, attempt ? { dir: join(dir, `attempt-${i + 1}`), task: 'app/t1', attempt: i + 1 } : { dir }]));
+  const writer = await RunWriter.create(out, { ...layout, args: [], tasks: keys, taskInfo, ...(attempt ? { repeats: 2 } : {}) });
+  const tw = writer.openTask(key);
   tw.started();
   for (let s = 1; s <= 5; s++) {
     const target = divergeAt !== undefined && s >= divergeAt ? { x: 500, y: 300 } : { x: 100 + s * 20, y: 100 };
@@ -91,6 +95,19 @@ describe('several runs of one task side by side', () => {
     const withTask = (await call('runs.list', { withTask: 'app/t1' })) as unknown as { path: string }[];
     expect(withTask.map((r) => r.path).sort()).toEqual([...paths, other].sort());
     expect(await call('runs.list', { withTask: 'app/none' })).toEqual([]);
+  });
+
+  it("compares a repeated run's attempt with a run of single attempts, by either key", async () => {
+    const repeated = (await writeRun(join(root, 'repeated'), 'r', 2, 2)).slice(root.length + 1);
+    const byTask = await call('runs.compare', { runIds: [paths[0], repeated], taskKey: 'app/t1' });
+    expect((byTask.runs as { taskKey: string }[]).map((r) => r.taskKey)).toEqual(['app/t1', 'app/t1#1']);
+    const byAttempt = await call('runs.compare', { runIds: [paths[0], repeated], taskKey: 'app/t1#2' });
+    expect((byAttempt.runs as { taskKey: string }[]).map((r) => r.taskKey)).toEqual(['app/t1', 'app/t1#2']);
+    expect(byAttempt.actionDivergence).toBe(2);
+    await expect(call('runs.compare', { runIds: [paths[0], repeated], taskKey: 'app/t9' })).rejects.toThrow(/app\/t9/);
+    // Offered for comparison from either side: the attempt's replay lists the runs of single attempts too.
+    const offered = (await call('runs.list', { withTask: 'app/t1#2' })) as unknown as { path: string }[];
+    expect(offered.map((r) => r.path)).toEqual(expect.arrayContaining([paths[0], repeated]));
   });
 
   it('refuses fewer than two or more than four runs, a run named twice, and a run outside the root', async () => {

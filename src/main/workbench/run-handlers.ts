@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { RunEvent } from '../../shared/run';
-import { listRuns, readRun, readTaskTrajectory, runEvents, runFiles } from '../store';
+import { listRuns, matchingTaskKey, readRun, readTaskTrajectory, runEvents, runFiles, type RunManifest } from '../store';
 import { ApiRequestError } from './dispatch';
 import { runQueueView } from './queue-handlers';
 import type { EventHub } from './events';
@@ -88,6 +88,13 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
     return { path: relativeToRoot(root, dir) || '.', agent: text(m.agent), model: text(m.model) };
   };
 
+  /** The task key a run keeps `taskKey` under: a repeated run keeps attempts (`x#1`), a run of single attempts the task. */
+  const comparedKey = (runId: string, taskKey: string): string => {
+    const read = readJsonFile<Partial<RunManifest>>(join(runDir(runId), runFiles.manifest));
+    const keys = Array.isArray(read.value?.tasks) ? read.value.tasks.filter((k): k is string => typeof k === 'string') : undefined;
+    return (keys && matchingTaskKey(keys, taskKey)) ?? taskKey;
+  };
+
   const handlers: RunMethods = {
     'runs.list': async ({ path, withTask }) => {
       const all = listRuns(path ? resolveBelow(root, path) : root);
@@ -96,7 +103,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
       if (withTask === undefined) return all;
       return all.filter((r) => {
         try {
-          return readRun(resolveBelow(root, r.path), root).tasks.some((t) => t.key === withTask);
+          return matchingTaskKey(readRun(resolveBelow(root, r.path), root).tasks.map((t) => t.key), withTask) !== undefined;
         } catch {
           return false;
         }
@@ -115,7 +122,7 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
       const queue = detail.manifest?.queue;
       return typeof queue === 'string' ? runQueueView(queue, detail.run.runId) : null;
     },
-    ...compareHandlers(root, { trajectory, run: comparedRun }),
+    ...compareHandlers(root, { trajectory, run: comparedRun, keyIn: comparedKey }),
     ...statsHandlers(root, runDir),
     'runs.start': async (params) => control.start(params),
     'runs.control': async ({ runId, action, taskKey, step, code }) => control.control(runId, action, taskKey, step, code),
