@@ -1,6 +1,7 @@
 // Statistics of runs with repeated attempts, as the report and the UI show them: per task k of n, pass@k, pass^k
 // and a flaky mark; per run the success rate with a bootstrap confidence interval, causes and costs; and the
-// paired comparison of two runs. Pure types (computed in src/main/report/stats.ts).
+// paired comparison of two runs. Types (computed in src/main/report/stats.ts) and the words both the terminal and the UI
+// use for them.
 import type { AttemptCause, TaskState } from './run';
 
 /** A 95 % (or other) interval of a rate or a difference, with how it was made. */
@@ -124,4 +125,24 @@ export interface PairedComparison {
   toA: FlippedTaskStat[];
   significant: boolean;
   sentence: string;
+}
+
+/** What each attempt cause is called, in the terminal and the UI alike. */
+export const causeNames: Readonly<Record<AttemptCause | 'unfinished', string>> = {
+  success: 'success',
+  agent_failure: 'agent failure',
+  step_limit: 'step limit',
+  agent_error: 'agent error',
+  env_error: 'env error',
+  grading_error: 'grading error',
+  unfinished: 'unfinished',
+};
+
+const percent = (x: number) => (x * 100).toFixed(1);
+const wholePercent = (x: number) => String(Math.round(x * 100));
+
+/** `62.5 % [48.1–76.0]`, or with `compact` `62.5 % [48–76]`: a rate and its interval, in percent. */
+export function rateWithCi(rate: number, ci: Interval, compact = false): string {
+  const bound = compact ? wholePercent : percent;
+  return `${percent(rate)} % [${bound(ci.low)}–${bound(ci.high)}]`;
 }

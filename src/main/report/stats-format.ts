@@ -2,27 +2,14 @@
 // re-run it, causes, costs, per-task k of n with pass@k / pass^k and flaky marks, breakdowns with intervals, and
 // the paired comparison. Pure: numbers in, lines out.
 import type { AttemptCause } from '../../shared/run';
-import type { Interval, PairedComparison, RateStat, RunStats, TaskStat } from '../../shared/run-stats';
+import { causeNames, rateWithCi, type PairedComparison, type RateStat, type RunStats, type TaskStat } from '../../shared/run-stats';
 import { formatCost, formatDuration, formatScore } from '../../shared/format';
 import { dimensions, isDimensionName } from '../../shared/breakdown';
 import { formatTable } from '../demo/table';
 
 const pct = (x: number) => (x * 100).toFixed(1);
 
-/** `62.5 % [48.1–76.0]`: a rate and its interval, in percent. */
-export function rateWithCi(rate: number, ci: Interval): string {
-  return `${pct(rate)} % [${pct(ci.low)}–${pct(ci.high)}]`;
-}
-
-export const causeNames: Readonly<Record<AttemptCause | 'unfinished', string>> = {
-  success: 'success',
-  agent_failure: 'agent failure',
-  step_limit: 'step limit',
-  agent_error: 'agent error',
-  env_error: 'env error',
-  grading_error: 'grading error',
-  unfinished: 'unfinished',
-};
+export { causeNames, rateWithCi };
 
 const causeOrder = Object.keys(causeNames) as (AttemptCause | 'unfinished')[];
 

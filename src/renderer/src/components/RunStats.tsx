@@ -3,7 +3,7 @@
 // mark, each attempt's cause) in the replay; and two runs paired in the compare view.
 import { useEffect, useState } from 'react';
 import type { AttemptCause } from '../../../shared/run';
-import type { Interval, PairedComparison, RunStats, TaskStat } from '../../../shared/run-stats';
+import { causeNames, rateWithCi, type Interval, type PairedComparison, type RunStats, type TaskStat } from '../../../shared/run-stats';
 import { formatCost, formatDuration, formatScore } from '../../../shared/format';
 import { replayLink } from '../../../shared/links';
 import { client } from '../transport';
@@ -12,20 +12,9 @@ const pct = (x: number) => (x * 100).toFixed(1);
 const whole = (x: number) => String(Math.round(x * 100));
 
 /** `62.5 % [48–76]` (compact) or `62.5 % [48.1–76.0]`. */
-export function intervalText(rate: number, ci: Interval, compact = false): string {
-  const b = compact ? whole : pct;
-  return `${pct(rate)} % [${b(ci.low)}–${b(ci.high)}]`;
-}
+export const intervalText = (rate: number, ci: Interval, compact = false): string => rateWithCi(rate, ci, compact);
 
-export const causeLabels: Readonly<Record<AttemptCause | 'unfinished', string>> = {
-  success: 'success',
-  agent_failure: 'agent failure',
-  step_limit: 'step limit',
-  agent_error: 'agent error',
-  env_error: 'env error',
-  grading_error: 'grading error',
-  unfinished: 'unfinished',
-};
+export const causeLabels = causeNames;
 
 const causeKind = (c: AttemptCause | 'unfinished') =>
   c === 'success' ? 'easy' : c === 'env_error' || c === 'grading_error' ? 'warning' : c === 'unfinished' ? 'tag' : 'hard';
