@@ -3,55 +3,23 @@
 // queue, the lead settles it and `proctor report`'s rate follows; an annotator cannot settle or label as another.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { addTeamMember } from '../src/main/annotate/team';
-import { main } from '../src/main/cli/main';
-import { artefactsDir, chromiumMissing, useWorkbench } from './support/serve';
-import { writeSyntheticRun, type SyntheticRun } from './support/synthetic-run';
-
-async function loggedIn(browser: Browser, base: string, token: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
-  const page = await context.newPage();
-  await page.goto(new URL('/', base).href);
-  await expect.poll(() => page.url()).toMatch(/\/login$/);
-  await page.getByLabel('Token').fill(token);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect.poll(() => page.url()).not.toMatch(/\/login$/);
-  return { context, page };
-}
+import { artefactsDir, chromiumMissing } from './support/serve';
+import { callFromPage, loggedIn, reportJson, useTeamWorkbench } from './support/team';
 
 async function reportRate(runDir: string): Promise<number> {
-  const out: string[] = [];
-  expect(await main(['report', runDir, '--json'], { out: (l) => out.push(l), err: () => undefined })).toBe(0);
-  return JSON.parse(out.join('\n')).runs[0].report.overall.rate as number;
+  return ((await reportJson(runDir)).report as { overall: { rate: number } }).overall.rate;
 }
 
-/** A raw API call from the page (with its cookie), as a script in the page could make it. */
-const callFromPage = (page: Page, method: string, params: unknown) =>
-  page.evaluate(
-    async ([m, p]) => {
-      const r = await fetch('/api/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: m, params: p }) });
-      return { status: r.status, body: await r.text() };
-    },
-    [method, params] as const,
-  );
-
 describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? ` (skipped: ${chromiumMissing})` : ''}`, () => {
-  let run: SyntheticRun;
-  const tokens: Record<string, string> = {};
-  const w = useWorkbench('annotate', async (root) => {
-    run = await writeSyntheticRun({ out: join(root, 'results'), tasks: 3, steps: 3 });
-    tokens.ann = await addTeamMember(root, 'ann', 'annotator');
-    tokens.bob = await addTeamMember(root, 'bob', 'annotator');
-    tokens.lee = await addTeamMember(root, 'lee', 'lead');
-  });
-  const runPath = () => `results/${run.runId}`;
-  const taskKey = () => run.taskKeys[0]; // the synthetic run's only passing task (rule score 1)
+  const { w, team } = useTeamWorkbench('annotate');
+  const { tokens } = team;
+  const runPath = () => `results/${team.run.runId}`;
+  const taskKey = () => team.run.taskKeys[0]; // the synthetic run's only passing task (rule score 1)
   const replayUrl = () => `${new URL('/', w.served.url).href}#/runs/${encodeURIComponent(runPath())}?task=${encodeURIComponent(taskKey())}`;
   const verdictsFile = () => {
-    const manifest = JSON.parse(readFileSync(join(run.runDir, 'manifest.json'), 'utf8'));
-    return join(run.runDir, manifest.taskInfo[taskKey()].dir, 'verdicts.jsonl');
+    const manifest = JSON.parse(readFileSync(join(team.run.runDir, 'manifest.json'), 'utf8'));
+    return join(team.run.runDir, manifest.taskInfo[taskKey()].dir, 'verdicts.jsonl');
   };
   const humanLines = () =>
     readFileSync(verdictsFile(), 'utf8')
@@ -62,7 +30,7 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
 
   it('two annotators label blind, the lead settles their conflict, and the report follows', async () => {
     // Task 1 passes by its rule; task 2 fails by its rule but its judge says yes, and the judge comes first.
-    expect(await reportRate(run.runDir)).toBeCloseTo(2 / 3, 6);
+    expect(await reportRate(team.run.runDir)).toBeCloseTo(2 / 3, 6);
 
     // ann: blind until she submits; step marks by keyboard (1 right, 2 wrong).
     const ann = await loggedIn(w.browser, w.served.url, tokens.ann);
@@ -110,7 +78,7 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     const spoof = await callFromPage(ann.page, 'labels.add', { runId: runPath(), taskKey: taskKey(), label: { author: 'bob', complete: 'no' } });
     expect(spoof.status).toBe(403);
     expect(readFileSync(verdictsFile(), 'utf8')).toBe(before);
-    expect(await reportRate(run.runDir)).toBeCloseTo(2 / 3, 6); // people disagree, no judge: the rule's 1 stands
+    expect(await reportRate(team.run.runDir)).toBeCloseTo(2 / 3, 6); // people disagree, no judge: the rule's 1 stands
 
     // lee: the conflict is in her queue; she settles it as not complete.
     const lee = await loggedIn(w.browser, w.served.url, tokens.lee);
@@ -124,7 +92,7 @@ describe.skipIf(chromiumMissing)(`blind labelling by a team${chromiumMissing ? `
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/no by lee: step 2 clicked the wrong button/);
     await lee.page.screenshot({ path: resolve(artefactsDir, 'annotate-conflicts.png'), fullPage: true });
     expect(humanLines().map((l) => l.author)).toEqual(['ann', 'ann', 'ann', 'ann', 'ann', 'bob', 'lee']);
-    expect(await reportRate(run.runDir)).toBeCloseTo(1 / 3, 6);
+    expect(await reportRate(team.run.runDir)).toBeCloseTo(1 / 3, 6);
 
     for (const c of [ann, bob, lee]) await c.context.close();
   });
