@@ -106,25 +106,28 @@ export function actionsToPyautogui(actions: Action[]): string {
 
 
 /**
- * Actions with pointer coordinates multiplied by `factor` (model-image pixels → screen pixels) and rounded to
- * whole pixels. Scroll amounts are wheel clicks and stay as they are.
+ * Actions with pointer coordinates multiplied by `factor` (model-image pixels → screen pixels), or by
+ * `factor.x` across and `factor.y` down (one screen size → another), rounded to whole pixels. Scroll amounts
+ * are wheel clicks and stay as they are.
  */
-export function scaleActions(actions: Action[], factor: number): Action[] {
-  if (!Number.isFinite(factor) || factor <= 0) throw new Error(`scaleActions: the factor must be a positive number, not ${factor}`);
-  const s = (v: number): number => Math.round(v * factor);
+export function scaleActions(actions: Action[], factor: number | { x: number; y: number }): Action[] {
+  const f = typeof factor === 'number' ? { x: factor, y: factor } : factor;
+  for (const v of [f.x, f.y]) if (!Number.isFinite(v) || v <= 0) throw new Error(`scaleActions: the factor must be a positive number, not ${v}`);
+  const sx = (v: number): number => Math.round(v * f.x);
+  const sy = (v: number): number => Math.round(v * f.y);
   return actions.map((a): Action => {
     switch (a.type) {
       case 'click':
       case 'mouseDown':
       case 'mouseUp':
       case 'scroll':
-        return a.x !== undefined && a.y !== undefined ? { ...a, x: s(a.x), y: s(a.y) } : { ...a };
+        return a.x !== undefined && a.y !== undefined ? { ...a, x: sx(a.x), y: sy(a.y) } : { ...a };
       case 'moveTo':
       case 'dragTo':
-        return { ...a, x: s(a.x), y: s(a.y) };
+        return { ...a, x: sx(a.x), y: sy(a.y) };
       case 'moveRel':
       case 'dragRel':
-        return { ...a, dx: s(a.dx), dy: s(a.dy) };
+        return { ...a, dx: sx(a.dx), dy: sy(a.dy) };
       default:
         return { ...a };
     }

@@ -1,11 +1,14 @@
 // The `demo` agent: replays the latest accepted demonstration of the task (a person's run that a lead accepted,
 // src/main/annotate/demonstration.ts), entry by entry as the person gave them, found in the runs below
 // `--demos DIR` (default: the current folder). Entries that did not parse when recorded did nothing then and
-// are passed over; when the entries end without DONE or FAIL, the agent says DONE.
+// are passed over; when the entries end without DONE or FAIL, the agent says DONE. A demonstration given on
+// another screen size has its pointer coordinates scaled to this screen.
 import { acceptedDemonstrations, demonstrationEntries, type Demonstration } from '../annotate/demonstration';
 import type { Observation } from '../observe/observation';
 import { AgentError, type Agent, type AgentContext, type AgentInfo, type AgentTurn } from './agent';
 import { parseReply } from './parse';
+import { scaleActions } from '../actions/render';
+import type { Action } from '../../shared/run';
 
 export interface DemoAgentOptions {
   /** The folder whose runs hold the demonstrations; default the current folder. */
@@ -44,8 +47,18 @@ export class DemoAgent implements Agent {
     while (this.turn < this.entries.length) {
       const text = this.entries[this.turn++];
       const parsed = parseReply(text, demo.actionSpace, { bindings: observation.bindings ?? {} });
-      if (parsed.ok) return { response: text, rawAction: parsed.rawAction, actions: parsed.actions };
+      if (parsed.ok) return { response: text, rawAction: parsed.rawAction, actions: this.onThisScreen(parsed.actions, observation) };
     }
     return { response: 'DONE', rawAction: 'DONE', actions: [{ type: 'DONE' }] };
+  }
+
+  /** The person's actions moved from the screen they acted on to this one (same size: as given). */
+  private onThisScreen(actions: Action[], observation: Observation): Action[] {
+    const from = this.demo?.screen;
+    const shot = observation.screenshot;
+    if (!from || !shot) return actions;
+    const to = { width: Math.round(shot.width * shot.toScreen), height: Math.round(shot.height * shot.toScreen) };
+    if (to.width === from.width && to.height === from.height) return actions;
+    return scaleActions(actions, { x: to.width / from.width, y: to.height / from.height });
   }
 }

@@ -68,6 +68,23 @@ describe('demonstration reviews', () => {
     for (let s = 1; s <= 3; s++) turns.push((await agent.next(obs, s, [])).actions);
     expect(turns).toEqual([[{ type: 'press', keys: ['tab'] }], [{ type: 'write', text: 'hi' }], [{ type: 'DONE' }]]);
   });
+
+  it('the demo agent scales a demonstration given on another screen size to this one', async () => {
+    const dir = join(tmp, 'scaled');
+    const run = await writeHumanRun(dir, { domain: 'terminal', id: 's-task' }, ['pyautogui.click(640, 400)', 'pyautogui.moveTo(1280, 0)', "pyautogui.press('enter')"], 'p', { width: 1280, height: 800 });
+    reviewDemonstration(run.runDir, run.taskKey, { verdict: 'accepted', reason: 'good', ...lead });
+    expect(acceptedDemonstrations(dir, 's-task')[0].screen).toEqual({ width: 1280, height: 800 });
+    const agent = createAgent('demo', { demos: dir });
+    await agent.start(contextFor({ ...tempTask('s'), id: 's-task' }));
+    const obs = await screenshotObservation(1920, 1080);
+    const turns = [];
+    for (let s = 1; s <= 3; s++) turns.push((await agent.next(obs, s, [])).actions[0]);
+    expect(turns).toEqual([{ type: 'click', x: 960, y: 540 }, { type: 'moveTo', x: 1920, y: 0 }, { type: 'press', keys: ['enter'] }]);
+    // The same size: the person's coordinates as given.
+    const same = createAgent('demo', { demos: dir });
+    await same.start(contextFor({ ...tempTask('s'), id: 's-task' }));
+    expect((await same.next(await screenshotObservation(1280, 800), 1, [])).actions[0]).toEqual({ type: 'click', x: 640, y: 400 });
+  });
 });
 
 describe('proctor run --demos', () => {

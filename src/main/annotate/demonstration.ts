@@ -29,7 +29,16 @@ export interface Demonstration {
   taskId: string;
   /** The run's action space, in which the entries were typed. */
   actionSpace: 'pyautogui' | 'computer_13';
+  /** The screen the person acted on (pixels), where the run says; its coordinates are on this screen. */
+  screen?: { width: number; height: number };
   review: DemonstrationReview;
+}
+
+/** A screen size from someone's manifest, when it is one. */
+function screenOf(v: unknown): { width: number; height: number } | undefined {
+  const s = v as { width?: unknown; height?: unknown } | null | undefined;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= 16384;
+  return s && ok(s.width) && ok(s.height) ? { width: s.width, height: s.height } : undefined;
 }
 
 /** The task id of a key `<domain>/<id>` or `<domain>/<id>#<attempt>`. */
@@ -90,8 +99,9 @@ export function acceptedDemonstrations(root: string, taskId: string): Demonstrat
     if (!existsSync(join(runDir, runFiles.manifest))) continue;
     let run: ReturnType<typeof checkHumanRun> | undefined;
     let keys: string[];
+    let manifest: ReturnType<typeof readManifest>;
     try {
-      const manifest = readManifest(runDir);
+      manifest = readManifest(runDir);
       if (manifest.agent !== 'human') continue;
       keys = manifest.tasks.filter((k) => taskIdOfKey(k) === taskId);
       if (!keys.length) continue;
@@ -106,7 +116,8 @@ export function acceptedDemonstrations(root: string, taskId: string): Demonstrat
       } catch {
         continue;
       }
-      if (latest?.verdict === 'accepted') out.push({ runDir, runId: run.runId, taskKey, taskId, actionSpace: run.actionSpace, review: latest });
+      const screen = screenOf(manifest.taskInfo?.[taskKey]?.screen ?? manifest.screen);
+      if (latest?.verdict === 'accepted') out.push({ runDir, runId: run.runId, taskKey, taskId, actionSpace: run.actionSpace, ...(screen ? { screen } : {}), review: latest });
     }
   }
   return out.sort((a, b) => b.review.at.localeCompare(a.review.at));

@@ -2,7 +2,13 @@
 // entry the person gave recorded as a step's response, as the runner records the human agent's turns.
 import { RunWriter, taskDirFor } from '../../store';
 
-export async function writeHumanRun(out: string, task: { domain: string; id: string }, entries: string[], name = 'human'): Promise<{ runDir: string; runId: string; taskKey: string }> {
+export async function writeHumanRun(
+  out: string,
+  task: { domain: string; id: string },
+  entries: string[],
+  name = 'human',
+  screen?: { width: number; height: number },
+): Promise<{ runDir: string; runId: string; taskKey: string }> {
   const manifestRun = { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'human' } as const;
   const taskKey = `${task.domain}/${task.id}`;
   const writer = await RunWriter.create(out, {
@@ -10,6 +16,7 @@ export async function writeHumanRun(out: string, task: { domain: string; id: str
     args: ['run', task.id, '--agent', 'human'],
     tasks: [taskKey],
     taskInfo: { [taskKey]: { dir: taskDirFor(manifestRun, task.domain, task.id), instruction: 'a person shows how' } },
+    ...(screen ? { screen } : {}),
   }, new Date(), { runId: name });
   writer.event({ kind: 'run.started', runId: writer.runId, at: new Date().toISOString(), tasks: [taskKey] });
   const tw = writer.openTask(taskKey);
