@@ -182,6 +182,8 @@ export interface DemonstrationView {
   byPerson: boolean;
   /** The latest verdict; absent before any review. */
   status?: 'accepted' | 'rejected';
+  /** The rule score of the person's run (what the task's checker said of it); absent when ungraded. */
+  score?: number;
   reviews: DemonstrationReviewView[];
 }
 
@@ -270,9 +272,9 @@ export const methodPolicies = {
   'labels.me': { reveals: [], roles: everyone },
   'reviews.add': { reveals: ['hostPaths'], roles: ['reviewer', 'lead'], does: 'review tasks' },
   'reviews.get': { reveals: ['hostPaths'], roles: everyone },
-  'demos.review': { reveals: [], roles: ['lead'], does: 'review demonstrations' },
+  'demos.review': { reveals: ['grades'], roles: ['lead'], does: 'review demonstrations' },
   // A verdict on a person's run is not for annotators, who may be labelling that run blind.
-  'demos.get': { reveals: [], roles: ['reviewer', 'lead'], does: 'see demonstration reviews' },
+  'demos.get': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see demonstration reviews' },
 } as const satisfies { readonly [M in MethodName]: MethodPolicy };
 
 type Policies = typeof methodPolicies;

@@ -38,7 +38,7 @@ describe('demonstration review over the workbench', () => {
     expect((await served.call('lee', 'demos.review', { ...params, reason: '   ' })).status).toBe(400);
     expect((await served.call('ann', 'demos.get', { runId: run.runId, taskKey: run.taskKey })).status).toBe(403);
     const before = await served.call('rev', 'demos.get', { runId: run.runId, taskKey: run.taskKey });
-    expect(before.result).toEqual({ runId: run.runId, taskKey: run.taskKey, byPerson: true, reviews: [] });
+    expect(before.result).toEqual({ runId: run.runId, taskKey: run.taskKey, byPerson: true, score: 0, reviews: [] }); // the person's run scored 0 by the rule
 
     const accepted = await served.call('lee', 'demos.review', params);
     expect(accepted.status).toBe(200);

@@ -6,8 +6,19 @@ import { checkHumanRun, readDemonstrationReviews, reviewDemonstration, type Demo
 import { localCaller, readTeam } from '../annotate/team';
 import { ApiRequestError } from './dispatch';
 import { runDirBelow } from './paths';
+import { readTaskTrajectory } from '../store';
 
 export const reviewView = (r: DemonstrationReview) => ({ runId: r.runId, taskKey: r.taskKey, verdict: r.verdict, reason: r.reason, author: r.author, ...(r.role ? { role: r.role } : {}), at: r.at });
+
+/** The rule score of a run's task, when it was graded. */
+function scoreOf(runDir: string, taskKey: string): number | undefined {
+  try {
+    const score = readTaskTrajectory(runDir, taskKey).item.score;
+    return typeof score === 'number' && Number.isFinite(score) ? score : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function demoHandlers(root: string): Pick<ApiHandlers, 'demos.review' | 'demos.get'> {
   const view = (runId: string, taskKey: string): DemonstrationView => {
@@ -19,7 +30,8 @@ export function demoHandlers(root: string): Pick<ApiHandlers, 'demos.review' | '
       byPerson = false;
     }
     const reviews = byPerson ? readDemonstrationReviews(runDir, taskKey).map(reviewView) : [];
-    return { runId, taskKey, byPerson, ...(reviews.length ? { status: reviews.at(-1)!.verdict } : {}), reviews };
+    const score = byPerson ? scoreOf(runDir, taskKey) : undefined;
+    return { runId, taskKey, byPerson, ...(reviews.length ? { status: reviews.at(-1)!.verdict } : {}), ...(score !== undefined ? { score } : {}), reviews };
   };
   return {
     'demos.get': async ({ runId, taskKey }) => view(runId, taskKey),

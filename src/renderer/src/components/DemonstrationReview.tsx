@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { DemonstrationView } from '../../../shared/api';
 import { client } from '../transport';
+import { formatScore } from '../../../shared/format';
 import { useMe } from './AnnotationPanel';
 
 export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey: string }) {
@@ -41,6 +42,11 @@ export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey
       <span data-testid="demonstration-status" className={view.status ? `state-${view.status}` : 'muted'}>
         {view.status ?? 'not reviewed'}
       </span>
+      {view.score !== undefined && (
+        <span data-testid="demonstration-score" className={view.score >= 1 ? 'ok' : view.score <= 0 ? 'bad' : ''} title="the rule score of the person's run">
+          {' '}· score {formatScore(view.score)}
+        </span>
+      )}
       {latest && (
         <span className="muted small">
           {' '}
