@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methodNames, methodPolicies, type MethodName, type Params } from '../../shared/api';
 import type { Verdict } from '../../shared/run';
 import { osworldRun, tempRoot } from '../annotate/testing/runs';
+import { writeHumanRun } from '../annotate/testing/human-run';
 import { serveForTest, type Served } from '../server/testing/served';
 import { appendVerdict } from '../store';
 import { repoFixtures } from '../testing/shared-fixtures';
-import { dispatch, refusal } from './dispatch';
+import { dispatch, refusal, servingFolder } from './dispatch';
+import { blindToAll } from './blind-review';
 import type { Workbench } from './workbench';
 
 const taskId = '1137ff65-39d1-423e-bb70-7ef0a34cb90a';
@@ -125,6 +127,40 @@ describe('every contract method as a blind annotator', () => {
       expect(status, method).toBe(200);
       expect(gradesIn(body, 'lee').length, `${method} as the lead`).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('host paths', () => {
+  it('answers every person of a team with paths below the served folder, never its place on the machine', async () => {
+    for (const person of ['ann', 'lee'])
+      for (const method of methodNames) {
+        const { body } = await call(person, method, samples[method]);
+        expect(JSON.stringify(body), `${method} answered ${person}`).not.toContain(root);
+      }
+    // Proctor's own user (no team caller) is told where things are, so the walk above can fail.
+    // Errors too, through the same handlers: the run's folder is named below the served root.
+    await writeHumanRun(join(root, 'people'), { domain: 'terminal', id: 't9' }, ['DONE'], 'p1');
+    const remote = await call('lee', 'runs.task', { runId: 'people/p1', taskKey: 'terminal/none' });
+    expect([remote.status, remote.body.error?.message]).toEqual([404, expect.stringContaining('people/p1/manifest.json')]);
+  });
+
+  it('the dispatcher takes the served folder out of any answer or error to a person of a team, not to the local user', async () => {
+    const where = join(root, 'runs', 'x');
+    const handlers = servingFolder(
+      {
+        ...workbench.handlers,
+        'app.info': async () => ({ home: where, nested: [{ file: `${where}/a.png` }], note: `read ${root}` }),
+        'runs.get': async () => {
+          throw new Error(`cannot read ${where}/manifest.json`);
+        },
+      } as unknown as typeof workbench.handlers,
+      blindToAll,
+      root,
+    );
+    const lee = { person: 'lee', role: 'lead' } as const;
+    expect(await dispatch(handlers, 'app.info', {}, lee)).toEqual({ ok: true, result: { home: 'runs/x', nested: [{ file: 'runs/x/a.png' }], note: 'read .' } });
+    expect(await dispatch(handlers, 'runs.get', { runId: 'x' }, lee)).toEqual({ ok: false, error: { code: 'internal', message: 'cannot read runs/x/manifest.json' } });
+    expect(await dispatch(handlers, 'app.info', {})).toEqual({ ok: true, result: { home: where, nested: [{ file: `${where}/a.png` }], note: `read ${root}` } });
   });
 });
 

@@ -33,5 +33,5 @@ export function createWorkbench(root: string, opts: { transport: AppInfo['transp
     ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root), ...demoHandlers(root) }),
   };
   // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).
-  return { handlers: servingFolder(handlers, blindReview(root)), events, stopAll: runs.stopAll, close: runs.close };
+  return { handlers: servingFolder(handlers, blindReview(root), root), events, stopAll: runs.stopAll, close: runs.close };
 }
