@@ -15,6 +15,8 @@ export interface AppInfo {
   transport: 'ipc' | 'http';
   /** Task sets a run can be started on besides the served folder (the bundled demo by app, `--tasks` folders). */
   taskSources?: { path: string; label: string }[];
+  /** The agents a run can be started with here, as their registry declares them. */
+  agents?: { name: string; about: string; holdsSecrets: boolean }[];
 }
 
 /** A task as listed in the task browser: the model without its raw JSON. */

@@ -31,21 +31,53 @@ export type AgentOptions = Omit<LlmAgentOptions, 'endpoint'> & {
 
 export type AgentFactory = (options: AgentOptions) => Agent;
 
-export const agents = new Registry<AgentFactory>('agent')
-  .register('llm', (o) => {
-    const resolved = resolveEndpoint({ flags: { model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey }, env: o.env, section: 'agent' });
-    const { model: _model, baseUrl: _baseUrl, apiKey: _apiKey, env: _env, cut: _cut, oracleFile: _file, onWaiting: _onWaiting, downloads: _downloads, demos: _demos, ...llm } = o;
-    return new LlmAgent({ ...llm, endpoint: resolved, prices: o.prices ?? resolved.prices });
+/** What an agent is and holds, declared once: isolation, the workbench's agent list and validation read it. */
+export interface AgentCapabilities {
+  /** It holds a secret (an API key) that a task's code must not reach: the environment must isolate it. */
+  holdsSecrets: boolean;
+  /** It is offered in the workbench's start form (the gold agent needs a downloads folder only the CLI gives). */
+  inWorkbench: boolean;
+  /** One line for lists and help. */
+  about: string;
+}
+
+export interface AgentKind extends AgentCapabilities {
+  create: AgentFactory;
+}
+
+export const agents = new Registry<AgentKind>('agent')
+  .register('llm', {
+    create: (o) => {
+      const resolved = resolveEndpoint({ flags: { model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey }, env: o.env, section: 'agent' });
+      const { model: _model, baseUrl: _baseUrl, apiKey: _apiKey, env: _env, cut: _cut, oracleFile: _file, onWaiting: _onWaiting, downloads: _downloads, demos: _demos, ...llm } = o;
+      return new LlmAgent({ ...llm, endpoint: resolved, prices: o.prices ?? resolved.prices });
+    },
+    holdsSecrets: true,
+    inWorkbench: true,
+    about: 'a model behind any OpenAI-compatible server',
   })
-  .register('oracle', (o) => new OracleAgent({ cut: o.cut, file: o.oracleFile }))
-  .register('noop', () => new NoopAgent())
-  .register('human', (o) => new HumanAgent({ onWaiting: o.onWaiting }))
-  .register('gold', (o) => new GoldAgent({ downloads: o.downloads }))
-  .register('demo', (o) => new DemoAgent({ demos: o.demos }));
+  .register('oracle', { create: (o) => new OracleAgent({ cut: o.cut, file: o.oracleFile }), holdsSecrets: false, inWorkbench: true, about: "the task's scripted solution (oracle.json)" })
+  .register('noop', { create: () => new NoopAgent(), holdsSecrets: false, inWorkbench: true, about: 'does nothing (the floor every task must fail)' })
+  .register('human', { create: (o) => new HumanAgent({ onWaiting: o.onWaiting }), holdsSecrets: false, inWorkbench: true, about: 'a person acts on the live screen' })
+  .register('gold', { create: (o) => new GoldAgent({ downloads: o.downloads }), holdsSecrets: false, inWorkbench: false, about: "puts the task's gold file in place (the gold self-test)" })
+  .register('demo', { create: (o) => new DemoAgent({ demos: o.demos }), holdsSecrets: false, inWorkbench: true, about: "replays a person's accepted demonstration" });
 
 /** A new agent by registered name; an unknown name is an error naming the closest known one. */
 export function createAgent(name: string, options: AgentOptions = {}): Agent {
-  return agents.require(name)(options);
+  return agents.require(name).create(options);
+}
+
+/** Whether the agent named holds a secret the environment must keep from the task; an unknown name is assumed to (fails closed). */
+export function agentHoldsSecrets(name: string): boolean {
+  return agents.get(name)?.holdsSecrets ?? true;
+}
+
+/** The agents the workbench offers, with what each is. */
+export function workbenchAgents(): { name: string; about: string; holdsSecrets: boolean }[] {
+  return agents.names().flatMap((name) => {
+    const k = agents.require(name);
+    return k.inWorkbench ? [{ name, about: k.about, holdsSecrets: k.holdsSecrets }] : [];
+  });
 }
 
 export { AgentError } from './agent';

@@ -10,6 +10,7 @@ import IORedis, { type RedisOptions } from 'ioredis';
 import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
+import { agentHoldsSecrets } from '../agents';
 import { preflightEnvironment, DEFAULT_ENV_SPEC } from '../env/kinds';
 import { sweepLeftovers } from '../env/leftovers';
 import { partsWith, withEnvironment, checkedEnvironment, type RunnerParts } from '../runner/parts';
@@ -122,7 +123,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     }
     const envSpec = o.env ?? data.env;
     try {
-      preflightEnvironment(envSpec ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: data.agent === 'llm' && !o.agent, allowUnisolated: !!o.allowUnisolated });
+      preflightEnvironment(envSpec ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: !o.agent && agentHoldsSecrets(data.agent), allowUnisolated: !!o.allowUnisolated });
     } catch (e) {
       throw new UnrecoverableError((e as Error).message);
     }

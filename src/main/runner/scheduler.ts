@@ -2,7 +2,7 @@
 // `repeats` N > 1 every task runs N times, each attempt its own manifest entry and folder (store/layout.ts).
 import type { RunEvent, RunTaskItem, TaskState } from '../../shared/run';
 import type { Task } from '../../shared/task';
-import type { AgentOptions } from '../agents';
+import { agentHoldsSecrets, type AgentOptions } from '../agents';
 import type { Agent } from '../agents/agent';
 import type { ObservationType } from '../observe/observation';
 import { runEvents } from '../store/events';
@@ -158,7 +158,7 @@ export function taskSettings(task: Task, opts: RunOptions): TaskRunSettings {
 /** The environment kind's checks before anything is written (e.g. no model key on an unisolated sandbox). */
 export function preflight(opts: RunOptions): void {
   if (opts.parts?.createEnvironment) return;
-  preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: opts.agent === 'llm', allowUnisolated: !!opts.allowUnisolated });
+  preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: typeof opts.agent === 'string' && agentHoldsSecrets(opts.agent), allowUnisolated: !!opts.allowUnisolated });
 }
 
 /** Runs `tasks` into a new run folder under `opts.outDir`. */

@@ -6,6 +6,7 @@ import { EventHub } from './events';
 import { taskHandlers } from './task-handlers';
 import { runHandlers } from './run-handlers';
 import { taskSources, type TaskSourceOptions } from './task-sources';
+import { workbenchAgents } from '../agents';
 import { annotateHandlers } from './annotate-handlers';
 import { reviewHandlers } from './review-handlers';
 import { demoHandlers } from './demo-handlers';
@@ -29,7 +30,7 @@ export function createWorkbench(root: string, opts: { transport: AppInfo['transp
   // Over HTTP the browser may be on another machine: it learns the served folder's name, not where it is.
   const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
-    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport, taskSources: taskSources(sources) }),
+    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport, taskSources: taskSources(sources), agents: workbenchAgents() }),
     ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root), ...demoHandlers(root) }),
   };
   // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).

@@ -9,6 +9,8 @@ import { navigate } from '../route';
 export function StartRunForm() {
   const [tasks, setTasks] = useState('');
   const [agent, setAgent] = useState('oracle');
+  // The engine's agent registry says which agents there are (app.info); these until it answers.
+  const [agentChoices, setAgents] = useState<{ name: string; about: string }[]>(() => ['oracle', 'noop'].map((name) => ({ name, about: '' })));
   const [model, setModel] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [observation, setObservation] = useState<NonNullable<StartRunParams['observation']>>('screenshot');
@@ -22,7 +24,13 @@ export function StartRunForm() {
   // Task sets the engine can start besides the served folder (the bundled demo by app, `--tasks` folders).
   const [sources, setSources] = useState<NonNullable<AppInfo['taskSources']>>([]);
   useEffect(() => {
-    client.call('app.info', {}).then((info) => setSources(info.taskSources ?? []), () => setSources([]));
+    client.call('app.info', {}).then(
+      (info) => {
+        setSources(info.taskSources ?? []);
+        if (info.agents?.length) setAgents(info.agents);
+      },
+      () => setSources([]),
+    );
   }, []);
   const submit = async () => {
     const list = tasks.split(/[\n,]+/).map((t) => t.trim()).filter(Boolean);
@@ -75,8 +83,10 @@ export function StartRunForm() {
         <label>
           agent
           <select aria-label="agent" value={agent} onChange={(e) => setAgent(e.target.value)}>
-            {['oracle', 'noop', 'llm', 'human', 'demo'].map((a) => (
-              <option key={a}>{a}</option>
+            {agentChoices.map((a) => (
+              <option key={a.name} value={a.name} title={a.about}>
+                {a.name}
+              </option>
             ))}
           </select>
         </label>
