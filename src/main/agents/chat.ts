@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Endpoint } from './endpoint';
 import { costOf, type PriceTable } from './pricing';
+import { sleep } from '../sleep';
 
 export type ChatMessage = ChatCompletionMessageParam;
 
@@ -107,20 +108,6 @@ function classify(error: unknown): Failure {
   return { retryable: false, message: error instanceof Error ? error.message : String(error) };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** Removes every occurrence of `secret` from `text`. */
 export function redact(text: string, secret: string | undefined): string {

@@ -107,4 +107,4 @@ export async function findWindows(env: LocalEnvironment, name: string, o: { stri
   return r.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../sleep';

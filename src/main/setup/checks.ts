@@ -4,6 +4,7 @@
 import { posix } from 'node:path';
 import type { Environment } from '../env/environment';
 import { SetupStepFailure } from './setup-error';
+import { sleep as pause } from '../sleep';
 
 /** How long an `open` step waits for its window (LibreOffice's cold start on a slow machine is well under it). */
 export const OPEN_WINDOW_MS = 20_000;
@@ -11,19 +12,8 @@ export const OPEN_WINDOW_MS = 20_000;
 export const WINDOW_MS = 10_000;
 const POLL_MS = 150;
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new SetupStepFailure('cancelled'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new SetupStepFailure('cancelled'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => pause(ms, signal, () => new SetupStepFailure('cancelled'));
+
 
 const shownTitles = (titles: string[]): string => (titles.length ? titles.map((t) => `'${t}'`).join(', ') : 'none');
 

@@ -24,6 +24,7 @@ import {
   waitForWindow,
   WINDOW_MS,
 } from './checks';
+import { sleep as pause } from '../sleep';
 
 export interface SetupContext {
   /** Folder of the task file; local paths and Spider2-V `evaluation_examples/...` paths resolve against it. */
@@ -113,20 +114,7 @@ async function readAsset(ctx: SetupContext, path: string): Promise<Buffer> {
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((res, rej) => {
-    if (signal?.aborted) return rej(new SetupStepFailure('cancelled'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      res();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      rej(new SetupStepFailure('cancelled'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => pause(ms, signal, () => new SetupStepFailure('cancelled'));
 
 async function runScript(env: Environment, guestPath: string): Promise<void> {
   // Scripts name guest paths (/home/user/…); an environment that maps them elsewhere rewrites a text script.

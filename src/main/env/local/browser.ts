@@ -3,6 +3,7 @@
 // in its profile. `launchBrowser` of the local and shell environments.
 import type { Environment } from '../environment';
 import { openDevToolsTab } from '../devtools';
+import { sleep } from '../../sleep';
 
 /** Debian Chromium's flags for this machine, for every Chromium the local environment starts. */
 export const CHROMIUM_FLAGS = [
@@ -23,20 +24,7 @@ const PORT_TIMEOUT_MS = 30_000;
 
 type BrowserHost = Pick<Environment, 'launch' | 'getFile' | 'setBrowserEndpoint'>;
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('cancelled'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error('cancelled'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const pause = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, signal, () => new Error('cancelled'));
 
 /**
  * Starts Chromium showing `urls[0]` (about:blank without one), waits for its DevTools port, records the

@@ -7,6 +7,7 @@ import Module from 'node:module';
 import { requestProblem, type MouseButton, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerRequest, type WorkerResult } from './worker-protocol';
 import { charStroke, type KeySpec } from './keys';
 import { paintPointer } from './pointer-arrow';
+import { sleep } from '../../sleep';
 
 if (!process.send) {
   process.stderr.write('the display worker must be started with child_process.fork\n');
@@ -116,7 +117,6 @@ async function releaseAll(): Promise<void> {
 }
 
 const XDOTOOL_DELAY_MS = Number(process.env.PROCTOR_XDOTOOL_DELAY_MS ?? 12);
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function typeUnicode(text: string): Promise<void> {
   if (unicode === 'clipboard') {

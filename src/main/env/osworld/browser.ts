@@ -4,6 +4,7 @@
 // the URLs as tabs through DevTools (`PUT /json/new`).
 import { EnvironmentError } from '../../errors';
 import type { CommandResult } from '../environment';
+import { sleep } from '../../sleep';
 
 /** Chrome's own DevTools port inside OSWorld guests; 9222 forwards to it. */
 export const GUEST_CHROME_PORT = 1337;
@@ -22,20 +23,7 @@ export interface LaunchBrowserOptions {
   pollMs?: number;
 }
 
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new EnvironmentError('cancelled'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new EnvironmentError('cancelled'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const pause = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, signal, () => new EnvironmentError('cancelled'));
 
 function within(ms: number, signal?: AbortSignal): AbortSignal {
   const t = AbortSignal.timeout(ms);

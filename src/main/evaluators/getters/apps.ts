@@ -10,6 +10,7 @@ import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
 import { fetchGuestFile } from './file';
 import { commandOutput } from './general';
+import { sleepUnlessAborted } from '../../sleep';
 
 /** OSWorld's VLC HTTP port (DesktopEnv's vlc_port) and the password its VM image sets. */
 const VLC_PORT = 8080;
@@ -23,11 +24,8 @@ const FETCH_STATUS = [
   'sys.stdout.buffer.write(u.urlopen(r,timeout=10).read())\' "$1" "$2"',
 ].join('\n');
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
+const sleep = sleepUnlessAborted;
+
 
 /**
  * vlc_playing_info `{dest}` — VLC's /requests/status.xml from its HTTP interface on the guest (port 8080), saved in

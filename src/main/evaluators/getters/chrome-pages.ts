@@ -11,9 +11,9 @@ import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
 import { listTabs } from './cdp';
 import { activeTab, browserEndpointOf, TabSession, withNewTab } from './chrome-session';
+import { sleep } from '../../sleep';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * In-page extraction for active_tab_html_parse, one function per upstream helper: textContent of every match

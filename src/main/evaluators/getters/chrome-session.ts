@@ -5,6 +5,7 @@ import WebSocket from 'ws';
 import { closeDevToolsPage, listDevToolsPages } from '../../env/devtools';
 import type { GradingContext } from '../getter';
 import { listTabs, type Tab } from './cdp';
+import { sleep } from '../../sleep';
 
 /** The environment's DevTools endpoint, or an error naming the getter. */
 export function browserEndpointOf(ctx: GradingContext, type: string): string {
@@ -18,7 +19,6 @@ export async function activeTab(ctx: GradingContext, type: string): Promise<Tab 
   return (await listTabs(browserEndpointOf(ctx, type), ctx.signal))[0];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface CdpEvent {
   method: string;
