@@ -8,7 +8,9 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          // Tests on real applications (Chromium, LibreOffice) take up to 30 s on a quiet 2-core machine; a loaded
+          // CI machine may take twice that.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },
