@@ -12,7 +12,7 @@ export interface AppInfo {
   version: string;
   /** The folder the engine serves (tasks and runs are found below it). */
   root: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'static';
   /** Task sets a run can be started on besides the served folder (the bundled demo by app, `--tasks` folders). */
   taskSources?: { path: string; label: string }[];
 }
