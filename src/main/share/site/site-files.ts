@@ -79,7 +79,7 @@ export async function putFiles(
         const code = (e as NodeJS.ErrnoException).code;
         // Another filesystem: copy from now on; a file that cannot be linked (permissions, link count): copy it.
         if (code === 'EXDEV') canLink = false;
-        else if (!['EPERM', 'EACCES', 'ENOTSUP', 'EMLINK'].includes(code ?? '')) throw new Error(`${dest}: cannot link ${f.source} (${(e as Error).message})`);
+        else if (!['EPERM', 'EACCES', 'ENOTSUP', 'EMLINK'].includes(code ?? '')) throw new Error(`${dest}: cannot link ${f.source} (${(e as Error).message})`, { cause: e });
       }
     }
     if (!done) await copyFile(f.source, dest, constants.COPYFILE_EXCL);
