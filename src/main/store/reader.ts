@@ -1,7 +1,7 @@
 // Reads run folders — Proctor's own, and OSWorld's, Spider2-V's and UFO's result layouts — into the UI contract's
 // shapes. Tolerant of crashes at any point: cut lines, missing summaries and dead writers are reported as problems,
 // never thrown.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { RunDetail, TaskTrajectory, TaskSummary } from '../../shared/api';
@@ -121,6 +121,30 @@ function eventsByTask(events: RunEvent[]): Map<string, TaskEventState> {
 
 /** Step events are most of events.jsonl and say nothing about task states: readers pass over them. */
 const isStepEvent = (line: string) => line.startsWith('{"kind":"task.step"');
+
+/**
+ * A run's events without its step events, read again only when events.jsonl changed (another inode, size or time):
+ * reading each task of a large run (a replay, `proctor export html`) then reads the file once, not once per task.
+ * The few most recent runs are kept; callers do not change what they get.
+ */
+const recentEvents = new Map<string, { stamp: string; read: ReturnType<typeof readJsonLines<RunEvent>> }>();
+function taskStateEvents(dir: string): ReturnType<typeof readJsonLines<RunEvent>> {
+  const file = join(dir, files.events);
+  let stamp: string;
+  try {
+    const st = statSync(file);
+    stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return readJsonLines<RunEvent>(file, { skip: isStepEvent });
+  }
+  const hit = recentEvents.get(file);
+  if (hit?.stamp === stamp) return hit.read;
+  const read = readJsonLines<RunEvent>(file, { skip: isStepEvent });
+  recentEvents.delete(file);
+  recentEvents.set(file, { stamp, read });
+  if (recentEvents.size > 4) recentEvents.delete(recentEvents.keys().next().value!);
+  return read;
+}
 
 function runIsLive(manifest: RunManifest, events: RunEvent[]): boolean {
   const last = [...events].reverse().find((e) => e.kind === 'run.started' || e.kind === 'run.finished');
@@ -297,7 +321,7 @@ export function readRun(runDir: string, root?: string): RunDetail {
   if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
     throw new Error(`${manifestFile}: /tasks must be a list of task keys`);
   problems.push(...manifestProblems(manifest, manifestFile));
-  const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
+  const events = taskStateEvents(dir);
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);
   const byTask = eventsByTask(events.values);
@@ -336,7 +360,7 @@ export function readTaskTrajectory(runDir: string, taskKey: string): TaskTraject
   if (typeof manifest !== 'object' || manifest === null || !Array.isArray(manifest.tasks) || !manifest.tasks.includes(taskKey))
     throw new Error(`task '${taskKey}' is not in run ${(manifest as Partial<RunManifest> | null)?.runId ?? basename(dir)} (${join(dir, files.manifest)} /tasks)`);
   const problems: Problem[] = [];
-  const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
+  const events = taskStateEvents(dir);
   const live = runIsLive(manifest, events.values);
   const { item, dir: taskDir, summary, verdicts } = proctorTaskItem(
     dir,

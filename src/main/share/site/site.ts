@@ -2,15 +2,16 @@
 // breakdowns, every task's replay (overlays, Set-of-Mark, verdicts, labels) — that opens from file:// or any
 // static host. The answers are the workbench's own (the same handlers as `proctor serve`, asked once per run and
 // task) written as JS data files; each referenced file is put once below files/. Layout in src/main/share/README.md.
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { RunDetail } from '../../../shared/api';
 import type { RunListItem } from '../../../shared/run';
 import { runDataKey, runDataPath, SITE_GLOBAL, SITE_LOAD, siteFormat, taskDataKey, taskDataPath, type SiteIndex, type SiteRun } from '../../../shared/static-site';
 import { findRunDirs } from '../../store';
 import { proctorVersion } from '../../version';
 import { createWorkbench, type Workbench } from '../../workbench/workbench';
-import { checkedFile, filesOfTrajectory, putFiles, type RefusedFile, type SiteFile } from './site-files';
+import { fileChecker, filesOfTrajectory, putFiles, type RefusedFile, type SiteFile } from './site-files';
 import { writeSiteAssets } from './site-assets';
 
 export interface SiteProgress {
@@ -100,52 +101,78 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
   const refused: RefusedFile[] = [];
   let bytes = 0;
   let tasks = 0;
-  const write = async (rel: string, text: string) => {
+  const made = new Set<string>();
+  // Thousands of small files: written synchronously, each folder made once.
+  const write = (rel: string, text: string) => {
     const file = join(out, rel);
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text);
+    if (!made.has(dirname(file))) mkdirSync(dirname(file), { recursive: true });
+    made.add(dirname(file));
+    writeFileSync(file, text);
     bytes += Buffer.byteLength(text);
+  };
+
+  // Files are put while the answers are read (I/O beside CPU), in batches as they are found.
+  const pending: SiteFile[] = [];
+  const jobs: Promise<{ bytes: number; linked: number }>[] = [];
+  let failure: Error | undefined;
+  let found = 0;
+  let put = 0;
+  const flush = () => {
+    if (!pending.length) return;
+    const job = putFiles(pending.splice(0), join(out, 'files'), {
+      copy: options.copy,
+      onFile: () => {
+        put++;
+        if (put % 500 === 0) options.onProgress?.({ phase: 'files', done: put, total: found });
+      },
+    });
+    jobs.push(job.catch((e: Error) => ((failure ??= e), { bytes: 0, linked: 0 })));
   };
 
   // The answers: one workbench per root, asked as `proctor serve` would be (host paths hidden, root-relative files).
   const benches = new Map<string, Workbench>();
   const benchOf = (root: string) => benches.get(root) ?? benches.set(root, createWorkbench(root, { transport: 'http', localUser: true })).get(root)!;
   try {
-    const planned: { root: string; runDir: string; item: RunListItem }[] = [];
+    const planned: (Source & { path: string; detail: RunDetail })[] = [];
     for (const s of sources) {
-      // runs.list names the runs below the folder listed: the run itself is '.', made relative to the root here.
-      const items = await benchOf(s.root).handlers['runs.list']({ path: relative(s.root, s.runDir) });
-      for (const item of items)
-        if (resolve(s.runDir, item.path) === s.runDir) planned.push({ ...s, item: { ...item, path: relative(s.root, s.runDir).split('\\').join('/') } });
+      const path = relative(s.root, s.runDir).split('\\').join('/');
+      planned.push({ ...s, path, detail: await benchOf(s.root).handlers['runs.get']({ runId: path }) });
     }
-    const total = planned.reduce((n, p) => n + p.item.tasks, 0);
+    const total = planned.reduce((n, p) => n + p.detail.tasks.length, 0);
     let done = 0;
-    for (const { root, runDir, item } of planned) {
+    for (const { root, runDir, path: runId, detail } of planned) {
       const h = benchOf(root).handlers;
+      const checkFile = fileChecker(root, runDir);
       const i = runs.length;
-      const runId = item.path;
-      const detail = await h['runs.get']({ runId });
+      const item: RunListItem = { ...detail.run, path: runId };
       const stats = await h['runs.stats']({ runId }).catch(() => null);
       const statsWithErrors = await h['runs.stats']({ runId, includeErrors: true }).catch(() => null);
       runs.push(item);
       const keys = detail.tasks.map((t) => t.key);
       tasks += keys.length;
       index.push({ runId: item.runId, path: item.path, data: runDataPath(i), tasks: keys });
-      await write(runDataPath(i), dataScript(runDataKey(i), { detail, stats, statsWithErrors }));
+      write(runDataPath(i), dataScript(runDataKey(i), { detail: { ...detail, run: item }, stats, statsWithErrors }));
       for (const [j, key] of keys.entries()) {
         const trajectory = await h['runs.task']({ runId, taskKey: key });
-        const demo = await h['demos.get']({ runId, taskKey: key }).catch(() => null);
-        await write(taskDataPath(i, j), dataScript(taskDataKey(i, j), { trajectory, demo }));
+        // Only a person's run (agent human) has demonstration reviews; others are answered without asking.
+        const demo = item.agent === 'human' ? await h['demos.get']({ runId, taskKey: key }).catch(() => null) : null;
+        write(taskDataPath(i, j), dataScript(taskDataKey(i, j), { trajectory, demo }));
         for (const path of filesOfTrajectory(trajectory, item.path)) {
           if (files.has(path)) continue;
-          const checked = await checkedFile(root, runDir, path);
-          if ('file' in checked) files.set(path, { path, source: checked.file });
-          else if (checked.why !== 'missing') refused.push({ run: item.path, task: key, path, why: checked.why });
+          const checked = checkFile(path);
+          if ('file' in checked) {
+            const f = { path, source: checked.file };
+            files.set(path, f);
+            pending.push(f);
+            found++;
+          } else if (checked.why !== 'missing') refused.push({ run: item.path, task: key, path, why: checked.why });
         }
+        if (pending.length >= 256) flush();
         options.onProgress?.({ phase: 'answers', done: ++done, total: Math.max(total, done) });
       }
     }
   } finally {
+    flush();
     for (const wb of benches.values()) await wb.close();
   }
 
@@ -157,18 +184,14 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
     runs,
     index,
   };
-  await write('data/site.js', `window.${SITE_GLOBAL}=${JSON.stringify(site)};\n`);
+  write('data/site.js', `window.${SITE_GLOBAL}=${JSON.stringify(site)};\n`);
   bytes += await writeSiteAssets(options.uiDir, out);
 
+  const results = await Promise.all(jobs);
+  if (failure) throw failure;
+  options.onProgress?.({ phase: 'files', done: put, total: found });
   const list = [...files.values()];
-  let put = 0;
-  const result = await putFiles(list, join(out, 'files'), {
-    copy: options.copy,
-    onFile: () => {
-      put++;
-      if (put % 200 === 0 || put === list.length) options.onProgress?.({ phase: 'files', done: put, total: list.length });
-    },
-  });
+  const result = results.reduce((a, r) => ({ bytes: a.bytes + r.bytes, linked: a.linked + r.linked }), { bytes: 0, linked: 0 });
   bytes += result.bytes;
   return {
     out,
