@@ -1,6 +1,7 @@
-// The reader keeps a run's parsed events while events.jsonl is unchanged (so reading 500 tasks reads it once) and
-// reads it again as soon as it changes: a verdict or a run event appended between two reads shows in the second.
-import { mkdtempSync, rmSync } from 'node:fs';
+// The reader keeps a run's parsed events and manifest while their files are unchanged (so reading 500 tasks reads
+// them once) and reads them again as soon as they change: a verdict or a run event appended, or a manifest edited,
+// between two reads shows in the second; a caller changing what it got changes nothing for the next.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -24,5 +25,19 @@ describe('the events of a run, read once while unchanged', () => {
     expect(readRun(runDir).run.live).toBe(false);
     appendJsonLine(join(runDir, 'events.jsonl'), { kind: 'run.started', runId: before.runId, at: new Date().toISOString(), tasks: keys });
     expect(readRun(runDir).run.live).toBe(true);
+  });
+
+  it('reads a changed manifest again, and hands each reader its own copy', async () => {
+    const { runDir, keys } = await proctorRun(join(tmp, 'runs-m'), 1, 1);
+    const first = readTaskTrajectory(runDir, keys[0]);
+    expect(first.item.instruction).toBe('task t1');
+    (first.item as { instruction?: string }).instruction = 'changed by a caller';
+    first.item.tags?.push('changed');
+    expect(readTaskTrajectory(runDir, keys[0]).item.instruction).toBe('task t1');
+    const file = join(runDir, 'manifest.json');
+    const m = JSON.parse(readFileSync(file, 'utf8')) as { taskInfo: Record<string, { instruction: string }> };
+    m.taskInfo[keys[0]].instruction = 'task t1, edited';
+    writeFileSync(file, JSON.stringify(m));
+    expect(readTaskTrajectory(runDir, keys[0]).item.instruction).toBe('task t1, edited');
   });
 });

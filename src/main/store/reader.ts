@@ -122,6 +122,34 @@ function eventsByTask(events: RunEvent[]): Map<string, TaskEventState> {
 /** Step events are most of events.jsonl and say nothing about task states: readers pass over them. */
 const isStepEvent = (line: string) => line.startsWith('{"kind":"task.step"');
 
+/** The stamp of a file that changes when it is rewritten or appended to; undefined when it cannot be read. */
+function stampOf(file: string): string | undefined {
+  try {
+    const st = statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A run's manifest for reading one of its tasks, parsed again only when manifest.json changed: a copy of the kept
+ * one otherwise (a caller may change what it gets), which costs a third of checking and parsing 500 tasks' worth.
+ */
+const recentManifests = new Map<string, { stamp: string; read: ReturnType<typeof readJsonFile<RunManifest>> }>();
+function manifestOfRun(dir: string): ReturnType<typeof readJsonFile<RunManifest>> {
+  const file = join(dir, files.manifest);
+  const stamp = stampOf(file);
+  const hit = stamp === undefined ? undefined : recentManifests.get(file);
+  if (hit && hit.stamp === stamp) return structuredClone(hit.read);
+  const read = readJsonFile<RunManifest>(file);
+  if (stamp === undefined) return read;
+  recentManifests.delete(file);
+  recentManifests.set(file, { stamp, read: structuredClone(read) });
+  if (recentManifests.size > 4) recentManifests.delete(recentManifests.keys().next().value!);
+  return read;
+}
+
 /**
  * A run's events without its step events, read again only when events.jsonl changed (another inode, size or time):
  * reading each task of a large run (a replay, `proctor export html`) then reads the file once, not once per task.
@@ -130,13 +158,8 @@ const isStepEvent = (line: string) => line.startsWith('{"kind":"task.step"');
 const recentEvents = new Map<string, { stamp: string; read: ReturnType<typeof readJsonLines<RunEvent>> }>();
 function taskStateEvents(dir: string): ReturnType<typeof readJsonLines<RunEvent>> {
   const file = join(dir, files.events);
-  let stamp: string;
-  try {
-    const st = statSync(file);
-    stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return readJsonLines<RunEvent>(file, { skip: isStepEvent });
-  }
+  const stamp = stampOf(file);
+  if (stamp === undefined) return readJsonLines<RunEvent>(file, { skip: isStepEvent });
   const hit = recentEvents.get(file);
   if (hit?.stamp === stamp) return hit.read;
   const read = readJsonLines<RunEvent>(file, { skip: isStepEvent });
@@ -354,7 +377,7 @@ export function readTaskTrajectory(runDir: string, taskKey: string): TaskTraject
     if (foreign) return foreign.task(dir, taskKey);
     throw new Error(`${dir}: not a run folder; expected ${layoutNames}`);
   }
-  const read = readJsonFile<RunManifest>(join(dir, files.manifest));
+  const read = manifestOfRun(dir);
   if (read.problem) throw new Error(`${join(dir, files.manifest)}: ${read.problem.message}`);
   const manifest = read.value;
   if (typeof manifest !== 'object' || manifest === null || !Array.isArray(manifest.tasks) || !manifest.tasks.includes(taskKey))
