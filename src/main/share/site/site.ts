@@ -76,8 +76,8 @@ function sourcesOf(args: string[]): Source[] {
     const root = dirname(dir);
     for (const runDir of found) {
       const path = relative(root, runDir).split('\\').join('/');
+      if (sources.some((s) => s.runDir === runDir)) continue; // named twice (itself and a folder above it)
       const other = seen.get(path);
-      if (other === runDir) continue;
       if (other) throw new Error(`${runDir}: its site path '${path}' is also that of ${other}; export the two in separate sites, or give their folders different names`);
       seen.set(path, runDir);
       sources.push({ root, runDir });
