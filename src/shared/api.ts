@@ -12,7 +12,7 @@ export interface AppInfo {
   version: string;
   /** The folder the engine serves (tasks and runs are found below it). */
   root: string;
-  transport: 'ipc' | 'http';
+  transport: 'ipc' | 'http' | 'static';
   /** Task sets a run can be started on besides the served folder (the bundled demo by app, `--tasks` folders). */
   taskSources?: { path: string; label: string }[];
   /** The agents a run can be started with here, as their registry declares them. */
@@ -174,6 +174,11 @@ export interface ApiMethods {
   'demos.review': { params: { runId: string; taskKey: string; verdict: 'accepted' | 'rejected'; reason: string }; result: DemonstrationView };
   /** Whether a run's task is a person's run, and the demonstration reviews it has had (the latest decides). */
   'demos.get': { params: { runId: string; taskKey: string }; result: DemonstrationView };
+  /**
+   * The task's replay as an MP4 (`proctor export video` for one task: click marks, zooms, captions, the verdict),
+   * written beside the task's files; `path` is below the served root, for `fileUrl`. Needs ffmpeg on the engine.
+   */
+  'runs.exportVideo': { params: { runId: string; taskKey: string }; result: { path: string; bytes: number; frames: number; seconds: number } };
 }
 
 /** A run's task as a demonstration: a person's run (`human`) can be accepted as the task's oracle (`--agent demo`). */
@@ -277,6 +282,8 @@ export const methodPolicies = {
   'demos.review': { reveals: ['grades'], roles: ['lead'], does: 'review demonstrations' },
   // A verdict on a person's run is not for annotators, who may be labelling that run blind.
   'demos.get': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see demonstration reviews' },
+  // The video ends on the verdict card (the score): not for annotators, who may be labelling the task blind.
+  'runs.exportVideo': { reveals: ['grades', 'hostPaths'], roles: ['reviewer', 'lead'], does: 'export replay videos' },
 } as const satisfies { readonly [M in MethodName]: MethodPolicy };
 
 type Policies = typeof methodPolicies;
@@ -441,6 +448,7 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
     ['runId', 'taskKey', 'verdict', 'reason'],
   ),
   'demos.get': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
+  'runs.exportVideo': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
 };
 
 export const methodNames = Object.keys(paramSchemas) as MethodName[];

@@ -1,7 +1,7 @@
 // Reads run folders — Proctor's own, and OSWorld's, Spider2-V's and UFO's result layouts — into the UI contract's
 // shapes. Tolerant of crashes at any point: cut lines, missing summaries and dead writers are reported as problems,
 // never thrown.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { RunDetail, TaskTrajectory, TaskSummary } from '../../shared/api';
@@ -121,6 +121,53 @@ function eventsByTask(events: RunEvent[]): Map<string, TaskEventState> {
 
 /** Step events are most of events.jsonl and say nothing about task states: readers pass over them. */
 const isStepEvent = (line: string) => line.startsWith('{"kind":"task.step"');
+
+/** The stamp of a file that changes when it is rewritten or appended to; undefined when it cannot be read. */
+function stampOf(file: string): string | undefined {
+  try {
+    const st = statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A run's manifest for reading one of its tasks, parsed again only when manifest.json changed: a copy of the kept
+ * one otherwise (a caller may change what it gets), which costs a third of checking and parsing 500 tasks' worth.
+ */
+const recentManifests = new Map<string, { stamp: string; read: ReturnType<typeof readJsonFile<RunManifest>> }>();
+function manifestOfRun(dir: string): ReturnType<typeof readJsonFile<RunManifest>> {
+  const file = join(dir, files.manifest);
+  const stamp = stampOf(file);
+  const hit = stamp === undefined ? undefined : recentManifests.get(file);
+  if (hit && hit.stamp === stamp) return structuredClone(hit.read);
+  const read = readJsonFile<RunManifest>(file);
+  if (stamp === undefined) return read;
+  recentManifests.delete(file);
+  recentManifests.set(file, { stamp, read: structuredClone(read) });
+  if (recentManifests.size > 4) recentManifests.delete(recentManifests.keys().next().value!);
+  return read;
+}
+
+/**
+ * A run's events without its step events, read again only when events.jsonl changed (another inode, size or time):
+ * reading each task of a large run (a replay, `proctor export html`) then reads the file once, not once per task.
+ * The few most recent runs are kept; callers do not change what they get.
+ */
+const recentEvents = new Map<string, { stamp: string; read: ReturnType<typeof readJsonLines<RunEvent>> }>();
+function taskStateEvents(dir: string): ReturnType<typeof readJsonLines<RunEvent>> {
+  const file = join(dir, files.events);
+  const stamp = stampOf(file);
+  if (stamp === undefined) return readJsonLines<RunEvent>(file, { skip: isStepEvent });
+  const hit = recentEvents.get(file);
+  if (hit?.stamp === stamp) return hit.read;
+  const read = readJsonLines<RunEvent>(file, { skip: isStepEvent });
+  recentEvents.delete(file);
+  recentEvents.set(file, { stamp, read });
+  if (recentEvents.size > 4) recentEvents.delete(recentEvents.keys().next().value!);
+  return read;
+}
 
 function runIsLive(manifest: RunManifest, events: RunEvent[]): boolean {
   const last = [...events].reverse().find((e) => e.kind === 'run.started' || e.kind === 'run.finished');
@@ -297,7 +344,7 @@ export function readRun(runDir: string, root?: string): RunDetail {
   if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
     throw new Error(`${manifestFile}: /tasks must be a list of task keys`);
   problems.push(...manifestProblems(manifest, manifestFile));
-  const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
+  const events = taskStateEvents(dir);
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);
   const byTask = eventsByTask(events.values);
@@ -330,13 +377,13 @@ export function readTaskTrajectory(runDir: string, taskKey: string): TaskTraject
     if (foreign) return foreign.task(dir, taskKey);
     throw new Error(`${dir}: not a run folder; expected ${layoutNames}`);
   }
-  const read = readJsonFile<RunManifest>(join(dir, files.manifest));
+  const read = manifestOfRun(dir);
   if (read.problem) throw new Error(`${join(dir, files.manifest)}: ${read.problem.message}`);
   const manifest = read.value;
   if (typeof manifest !== 'object' || manifest === null || !Array.isArray(manifest.tasks) || !manifest.tasks.includes(taskKey))
     throw new Error(`task '${taskKey}' is not in run ${(manifest as Partial<RunManifest> | null)?.runId ?? basename(dir)} (${join(dir, files.manifest)} /tasks)`);
   const problems: Problem[] = [];
-  const events = readJsonLines<RunEvent>(join(dir, files.events), { skip: isStepEvent });
+  const events = taskStateEvents(dir);
   const live = runIsLive(manifest, events.values);
   const { item, dir: taskDir, summary, verdicts } = proctorTaskItem(
     dir,

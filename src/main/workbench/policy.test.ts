@@ -46,6 +46,7 @@ const samples: { [M in MethodName]: Params<M> } = {
   'reviews.get': { task: taskPath },
   'demos.review': { runId: 'runA', taskKey: 'demo/t1', verdict: 'accepted', reason: 'shows the task' },
   'demos.get': { runId: 'runA', taskKey: 'demo/t1' },
+  'runs.exportVideo': { runId: 'runA', taskKey: 'demo/t1' },
 };
 
 /** Where in an answer a grade is: a score or success rate, a rule or judge verdict, a label by someone else. */

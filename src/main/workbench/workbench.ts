@@ -10,6 +10,7 @@ import { workbenchAgents } from '../agents';
 import { annotateHandlers } from './annotate-handlers';
 import { reviewHandlers } from './review-handlers';
 import { demoHandlers } from './demo-handlers';
+import { videoHandlers } from './video-handlers';
 import { withRootHidden } from './shown-paths';
 import { blindReview } from './blind-review';
 import { servingFolder } from './dispatch';
@@ -31,7 +32,7 @@ export function createWorkbench(root: string, opts: { transport: AppInfo['transp
   const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
     'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport, taskSources: taskSources(sources), agents: workbenchAgents() }),
-    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root), ...demoHandlers(root) }),
+    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root), ...demoHandlers(root), ...videoHandlers(root) }),
   };
   // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).
   return { handlers: servingFolder(handlers, blindReview(root), root), events, stopAll: runs.stopAll, close: runs.close };

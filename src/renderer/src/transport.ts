@@ -1,10 +1,14 @@
-// Picks the transport at start: the preload's IPC bridge in Electron, HTTP + WebSocket in a browser.
+// Picks the transport at start: the preload's IPC bridge in Electron, HTTP + WebSocket in a browser, the exported
+// data of a static site (`proctor export html`).
 // Both give the same ProctorClient; nothing else in the UI knows which one it has.
 import type { ApiEvents, EventName, MethodName, Params, ProctorClient, Result } from '../../shared/api';
+import { SITE_GLOBAL, type SiteIndex } from '../../shared/static-site';
+import { staticClient } from './static-transport';
 
 declare global {
   interface Window {
     proctor?: ProctorClient;
+    [SITE_GLOBAL]?: SiteIndex;
   }
 }
 
@@ -52,4 +56,7 @@ function httpClient(): ProctorClient {
   };
 }
 
-export const client: ProctorClient = window.proctor ?? httpClient();
+// A `proctor export html` site (data/site.js set the run list): read-only, answered from the exported files.
+const site = window[SITE_GLOBAL];
+export const readOnlySite = !window.proctor && !!site;
+export const client: ProctorClient = window.proctor ?? (site ? staticClient(site) : httpClient());

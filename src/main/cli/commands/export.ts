@@ -1,5 +1,6 @@
-// `proctor export labels|trajectory|video`: people's labels with provenance (JSONL / CSV); each task's trajectory
-// as one JSON in a versioned schema (src/main/share/trajectory-export.ts); an MP4 per task (src/main/share/video).
+// `proctor export labels|trajectory|video|html`: people's labels with provenance (JSONL / CSV); each task's trajectory
+// as one JSON in a versioned schema (src/main/share/trajectory-export.ts); an MP4 per task (src/main/share/video);
+// a static read-only site of the workbench (src/main/share/site).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { shownPath, UsageError, type CliCommand, type CliIo } from '../command';
@@ -9,10 +10,13 @@ import { writeFileAtomic } from '../../store';
 import { readPriceFile, runDirsOf } from '../../report';
 import { exportTrajectories } from '../../share/trajectory-export';
 import { exportVideos } from '../../share/video/video';
+import { exportSite, type SiteProgress } from '../../share/site/site';
+import { ensureUiBuilt } from '../../server/ui-build';
 
 const usage = `Usage: proctor export labels <run-dir>… [--format jsonl|csv] [--out FILE] [--root DIR] [--history]
        proctor export trajectory <run-dir>… --out DIR [--task KEY]… [--prices FILE]
        proctor export video <run-dir> [--task KEY]… [--gif] [--out DIR]
+       proctor export html <run-dir>… --out DIR [--copy] [--title TEXT]
 
 labels: each person's current labels of the runs (default: every run below --root DIR, default the current
 folder): their latest run label and their latest mark of each step, with a lead's settlements and comments.
@@ -32,7 +36,42 @@ each click, the step number, action and the model's thought as a caption, and th
   --gif           also a small GIF preview beside each MP4
   --out DIR       where the videos go (default ./videos), as DIR/<domain>/<task>.mp4
 
+html: a static, read-only site of the workbench for the runs — run table, statistics with breakdowns, each task's
+replay with its overlays, Set-of-Mark, verdicts and labels — that opens from file:// (DIR/index.html) with no
+server, or from any static host; links to a run, task or step work in it. Screenshots and other files are put
+once below DIR/files (hard-linked when on the same filesystem, else copied); files a run names outside its own
+folder are refused and listed. An existing DIR is replaced only when it is an earlier export.
+  --copy          copy the files even where a hard link would do
+  --title TEXT    what the site's header names (default: the run's folder, or "N runs")
+
   --task KEY      only this task (<domain>/<task id>); may be repeated`;
+
+const thousands = (n: number) => n.toLocaleString('en-US');
+const sizeText = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : bytes >= 1024 ** 2 ? `${Math.round(bytes / 1024 ** 2)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+
+async function html(runDirs: string[], values: { out?: string; copy?: boolean; title?: string }, io: CliIo): Promise<number> {
+  if (!values.out) throw new UsageError('export html needs --out DIR');
+  try {
+    const uiDir = await ensureUiBuilt((line) => io.err(line));
+    let last = performance.now();
+    const progress = (p: SiteProgress) => {
+      const now = performance.now();
+      if (now - last < 2000 && p.done < p.total) return;
+      last = now;
+      io.err(p.phase === 'answers' ? `  read ${thousands(p.done)} of ${thousands(p.total)} tasks…` : `  put ${thousands(p.done)} of ${thousands(p.total)} files…`);
+    };
+    const r = await exportSite(runDirs, values.out, { uiDir, copy: values.copy, title: values.title, onProgress: progress });
+    for (const f of r.refused.slice(0, 10)) io.err(`refused ${f.run}${f.task ? ` ${f.task}` : ''}: ${f.path}: ${f.why}`);
+    if (r.refused.length > 10) io.err(`… ${r.refused.length - 10} more refused files`);
+    io.out(`${sizeText(r.bytes)}, ${thousands(r.screenshots)} screenshots, written in ${r.seconds < 10 ? r.seconds.toFixed(1) : Math.round(r.seconds)} s`);
+    io.out(`${r.runs} run${r.runs === 1 ? '' : 's'}, ${thousands(r.tasks)} tasks, ${thousands(r.files)} files (${thousands(r.linked)} hard-linked)${r.refused.length ? `, ${r.refused.length} refused` : ''}`);
+    io.out(`open ${shownPath(resolve(r.out, 'index.html'))} (or put ${shownPath(r.out)} on any static host)`);
+    return 0;
+  } catch (e) {
+    io.err(`proctor export: ${(e as Error).message}`);
+    return 1;
+  }
+}
 
 async function labels(runDirs: string[], values: { format?: string; out?: string; root?: string; history?: boolean }, io: CliIo): Promise<number> {
   const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
@@ -52,7 +91,7 @@ async function labels(runDirs: string[], values: { format?: string; out?: string
 
 export const command: CliCommand = {
   name: 'export',
-  summary: "export people's labels (JSONL / CSV), trajectories as versioned JSON, or replay videos (MP4)",
+  summary: "export people's labels (JSONL / CSV), trajectories as versioned JSON, replay videos (MP4), or a static site",
   usage,
   async run(argv, io) {
     const { values, positionals } = parseArgs({
@@ -65,12 +104,18 @@ export const command: CliCommand = {
         prices: { type: 'string' },
         gif: { type: 'boolean' },
         history: { type: 'boolean' },
+        copy: { type: 'boolean' },
+        title: { type: 'string' },
       },
       allowPositionals: true,
     });
     const [what, ...runDirs] = positionals;
-    const known = 'labels, trajectory, video';
+    const known = 'labels, trajectory, video, html';
     if (what === 'labels') return labels(runDirs, values, io);
+    if (what === 'html') {
+      if (!runDirs.length) throw new UsageError('export html needs a run folder');
+      return html(runDirs, values, io);
+    }
     if (what !== 'trajectory' && what !== 'video') throw new UsageError(what ? `cannot export '${what}'; known: ${known}` : `say what to export: ${known}`);
     if (!runDirs.length) throw new UsageError(`export ${what} needs a run folder`);
     if (what === 'trajectory') {

@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Action, StepRecord } from '../../../shared/run';
-import { client } from '../transport';
+import { client, readOnlySite } from '../transport';
+import { ExportVideo } from '../components/ExportVideo';
 import { navigate, type Route } from '../route';
 import { ActionOverlay, colourOf } from '../components/ActionOverlay';
 import { VerdictPanel } from '../components/VerdictPanel';
@@ -113,6 +114,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
         {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
         {isLiveTask(traj.item.state) && <RunControls runId={runId} keys />}
         <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
+        {!readOnlySite && !isLiveTask(traj.item.state) && <ExportVideo runId={runId} taskKey={taskKey} />}
         <span className="muted small">←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back</span>
       </div>
       <AttemptsPanel runId={runId} taskKey={taskKey} />
