@@ -6,6 +6,8 @@
 import type { AccessibilityNode } from '../../environment';
 import { DBusCallError, DBusConnection } from './dbus-wire';
 import { peerConnection } from './peer';
+import { atspiStateNames, atspiTag } from './atspi-names';
+import { gridCells } from './sheet-cells';
 
 /** Where calls go: the accessibility bus, or an application's own socket (peer.ts). */
 interface Bus {
@@ -33,36 +35,15 @@ export interface AtspiOptions {
    * Default true; false: everything through the accessibility bus.
    */
   direct?: boolean;
+  /**
+   * How a huge table's visible cells are read: `grid` (default) asks every visible cell its text and states and
+   * takes names and boxes from the table's grid (sheet-cells.ts); `walk` reads each cell as an object of its own
+   * (the earlier way, kept to check the grid against); `none` leaves them out (the rest of the tree, measured alone).
+   */
+  tableCells?: 'grid' | 'walk' | 'none';
 }
 
-/** AtspiStateType, in enum order (at-spi2-core atspi-constants.h). */
-const STATE_NAMES = [
-  'invalid', 'active', 'armed', 'busy', 'checked', 'collapsed', 'defunct', 'editable', 'enabled', 'expandable',
-  'expanded', 'focusable', 'focused', 'has-tooltip', 'horizontal', 'iconified', 'modal', 'multi-line',
-  'multiselectable', 'opaque', 'pressed', 'resizable', 'selectable', 'selected', 'sensitive', 'showing',
-  'single-line', 'stale', 'transient', 'vertical', 'visible', 'manages-descendants', 'indeterminate', 'required',
-  'truncated', 'animated', 'invalid-entry', 'supports-autocompletion', 'selectable-text', 'is-default', 'visited',
-  'checkable', 'has-popup', 'read-only',
-];
-
-/** Decodes GetState's two 32-bit words into state names. */
-export function atspiStateNames(words: number[]): string[] {
-  const names: string[] = [];
-  words.forEach((word, w) => {
-    for (let bit = 0; bit < 32; bit++) {
-      if ((word >>> bit) & 1) {
-        const name = STATE_NAMES[w * 32 + bit];
-        if (name) names.push(name);
-      }
-    }
-  });
-  return names;
-}
-
-/** AT-SPI role names use spaces (`push button`); OSWorld's tags use hyphens (`push-button`). */
-export function atspiTag(roleName: string): string {
-  return roleName.trim().toLowerCase().replace(/\s+/g, '-') || 'unknown';
-}
+export { atspiStateNames, atspiTag } from './atspi-names';
 
 /**
  * Containers with more children than this are never asked for their list: GetChildren makes the application
@@ -177,6 +158,8 @@ interface ObjectRead {
   children: Ref[];
   /** The children are the visible cells of a huge table. */
   hugeTable: boolean;
+  /** A huge table's visible cells, read as a grid (then `children` is empty). */
+  cells?: AccessibilityNode[];
 }
 
 function textOf(reply: unknown[] | undefined): string | undefined {
@@ -216,6 +199,8 @@ interface ReadMode {
   cell?: boolean;
   /** Leave the object out when it is not showing (asking its states only). */
   showingOnly?: boolean;
+  /** How a huge table's visible cells are read (AtspiOptions.tableCells). */
+  tableCells?: AtspiOptions['tableCells'];
 }
 
 /**
@@ -266,18 +251,25 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
   const count = childCountOf(props);
   const huge = count > MAX_CHILDREN || states.includes('manages-descendants');
   const hugeTable = huge && count > 0 && interfaces.includes(TABLE);
+  let cells: AccessibilityNode[] | undefined;
   const [text, children] = await Promise.all([
     interfaces.includes(TEXT) ? ask(TEXT, 'GetText', 'ii', [0, -1]).then(textOf) : undefined,
     !huge
       ? listChildren(count).then((refs) => (mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs))
       : hugeTable
-        ? visibleCells(bus, deadline, ref, node)
+        ? visibleRange(bus, deadline, ref, node).then(async (range): Promise<Ref[]> => {
+            if (!range || mode.tableCells === 'none') return [];
+            if (mode.tableCells === 'walk') return cellsOfRange(bus, deadline, ref, range);
+            const askCell = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) => tryCall(bus, deadline, n, p, i, m, sig, body);
+            cells = await gridCells(askCell, ref, range[0], range[1], { maxCells: MAX_VISIBLE_CELLS, maxText: MAX_TEXT, showingOnly: !!mode.showingOnly });
+            return [];
+          })
         : count > 0
           ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN))
           : [],
   ]);
   if (text) node.text = text;
-  return { node, children, hugeTable };
+  return { node, children, hugeTable, cells };
 }
 
 /**
@@ -298,12 +290,12 @@ async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n:
 }
 
 /**
- * The cells of a huge table (a Calc sheet) that are on screen: the cells at the table's top-left and bottom-right
- * corners give the visible rows and columns (their index in the table → row, column), and each cell of that
- * range is asked by row and column. Never enumerates the table's children.
+ * The rows and columns of a huge table (a Calc sheet) that are on screen, as its top-left and bottom-right
+ * visible cells (row, column): the cells at the table's corners (their index in the table → row, column).
+ * Never enumerates the table's children.
  */
-async function visibleCells(bus: Bus, deadline: Deadline, [name, path]: Ref, table: AccessibilityNode): Promise<Ref[]> {
-  if (!(table.width > 2 && table.height > 2)) return [];
+async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, table: AccessibilityNode): Promise<[[number, number], [number, number]] | undefined> {
+  if (!(table.width > 2 && table.height > 2)) return undefined;
   const cellAt = async (x: number, y: number): Promise<[number, number] | undefined> => {
     const at = (await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0]))?.[0] as Ref | undefined;
     if (!at || at[1] === NULL_PATH) return undefined;
@@ -317,7 +309,11 @@ async function visibleCells(bus: Bus, deadline: Deadline, [name, path]: Ref, tab
     cellAt(table.x + 1, table.y + 1),
     cellAt(table.x + table.width - 2, table.y + table.height - 2),
   ]);
-  if (!first || !last) return [];
+  return first && last ? [first, last] : undefined;
+}
+
+/** The cells of a visible range, one GetAccessibleAt each (each then read as an object of its own). */
+async function cellsOfRange(bus: Bus, deadline: Deadline, [name, path]: Ref, [first, last]: [[number, number], [number, number]]): Promise<Ref[]> {
   const rows = Math.max(0, last[0] - first[0] + 1);
   const cols = Math.max(0, Math.min(last[1] - first[1] + 1, MAX_VISIBLE_CELLS));
   const wanted: [number, number][] = [];
@@ -357,6 +353,7 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
   const maxNodes = opts.maxNodes ?? 5000;
   const skip = new Set((opts.skipApps ?? []).map((a) => a.toLowerCase()));
   const prune = opts.pruneHidden ?? true;
+  const tableCells = opts.tableCells ?? 'grid';
   const reach = opts.hostAddress ?? ((a: string) => a);
   const cannotReach = (error: unknown): Error =>
     new Error(
@@ -410,7 +407,7 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       count++;
       const isApp = !p.parent;
       const [r, peer] = await Promise.all([
-        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined),
+        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent, tableCells }).catch(() => undefined),
         isApp ? peerOf(p.ref) : p.peer,
       ]);
       if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
@@ -421,6 +418,15 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       node.app = isApp ? node.name : p.app;
       const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable, peer })));
       const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
+      if (r.cells) {
+        // the grid's cells count against the node cap like walked ones
+        const room = Math.max(0, maxNodes - count);
+        count += Math.min(room, r.cells.length);
+        for (const cell of r.cells.slice(0, room)) {
+          cell.app = node.app;
+          children.push(cell);
+        }
+      }
       if (children.length) node.children = children;
       return node;
     };
