@@ -72,7 +72,7 @@ class Deadline {
 class TimedOut extends Error {}
 
 /** One method call. The walk's deadline fails the whole connection (one timer, not one per call). */
-async function call(
+function call(
   bus: Bus,
   deadline: Deadline,
   destination: string,
@@ -82,48 +82,36 @@ async function call(
   signature = '',
   body: unknown[] = [],
 ): Promise<unknown[]> {
-  if (deadline.left <= 0) throw new TimedOut();
+  if (deadline.left <= 0) return Promise.reject(new TimedOut());
   return bus.call(destination, path, iface, member, signature, body);
 }
 
+const noReply = (error: unknown): undefined => {
+  if (error instanceof DBusCallError) return undefined;
+  throw error;
+};
+
 /** Same call, but an error reply (a dead object, a missing interface) gives `undefined`. Timeouts still throw. */
-async function tryCall(...args: Parameters<typeof call>): Promise<unknown[] | undefined> {
-  try {
-    return await call(...args);
-  } catch (error) {
-    if (error instanceof DBusCallError) return undefined;
-    throw error;
-  }
+function tryCall(...args: Parameters<typeof call>): Promise<unknown[] | undefined> {
+  return call(...args).catch(noReply);
 }
 
 /** A connection kept between walks, seen by one walk: at its deadline this walk's calls fail, the connection stays. */
 class Scoped implements Bus {
-  private readonly waiting = new Set<(e: Error) => void>();
+  /** This walk's calls on the connection (the connection fails them as a group). */
+  private readonly group = {};
   private dead = false;
 
   constructor(private readonly conn: DBusConnection) {}
 
-  call(...args: Parameters<Bus['call']>): Promise<unknown[]> {
+  call(destination: string | undefined, path: string, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
     if (this.dead) return Promise.reject(new TimedOut());
-    return new Promise((resolve, reject) => {
-      this.waiting.add(reject);
-      this.conn.call(...args).then(
-        (body) => {
-          this.waiting.delete(reject);
-          resolve(body);
-        },
-        (e: unknown) => {
-          this.waiting.delete(reject);
-          reject(e as Error);
-        },
-      );
-    });
+    return this.conn.call(destination, path, iface, member, signature, body, this.group);
   }
 
   expire(): void {
     this.dead = true;
-    for (const reject of this.waiting) reject(new TimedOut());
-    this.waiting.clear();
+    this.conn.failGroup(this.group, new TimedOut());
   }
 }
 
