@@ -189,6 +189,8 @@ interface ReadMode {
   showingOnly?: boolean;
   /** How a huge table's visible cells are read (AtspiOptions.tableCells). */
   tableCells?: AtspiOptions['tableCells'];
+  /** Gives a huge table's cells read as a grid: `fresh` reads them now; the walk may have read them already. */
+  sheet?: (ref: Ref, table: AccessibilityNode, fresh: () => Promise<AccessibilityNode[]>) => Promise<AccessibilityNode[]>;
 }
 
 /**
@@ -245,13 +247,13 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
     !huge
       ? listChildren(count).then((refs) => (mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs))
       : hugeTable
-        ? visibleRange(bus, deadline, ref, node).then(async (range): Promise<Ref[]> => {
-            if (!range || mode.tableCells === 'none') return [];
-            if (mode.tableCells === 'walk') return cellsOfRange(bus, deadline, ref, range);
-            const askCell = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) => tryCall(bus, deadline, n, p, i, m, sig, body);
-            cells = await gridCells(askCell, ref, range[0], range[1], { maxCells: MAX_VISIBLE_CELLS, maxText: MAX_TEXT, showingOnly: !!mode.showingOnly });
-            return [];
-          })
+        ? mode.tableCells === 'grid' || mode.tableCells === undefined
+          ? (async () => {
+              const fresh = () => readGrid(bus, deadline, ref, node, !!mode.showingOnly);
+              cells = await (mode.sheet ? mode.sheet(ref, node, fresh) : fresh());
+              return [];
+            })()
+          : visibleRange(bus, deadline, ref, node).then((range) => (range && mode.tableCells === 'walk' ? cellsOfRange(bus, deadline, ref, range) : []))
         : count > 0
           ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN))
           : [],
@@ -282,7 +284,7 @@ async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n:
  * visible cells (row, column): the cells at the table's corners (their index in the table → row, column).
  * Never enumerates the table's children.
  */
-async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, table: AccessibilityNode): Promise<[[number, number], [number, number]] | undefined> {
+async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): Promise<[[number, number], [number, number]] | undefined> {
   if (!(table.width > 2 && table.height > 2)) return undefined;
   const cellAt = async (x: number, y: number): Promise<[number, number] | undefined> => {
     const at = (await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0]))?.[0] as Ref | undefined;
@@ -299,6 +301,24 @@ async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, tab
   ]);
   return first && last ? [first, last] : undefined;
 }
+
+/** The visible cells of a huge table `ref` whose box is `table`'s, read as a grid (sheet-cells.ts). */
+async function readGrid(bus: Bus, deadline: Deadline, ref: Ref, table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>, showingOnly: boolean): Promise<AccessibilityNode[]> {
+  const range = await visibleRange(bus, deadline, ref, table);
+  if (!range) return [];
+  const ask = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) => tryCall(bus, deadline, n, p, i, m, sig, body);
+  return gridCells(ask, ref, range[0], range[1], { maxCells: MAX_VISIBLE_CELLS, maxText: MAX_TEXT, showingOnly });
+}
+
+type Box = [number, number, number, number];
+const boxKey = (n: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): string => `${n.x},${n.y},${n.width},${n.height}`;
+
+/**
+ * The sheet (huge table) each application showed at its last walk, by the application's bus name: the next walk
+ * starts reading its cells at once, beside the walk down to it, and takes them when it finds the same table with
+ * the same box there (else they are read again).
+ */
+const lastSheets = new Map<string, { ref: Ref; box: Box }>();
 
 /** The cells of a visible range, one GetAccessibleAt each (each then read as an object of its own). */
 async function cellsOfRange(bus: Bus, deadline: Deadline, [name, path]: Ref, [first, last]: [[number, number], [number, number]]): Promise<Ref[]> {
@@ -390,13 +410,35 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       scoped.push(s);
       return { name, bus: s };
     };
+    // the sheets read early (lastSheets), and those this walk finds, by their application's bus name
+    const early = new Map<string, { box: string; cells: Promise<AccessibilityNode[] | undefined> }>();
+    const found = new Map<string, { ref: Ref; box: Box }>();
+    const readEarly = (app: string, appBus: Bus): void => {
+      const last = tableCells === 'grid' ? lastSheets.get(app) : undefined;
+      if (!last) return;
+      const [x, y, width, height] = last.box;
+      const table = { x, y, width, height };
+      early.set(app, { box: boxKey(table), cells: readGrid(appBus, deadline, last.ref, table, prune).catch(() => undefined) });
+    };
+    const sheet = (ref: Ref, table: AccessibilityNode, fresh: () => Promise<AccessibilityNode[]>): Promise<AccessibilityNode[]> => {
+      found.set(ref[0], { ref, box: [table.x, table.y, table.width, table.height] });
+      const e = early.get(ref[0]);
+      const last = lastSheets.get(ref[0]);
+      if (!e || !last || last.ref[1] !== ref[1] || e.box !== boxKey(table)) return fresh();
+      return e.cells.then((cells) => cells ?? fresh());
+    };
     const visit = async (p: Pending): Promise<AccessibilityNode | undefined> => {
       if (count >= maxNodes || deadline.left <= 0) return undefined;
       count++;
       const isApp = !p.parent;
       const [r, peer] = await Promise.all([
-        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent, tableCells }).catch(() => undefined),
-        isApp ? peerOf(p.ref) : p.peer,
+        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent, tableCells, sheet }).catch(() => undefined),
+        isApp
+          ? peerOf(p.ref).then((own) => {
+              readEarly(p.ref[0], own && own.name === p.ref[0] ? own.bus : bus);
+              return own;
+            })
+          : p.peer,
       ]);
       if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
         count--;
@@ -420,6 +462,12 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
     };
     const apps = await Promise.all(((desktop[0] as Ref[] | undefined) ?? []).map((ref) => visit({ ref })));
     roots.push(...apps.filter((a): a is AccessibilityNode => a !== undefined));
+    if (deadline.left > 0) {
+      // a walk that ran out of time may not have reached a sheet that is still there
+      for (const app of early.keys()) if (!found.has(app)) lastSheets.delete(app);
+      for (const [app, t] of found) lastSheets.set(app, t);
+      while (lastSheets.size > 64) lastSheets.delete(lastSheets.keys().next().value!);
+    }
   } finally {
     clearTimeout(expire);
     scoped.forEach((c) => c.expire());

@@ -23,7 +23,7 @@ describe('cell addresses', () => {
 /**
  * A sheet with something in most cells of A1:N300 (text, numbers, a formula, a wrapped long text), a wide column,
  * a tall row, merged blocks (one inside, one on the first row, one on the first column), and a cluster far
- * off-screen around AD5000.
+ * off-screen around AD5000; a second sheet of its own texts.
  */
 async function workbook(): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -50,6 +50,8 @@ async function workbook(): Promise<Buffer> {
   ws.mergeCells('A20:A21');
   ws.getCell('A20').value = 'two rows';
   for (let r = 4990; r <= 5000; r++) for (let c = 26; c <= 30; c++) if ((r + c) % 2) ws.getCell(r, c).value = `far ${cellAddress(r - 1, c - 1)}`;
+  const second = wb.addWorksheet('Sheet2');
+  for (let r = 1; r <= 30; r++) for (let c = 1; c <= 5; c++) second.getCell(r, c).value = `s2 ${cellAddress(r - 1, c - 1)}`;
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
@@ -141,5 +143,20 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
     const cells = new Map(cellsOf(grid).map((c) => [c.name, c]));
     expect(cells.get('AD4999')).toMatchObject({ text: 'far AD4999' });
     expect(cells.has('A1')).toBe(false);
+  }, 120_000);
+
+  it("gives the other sheet's cells after a switch of sheets (the cells read early, of the sheet shown before, are not used)", async () => {
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
+    await poll('Sheet1 at A1', 15_000, async () => (cellsOf(await read('grid')).some((c) => c.name === 'A3' && c.text === 't3-1') ? true : undefined));
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'pagedown'] }]);
+    const cells = await poll("Sheet2's cells", 15_000, async () => {
+      const c = cellsOf(await read('grid'));
+      return c.some((x) => x.text === 's2 B2') ? c : undefined;
+    });
+    expect(cells.every((c) => !c.text || c.text.startsWith('s2 '))).toBe(true);
+    const [grid, walk] = await both();
+    expectSameTree(grid, walk);
+    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'pageup'] }]);
+    await poll('Sheet1 again', 15_000, async () => (cellsOf(await read('grid')).some((c) => c.text === 't3-1') ? true : undefined));
   }, 120_000);
 });
