@@ -53,6 +53,31 @@ function cpuMs(): number {
   return ms;
 }
 
+/** CPU ms so far of the display's LibreOffice alone (soffice.bin). */
+function officeCpuMs(): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!st.includes('(soffice.bin)')) continue;
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      /* gone */
+    }
+  }
+  return ms;
+}
+
+/** Mean CPU ms per call of `fn` over RUNS calls: Proctor's own and LibreOffice's. */
+async function cpuSplit(fn: () => Promise<unknown>): Promise<{ own: number; office: number }> {
+  const own = process.cpuUsage();
+  const office = officeCpuMs();
+  for (let i = 0; i < RUNS; i++) await fn();
+  const used = process.cpuUsage(own);
+  return { own: (used.user + used.system) / 1000 / RUNS, office: (officeCpuMs() - office) / RUNS };
+}
+
 /** Alternates `a` and `b` (so that load on the machine hits both alike); median wall ms and mean CPU ms of each. */
 async function alternate(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<{ wall: [number, number]; cpu: [number, number] }> {
   const wall: [number[], number[]] = [[], []];
@@ -176,6 +201,10 @@ async function sheetCells(env: LocalEnvironment): Promise<void> {
   );
   const tree = await alternate(() => grid.accessibilityTree(), () => none.accessibilityTree());
   console.log(`where the grid's time goes: tree ${tree.wall[0].toFixed(1)} ms = the tree without the sheet's cells ${tree.wall[1].toFixed(1)} ms + the cells ${(tree.wall[0] - tree.wall[1]).toFixed(1)} ms (median)`);
+  const split = { grid: await cpuSplit(() => grid.accessibilityTree()), walk: await cpuSplit(() => walk.accessibilityTree()), none: await cpuSplit(() => none.accessibilityTree()) };
+  const cpuLine = (k: keyof typeof split) => `${k} ${split[k].office.toFixed(0)} + ${split[k].own.toFixed(0)}`;
+  console.log(`CPU per tree, LibreOffice + Proctor (ms; unlike wall time, barely moved by other load): ${cpuLine('grid')}, ${cpuLine('walk')}, without the cells ${cpuLine('none')}`);
+  console.log(`  the sheet's cells: LibreOffice ${(split.grid.office - split.none.office).toFixed(0)} ms (grid) vs ${(split.walk.office - split.none.office).toFixed(0)} ms (walk) — building each visible cell's object and formatting a filled cell's text`);
   const [g, w] = [await callsBy(() => grid.accessibilityTree()), await callsBy(() => walk.accessibilityTree())];
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   console.log(`D-Bus calls per tree, grid vs walk: ${total(g)} vs ${total(w)}`);
