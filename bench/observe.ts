@@ -2,6 +2,8 @@
 // table) against the plain screenshot alone, with a Chromium page open, then with a Calc workbook and a Writer
 // document open in GUI LibreOffice (AT-SPI only: a sheet's visible cells with a value or the cursor, a document's
 // visible paragraphs), where the tree is also taken with every call relayed by the bus daemon (no direct sockets).
+// For Calc, the sheet's cells read as a grid (sheet-cells.ts) against the earlier cell-by-cell walk (the
+// baseline), alternated in the same run, with the calls each makes and the tree without the cells.
 //   npx tsx bench/observe.ts [--runs 30] [--case chromium|calc|writer|all]
 import { createLocalEnvironment, type LocalEnvironment } from '../src/main/env/local/local-environment';
 import type { Environment } from '../src/main/env/environment';
@@ -9,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { collectAccessibility } from '../src/main/env/local/accessibility';
 import { collectAtspiTree } from '../src/main/env/local/accessibility/atspi';
+import { DBusConnection } from '../src/main/env/local/accessibility/dbus-wire';
 import { drawSetOfMark } from '../src/main/observe/set-of-mark';
 import { filterNodes, flattenTree } from '../src/main/observe/filter';
 import { observe } from '../src/main/observe/index';
@@ -48,6 +51,31 @@ function cpuMs(): number {
     }
   }
   return ms;
+}
+
+/** CPU ms so far of the display's LibreOffice alone (soffice.bin). */
+function officeCpuMs(): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!st.includes('(soffice.bin)')) continue;
+      const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+      ms += (Number(f[11]) + Number(f[12])) * 10;
+    } catch {
+      /* gone */
+    }
+  }
+  return ms;
+}
+
+/** Mean CPU ms per call of `fn` over RUNS calls: Proctor's own and LibreOffice's. */
+async function cpuSplit(fn: () => Promise<unknown>): Promise<{ own: number; office: number }> {
+  const own = process.cpuUsage();
+  const office = officeCpuMs();
+  for (let i = 0; i < RUNS; i++) await fn();
+  const used = process.cpuUsage(own);
+  return { own: (used.user + used.system) / 1000 / RUNS, office: (officeCpuMs() - office) / RUNS };
 }
 
 /** Alternates `a` and `b` (so that load on the machine hits both alike); median wall ms and mean CPU ms of each. */
@@ -135,8 +163,59 @@ async function chromiumCase(): Promise<void> {
   }
 }
 
+/** D-Bus calls made while `fn` runs, by method. */
+async function callsBy(fn: () => Promise<unknown>): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const original = DBusConnection.prototype.call;
+  DBusConnection.prototype.call = function (this: DBusConnection, ...args: Parameters<typeof original>) {
+    const member = args[3] === 'Get' || args[3] === 'GetAll' ? `${args[3]} ${String((args[5] as unknown[] | undefined)?.[1] ?? (args[5] as unknown[] | undefined)?.[0]).replace(/^org\.a11y\.atspi\./, '')}` : args[3];
+    counts.set(member, (counts.get(member) ?? 0) + 1);
+    return original.apply(this, args);
+  };
+  try {
+    await fn();
+  } finally {
+    DBusConnection.prototype.call = original;
+  }
+  return counts;
+}
+
+/**
+ * A Calc sheet's Set-of-Mark observation with its cells read as a grid against the cell-by-cell walk (baseline),
+ * alternated in one run; then where the grid's time goes: the tree without the sheet's cells, and the calls.
+ */
+async function sheetCells(env: LocalEnvironment): Promise<void> {
+  const dbusAddress = env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS;
+  const withCells = (tableCells: 'grid' | 'walk' | 'none'): Environment =>
+    Object.assign(Object.create(env) as Environment, {
+      accessibilityTree: () => collectAccessibility({ dbusAddress, hostAddress: env.sandbox?.hostAddress, tableCells }),
+    });
+  const [grid, walk, none] = [withCells('grid'), withCells('walk'), withCells('none')];
+  const [gridTree, walkTree] = [await grid.accessibilityTree(), await walk.accessibilityTree()];
+  const key = (t: Awaited<ReturnType<Environment['accessibilityTree']>>) => JSON.stringify(flattenTree(t).map((n) => ({ ...n, children: undefined })));
+  console.log(`\nCalc sheet cells, grid vs cell-by-cell walk: ${flattenTree(gridTree).length} vs ${flattenTree(walkTree).length} nodes, ${key(gridTree) === key(walkTree) ? 'identical' : 'DIFFERENT'} trees`);
+  const som = await alternate(() => observe(grid, 'som'), () => observe(walk, 'som'));
+  console.log(
+    `SoM observation of the sheet, alternated ×${RUNS}: grid ${som.wall[0].toFixed(1)} ms vs walk (baseline) ${som.wall[1].toFixed(1)} ms median ` +
+      `(target ≤ 300 ms: ${som.wall[0] <= 300 ? 'met' : 'NOT met'}); CPU (Proctor + LibreOffice + bus daemons) ${som.cpu[0].toFixed(0)} vs ${som.cpu[1].toFixed(0)} ms`,
+  );
+  const tree = await alternate(() => grid.accessibilityTree(), () => none.accessibilityTree());
+  console.log(`where the grid's time goes: tree ${tree.wall[0].toFixed(1)} ms = the tree without the sheet's cells ${tree.wall[1].toFixed(1)} ms + the cells ${(tree.wall[0] - tree.wall[1]).toFixed(1)} ms (median)`);
+  const split = { grid: await cpuSplit(() => grid.accessibilityTree()), walk: await cpuSplit(() => walk.accessibilityTree()), none: await cpuSplit(() => none.accessibilityTree()) };
+  const cpuLine = (k: keyof typeof split) => `${k} ${split[k].office.toFixed(0)} + ${split[k].own.toFixed(0)}`;
+  console.log(`CPU per tree, LibreOffice + Proctor (ms; unlike wall time, barely moved by other load): ${cpuLine('grid')}, ${cpuLine('walk')}, without the cells ${cpuLine('none')}`);
+  console.log(`  the sheet's cells: LibreOffice ${(split.grid.office - split.none.office).toFixed(0)} ms (grid) vs ${(split.walk.office - split.none.office).toFixed(0)} ms (walk) — building each visible cell's object and formatting a filled cell's text`);
+  const [g, w] = [await callsBy(() => grid.accessibilityTree()), await callsBy(() => walk.accessibilityTree())];
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  console.log(`D-Bus calls per tree, grid vs walk: ${total(g)} vs ${total(w)}`);
+  for (const member of new Set([...w.keys(), ...g.keys()])) {
+    if ((g.get(member) ?? 0) + (w.get(member) ?? 0) >= 20) console.log(`  ${member.padEnd(34)} ${String(g.get(member) ?? 0).padStart(6)} ${String(w.get(member) ?? 0).padStart(6)}`);
+  }
+  console.log(`load average now: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+}
+
 /** GUI LibreOffice showing `file` (made by `make`) in a fresh sandbox session at 1920×1080. */
-async function officeCase(title: string, make: (env: LocalEnvironment) => Promise<string>, windowTitle: string): Promise<void> {
+async function officeCase(title: string, make: (env: LocalEnvironment) => Promise<string>, windowTitle: string, more?: (env: LocalEnvironment) => Promise<void>): Promise<void> {
   const env = await createLocalEnvironment({ width: 1920, height: 1080 });
   try {
     const file = await make(env);
@@ -150,6 +229,7 @@ async function officeCase(title: string, make: (env: LocalEnvironment) => Promis
     console.log(`first accessibility walk (LibreOffice builds its objects): ${(performance.now() - first).toFixed(0)} ms`);
     const relayed = () => collectAtspiTree({ dbusAddress: env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS, hostAddress: env.sandbox?.hostAddress, direct: false });
     await measure(title, env, 'accessibility tree (AT-SPI)', relayed);
+    await more?.(env);
   } finally {
     await env.close();
   }
@@ -164,7 +244,7 @@ if (CASE !== 'chromium') {
       await officeCase('Calc workbook (visible cells of an 80×12 sheet)', async (env) => {
         await env.putFile('/home/user/Sales.xlsx', await workbookBytes(book));
         return '/home/user/Sales.xlsx';
-      }, 'Sales.xlsx - LibreOffice Calc');
+      }, 'Sales.xlsx - LibreOffice Calc', sheetCells);
     }
     if (CASE === 'all' || CASE === 'writer') {
       await officeCase('Writer document (visible paragraphs of 80)', async (env) => {

@@ -6,7 +6,7 @@ import { MissingCapabilityError, type AccessibilityNode, type Environment, type 
 import { filterNodes } from './filter';
 import { lineariseTree, warmTokenizer } from './linearise';
 import type { Observation, ObservationType } from './observation';
-import { drawSetOfMark, markBindings, warmSetOfMark } from './set-of-mark';
+import { decodeShot, drawSetOfMark, markBindings, warmSetOfMark, type DecodedShot } from './set-of-mark';
 
 export type { Mark, Observation, ObservationType } from './observation';
 export { filterNodes, flattenTree, isShownNode, isShownRole } from './filter';
@@ -42,8 +42,15 @@ export async function observe(env: Environment, type: ObservationType, opts: Obs
   if (wantShot && !env.capabilities.has('screenshot')) throw new MissingCapabilityError('screenshot', env.kind);
   if (wantTree && !env.capabilities.has('accessibility')) throw new MissingCapabilityError('accessibility', env.kind);
 
+  // for SoM, the screenshot is decoded for the marks while the tree is still being collected
+  let decoded: Promise<DecodedShot> | undefined;
   const [screenshot, tree, screen] = await Promise.all([
-    wantShot ? env.screenshot() : Promise.resolve<Screenshot | undefined>(undefined),
+    wantShot
+      ? env.screenshot().then((shot) => {
+          if (type === 'som') (decoded = decodeShot(shot)).catch(() => undefined); // drawSetOfMark awaits it
+          return shot;
+        })
+      : Promise.resolve<Screenshot | undefined>(undefined),
     wantTree ? env.accessibilityTree() : Promise.resolve<AccessibilityNode[]>([]),
     wantTree ? env.screen() : Promise.resolve(undefined),
   ]);
@@ -51,7 +58,7 @@ export async function observe(env: Environment, type: ObservationType, opts: Obs
 
   const shown = filterNodes(tree, screen);
   if (type === 'som') {
-    const som = await drawSetOfMark(screenshot!, shown);
+    const som = await drawSetOfMark(screenshot!, shown, decoded);
     const { table } = lineariseTree(som.nodes, { tokenBudget: opts.tokenBudget, withMarks: true });
     return {
       type,

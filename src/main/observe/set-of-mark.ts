@@ -150,18 +150,21 @@ export async function warmSetOfMark(height: number): Promise<void> {
 
 const hexRgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
 
+/** A screenshot's pixels, decoded for drawing marks on (drawSetOfMark draws on them in place). */
+export type DecodedShot = Raw;
+
+/** Decodes `image` for drawSetOfMark: may start before the nodes are known (while the tree is collected). */
+export async function decodeShot(image: Screenshot): Promise<DecodedShot> {
+  const decoded = await sharp(image.data).raw().toBuffer({ resolveWithObject: true });
+  return { data: decoded.data, width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels };
+}
+
 /**
  * Draws the marks for `nodes` (in screen pixels) on `image` and returns the tagged image (same format)
  * with the marks. Nodes with an empty box on the image, or whose box covers one uniform colour, are skipped.
  */
-export async function drawSetOfMark(image: Screenshot, nodes: AccessibilityNode[]): Promise<SetOfMark> {
-  const decoded = await sharp(image.data).raw().toBuffer({ resolveWithObject: true });
-  const raw: Raw = {
-    data: decoded.data,
-    width: decoded.info.width,
-    height: decoded.info.height,
-    channels: decoded.info.channels,
-  };
+export async function drawSetOfMark(image: Screenshot, nodes: AccessibilityNode[], decoded?: Promise<DecodedShot>): Promise<SetOfMark> {
+  const raw: Raw = await (decoded ?? decodeShot(image));
   const g = await glyphs(fontFor(raw.height));
   const stroke = raw.width >= 1600 ? 2 : 1;
   const marks: Mark[] = [];

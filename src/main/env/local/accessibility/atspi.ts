@@ -6,6 +6,8 @@
 import type { AccessibilityNode } from '../../environment';
 import { DBusCallError, DBusConnection } from './dbus-wire';
 import { peerConnection } from './peer';
+import { atspiStateNames, atspiTag } from './atspi-names';
+import { gridCells } from './sheet-cells';
 
 /** Where calls go: the accessibility bus, or an application's own socket (peer.ts). */
 interface Bus {
@@ -33,36 +35,15 @@ export interface AtspiOptions {
    * Default true; false: everything through the accessibility bus.
    */
   direct?: boolean;
+  /**
+   * How a huge table's visible cells are read: `grid` (default) asks every visible cell its text and states and
+   * takes names and boxes from the table's grid (sheet-cells.ts); `walk` reads each cell as an object of its own
+   * (the earlier way, kept to check the grid against); `none` leaves them out (the rest of the tree, measured alone).
+   */
+  tableCells?: 'grid' | 'walk' | 'none';
 }
 
-/** AtspiStateType, in enum order (at-spi2-core atspi-constants.h). */
-const STATE_NAMES = [
-  'invalid', 'active', 'armed', 'busy', 'checked', 'collapsed', 'defunct', 'editable', 'enabled', 'expandable',
-  'expanded', 'focusable', 'focused', 'has-tooltip', 'horizontal', 'iconified', 'modal', 'multi-line',
-  'multiselectable', 'opaque', 'pressed', 'resizable', 'selectable', 'selected', 'sensitive', 'showing',
-  'single-line', 'stale', 'transient', 'vertical', 'visible', 'manages-descendants', 'indeterminate', 'required',
-  'truncated', 'animated', 'invalid-entry', 'supports-autocompletion', 'selectable-text', 'is-default', 'visited',
-  'checkable', 'has-popup', 'read-only',
-];
-
-/** Decodes GetState's two 32-bit words into state names. */
-export function atspiStateNames(words: number[]): string[] {
-  const names: string[] = [];
-  words.forEach((word, w) => {
-    for (let bit = 0; bit < 32; bit++) {
-      if ((word >>> bit) & 1) {
-        const name = STATE_NAMES[w * 32 + bit];
-        if (name) names.push(name);
-      }
-    }
-  });
-  return names;
-}
-
-/** AT-SPI role names use spaces (`push button`); OSWorld's tags use hyphens (`push-button`). */
-export function atspiTag(roleName: string): string {
-  return roleName.trim().toLowerCase().replace(/\s+/g, '-') || 'unknown';
-}
+export { atspiStateNames, atspiTag } from './atspi-names';
 
 /**
  * Containers with more children than this are never asked for their list: GetChildren makes the application
@@ -91,7 +72,7 @@ class Deadline {
 class TimedOut extends Error {}
 
 /** One method call. The walk's deadline fails the whole connection (one timer, not one per call). */
-async function call(
+function call(
   bus: Bus,
   deadline: Deadline,
   destination: string,
@@ -101,48 +82,36 @@ async function call(
   signature = '',
   body: unknown[] = [],
 ): Promise<unknown[]> {
-  if (deadline.left <= 0) throw new TimedOut();
+  if (deadline.left <= 0) return Promise.reject(new TimedOut());
   return bus.call(destination, path, iface, member, signature, body);
 }
 
+const noReply = (error: unknown): undefined => {
+  if (error instanceof DBusCallError) return undefined;
+  throw error;
+};
+
 /** Same call, but an error reply (a dead object, a missing interface) gives `undefined`. Timeouts still throw. */
-async function tryCall(...args: Parameters<typeof call>): Promise<unknown[] | undefined> {
-  try {
-    return await call(...args);
-  } catch (error) {
-    if (error instanceof DBusCallError) return undefined;
-    throw error;
-  }
+function tryCall(...args: Parameters<typeof call>): Promise<unknown[] | undefined> {
+  return call(...args).catch(noReply);
 }
 
 /** A connection kept between walks, seen by one walk: at its deadline this walk's calls fail, the connection stays. */
 class Scoped implements Bus {
-  private readonly waiting = new Set<(e: Error) => void>();
+  /** This walk's calls on the connection (the connection fails them as a group). */
+  private readonly group = {};
   private dead = false;
 
   constructor(private readonly conn: DBusConnection) {}
 
-  call(...args: Parameters<Bus['call']>): Promise<unknown[]> {
+  call(destination: string | undefined, path: string, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
     if (this.dead) return Promise.reject(new TimedOut());
-    return new Promise((resolve, reject) => {
-      this.waiting.add(reject);
-      this.conn.call(...args).then(
-        (body) => {
-          this.waiting.delete(reject);
-          resolve(body);
-        },
-        (e: unknown) => {
-          this.waiting.delete(reject);
-          reject(e as Error);
-        },
-      );
-    });
+    return this.conn.call(destination, path, iface, member, signature, body, this.group);
   }
 
   expire(): void {
     this.dead = true;
-    for (const reject of this.waiting) reject(new TimedOut());
-    this.waiting.clear();
+    this.conn.failGroup(this.group, new TimedOut());
   }
 }
 
@@ -177,6 +146,8 @@ interface ObjectRead {
   children: Ref[];
   /** The children are the visible cells of a huge table. */
   hugeTable: boolean;
+  /** A huge table's visible cells, read as a grid (then `children` is empty). */
+  cells?: AccessibilityNode[];
 }
 
 function textOf(reply: unknown[] | undefined): string | undefined {
@@ -216,6 +187,10 @@ interface ReadMode {
   cell?: boolean;
   /** Leave the object out when it is not showing (asking its states only). */
   showingOnly?: boolean;
+  /** How a huge table's visible cells are read (AtspiOptions.tableCells). */
+  tableCells?: AtspiOptions['tableCells'];
+  /** Gives a huge table's cells read as a grid: `fresh` reads them now; the walk may have read them already. */
+  sheet?: (ref: Ref, table: AccessibilityNode, fresh: () => Promise<AccessibilityNode[]>) => Promise<AccessibilityNode[]>;
 }
 
 /**
@@ -266,18 +241,25 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
   const count = childCountOf(props);
   const huge = count > MAX_CHILDREN || states.includes('manages-descendants');
   const hugeTable = huge && count > 0 && interfaces.includes(TABLE);
+  let cells: AccessibilityNode[] | undefined;
   const [text, children] = await Promise.all([
     interfaces.includes(TEXT) ? ask(TEXT, 'GetText', 'ii', [0, -1]).then(textOf) : undefined,
     !huge
       ? listChildren(count).then((refs) => (mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs))
       : hugeTable
-        ? visibleCells(bus, deadline, ref, node)
+        ? mode.tableCells === 'grid' || mode.tableCells === undefined
+          ? (async () => {
+              const fresh = () => readGrid(bus, deadline, ref, node, !!mode.showingOnly);
+              cells = await (mode.sheet ? mode.sheet(ref, node, fresh) : fresh());
+              return [];
+            })()
+          : visibleRange(bus, deadline, ref, node).then((range) => (range && mode.tableCells === 'walk' ? cellsOfRange(bus, deadline, ref, range) : []))
         : count > 0
           ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN))
           : [],
   ]);
   if (text) node.text = text;
-  return { node, children, hugeTable };
+  return { node, children, hugeTable, cells };
 }
 
 /**
@@ -298,12 +280,12 @@ async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n:
 }
 
 /**
- * The cells of a huge table (a Calc sheet) that are on screen: the cells at the table's top-left and bottom-right
- * corners give the visible rows and columns (their index in the table → row, column), and each cell of that
- * range is asked by row and column. Never enumerates the table's children.
+ * The rows and columns of a huge table (a Calc sheet) that are on screen, as its top-left and bottom-right
+ * visible cells (row, column): the cells at the table's corners (their index in the table → row, column).
+ * Never enumerates the table's children.
  */
-async function visibleCells(bus: Bus, deadline: Deadline, [name, path]: Ref, table: AccessibilityNode): Promise<Ref[]> {
-  if (!(table.width > 2 && table.height > 2)) return [];
+async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): Promise<[[number, number], [number, number]] | undefined> {
+  if (!(table.width > 2 && table.height > 2)) return undefined;
   const cellAt = async (x: number, y: number): Promise<[number, number] | undefined> => {
     const at = (await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0]))?.[0] as Ref | undefined;
     if (!at || at[1] === NULL_PATH) return undefined;
@@ -317,7 +299,29 @@ async function visibleCells(bus: Bus, deadline: Deadline, [name, path]: Ref, tab
     cellAt(table.x + 1, table.y + 1),
     cellAt(table.x + table.width - 2, table.y + table.height - 2),
   ]);
-  if (!first || !last) return [];
+  return first && last ? [first, last] : undefined;
+}
+
+/** The visible cells of a huge table `ref` whose box is `table`'s, read as a grid (sheet-cells.ts). */
+async function readGrid(bus: Bus, deadline: Deadline, ref: Ref, table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>, showingOnly: boolean): Promise<AccessibilityNode[]> {
+  const range = await visibleRange(bus, deadline, ref, table);
+  if (!range) return [];
+  const ask = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) => tryCall(bus, deadline, n, p, i, m, sig, body);
+  return gridCells(ask, ref, range[0], range[1], { maxCells: MAX_VISIBLE_CELLS, maxText: MAX_TEXT, showingOnly });
+}
+
+type Box = [number, number, number, number];
+const boxKey = (n: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): string => `${n.x},${n.y},${n.width},${n.height}`;
+
+/**
+ * The sheet (huge table) each application showed at its last walk, by the application's bus name: the next walk
+ * starts reading its cells at once, beside the walk down to it, and takes them when it finds the same table with
+ * the same box there (else they are read again).
+ */
+const lastSheets = new Map<string, { ref: Ref; box: Box }>();
+
+/** The cells of a visible range, one GetAccessibleAt each (each then read as an object of its own). */
+async function cellsOfRange(bus: Bus, deadline: Deadline, [name, path]: Ref, [first, last]: [[number, number], [number, number]]): Promise<Ref[]> {
   const rows = Math.max(0, last[0] - first[0] + 1);
   const cols = Math.max(0, Math.min(last[1] - first[1] + 1, MAX_VISIBLE_CELLS));
   const wanted: [number, number][] = [];
@@ -357,6 +361,7 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
   const maxNodes = opts.maxNodes ?? 5000;
   const skip = new Set((opts.skipApps ?? []).map((a) => a.toLowerCase()));
   const prune = opts.pruneHidden ?? true;
+  const tableCells = opts.tableCells ?? 'grid';
   const reach = opts.hostAddress ?? ((a: string) => a);
   const cannotReach = (error: unknown): Error =>
     new Error(
@@ -405,13 +410,35 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       scoped.push(s);
       return { name, bus: s };
     };
+    // the sheets read early (lastSheets), and those this walk finds, by their application's bus name
+    const early = new Map<string, { box: string; cells: Promise<AccessibilityNode[] | undefined> }>();
+    const found = new Map<string, { ref: Ref; box: Box }>();
+    const readEarly = (app: string, appBus: Bus): void => {
+      const last = tableCells === 'grid' ? lastSheets.get(app) : undefined;
+      if (!last) return;
+      const [x, y, width, height] = last.box;
+      const table = { x, y, width, height };
+      early.set(app, { box: boxKey(table), cells: readGrid(appBus, deadline, last.ref, table, prune).catch(() => undefined) });
+    };
+    const sheet = (ref: Ref, table: AccessibilityNode, fresh: () => Promise<AccessibilityNode[]>): Promise<AccessibilityNode[]> => {
+      found.set(ref[0], { ref, box: [table.x, table.y, table.width, table.height] });
+      const e = early.get(ref[0]);
+      const last = lastSheets.get(ref[0]);
+      if (!e || !last || last.ref[1] !== ref[1] || e.box !== boxKey(table)) return fresh();
+      return e.cells.then((cells) => cells ?? fresh());
+    };
     const visit = async (p: Pending): Promise<AccessibilityNode | undefined> => {
       if (count >= maxNodes || deadline.left <= 0) return undefined;
       count++;
       const isApp = !p.parent;
       const [r, peer] = await Promise.all([
-        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent }).catch(() => undefined),
-        isApp ? peerOf(p.ref) : p.peer,
+        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent, tableCells, sheet }).catch(() => undefined),
+        isApp
+          ? peerOf(p.ref).then((own) => {
+              readEarly(p.ref[0], own && own.name === p.ref[0] ? own.bus : bus);
+              return own;
+            })
+          : p.peer,
       ]);
       if (!r || (isApp && skip.has(r.node.name.toLowerCase()))) {
         count--;
@@ -421,11 +448,26 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       node.app = isApp ? node.name : p.app;
       const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable, peer })));
       const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
+      if (r.cells) {
+        // the grid's cells count against the node cap like walked ones
+        const room = Math.max(0, maxNodes - count);
+        count += Math.min(room, r.cells.length);
+        for (const cell of r.cells.slice(0, room)) {
+          cell.app = node.app;
+          children.push(cell);
+        }
+      }
       if (children.length) node.children = children;
       return node;
     };
     const apps = await Promise.all(((desktop[0] as Ref[] | undefined) ?? []).map((ref) => visit({ ref })));
     roots.push(...apps.filter((a): a is AccessibilityNode => a !== undefined));
+    if (deadline.left > 0) {
+      // a walk that ran out of time may not have reached a sheet that is still there
+      for (const app of early.keys()) if (!found.has(app)) lastSheets.delete(app);
+      for (const [app, t] of found) lastSheets.set(app, t);
+      while (lastSheets.size > 64) lastSheets.delete(lastSheets.keys().next().value!);
+    }
   } finally {
     clearTimeout(expire);
     scoped.forEach((c) => c.expire());

@@ -67,8 +67,14 @@ function typeEnd(sig: string, i: number): number {
 // ---- writing (little-endian) -----------------------------------------------------------------------------------
 
 class Writer {
-  buf = Buffer.allocUnsafe(256);
+  buf: Buffer;
   len = 0;
+  /** Where alignment counts from (the start of the message being written). */
+  base = 0;
+
+  constructor(size = 256) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
 
   private room(n: number): void {
     if (this.len + n <= this.buf.length) return;
@@ -78,7 +84,7 @@ class Writer {
   }
 
   align(n: number): void {
-    const pad = (n - (this.len % n)) % n;
+    const pad = (n - ((this.len - this.base) % n)) % n;
     this.room(pad);
     this.buf.fill(0, this.len, this.len + pad);
     this.len += pad;
@@ -103,6 +109,12 @@ class Writer {
     this.buf.write(v, this.len);
     this.len += bytes;
     this.buf[this.len++] = 0;
+  }
+
+  bytes(src: Buffer, n: number): void {
+    this.room(n);
+    src.copy(this.buf, this.len, 0, n);
+    this.len += n;
   }
 
   signature(v: string): void {
@@ -194,32 +206,58 @@ class Writer {
   }
 }
 
-/** A method call message, serialised. */
-export function encodeCall(serial: number, m: { destination?: string; path: string; iface: string; member: string; signature?: string; body?: unknown[] }): Buffer {
-  const body = new Writer();
+interface CallMessage {
+  destination?: string;
+  path: string;
+  iface: string;
+  member: string;
+  signature?: string;
+  body?: unknown[];
+}
+
+/** The body being serialised (one at a time: writing is synchronous). */
+const bodyScratch = new Writer();
+
+/** One header field (code, signature, string value), at an 8-byte boundary. */
+function headerField(w: Writer, code: number, sig: 'o' | 's' | 'g', value: string): void {
+  w.align(8);
+  w.u8(code);
+  w.signature(sig);
+  if (sig === 'g') w.signature(value);
+  else w.string(value);
+}
+
+/** Appends a method call message to `w` (at its end, where the message's alignment counts from). */
+function writeCall(w: Writer, serial: number, m: CallMessage): void {
+  const body = bodyScratch;
+  body.len = 0;
   const sig = m.signature ?? '';
-  const types = splitSignature(sig);
-  types.forEach((t, i) => body.value(t, m.body?.[i]));
-  const w = new Writer();
+  if (sig) splitSignature(sig).forEach((t, i) => body.value(t, m.body?.[i]));
+  w.base = w.len;
   w.u8(0x6c); // 'l': little-endian
   w.u8(METHOD_CALL);
   w.u8(0);
   w.u8(1);
   w.u32(body.len);
   w.u32(serial);
-  const fields: [number, Variant][] = [
-    [FIELD.path, { signature: 'o', value: m.path }],
-    [FIELD.interface, { signature: 's', value: m.iface }],
-    [FIELD.member, { signature: 's', value: m.member }],
-  ];
-  if (m.destination) fields.push([FIELD.destination, { signature: 's', value: m.destination }]);
-  if (sig) fields.push([FIELD.signature, { signature: 'g', value: sig }]);
-  w.value('a(yv)', fields);
+  w.u32(0); // the header fields' length, written below
+  const fieldsAt = w.len;
+  headerField(w, FIELD.path, 'o', m.path);
+  headerField(w, FIELD.interface, 's', m.iface);
+  headerField(w, FIELD.member, 's', m.member);
+  if (m.destination) headerField(w, FIELD.destination, 's', m.destination);
+  if (sig) headerField(w, FIELD.signature, 'g', sig);
+  w.buf.writeUInt32LE(w.len - fieldsAt, fieldsAt - 4);
   w.align(8);
-  const out = Buffer.allocUnsafe(w.len + body.len);
-  w.buf.copy(out, 0, 0, w.len);
-  body.buf.copy(out, w.len, 0, body.len);
-  return out;
+  w.bytes(body.buf, body.len);
+  w.base = w.len;
+}
+
+/** A method call message, serialised. */
+export function encodeCall(serial: number, m: CallMessage): Buffer {
+  const w = new Writer();
+  writeCall(w, serial, m);
+  return w.buf.subarray(0, w.len);
 }
 
 // ---- reading -----------------------------------------------------------------------------------------------------
@@ -371,6 +409,8 @@ function messageLength(buf: Buffer, at: number): number | undefined {
 interface Waiting {
   resolve: (body: unknown[]) => void;
   reject: (e: Error) => void;
+  /** The caller's group (failGroup), if any. */
+  group?: object;
 }
 
 /** Where a D-Bus address points: the first `unix:path=`, `unix:abstract=` or `tcp:` entry. */
@@ -467,26 +507,45 @@ export class DBusConnection {
     });
   }
 
-  /** Calls a method; resolves with the reply's body, rejects with DBusCallError or DBusClosedError. */
-  call(destination: string | undefined, path: string, iface: string, member: string, signature = '', body: unknown[] = []): Promise<unknown[]> {
+  /**
+   * Calls a method; resolves with the reply's body, rejects with DBusCallError or DBusClosedError (or the error
+   * given to failGroup for `group`).
+   */
+  call(destination: string | undefined, path: string, iface: string, member: string, signature = '', body: unknown[] = [], group?: object): Promise<unknown[]> {
     if (this.closedBy) return Promise.reject(this.closedBy);
     const serial = this.serial++;
-    const message = encodeCall(serial, { destination, path, iface, member, signature, body });
+    // the calls made in one turn of the event loop leave in one write (one system call, one wake-up of the bus),
+    // each serialised straight into that write's buffer
+    if (this.outgoing.len === 0) queueMicrotask(this.flush);
+    const before = this.outgoing.len;
+    try {
+      writeCall(this.outgoing, serial, { destination, path, iface, member, signature, body });
+    } catch (e) {
+      this.outgoing.len = before; // nothing of a call that cannot be written is sent
+      return Promise.reject(e as Error);
+    }
     return new Promise((resolve, reject) => {
-      this.waiting.set(serial, { resolve, reject });
-      // the calls made in one turn of the event loop leave in one write (one system call, one wake-up of the bus)
-      this.outgoing.push(message);
-      if (this.outgoing.length === 1) queueMicrotask(this.flush);
+      this.waiting.set(serial, { resolve, reject, group });
     });
   }
 
-  private readonly outgoing: Buffer[] = [];
+  /** Fails the calls of `group` still in flight with `error` (their replies are then ignored); the connection stays. */
+  failGroup(group: object, error: Error): void {
+    for (const [serial, w] of this.waiting) {
+      if (w.group !== group) continue;
+      this.waiting.delete(serial);
+      w.reject(error);
+    }
+  }
+
+  private outgoing = new Writer(4096);
 
   private readonly flush = (): void => {
-    if (!this.outgoing.length || this.closedBy) return;
-    const batch = this.outgoing.length === 1 ? this.outgoing[0] : Buffer.concat(this.outgoing);
-    this.outgoing.length = 0;
-    this.socket.write(batch);
+    const batch = this.outgoing;
+    if (!batch.len || this.closedBy) return;
+    // the socket keeps the buffer until it is sent: the next calls get a new one
+    this.outgoing = new Writer(Math.min(1 << 20, Math.max(4096, batch.len)));
+    this.socket.write(batch.buf.subarray(0, batch.len));
   };
 
   /** Calls in flight. */

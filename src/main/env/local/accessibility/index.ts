@@ -20,6 +20,8 @@ export interface CollectOptions {
   keepChromiumAtspi?: boolean;
   /** Maps a bus address the display's processes report (its accessibility bus) to one this host reaches. */
   hostAddress?: (address: string) => string;
+  /** How a huge table's (a Calc sheet's) visible cells are read: AtspiOptions.tableCells. Default `grid`. */
+  tableCells?: 'grid' | 'walk' | 'none';
   /** Told about a source that failed; the other source's nodes are still returned. */
   onError?: (source: 'atspi' | 'cdp', error: Error) => void;
 }
@@ -48,6 +50,7 @@ export async function collectAccessibility(opts: CollectOptions): Promise<Access
           hostAddress: opts.hostAddress,
           timeoutMs: opts.timeoutMs,
           maxNodes: opts.maxNodes,
+          tableCells: opts.tableCells,
           skipApps: opts.cdpEndpoint && !opts.keepChromiumAtspi ? CHROMIUM_APP_NAMES : [],
         }).catch(fail('atspi'))
       : Promise.resolve([]),
