@@ -1,0 +1,122 @@
+// Writes Proctor's own dataflow template documents (resources/dataflow/templates/<app>/) with their
+// description.json: Writer documents as ODF packages (jszip), Calc workbooks as xlsx (exceljs). To change them,
+// edit here, run `npx tsx scripts/dataflow-templates.ts` and commit the output; the chooser reads the descriptions only.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../resources/dataflow/templates');
+const FIXED_DATE = new Date('2026-01-01T00:00:00Z');
+
+const NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"';
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+async function odt(file: string, body: string): Promise<void> {
+  const zip = new JSZip();
+  const opts = { date: FIXED_DATE };
+  zip.file('mimetype', 'application/vnd.oasis.opendocument.text', { ...opts, compression: 'STORE' });
+  zip.file(
+    'META-INF/manifest.xml',
+    '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
+      '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>' +
+      '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
+    opts,
+  );
+  zip.file(
+    'content.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.3"><office:body><office:text>${body}</office:text></office:body></office:document-content>`,
+    opts,
+  );
+  writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', platform: 'UNIX' }));
+}
+
+const p = (s: string, style = 'Standard') => `<text:p text:style-name="${style}">${esc(s)}</text:p>`;
+const h = (s: string) => `<text:h text:outline-level="1">${esc(s)}</text:h>`;
+const list = (items: string[]) => `<text:list>${items.map((i) => `<text:list-item>${p(i)}</text:list-item>`).join('')}</text:list>`;
+const table = (rows: string[][]) =>
+  `<table:table table:name="Table1"><table:table-column table:number-columns-repeated="${rows[0].length}"/>${rows
+    .map((r) => `<table:table-row>${r.map((c) => `<table:table-cell office:value-type="string">${p(c)}</table:table-cell>`).join('')}</table:table-row>`)
+    .join('')}</table:table>`;
+
+async function workbook(file: string, sheet: string, rows: (string | number)[][]): Promise<void> {
+  const wb = new ExcelJS.Workbook();
+  wb.created = FIXED_DATE;
+  wb.modified = FIXED_DATE;
+  const ws = wb.addWorksheet(sheet);
+  for (const r of rows) ws.addRow(r);
+  ws.columns.forEach((c) => (c.width = 14));
+  writeFileSync(file, Buffer.from(await wb.xlsx.writeBuffer()));
+}
+
+async function main(): Promise<void> {
+  const writer = join(root, 'writer');
+  const calc = join(root, 'calc');
+  mkdirSync(writer, { recursive: true });
+  mkdirSync(calc, { recursive: true });
+
+  await odt(
+    join(writer, 'memo.odt'),
+    h('Team memo') +
+      p('This is a line of text to edit.') +
+      p('The meeting moves to Thursday at ten.') +
+      p('Please bring the quarterly figures.'),
+  );
+  await odt(join(writer, 'shopping.odt'), h('Shopping list') + list(['Apples', 'Bread', 'Coffee', 'Milk']));
+  await odt(
+    join(writer, 'contacts.odt'),
+    h('Phone contacts') + table([['Name', 'Phone'], ['Ada', '555-0101'], ['Grace', '555-0102'], ['Linus', '555-0103']]),
+  );
+  writeFileSync(
+    join(writer, 'description.json'),
+    JSON.stringify(
+      {
+        'memo.odt': 'A short text memo: a heading "Team memo" and three lines of plain text, including a line of text to edit. For formatting words or lines (bold, italic, underline), adding or changing sentences and paragraphs.',
+        'shopping.odt': 'A bulleted shopping list of four items under a heading. For editing, adding or reordering list items.',
+        'contacts.odt': 'A table of names and phone numbers (two columns, four rows) under a heading. For editing table cells, rows and columns.',
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+
+  await workbook(join(calc, 'sales.xlsx'), 'Sales', [
+    ['Region', 'Q1', 'Q2'],
+    ['North', 120, 135],
+    ['South', 98, 110],
+    ['East', 143, 150],
+    ['West', 87, 95],
+  ]);
+  await workbook(join(calc, 'budget.xlsx'), 'Budget', [
+    ['Item', 'Cost'],
+    ['Rent', 1200],
+    ['Food', 450],
+    ['Travel', 180],
+  ]);
+  await workbook(join(calc, 'roster.xlsx'), 'Roster', [
+    ['Name', 'Team', 'Start'],
+    ['Ada', 'Red', '2025-01-06'],
+    ['Grace', 'Blue', '2025-02-03'],
+    ['Linus', 'Red', '2025-03-10'],
+  ]);
+  writeFileSync(
+    join(calc, 'description.json'),
+    JSON.stringify(
+      {
+        'sales.xlsx': 'A sales spreadsheet: a header row (Region, Q1, Q2) over four regions with numeric quarterly sales figures. For formatting the header, adding totals, sums or averages of the numbers, sorting, charts.',
+        'budget.xlsx': 'A household budget: items with their cost in one numeric column. For totals of the costs and number formats.',
+        'roster.xlsx': 'A team roster: names, team colours and start dates (text only). For filtering, sorting and text edits.',
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  process.stdout.write(`templates written under ${root}\n`);
+}
+
+void main();
