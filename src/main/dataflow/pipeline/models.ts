@@ -80,7 +80,8 @@ export function resolveStageModels(flags: ModelFlags, log?: (line: string) => vo
     } catch (e) {
       throw new Error(
         `the ${stage} stage has no model: ${e instanceof Error ? e.message : String(e)} ` +
-          `(any OpenAI-compatible server: --model M --base-url URL, or --${stage}-model; offline: --model ${STANDIN_MODEL})`,
+          `(any OpenAI-compatible server: --model M --base-url URL, or --${stage === 'evaluate' ? 'eval' : stage}-model; offline: --model ${STANDIN_MODEL})`,
+        { cause: e },
       );
     }
     out[stage] = servedModel(endpoint, log);

@@ -24,7 +24,7 @@ export function loadTemplates(app: OfficeApp, root = defaultTemplatesRoot): Temp
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`${file}: not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new Error(`${file}: not JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file}: expected an object {"<document>": "<description>"}`);
   const descriptions: Record<string, string> = {};
