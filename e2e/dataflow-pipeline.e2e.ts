@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main/cli/main';
 import { projectRoot } from '../src/main/demo/paths';
 import { officeGuiMissingHere } from '../src/main/env/local/testing/office-docs';
+import { listRuns } from '../src/main/store/reader';
+import { readUfoTask } from '../src/main/store/ufo-reader';
 
 const why = officeGuiMissingHere;
 const tasks = resolve(projectRoot, 'resources/dataflow/tasks');
@@ -85,6 +87,19 @@ describe.skipIf(!!why)(`the dataflow pipeline on GUI LibreOffice${why ? ` (skipp
     expect(existsSync(join(out, 'logs/writer_vague/execute'))).toBe(false);
     expect(validExecution(vague), JSON.stringify(validExecution.errors)).toBe(true);
     expect(r.out).toMatch(/3 tasks in [\d.]+ s: 2 dataflow\/execution_pass, 1 dataflow\/execution_fail/);
+
+    // what proctor serve shows: the logs folder as a run of three judged tasks, each step the control acted on,
+    // the plan's step beside it, the screenshot before it and after the last one
+    const [run] = listRuns(out);
+    expect(run).toMatchObject({ path: 'logs', tasks: 3, finished: 3 });
+    const shown = readUfoTask(join(out, 'logs'), 'calc_total_column');
+    expect(shown.item).toMatchObject({ judge: 'yes', app: 'LibreOffice Calc', instruction: calcRecord.instantiation_result.prefill.result.instantiated_request });
+    expect(shown.steps.map((s) => s.actionText)).toEqual([expect.stringMatching(/^click_input\(.*\) on \[\d+\] "B5"$/), expect.stringMatching(/^keyboard_input\(keys="\{DOWN\}=SUM\(B2:B5\)\\n"/)]);
+    expect(shown.steps.map((s) => s.observation)).toEqual(['calc_total_column/action_step1.png', 'calc_total_column/action_step2.png']);
+    expect(shown.steps[1].screenshot).toBe('calc_total_column/action_step_final.png');
+    expect(shown.steps[0].response).toContain('Observation: planned: click_input');
+    expect(shown.steps[0].response).toContain('dataflow record filed as dataflow/execution_pass');
+    expect(readUfoTask(join(out, 'logs'), 'writer_vague').steps[0].feedback).toMatch(/not executed/);
   }, 240_000);
 
   it('instantiate then execute: a hand-written plan runs step by step on Writer and stops at the first failing step (execution_fail)', async () => {

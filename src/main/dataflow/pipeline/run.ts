@@ -2,8 +2,10 @@
 // evaluate an instantiation record), `dataflow` (both; a task the filter rejects is not executed: upstream defect
 // 6). One sandbox display serves all tasks, started on first need. Every record is checked against UFO's
 // unmodified schemas and filed by the existing rule (route.ts) under results/<type>/<bucket>/<unique_id>.json;
-// an invalid record is reported, never filed (defect 11). No batch reformat step (defect 12).
+// an invalid record is reported, never filed (defect 11). No batch reformat step (defect 12). Each task's log
+// folder is also written in the form the workbench reads (workbench-logs.ts).
 import { existsSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Problem } from '../../../shared/task';
@@ -19,6 +21,7 @@ import type { StageModels } from './models';
 import type { OfficeEnv } from './office';
 import { isObject, layoutOf, stageLogDir, type Json, type Layout } from './records';
 import { readTask } from './task';
+import { writeWorkbenchLogs } from './workbench-logs';
 
 export type PipelineMode = 'instantiation' | 'execution' | 'dataflow';
 
@@ -69,6 +72,8 @@ async function file(record: Json, type: RecordType, layout: Layout, source: stri
   const problems = ufoSchemaProblems(record, type, where);
   if (problems.length) return { problems };
   const route = await routeValue(record, source, { out: layout.results, type, overwrite });
+  await mkdir(join(layout.logs, String(record.unique_id)), { recursive: true });
+  await writeWorkbenchLogs(record, layout, route.status === 'filed' ? `${type}/${route.bucket}` : undefined);
   return { route, problems: route.problems };
 }
 
