@@ -17,6 +17,9 @@ import { runPipeline } from './run';
 import { standinChoose, standinFilter, standinPrefill } from './standin';
 import { loadTemplates } from './templates';
 import { calcTree, writerTree } from './testing/trees';
+import { layoutOf } from './records';
+import { writeWorkbenchLogs } from './workbench-logs';
+import { readUfoTask } from '../../store/ufo-reader';
 
 const ufoSchema = (name: string) => new Ajv({ strict: false }).compile(JSON.parse(readFileSync(join(projectRoot, 'fixtures/ufo', name), 'utf8')) as object);
 let dir: string;
@@ -172,6 +175,50 @@ describe('evaluate', () => {
     expect(text).toContain('FINAL SCREEN (action_step_final.png: the end state)');
     expect(requestImages(standin.requests[0])).toHaveLength(3);
     expect(judged.execution_result).toEqual({ result: { reason: 'The title is bold.', sub_scores: { 'title bold': 'yes' }, complete: 'yes' }, error: null });
+  });
+});
+
+describe('the log folder the workbench reads', () => {
+  it('shows each executed step with the control matched, the planned step beside it, the screenshots and the verdict', async () => {
+    const out = join(dir, 'wb');
+    const layout = layoutOf(out);
+    const exec = join(out, 'logs/w1/execute');
+    mkdirSync(exec, { recursive: true });
+    const png = (f: string, g: number) => sharp({ create: { width: 16, height: 16, channels: 3, background: { r: g, g, b: g } } }).png().toFile(join(exec, f));
+    for (const [f, g] of [['action_step0.png', 1], ['action_step1.png', 2], ['action_step2.png', 3], ['action_step_final.png', 4]] as const) await png(f, g);
+    const record = {
+      unique_id: 'w1',
+      app: 'writer',
+      original: { original_task: 'Bold the title', original_steps: [] },
+      execution_result: { result: { reason: 'done', sub_scores: { bold: 'no' }, complete: 'no' }, error: { type: 'ControlNotFound', message: 'step 2: control not found', traceback: '' } },
+      instantiation_result: {
+        choose_template: { result: '/x/w1.odt', error: null },
+        prefill: {
+          result: {
+            instantiated_request: 'Make "Team memo" bold',
+            instantiated_plan: [
+              { Step: 1, Subtask: 'Select the title', ControlLabel: null, ControlText: '', Function: 'select_text', Args: { text: 'Team memo' }, Success: true, MatchedControlText: null },
+              { Step: 2, Subtask: 'Press Bold', ControlLabel: null, ControlText: 'Boldest', Function: 'click_input', Args: {}, Success: false, MatchedControlText: null },
+              { Step: 3, Subtask: 'Save', ControlLabel: null, ControlText: '', Function: 'keyboard_input', Args: { keys: '{VK_CONTROL}s' }, Success: null, MatchedControlText: null },
+            ],
+          },
+          error: null,
+        },
+        instantiation_evaluation: { result: { judge: true, thought: 't', request_type: 'None' }, error: null },
+      },
+      time_cost: {},
+    };
+    await writeWorkbenchLogs(record, layout, 'dataflow/execution_fail');
+    const t = readUfoTask(layout.logs, 'w1');
+    expect(t.item).toMatchObject({ app: 'LibreOffice Writer', instruction: 'Make "Team memo" bold', judge: 'no', steps: 3 });
+    expect(t.steps.map((s) => s.actionText)).toEqual(['select_text(text="Team memo")', 'click_input()', 'keyboard_input(keys="{VK_CONTROL}s")']);
+    expect(t.steps[1].feedback).toBe('click_input() failed: ControlNotFound: step 2: control not found');
+    expect(t.steps[1].response).toContain('Observation: planned: click_input({}) on "Boldest"');
+    expect(t.steps[1].response).toContain('dataflow record filed as dataflow/execution_fail');
+    // the step never reached shows the screen the execution ended on, which is also the one after the failed step
+    expect(t.steps.map((s) => s.observation)).toEqual(['w1/action_step1.png', 'w1/action_step2.png', 'w1/action_step_final.png']);
+    expect(t.steps[1].screenshot).toBe('w1/action_step_final.png');
+    expect(t.problems).toEqual([]);
   });
 });
 

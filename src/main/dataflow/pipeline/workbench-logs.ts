@@ -61,7 +61,8 @@ export async function writeWorkbenchLogs(record: Json, layout: Layout, filedAs: 
       Comment: comment,
       Status: s.Step === plan.filter((p) => p.Success !== null && p.Success !== undefined).length ? (plan.every((p) => p.Success === true) ? 'FINISH' : 'FAIL') : 'CONTINUE',
       result: { status: ran, ...(s.Success === false ? { error: errorOf(record) } : {}) },
-      CleanScreenshot: `action_step${String(s.Step)}.png`,
+      // a step never reached shows the screen as the execution left it
+      CleanScreenshot: s.Success === null || s.Success === undefined ? 'action_step_final.png' : `action_step${String(s.Step)}.png`,
     });
   }
   await writeFile(join(dir, 'response.log'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
