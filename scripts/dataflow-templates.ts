@@ -1,11 +1,17 @@
 // Writes Proctor's own dataflow template documents (resources/dataflow/templates/<app>/) with their
 // description.json: Writer documents as ODF packages (jszip), Calc workbooks as xlsx (exceljs). To change them,
-// edit here, run `npx tsx scripts/dataflow-templates.ts` and commit the output; the chooser reads the descriptions only.
+// edit here, run `npx tsx scripts/dataflow-templates.ts` and commit the output. With `--screenshots` it also opens
+// each in GUI LibreOffice on a sandbox display and saves images/<file>.jpg, which a served chooser is shown
+// labelled by the file name (the stand-in reads the descriptions only).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import sharp from 'sharp';
+import { readFileSync } from 'node:fs';
+import { createLocalEnvironment } from '../src/main/env/local/local-environment';
+import { OfficeDocument } from '../src/main/dataflow/pipeline/office';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../resources/dataflow/templates');
 const FIXED_DATE = new Date('2026-01-01T00:00:00Z');
@@ -117,6 +123,27 @@ async function main(): Promise<void> {
     ) + '\n',
   );
   process.stdout.write(`templates written under ${root}\n`);
+  if (process.argv.includes('--screenshots')) await screenshots([writer, calc]);
+}
+
+/** A 640-pixel-wide JPEG of each template as GUI LibreOffice shows it, in <folder>/images/<file>.jpg. */
+async function screenshots(folders: string[]): Promise<void> {
+  const env = await createLocalEnvironment({ width: 1280, height: 800 });
+  try {
+    for (const folder of folders) {
+      mkdirSync(join(folder, 'images'), { recursive: true });
+      const descriptions = JSON.parse(readFileSync(join(folder, 'description.json'), 'utf8')) as Record<string, string>;
+      for (const file of Object.keys(descriptions)) {
+        const doc = await OfficeDocument.open(env, `/home/user/templates/${file}`, readFileSync(join(folder, file)));
+        const shot = await env.screenshot({ format: 'png' });
+        await doc.close();
+        await sharp(shot.data).resize({ width: 640 }).jpeg({ quality: 70 }).toFile(join(folder, 'images', `${file}.jpg`));
+        process.stdout.write(`${join(folder, 'images', `${file}.jpg`)}\n`);
+      }
+    }
+  } finally {
+    await env.close();
+  }
 }
 
 void main();

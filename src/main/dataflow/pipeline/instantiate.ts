@@ -68,7 +68,11 @@ export async function instantiate(task: DataflowTask, ctx: StageContext): Promis
     const templates = loadTemplates(task.app, ctx.templatesRoot);
     const files = Object.keys(templates.descriptions);
     const input = { task: task.task, app: task.app, descriptions: templates.descriptions };
-    const choice = await askParsed(ctx, 'choose', stageLogDir(ctx.layout, id, 'choose'), choosePrompt(task.task, task.app, templates.descriptions), input, (r) => parseChoice(r, files));
+    // a served chooser sees each template's screenshot, labelled by its file name
+    const images: Record<string, string> = {};
+    if (ctx.models.choose.endpoint) for (const [f, image] of Object.entries(templates.images)) images[f] = `data:image/${image.endsWith('.png') ? 'png' : 'jpeg'};base64,${(await readFile(image)).toString('base64')}`;
+    const prompt = choosePrompt(task.task, task.app, templates.descriptions, images);
+    const choice = await askParsed(ctx, 'choose', stageLogDir(ctx.layout, id, 'choose'), prompt, input, (r) => parseChoice(r, files));
     document = instantiatedPath(ctx.layout, id, extname(choice.file).toLowerCase());
     await mkdir(join(ctx.layout.results, 'saved_document'), { recursive: true });
     await copyFile(join(templates.folder, choice.file), document);

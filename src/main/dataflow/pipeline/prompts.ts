@@ -9,10 +9,16 @@ import { functionHelp } from './functions';
 import { KEY_NAMES_HELP } from './keys';
 import type { OfficeApp } from './task';
 
-export function choosePrompt(task: string, app: OfficeApp, descriptions: Record<string, string>): ChatMessage[] {
+/** `images`: file name → data URL of its screenshot, shown labelled by that file name. */
+export function choosePrompt(task: string, app: OfficeApp, descriptions: Record<string, string>, images: Record<string, string> = {}): ChatMessage[] {
   const list = Object.entries(descriptions)
     .map(([file, text]) => `- ${JSON.stringify(file)}: ${text}`)
     .join('\n');
+  const text = `THE REQUEST\n${task}\n\nTHE TEMPLATES\n${list}`;
+  const shown = Object.keys(descriptions).filter((f) => images[f]);
+  const content: ChatMessage['content'] = shown.length
+    ? [{ type: 'text', text }, ...shown.flatMap((f) => [{ type: 'text' as const, text: `Screenshot of ${JSON.stringify(f)}:` }, { type: 'image_url' as const, image_url: { url: images[f], detail: 'low' as const } }])]
+    : text;
   return [
     {
       role: 'system',
@@ -21,7 +27,7 @@ export function choosePrompt(task: string, app: OfficeApp, descriptions: Record<
         'Pick the one template whose content lets the request be done most directly. ' +
         'Answer with one JSON object and nothing else: {"<template file name>": "<why it fits>"}, the file name exactly as listed.',
     },
-    { role: 'user', content: `THE REQUEST\n${task}\n\nTHE TEMPLATES\n${list}` },
+    { role: 'user', content } as ChatMessage,
   ];
 }
 

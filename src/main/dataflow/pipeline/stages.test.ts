@@ -61,6 +61,11 @@ describe('choose_template', () => {
     expect(prompt).toContain('Bold the phrase "text to edit"');
     expect(prompt).toContain('"memo.odt": A short text memo');
     expect(prompt).not.toContain('task-file-name-not-for-the-model');
+    // each template's screenshot, labelled by its own file name
+    expect(prompt).toContain('Screenshot of "memo.odt":');
+    expect(requestImages(standin.requests[0])).toEqual(
+      ['memo.odt', 'shopping.odt', 'contacts.odt'].map((f) => `data:image/jpeg;base64,${readFileSync(join(projectRoot, 'resources/dataflow/templates/writer/images', `${f}.jpg`)).toString('base64')}`),
+    );
     expect(o.route).toMatchObject({ status: 'filed', type: 'instantiation', bucket: 'instantiation_fail' });
     const record = JSON.parse(readFileSync(o.route!.target!, 'utf8'));
     expect(record.instantiation_result.choose_template).toEqual({ result: null, error: expect.stringMatching(/^ReplyError: the reply holds no JSON object/) });

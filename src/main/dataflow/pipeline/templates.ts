@@ -1,6 +1,6 @@
-// Template documents per app: a folder <root>/<app>/ with the documents and description.json {file: text}. The
-// chooser is given the descriptions and the task text (never the task's file name: upstream defect 2), and its
-// answer must be one of the description keys.
+// Template documents per app: a folder <root>/<app>/ with the documents, description.json {file: text} and
+// screenshots images/<file>.jpg. The chooser is given the descriptions, the screenshots labelled by their own file
+// name (upstream defect 3) and the task text (never the task's file name: defect 2); its answer must be a key.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { projectRoot } from '../../demo/paths';
@@ -13,6 +13,8 @@ export interface TemplateSet {
   folder: string;
   /** file name → description, in the file's order. */
   descriptions: Record<string, string>;
+  /** file name → its screenshot (images/<file>.jpg or .png), for the templates that have one. */
+  images: Record<string, string>;
 }
 
 /** The templates of `app` under `root`; throws naming the file and what to fix. */
@@ -35,5 +37,10 @@ export function loadTemplates(app: OfficeApp, root = defaultTemplatesRoot): Temp
     descriptions[name] = text;
   }
   if (!Object.keys(descriptions).length) throw new Error(`${file}: no templates described`);
-  return { app, folder, descriptions };
+  const images: Record<string, string> = {};
+  for (const name of Object.keys(descriptions)) {
+    const image = ['.jpg', '.png'].map((ext) => join(folder, 'images', `${name}${ext}`)).find((f) => existsSync(f));
+    if (image) images[name] = image;
+  }
+  return { app, folder, descriptions, images };
 }
