@@ -34,7 +34,9 @@ the config), per stage --choose-model/--prefill-model/--filter-model/--eval-mode
 Matching: exact text (case-insensitive) first, else the best partial ratio >= --threshold (default 70);
 --strict: exact only. Exit 1 if a task could not be read or a record not filed.`;
 
-const usage = `Usage: proctor dataflow route <records…> --out <results> [--type instantiation|execution|dataflow] [--overwrite] [--json]
+const usage = `${pipelineUsage}
+
+Usage: proctor dataflow route <records…> --out <results> [--type instantiation|execution|dataflow] [--overwrite] [--json]
 
 Validates each UFO dataflow record (files, or folders walked for .json files) and files it as
 <results>/<type>/<bucket>/<unique_id>.json, written atomically:
@@ -46,9 +48,7 @@ execution records, so route them with --type dataflow. A complete other than yes
 unsure with a warning. A record whose unique_id is already filed is refused unless --overwrite.
 Exit 1 if any record was invalid or refused.
 
-${dataflowJudgeUsage}
-
-${pipelineUsage}`;
+${dataflowJudgeUsage}`;
 
 export const command: CliCommand = {
   name: 'dataflow',
