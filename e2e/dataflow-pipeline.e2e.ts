@@ -9,6 +9,7 @@ import { Ajv } from 'ajv';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestImages, requestText, startScriptedOpenAIStandin } from '../src/main/agents/testing/scripted-openai-standin';
 import { main } from '../src/main/cli/main';
 import { projectRoot } from '../src/main/demo/paths';
 import { officeGuiMissingHere } from '../src/main/env/local/testing/office-docs';
@@ -101,6 +102,35 @@ describe.skipIf(!!why)(`the dataflow pipeline on GUI LibreOffice${why ? ` (skipp
     expect(shown.steps[0].response).toContain('dataflow record filed as dataflow/execution_pass');
     expect(readUfoTask(join(out, 'logs'), 'writer_vague').steps[0].feedback).toMatch(/not executed/);
   }, 240_000);
+
+  it("a served model (OpenAI-compatible server) per stage: prefill sees the opened copy's controls and screenshot; the filter's no means nothing is executed", async () => {
+    const server = await startScriptedOpenAIStandin([
+      { kind: 'text', content: '{"memo.odt": "it has a line of text to edit"}' },
+      // an Actions_plan as a string, as UFO's own prompt asked for one
+      { kind: 'text', content: JSON.stringify({ Observation: 'a memo', Thought: 't', New_task: 'Make the memo look professional', Actions_plan: JSON.stringify([{ Step: 1, Subtask: 'Bold', ControlLabel: '1', ControlText: 'Bold', Function: 'click_input', Args: {} }]) }) },
+      { kind: 'text', content: '{"judge": false, "thought": "subjective: no checkable outcome", "type": "Non_task"}' },
+    ]);
+    try {
+      const out = join(dir, 'served');
+      const r = await cli(['dataflow', 'run', join(tasks, 'writer_bold_phrase.json'), '--out', out, '--base-url', server.baseUrl, '--model', 'served-planner', '--eval-model', 'builtin-standin']);
+      expect(r.code, r.out + r.err).toBe(0);
+      expect(server.requests.map((q) => q.body?.model)).toEqual(['served-planner', 'served-planner', 'served-planner']);
+      const prefill = requestText(server.requests[1]);
+      // the control list read from the opened copy in LibreOffice (upstream sent none), and its screenshot
+      expect(prefill).toMatch(/\[\d+\] Button \(toggle-button\) "Bold"/);
+      expect(prefill).toMatch(/\[\d+\] Edit \(paragraph\) "This is a line of text to edit\."/);
+      expect(requestImages(server.requests[1])).toHaveLength(1);
+      expect(requestText(server.requests[2])).toContain('Make the memo look professional');
+      const rec = readJson(join(out, 'results/dataflow/execution_fail/writer_bold_phrase.json'));
+      expect(validExecution(rec), JSON.stringify(validExecution.errors)).toBe(true);
+      expect(rec.instantiation_result.prefill.result.instantiated_plan).toEqual([{ Step: 1, Subtask: 'Bold', ControlLabel: '1', ControlText: 'Bold', Function: 'click_input', Args: {}, Success: null, MatchedControlText: null }]);
+      expect(rec.instantiation_result.instantiation_evaluation.result).toEqual({ judge: false, thought: 'subjective: no checkable outcome', request_type: 'Non_task' });
+      expect(existsSync(join(out, 'logs/writer_bold_phrase/execute'))).toBe(false);
+      expect(existsSync(join(out, 'logs/writer_bold_phrase/prefill/screenshot.png'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   it('instantiate then execute: a hand-written plan runs step by step on Writer and stops at the first failing step (execution_fail)', async () => {
     const out = join(dir, 'staged');
