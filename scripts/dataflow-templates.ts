@@ -18,25 +18,27 @@ const FIXED_DATE = new Date('2026-01-01T00:00:00Z');
 
 const NS =
   'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" ' +
   'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
   'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-async function odt(file: string, body: string): Promise<void> {
+async function odt(file: string, body: string, kind: 'text' | 'presentation' = 'text'): Promise<void> {
   const zip = new JSZip();
   const opts = { date: FIXED_DATE };
-  zip.file('mimetype', 'application/vnd.oasis.opendocument.text', { ...opts, compression: 'STORE' });
+  const mime = `application/vnd.oasis.opendocument.${kind}`;
+  zip.file('mimetype', mime, { ...opts, compression: 'STORE' });
   zip.file(
     'META-INF/manifest.xml',
     '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
-      '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>' +
+      `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/>` +
       '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>',
     opts,
   );
   zip.file(
     'content.xml',
-    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.3"><office:body><office:text>${body}</office:text></office:body></office:document-content>`,
+    `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.3"><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
     opts,
   );
   writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', platform: 'UNIX' }));
@@ -91,6 +93,23 @@ async function main(): Promise<void> {
     ) + '\n',
   );
 
+  const impress = join(root, 'impress');
+  mkdirSync(impress, { recursive: true });
+  const frame = (y: number, h: number, inner: string) => `<draw:frame svg:x="2cm" svg:y="${y}cm" svg:width="24cm" svg:height="${h}cm"><draw:text-box>${inner}</draw:text-box></draw:frame>`;
+  await odt(join(impress, 'review.odp'), `<draw:page draw:name="Slide 1">${frame(2, 3, p('Quarterly review'))}${frame(6, 8, list(['Sales grew in every region', 'Costs stayed flat', 'Hiring starts in May']))}</draw:page>`, 'presentation');
+  await odt(join(impress, 'welcome.odp'), `<draw:page draw:name="Slide 1">${frame(5, 4, p('Welcome to the team'))}</draw:page>`, 'presentation');
+  writeFileSync(
+    join(impress, 'description.json'),
+    JSON.stringify(
+      {
+        'review.odp': 'A one-slide presentation: the title "Quarterly review" over three bullet points about sales, costs and hiring. For formatting the title or bullets, editing or adding bullet points.',
+        'welcome.odp': 'A single slide with one line of large text, "Welcome to the team". For formatting or rewording a slide title.',
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+
   await workbook(join(calc, 'sales.xlsx'), 'Sales', [
     ['Region', 'Q1', 'Q2'],
     ['North', 120, 135],
@@ -123,7 +142,7 @@ async function main(): Promise<void> {
     ) + '\n',
   );
   process.stdout.write(`templates written under ${root}\n`);
-  if (process.argv.includes('--screenshots')) await screenshots([writer, calc]);
+  if (process.argv.includes('--screenshots')) await screenshots([writer, calc, impress]);
 }
 
 /** A 640-pixel-wide JPEG of each template as GUI LibreOffice shows it, in <folder>/images/<file>.jpg. */

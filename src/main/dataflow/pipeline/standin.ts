@@ -130,6 +130,8 @@ function calcPlan(task: string, controls: Control[]): string | undefined {
 
 export function standinPrefill(input: StageInputs['prefill']): string {
   const text = [input.task, ...input.steps].join('\n');
+  // Impress: none yet (its text formatting buttons show only once text is selected, and the find bar's selection
+  // there was measured to bold every text box of the slide)
   const plan = input.app === 'writer' ? writerPlan(text, input.controls) : input.app === 'calc' ? calcPlan(text, input.controls) : undefined;
   return plan ?? reply(`${input.controls.length} controls on screen.`, 'no plan: the request names nothing concrete this stand-in can act on', input.task, []);
 }
