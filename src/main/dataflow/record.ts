@@ -38,11 +38,20 @@ export function bucketOf(record: Json, type: RecordType): { bucket: Bucket; warn
   };
 }
 
-/** The type a record's content shows: executed records are `execution` (dataflow cannot be told apart: ask for it). */
-export function recordTypeOf(record: Json): RecordType {
+/**
+ * Whether a record's content shows it was executed: an execution result or error, or an execute / execute_eval
+ * time. A time of null means the stage did not run (Proctor writes all six time_cost keys on every record), so
+ * `time_cost.execute: null` is an instantiation record.
+ */
+export function isExecutedRecord(record: Json): boolean {
   const er = isObject(record.execution_result) ? record.execution_result : {};
   const time = isObject(record.time_cost) ? record.time_cost : {};
-  return er.result != null || er.error != null || 'execute' in time || 'execute_eval' in time ? 'execution' : 'instantiation';
+  return er.result != null || er.error != null || time.execute != null || time.execute_eval != null;
+}
+
+/** The type a record's content shows: executed records are `execution` (dataflow cannot be told apart: ask for it). */
+export function recordTypeOf(record: Json): RecordType {
+  return isExecutedRecord(record) ? 'execution' : 'instantiation';
 }
 
 function errorString(e: unknown): unknown {

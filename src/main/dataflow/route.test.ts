@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
 import { schemaProblems } from '../tasks/schemas';
 import { ufoExecutionSchema } from '../testing/shared-fixtures';
+import { recordTypeOf } from './record';
 import { routeRecord, routeValue } from './route';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -74,6 +75,15 @@ describe('routeRecord', () => {
     const c = await readJson(none.target!);
     expect((c.instantiation_result as { instantiation_evaluation: { error: unknown } }).instantiation_evaluation.error).toBe('TimeoutError: judge timed out\nTraceback…');
     expect(schemaProblems('ufo-instantiation', c, 'c')).toEqual([]);
+  });
+
+  it('reads a record whose execute time is null (all six time_cost keys written) as an instantiation record', async () => {
+    const r = instantiation('n', true);
+    r.time_cost = { choose_template: 1.5, prefill: 3.2, instantiation_evaluation: 2.1, execute: null, execute_eval: null, total: 6.8 };
+    expect(recordTypeOf(r)).toBe('instantiation');
+    const filed = await routeRecord(await put('n.json', r), { out });
+    expect(filed.target).toBe(join(out, 'instantiation/instantiation_pass/n.json'));
+    expect(recordTypeOf({ ...r, time_cost: { ...(r.time_cost as object), execute: 4.2 } })).toBe('execution');
   });
 
   it('files execution records by complete, and a complete outside yes/no/unsure as unsure with a warning', async () => {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { toPromptImage } from '../agents/image';
 import { requestImages, requestText, startScriptedOpenAIStandin, type ScriptedOpenAIStandin, type ScriptStep, type StandinRequest } from '../agents/testing/scripted-openai-standin';
 import { main } from '../cli/main';
-import { judgeDataflowFile, type DataflowJudgeFileOptions } from './dataflow-judge';
+import { dataflowPromptParts, judgeDataflowFile, type DataflowJudgeFileOptions } from './dataflow-judge';
 import { readScreenshot } from './judge';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -80,6 +80,15 @@ function options(extra: Partial<DataflowJudgeFileOptions> = {}): DataflowJudgeFi
   };
 }
 
+describe('the dataflow judge prompt', () => {
+  it('names the real application and platform: LibreOffice on Linux for the port, Office on Windows for UFO', () => {
+    expect(dataflowPromptParts('calc').setting).toContain('LibreOffice Calc on Linux');
+    expect(dataflowPromptParts('Writer').setting).toContain('LibreOffice Writer on Linux');
+    expect(dataflowPromptParts('excel').setting).toContain('Microsoft Excel on Windows');
+    expect(dataflowPromptParts('calc').setting).not.toContain('Windows');
+  });
+});
+
 describe('judging UFO dataflow records against the scripted stand-in', () => {
   it('writes a clean verdict as execution_result in the schema form, with execute_eval, beside the untouched input', async () => {
     standin = await startScriptedOpenAIStandin([{ kind: 'text', content: clean('yes'), usage: { prompt_tokens: 3000, completion_tokens: 40 } }]);
@@ -105,7 +114,8 @@ describe('judging UFO dataflow records against the scripted stand-in', () => {
     const text = requestText(request);
     expect(text).toContain('Make "Quarterly report" bold');
     expect(text).toContain('instantiated from the original task: Make the title bold');
-    expect(text).toContain('Windows application (word)');
+    expect(text).toContain('Microsoft Word on Windows (app "word")');
+    expect(text).not.toContain('LibreOffice');
     expect(text).toMatch(/Step 1: Select the title\n\s+performed: select_text\(text="Quarterly report"\) on control "Quarterly report"\n\s+outcome: ran/);
     expect(text).toMatch(/Step 2: Click Bold\n\s+performed: click_input\(button="left", double=false\) on control "Bold"\n\s+outcome: FAILED/);
     expect(text).toContain('FINAL SCREEN (action_step_final.png: the end state)');

@@ -70,10 +70,26 @@ export interface DataflowJudgement {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** UFO's apps on Windows (Microsoft Office) and Proctor's port on Linux (LibreOffice), as the judge is told them. */
+const DATAFLOW_APPS: Record<string, string> = {
+  word: 'Microsoft Word on Windows',
+  excel: 'Microsoft Excel on Windows',
+  powerpoint: 'Microsoft PowerPoint on Windows',
+  writer: 'LibreOffice Writer on Linux',
+  calc: 'LibreOffice Calc on Linux',
+  impress: 'LibreOffice Impress on Linux',
+};
+
+/** Where a record's plan ran: the real application and platform (`LibreOffice Calc on Linux`), or the app as named. */
+export function dataflowAppPlace(app: string): string {
+  const known = DATAFLOW_APPS[app.trim().toLowerCase()];
+  return known ? `${known} (app "${app}")` : `the application "${app || 'unnamed'}"`;
+}
+
 /** The setting and the action functions of a dataflow execution, for the shared judge prompt. */
 export function dataflowPromptParts(app: string): { setting: string; functions: string } {
   return {
-    setting: `An agent was given a request by a user and carried out a plan of steps in a Windows application (${app || 'unnamed'}), acting on its UI controls, to fulfil it.`,
+    setting: `An agent was given a request by a user and carried out a plan of steps in ${dataflowAppPlace(app)}, acting on its UI controls, to fulfil it.`,
     functions: `Each step of the plan names what it was meant to do (Subtask: an intention, not evidence), the UI control it acted on (ControlText; the control actually matched is shown when recorded) and the function called with its arguments, e.g.:
 - click_input(button, double) — click the control; set_edit_text(text) — replace the text of an edit control
 - keyboard_input(keys, control_focus) — type keys; wheel_mouse_input(wheel_dist) — scroll; select_text(text) — select text

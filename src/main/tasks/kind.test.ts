@@ -25,6 +25,10 @@ describe('detectFileKind', () => {
     expect(detectFileKind('/x/l.json', { Error: 'boom' })).toBe('traj-line');
     expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: null, error: null }, time_cost: { total: 1 } })).toBe('ufo-instantiation');
     expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: { complete: 'yes' }, error: null } })).toBe('ufo-execution');
+    // every time_cost key written, the execution ones null: not executed (Proctor's instantiation records)
+    const nullTimes = { choose_template: 1, prefill: 2, instantiation_evaluation: 1, execute: null, execute_eval: null, total: 4 };
+    expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: null, error: null }, time_cost: nullTimes })).toBe('ufo-instantiation');
+    expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: null, error: null }, time_cost: { ...nullTimes, execute: 3.2 } })).toBe('ufo-execution');
     expect(detectFileKind('/x/j.json', { reason: 'r', sub_scores: [], complete: 'yes' })).toBe('judge');
     expect(detectFileKind('/x/package.json', { name: 'p', version: '1' })).toBe('unknown');
     expect(detectFileKind('/x/a.json', [1, 2])).toBe('unknown');

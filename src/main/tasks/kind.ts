@@ -42,7 +42,7 @@ export function detectFileKind(file: string, json: unknown): FileKind {
     const exec = json.execution_result;
     const time = json.time_cost;
     const executed =
-      (isObject(exec) && (exec.result != null || exec.error != null)) || (isObject(time) && ('execute' in time || 'execute_eval' in time));
+      (isObject(exec) && (exec.result != null || exec.error != null)) || (isObject(time) && (time.execute != null || time.execute_eval != null)); // a null time: the stage did not run
     return executed ? 'ufo-execution' : 'ufo-instantiation';
   }
   if ('step_num' in json || (keys.length === 1 && keys[0] === 'Error')) return 'traj-line';
