@@ -54,11 +54,15 @@ async function html(runDirs: string[], values: { out?: string; copy?: boolean; t
   try {
     const uiDir = await ensureUiBuilt((line) => io.err(line));
     let last = performance.now();
+    let said = '';
     const progress = (p: SiteProgress) => {
       const now = performance.now();
       if (now - last < 2000 && p.done < p.total) return;
+      const text = p.phase === 'answers' ? `  read ${thousands(p.done)} of ${thousands(p.total)} tasks…` : `  put ${thousands(p.done)} of ${thousands(p.total)} files…`;
+      if (text === said) return;
       last = now;
-      io.err(p.phase === 'answers' ? `  read ${thousands(p.done)} of ${thousands(p.total)} tasks…` : `  put ${thousands(p.done)} of ${thousands(p.total)} files…`);
+      said = text;
+      io.err(text);
     };
     const r = await exportSite(runDirs, values.out, { uiDir, copy: values.copy, title: values.title, onProgress: progress });
     for (const f of r.refused.slice(0, 10)) io.err(`refused ${f.run}${f.task ? ` ${f.task}` : ''}: ${f.path}: ${f.why}`);

@@ -6,7 +6,6 @@ import { constants, lstatSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, link, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { TaskTrajectory } from '../../../shared/api';
-import { isInside } from '../../contained';
 
 /** Why a file named by a run is not put in the site. */
 export interface RefusedFile {
@@ -37,26 +36,9 @@ export function filesOfTrajectory(traj: TaskTrajectory, runPath: string): string
 }
 
 /**
- * The file `path` (below `root`) when it may be put in the site: inside `runDir`, lexically and through symlinks,
- * a regular file. Otherwise the reason it is refused.
- */
-export async function checkedFile(root: string, runDir: string, path: string): Promise<{ file: string } | { why: string }> {
-  if (!plainRelative(path)) return { why: NOT_PLAIN };
-  const file = resolve(root, path);
-  const rel = relative(resolve(runDir), file);
-  if (!rel || rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel) || !isInside(runDir, rel)) return { why: OUTSIDE };
-  try {
-    const st = await stat(file);
-    if (!st.isFile()) return { why: 'not a regular file' };
-  } catch {
-    return { why: 'missing' };
-  }
-  return { file };
-}
-
-/**
- * `checkedFile` for the many files of one run, synchronous and quicker: each folder's real path is found once, and a
- * file's own real path only when it is a symlink (a regular file's real path is its folder's plus its name).
+ * Whether the file `path` (below `root`) may be put in the site: a plain relative path, inside `runDir` lexically
+ * and through symlinks, a regular file; else why not. For the many files of one run: each folder's real path is
+ * found once, a file's own only when it is a symlink (a regular file's real path is its folder's plus its name).
  */
 export function fileChecker(root: string, runDir: string): (path: string) => { file: string } | { why: string } {
   let runReal: string;

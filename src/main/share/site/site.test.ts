@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SiteIndex, SiteTaskData } from '../../../shared/static-site';
 import { png, proctorRun } from './testing/proctor-run';
-import { checkedFile } from './site-files';
+import { fileChecker } from './site-files';
 import { classicScript, sitePage } from './site-assets';
 import { exportSite } from './site';
 
@@ -121,8 +121,29 @@ describe('proctor export html', () => {
     for (const f of filesBelow(out)) expect(readFileSync(f, 'utf8')).not.toContain('SECRET-BYTES');
 
     // The exporter's own check, whatever a reader let through.
-    const checks = await Promise.all(['chrome/abc/step_2.png', '../secret.png', '/etc/passwd', 'chrome/../../secret.png', 'chrome/abc/step_1.png'].map((p) => checkedFile(runDir, runDir, p)));
+    const check = fileChecker(runDir, runDir);
+    const checks = ['chrome/abc/step_2.png', '../secret.png', '/etc/passwd', 'chrome/../../secret.png', 'chrome/abc/step_1.png'].map(check);
     expect(checks.map((c) => ('file' in c ? 'ok' : c.why.split(' ')[0]))).toEqual(['outside', 'not', 'not', 'not', 'ok']);
+  });
+
+  it("refuses, and lists, the files a tampered Proctor run's steps name outside the run", async () => {
+    const { runDir } = await proctorRun(join(tmp, 'tampered'), 1, 3);
+    const secret = join(tmp, 'tampered-secret.png');
+    writeFileSync(secret, 'SECRET-BYTES');
+    const steps = filesBelow(runDir).find((f) => f.endsWith('steps.jsonl'))!;
+    const lines = readFileSync(steps, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { screenshot?: string });
+    // Step 1 names a file above the run; step 2's screenshot becomes a symlink out of it.
+    lines[0].screenshot = '../../../../../../tampered-secret.png';
+    const linked = join(runDir, lines[1].screenshot!);
+    rmSync(linked);
+    symlinkSync(secret, linked);
+    writeFileSync(steps, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+    const r = await exportSite([runDir], join(tmp, 'tampered-site'), { uiDir });
+    for (const f of filesBelow(join(tmp, 'tampered-site'))) expect(readFileSync(f, 'utf8')).not.toContain('SECRET-BYTES');
+    expect(r.refused.map((f) => f.why.split(' ')[0]).sort()).toEqual(['not', 'outside']);
+    expect(r.refused.every((f) => f.task === 'chromium/t1')).toBe(true);
+    expect(filesBelow(join(tmp, 'tampered-site', 'files')).length).toBeGreaterThan(0);
   });
 
   it('makes a module chunk a classic script and refuses a chunk that imports', () => {

@@ -99,6 +99,7 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
   const index: SiteRun[] = [];
   const files = new Map<string, SiteFile>();
   const refused: RefusedFile[] = [];
+  const refusedPaths = new Set<string>();
   let bytes = 0;
   let tasks = 0;
   const made = new Set<string>();
@@ -158,14 +159,17 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
         const demo = item.agent === 'human' ? await h['demos.get']({ runId, taskKey: key }).catch(() => null) : null;
         write(taskDataPath(i, j), dataScript(taskDataKey(i, j), { trajectory, demo }));
         for (const path of filesOfTrajectory(trajectory, item.path)) {
-          if (files.has(path)) continue;
+          if (files.has(path) || refusedPaths.has(path)) continue;
           const checked = checkFile(path);
           if ('file' in checked) {
             const f = { path, source: checked.file };
             files.set(path, f);
             pending.push(f);
             found++;
-          } else if (checked.why !== 'missing') refused.push({ run: item.path, task: key, path, why: checked.why });
+          } else if (checked.why !== 'missing') {
+            refused.push({ run: item.path, task: key, path, why: checked.why });
+            refusedPaths.add(path);
+          }
         }
         if (pending.length >= 256) flush();
         options.onProgress?.({ phase: 'answers', done: ++done, total: Math.max(total, done) });
