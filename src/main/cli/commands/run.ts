@@ -6,15 +6,15 @@ import { UsageError, type CliCommand, shownPath } from '../command';
 import { defaultParts } from '../../runner/parts';
 import { outcomeTable, ProgressView } from '../../runner/progress';
 import { resumeRun, runTasks, type RunOptions, type RunOutcome } from '../../runner/scheduler';
-import { readManifest } from '../../store/run-writer';
 import { envOption } from '../env-option';
 import { storableArgs } from '../../env/spec';
-import { gradingUnder } from '../../evaluators/grade';
 import { parseQueueUrl } from '../../queue/connection';
 import { usageText } from '../options/help';
-import { agentFlagProblem, parseRunArgs, runOptions, type RunFlags } from '../options/run-options';
+import { parseRunArgs, runOptions } from '../options/run-options';
+import { resumedAgentOptions, resumedRunOptions } from '../options/resume';
 
 export { agentFlagProblem, parseRunArgs, type RunFlags } from '../options/run-options';
+export { resumedAgentOptions } from '../options/resume';
 
 const usage = usageText(
   `Usage: proctor run <tasks, folders or split files…> [options]
@@ -70,30 +70,6 @@ function checkedAgentFiles(options: AgentOptions): AgentOptions {
   return out;
 }
 
-/**
- * The agent options of a run being resumed: those of its stored command line (so the agent is the one the run
- * started with), overridden by the ones given now. A stored command line that no longer parses gives none.
- */
-export function resumedAgentOptions(runDir: string, given: RunFlags): { agent: string; options: AgentOptions } {
-  const manifest = readManifest(runDir);
-  let stored: AgentOptions = {};
-  const args = manifest.args ?? [];
-  if (args[0] === 'run') {
-    try {
-      const then = parseRunArgs(args.slice(1));
-      stored = { ...then.agentOptions, ...(then.baseUrl ? { baseUrl: then.baseUrl } : {}) };
-    } catch {
-      stored = {};
-    }
-  }
-  const problem = agentFlagProblem(manifest.agent, given.agentFlags);
-  if (problem) throw new UsageError(problem);
-  const merged: AgentOptions = { ...stored, ...given.agentOptions };
-  if (stored.sampling || given.agentOptions.sampling) merged.sampling = { ...stored.sampling, ...given.agentOptions.sampling };
-  if (stored.image || given.agentOptions.image) merged.image = { ...stored.image, ...given.agentOptions.image };
-  return { agent: manifest.agent, options: merged };
-}
-
 export const command: CliCommand = {
   name: 'run',
   summary: 'run an agent over tasks on sandbox displays into a resumable run folder',
@@ -104,8 +80,10 @@ export const command: CliCommand = {
     if (flags.env !== undefined) envOption(flags.env);
     // Before anything starts: the agent's files exist; on resume, the run's own agent options come back.
     let agentOptions: AgentOptions;
+    let resumed: ReturnType<typeof resumedRunOptions> | undefined;
     try {
       agentOptions = flags.resume ? resumedAgentOptions(flags.resume, flags).options : flags.agentOptions;
+      if (flags.resume) resumed = resumedRunOptions(flags.resume, flags);
     } catch (e) {
       if (e instanceof UsageError) throw e;
       io.err(`proctor run: ${(e as Error).message}`);
@@ -129,20 +107,30 @@ export const command: CliCommand = {
     process.on('SIGTERM', onSigint);
     let outcome: RunOutcome;
     try {
-      const common: Omit<RunOptions, 'agent'> = {
+      // The run's settings: from the options (a new run), or the run's stored plan with the options given now over
+      // it (a resume); the new run's plan is stored with it (runner/run-plan.ts) for --resume and the queue.
+      const settings = resumed ?? {
         parallel: flags.parallel,
         taskTimeoutMs: flags.taskTimeoutMs,
         ...(flags.screen ? { screen: flags.screen } : {}),
-        args: ['run', ...storableArgs(queueUrlShown(argv))],
         ...(flags.env !== undefined ? { env: flags.env } : {}),
         allowUnisolated: flags.allowUnisolated,
         ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}),
-        signal: controller.signal,
-        onEvent: view ? (e) => view.handle(e) : undefined,
-        parts: gradingUnder(flags.gradingProfile),
+        ...(flags.gradingProfile ? { gradingProfile: flags.gradingProfile } : {}),
         ...(flags.maxRefusals !== undefined ? { maxRefusals: flags.maxRefusals } : {}),
         ...(flags.prices ? { prices: flags.prices } : {}),
-        agentOptions: { ...agentOptions, ...(flags.model ? { model: flags.model } : {}), ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}), ...(flags.downloads !== undefined ? { downloads: flags.downloads } : {}) },
+      };
+      const common: Omit<RunOptions, 'agent'> = {
+        ...settings,
+        args: ['run', ...storableArgs(queueUrlShown(argv))],
+        signal: controller.signal,
+        onEvent: view ? (e) => view.handle(e) : undefined,
+        agentOptions: {
+          ...agentOptions,
+          ...(flags.model ? { model: flags.model } : {}),
+          ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+          ...(settings.downloads !== undefined ? { downloads: settings.downloads } : {}),
+        },
       };
       if (flags.resume) {
         outcome = await resumeRun(flags.resume, { ...common, retryEnvErrors: flags.retryEnvErrors, retryGradingErrors: flags.retryGradingErrors });
