@@ -45,7 +45,7 @@ export function optionLines(table: OptionTable): string[] {
     if (spec.group) out.push(spec.group);
     const sig = optionSignature(name, spec);
     const d = shownDefault(spec);
-    const text = `${spec.help}${d !== undefined ? ` (default ${d})` : ''}${spec.repeatable && !/repeatable/.test(spec.help) ? ' (repeatable)' : ''}${spec.env ? ` [env ${spec.env}]` : ''}`;
+    const text = `${spec.help}${d !== undefined ? ` (default ${d})` : ''}${spec.repeatable && !/repeat/.test(spec.help) ? ' (repeatable)' : ''}${spec.env ? ` [env ${spec.env}]` : ''}`;
     const body = wrap(text, WIDTH - COLUMN);
     const head = `  ${sig}`;
     if (head.length + 2 > COLUMN) {
