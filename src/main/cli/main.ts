@@ -22,6 +22,13 @@ async function load(file: string): Promise<CliCommand> {
   return mod.command;
 }
 
+/** Every command, by name (for help and shell completion). */
+export async function allCommands(): Promise<CliCommand[]> {
+  const out: CliCommand[] = [];
+  for (const [, file] of [...commandFiles()].sort()) out.push(await load(file));
+  return out;
+}
+
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const files = commandFiles();
   const [name, ...rest] = argv;
