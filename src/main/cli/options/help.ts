@@ -13,7 +13,7 @@ export function optionSignature(name: string, spec: OptionSpec): string {
 }
 
 function shownDefault(spec: OptionSpec): string | undefined {
-  if (spec.default === undefined || spec.default === false || /\(default/.test(spec.help)) return undefined;
+  if (spec.default === undefined || spec.default === false || /\bdefault\b/.test(spec.help)) return undefined;
   const d = spec.default as unknown;
   if (Array.isArray(d)) return d.length ? d.join(', ') : undefined;
   if (typeof d === 'object' && d !== null) return undefined;
