@@ -7,9 +7,10 @@ const COLUMN = 24;
 
 /** `--name VALUE`, `--name[=VALUE]` or `--name` as the help shows it. */
 export function optionSignature(name: string, spec: OptionSpec): string {
-  if (spec.kind === 'boolean') return `--${name}`;
-  if (spec.kind === 'optional-value') return `--${name}[=${spec.value ?? 'VALUE'}]`;
-  return `--${name} ${spec.value ?? 'VALUE'}`;
+  const flag = spec.short ? `-${spec.short}, --${name}` : `--${name}`;
+  if (spec.kind === 'boolean') return flag;
+  if (spec.kind === 'optional-value') return `${flag}[=${spec.value ?? 'VALUE'}]`;
+  return `${flag} ${spec.value ?? 'VALUE'}`;
 }
 
 function shownDefault(spec: OptionSpec): string | undefined {

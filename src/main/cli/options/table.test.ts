@@ -38,6 +38,14 @@ describe('parseOptions', () => {
     expect(d.given).toEqual(['retrieval']);
   });
 
+  it('takes a one-letter alias where one is declared, and shows it in the help', () => {
+    const t = optionTable({ output: { kind: 'string', short: 'o', value: 'FILE', help: 'the file' } });
+    expect(parseOptions(t, ['-o', 'a.png'], { env: {} }).values.output).toBe('a.png');
+    expect(parseOptions(t, ['--output=b.png'], { env: {} }).values.output).toBe('b.png');
+    expect(() => parseOptions(t, ['-x', 'a.png'], { env: {} })).toThrow(/^unknown option '-x'/);
+    expect(usageText('Usage: t', t)).toMatch(/^ {2}-o, --output FILE {5}the file$/m);
+  });
+
   it('reads an env var when the flag is absent, the flag winning', () => {
     expect(parseOptions(table, [], { env: { TEST_PROCTOR_TOKEN: 'abc' } }).values.token).toBe('abc');
     expect(parseOptions(table, ['--token', 'x'], { env: { TEST_PROCTOR_TOKEN: 'abc' } }).values.token).toBe('x');

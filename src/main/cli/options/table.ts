@@ -27,6 +27,8 @@ export interface OptionSpec<T = unknown> {
   complete?: 'file' | 'dir' | readonly string[];
   /** Left out of help and completion. */
   hidden?: boolean;
+  /** A one-letter alias (`-o` for `--output`). */
+  short?: string;
 }
 
 export type OptionTable = Record<string, OptionSpec<any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -73,8 +75,8 @@ export interface ParseOptionsOptions {
  * usage error naming the closest known one; a value-taking option without a value, or a switch given one, too.
  */
 export function parseOptions<T extends OptionTable>(table: T, argv: readonly string[], o: ParseOptionsOptions = {}): ParsedOptions<T> {
-  const config: Record<string, { type: 'string' | 'boolean' }> = {};
-  for (const [name, spec] of Object.entries(table)) config[name] = { type: spec.kind === 'string' ? 'string' : 'boolean' };
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, spec] of Object.entries(table)) config[name] = { type: spec.kind === 'string' ? 'string' : 'boolean', ...(spec.short ? { short: spec.short } : {}) };
   const { tokens } = parseArgs({ args: [...argv], options: config, strict: false, allowPositionals: true, tokens: true });
   const values: Record<string, unknown> = {};
   const given: string[] = [];
@@ -89,7 +91,7 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
     const flag = t.rawName;
     const refused = o.refuse?.(flag);
     if (refused) throw new UsageError(refused);
-    const spec = Object.hasOwn(table, t.name) && flag.startsWith('--') ? table[t.name] : undefined;
+    const spec = Object.hasOwn(table, t.name) && (flag === `--${t.name}` || flag === `-${table[t.name].short}`) ? table[t.name] : undefined;
     if (!spec) {
       // Only the name: a mistyped secret flag must not be echoed with its value.
       const near = nearestName(flag, knownFlags(table));
