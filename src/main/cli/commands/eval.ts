@@ -7,15 +7,14 @@ import { shownPath, UsageError, type CliCommand } from '../command';
 import { runDirsOf } from '../../report';
 import { formatTable } from '../../demo/table';
 import { regradeRun, type RegradeResult, type RegradeRow } from '../../regrade';
-import { gradingProfileFlag } from './metric';
+import { gradingProfileSpec } from '../options/common';
 import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
 
 const options = optionTable({
   json: { kind: 'boolean', help: 'print the result as JSON' },
   task: { kind: 'string', value: 'KEY', repeatable: true, help: 'only this task (<domain>/<task id>); may be repeated' },
-  'grading-profile': { kind: 'string', value: 'P', complete: ['spider2v', 'osworld', 'native'],
-    help: "grade as spider2v | osworld | native (default: each task's own benchmark)", parse: (v: string) => gradingProfileFlag(v) },
+  'grading-profile': gradingProfileSpec,
   downloads: { kind: 'string', value: 'DIR', complete: 'dir',
     help: "where cloud_file reads its URLs again, as in `proctor run --downloads` (default: the run's own --downloads folder when it still exists, else the copies the run's grading kept)",
     parse: (v: string) => {

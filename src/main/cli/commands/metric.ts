@@ -6,7 +6,8 @@ import { UsageError, type CliCommand } from '../command';
 import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
 import { metrics } from '../../evaluators/catalog';
-import { gradingProfiles, isGradingProfile, variantOf, type GradingProfile } from '../../evaluators/profile';
+import { gradingProfiles, variantOf } from '../../evaluators/profile';
+import { gradingProfileFlag } from '../options/common';
 import { metricFamilyOf } from '../../evaluators/family';
 import { tryMetric } from '../../evaluators/try-metric';
 
@@ -15,11 +16,7 @@ const usageHead = `Usage: proctor metric NAME --result R [--expected E] [--optio
 Runs metric NAME on R and E, faithful to the benchmark of profile P (${gradingProfiles.join(', ')}; default
 osworld for OSWorld's families, else spider2v), and its robust variant beside as a second opinion.`;
 
-/** `--grading-profile` / `--profile` values: one of the three profiles, else a usage error. */
-export function gradingProfileFlag(value: string): GradingProfile {
-  if (!isGradingProfile(value)) throw new UsageError(`grading profile must be ${gradingProfiles.join(', ')}, not '${value}'`);
-  return value;
-}
+export { gradingProfileFlag };
 
 /** An input: `json:<value>` parsed, else a path to an existing file (made absolute). */
 function inputOf(flag: string, v: string): unknown {

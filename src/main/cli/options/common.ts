@@ -1,10 +1,15 @@
 // Options several commands share, declared once: the machine (--env), tasks at once (--parallel), the folder for
 // run folders (--out), the grading profile and --json; a command's table spreads in the ones it takes.
-import { gradingProfiles } from '../../evaluators/profile';
-import { parallelOption } from '../command';
+import { gradingProfiles, isGradingProfile, type GradingProfile } from '../../evaluators/profile';
+import { parallelOption, UsageError } from '../command';
 import { envOption, envUsage } from '../env-option';
-import { gradingProfileFlag } from '../commands/metric';
 import type { OptionSpec } from './table';
+
+/** `--grading-profile` / `--profile` values: one of the three profiles, else a usage error. */
+export function gradingProfileFlag(value: string): GradingProfile {
+  if (!isGradingProfile(value)) throw new UsageError(`grading profile must be ${gradingProfiles.join(', ')}, not '${value}'`);
+  return value;
+}
 
 export const envSpec = {
   kind: 'string',

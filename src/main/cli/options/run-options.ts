@@ -8,9 +8,9 @@ import { DEFAULT_TASK_TIMEOUT_MS, parseMaxSteps } from '../../runner/limits';
 import { parsePriceFlag, readPricesFile } from '../../runner/pricing';
 import { MAX_REPEATS } from '../../runner/scheduler';
 import { ACTION_SPACES, OBSERVATION_TYPES, isActionSpace, isObservationType, type ActionSpace, type ObservationType } from '../../../shared/spaces';
-import { parallelOption, queueOption, UsageError } from '../command';
+import { queueOption, UsageError } from '../command';
 import { envOption, envUsage } from '../env-option';
-import { gradingProfileFlag } from '../commands/metric';
+import { gradingProfileSpec, parallelSpec } from './common';
 import { optionTable, parseOptions } from './table';
 
 /** A number within [min, max] (`integer`: whole numbers only), or a usage error naming the flag. */
@@ -53,7 +53,7 @@ export const runOptions = optionTable({
       return v;
     } },
   env: { kind: 'string', value: 'SPEC', help: `the machine: ${envUsage('')}`, parse: (v: string) => envOption(v, { checkKind: false }) },
-  parallel: { kind: 'string', value: 'N', default: 1, help: 'tasks at once, each on its own sandbox display (default 1)', parse: parallelOption },
+  parallel: { ...parallelSpec, help: 'tasks at once, each on its own sandbox display (default 1)' },
   'max-steps': { kind: 'string', value: 'N|auto', default: 15 as number | 'auto',
     help: 'step limit (default 15); auto = the task\'s action_number × 2 + 5 (15 without one)',
     parse: (v: string): number | 'auto' => {
@@ -92,8 +92,7 @@ export const runOptions = optionTable({
   name: { kind: 'string', value: 'RUN', help: 'with --queue: the run folder\'s name; enqueueing the same name again adds nothing twice' },
   attempts: { kind: 'string', value: 'N', help: 'with --queue: tries per task for environment errors (default 3)', parse: numberValue(1, 20, true, 'a whole number from 1 to 20') },
   json: { kind: 'boolean', help: 'print the outcome as JSON (no live display)' },
-  'grading-profile': { kind: 'string', value: 'P', complete: ['spider2v', 'osworld', 'native'],
-    help: 'grade as spider2v | osworld | native (default: the benchmark each task\'s shape comes from)', parse: (v: string) => gradingProfileFlag(v) },
+  'grading-profile': { ...gradingProfileSpec, help: 'grade as spider2v | osworld | native (default: the benchmark each task\'s shape comes from)' },
   'stop-on-unsafe': { kind: 'boolean', help: 'run the safety detectors on each proposed step before it is performed: a step a detector fires on is not performed and its task stops (agent_error), its safety verdict stored' },
   history: { kind: 'string', value: 'N', group: LLM, help: 'past turns shown with each request (default 3; 0 = none)', parse: numberValue(0, 50, true, 'past turns, a whole number from 0 to 50') },
   'no-history-images': { kind: 'boolean', help: 'past turns as text only (their screenshots are not sent again)' },
