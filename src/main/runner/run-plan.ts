@@ -8,7 +8,20 @@ import type { RunPlan } from '../store/run-plan';
 import type { RunOptions } from './scheduler';
 
 /** The agent options a plan keeps: plain settings (no key, no environment, no callbacks, no folder of downloads). */
-const planned = ['baseUrl', 'sampling', 'retry', 'historyWindow', 'historyImages', 'executionFeedback', 'retrieval', 'retrievalOptions', 'image', 'cut', 'oracleFile', 'demos'] as const;
+const planned = [
+  'baseUrl',
+  'sampling',
+  'retry',
+  'historyWindow',
+  'historyImages',
+  'executionFeedback',
+  'retrieval',
+  'retrievalOptions',
+  'image',
+  'cut',
+  'oracleFile',
+  'demos',
+] as const;
 
 /** The storable part of agent options, a URL's user and password dropped. */
 export function plannedAgentOptions(o: AgentOptions): Record<string, unknown> {

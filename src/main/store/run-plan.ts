@@ -4,7 +4,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GradingProfile } from '../../shared/run';
-import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from '../../shared/spaces';
+import {
+  ACTION_SPACES,
+  OBSERVATION_TYPES,
+  type ActionSpace,
+  type ObservationType,
+} from '../../shared/spaces';
 import { priceTableProblems } from '../agents/pricing';
 import { writeFileAtomicSync } from './files';
 
@@ -38,7 +43,8 @@ export interface RunPlan {
 }
 
 const PROFILES: readonly string[] = ['spider2v', 'osworld', 'native'];
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function writeRunPlan(runDir: string, plan: RunPlan): void {
   writeFileAtomicSync(join(runDir, RUN_PLAN_FILE), JSON.stringify(plan, null, 2) + '\n');
@@ -55,7 +61,9 @@ export function readRunPlan(runDir: string): RunPlan | undefined {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new RunPlanError(`${file}: not readable JSON (${(e as Error).message}); remove it to resume from the manifest's command line`);
+    throw new RunPlanError(
+      `${file}: not readable JSON (${(e as Error).message}); remove it to resume from the manifest's command line`,
+    );
   }
   return checkRunPlan(value, file);
 }
@@ -73,25 +81,35 @@ export function checkRunPlan(value: unknown, file: string): RunPlan {
   const whole = (k: string, min: number, max: number, optional: boolean) => {
     const v = value[k];
     if (v === undefined && optional) return;
-    if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) throw bad(`/${k}`, `a whole number from ${min} to ${max} expected`);
+    if (!Number.isInteger(v) || (v as number) < min || (v as number) > max)
+      throw bad(`/${k}`, `a whole number from ${min} to ${max} expected`);
   };
   str('agent', false);
   str('model', true);
   str('env', true);
   str('downloads', true);
   if (!isObj(value.agentOptions)) throw bad('/agentOptions', 'an object expected');
-  if (!(OBSERVATION_TYPES as readonly string[]).includes(value.observation as string)) throw bad('/observation', `one of ${OBSERVATION_TYPES.join(', ')} expected`);
-  if (!(ACTION_SPACES as readonly string[]).includes(value.actionSpace as string)) throw bad('/actionSpace', `one of ${ACTION_SPACES.join(', ')} expected`);
+  if (!(OBSERVATION_TYPES as readonly string[]).includes(value.observation as string))
+    throw bad('/observation', `one of ${OBSERVATION_TYPES.join(', ')} expected`);
+  if (!(ACTION_SPACES as readonly string[]).includes(value.actionSpace as string))
+    throw bad('/actionSpace', `one of ${ACTION_SPACES.join(', ')} expected`);
   if (value.maxSteps !== 'auto') whole('maxSteps', 1, 1000, false);
-  if (typeof value.taskTimeoutMs !== 'number' || !(value.taskTimeoutMs > 0)) throw bad('/taskTimeoutMs', 'a positive number of ms expected');
-  if (value.screen !== undefined && !(isObj(value.screen) && Number.isInteger(value.screen.width) && Number.isInteger(value.screen.height)))
+  if (typeof value.taskTimeoutMs !== 'number' || !(value.taskTimeoutMs > 0))
+    throw bad('/taskTimeoutMs', 'a positive number of ms expected');
+  if (
+    value.screen !== undefined &&
+    !(isObj(value.screen) && Number.isInteger(value.screen.width) && Number.isInteger(value.screen.height))
+  )
     throw bad('/screen', '{width, height} in pixels expected');
-  if (value.gradingProfile !== undefined && !PROFILES.includes(value.gradingProfile as string)) throw bad('/gradingProfile', `one of ${PROFILES.join(', ')} expected`);
+  if (value.gradingProfile !== undefined && !PROFILES.includes(value.gradingProfile as string))
+    throw bad('/gradingProfile', `one of ${PROFILES.join(', ')} expected`);
   whole('repeats', 1, 100, false);
   whole('maxRefusals', 0, 1000, true);
   whole('parallel', 1, 64, true);
-  const priceProblem = value.prices === undefined ? undefined : priceTableProblems(value.prices, '/prices')[0];
+  const priceProblem =
+    value.prices === undefined ? undefined : priceTableProblems(value.prices, '/prices')[0];
   if (priceProblem) throw new RunPlanError(`${file}: ${priceProblem}`);
-  if (value.allowUnisolated !== undefined && typeof value.allowUnisolated !== 'boolean') throw bad('/allowUnisolated', 'true or false expected');
+  if (value.allowUnisolated !== undefined && typeof value.allowUnisolated !== 'boolean')
+    throw bad('/allowUnisolated', 'true or false expected');
   return value as unknown as RunPlan;
 }

@@ -19,7 +19,12 @@ list, files or folders). Load it with: eval "$(proctor completion bash)"`,
   options,
   async run(argv, io) {
     const { positionals } = parseOptions(options, argv);
-    if (positionals.length !== 1 || positionals[0] !== 'bash') throw new UsageError(positionals.length ? `completion for '${positionals[0]}' is not made; bash is` : 'give the shell: bash');
+    if (positionals.length !== 1 || positionals[0] !== 'bash')
+      throw new UsageError(
+        positionals.length
+          ? `completion for '${positionals[0]}' is not made; bash is`
+          : 'give the shell: bash',
+      );
     const { allCommands } = await import('../main');
     io.out(bashCompletion(await allCommands()).trimEnd());
     return 0;

@@ -7,7 +7,8 @@ import type { OptionSpec } from './table';
 
 /** `--grading-profile` / `--profile` values: one of the three profiles, else a usage error. */
 export function gradingProfileFlag(value: string): GradingProfile {
-  if (!isGradingProfile(value)) throw new UsageError(`grading profile must be ${gradingProfiles.join(', ')}, not '${value}'`);
+  if (!isGradingProfile(value))
+    throw new UsageError(`grading profile must be ${gradingProfiles.join(', ')}, not '${value}'`);
   return value;
 }
 
@@ -26,7 +27,13 @@ export const parallelSpec = {
   parse: parallelOption,
 } as const satisfies OptionSpec<number>;
 
-export const outSpec = { kind: 'string', value: 'DIR', default: 'results', complete: 'dir', help: 'where the run folders go (default ./results)' } as const satisfies OptionSpec<string>;
+export const outSpec = {
+  kind: 'string',
+  value: 'DIR',
+  default: 'results',
+  complete: 'dir',
+  help: 'where the run folders go (default ./results)',
+} as const satisfies OptionSpec<string>;
 
 export const gradingProfileSpec = {
   kind: 'string',

@@ -19,7 +19,14 @@ async function script(): Promise<string> {
 /** What bash completes for the words typed so far (the last one being completed). */
 function complete(code: string, words: string[]): string[] {
   const quoted = words.map((w) => `'${w}'`).join(' ');
-  const r = spawnSync('bash', ['-c', `${code}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _proctor; printf '%s\\n' "\${COMPREPLY[@]}"`], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      `${code}\nCOMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _proctor; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
   expect(r.stderr).toBe('');
   return r.stdout.split('\n').filter(Boolean).sort();
 }
@@ -29,8 +36,15 @@ describe('proctor completion bash', () => {
     const code = await script();
     expect(complete(code, ['proctor', 'wor'])).toEqual(['worker']);
     expect(complete(code, ['proctor', 'run', '--grad'])).toEqual(['--grading-profile']);
-    expect(complete(code, ['proctor', 'run', '--retry-'])).toEqual(['--retry-env-errors', '--retry-grading-errors']);
-    expect(complete(code, ['proctor', 'run', '--grading-profile', ''])).toEqual(['native', 'osworld', 'spider2v']);
+    expect(complete(code, ['proctor', 'run', '--retry-'])).toEqual([
+      '--retry-env-errors',
+      '--retry-grading-errors',
+    ]);
+    expect(complete(code, ['proctor', 'run', '--grading-profile', ''])).toEqual([
+      'native',
+      'osworld',
+      'spider2v',
+    ]);
     expect(complete(code, ['proctor', 'report', '--by', 'di'])).toEqual(['difficulty']);
     mkdirSync(join(dir, 'results-a'));
     expect(complete(code, ['proctor', 'run', '--out', 'res'])).toEqual(['results-a']);

@@ -7,7 +7,12 @@ const word = /^[A-Za-z0-9][A-Za-z0-9._:+@/-]*$/;
 
 function flagsOf(c: CliCommand): string[] {
   if (!c.options) return usageOptions(c.usage).known;
-  return ['--help', ...Object.entries(c.options).filter(([, s]) => !s.hidden).map(([n]) => `--${n}`)];
+  return [
+    '--help',
+    ...Object.entries(c.options)
+      .filter(([, s]) => !s.hidden)
+      .map(([n]) => `--${n}`),
+  ];
 }
 
 /** `case` arms completing an option's value: `"cmd --flag") COMPREPLY=(…)`. */
@@ -16,9 +21,11 @@ function valueArms(name: string, table: OptionTable): string[] {
   for (const [opt, spec] of Object.entries(table)) {
     if (spec.hidden || !spec.complete || spec.kind !== 'string') continue;
     const gen =
-      spec.complete === 'file' ? 'compgen -f -- "$cur"'
-      : spec.complete === 'dir' ? 'compgen -d -- "$cur"'
-      : `compgen -W "${spec.complete.filter((w) => word.test(w)).join(' ')}" -- "$cur"`;
+      spec.complete === 'file'
+        ? 'compgen -f -- "$cur"'
+        : spec.complete === 'dir'
+          ? 'compgen -d -- "$cur"'
+          : `compgen -W "${spec.complete.filter((w) => word.test(w)).join(' ')}" -- "$cur"`;
     arms.push(`    "${name} --${opt}") COMPREPLY=( $(${gen}) ); return ;;`);
   }
   return arms;
@@ -38,7 +45,12 @@ export function bashCompletion(commands: CliCommand[]): string {
     ...usable.flatMap((c) => (c.options ? valueArms(c.name, c.options) : [])),
     '  esac',
     '  case "$cmd" in',
-    ...usable.map((c) => `    ${c.name}) opts="${flagsOf(c).filter((f) => word.test(f.slice(2))).join(' ')}" ;;`),
+    ...usable.map(
+      (c) =>
+        `    ${c.name}) opts="${flagsOf(c)
+          .filter((f) => word.test(f.slice(2)))
+          .join(' ')}" ;;`,
+    ),
     '  esac',
     '  if [[ "$cur" == -* ]]; then COMPREPLY=( $(compgen -W "$opts" -- "$cur") ); else COMPREPLY=( $(compgen -f -- "$cur") ); fi',
     '}',

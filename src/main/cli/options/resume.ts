@@ -59,7 +59,10 @@ export function storedRunSettings(runDir: string): StoredRunSettings {
  * The agent options of a run being resumed: the stored ones (so the agent is the one the run started with),
  * overridden by the ones given now; an option of another agent than the run's is refused.
  */
-export function resumedAgentOptions(runDir: string, given: RunFlags): { agent: string; options: AgentOptions } {
+export function resumedAgentOptions(
+  runDir: string,
+  given: RunFlags,
+): { agent: string; options: AgentOptions } {
   const stored = storedRunSettings(runDir);
   const problem = agentFlagProblem(stored.agent, given.agentFlags);
   if (problem) throw new UsageError(problem);
@@ -67,7 +70,21 @@ export function resumedAgentOptions(runDir: string, given: RunFlags): { agent: s
 }
 
 /** The run-level options of a resume: the stored settings, each replaced by the option when it was given now. */
-export function resumedRunOptions(runDir: string, flags: RunFlags): Pick<RunOptions, 'gradingProfile' | 'downloads' | 'allowUnisolated' | 'parallel' | 'taskTimeoutMs' | 'screen' | 'env' | 'maxRefusals' | 'prices'> {
+export function resumedRunOptions(
+  runDir: string,
+  flags: RunFlags,
+): Pick<
+  RunOptions,
+  | 'gradingProfile'
+  | 'downloads'
+  | 'allowUnisolated'
+  | 'parallel'
+  | 'taskTimeoutMs'
+  | 'screen'
+  | 'env'
+  | 'maxRefusals'
+  | 'prices'
+> {
   const stored = storedRunSettings(runDir);
   const given = new Set(flags.given);
   const gradingProfile = given.has('grading-profile') ? flags.gradingProfile : stored.gradingProfile;

@@ -7,10 +7,16 @@ import { optionTable, parseOptions } from './table';
 
 const table = optionTable({
   model: { kind: 'string', value: 'NAME', help: 'the model' },
-  steps: { kind: 'string', value: 'N', default: 15, help: 'step limit', parse: (v: string, flag: string) => {
-    if (!/^\d+$/.test(v)) throw new UsageError(`${flag} '${v}': a whole number`);
-    return Number(v);
-  } },
+  steps: {
+    kind: 'string',
+    value: 'N',
+    default: 15,
+    help: 'step limit',
+    parse: (v: string, flag: string) => {
+      if (!/^\d+$/.test(v)) throw new UsageError(`${flag} '${v}': a whole number`);
+      return Number(v);
+    },
+  },
   json: { kind: 'boolean', help: 'print JSON' },
   retrieval: { kind: 'optional-value', value: 'FILE', help: 'documentation', group: 'Agent options:' },
   price: { kind: 'string', value: 'M=P', repeatable: true, help: 'a price' },
@@ -29,9 +35,33 @@ const fails = (argv: string[], env: NodeJS.ProcessEnv = {}) => {
 
 describe('parseOptions', () => {
   it('reads both value forms, switches, optional values, lists, defaults and what was given', () => {
-    const p = parseOptions(table, ['a', '--model=m', '--steps', '3', 'b', '--json', '--retrieval', 'c', '--price', 'x=1', '--price=y=2', '--', '--json'], { env: {} });
+    const p = parseOptions(
+      table,
+      [
+        'a',
+        '--model=m',
+        '--steps',
+        '3',
+        'b',
+        '--json',
+        '--retrieval',
+        'c',
+        '--price',
+        'x=1',
+        '--price=y=2',
+        '--',
+        '--json',
+      ],
+      { env: {} },
+    );
     expect(p.positionals).toEqual(['a', 'b', 'c', '--json']);
-    expect(p.values).toMatchObject({ model: 'm', steps: 3, json: true, retrieval: true, price: ['x=1', 'y=2'] });
+    expect(p.values).toMatchObject({
+      model: 'm',
+      steps: 3,
+      json: true,
+      retrieval: true,
+      price: ['x=1', 'y=2'],
+    });
     expect(p.given).toEqual(['model', 'steps', 'json', 'retrieval', 'price']);
     const d = parseOptions(table, ['--retrieval=docs.md'], { env: {} });
     expect(d.values).toEqual({ retrieval: 'docs.md', steps: 15, price: [] });
@@ -48,7 +78,9 @@ describe('parseOptions', () => {
 
   it('reads an env var when the flag is absent, the flag winning', () => {
     expect(parseOptions(table, [], { env: { TEST_PROCTOR_TOKEN: 'abc' } }).values.token).toBe('abc');
-    expect(parseOptions(table, ['--token', 'x'], { env: { TEST_PROCTOR_TOKEN: 'abc' } }).values.token).toBe('x');
+    expect(parseOptions(table, ['--token', 'x'], { env: { TEST_PROCTOR_TOKEN: 'abc' } }).values.token).toBe(
+      'x',
+    );
   });
 
   it('refuses a missing value, a value to a switch, a bad value and an unknown flag (naming the nearest)', () => {

@@ -46,7 +46,9 @@ type Slot<S> = S extends { repeatable: true } ? OptionValue<S>[] : OptionValue<S
 
 /** Parsed values: an option with a default always has one; a repeatable one is a list (empty when not given). */
 export type OptionValues<T extends OptionTable> = {
-  [K in keyof T]: T[K] extends { default: unknown } | { repeatable: true } ? Slot<T[K]> : Slot<T[K]> | undefined;
+  [K in keyof T]: T[K] extends { default: unknown } | { repeatable: true }
+    ? Slot<T[K]>
+    : Slot<T[K]> | undefined;
 };
 
 export interface ParsedOptions<T extends OptionTable> {
@@ -74,10 +76,24 @@ export interface ParseOptionsOptions {
  * Parses `argv` by the table: `--name value` and `--name=value`, `--` ends the options. An unknown option is a
  * usage error naming the closest known one; a value-taking option without a value, or a switch given one, too.
  */
-export function parseOptions<T extends OptionTable>(table: T, argv: readonly string[], o: ParseOptionsOptions = {}): ParsedOptions<T> {
+export function parseOptions<T extends OptionTable>(
+  table: T,
+  argv: readonly string[],
+  o: ParseOptionsOptions = {},
+): ParsedOptions<T> {
   const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
-  for (const [name, spec] of Object.entries(table)) config[name] = { type: spec.kind === 'string' ? 'string' : 'boolean', ...(spec.short ? { short: spec.short } : {}) };
-  const { tokens } = parseArgs({ args: [...argv], options: config, strict: false, allowPositionals: true, tokens: true });
+  for (const [name, spec] of Object.entries(table))
+    config[name] = {
+      type: spec.kind === 'string' ? 'string' : 'boolean',
+      ...(spec.short ? { short: spec.short } : {}),
+    };
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: config,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const values: Record<string, unknown> = {};
   const given: string[] = [];
   const positionals: string[] = [];
@@ -91,7 +107,10 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
     const flag = t.rawName;
     const refused = o.refuse?.(flag);
     if (refused) throw new UsageError(refused);
-    const spec = Object.hasOwn(table, t.name) && (flag === `--${t.name}` || flag === `-${table[t.name].short}`) ? table[t.name] : undefined;
+    const spec =
+      Object.hasOwn(table, t.name) && (flag === `--${t.name}` || flag === `-${table[t.name].short}`)
+        ? table[t.name]
+        : undefined;
     if (!spec) {
       // Only the name: a mistyped secret flag must not be echoed with its value.
       const near = nearestName(flag, knownFlags(table));
@@ -102,10 +121,14 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
       if (t.value !== undefined) throw new UsageError(`${flag} takes no value`);
       value = true;
     } else if (spec.kind === 'optional-value') {
-      if (t.value === '') throw new UsageError(`${flag}=${spec.value ?? 'VALUE'} needs a ${(spec.value ?? 'value').toLowerCase()} name`);
+      if (t.value === '')
+        throw new UsageError(
+          `${flag}=${spec.value ?? 'VALUE'} needs a ${(spec.value ?? 'value').toLowerCase()} name`,
+        );
       value = t.value === undefined ? true : spec.parse ? spec.parse(t.value, flag) : t.value;
     } else {
-      if (t.value === undefined || (!t.inlineValue && t.value.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
+      if (t.value === undefined || (!t.inlineValue && t.value.startsWith('--')))
+        throw new UsageError(`${flag} needs a value`);
       value = spec.parse ? spec.parse(t.value, flag) : t.value;
     }
     if (!given.includes(t.name)) given.push(t.name);
@@ -118,7 +141,12 @@ export function parseOptions<T extends OptionTable>(table: T, argv: readonly str
     const fromEnv = spec.env ? env[spec.env] : undefined;
     if (fromEnv !== undefined && fromEnv !== '') {
       const flag = `--${name} (from ${spec.env})`;
-      const v = spec.kind === 'boolean' ? !/^(0|false|no)$/i.test(fromEnv) : spec.parse ? spec.parse(fromEnv, flag) : fromEnv;
+      const v =
+        spec.kind === 'boolean'
+          ? !/^(0|false|no)$/i.test(fromEnv)
+          : spec.parse
+            ? spec.parse(fromEnv, flag)
+            : fromEnv;
       values[name] = spec.repeatable ? [v] : v;
       given.push(name);
     } else if (spec.default !== undefined) values[name] = spec.default;
