@@ -269,6 +269,42 @@ describe.skipIf(!hasRedisServer)(`a resumed or queued run has the settings of th
     ]);
   });
 
+  it('keeps the stored command line in the `--name value` form (`--retrieval=FILE` as given)', async () => {
+    const r = await call([
+      'run',
+      join(root, 'tasks/cli/a'),
+      '--queue',
+      redis.url,
+      '--name',
+      'argv-form',
+      '--out',
+      join(root, 'results'),
+      '--grading-profile=osworld',
+      `--downloads=${downloads}`,
+      '--agent=llm',
+      `--retrieval=${retrieval}`,
+    ]);
+    expect(r.code, r.err).toBe(0);
+    const args = readManifest(join(root, 'results/argv-form')).args;
+    expect(args).toEqual([
+      'run',
+      join(root, 'tasks/cli/a'),
+      '--queue',
+      redis.url,
+      '--name',
+      'argv-form',
+      '--out',
+      join(root, 'results'),
+      '--grading-profile',
+      'osworld',
+      '--downloads',
+      downloads,
+      '--agent',
+      'llm',
+      `--retrieval=${retrieval}`,
+    ]);
+  });
+
   it('a queue worker grades under the original --grading-profile', async () => {
     writeAnswerTask(join(root, 'tasks'), 'b');
     const r = await call([

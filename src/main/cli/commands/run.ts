@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { AgentOptions } from '../../agents';
-import { UsageError, type CliCommand, shownPath } from '../command';
+import { splitOptionValues, UsageError, type CliCommand, shownPath } from '../command';
 import { defaultParts } from '../../runner/parts';
 import { outcomeTable, ProgressView } from '../../runner/progress';
 import { resumeRun, runTasks, type RunOptions, type RunOutcome } from '../../runner/scheduler';
@@ -15,6 +15,9 @@ import { resumedAgentOptions, resumedRunOptions } from '../options/resume';
 
 export { agentFlagProblem, parseRunArgs, type RunFlags } from '../options/run-options';
 export { resumedAgentOptions } from '../options/resume';
+
+/** The options whose value goes only in the `--name=value` form. */
+const optionalValueFlags = new Set(Object.entries(runOptions).flatMap(([n, s]) => (s.kind === 'optional-value' ? [`--${n}`] : [])));
 
 const usage = usageText(
   `Usage: proctor run <tasks, folders or split files…> [options]
@@ -122,7 +125,8 @@ export const command: CliCommand = {
       };
       const common: Omit<RunOptions, 'agent'> = {
         ...settings,
-        args: ['run', ...storableArgs(queueUrlShown(argv))],
+        // stored as `--name value` (but `--retrieval=FILE`), the form readers of older runs' command lines expect
+        args: ['run', ...storableArgs(queueUrlShown(splitOptionValues(argv, optionalValueFlags)))],
         signal: controller.signal,
         onEvent: view ? (e) => view.handle(e) : undefined,
         agentOptions: {
