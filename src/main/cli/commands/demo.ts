@@ -1,7 +1,7 @@
 // `proctor demo`: the README's main command. Runs the bundled demo tasks on sandbox displays with the oracle
 // agent (every task must score 1) and the noop agent (every task must score 0). No key, no network.
 import { resolve } from 'node:path';
-import { UsageError, type CliCommand, shownPath } from '../command';
+import { splitOptionValues, UsageError, type CliCommand, shownPath } from '../command';
 import { envSpec, outSpec, parallelSpec } from '../options/common';
 import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
@@ -51,7 +51,7 @@ export const command: CliCommand = {
         outDir: resolve(out),
         parallel,
         agents,
-        args: ['demo', ...storableArgs(argv)],
+        args: ['demo', ...storableArgs(splitOptionValues(argv))],
         env,
         signal: stop.signal,
         log: (line) => io.out(line),

@@ -1,7 +1,7 @@
 // `proctor selftest <task…>`: checks each task's grading with three runs (oracle → 1, noop → 0, the oracle
 // cut short → < 1) and calls it sound, too lenient, too strict or broken setup.
 import { resolve } from 'node:path';
-import { UsageError, type CliCommand, shownPath } from '../command';
+import { splitOptionValues, UsageError, type CliCommand, shownPath } from '../command';
 import { envSpec, gradingProfileSpec, jsonSpec, outSpec, parallelSpec } from '../options/common';
 import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
@@ -87,7 +87,7 @@ export const command: CliCommand = {
         const outcome = await goldSelfTest(tasks, {
           outDir: resolve(out),
           parallel,
-          args: ['selftest', ...storableArgs(argv)],
+          args: ['selftest', ...storableArgs(splitOptionValues(argv))],
           env,
           downloads,
           signal: stop.signal,
@@ -107,7 +107,7 @@ export const command: CliCommand = {
       const outcome = await selfTest(tasks, {
         outDir: resolve(out),
         parallel,
-        args: ['selftest', ...storableArgs(argv)],
+        args: ['selftest', ...storableArgs(splitOptionValues(argv))],
         env,
         signal: stop.signal,
         parts: gradingUnder(profile),
