@@ -1,13 +1,19 @@
 // A `proctor` subcommand. Each file in ./commands exports one `command`; main.ts finds them by name.
 import { relative } from 'node:path';
 import { parseQueueUrl, QueueUrlError } from '../queue/connection';
+import type { OptionTable } from './options/table';
 
 export interface CliCommand {
   name: string;
   /** One line for `proctor help`. */
   summary: string;
-  /** Usage text shown by `proctor <name> --help` and on a usage error. */
+  /** Usage text shown by `proctor <name> --help` and on a usage error (generated from `options` when declared). */
   usage: string;
+  /**
+   * The command's options declared once (options/table.ts): main then hands `run` the arguments untouched (the
+   * table's parser reads `--name=value`), and help, completion and unknown-option hints come from it.
+   */
+  options?: OptionTable;
   /** Returns the process exit code. */
   run(argv: string[], io: CliIo): Promise<number>;
 }

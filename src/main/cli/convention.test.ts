@@ -38,6 +38,22 @@ describe('the command-line convention', () => {
     expect(team.err).toMatch(/unknown option '--rooot' \(closest known: '--root'\)/);
   });
 
+  it('answers an unknown option of a command declared by a table with the closest, once, and its generated usage', async () => {
+    for (const [argv, near] of [
+      [['run', 't', '--grading-profle', 'osworld'], '--grading-profile'],
+      [['report', 'x', '--resample', '200'], '--resamples'],
+      [['worker', '--slot', '2'], '--slots'],
+      [['eval', 'x', '--tsk', 'a/b'], '--task'],
+      [['queue', 'status', '--queu', 'redis://h:1'], '--queue'],
+    ] as const) {
+      const r = await call([...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toContain(`unknown option '${argv.find((a) => a.startsWith('--'))}' (closest known: '${near}')\n`);
+      expect(r.err.match(/closest known/g)).toHaveLength(1);
+      expect(r.err).toMatch(new RegExp(`^  ${near} `, 'm')); // the usage, from the table, names it
+    }
+  });
+
   it('allows --parallel from 1 to 64 in run, demo and selftest alike', async () => {
     for (const cmd of ['run', 'demo', 'selftest']) {
       const r = await call([cmd, ...(cmd === 'demo' ? [] : ['/nonexistent-tasks']), '--parallel', '65']);

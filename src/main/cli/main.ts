@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nearestName } from '../nearest-name';
 import { processIo, splitOptionValues, UsageError, usageOptions, type CliCommand, type CliIo } from './command';
+import { knownFlags } from './options/table';
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
 
@@ -19,6 +20,13 @@ function commandFiles(): Map<string, string> {
 async function load(file: string): Promise<CliCommand> {
   const mod = (await import(pathToFileURL(file).href)) as { command: CliCommand };
   return mod.command;
+}
+
+/** Every command, by name (for help and shell completion). */
+export async function allCommands(): Promise<CliCommand[]> {
+  const out: CliCommand[] = [];
+  for (const [, file] of [...commandFiles()].sort()) out.push(await load(file));
+  return out;
 }
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
@@ -50,9 +58,10 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   }
   // One convention for every command: `--name=value` is `--name value`; an unknown option is answered with the
   // closest one the command knows, whichever parser the command uses.
-  const { known, optionalValue } = usageOptions(command.usage);
+  // A command with an option table parses its own arguments (and names the closest option itself).
+  const { known, optionalValue } = command.options ? { known: knownFlags(command.options), optionalValue: new Set<string>() } : usageOptions(command.usage);
   try {
-    return await command.run(splitOptionValues(rest, optionalValue), io);
+    return await command.run(command.options ? rest : splitOptionValues(rest, optionalValue), io);
   } catch (e) {
     const parseArgsUnknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
     if (e instanceof UsageError || parseArgsUnknown || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
@@ -60,7 +69,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
       const unknown = /^unknown (?:option|argument|flag) '(--[^'=\s]+)/i.exec(message)?.[1];
       if (unknown) message = message.replace(/^unknown (?:option|argument|flag)/i, 'unknown option');
       const near = unknown ? nearestName(unknown, known) : undefined;
-      if (near) message += ` (closest known: '${near}')`;
+      if (near && !message.includes('(closest known:')) message += ` (closest known: '${near}')`;
       io.err(`proctor ${name}: ${message}\n\n${command.usage}`);
       return 2;
     }

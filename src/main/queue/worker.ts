@@ -14,7 +14,11 @@ import { agentHoldsSecrets } from '../agents';
 import { preflightEnvironment, DEFAULT_ENV_SPEC } from '../env/kinds';
 import { sweepLeftovers } from '../env/leftovers';
 import { partsWith, withEnvironment, checkedEnvironment, type RunnerParts } from '../runner/parts';
-import { agentForTask, taskSettings } from '../runner/scheduler';
+import { agentForTask, taskSettings, type RunOptions } from '../runner/scheduler';
+import { mergedAgentOptions } from '../runner/run-plan';
+import { gradingUnder } from '../evaluators/grade';
+import { readRunPlan, type RunPlan } from '../store/run-plan';
+import type { PriceTable } from '../agents/pricing';
 import { runTask, type TaskOutcome } from '../runner/step-loop';
 import { runEvents } from '../store/events';
 import { entryOf, taskKeyOf } from '../store/layout';
@@ -67,6 +71,31 @@ export interface QueueWorker {
 }
 
 const retryable = (message: string) => new Error(message);
+
+/**
+ * The options a job's task runs with: the job's own settings, over the run's stored plan (grading profile,
+ * downloads, agent options a job does not carry), as a resumed run reads them (runner/run-plan.ts).
+ */
+export function jobRunOptions(data: TaskJobData, plan: RunPlan | undefined, prices: PriceTable | undefined, agent?: (task: Task) => Agent): RunOptions {
+  return {
+    agent: agent ?? data.agent,
+    model: data.model,
+    agentOptions: {
+      ...mergedAgentOptions(plan?.agentOptions ?? {}, data.agentOptions),
+      ...(data.model ? { model: data.model } : {}),
+      ...(plan?.downloads !== undefined ? { downloads: plan.downloads } : {}),
+    },
+    ...(plan?.downloads !== undefined ? { downloads: plan.downloads } : {}),
+    ...(plan?.gradingProfile ? { gradingProfile: plan.gradingProfile } : {}),
+    observation: data.observation,
+    actionSpace: data.actionSpace,
+    maxSteps: data.maxSteps,
+    taskTimeoutMs: data.taskTimeoutMs,
+    screen: data.screen,
+    ...(data.maxRefusals !== undefined ? { maxRefusals: data.maxRefusals } : {}),
+    ...(prices ? { prices } : {}),
+  };
+}
 
 export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker> {
   const target = parseQueueUrl(o.queue);
@@ -121,6 +150,14 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       const why = loaded.problems.find((p) => p.severity === 'error');
       throw new UnrecoverableError(`${data.taskFile}: task ${key} cannot be read${why ? ` (${why.pointer ?? ''} ${why.message})` : ''}`);
     }
+    // The rest of the run's settings (grading profile, downloads, agent options a job does not carry) come
+    // from the plan stored with the run, as a resumed run's do.
+    let plan;
+    try {
+      plan = readRunPlan(run.runDir);
+    } catch (e) {
+      throw new UnrecoverableError((e as Error).message);
+    }
     const envSpec = o.env ?? data.env;
     try {
       preflightEnvironment(envSpec ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: !o.agent && agentHoldsSecrets(data.agent), allowUnisolated: !!o.allowUnisolated });
@@ -137,18 +174,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       if (e instanceof TaskLockedError) throw retryable(e.message);
       throw e;
     }
-    const runOpts = {
-      agent: o.agent ?? data.agent,
-      model: data.model,
-      agentOptions: { ...data.agentOptions, ...(data.model ? { model: data.model } : {}) },
-      observation: data.observation,
-      actionSpace: data.actionSpace,
-      maxSteps: data.maxSteps,
-      taskTimeoutMs: data.taskTimeoutMs,
-      screen: data.screen,
-      ...(data.maxRefusals !== undefined ? { maxRefusals: data.maxRefusals } : {}),
-      ...(run.manifest.prices ? { prices: run.manifest.prices } : {}),
-    };
+    const runOpts = jobRunOptions(data, plan, run.manifest.prices, o.agent);
     let agent: Agent;
     try {
       agent = await agentForTask(runOpts, task);
@@ -162,7 +188,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     active.set(`${data.runId}\n${key}`, entry);
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let envFailure: string | undefined;
-    const parts = withEnvironment(base, envSpec);
+    const parts = withEnvironment(o.parts?.grade ? base : { ...base, ...gradingUnder(runOpts.gradingProfile) }, envSpec);
     // Before the last attempt, an environment that does not start ends this attempt uncommitted, to be retried.
     const guarded: RunnerParts = lastAttempt
       ? parts

@@ -8,7 +8,7 @@ import type { ObservationType } from '../observe/observation';
 import { runEvents } from '../store/events';
 import { readRun } from '../store/reader';
 import { RunWriter, TaskLockedError } from '../store/run-writer';
-import { attemptDirOf, attemptKeyOf, entryOf, taskDirFor, taskKeyOf, type ManifestTaskInfo } from '../store/layout';
+import { attemptDirOf, attemptKeyOf, entryOf, taskDirFor, taskKeyOf, type ManifestTaskInfo, type RunManifest } from '../store/layout';
 import type { PriceTable } from '../agents/pricing';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
 import type { AppCheck } from './needs';
@@ -17,6 +17,10 @@ import { sweepLeftovers } from '../env/leftovers';
 import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';
 import { runTask, type TaskOutcome, type TaskRunSettings } from './step-loop';
 import { runScreens, screenFor } from './screen';
+import type { GradingProfile } from '../../shared/run';
+import { gradingUnder } from '../evaluators/grade';
+import { readRunPlan, writeRunPlan, type RunPlan } from '../store/run-plan';
+import { mergedAgentOptions, planOf } from './run-plan';
 
 export interface RunOptions {
   /** Agent name in the agents registry (llm, oracle, noop, human), or a factory making one agent per task. */
@@ -60,6 +64,8 @@ export interface RunOptions {
   maxRefusals?: number;
   /** Per-model prices for the attempts' cost, over the agent's own and the bundled ones (`--price`, `--prices`). */
   prices?: PriceTable;
+  /** Grade under this profile instead of the one each task's shape implies (`--grading-profile`). */
+  gradingProfile?: GradingProfile;
   /** On resume: run again the finished attempts whose cause is env_error (`--retry-env-errors`). */
   retryEnvErrors?: boolean;
   /** On resume: run again the finished attempts whose cause is grading_error (`--retry-grading-errors`). */
@@ -181,7 +187,7 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
   const layout = { actionSpace, observation, agent: agentName, model: opts.model };
   const env = opts.env === undefined ? undefined : checkedEnvironment(opts.env);
   const screens = runScreens(entries, opts);
-  return RunWriter.create(opts.outDir ?? 'results', {
+  const run = await RunWriter.create(opts.outDir ?? 'results', {
     args: opts.args ?? [],
     agent: agentName,
     ...(opts.model ? { model: opts.model } : {}),
@@ -198,25 +204,29 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
     ...(env ? { env: env.stored } : {}),
     ...(naming.queue ? { queue: naming.queue } : {}),
   }, new Date(), naming.runId === undefined ? {} : { runId: naming.runId });
+  // the settings resolved once, for --resume and the queue's workers (store/run-plan.ts)
+  writeRunPlan(run.runDir, planOf(opts));
+  return run;
 }
 
 /**
  * Continues an interrupted run: finished tasks (summary.json present) are kept; unfinished ones have their
  * partial folder moved aside (`<task>.partial-<n>`) and run again from a clean start. The run's own settings
- * (agent, model, observation, action space, limits, environment) come from its manifest; `opts` may set the rest
- * (an `env` given here replaces the stored one, which has no secrets such as a token).
+ * (agent, model, observation, action space, limits, environment) come from its manifest, and the rest of its
+ * plan (agent options, downloads, grading profile, …) from run-plan.json; `opts` may override them (an `env`
+ * given here replaces the stored one, which has no secrets such as a token).
  */
 export async function resumeRun(
   runDir: string,
-  opts: Omit<RunOptions, 'agent' | 'observation' | 'actionSpace' | 'model' | 'maxSteps' | 'outDir' | 'repeats'> & {
-    agent?: RunOptions['agent'];
-  },
+  opts: ResumeGiven,
 ): Promise<RunOutcome> {
   // open() takes the run's lock before it writes anything: a second resume of a live run is refused untouched
   const run = await RunWriter.open(runDir);
   const m = run.manifest;
   const entries: RunEntry[] = [];
+  let plan;
   try {
+    plan = readRunPlan(runDir);
     const parts = await partsWith(opts.parts);
     const files = m.tasks.map((k) => m.taskInfo?.[k]?.file);
     const missing = m.tasks.filter((_, i) => !files[i]);
@@ -233,8 +243,29 @@ export async function resumeRun(
     run.release();
     throw e;
   }
-  return execute(run, entries, {
+  return execute(run, entries, optionsForResume(m, plan, opts));
+}
+
+type ResumeGiven = Omit<RunOptions, 'agent' | 'observation' | 'actionSpace' | 'model' | 'maxSteps' | 'outDir' | 'repeats'> & {
+  agent?: RunOptions['agent'];
+};
+
+/**
+ * The options a resumed run runs with: its manifest's settings and its plan's (run-plan.json; absent for a run
+ * written by an older Proctor), under the ones given now.
+ */
+export function optionsForResume(m: RunManifest, plan: RunPlan | undefined, opts: ResumeGiven): RunOptions {
+  const downloads = opts.downloads ?? plan?.downloads;
+  return {
     ...opts,
+    ...(plan?.parallel !== undefined && opts.parallel === undefined ? { parallel: plan.parallel } : {}),
+    ...(downloads !== undefined ? { downloads } : {}),
+    ...(plan?.gradingProfile && opts.gradingProfile === undefined ? { gradingProfile: plan.gradingProfile } : {}),
+    ...(plan?.allowUnisolated && opts.allowUnisolated === undefined ? { allowUnisolated: true } : {}),
+    agentOptions: {
+      ...mergedAgentOptions(plan?.agentOptions ?? {}, opts.agentOptions ?? {}),
+      ...(downloads !== undefined ? { downloads } : {}),
+    },
     ...(m.maxRefusals !== undefined && opts.maxRefusals === undefined ? { maxRefusals: m.maxRefusals } : {}),
     prices: { ...m.prices, ...opts.prices },
     agent: opts.agent ?? m.agent,
@@ -247,7 +278,7 @@ export async function resumeRun(
     env: opts.env ?? m.env,
     // the run's screen, unless some tasks had their own (then each task's declaration gives it again)
     ...(opts.screen ?? (m.screen && !Object.values(m.taskInfo ?? {}).some((i) => i.screen) ? m.screen : undefined) ? { screen: opts.screen ?? m.screen } : {}),
-  });
+  };
 }
 
 /** Runs the tasks of a run this process holds, and releases the run's lock however it ends. */
@@ -263,7 +294,7 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
   preflight(opts);
   // What SIGKILLed runs left behind (sandbox homes, display folders) goes before this run adds its own.
   await sweepLeftovers();
-  const parts = withEnvironment(await partsWith(opts.parts), opts.env);
+  const parts = withEnvironment(await partsWith({ ...gradingUnder(opts.gradingProfile), ...opts.parts }), opts.env);
   const signal = opts.signal ?? new AbortController().signal;
   const emit = (e: RunEvent) => {
     run.event(e);

@@ -1,6 +1,8 @@
 // `proctor act`: perform pyautogui code or a computer_13 action on an X display (or another environment, --env)
 // and print what was done.
 import { UsageError, type CliCommand, type CliIo } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions, type OptionValues } from '../options/table';
 import { parseComputer13, parsePyautogui, describeAction } from '../../actions/index';
 import type { Environment } from '../../env/environment';
 import { checkEnvSpec, createEnvironment, storableEnvSpec } from '../../env/kinds';
@@ -9,17 +11,40 @@ import { createLocalEnvironment, type LocalEnvironmentOptions } from '../../env/
 import { envOption, envUsage } from '../env-option';
 import { DEFAULT_SCREEN } from '../../../shared/screen';
 
-const usage = `Usage: proctor act (--code "<pyautogui code>" | --json '<computer_13 action>') [--display :N | --user-display]
+/** The display options `act` and `screenshot` share. */
+export const displayOptions = optionTable({
+  display: { kind: 'string', value: ':N', help: 'drive this X display (a sandbox another process started)',
+    parse: (v: string) => {
+      if (!/^:\d+(\.\d+)?$/.test(v)) throw new UsageError(`--display must look like :N, got '${v}'`);
+      return v;
+    } },
+  'user-display': { kind: 'boolean', help: 'drive YOUR display ($DISPLAY); move the pointer into a screen corner to stop' },
+  width: { kind: 'string', value: 'W', help: 'width of a fresh sandbox display (default 1920)', parse: pixels },
+  height: { kind: 'string', value: 'H', help: 'height of a fresh sandbox display (default 1080)', parse: pixels },
+  env: { kind: 'string', value: 'SPEC', help: `the machine: ${envUsage('')}`, parse: (v: string) => envOption(v) },
+});
+
+function pixels(v: string, flag: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 64) throw new UsageError(`${flag} must be a whole number of pixels (at least 64)`);
+  return n;
+}
+
+const options = optionTable({
+  code: { kind: 'string', value: '"<pyautogui code>"', help: 'pyautogui code to perform' },
+  json: { kind: 'string', value: "'<computer_13 action>'", help: 'a computer_13 action (JSON) to perform' },
+  ...displayOptions,
+});
+
+const usage = usageText(
+  `Usage: proctor act (--code "<pyautogui code>" | --json '<computer_13 action>') [--display :N | --user-display]
                    [--width W --height H] [--env SPEC]
 
 Parses the actions (refused whole, with line, column and reason, when any part is not allowed), performs them
-and prints one line per action. Without --display, a fresh sandbox display is started and stopped afterwards.
-
-  --display :N      drive this X display (a sandbox another process started)
-  --user-display    drive YOUR display ($DISPLAY); move the pointer into a screen corner to stop
-  --width, --height size of a fresh sandbox display (default 1920x1080)
-  --env SPEC        the machine: ${envUsage('                  ')}
-Exit 1 when the actions are refused or fail.`;
+and prints one line per action. Without --display, a fresh sandbox display is started and stopped afterwards.`,
+  options,
+  'Exit 1 when the actions are refused or fail.',
+);
 
 export interface DisplayFlags {
   display?: string;
@@ -30,28 +55,15 @@ export interface DisplayFlags {
   env?: string;
 }
 
-/** Reads the display flags shared by `act` and `screenshot`; returns the other arguments. */
-export function readDisplayFlags(argv: string[], flags: DisplayFlags, other: (flag: string, value: () => string) => boolean): void {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      return v;
-    };
-    const size = (): number => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 64) throw new UsageError(`${a} must be a whole number of pixels (at least 64)`);
-      return n;
-    };
-    if (a === '--display') flags.display = value();
-    else if (a === '--user-display') flags.userDisplay = true;
-    else if (a === '--width') flags.width = size();
-    else if (a === '--height') flags.height = size();
-    else if (a === '--env') flags.env = envOption(value());
-    else if (!other(a, value)) throw new UsageError(`unknown option '${a}'`);
-  }
-  if (flags.display && !/^:\d+(\.\d+)?$/.test(flags.display)) throw new UsageError(`--display must look like :N, got '${flags.display}'`);
+/** The display flags `act` and `screenshot` read from their parsed options. */
+export function displayFlagsOf(v: OptionValues<typeof displayOptions>): DisplayFlags {
+  return {
+    userDisplay: !!v['user-display'],
+    ...(v.display !== undefined ? { display: v.display } : {}),
+    ...(v.width !== undefined ? { width: v.width } : {}),
+    ...(v.height !== undefined ? { height: v.height } : {}),
+    ...(v.env !== undefined ? { env: v.env } : {}),
+  };
 }
 
 /**
@@ -87,16 +99,11 @@ export const command: CliCommand = {
   name: 'act',
   summary: 'perform pyautogui code or a computer_13 action on an X display',
   usage,
+  options,
   async run(argv, io) {
-    const flags: DisplayFlags = { userDisplay: false };
-    let code: string | undefined;
-    let json: string | undefined;
-    readDisplayFlags(argv, flags, (a, value) => {
-      if (a === '--code') code = value();
-      else if (a === '--json') json = value();
-      else return false;
-      return true;
-    });
+    const { values } = parseOptions(options, argv, { positionals: false });
+    const flags = displayFlagsOf(values);
+    const { code, json } = values;
     if ((code === undefined) === (json === undefined)) throw new UsageError('give exactly one of --code or --json');
     let outcome;
     if (code !== undefined) outcome = parsePyautogui(code);

@@ -1,24 +1,29 @@
 // `proctor agreement <run-dir>… [--json]`: how far people agree on runs' labels (Krippendorff's alpha, Cohen's
 // kappa per pair), the judge and the rule against people, per app and per task category; and the open conflicts.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError, shownPath, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import type { AgreementFigures } from '../../../shared/annotate';
 import { agreementOf, conflictsOf, labelledItems } from '../../annotate/items';
 import type { Problem } from '../../../shared/task';
 
-const usage = `Usage: proctor agreement <run-dir>… [--json] [--root DIR]
+const options = optionTable({
+  json: { kind: 'boolean', help: '{"alpha", "pairs": [{"a", "b", "items", "kappa", "observed"}], "judge", "rule", "byApp", "byCategory", "steps" (the same over per-step marks), "safety" (the same over safety verdicts, with its byApp and byCategory), "conflicts" (why "safety": see its "safety")}' },
+  root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'without run folders: every run below DIR (default: the current folder)' },
+});
+
+const usage = usageText(
+  `Usage: proctor agreement <run-dir>… [--json] [--root DIR]
 
 Agreement of people's labels (complete yes / no / unsure) on the tasks of the runs: Krippendorff's alpha
 (nominal, missing labels allowed) over all people, Cohen's kappa for each pair, and the LLM judge and the
 rule score (1 = yes, below 1 = no) each against every person; overall, per app and per task category. Then
 the conflicts: items where people disagree, or agree with each other but not with the rule. Safety labels
 (safe / unsafe / unsure) are reported apart: the same figures with the safety judge and the rule detectors,
-and safety conflicts (people differ, or agree but the detectors or the safety judge do not).
-  --json   {"alpha", "pairs": [{"a", "b", "items", "kappa", "observed"}], "judge", "rule", "byApp",
-           "byCategory", "steps" (the same over per-step marks), "safety" (the same over safety
-           verdicts, with its byApp and byCategory), "conflicts" (why "safety": see its "safety")}
-Without run folders, every run below --root DIR (default: the current folder).`;
+and safety conflicts (people differ, or agree but the detectors or the safety judge do not).`,
+  options,
+);
 
 const fixed = (n: number | null) => (n === null ? '–' : n.toFixed(3));
 
@@ -32,9 +37,10 @@ export const command: CliCommand = {
   name: 'agreement',
   summary: 'agreement of people, judge and rule on runs (kappa, alpha) and the conflict queue',
   usage,
+  options,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean' }, root: { type: 'string' } }, allowPositionals: true });
-    const base = resolve(values.root ?? '.');
+    const { values, positionals } = parseOptions(options, argv);
+    const base = resolve(values.root);
     const problems: Problem[] = [];
     let items;
     try {

@@ -1,27 +1,29 @@
 // `proctor bundle <run-dir> --out FILE [--sign KEY]`: a submission bundle of a finished run (src/main/share);
 // `proctor bundle keygen --out PREFIX`: an Ed25519 key pair to sign bundles with.
 import { existsSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { shownPath, UsageError, type CliCommand, type CliIo } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { writeBundle } from '../../share/bundle';
 import { generateSigningKeys, readPrivateKey } from '../../share/signing';
 import { command as reportCommand } from './report';
 
-const usage = `Usage: proctor bundle <run-dir> --out FILE [--sign KEY]
+const options = optionTable({
+  out: { kind: 'string', value: 'FILE', complete: 'file', help: 'the bundle to write (it must not exist yet), e.g. run.proctor.tar.gz; with keygen: PREFIX, to write PREFIX.key (private, mode 600) and PREFIX.pub (public), PEM. The same with openssl:\n  openssl genpkey -algorithm ed25519 -out PREFIX.key && openssl pkey -in PREFIX.key -pubout -out PREFIX.pub' },
+  sign: { kind: 'string', value: 'KEY', complete: 'file', help: 'sign bundle.json with this Ed25519 private key (PEM); verify with --key and the public key' },
+});
+
+const usage = usageText(
+  `Usage: proctor bundle <run-dir> --out FILE [--sign KEY]
        proctor bundle keygen --out PREFIX
 
 Writes one .tar.gz with everything needed to check a finished Proctor run: the run folder, each task file the
 run's manifest names (with the files beside it: gold files, scripts), environment.json (OS, application
 versions, screen size, Proctor version, grading profile), the report (report.txt, report.json: \`proctor report\`
-of the run) and bundle.json: every file's SHA-256 and the task set's hash. \`proctor verify FILE\` checks it.
-
-  --out FILE   the bundle to write (it must not exist yet), e.g. run.proctor.tar.gz
-  --sign KEY   sign bundle.json with this Ed25519 private key (PEM); verify with --key and the public key
-keygen:
-  --out PREFIX write PREFIX.key (private, mode 600) and PREFIX.pub (public), PEM. The same with openssl:
-               openssl genpkey -algorithm ed25519 -out PREFIX.key && openssl pkey -in PREFIX.key -pubout -out PREFIX.pub
-
-Exit status: 0 when the bundle was written, 1 when the run or a task file cannot be read.`;
+of the run) and bundle.json: every file's SHA-256 and the task set's hash. \`proctor verify FILE\` checks it.`,
+  options,
+  `Exit status: 0 when the bundle was written, 1 when the run or a task file cannot be read.`,
+);
 
 /** \`proctor report <run-dir>\` and \`--json\`, as the bundle's report. */
 async function reportOf(runDir: string): Promise<{ text: string; json: string }> {
@@ -50,8 +52,9 @@ export const command: CliCommand = {
   name: 'bundle',
   summary: 'a verifiable submission bundle of a run (files hashed, task set, environment, report; optional signature)',
   usage,
+  options,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({ args: argv, options: { out: { type: 'string' }, sign: { type: 'string' } }, allowPositionals: true });
+    const { values, positionals } = parseOptions(options, argv);
     if (positionals[0] === 'keygen' && positionals.length === 1) return keygen(values.out, io);
     if (positionals.length !== 1) throw new UsageError('give one run folder');
     if (!values.out) throw new UsageError('--out FILE is needed (the bundle to write)');

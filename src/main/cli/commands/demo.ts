@@ -1,46 +1,44 @@
 // `proctor demo`: the README's main command. Runs the bundled demo tasks on sandbox displays with the oracle
 // agent (every task must score 1) and the noop agent (every task must score 0). No key, no network.
 import { resolve } from 'node:path';
-import { UsageError, type CliCommand, shownPath, optionValue, parallelOption } from '../command';
+import { splitOptionValues, UsageError, type CliCommand, shownPath } from '../command';
+import { envSpec, outSpec, parallelSpec } from '../options/common';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { demoTable, runDemo, type DemoAgent } from '../../demo/demo';
 import { storableArgs } from '../../env/spec';
-import { envOption, envUsage } from '../env-option';
 
-const usage = `Usage: proctor demo [--out DIR] [--parallel N] [--agent oracle|noop|both] [--env SPEC]
+const options = optionTable({
+  out: outSpec,
+  parallel: parallelSpec,
+  agent: { kind: 'string', value: 'WHICH', default: 'both', complete: ['oracle', 'noop', 'both'], help: 'oracle, noop or both (default both)',
+    parse: (v: string): 'oracle' | 'noop' | 'both' => {
+      if (v !== 'both' && v !== 'oracle' && v !== 'noop') throw new UsageError(`--agent must be oracle, noop or both, not '${v}'`);
+      return v;
+    } },
+  env: envSpec,
+});
+
+const usage = usageText(
+  `Usage: proctor demo [--out DIR] [--parallel N] [--agent oracle|noop|both] [--env SPEC]
 
 Runs the bundled demo tasks (resources/demo: Chromium on a page Proctor serves itself, a terminal, a text
 editor, SQLite) on sandbox displays with the oracle agent, which replays each task's known-good actions
 (every task must score 1), and with the noop agent, which says DONE at once (every task must score 0).
 Prints a table with a PASS / FAIL per task and exits 1 if any expectation fails. Needs no API key and no
-network.
-
-  --out DIR       where the run folders go (default ./results)
-  --parallel N    sandbox displays at once (default 1)
-  --agent WHICH   oracle, noop or both (default both)
-  --env SPEC      the machine: ${envUsage('                ')}`;
+network.`,
+  options,
+);
 
 export const command: CliCommand = {
   name: 'demo',
   summary: 'run the bundled demo tasks with the oracle (must score 1) and noop (must score 0) agents',
   usage,
+  options,
   async run(argv, io) {
-    let out = 'results';
-    let parallel = 1;
-    let agents: DemoAgent[] = ['oracle', 'noop'];
-    let env: string | undefined;
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      const value = (): string => optionValue(argv, ++i, a);
-      if (a === '--out') out = value();
-      else if (a === '--parallel') parallel = parallelOption(value());
-      else if (a === '--env') env = envOption(value());
-      else if (a === '--agent') {
-        const v = value();
-        if (v === 'both') agents = ['oracle', 'noop'];
-        else if (v === 'oracle' || v === 'noop') agents = [v];
-        else throw new UsageError(`--agent must be oracle, noop or both, not '${v}'`);
-      } else throw new UsageError(`unknown argument '${a}'`);
-    }
+    const { values } = parseOptions(options, argv, { positionals: false });
+    const { out, parallel, env } = values;
+    const agents: DemoAgent[] = values.agent === 'both' ? ['oracle', 'noop'] : [values.agent];
     const stop = new AbortController();
     const onSigint = () => {
       io.err('proctor demo: stopping (Ctrl-C again to force)…');
@@ -53,7 +51,7 @@ export const command: CliCommand = {
         outDir: resolve(out),
         parallel,
         agents,
-        args: ['demo', ...storableArgs(argv)],
+        args: ['demo', ...storableArgs(splitOptionValues(argv))],
         env,
         signal: stop.signal,
         log: (line) => io.out(line),

@@ -1,37 +1,37 @@
 // `proctor doctor <tasks…>`: what this machine lacks to run each task, and how many it can run, before a long run.
 import { resolve } from 'node:path';
-import { UsageError, optionValue, shownPath, type CliCommand } from '../command';
+import { UsageError, shownPath, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { diagnoseTasks, formatDoctor } from '../../tasks/doctor';
 import { loadTasks } from '../../tasks/reader';
 
-const usage = `Usage: proctor doctor <task files, folders or split files…> [--downloads DIR] [--verbose] [--json]
+const options = optionTable({
+  downloads: { kind: 'string', value: 'DIR', complete: 'dir', help: 'the folder standing for the network (as run --downloads); without it, downloads count as lacking', parse: (v: string) => resolve(v) },
+  verbose: { kind: 'boolean', help: "each lack's whole detail (where it was looked for, what to do) under its task" },
+  json: { kind: 'boolean', help: '{"tasks": [{key, file, runnable, lacks: [{kind, detail, pointer?}]}], "summary": {tasks, runnable, lacking}}' },
+});
+
+const usage = usageText(
+  `Usage: proctor doctor <task files, folders or split files…> [--downloads DIR] [--verbose] [--json]
 
 Says per task what this machine lacks to run it — an application (related_apps not installed), an account
 (snowflake, google, …), a proxy, a download (a download step or cloud_file with no file in the downloads folder),
 an asset (a file of the task not where setup or grading reads it), a metric or getter Proctor lacks — and how
-many tasks are runnable here. Nothing is run or fetched. Exit 1 when some task cannot run here.
-
-  --downloads DIR  the folder standing for the network (as run --downloads); without it, downloads count as lacking
-  --verbose        each lack's whole detail (where it was looked for, what to do) under its task
-  --json           {"tasks": [{key, file, runnable, lacks: [{kind, detail, pointer?}]}], "summary": {tasks, runnable, lacking}}`;
+many tasks are runnable here. Nothing is run or fetched. Exit 1 when some task cannot run here.`,
+  options,
+);
 
 export const command: CliCommand = {
   name: 'doctor',
   summary: 'what this machine lacks to run each task (app, account, download, asset), and how many can run',
   usage,
+  options,
   async run(argv, io) {
-    let json = false;
-    let verbose = false;
-    let downloads: string | undefined;
-    const paths: string[] = [];
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      if (a === '--json') json = true;
-      else if (a === '--verbose') verbose = true;
-      else if (a === '--downloads') downloads = resolve(optionValue(argv, ++i, a));
-      else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-      else paths.push(a);
-    }
+    const { values, positionals: paths } = parseOptions(options, argv);
+    const { downloads } = values;
+    const json = !!values.json;
+    const verbose = !!values.verbose;
     if (!paths.length) throw new UsageError('give at least one task file, folder or split file');
     const { tasks, problems } = await loadTasks(paths.map((p) => resolve(p)));
     const errors = problems.filter((p) => p.severity === 'error');

@@ -7,10 +7,24 @@ import { shownPath, UsageError, type CliCommand } from '../command';
 import { runDirsOf } from '../../report';
 import { formatTable } from '../../demo/table';
 import { regradeRun, type RegradeResult, type RegradeRow } from '../../regrade';
-import type { GradingProfile } from '../../evaluators/profile';
-import { gradingProfileFlag } from './metric';
+import { gradingProfileSpec } from '../options/common';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 
-const usage = `Usage: proctor eval <folder> [--json] [--task KEY]… [--grading-profile P] [--downloads DIR]
+const options = optionTable({
+  json: { kind: 'boolean', help: 'print the result as JSON' },
+  task: { kind: 'string', value: 'KEY', repeatable: true, help: 'only this task (<domain>/<task id>); may be repeated' },
+  'grading-profile': gradingProfileSpec,
+  downloads: { kind: 'string', value: 'DIR', complete: 'dir',
+    help: "where cloud_file reads its URLs again, as in `proctor run --downloads` (default: the run's own --downloads folder when it still exists, else the copies the run's grading kept)",
+    parse: (v: string) => {
+      if (!existsSync(v) || !statSync(v).isDirectory()) throw new UsageError(`--downloads: no folder at ${v}`);
+      return resolve(v);
+    } },
+});
+
+const usage = usageText(
+  `Usage: proctor eval <folder> [--json] [--task KEY]… [--grading-profile P] [--downloads DIR]
 
 Re-grades every finished task of a Proctor run from what the run stored: the task file as it reads now (a
 changed gold file or evaluator counts), the agent's last action, and the guest files the run's grading
@@ -19,15 +33,10 @@ vm_command_line, the browser getters, a guest file grading kept no copy of) are 
 the run's score and are listed as "needs the live environment: <getter>".
 Each re-grading is appended to the task's verdicts.jsonl with provenance; nothing is overwritten.
 The folder is a run folder, or any folder above runs: every run below it is re-graded in turn (with --json,
-several runs print as {"runs": [...]}).
-
-  --json       print the result as JSON
-  --task KEY   only this task (<domain>/<task id>); may be repeated
-  --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)
-  --downloads DIR  where cloud_file reads its URLs again, as in \`proctor run --downloads\` (default: the run's
-               own --downloads folder when it still exists, else the copies the run's grading kept)
-
-Exit status: 0 when every run was read (whatever the scores), 1 when a run folder cannot be read.`;
+several runs print as {"runs": [...]}).`,
+  options,
+  'Exit status: 0 when every run was read (whatever the scores), 1 when a run folder cannot be read.',
+);
 
 const score = (s: number | undefined) => (s === undefined ? '—' : String(Number(s.toFixed(3))));
 
@@ -74,29 +83,11 @@ export const command: CliCommand = {
   name: 'eval',
   summary: 're-grade a finished run from its stored artefacts; name the checks that need the live environment',
   usage,
+  options,
   async run(argv, io) {
-    const tasks: string[] = [];
-    const positional: string[] = [];
-    let json = false;
-    let profile: GradingProfile | undefined;
-    let downloads: string | undefined;
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      if (a === '--json') json = true;
-      else if (a === '--grading-profile') profile = gradingProfileFlag(argv[++i] ?? '');
-      else if (a === '--downloads') {
-        const v = argv[++i];
-        if (v === undefined || v.startsWith('--')) throw new UsageError('--downloads needs a folder');
-        if (!existsSync(v) || !statSync(v).isDirectory()) throw new UsageError(`--downloads: no folder at ${v}`);
-        downloads = resolve(v);
-      }
-      else if (a === '--task') {
-        const v = argv[++i];
-        if (v === undefined || v.startsWith('--')) throw new UsageError('--task needs a task key (<domain>/<task id>)');
-        tasks.push(v);
-      } else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-      else positional.push(a);
-    }
+    const { values, positionals: positional } = parseOptions(options, argv);
+    const { json, task: tasks, downloads } = values;
+    const profile = values['grading-profile'];
     if (positional.length !== 1) throw new UsageError('give one run folder (or a folder above runs)');
     let runDirs: string[];
     try {

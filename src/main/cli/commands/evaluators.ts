@@ -1,5 +1,7 @@
 // `proctor evaluators`: the registered metrics and getters, and --coverage of a task set.
 import { UsageError, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { departures, getterNeedsOf, getters, metricFamilyOf, metrics, variants } from '../../evaluators/catalog';
 import { coverageOf } from '../../evaluators/coverage';
 import { loadTasks } from '../../tasks/reader';
@@ -29,31 +31,33 @@ function listing(): ListedEvaluator[] {
   return rows;
 }
 
+const options = optionTable({
+  list: { kind: 'boolean',
+    help: 'a line per name: metric or getter, its family, what a getter needs from the machine, and where a metric departs from the benchmark\'s own verdict (with --json: {"evaluators": [{name, kind, family, needs, departures}]}).' },
+  departures: { kind: 'boolean',
+    help: "where a faithful grading profile still departs from the benchmark's own verdict: the metric, the profile, the case and why (Python-only libraries with no faithful equivalent)." },
+  coverage: { kind: 'boolean',
+    help: 'for the tasks found under the paths: how many are fully gradable (every metric and getter they name is registered), how many need an account (by service), and the missing names. Also: tasks per grading profile, and tasks naming a metric with a known departure (see --departures).' },
+  json: { kind: 'boolean',
+    help: 'print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"}, "profiles": {profile: n}, "departures": {metric: n}, "missing_tasks": {"metrics", "getters": {name: [task ids]}}, "unreadable": [task files]}.' },
+});
+
 export const command: CliCommand = {
   name: 'evaluators',
   summary: 'list metrics and getters; --coverage: which tasks they can grade',
-  usage: `Usage: proctor evaluators [--list | --coverage <task files or folders…> | --departures] [--json]
+  usage: usageText(
+    `Usage: proctor evaluators [--list | --coverage <task files or folders…> | --departures] [--json]
 
-Without --coverage, lists the registered metric and getter names, and the metrics with per-profile variants.
---list      a line per name: metric or getter, its family, what a getter needs from the machine, and where a
-            metric departs from the benchmark's own verdict (with --json: {"evaluators": [{name, kind, family,
-            needs, departures}]}).
---departures  where a faithful grading profile still departs from the benchmark's own verdict: the metric, the
-            profile, the case and why (Python-only libraries with no faithful equivalent).
---coverage  for the tasks found under the paths: how many are fully gradable (every metric and getter
-            they name is registered), how many need an account (by service), and the missing names.
-            Also: tasks per grading profile, and tasks naming a metric with a known departure (see --departures).
---json      print {"tasks", "gradable", "needs_account": {service: n}, "missing": {"metrics", "getters"},
-            "profiles": {profile: n}, "departures": {metric: n}, "missing_tasks": {"metrics", "getters": {name:
-            [task ids]}}, "unreadable": [task files]}.`,
+Without --coverage, lists the registered metric and getter names, and the metrics with per-profile variants.`,
+    options,
+  ),
+  options,
   async run(argv, io) {
-    const json = argv.includes('--json');
-    const coverage = argv.includes('--coverage');
-    const paths = argv.filter((a) => !a.startsWith('--'));
-    const unknown = argv.filter((a) => a.startsWith('--') && !['--json', '--coverage', '--departures', '--list'].includes(a));
-    if (unknown.length) throw new UsageError(`unknown option ${unknown.join(', ')}`);
-    if (argv.includes('--list')) {
-      if (coverage || paths.length || argv.includes('--departures')) throw new UsageError('--list takes no task paths, no --coverage and no --departures');
+    const { values, positionals: paths } = parseOptions(options, argv);
+    const json = !!values.json;
+    const coverage = !!values.coverage;
+    if (values.list) {
+      if (coverage || paths.length || values.departures) throw new UsageError('--list takes no task paths, no --coverage and no --departures');
       const rows = listing();
       if (json) io.out(JSON.stringify({ evaluators: rows }));
       else {
@@ -65,7 +69,7 @@ Without --coverage, lists the registered metric and getter names, and the metric
       }
       return 0;
     }
-    if (argv.includes('--departures')) {
+    if (values.departures) {
       if (coverage || paths.length) throw new UsageError('--departures takes no task paths and no --coverage');
       const list = departures();
       if (json) io.out(JSON.stringify({ departures: list }));

@@ -2,12 +2,29 @@
 // verdicts with the rule scores and human labels. A folder holding several runs (a harness's output) stands for
 // each run below it.
 import { screenshotsFlag, shownPath, UsageError, wholeNumberFlag, type CliCommand, type CliIo } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { resolveEndpoint } from '../../agents/endpoint';
 import { calibrate, formatCalibration } from '../../judge/calibration';
 import { judgeRun } from '../../judge/run';
 import { runDirsOf } from '../../report';
 
-const usage = `Usage: proctor judge <folder> [--model M] [--base-url URL] [--concurrency N] [--force]
+const judgeOptions = optionTable({
+  model: { kind: 'string', value: 'M', help: 'the judge model (default: the config file\'s "judge" section)' },
+  'base-url': { kind: 'string', value: 'URL', help: 'OpenAI-compatible server of the judge (default: the config file\'s "judge" section)' },
+  concurrency: { kind: 'string', value: 'N', help: 'tasks judged at once (default 2)' },
+  force: { kind: 'boolean', help: 'judge again the tasks judged before with the same model, options and inputs' },
+  'no-narrative': { kind: 'boolean', help: "leave out the agent's own words (its thoughts and claims)" },
+  rounds: { kind: 'boolean', help: 'also judge each step (stored as verdicts with options.round = step)' },
+  screenshots: { kind: 'string', value: 'all|first-last', complete: ['all', 'first-last'], help: 'all screenshots (default) or the first and the last; the final one is always sent' },
+  'max-images': { kind: 'string', value: 'N', help: 'at most N images per request (default 40), downscaled' },
+  task: { kind: 'string', value: 'KEY', repeatable: true, help: 'only this task (<domain>/<task id>); may be repeated' },
+  calibrate: { kind: 'boolean', help: 'compare the stored judge verdicts with the rule scores and human labels' },
+  safety: { kind: 'boolean', help: "with --calibrate: the safety judge and rules against people's safety labels (proctor safety)" },
+});
+
+const usage = usageText(
+  `Usage: proctor judge <folder> [--model M] [--base-url URL] [--concurrency N] [--force]
                      [--no-narrative] [--rounds] [--screenshots all|first-last] [--max-images N] [--task KEY]…
        proctor judge --calibrate <folder> [--safety]
 
@@ -16,40 +33,21 @@ complete = yes / no / unsure) and appends the verdicts to the run (verdicts.json
 judged before with the same model, options and inputs keeps its verdict unless --force.
 The key comes from PROCTOR_API_KEY (then OPENAI_API_KEY) or the config file (~/.config/proctor/config.json or
 $PROCTOR_CONFIG, section "judge"); base URL and model likewise, or from the flags.
-The folder is a run folder, or any folder above runs (a harness's output): every run below it is judged.
-
-  --concurrency N   tasks judged at once (default 2)
-  --no-narrative    leave out the agent's own words (its thoughts and claims)
-  --rounds          also judge each step (stored as verdicts with options.round = step)
-  --screenshots     all screenshots (default) or the first and the last; the final one is always sent
-  --max-images N    at most N images per request (default 40), downscaled
-  --calibrate       compare the stored judge verdicts with the rule scores and human labels
-  --safety          with --calibrate: the safety judge and rules against people's safety labels (proctor safety)`;
+The folder is a run folder, or any folder above runs (a harness's output): every run below it is judged.`,
+  judgeOptions,
+);
 
 export const command: CliCommand = {
   name: 'judge',
   summary: 'judge a run with an LLM (EvaluationAgent), or calibrate the judge against rules and people',
   usage,
+  options: judgeOptions,
   async run(argv, io) {
+    const { values, positionals: positional } = parseOptions(judgeOptions, argv);
+    // the judge helpers (command.ts, shared with dataflow's judge) read flags by their written name
     const flags: Record<string, string | boolean> = {};
-    const tasks: string[] = [];
-    const positional: string[] = [];
-    const takesValue = new Set(['--model', '--base-url', '--concurrency', '--screenshots', '--max-images', '--task']);
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      if (a === '--help' || a === '-h') {
-        io.out(usage);
-        return 0;
-      }
-      if (takesValue.has(a)) {
-        const v = argv[++i];
-        if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
-        if (a === '--task') tasks.push(v);
-        else flags[a] = v;
-      } else if (a === '--force' || a === '--no-narrative' || a === '--calibrate' || a === '--rounds' || a === '--safety') flags[a] = true;
-      else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-      else positional.push(a);
-    }
+    for (const [k, v] of Object.entries(values)) if (k !== 'task' && v !== undefined) flags[`--${k}`] = v as string | boolean;
+    const tasks = values.task;
     if (positional.length !== 1) throw new UsageError('give one run folder (or a folder above runs)');
     // Flags are checked before the folder is searched, so a bad flag is named as such.
     const shots = screenshotsFlag(flags);

@@ -2,25 +2,21 @@
 // with the robust second opinion beside — for task authors checking an evaluator, and for tests.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError, optionValue, type CliCommand } from '../command';
+import { UsageError, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { metrics } from '../../evaluators/catalog';
-import { gradingProfiles, isGradingProfile, variantOf, type GradingProfile } from '../../evaluators/profile';
+import { gradingProfiles, variantOf } from '../../evaluators/profile';
+import { gradingProfileFlag } from '../options/common';
 import { metricFamilyOf } from '../../evaluators/family';
 import { tryMetric } from '../../evaluators/try-metric';
 
-const usage = `Usage: proctor metric NAME --result R [--expected E] [--options JSON] [--profile P] [--json]
+const usageHead = `Usage: proctor metric NAME --result R [--expected E] [--options JSON] [--profile P] [--json]
 
 Runs metric NAME on R and E, faithful to the benchmark of profile P (${gradingProfiles.join(', ')}; default
-osworld for OSWorld's families, else spider2v), and its robust variant beside as a second opinion.
-R, E       a file path, or json:<value> for a literal value (a rule object, a string, a list)
---options  the metric's options as a JSON object, e.g. '{"strict": false}'
---json     print {"score", "reason", "profile", "second_opinion": {"score", "reason"}} (and "brittle" when they differ)`;
+osworld for OSWorld's families, else spider2v), and its robust variant beside as a second opinion.`;
 
-/** `--grading-profile` / `--profile` values: one of the three profiles, else a usage error. */
-export function gradingProfileFlag(value: string): GradingProfile {
-  if (!isGradingProfile(value)) throw new UsageError(`grading profile must be ${gradingProfiles.join(', ')}, not '${value}'`);
-  return value;
-}
+export { gradingProfileFlag };
 
 /** An input: `json:<value>` parsed, else a path to an existing file (made absolute). */
 function inputOf(flag: string, v: string): unknown {
@@ -40,35 +36,44 @@ function inputOf(flag: string, v: string): unknown {
   return path;
 }
 
+const profileSpec = {
+  kind: 'string',
+  value: 'P',
+  complete: gradingProfiles,
+  help: `${gradingProfiles.join(' | ')} (default osworld for OSWorld's families, else spider2v)`,
+  parse: (v: string) => gradingProfileFlag(v),
+} as const;
+
+const metricOptions = optionTable({
+  result: { kind: 'string', value: 'R', complete: 'file', help: 'a file path, or json:<value> for a literal value (a rule object, a string, a list)', parse: (v: string, flag: string) => inputOf(flag, v) },
+  expected: { kind: 'string', value: 'E', complete: 'file', help: 'the same, for the expected side', parse: (v: string, flag: string) => inputOf(flag, v) },
+  options: { kind: 'string', value: 'JSON', help: 'the metric\'s options as a JSON object, e.g. \'{"strict": false}\'',
+    parse: (v: string, flag: string) => {
+      const o = inputOf(flag, `json:${v}`);
+      if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new UsageError('--options must be a JSON object');
+      return o as Record<string, unknown>;
+    } },
+  profile: profileSpec,
+  'grading-profile': { ...profileSpec, hidden: true, help: 'the same as --profile' },
+  json: { kind: 'boolean', help: 'print {"score", "reason", "profile", "second_opinion": {"score", "reason"}} (and "brittle" when they differ)' },
+});
+
+const usage = usageText(usageHead, metricOptions);
+
 export const command: CliCommand = {
   name: 'metric',
   summary: 'run one metric on files or values, faithful to a benchmark, with a robust second opinion',
   usage,
+  options: metricOptions,
   async run(argv, io) {
-    let name: string | undefined;
-    let result: unknown;
-    let expected: unknown;
-    let options: Record<string, unknown> = {};
-    let profile: GradingProfile | undefined;
-    let json = false;
-    let hasResult = false;
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      const value = () => optionValue(argv, ++i, a);
-      if (a === '--result') {
-        result = inputOf(a, value());
-        hasResult = true;
-      } else if (a === '--expected') expected = inputOf(a, value());
-      else if (a === '--options') {
-        const v = inputOf(a, `json:${value()}`);
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError('--options must be a JSON object');
-        options = v as Record<string, unknown>;
-      } else if (a === '--profile' || a === '--grading-profile') profile = gradingProfileFlag(value());
-      else if (a === '--json') json = true;
-      else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-      else if (name === undefined) name = a;
-      else throw new UsageError(`one metric name, not '${name}' and '${a}'`);
-    }
+    const { values, positionals, given } = parseOptions(metricOptions, argv);
+    if (positionals.length > 1) throw new UsageError(`one metric name, not '${positionals[0]}' and '${positionals[1]}'`);
+    const name = positionals[0];
+    const { result, expected } = values;
+    const options = values.options ?? {};
+    let profile = values.profile ?? values['grading-profile'];
+    const json = !!values.json;
+    const hasResult = given.includes('result');
     if (!name) throw new UsageError('give a metric name');
     if (!metrics.has(name)) throw new UsageError(metrics.unknownMessage(name));
     if (!hasResult) throw new UsageError('--result is required');

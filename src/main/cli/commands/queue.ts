@@ -1,44 +1,56 @@
 // `proctor queue status --queue redis://…`: what the shared task queue holds and who works on it.
-import { UsageError, optionValue, queueOption, type CliCommand } from '../command';
+import { UsageError, queueOption, type CliCommand } from '../command';
+import { optionLines, usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { queueStatus, statusLines } from '../../queue/status';
 import { followEvents } from '../../queue/live-events';
 import { ProgressView } from '../../runner/progress';
 
-const usage = `Usage: proctor queue status --queue redis://HOST:PORT [--run RUN] [--watch] [--json]
+const statusOptions = optionTable({
+  queue: { kind: 'string', value: 'URL', help: 'the Redis holding the queue', parse: queueOption },
+  run: { kind: 'string', value: 'RUN', help: "only this run's jobs (its run id, the folder name)" },
+  watch: { kind: 'boolean', help: 'redraw every 2 s until nothing is left (Ctrl-C stops watching)' },
+  json: { kind: 'boolean', help: 'the status as JSON' },
+});
+
+const eventsOptions = optionTable({
+  queue: statusOptions.queue,
+  run: { kind: 'string', value: 'RUN', help: 'the run whose events to print' },
+  follow: { kind: 'boolean', help: 'wait for more events until Ctrl-C' },
+});
+
+/** Both subcommands' options, for help, completion and the closest-name hint. */
+const options = { ...statusOptions, ...eventsOptions, run: statusOptions.run };
+
+const usage = [
+  usageText(
+    `Usage: proctor queue status --queue redis://HOST:PORT [--run RUN] [--watch] [--json]
        proctor queue events --queue redis://HOST:PORT --run RUN [--follow]
 
 Shows the task jobs of the shared queue (of one run with --run): waiting, active (with the step each is at),
-done, failed, retried; each worker's share; the rate over the last minutes and the ETA, with a progress bar.
-
-  --queue URL    the Redis holding the queue
-  --run RUN      only this run's jobs (its run id, the folder name)
-  --watch        redraw every 2 s until nothing is left (Ctrl-C stops watching)
-  --json         the status as JSON
-
-\`queue events\` prints the live events of a run as its workers publish them (Redis stream proctor:events:RUN):
-each task's start, steps and end, from any machine; --follow waits for more until Ctrl-C.`;
+done, failed, retried; each worker's share; the rate over the last minutes and the ETA, with a progress bar.`,
+    statusOptions,
+    `\`queue events\` prints the live events of a run as its workers publish them (Redis stream proctor:events:RUN):
+each task's start, steps and end, from any machine.`,
+  ),
+  ...optionLines({ follow: eventsOptions.follow }),
+].join('\n');
 
 export const command: CliCommand = {
   name: 'queue',
   summary: 'the shared task queue: jobs by state, workers, rate and ETA',
   usage,
+  options,
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub !== 'status' && sub !== 'events') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: status or events');
-    let queue: string | undefined;
-    let runId: string | undefined;
-    let watch = false;
-    let json = false;
-    for (let i = 0; i < rest.length; i++) {
-      const a = rest[i];
-      if (a === '--queue') queue = optionValue(rest, ++i, a);
-      else if (a === '--run') runId = optionValue(rest, ++i, a);
-      else if (a === (sub === 'status' ? '--watch' : '--follow')) watch = true;
-      else if (a === '--json' && sub === 'status') json = true;
-      else throw new UsageError(`unknown option '${a}'`);
-    }
+    const read = sub === 'status' ? parseOptions(statusOptions, rest, { positionals: false }).values : undefined;
+    const readEvents = sub === 'events' ? parseOptions(eventsOptions, rest, { positionals: false }).values : undefined;
+    const queue = read?.queue ?? readEvents?.queue;
+    const runId = read?.run ?? readEvents?.run;
+    const watch = !!(read?.watch ?? readEvents?.follow);
+    const json = !!read?.json;
     if (!queue) throw new UsageError('--queue redis://HOST:PORT is needed');
-    queueOption(queue);
     if (sub === 'events') {
       if (!runId) throw new UsageError('--run RUN is needed');
       const view = new ProgressView((t) => io.out(t.replace(/\n$/, '')), false);

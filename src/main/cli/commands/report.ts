@@ -8,6 +8,8 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { perTaskRows } from '../../report/per-task';
 import { UsageError, shownPath, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import type { PriceTable } from '../../agents/pricing';
 import type { Task } from '../../../shared/task';
 import { loadTasks } from '../../tasks';
@@ -39,18 +41,50 @@ import {
 import { verdictSources } from '../../annotate/report-verdict';
 import { reportSafety, safetyLines, safetyTables } from '../../report/safety';
 
-const usage = `Usage: proctor report <folder>… [--json] [--csv FILE] [--by DIMENSION]… [--compare] [--include-errors] [--tasks PATH]… [--prices FILE]
+const whole = (min: number) => (v: string, flag: string) => {
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`${flag} ${v}: give a whole number ≥ ${min}`);
+  return Number(v);
+};
 
-Success rate of each run overall and broken down as the Spider2-V paper does:
-  --by category     data warehousing, transformation, ingestion, visualization, orchestration,
-                    traditional data processing, IT service management
-  --by app          the app a task is about
-  --by difficulty   easy (action_number ≤ 5), medium (6–15), hard (> 15)
-  --by interface    cli, gui, cli+gui
-  --by style        abstract or verbose instruction
-  --by account      with or without a cloud account
-  --by all          every one of these (the default)
---by may be repeated or given a comma list (--by category,difficulty).
+const options = optionTable({
+  by: { kind: 'string', value: 'DIMENSION', repeatable: true, complete: [...dimensionNames, 'all'],
+    help: [
+      'a breakdown (default all); may be repeated or given a comma list (--by category,difficulty):',
+      '  category     data warehousing, transformation, ingestion, visualization, orchestration,',
+      '               traditional data processing, IT service management',
+      '  app          the app a task is about',
+      '  difficulty   easy (action_number ≤ 5), medium (6–15), hard (> 15)',
+      '  interface    cli, gui, cli+gui',
+      '  style        abstract or verbose instruction',
+      '  account      with or without a cloud account',
+      '  all          every one of these',
+    ].join('\n'),
+    parse: (v: string): DimensionName[] => {
+      const dims: DimensionName[] = [];
+      for (const d of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+        if (d === 'all') dims.push(...dimensionNames);
+        else if (isDimensionName(d)) dims.push(d);
+        else throw new UsageError(`--by ${d}: unknown breakdown; use one of ${dimensionNames.join(', ')}, all`);
+      }
+      return dims;
+    } },
+  'include-errors': { kind: 'boolean', help: 'count env and grading errors as failures instead of leaving them out' },
+  seed: { kind: 'string', value: 'N', default: DEFAULT_SEED, help: 'bootstrap seed', parse: whole(0) },
+  resamples: { kind: 'string', value: 'N', default: DEFAULT_RESAMPLES, help: 'bootstrap resamples', parse: whole(100) },
+  csv: { kind: 'string', value: 'FILE', complete: 'file', help: 'write one row per attempt of every run (all fields) to FILE' },
+  compare: { kind: 'boolean',
+    help: 'two or more runs (given, or found below a folder) side by side per bucket, each with its difference to the first run, and the tasks that flipped (fail → pass, pass → fail); then each run against the first paired over their common tasks: the difference with a paired bootstrap interval, exact McNemar, and a sentence' },
+  tasks: { kind: 'string', value: 'PATH', repeatable: true,
+    help: 'task files, folders or split files to take metadata from when a run lacks it (OSWorld, Spider2-V and UFO result folders carry none); may be repeated' },
+  prices: { kind: 'string', value: 'FILE', complete: 'file',
+    help: 'USD per million tokens per model ({"<model>": {"input": 2.5, "output": 10}}, or an endpoint config with "prices"): cost per task from the steps\' prompt and completion tokens' },
+  json: { kind: 'boolean', help: 'print the reports (and the comparison) as JSON' },
+});
+
+const usage = usageText(
+  `Usage: proctor report <folder>… [--json] [--csv FILE] [--by DIMENSION]… [--compare] [--include-errors] [--tasks PATH]… [--prices FILE]
+
+Success rate of each run overall and broken down as the Spider2-V paper does (--by).
 
 A rate's denominator is every task of the run: errored, skipped and unfinished tasks count as 0 and are shown
 as counts. A task passes when it scored 1. Tokens and time per task are what the run recorded.
@@ -64,27 +98,15 @@ rate (mean over tasks of their share of successful attempts) with a 95 % interva
 tasks, attempts kept together (seeded: the same runs give the same interval); the same per bucket; each
 attempt's cause (success, agent failure, step limit, agent error, env error, grading error — derived from state
 and score where the run recorded none); cost per task, per success and time per success.
-Env and grading errors are left out of these rates by default and listed with the command that re-runs them.
-
-  --include-errors count env and grading errors as failures instead of leaving them out
-  --seed N         bootstrap seed (default ${DEFAULT_SEED}); --resamples N (default ${DEFAULT_RESAMPLES})
-  --csv FILE       write one row per attempt of every run (all fields) to FILE
-
-  --compare        two or more runs (given, or found below a folder) side by side per bucket, each with its difference to the first run, and
-                   the tasks that flipped (fail → pass, pass → fail); then each run against the first paired over their
-                   common tasks: the difference with a paired bootstrap interval, exact McNemar, and a sentence
-  --tasks PATH     task files, folders or split files to take metadata from when a run lacks it (OSWorld,
-                   Spider2-V and UFO result folders carry none); may be repeated
-  --prices FILE    USD per million tokens per model ({"<model>": {"input": 2.5, "output": 10}}, or an endpoint
-                   config with "prices"): cost per task from the steps' prompt and completion tokens
-  --json           print the reports (and the comparison) as JSON
-
-Metadata a run does not carry is reported in an "unknown" bucket. Run folders: Proctor's (manifest.json) and
+Env and grading errors are left out of these rates by default and listed with the command that re-runs them.`,
+  options,
+  `Metadata a run does not carry is reported in an "unknown" bucket. Run folders: Proctor's (manifest.json) and
 OSWorld's, Spider2-V's and UFO's result folders. A folder that is no run itself — the top folder a harness
 writes (OSWorld's results/ or traces/, Spider2-V's results/, a fork's sec_eval_results/) — stands for every run
 found below it, at any depth; runs are then first listed by their settings (action space / observation / model
 [flags], from the folder layout) with their task counts and mean scores.
-Exit status: 0 when every run was read, 1 when a run folder or a --tasks/--prices file cannot be read.`;
+Exit status: 0 when every run was read, 1 when a run folder or a --tasks/--prices file cannot be read.`,
+);
 
 export interface ReportArgs {
   runDirs: string[];
@@ -100,40 +122,21 @@ export interface ReportArgs {
 }
 
 export function parseReportArgs(argv: string[]): ReportArgs {
-  const args: ReportArgs = { runDirs: [], json: false, dims: [], compare: false, tasks: [], includeErrors: false, seed: DEFAULT_SEED, resamples: DEFAULT_RESAMPLES };
-  const whole = (v: string, flag: string, min: number) => {
-    if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`${flag} ${v}: give a whole number ≥ ${min}`);
-    return Number(v);
+  const { values: v, positionals } = parseOptions(options, argv);
+  if (!positionals.length) throw new UsageError('give one or more run folders');
+  const dims = v.by.flat();
+  return {
+    runDirs: positionals,
+    json: !!v.json,
+    dims: dims.length ? [...new Set(dims)] : [...dimensionNames],
+    compare: !!v.compare,
+    tasks: v.tasks,
+    ...(v.prices !== undefined ? { prices: v.prices } : {}),
+    includeErrors: !!v['include-errors'],
+    ...(v.csv !== undefined ? { csv: v.csv } : {}),
+    seed: v.seed,
+    resamples: v.resamples,
   };
-  const value = (i: number, flag: string, what: string) => {
-    const v = argv[i];
-    if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs ${what}`);
-    return v;
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    if (flag === '--json' && inline === undefined) args.json = true;
-    else if (flag === '--compare' && inline === undefined) args.compare = true;
-    else if (flag === '--include-errors' && inline === undefined) args.includeErrors = true;
-    else if (flag === '--csv') args.csv = inline ?? value(++i, '--csv', 'a file to write');
-    else if (flag === '--seed') args.seed = whole(inline ?? value(++i, '--seed', 'a whole number'), '--seed', 0);
-    else if (flag === '--resamples') args.resamples = whole(inline ?? value(++i, '--resamples', 'a whole number'), '--resamples', 100);
-    else if (flag === '--by') {
-      const v = inline ?? value(++i, '--by', `one of ${dimensionNames.join(', ')}, all`);
-      for (const d of v.split(',').map((s) => s.trim()).filter(Boolean)) {
-        if (d === 'all') args.dims.push(...dimensionNames);
-        else if (isDimensionName(d)) args.dims.push(d);
-        else throw new UsageError(`--by ${d}: unknown breakdown; use one of ${dimensionNames.join(', ')}, all`);
-      }
-    } else if (flag === '--tasks') args.tasks.push(inline ?? value(++i, '--tasks', 'a task file, folder or split file'));
-    else if (flag === '--prices') args.prices = inline ?? value(++i, '--prices', 'a price table file (JSON)');
-    else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-    else args.runDirs.push(a);
-  }
-  if (!args.runDirs.length) throw new UsageError('give one or more run folders');
-  args.dims = args.dims.length ? [...new Set(args.dims)] : [...dimensionNames];
-  return args;
 }
 
 /** Run labels: run ids, or folders where ids repeat. */
@@ -151,6 +154,7 @@ export const command: CliCommand = {
   name: 'report',
   summary: "success rates of runs by category, app, difficulty, interface, style and account; compare runs",
   usage,
+  options,
   async run(argv, io) {
     const args = parseReportArgs(argv);
     let tasks: Task[] | undefined;

@@ -2,8 +2,9 @@
 // cross-validation (Spider2-V §3.1 checks a–e) recorded as the OS user, and the status that follows.
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { UsageError, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { appendTaskReview, checkIds, checkTitles, readTaskReviews, taskStatus, type CheckId, type CheckVerdict, type TaskReview } from '../../annotate/task-review';
 import { localCaller } from '../../annotate/team';
 import { checkReset } from '../../annotate/reset-check';
@@ -14,7 +15,12 @@ import { writeFileAtomic } from '../../store';
 import { join } from 'node:path';
 import '../../demo/setup'; // registers serve_demo_site, which the bundled demo tasks' setup uses
 
-const usage = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
+const options = optionTable({
+  root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'the folder whose reviews and evidence these are (default: the current folder)' },
+  out: { kind: 'string', value: 'DIR', complete: 'dir', help: 'reset and replay: where heat maps go (default: the current folder)' },
+});
+
+const usageHead = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
        proctor review status TASK-FILE… [--root DIR]
        proctor review reset TASK-FILE… [--out DIR]
        proctor review replay RUN-DIR TASK-KEY TASK-FILE [--out DIR]
@@ -34,13 +40,16 @@ evidence folder (the oracle scored 1; doing nothing and the cut oracle scored be
 DIR/.proctor/task-evidence.jsonl and pre-fills the review checklist in the workbench. Reviews live in DIR/.proctor/task-reviews.jsonl (DIR: --root,
 default the current folder); tasks are named relative to DIR.`;
 
+const usage = usageText(usageHead, options);
+
 export const command: CliCommand = {
   name: 'review',
   summary: 'cross-validate a task (checks a–e) and show tasks\' review status',
   usage,
+  options,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({ args: argv, options: { root: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true });
-    const root = resolve(values.root ?? '.');
+    const { values, positionals } = parseOptions(options, argv);
+    const root = resolve(values.root);
     const name = (file: string) => {
       const abs = resolve(file);
       if (!existsSync(abs)) throw new UsageError(`no task file ${file}`);

@@ -1,10 +1,11 @@
 // `proctor safety <run-dirs…> [--json]`: the safety rule detectors over every task of runs Proctor reads (its
 // own, OSWorld's and forks' folders of computer-use agents, Spider2-V's, UFO's): safe / unsafe / unsure, the
 // categories, the first unsafe step and the detector that marked it; appended to each task's verdicts.jsonl.
-import { parseArgs } from 'node:util';
 import type { SafetyVerdict } from '../../../shared/run';
 import type { Problem, Task } from '../../../shared/task';
 import { UsageError, shownPath, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { runDirsOf } from '../../report';
 import { checkRun, type RunSafetyResult } from '../../safety/check-run';
 import { safetyDetectors } from '../../safety/registry';
@@ -13,7 +14,22 @@ import { resolveEndpoint } from '../../agents/endpoint';
 import type { SafetyJudgeOptions } from '../../safety/judge';
 import { calibrateSafety, formatSafetyCalibration } from '../../safety/calibration';
 
-const usage = `Usage: proctor safety <run-dir>… [--json] [--tasks PATH]… [--detectors a,b] [--no-write] [--list]
+const options = optionTable({
+  json: { kind: 'boolean', help: '[{"run", "format", "tasks": [{"task", "verdict", "categories", "firstUnsafe", "findings"}]}]' },
+  tasks: { kind: 'string', value: 'PATH', repeatable: true, help: 'task files, folders or split files to take declarations and instructions from (repeatable)' },
+  detectors: { kind: 'string', value: 'L', help: 'only these detectors (comma-separated names; see --list)' },
+  'no-write': { kind: 'boolean', help: 'print only; store nothing' },
+  list: { kind: 'boolean', help: 'the registered detectors with their category and description' },
+  judge: { kind: 'boolean',
+    help: 'also ask the safety judge (any OpenAI-compatible server; key, model and base URL as for `proctor judge`), shown the trajectory, what the rules flagged and the screenshots around those steps; its verdict (verdict, categories, first unsafe step, reason) is stored beside' },
+  calibrate: { kind: 'boolean',
+    help: "the stored judge and rule safety verdicts against people's safety labels: confusion matrix, Cohen's kappa, same first unsafe step, the disagreements (also `proctor judge --calibrate --safety`); nothing is run or stored" },
+  model: { kind: 'string', value: 'M', help: "the judge's model" },
+  'base-url': { kind: 'string', value: 'URL', help: "the judge's server" },
+});
+
+const usage = usageText(
+  `Usage: proctor safety <run-dir>… [--json] [--tasks PATH]… [--detectors a,b] [--no-write] [--list]
                       [--judge [--model M] [--base-url URL]]
        proctor safety --calibrate <run-dir>… [--json]
 
@@ -23,21 +39,9 @@ destructive, injection_compliance, forbidden_by_task), the first unsafe step and
 Each verdict is appended to the task's verdicts.jsonl (with its provenance) unless --no-write; a task whose
 latest rule verdict says the same is left as it is.
 A task's \`safety\` declaration (forbidden actions, secrets, allowed hosts, its folders) comes from the task
-file a Proctor run names, or from --tasks for other harnesses' runs (matched by task id or scenario name).
-
-  --json          [{"run", "format", "tasks": [{"task", "verdict", "categories", "firstUnsafe", "findings"}]}]
-  --tasks PATH    task files, folders or split files to take declarations and instructions from
-  --detectors L   only these detectors (comma-separated names; see --list)
-  --no-write      print only; store nothing
-  --list          the registered detectors with their category and description
-  --judge         also ask the safety judge (any OpenAI-compatible server; key, model and base URL as for
-                  \`proctor judge\`), shown the trajectory, what the rules flagged and the screenshots around
-                  those steps; its verdict (verdict, categories, first unsafe step, reason) is stored beside
-  --calibrate     the stored judge and rule safety verdicts against people's safety labels: confusion
-                  matrix, Cohen's kappa, same first unsafe step, the disagreements (also
-                  \`proctor judge --calibrate --safety\`); nothing is run or stored
-  --model M       the judge's model
-  --base-url URL  the judge's server`;
+file a Proctor run names, or from --tasks for other harnesses' runs (matched by task id or scenario name).`,
+  options,
+);
 
 const where = (v: SafetyVerdict) => (v.firstUnsafe ? ` — step ${v.firstUnsafe.step}${v.firstUnsafe.line !== undefined ? ` (line ${v.firstUnsafe.line})` : ''} by ${v.firstUnsafe.by}: ${v.firstUnsafe.reason}` : '');
 
@@ -45,22 +49,9 @@ export const command: CliCommand = {
   name: 'safety',
   summary: 'safety verdicts of runs by the rule detectors: safe / unsafe / unsure, categories, first unsafe step',
   usage,
+  options,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        json: { type: 'boolean' },
-        tasks: { type: 'string', multiple: true },
-        detectors: { type: 'string' },
-        'no-write': { type: 'boolean' },
-        list: { type: 'boolean' },
-        judge: { type: 'boolean' },
-        calibrate: { type: 'boolean' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-      },
-      allowPositionals: true,
-    });
+    const { values, positionals } = parseOptions(options, argv);
     if (values.list) {
       for (const name of safetyDetectors.names()) {
         const d = safetyDetectors.require(name);

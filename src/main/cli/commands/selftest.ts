@@ -1,17 +1,33 @@
 // `proctor selftest <task…>`: checks each task's grading with three runs (oracle → 1, noop → 0, the oracle
 // cut short → < 1) and calls it sound, too lenient, too strict or broken setup.
 import { resolve } from 'node:path';
-import { UsageError, type CliCommand, shownPath, optionValue, parallelOption } from '../command';
+import { splitOptionValues, UsageError, type CliCommand, shownPath } from '../command';
+import { envSpec, gradingProfileSpec, jsonSpec, outSpec, parallelSpec } from '../options/common';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { selfTest, selfTestTable } from '../../demo/selftest';
 import { goldSelfTest, goldSelfTestSummary, goldSelfTestTable } from '../../demo/gold-selftest';
 import { loadTasks } from '../../tasks/reader';
 import { storableArgs } from '../../env/spec';
-import { envOption, envUsage } from '../env-option';
 import { gradingUnder } from '../../evaluators/grade';
-import type { GradingProfile } from '../../evaluators/profile';
-import { gradingProfileFlag } from './metric';
 
-const usage = `Usage: proctor selftest <task files, folders or split files…> [--oracle script|gold] [--out DIR] [--parallel N] [--env SPEC] [--json]
+const options = optionTable({
+  out: { ...outSpec, help: 'where the evidence folder goes (default ./results)' },
+  parallel: parallelSpec,
+  env: envSpec,
+  oracle: { kind: 'string', value: 'KIND', default: 'script', complete: ['script', 'gold'],
+    help: "script (oracle.json beside each task; default) or gold (the task's own gold file)",
+    parse: (v: string): 'script' | 'gold' => {
+      if (v !== 'script' && v !== 'gold') throw new UsageError(`--oracle must be script or gold, not '${v}'`);
+      return v;
+    } },
+  downloads: { kind: 'string', value: 'DIR', complete: 'dir', help: 'files download steps and cloud_file golds would fetch, from this folder (never the network)', parse: (v: string) => resolve(v) },
+  json: { ...jsonSpec, help: "print selftest.json's verdicts instead of the table" },
+  'grading-profile': gradingProfileSpec,
+});
+
+const usage = usageText(
+  `Usage: proctor selftest <task files, folders or split files…> [--oracle script|gold] [--out DIR] [--parallel N] [--env SPEC] [--json]
 
 The red-team check of a task's evaluator. Each task runs three times on a sandbox display:
   oracle      replays oracle.json beside the task        a sound evaluator gives 1
@@ -29,45 +45,19 @@ With --oracle gold (for a benchmark's own tasks, which have no oracle.json) each
 and the table shows setup ok / noop / gold with the time of each. A gold that scores 1 untouched but not after
 the application saved it is reported as lost in the round trip, with what the metric found missing; a gold the
 postconfig never saved (its file unchanged) as not saved by the application; a task whose postconfig failed
-as broken setup (its metric never ran, so its 0 means nothing).
-
-  --out DIR       where the evidence folder goes (default ./results)
-  --parallel N    sandbox displays at once (default 1)
-  --env SPEC      the machine: ${envUsage('                ')}
-  --oracle KIND   script (oracle.json beside each task; default) or gold (the task's own gold file)
-  --downloads DIR files download steps and cloud_file golds would fetch, from this folder (never the network)
-  --json          print selftest.json's verdicts instead of the table
-  --grading-profile P  grade as spider2v | osworld | native (default: each task's own benchmark)`;
+as broken setup (its metric never ran, so its 0 means nothing).`,
+  options,
+);
 
 export const command: CliCommand = {
   name: 'selftest',
   summary: "check tasks' evaluators: oracle must score 1, noop 0, a cut-short oracle less than 1",
   usage,
+  options,
   async run(argv, io) {
-    let out = 'results';
-    let parallel = 1;
-    let json = false;
-    let env: string | undefined;
-    let profile: GradingProfile | undefined;
-    let oracle: 'script' | 'gold' = 'script';
-    let downloads: string | undefined;
-    const paths: string[] = [];
-    for (let i = 0; i < argv.length; i++) {
-      const a = argv[i];
-      const value = (): string => optionValue(argv, ++i, a);
-      if (a === '--out') out = value();
-      else if (a === '--parallel') parallel = parallelOption(value());
-      else if (a === '--env') env = envOption(value());
-      else if (a === '--json') json = true;
-      else if (a === '--grading-profile') profile = gradingProfileFlag(value());
-      else if (a === '--oracle') {
-        const v = value();
-        if (v !== 'script' && v !== 'gold') throw new UsageError(`--oracle must be script or gold, not '${v}'`);
-        oracle = v;
-      } else if (a === '--downloads') downloads = resolve(value());
-      else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-      else paths.push(a);
-    }
+    const { values, positionals: paths } = parseOptions(options, argv);
+    const { out, parallel, json, env, oracle, downloads } = values;
+    const profile = values['grading-profile'];
     if (!paths.length) throw new UsageError('give at least one task file or folder');
     const { tasks, problems } = await loadTasks(paths.map((p) => resolve(p)));
     const errors = problems.filter((p) => p.severity === 'error');
@@ -97,7 +87,7 @@ export const command: CliCommand = {
         const outcome = await goldSelfTest(tasks, {
           outDir: resolve(out),
           parallel,
-          args: ['selftest', ...storableArgs(argv)],
+          args: ['selftest', ...storableArgs(splitOptionValues(argv))],
           env,
           downloads,
           signal: stop.signal,
@@ -117,7 +107,7 @@ export const command: CliCommand = {
       const outcome = await selfTest(tasks, {
         outDir: resolve(out),
         parallel,
-        args: ['selftest', ...storableArgs(argv)],
+        args: ['selftest', ...storableArgs(splitOptionValues(argv))],
         env,
         signal: stop.signal,
         parts: gradingUnder(profile),

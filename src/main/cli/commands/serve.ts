@@ -1,41 +1,48 @@
 // `proctor serve [--port N] [--host 127.0.0.1] [--token] <folder>`: the workbench UI in a browser.
 import { existsSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { UsageError, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { isLoopback, startServer } from '../../server/http-server';
 import { teamGate } from '../../server/team-gate';
 import { readTeam } from '../../annotate/team';
 import { ensureUiBuilt } from '../../server/ui-build';
 import { createWorkbench } from '../../workbench/workbench';
 
+const options = optionTable({
+  port: { kind: 'string', value: 'N', default: 7878, help: 'port (default 7878; 0 picks a free one)',
+    parse: (v: string) => {
+      const port = Number(v);
+      if (!/^\d+$/.test(v) || port > 65535) throw new UsageError(`bad --port '${v}'`);
+      return port;
+    } },
+  host: { kind: 'string', value: 'ADDR', default: '127.0.0.1', help: 'address to bind (default 127.0.0.1). Bound elsewhere, a random token is printed and required.' },
+  token: { kind: 'boolean', help: 'require a token even on loopback' },
+  tasks: { kind: 'string', value: 'DIR', repeatable: true, complete: 'dir',
+    help: 'a folder of tasks runs may be started on, besides the served folder and the bundled demo (`demo`, `demo/terminal`); repeatable. Served on loopback without a team, any path you can read may be given too.' },
+});
+
 export const command: CliCommand = {
   name: 'serve',
   summary: 'serve the workbench UI for a folder of tasks and runs over HTTP',
-  usage: `Usage: proctor serve [--port N] [--host ADDR] [--token] [--tasks DIR]… [folder]
+  usage: usageText(
+    `Usage: proctor serve [--port N] [--host ADDR] [--token] [--tasks DIR]… [folder]
 
-Serves the workbench UI and its API for <folder> (default: the current folder).
-  --port N      port (default 7878; 0 picks a free one)
-  --host ADDR   address to bind (default 127.0.0.1). Bound elsewhere, a random token is printed and required.
-  --token       require a token even on loopback
-  --tasks DIR   a folder of tasks runs may be started on, besides the served folder and the bundled demo
-                (\`demo\`, \`demo/terminal\`); repeatable. Served on loopback without a team, any path you can
-                read may be given too.`,
+Serves the workbench UI and its API for <folder> (default: the current folder).`,
+    options,
+  ),
+  options,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { port: { type: 'string' }, host: { type: 'string' }, token: { type: 'boolean' }, tasks: { type: 'string', multiple: true } },
-      allowPositionals: true,
-    });
+    const { values, positionals } = parseOptions(options, argv);
     if (positionals.length > 1) throw new UsageError('give one folder');
     const root = resolve(positionals[0] ?? '.');
     if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`not a folder: ${root}`);
-    const port = values.port === undefined ? 7878 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`bad --port '${values.port}'`);
+    const port = values.port;
     const uiDir = await ensureUiBuilt((line) => io.err(line));
-    const taskDirs = (values.tasks ?? []).map((d) => resolve(d));
+    const taskDirs = values.tasks.map((d) => resolve(d));
     for (const d of taskDirs) if (!existsSync(d) || !statSync(d).isDirectory()) throw new UsageError(`--tasks: not a folder: ${d}`);
-    const host = values.host ?? '127.0.0.1';
+    const host = values.host;
     // Only the person at this machine uses a loopback server without a team: their own paths may be read.
     const localUser = isLoopback(host) && !values.token && !readTeam(root);
     const workbench = createWorkbench(root, { transport: 'http', taskDirs, localUser });

@@ -2,16 +2,29 @@
 // would: the running tasks are cancelled, the run stays resumable. Waits until that process has ended.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { shownPath, UsageError, type CliCommand } from '../command';
+import { usageText } from '../options/help';
+import { optionTable, parseOptions } from '../options/table';
 import { processAlive } from '../../process-alive';
 import { readManifest, runFiles } from '../../store';
 
-const usage = `Usage: proctor stop <run-dir> [--wait SECONDS]
+const options = optionTable({
+  wait: { kind: 'string', value: 'SECONDS', default: 60, help: 'how long to wait for the run\'s process to end (default 60)',
+    parse: (v: string) => {
+      const n = Number(v);
+      if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n) || n < 0) throw new UsageError(`--wait takes seconds, not '${v}'`);
+      return n;
+    } },
+});
+
+const usage = usageText(
+  `Usage: proctor stop <run-dir> [--wait SECONDS]
 
 Stops the run that a \`proctor run\` process writes in <run-dir> (its manifest names the process): its running
 tasks are cancelled and the run stays resumable (\`proctor run --resume <run-dir>\`). Waits for that process to
-end (default 60 s). A queued run is stopped by stopping its workers (SIGTERM: each finishes its task first).`;
+end (default 60 s). A queued run is stopped by stopping its workers (SIGTERM: each finishes its task first).`,
+  options,
+);
 
 /** The command line of a process (Linux /proc), or undefined where it cannot be read. */
 function commandLine(pid: number): string | undefined {
@@ -26,11 +39,11 @@ export const command: CliCommand = {
   name: 'stop',
   summary: 'stop a run another proctor process is writing (its tasks cancelled, the run resumable)',
   usage,
+  options,
   async run(argv, io) {
-    const { values, positionals } = parseArgs({ args: argv, options: { wait: { type: 'string' } }, allowPositionals: true });
+    const { values, positionals } = parseOptions(options, argv);
     if (positionals.length !== 1) throw new UsageError('give the run folder to stop');
-    const waitS = values.wait === undefined ? 60 : Number(values.wait);
-    if (!Number.isFinite(waitS) || waitS < 0) throw new UsageError(`--wait takes seconds, not '${values.wait}'`);
+    const waitS = values.wait;
     const dir = resolve(positionals[0]);
     if (!existsSync(join(dir, runFiles.manifest))) {
       io.err(`proctor stop: ${shownPath(dir)} is no Proctor run folder (no ${runFiles.manifest})`);
