@@ -134,7 +134,7 @@ describe.skipIf(!!why)(`the dataflow pipeline on GUI LibreOffice${why ? ` (skipp
       expect(plan.every((s) => s.Success === true)).toBe(true);
       expect(rec.execution_result.result.complete).toBe('yes');
     }
-    expect(readJson(join(results, 'dataflow/execution_pass/impress_retitle.json')).instantiation_result.prefill.result.instantiated_plan[0]).toMatchObject({ Function: 'click_input', MatchedControlText: 'Welcome to the team' });
+    expect(readJson(join(results, 'dataflow/execution_pass/impress_retitle.json')).instantiation_result.prefill.result.instantiated_plan[0]).toMatchObject({ Function: 'set_edit_text', MatchedControlText: 'Welcome to the team' });
     expect(r.out).toMatch(/2 tasks in [\d.]+ s: 2 dataflow\/execution_pass/);
   }, 180_000);
 

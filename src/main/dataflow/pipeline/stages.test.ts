@@ -118,11 +118,10 @@ describe('prefill', () => {
     expect(added.plan).toEqual([{ Step: 1, Subtask: 'Insert a new slide (Ctrl+M)', ControlLabel: null, ControlText: '', Function: 'keyboard_input', Args: { keys: '{VK_CONTROL}m', control_focus: false } }]);
     const reworded = parsePrefill(standinPrefill({ task: 'Change the slide title "Quarterly review" to "Q3 review"', steps: [], app: 'impress', controls: deck }));
     expect(reworded.plan.map((s) => [s.ControlLabel, s.ControlText, s.Function, s.Args.keys ?? null])).toEqual([
-      ['3', 'Quarterly review', 'click_input', null],
-      [null, '', 'keyboard_input', '{VK_CONTROL}a'],
-      [null, '', 'keyboard_input', 'Q3 review'],
+      ['3', 'Quarterly review', 'set_edit_text', null],
       [null, '', 'keyboard_input', '{ESC}'],
     ]);
+    expect(reworded.plan[0].Args).toEqual({ text: 'Q3 review', clear_current_text: true });
     // a text the slide does not show, or no new text: no plan (filtered out as Non_task)
     expect(parsePrefill(standinPrefill({ task: 'Change the title "Annual report" to "X"', steps: [], app: 'impress', controls: deck })).plan).toEqual([]);
     expect(parsePrefill(standinPrefill({ task: 'Make the title bold', steps: [], app: 'impress', controls: deck })).plan).toEqual([]);

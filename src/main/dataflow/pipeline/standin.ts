@@ -1,7 +1,7 @@
 // The built-in stand-in for the instantiation models (`builtin-standin`): deterministic rules, no network. It
 // chooses the template whose description shares most words with the request, plans the few request shapes of
 // the bundled tasks (format a quoted phrase in Writer, append a quoted line, bold a sheet's header row, total a
-// named column) on the controls really read from the document, and judges a request doable when it could plan
+// named column, add a slide, reword a slide's text box) on the controls really read from the document, and judges a request doable when it could plan
 // it. Any other request gets an empty plan and is filtered out as Non_task. It answers in UFO's reply form.
 import type { Control } from './controls';
 import type { StageInputs } from './models';
@@ -151,13 +151,11 @@ function impressPlan(task: string, controls: Control[]): string | undefined {
     if (!box) return undefined;
     return reply(
       `The slide shows the text ${JSON.stringify(box.node.text)}.`,
-      'click into the text box, select all of its text, type the new text over it, then press Escape to leave text editing',
+      "set the text box's text (click into it, select all, type over it), then press Escape to leave text editing",
       `Change the slide text "${box.node.text}" to "${to}".`,
       [
-        step(1, `Click into "${from}"`, box, 'click_input', { button: 'left', double: false }),
-        step(2, 'Select all of its text', undefined, 'keyboard_input', { keys: '{VK_CONTROL}a', control_focus: false }),
-        step(3, `Type "${to}" over it`, undefined, 'keyboard_input', { keys: literalKeys(to), control_focus: false }),
-        step(4, 'Leave text editing', undefined, 'keyboard_input', { keys: '{ESC}', control_focus: false }),
+        step(1, `Replace "${from}" with "${to}"`, box, 'set_edit_text', { text: to, clear_current_text: true }),
+        step(2, 'Leave text editing', undefined, 'keyboard_input', { keys: '{ESC}', control_focus: false }),
       ],
     );
   }
