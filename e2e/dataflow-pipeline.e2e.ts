@@ -1,5 +1,6 @@
-// UFO's dataflow pipeline on GUI LibreOffice Writer and Calc in a sandbox display, through the command line: a
-// request becomes a saved document that really changed as asked (read back with jszip / exceljs), records valid
+// UFO's dataflow pipeline on GUI LibreOffice Writer, Calc and Impress in a sandbox display, through the command line: a
+// request becomes a saved document that really changed as asked (read back with jszip / exceljs; an Impress deck
+// gains a slide, a slide's text is reworded), records valid
 // against UFO's unmodified schemas, filed in the right bucket; a vague request is filtered out and never executed;
 // a hand-written instantiated plan is executed step by step and stops at its first failing step.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,40 @@ describe.skipIf(!!why)(`the dataflow pipeline on GUI LibreOffice${why ? ` (skipp
     expect(shown.steps[0].response).toContain('dataflow record filed as dataflow/execution_pass');
     expect(readUfoTask(join(out, 'logs'), 'writer_vague').steps[0].feedback).toMatch(/not executed/);
   }, 240_000);
+
+  it('run: Impress requests become saved decks changed as asked (one more slide; the title reworded); records valid and filed', async () => {
+    const out = join(dir, 'impress');
+    const r = await cli(['dataflow', 'run', join(tasks, 'impress_new_slide.json'), join(tasks, 'impress_retitle.json'), '--out', out, '--model', 'builtin-standin']);
+    expect(r.code, r.out + r.err).toBe(0);
+    const results = join(out, 'results');
+    const pages = (xml: string) => [...xml.matchAll(/<draw:page /g)].length;
+    const texts = (xml: string) => [...xml.matchAll(/<text:p[^>]*>([^<]*)<\/text:p>/g)].map((m) => m[1]);
+
+    // a new slide: the saved deck has two pages, the first still the review slide; the template had one
+    const before = await odtContent(join(templates, 'impress/review.odp'));
+    const added = await odtContent(join(results, 'saved_document/executed/impress_new_slide.odp'));
+    expect(pages(before)).toBe(1);
+    expect(pages(added), added).toBe(2);
+    expect(texts(added)).toEqual(expect.arrayContaining(['Quarterly review', 'Hiring starts in May']));
+
+    // the title reworded: the saved slide's text box holds the new text only
+    const retitled = await odtContent(join(results, 'saved_document/executed/impress_retitle.odp'));
+    expect(pages(retitled)).toBe(1);
+    expect(texts(retitled), retitled).toEqual(['Welcome aboard']);
+    expect(readFileSync(join(results, 'saved_document/impress_retitle.odp')).equals(readFileSync(join(templates, 'impress/welcome.odp')))).toBe(true);
+
+    for (const id of ['impress_new_slide', 'impress_retitle']) {
+      const rec = readJson(join(results, `dataflow/execution_pass/${id}.json`));
+      expect(validExecution(rec), JSON.stringify(validExecution.errors)).toBe(true);
+      expect(rec.app).toBe('impress');
+      const plan = rec.instantiation_result.prefill.result.instantiated_plan as Record<string, unknown>[];
+      expect(plan.length).toBeGreaterThan(0);
+      expect(plan.every((s) => s.Success === true)).toBe(true);
+      expect(rec.execution_result.result.complete).toBe('yes');
+    }
+    expect(readJson(join(results, 'dataflow/execution_pass/impress_retitle.json')).instantiation_result.prefill.result.instantiated_plan[0]).toMatchObject({ Function: 'set_edit_text', MatchedControlText: 'Welcome to the team' });
+    expect(r.out).toMatch(/2 tasks in [\d.]+ s: 2 dataflow\/execution_pass/);
+  }, 180_000);
 
   it("a served model (OpenAI-compatible server) per stage: prefill sees the opened copy's controls and screenshot; the filter's no means nothing is executed", async () => {
     const server = await startScriptedOpenAIStandin([

@@ -127,8 +127,11 @@ const FUNCTIONS: Record<string, UfoFunction> = {
       const c = needControl(ctx, 'set_edit_text');
       const text = str(args, 'text');
       const { x, y } = centre(c);
-      const clear: Action[] = bool(args, 'clear_current_text', false) ? [{ type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'press', keys: ['delete'] }] : [];
-      await perform(ctx, [{ type: 'click', x, y }, ...clear, ...(text ? [{ type: 'write', text } as Action] : [])]);
+      const clear: Action[] = bool(args, 'clear_current_text', false) ? [{ type: 'hotkey', keys: ['ctrl', 'a'] }, ...(text ? [] : [{ type: 'press', keys: ['delete'] } as Action])] : [];
+      // clearing selects all and types over it: on GUI Impress, text typed after Ctrl+A, Delete in a slide's text
+      // box was measured to be lost (the box saved empty); the pause lets the click enter the box's edit mode
+      const pause: Action = { type: 'sleep', seconds: 0.3 };
+      await perform(ctx, [{ type: 'click', x, y }, pause, ...clear, ...(clear.length ? [pause] : []), ...(text ? [{ type: 'write', text } as Action] : [])]);
       return undefined;
     },
   },

@@ -16,7 +16,7 @@ import { parseFilter, parsePrefill, ReplyError } from './replies';
 import { runPipeline } from './run';
 import { standinChoose, standinFilter, standinPrefill } from './standin';
 import { loadTemplates } from './templates';
-import { calcTree, writerTree } from './testing/trees';
+import { calcTree, impressTree, writerTree } from './testing/trees';
 import { layoutOf } from './records';
 import { writeWorkbenchLogs } from './workbench-logs';
 import { readUfoTask } from '../../store/ufo-reader';
@@ -109,6 +109,22 @@ describe('prefill', () => {
     expect(calc.plan[1].ControlLabel).toBeNull();
     // a request it cannot plan: no steps
     expect(parsePrefill(standinPrefill({ task: 'Make it nicer', steps: [], app: 'writer', controls })).plan).toEqual([]);
+  });
+
+  it('the stand-in plans Impress requests that need no text selection: a new slide (Ctrl+M), a text box reworded', () => {
+    const deck = controlList(impressTree());
+    const added = parsePrefill(standinPrefill({ task: 'Add a new slide after the "Quarterly review" slide', steps: [], app: 'impress', controls: deck }));
+    expect(added.newTask).toBe('Insert a new slide after the current slide (the one showing "Quarterly review").');
+    expect(added.plan).toEqual([{ Step: 1, Subtask: 'Insert a new slide (Ctrl+M)', ControlLabel: null, ControlText: '', Function: 'keyboard_input', Args: { keys: '{VK_CONTROL}m', control_focus: false } }]);
+    const reworded = parsePrefill(standinPrefill({ task: 'Change the slide title "Quarterly review" to "Q3 review"', steps: [], app: 'impress', controls: deck }));
+    expect(reworded.plan.map((s) => [s.ControlLabel, s.ControlText, s.Function, s.Args.keys ?? null])).toEqual([
+      ['3', 'Quarterly review', 'set_edit_text', null],
+      [null, '', 'keyboard_input', '{ESC}'],
+    ]);
+    expect(reworded.plan[0].Args).toEqual({ text: 'Q3 review', clear_current_text: true });
+    // a text the slide does not show, or no new text: no plan (filtered out as Non_task)
+    expect(parsePrefill(standinPrefill({ task: 'Change the title "Annual report" to "X"', steps: [], app: 'impress', controls: deck })).plan).toEqual([]);
+    expect(parsePrefill(standinPrefill({ task: 'Make the title bold', steps: [], app: 'impress', controls: deck })).plan).toEqual([]);
   });
 
   it('repairs what UFO got wrong in replies and rejects what no executor runs', () => {
@@ -228,7 +244,7 @@ describe('the log folder the workbench reads', () => {
 });
 
 describe('the bundled demo tasks', () => {
-  it('are valid UFO task files, at least two per app (Writer and Calc), one meant to be filtered out', async () => {
+  it('are valid UFO task files, at least two per app (Writer, Calc, Impress), one meant to be filtered out', async () => {
     const { readTask } = await import('./task');
     const { readdirSync } = await import('node:fs');
     const folder = resolve(projectRoot, 'resources/dataflow/tasks');
@@ -237,6 +253,7 @@ describe('the bundled demo tasks', () => {
     expect(ok.every(Boolean), JSON.stringify(tasks.filter((t) => !t.ok))).toBe(true);
     expect(ok.filter((t) => t!.app === 'writer').length).toBeGreaterThanOrEqual(2);
     expect(ok.filter((t) => t!.app === 'calc').length).toBeGreaterThanOrEqual(2);
+    expect(ok.filter((t) => t!.app === 'impress').length).toBeGreaterThanOrEqual(2);
     expect(new Set(ok.map((t) => t!.uniqueId)).size).toBe(ok.length);
   });
 });

@@ -1,7 +1,7 @@
 // The built-in stand-in for the instantiation models (`builtin-standin`): deterministic rules, no network. It
 // chooses the template whose description shares most words with the request, plans the few request shapes of
 // the bundled tasks (format a quoted phrase in Writer, append a quoted line, bold a sheet's header row, total a
-// named column) on the controls really read from the document, and judges a request doable when it could plan
+// named column, add a slide, reword a slide's text box) on the controls really read from the document, and judges a request doable when it could plan
 // it. Any other request gets an empty plan and is filtered out as Non_task. It answers in UFO's reply form.
 import type { Control } from './controls';
 import type { StageInputs } from './models';
@@ -128,11 +128,45 @@ function calcPlan(task: string, controls: Control[]): string | undefined {
   return undefined;
 }
 
+/** Every phrase in quotes in the request, in order. */
+const allQuoted = (s: string): string[] => [...s.matchAll(/["“]([^"”]+)["”]/g)].map((m) => m[1]);
+
+function impressPlan(task: string, controls: Control[]): string | undefined {
+  const [from, to] = allQuoted(task);
+  // a new slide: Slide ▸ New Slide's shortcut, no selection needed
+  if (/\b(add|insert|new)\b/i.test(task) && /\bslide\b/i.test(task) && !/\b(change|rename|retitle|replace)\b/i.test(task)) {
+    const deck = controls.find((c) => c.role === 'document-presentation');
+    if (!deck) return undefined;
+    const after = from ? controls.find((c) => c.role === 'paragraph' && (c.node.text ?? '').includes(from)) : undefined;
+    return reply(
+      `The presentation is open${after ? ` on the slide showing ${JSON.stringify(after.node.text)}` : ''}.`,
+      'insert a new slide after the current one with Ctrl+M (Slide ▸ New Slide)',
+      `Insert a new slide after the current slide${after ? ` (the one showing "${after.node.text}")` : ''}.`,
+      [step(1, 'Insert a new slide (Ctrl+M)', undefined, 'keyboard_input', { keys: '{VK_CONTROL}m', control_focus: false })],
+    );
+  }
+  // rewording a slide's text box: click into it (text edit mode), replace all of its text, leave edit mode
+  if (from && to && /\b(change|rename|retitle|replace|reword)\b/i.test(task)) {
+    const box = controls.find((c) => c.role === 'paragraph' && (c.node.text ?? '').trim() === from) ?? controls.find((c) => c.role === 'paragraph' && (c.node.text ?? '').includes(from));
+    if (!box) return undefined;
+    return reply(
+      `The slide shows the text ${JSON.stringify(box.node.text)}.`,
+      "set the text box's text (click into it, select all, type over it), then press Escape to leave text editing",
+      `Change the slide text "${box.node.text}" to "${to}".`,
+      [
+        step(1, `Replace "${from}" with "${to}"`, box, 'set_edit_text', { text: to, clear_current_text: true }),
+        step(2, 'Leave text editing', undefined, 'keyboard_input', { keys: '{ESC}', control_focus: false }),
+      ],
+    );
+  }
+  return undefined;
+}
+
 export function standinPrefill(input: StageInputs['prefill']): string {
   const text = [input.task, ...input.steps].join('\n');
-  // Impress: none yet (its text formatting buttons show only once text is selected, and the find bar's selection
-  // there was measured to bold every text box of the slide)
-  const plan = input.app === 'writer' ? writerPlan(text, input.controls) : input.app === 'calc' ? calcPlan(text, input.controls) : undefined;
+  // Impress: operations that need no text selection (its formatting buttons show only once text is selected, and
+  // the find bar's selection there was measured to bold every text box of the slide)
+  const plan = input.app === 'writer' ? writerPlan(text, input.controls) : input.app === 'calc' ? calcPlan(text, input.controls) : impressPlan(text, input.controls);
   return plan ?? reply(`${input.controls.length} controls on screen.`, 'no plan: the request names nothing concrete this stand-in can act on', input.task, []);
 }
 

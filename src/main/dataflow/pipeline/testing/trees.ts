@@ -1,5 +1,5 @@
-// Accessibility trees as LibreOffice gives them over AT-SPI (roles, names, texts and boxes copied from a Writer and
-// a Calc window read on the sandbox display), for the pipeline's tests without a display.
+// Accessibility trees as LibreOffice gives them over AT-SPI (roles, names, texts and boxes copied from a Writer,
+// a Calc and an Impress window read on the sandbox display), for the pipeline's tests without a display.
 import type { AccessibilityNode } from '../../../env/environment';
 
 const SHOWN = ['enabled', 'sensitive', 'showing', 'visible', 'focusable'];
@@ -53,6 +53,21 @@ export function calcTree(): AccessibilityNode[] {
         node('toggle-button', 'Bold', [328, 85, 33, 35]),
         node('document-spreadsheet', 'file:///home/user/sales.xlsx - LibreOffice Spreadsheets', [41, 182, 1166, 559], {
           children: [node('table', 'Sheet Sales', [41, 182, 1166, 559], { children: cells })],
+        }),
+      ],
+    }),
+  ];
+}
+
+/** An Impress window on the review deck: the Slide menu, the slide's text boxes read as paragraphs. */
+export function impressTree(): AccessibilityNode[] {
+  const para = (text: string, y: number) => node('paragraph', text, [255, y, 560, 30], { text, states: [...SHOWN, 'editable'] });
+  return [
+    node('frame', 'review.odp - LibreOffice Impress', [0, 0, 1280, 800], {
+      children: [
+        node('menu', 'Slide', [287, 19, 45, 25]),
+        node('document-presentation', 'review - LibreOffice Presentation', [192, 132, 684, 627], {
+          children: [para('Quarterly review', 300), para('Sales grew in every region', 400), para('Costs stayed flat', 430), para('Hiring starts in May', 460)],
         }),
       ],
     }),
