@@ -2,11 +2,14 @@
 // /setup/upload, /setup/download_file (from a --downloads folder when given), /setup/open_file, /desktop_path,
 // /wallpaper and /setup/change_wallpaper.
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { fetchDownload } from '../downloads';
-import { HttpError, readForm, readJson, readMultipart, sendFile, sendJson, sendText, stringField, LIMITS } from './http-io';
-import { expandGuestPath, findWindows, GUEST_HOME, hostPath, sleep, writeGuestFile, type Route } from './guest';
+import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField, LIMITS } from './http-io';
+import { MultipartError, multipartBoundary } from './multipart';
+import { MultipartTooLarge, STREAM_LIMITS, streamMultipart, type StreamedPart } from './multipart-stream';
+import { expandGuestPath, findWindows, GUEST_HOME, hostPath, moveIntoGuest, sleep, writeGuestFile, type Route } from './guest';
 
 const TREE_MAX_ENTRIES = 20_000;
 const TREE_MAX_DEPTH = 12;
@@ -52,14 +55,34 @@ const file: Route['handler'] = async (req, res, guest) => {
   sendFile(res, await readFile(host), 'application/octet-stream', basename(host));
 };
 
+// The file part goes to disk as it arrives (never whole in memory), then is moved into place.
 const upload: Route['handler'] = async (req, res, guest) => {
-  const parts = await readMultipart(req, LIMITS.uploadBytes);
-  const path = parts.find((p) => p.name === 'file_path' && p.filename === undefined)?.data.toString('utf8');
-  const data = parts.find((p) => p.name === 'file_data')?.data;
-  if (!path || !data) throw new HttpError(400, "the upload needs a 'file_path' field and a 'file_data' file part");
-  const env = await guest.env();
-  await writeGuestFile(guest, env, path, data);
-  sendText(res, 200, 'File uploaded successfully');
+  const boundary = multipartBoundary(req.headers['content-type']);
+  if (!boundary) throw new HttpError(400, 'the request is not multipart/form-data');
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > LIMITS.uploadBytes) {
+    req.resume();
+    throw new HttpError(413, { status: 'error', message: `the request body is larger than ${LIMITS.uploadBytes} bytes` });
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'proctor-upload-'));
+  try {
+    let parts: StreamedPart[];
+    try {
+      parts = await streamMultipart(req, boundary, dir, { ...STREAM_LIMITS, bodyBytes: LIMITS.uploadBytes });
+    } catch (e) {
+      if (e instanceof MultipartTooLarge) throw new HttpError(413, { status: 'error', message: e.message });
+      if (e instanceof MultipartError) throw new HttpError(400, `malformed multipart body: ${e.message}`);
+      throw e;
+    }
+    const path = parts.find((p) => p.name === 'file_path' && p.filename === undefined)?.data?.toString('utf8');
+    const file = parts.find((p) => p.name === 'file_data')?.file;
+    if (!path || !file) throw new HttpError(400, "the upload needs a 'file_path' field and a 'file_data' file part");
+    const env = await guest.env();
+    await moveIntoGuest(guest, env, path, file);
+    sendText(res, 200, 'File uploaded successfully');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 };
 
 async function fetchUrl(url: string): Promise<Buffer> {

@@ -1,7 +1,7 @@
 // What every endpoint handler gets: the current environment (waiting out a reset), guest paths mapped to host
 // paths within the allowed folders, and small helpers over the display (pointer, windows).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { titlePattern, type LocalEnvironment } from '../env/local';
 import { HttpError } from './http-io';
@@ -88,6 +88,19 @@ export async function writeGuestFile(guest: Guest, env: LocalEnvironment, guestP
   if (inSandbox !== undefined) return env.putFile(inSandbox, data);
   await mkdir(dirname(host), { recursive: true });
   await writeFile(host, data);
+}
+
+/** Puts the host file `file` at `guestPath` (moved where it can be), with the rules of writeGuestFile. */
+export async function moveIntoGuest(guest: Guest, env: LocalEnvironment, guestPath: string, file: string): Promise<void> {
+  const host = hostPath(guest, env, guestPath);
+  const inSandbox = env.home.toGuest(host);
+  if (inSandbox !== undefined) return env.putFileFrom(inSandbox, file);
+  await mkdir(dirname(host), { recursive: true });
+  await rename(file, host).catch(async (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EXDEV') throw e;
+    await copyFile(file, host);
+    await rm(file, { force: true });
+  });
 }
 
 /** The pointer position on the display. */

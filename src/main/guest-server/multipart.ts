@@ -26,6 +26,22 @@ function headerParam(header: string, name: string): string | undefined {
   return m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : m[2];
 }
 
+/** A part's name, filename and content type from its header lines; a part without a form-data name is malformed. */
+export function partHeaders(text: string): { name: string; filename?: string; contentType?: string } {
+  let disposition = '';
+  let contentType: string | undefined;
+  for (const h of text.split('\r\n')) {
+    const colon = h.indexOf(':');
+    if (colon < 0) continue;
+    const key = h.slice(0, colon).trim().toLowerCase();
+    if (key === 'content-disposition') disposition = h.slice(colon + 1).trim();
+    else if (key === 'content-type') contentType = h.slice(colon + 1).trim();
+  }
+  const name = headerParam(disposition, 'name');
+  if (!/^form-data\b/i.test(disposition) || name === undefined) throw new MultipartError('a multipart part has no form-data name');
+  return { name, filename: headerParam(disposition, 'filename'), contentType };
+}
+
 export function parseMultipart(body: Buffer, boundary: string): MultipartPart[] {
   const delimiter = Buffer.from(`--${boundary}`);
   const parts: MultipartPart[] = [];
@@ -41,18 +57,8 @@ export function parseMultipart(body: Buffer, boundary: string): MultipartPart[] 
     const headers = body.subarray(pos, headerEnd).toString('utf8').split('\r\n');
     const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headerEnd + 4);
     if (next < 0) throw new MultipartError('a multipart part is not closed by the boundary');
-    let disposition = '';
-    let contentType: string | undefined;
-    for (const h of headers) {
-      const colon = h.indexOf(':');
-      if (colon < 0) continue;
-      const key = h.slice(0, colon).trim().toLowerCase();
-      if (key === 'content-disposition') disposition = h.slice(colon + 1).trim();
-      else if (key === 'content-type') contentType = h.slice(colon + 1).trim();
-    }
-    const name = headerParam(disposition, 'name');
-    if (!/^form-data\b/i.test(disposition) || name === undefined) throw new MultipartError('a multipart part has no form-data name');
-    parts.push({ name, filename: headerParam(disposition, 'filename'), contentType, data: body.subarray(headerEnd + 4, next) });
+    const { name, filename, contentType } = partHeaders(headers.join('\r\n'));
+    parts.push({ name, filename, contentType, data: body.subarray(headerEnd + 4, next) });
     if (parts.length > MAX_PARTS) throw new MultipartError(`more than ${MAX_PARTS} multipart parts`);
     pos = next + 2;
   }

@@ -50,6 +50,8 @@ export interface LocalEnvironment extends Environment {
   /** The display's environment variables (DISPLAY, DBUS_SESSION_BUS_ADDRESS, accessibility switches). */
   readonly displayEnv: Readonly<Record<string, string>>;
   readonly home: SandboxHome;
+  /** Puts a file of the host at a guest path (moved when it can be): large uploads never pass through memory. */
+  putFileFrom(guestPath: string, hostFile: string): Promise<void>;
   /** The sandbox display this environment started, if any. */
   readonly sandbox?: SandboxDisplay;
   /**
@@ -265,6 +267,7 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     incidents: () => worker.incidents(),
     run: (command, options) => (checkOpen(), shell.run(command, options)),
     putFile: (p, data) => (checkOpen(), shell.putFile(p, data)),
+    putFileFrom: (p, file) => (checkOpen(), shell.putFileFrom(p, file)),
     getFile: (p) => (checkOpen(), shell.getFile(p)),
     launch: (command, options) => (checkOpen(), shell.launch(command, options)),
     open,

@@ -1,7 +1,7 @@
 // Commands, files and launched programs over a sandbox home: what the shell and local environments share.
 // Processes start through the session's Confinement (a namespace sandbox, or the host as a fallback).
 import type { ChildProcess } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { CommandResult, RunOptions } from '../environment';
 import { EnvironmentError } from '../../errors';
@@ -91,6 +91,20 @@ export class SandboxShell {
     const host = this.home.toHost(guestPath);
     const created = await mkdir(dirname(host), { recursive: true });
     await writeFile(host, data);
+    this.confinement.adopt(created ?? host);
+  }
+
+  /** Puts the host file `hostFile` at `guestPath`, moved when on the same filesystem (else copied, then removed). */
+  async putFileFrom(guestPath: string, hostFile: string): Promise<void> {
+    const host = this.home.toHost(guestPath);
+    const created = await mkdir(dirname(host), { recursive: true });
+    try {
+      await rename(hostFile, host);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      await copyFile(hostFile, host);
+      await rm(hostFile, { force: true });
+    }
     this.confinement.adopt(created ?? host);
   }
 
