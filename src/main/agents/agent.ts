@@ -3,12 +3,13 @@ import type { Action } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Environment } from '../env/environment';
 import type { Observation } from '../observe/observation';
+import type { ActionSpace } from '../../shared/spaces';
 
 export interface AgentContext {
   task: Task;
   /** The instruction as shown to the agent. */
   instruction: string;
-  actionSpace: 'pyautogui' | 'computer_13';
+  actionSpace: ActionSpace;
   observationType: Observation['type'];
   maxSteps: number;
   /** Aborted when the run is stopped; agents pass it to their model calls. */

@@ -13,12 +13,13 @@ import type { Task } from '../../shared/task';
 import { parseAction } from '../actions';
 import type { Observation } from '../observe/observation';
 import { AgentError, type Agent, type AgentContext, type AgentInfo, type AgentTurn } from './agent';
+import type { ActionSpace } from '../../shared/spaces';
 
 export const oracleFileName = 'oracle.json';
 
 export interface OracleScript {
   file: string;
-  actionSpace: 'pyautogui' | 'computer_13';
+  actionSpace: ActionSpace;
   steps: (string | Record<string, unknown>)[];
 }
 

@@ -4,13 +4,14 @@
 import type { Action } from '../../shared/run';
 import { parseAction, scaleActions } from '../actions';
 import { readReply } from './reply';
+import type { ActionSpace } from '../../shared/spaces';
 
 export type ParsedReply =
   | { ok: true; actions: Action[]; rawAction: unknown }
   | { ok: false; message: string; rawAction: unknown };
 
 /** The action as the agent gave it: the code of its blocks (pyautogui) or its dict(s) (computer_13). */
-export function rawActionOf(reply: string, space: 'pyautogui' | 'computer_13'): unknown {
+export function rawActionOf(reply: string, space: ActionSpace): unknown {
   const read = readReply(reply, space);
   if (!read.ok) return reply;
   const codes = read.parts.map((p) => (p.kind === 'code' ? p.code : p.token));
@@ -31,7 +32,7 @@ export function rawActionOf(reply: string, space: 'pyautogui' | 'computer_13'): 
  */
 export function parseReply(
   reply: string,
-  space: 'pyautogui' | 'computer_13',
+  space: ActionSpace,
   options: { bindings?: Record<string, { x: number; y: number }>; bounds?: { width: number; height: number }; toScreen?: number } = {},
 ): ParsedReply {
   const rawAction = rawActionOf(reply, space);

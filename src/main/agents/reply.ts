@@ -1,5 +1,6 @@
 // Finds the action in a model's reply: fenced code blocks (```python / ```json / ```), or one of the bare
 // tokens WAIT / DONE / FAIL on a line of its own. The code itself is parsed (never run) by src/main/actions.
+import type { ActionSpace } from '../../shared/spaces';
 
 export type ControlToken = 'WAIT' | 'DONE' | 'FAIL';
 
@@ -16,7 +17,7 @@ function asToken(text: string): ControlToken | undefined {
 }
 
 /** Splits a reply into the code blocks and tokens it asks for. */
-export function readReply(reply: string, actionSpace: 'pyautogui' | 'computer_13'): ReadReply {
+export function readReply(reply: string, actionSpace: ActionSpace): ReadReply {
   const text = reply.replace(/\r\n?/g, '\n');
   const fence = /```[ \t]*([A-Za-z0-9_+-]*)[ \t]*\n?([\s\S]*?)```/g;
   const parts: ReplyPart[] = [];

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Role } from '../../shared/run';
 import { appendJsonLine, findRunDirs, readJsonLines, readManifest, runFiles, taskDirOf } from '../store';
+import type { ActionSpace } from '../../shared/spaces';
 
 export const demonstrationFile = 'demonstration.jsonl';
 export type DemonstrationVerdict = 'accepted' | 'rejected';
@@ -28,7 +29,7 @@ export interface Demonstration {
   /** The task's id (the key's last segment without its attempt). */
   taskId: string;
   /** The run's action space, in which the entries were typed. */
-  actionSpace: 'pyautogui' | 'computer_13';
+  actionSpace: ActionSpace;
   /** The screen the person acted on (pixels), where the run says; its coordinates are on this screen. */
   screen?: { width: number; height: number };
   review: DemonstrationReview;
@@ -64,7 +65,7 @@ export function readDemonstrationReviews(runDir: string, taskKey: string): Demon
 }
 
 /** The run must be a Proctor run of the `human` agent that holds the task; else an error saying what it is. */
-export function checkHumanRun(runDir: string, taskKey: string): { runId: string; actionSpace: 'pyautogui' | 'computer_13' } {
+export function checkHumanRun(runDir: string, taskKey: string): { runId: string; actionSpace: ActionSpace } {
   if (!existsSync(join(runDir, runFiles.manifest))) throw new Error(`${runDir} is not a Proctor run folder (no ${runFiles.manifest}): only a person's run can be a demonstration`);
   const manifest = readManifest(runDir);
   if (manifest.agent !== 'human') throw new Error(`run ${manifest.runId} was run by the ${manifest.agent} agent: only a person's run (agent human) can be a demonstration`);

@@ -21,6 +21,7 @@ import type { GradingProfile } from '../../shared/run';
 import { gradingUnder } from '../evaluators/grade';
 import { readRunPlan, writeRunPlan, type RunPlan } from '../store/run-plan';
 import { mergedAgentOptions, planOf } from './run-plan';
+import type { ActionSpace } from '../../shared/spaces';
 
 export interface RunOptions {
   /** Agent name in the agents registry (llm, oracle, noop, human), or a factory making one agent per task. */
@@ -30,7 +31,7 @@ export interface RunOptions {
   agentOptions?: AgentOptions;
   model?: string;
   observation?: ObservationType;
-  actionSpace?: 'pyautogui' | 'computer_13';
+  actionSpace?: ActionSpace;
   /** Workers (sandbox displays) at once. Default 1. */
   parallel?: number;
   /** A step limit, or `auto` (see limits.ts). Default 15. */

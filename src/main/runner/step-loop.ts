@@ -17,10 +17,11 @@ import type { RunnerParts } from './parts';
 import type { PriceTable } from '../agents/pricing';
 import { causeOf, type AttemptFacts } from '../store/attempt-cause';
 import { attemptUsd } from './pricing';
+import type { ActionSpace } from '../../shared/spaces';
 
 export interface TaskRunSettings {
   observation: ObservationType;
-  actionSpace: 'pyautogui' | 'computer_13';
+  actionSpace: ActionSpace;
   maxSteps: number;
   timeoutMs: number;
   screen: { width: number; height: number };

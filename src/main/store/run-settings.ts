@@ -3,10 +3,12 @@
 import { basename, dirname } from 'node:path';
 import type { Completion, HumanLabel, RunSettings } from '../../shared/run';
 import { parseOsworldTimestamp } from './timestamp';
+import { ACTION_SPACES } from '../../shared/spaces';
 
 /** Observation types of OSWorld and Spider2-V, longest first (so `screenshot_a11y_tree` is not read as `screenshot`). */
 export const OBSERVATIONS = ['screenshot_a11y_tree', 'a11y_tree', 'screenshot', 'som'] as const;
-export const FLAT_ACTION_SPACES = ['pyautogui', 'computer_13'] as const;
+/** The action spaces a Spider2-V folder name may start with: Proctor's own. */
+export const FLAT_ACTION_SPACES = ACTION_SPACES;
 
 export interface FlatSettings extends RunSettings {
   temperature?: number;

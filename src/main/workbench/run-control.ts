@@ -19,6 +19,7 @@ import { relativeToRoot } from './paths';
 import { resolveTaskSource, type TaskSourceOptions } from './task-sources';
 import { GatedAgent, RunGate } from './run-gate';
 import { SafetyGuardAgent } from '../safety/guard';
+import type { ActionSpace } from '../../shared/spaces';
 
 /**
  * The model key stays with the engine; a client may not send it elsewhere. A base URL named by the UI must be
@@ -50,7 +51,7 @@ function checkBaseUrl(baseUrl: string | undefined): void {
 interface LiveRun {
   runId: string;
   /** The action space the run's agents answer in (an edited action is read in it). */
-  actionSpace: 'pyautogui' | 'computer_13';
+  actionSpace: ActionSpace;
   runDir: string;
   gate: RunGate;
   abort: AbortController;
