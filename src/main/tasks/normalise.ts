@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { difficultyOf, type Check, type Conj, type GetterSpec, type InstructionStyle, type SetupStep, type Task, type TaskInterface, type TaskShape } from '../../shared/task';
 import { accountsNeeded } from './account';
 import { wholeFloatsIn } from './py-floats';
-import { safetyOf } from '../safety/declaration';
+import { safetyOf } from './safety-declaration';
 
 type Json = Record<string, unknown>;
 
