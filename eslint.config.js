@@ -4,12 +4,15 @@
 //  - src/renderer imports only src/shared and its own files;
 //  - inside the engine, per folder (as Playwright's DEPS.list): setup/, evaluators/, observe/ and runner/ reach
 //    the machine only through the Environment interface (never env/local), runner/ does not import demo/, and
-//    judge/ does not import cli/. Tests and testing/ helpers may build a concrete environment.
+//    judge/ does not import cli/. Tests and testing/ helpers may build a concrete environment;
+//  - and every engine folder imports only the folders src/main/layers.json lists for it (proctor/engine-layers,
+//    eslint-rules/engine-layers.js); the table has no cycles.
 //    eslint-boundaries.test.ts proves these rules fail on a violation.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import proctor from './eslint-rules/index.js';
 
 /** The engine-wide import rule, with a folder's own forbidden imports added (flat config replaces, never merges, a rule's options). */
 function engineImports(...extra) {
@@ -54,6 +57,12 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/testing/**'],
     rules: { 'no-restricted-imports': engineImports(...extra) },
   })),
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    plugins: { proctor },
+    rules: { 'proctor/engine-layers': 'error' },
+  },
   {
     files: ['src/shared/**/*.ts'],
     rules: {

@@ -7,7 +7,9 @@ import { findCycles, importGraph } from './import-graph.mjs';
 const mainDir = resolve(dirname(fileURLToPath(import.meta.url)), '../src/main');
 const graph = importGraph(mainDir, { withTests: process.argv.includes('--tests') });
 const units = [...graph.keys()].sort();
-const edges = Object.fromEntries(units.map((u) => [u, [...new Set([...graph.get(u).value.keys(), ...graph.get(u).type.keys()])].sort()]));
+const edges = Object.fromEntries(
+  units.map((u) => [u, [...new Set([...graph.get(u).value.keys(), ...graph.get(u).type.keys()])].sort()]),
+);
 const valueEdges = Object.fromEntries(units.map((u) => [u, [...graph.get(u).value.keys()].sort()]));
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify(edges, null, 2));
@@ -15,7 +17,9 @@ if (process.argv.includes('--json')) {
   for (const u of units) {
     const { value, type } = graph.get(u);
     const typeOnly = [...type.keys()].filter((t) => !value.has(t)).sort();
-    console.log(`${u.padEnd(16)} ${[...value.keys()].sort().join(' ')}${typeOnly.length ? `   (types only: ${typeOnly.join(' ')})` : ''}`);
+    console.log(
+      `${u.padEnd(16)} ${[...value.keys()].sort().join(' ')}${typeOnly.length ? `   (types only: ${typeOnly.join(' ')})` : ''}`,
+    );
   }
   const show = (label, cycles) => {
     console.log(`\n${label}: ${cycles.length}`);
@@ -29,7 +33,12 @@ if (process.argv.includes('--json')) {
     }
   };
   const all = findCycles(edges);
-  console.log(`\nelementary folder cycles: ${all.length} (value imports only: ${findCycles(valueEdges).length})`);
-  show('two-folder cycles', all.filter((c) => c.length === 2));
+  console.log(
+    `\nelementary folder cycles: ${all.length} (value imports only: ${findCycles(valueEdges).length})`,
+  );
+  show(
+    'two-folder cycles',
+    all.filter((c) => c.length === 2),
+  );
   if (process.argv.includes('--all')) show('all cycles', all);
 }
