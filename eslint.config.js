@@ -20,18 +20,56 @@ function engineImports(...extra) {
     'error',
     {
       paths: [{ name: 'electron', message: 'Only the Electron shell (src/main/app) imports electron.' }],
-      patterns: [{ group: ['**/renderer/**', '**/preload/**'], message: 'The engine does not import UI code.' }, ...extra],
+      patterns: [
+        { group: ['**/renderer/**', '**/preload/**'], message: 'The engine does not import UI code.' },
+        ...extra,
+      ],
     },
   ];
 }
-const noLocalEnv = { group: ['**/env/local', '**/env/local/**'], message: 'Reach the machine through the Environment interface (env/environment.ts) and its capabilities, not env/local; environments are made by env/kinds.ts.' };
+const noLocalEnv = {
+  group: ['**/env/local', '**/env/local/**'],
+  message:
+    'Reach the machine through the Environment interface (env/environment.ts) and its capabilities, not env/local; environments are made by env/kinds.ts.',
+};
 const engineFolderRules = [
   { folders: ['setup', 'evaluators', 'observe'], extra: [noLocalEnv] },
-  { folders: ['runner'], extra: [noLocalEnv, { group: ['**/demo', '**/demo/**'], message: 'runner/ does not import demo/: features register themselves (e.g. setup/feature-funcs.ts).' }] },
-  { folders: ['judge'], extra: [{ group: ['**/cli', '**/cli/**'], message: 'judge/ does not import cli/: command lines live in cli/ and call the judge.' }] },
+  {
+    folders: ['runner'],
+    extra: [
+      noLocalEnv,
+      {
+        group: ['**/demo', '**/demo/**'],
+        message: 'runner/ does not import demo/: features register themselves (e.g. setup/feature-funcs.ts).',
+      },
+    ],
+  },
+  {
+    folders: ['judge'],
+    extra: [
+      {
+        group: ['**/cli', '**/cli/**'],
+        message: 'judge/ does not import cli/: command lines live in cli/ and call the judge.',
+      },
+    ],
+  },
 ];
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'url', 'crypto', 'stream', 'util', 'worker_threads'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'url',
+  'crypto',
+  'stream',
+  'util',
+  'worker_threads',
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'results/**'] },
@@ -72,7 +110,10 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'src/shared is pure: no electron.' }],
           patterns: [
             { group: nodeBuiltins, message: 'src/shared is pure: no Node modules.' },
-            { group: ['**/main/**', '**/renderer/**', '**/preload/**', 'react', 'react-dom'], message: 'src/shared imports only src/shared.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**', 'react', 'react-dom'],
+              message: 'src/shared imports only src/shared.',
+            },
           ],
         },
       ],
@@ -95,7 +136,10 @@ export default tseslint.config(
           paths: [{ name: 'electron', message: 'The renderer talks only to src/shared/api.ts.' }],
           patterns: [
             { group: nodeBuiltins, message: 'The renderer has no Node.' },
-            { group: ['**/main/**', '**/preload/**'], message: 'The renderer imports only src/shared and its own files.' },
+            {
+              group: ['**/main/**', '**/preload/**'],
+              message: 'The renderer imports only src/shared and its own files.',
+            },
           ],
         },
       ],
@@ -106,7 +150,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/main/**', '**/renderer/**'], message: 'The preload exposes src/shared/api.ts only.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**'],
+              message: 'The preload exposes src/shared/api.ts only.',
+            },
+          ],
+        },
       ],
     },
   },
