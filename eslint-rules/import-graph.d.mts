@@ -8,3 +8,4 @@ export interface UnitImports {
 }
 export function importGraph(mainDir: string, options?: { withTests?: boolean }): Map<string, UnitImports>;
 export function findCycles(edges: Record<string, string[]>): string[][];
+export function deepImports(mainDir: string): { total: number; deep: Array<{ file: string; spec: string }> };

@@ -58,6 +58,48 @@ export function importGraph(mainDir, { withTests = false } = {}) {
   return graph;
 }
 
+/**
+ * Cross-folder imports of product files that reach past a folder's public surface: the target folder has an
+ * index.ts and the import names a file inside it rather than the folder. Returns { total, deep: [{file, spec}] }.
+ */
+export function deepImports(mainDir) {
+  mainDir = resolve(mainDir);
+  let total = 0;
+  const deep = [];
+  for (const file of walk(mainDir)) {
+    const rel = relative(mainDir, file);
+    if (isTestFile(rel)) continue;
+    const from = unitOf(mainDir, file);
+    for (const { spec } of importsOf(readFileSync(file, 'utf8'))) {
+      const target = resolve(dirname(file), spec);
+      const to = unitOf(mainDir, target);
+      if (
+        to === null ||
+        to === from ||
+        (relative(mainDir, target).split(sep).length === 1 && !isDirectory(target))
+      )
+        continue;
+      total += 1;
+      const surface = join(mainDir, to);
+      if (
+        isDirectory(surface) &&
+        existsFile(join(surface, 'index.ts')) &&
+        target !== surface &&
+        target !== join(surface, 'index')
+      )
+        deep.push({ file: rel, spec });
+    }
+  }
+  return { total, deep };
+}
+
+function isDirectory(p) {
+  return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+function existsFile(p) {
+  return statSync(p, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
 /** The elementary cycles of a graph { node: [node…] } found by DFS, each as a list of nodes (smallest first, deduplicated). */
 export function findCycles(edges) {
   const cycles = new Map();

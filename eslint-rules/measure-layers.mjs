@@ -1,8 +1,8 @@
 // Prints, for every src/main folder, the engine folders it imports (value and type-only apart) and the folder cycles.
-// Usage: node eslint-rules/measure-layers.mjs [--tests] [--json] [--all]
+// Usage: node eslint-rules/measure-layers.mjs [--tests] [--json] [--all] [--deep]
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import { findCycles, importGraph } from './import-graph.mjs';
+import { deepImports, findCycles, importGraph } from './import-graph.mjs';
 
 const mainDir = resolve(dirname(fileURLToPath(import.meta.url)), '../src/main');
 const graph = importGraph(mainDir, { withTests: process.argv.includes('--tests') });
@@ -41,4 +41,9 @@ if (process.argv.includes('--json')) {
     all.filter((c) => c.length === 2),
   );
   if (process.argv.includes('--all')) show('all cycles', all);
+  const { total, deep } = deepImports(mainDir);
+  console.log(
+    `\ncross-folder imports: ${total}; past a folder's index.ts (into a folder that has one): ${deep.length}`,
+  );
+  if (process.argv.includes('--deep')) for (const d of deep) console.log(`  ${d.file}: ${d.spec}`);
 }
