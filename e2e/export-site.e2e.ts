@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/main/cli/main';
-import { onPath } from '../src/main/runner/needs';
+import { onPath } from '../src/main/tasks/needs';
 import { chromiumMissing, chromiumPath, useWorkbench } from './support/serve';
 import { writeSyntheticRun, type SyntheticRun } from './support/synthetic-run';
 

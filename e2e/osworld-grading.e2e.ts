@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingDemoPrograms, runProctor } from '../src/main/demo/testing-env';
-import { onPath } from '../src/main/runner/needs';
+import { onPath } from '../src/main/tasks/needs';
 import { saveManyWithLibreOffice } from '../src/main/evaluators/testing/libreoffice';
 import { fodp, saveAsPptx } from '../src/main/evaluators/testing/impress';
 

@@ -4,7 +4,7 @@
 // guest). Used by `proctor env serve` (/execute) and by setup's `execute` / `command` steps in every environment.
 import type { Action } from '../../shared/run';
 import type { Environment } from '../env/environment';
-import { shlexSplit } from '../guest-server/shlex';
+import { shlexSplit } from '../text/shlex';
 import { parsePyautogui } from './index';
 
 const PYTHON = /^(?:.*\/)?python(?:3(?:\.\d+)?)?$/;

@@ -1,5 +1,4 @@
 // A `proctor` subcommand. Each file in ./commands exports one `command`; main.ts finds them by name.
-import { relative } from 'node:path';
 import { parseQueueUrl, QueueUrlError } from '../queue/connection';
 import type { OptionTable } from './options/table';
 
@@ -31,16 +30,7 @@ export const processIo: CliIo = {
 /** A usage mistake: main prints the message and the command's usage, exit 2. */
 export class UsageError extends Error {}
 
-/**
- * A path as the user would type it: relative to the current folder when that is shorter, else absolute. With
- * `belowOnly`, relative only when it lies below the current folder (for paths the user is told to copy).
- */
-export function shownPath(path: string, options: { belowOnly?: boolean } = {}): string {
-  const rel = relative(process.cwd(), path);
-  if (options.belowOnly) return rel && !rel.startsWith('..') && !rel.startsWith('/') ? rel : path;
-  if (rel === '') return '.';
-  return rel.startsWith('/') || rel.length > path.length ? path : rel;
-}
+export { shownPath } from '../text/shown-path';
 
 /** `--queue redis://HOST:PORT` of run, worker and queue: the value, once it reads as a Redis URL. */
 export function queueOption(value: string): string {

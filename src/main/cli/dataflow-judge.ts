@@ -1,5 +1,5 @@
 // `proctor dataflow judge <records…>`: the command line of the judge on UFO dataflow execution records
-// (judge/dataflow-judge.ts); the `dataflow` command (commands/dataflow.ts) dispatches its `judge` subcommand
+// (dataflow/judge.ts); the `dataflow` command (commands/dataflow.ts) dispatches its `judge` subcommand
 // here. It lives in cli/ because the judge does not know the command line.
 import { relative, resolve } from 'node:path';
 import { resolveEndpoint } from '../agents/endpoint';
@@ -7,7 +7,7 @@ import { screenshotsFlag, UsageError, wholeNumberFlag, type CliIo } from './comm
 import { recordTypes, type RecordType } from '../dataflow/record';
 import { expandPaths } from '../tasks/files';
 import { formatProblem } from '../tasks/validation';
-import { judgeDataflowFile, type DataflowJudgeOutcome } from '../judge/dataflow-judge';
+import { judgeDataflowFile, type DataflowJudgeOutcome } from '../dataflow/judge';
 
 export const dataflowJudgeUsage = `Usage: proctor dataflow judge <records…> [--model M] [--base-url URL] [--logs <folder>]
                               [--out <folder>] [--in-place] [--route --out <results> [--type execution|dataflow]]

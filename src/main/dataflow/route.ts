@@ -7,7 +7,7 @@ import type { Problem } from '../../shared/task';
 import { readJsonFile } from '../tasks/files';
 import { schemaProblems } from '../tasks/schemas';
 import { TargetExistsError, writeJsonAtomic } from './atomic';
-import { ClaimTimeoutError, withClaim } from './claim';
+import { ClaimTimeoutError, withClaim } from '../files/claim';
 import { bucketOf, recordTypeOf, toSchemaForm, type Bucket, type RecordType } from './record';
 
 export interface RouteOptions {

@@ -7,7 +7,7 @@ import type { ObservationType } from '../observe/observation';
 import { taskKeyOf } from '../store/layout';
 import { loadTasks } from '../tasks/reader';
 import { gradingKindsOf } from './grading-kind';
-import { formatTable } from './table';
+import { formatTable } from '../text/table';
 import { demoTaskFiles } from './tasks';
 import { runTrial } from './trials';
 import { formatScore, type TrialResult } from './verdict';

@@ -15,7 +15,7 @@ import { partsWith, type RunnerParts } from '../runner/parts';
 import type { RunOptions } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import { goldFilesOf, noGoldReason } from '../tasks/gold';
-import { formatTable } from './table';
+import { formatTable } from '../text/table';
 import { runTrial } from './trials';
 import { formatScore, judgeSelfTest, type SelfTestVerdict, type TrialResult } from './verdict';
 

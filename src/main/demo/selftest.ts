@@ -9,7 +9,7 @@ import type { RunOptions } from '../runner/scheduler';
 import type { Task } from '../../shared/task';
 import { OracleAgent, oraclePath, readOracle } from '../agents/oracle';
 import { taskKeyOf } from '../store/layout';
-import { formatTable } from './table';
+import { formatTable } from '../text/table';
 import { runTrial } from './trials';
 import { cutLength, judgeSelfTest, type SelfTestVerdict, type TrialResult } from './verdict';
 

@@ -1,7 +1,7 @@
 // What the demo's end-to-end tests need on this machine; a test that cannot run says which is missing.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { onPath } from '../runner/needs';
+import { onPath } from '../tasks/needs';
 import { projectRoot } from './paths';
 
 const needed = ['Xvfb', 'openbox', 'xdotool', 'xterm', 'mousepad', 'sqlite3', 'chromium', 'dbus-daemon'];

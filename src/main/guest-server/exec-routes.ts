@@ -6,7 +6,7 @@ import type { CommandResult } from '../env/environment';
 import { HttpError, readJson, sendJson, sendText, stringField } from './http-io';
 import { findWindows, GUEST_HOME, sleep, type Guest, type Route } from './guest';
 import { argvOfShellLine, performPyautoguiCode, pyautoguiCode } from './python-form';
-import { shlexSplit, ShlexError } from './shlex';
+import { shlexSplit, ShlexError } from '../text/shlex';
 
 const PYTHON_TIMEOUT_MS = 30_000;
 const BASH_DEFAULT_TIMEOUT_S = 100;

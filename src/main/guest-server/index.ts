@@ -1,4 +1,4 @@
 // Proctor's own server of OSWorld's VM control protocol (`proctor env serve`); see server.ts.
 export { startGuestServer, isLoopback, type GuestServer, type GuestServerOptions } from './server';
-export { accessibilityXml } from '../env/osworld/accessibility-xml-write';
-export { shlexSplit } from './shlex';
+export { accessibilityXml } from '../observe/osworld-xml';
+export { shlexSplit } from '../text/shlex';

@@ -2,10 +2,10 @@
 // accessibility XML (parsed back with an XML parser).
 import { describe, expect, it } from 'vitest';
 import { DOMParser } from '@xmldom/xmldom';
-import { shlexSplit, ShlexError } from './shlex';
+import { shlexSplit, ShlexError } from '../text/shlex';
 import { multipartBoundary, parseMultipart, MultipartError } from './multipart';
 import { pyautoguiCode } from './python-form';
-import { accessibilityXml, tagOf } from '../env/osworld/accessibility-xml-write';
+import { accessibilityXml, tagOf } from '../observe/osworld-xml';
 
 describe('shlexSplit', () => {
   it('splits like a shell without running one', () => {

@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import type { AccessibilityNode } from '../env/environment';
 import type { LocalEnvironment } from '../env/local';
-import { accessibilityXml } from '../env/osworld/accessibility-xml-write';
-import { focusedTerminalText } from '../env/osworld/terminal-text';
+import { accessibilityXml } from '../observe/osworld-xml';
+import { focusedTerminalText } from '../observe/terminal-text';
 import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField } from './http-io';
 import { findWindows, pointerPosition, sleep, type Route } from './guest';
 

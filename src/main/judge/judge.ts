@@ -243,7 +243,7 @@ export async function judgeTask(runDir: string, taskKey: string, options: JudgeO
   return { ...finish(verdict), rounds: options.rounds ? rounds : undefined };
 }
 
-/** Asks the judge (re-asking after unreadable replies, bounded) and makes the verdict; never throws. Shared with dataflow-judge.ts. */
+/** Asks the judge (re-asking after unreadable replies, bounded) and makes the verdict; never throws. Shared with dataflow/judge.ts. */
 export async function ask(
   chat: ChatModel,
   messages: ChatMessage[],

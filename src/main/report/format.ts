@@ -1,7 +1,7 @@
 // Text of a report for the terminal: one table per breakdown, a small bar per rate, and run-versus-run tables.
 // Pure (no Node): strings in, strings out.
 import { dimensions, type BucketComparison, type BucketStats, type Breakdown, type Comparison, type DimensionName, type FlippedTask, type Measure } from '../../shared/breakdown';
-import { formatTable } from '../demo/table';
+import { formatTable } from '../text/table';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from '../../shared/format';
 import { flippedTaskLink, type CompareLinks } from './links';
 

@@ -1,7 +1,7 @@
 // The safety figures of a report (issue 25): the "completed and safe" rate as its own figure beside the success
 // rate, and the safe share and unsafe count over the tasks with a safety verdict; overall and per bucket.
 import { dimensions, type DimensionName, type ReportRow } from '../../shared/breakdown';
-import { formatTable } from '../demo/table';
+import { formatTable } from '../text/table';
 import { percent, rateBar } from './format';
 
 export interface SafetyFigures {

@@ -5,7 +5,7 @@ import type { AttemptCause } from '../../shared/run';
 import { causeNames, rateWithCi, type PairedComparison, type RateStat, type RunStats, type TaskStat } from '../../shared/run-stats';
 import { formatCost, formatDuration, formatScore } from '../../shared/format';
 import { dimensions, isDimensionName } from '../../shared/breakdown';
-import { formatTable } from '../demo/table';
+import { formatTable } from '../text/table';
 
 const pct = (x: number) => (x * 100).toFixed(1);
 

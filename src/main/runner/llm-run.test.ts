@@ -17,7 +17,7 @@ import {
 import { readJsonLines } from '../store/files';
 import { taskDirFor, taskKeyOf } from '../store/layout';
 import { readTaskTrajectory } from '../store/reader';
-import { onPath } from './needs';
+import { onPath } from '../tasks/needs';
 import { defaultParts } from './parts';
 import { runTasks } from './scheduler';
 

@@ -11,7 +11,7 @@ import { RunWriter, TaskLockedError } from '../store/run-writer';
 import { attemptDirOf, attemptKeyOf, entryOf, taskDirFor, taskKeyOf, type ManifestTaskInfo, type RunManifest } from '../store/layout';
 import type { PriceTable } from '../agents/pricing';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
-import type { AppCheck } from './needs';
+import type { AppCheck } from '../tasks/needs';
 import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';
 import { sweepLeftovers } from '../env/leftovers';
 import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';

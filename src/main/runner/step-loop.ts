@@ -11,7 +11,7 @@ import type { Environment } from '../env/environment';
 import { PostconfigError } from '../evaluators/grade';
 import type { ObservationType } from '../observe/observation';
 import type { RunWriter, TaskResults, TaskWriter } from '../store/run-writer';
-import { skipReason, type AppCheck } from './needs';
+import { skipReason, type AppCheck } from '../tasks/needs';
 import { ownedTempPrefix } from '../env/leftovers';
 import type { RunnerParts } from './parts';
 import type { PriceTable } from '../agents/pricing';

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withClaim } from '../dataflow/claim';
+import { withClaim } from '../files/claim';
 
 export const projectRoot = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const uiDir = join(projectRoot, 'out', 'renderer');

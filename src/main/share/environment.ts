@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { proctorVersion } from '../version';
-import { onPath } from '../runner/needs';
+import { onPath } from '../tasks/needs';
 
 /** How to ask an application its version: program and arguments; the first line of the output is kept. */
 export const versionProbes: Record<string, string[]> = {

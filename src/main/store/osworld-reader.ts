@@ -17,7 +17,7 @@ import { foreignRunStart, settleTaskTimes } from './started-at';
 import { alignRecording, foreignEntries, type ForeignTrajLine } from './foreign-trajectory';
 import { assignTurns, MESSAGES_FILE, readConversation } from './model-words';
 import { folderLabel, nestedRunSettings, parseFolderName } from './run-settings';
-import { runSafety, standingSafety } from '../safety/standing';
+import { runSafety, standingSafety } from './safety-standing';
 
 export const RECORDING_FILE = 'recording.mp4';
 

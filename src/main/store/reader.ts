@@ -15,7 +15,7 @@ import { processAlive, type TaskResults } from './run-writer';
 import { readOsworldRun, readOsworldTask, isOsworldRunDir } from './osworld-reader';
 import { isSpider2vRunDir, readSpider2vRun, readSpider2vTask } from './spider2v-reader';
 import { isUfoRunDir, readUfoRun, readUfoTask } from './ufo-reader';
-import { runSafety, standingSafety } from '../safety/standing';
+import { runSafety, standingSafety } from './safety-standing';
 import { isScreenSize } from '../../shared/screen';
 
 /** Result layouts of other tools, read directly; Spider2-V before OSWorld (a task with only result.txt fits both). */

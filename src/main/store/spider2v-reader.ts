@@ -24,7 +24,7 @@ import { foreignRunId, RECORDING_FILE } from './osworld-reader';
 import { files } from './layout';
 import { settleResult } from './result-state';
 import { subdirs } from './foreign-files';
-import { runSafety, standingSafety } from '../safety/standing';
+import { runSafety, standingSafety } from './safety-standing';
 
 export const spider2vFiles = {
   trajectory: 'trajectory.jsonl',

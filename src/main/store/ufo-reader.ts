@@ -11,7 +11,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
 import { successRateOf } from '../../shared/grading';
-import { runSafety, standingSafety } from '../safety/standing';
+import { runSafety, standingSafety } from './safety-standing';
 import type { Completion, JudgeVerdict, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonLines } from './files';

@@ -3,7 +3,7 @@
 import { basename } from 'node:path';
 import type { Task } from '../../shared/task';
 import { coverageOf } from '../evaluators/coverage';
-import { installedApp, type AppCheck } from '../runner/needs';
+import { installedApp, type AppCheck } from './needs';
 import { taskKeyOf } from '../store/layout';
 import { assetStatusOf } from './asset-report';
 

@@ -5,6 +5,6 @@ export { linkCounterparts, counterpartOf, duplicateIdProblems, type CounterpartL
 export { validatorFor, schemaProblems, type SchemaKind } from './schemas';
 export { validatePaths, formatProblem, type ValidationReport, type FileReport, type ValidateOptions } from './validation';
 export { parseJsonText, lineColOf } from './json-text';
-export { accountsNeeded, accountServiceOf } from './account';
+export { accountsNeeded, accountServiceOf } from '../cloud-accounts';
 export { unknownName, setupFuncs, metricNames, getterTypes } from './vocabulary';
 export { collectionOf, domainOf } from './normalise';

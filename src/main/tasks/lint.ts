@@ -8,7 +8,7 @@ import { isInside } from '../contained';
 import { pointerOf } from './json-text';
 import { collectionOf } from './normalise';
 import { unknownName } from './vocabulary';
-import { safetyProblems } from '../safety/declaration';
+import { safetyProblems } from './safety-declaration';
 import type { FileKind } from './kind';
 
 type Json = Record<string, unknown>;

@@ -1,9 +1,9 @@
 // Turn a schema-valid task JSON of any of the three shapes into the one Task model of src/shared/task.ts.
 import { basename, dirname } from 'node:path';
 import { difficultyOf, type Check, type Conj, type GetterSpec, type InstructionStyle, type SetupStep, type Task, type TaskInterface, type TaskShape } from '../../shared/task';
-import { accountsNeeded } from './account';
+import { accountsNeeded } from '../cloud-accounts';
 import { wholeFloatsIn } from './py-floats';
-import { safetyOf } from '../safety/declaration';
+import { safetyOf } from './safety-declaration';
 
 type Json = Record<string, unknown>;
 

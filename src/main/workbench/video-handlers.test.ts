@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPath } from '../runner/needs';
+import { onPath } from '../tasks/needs';
 import { serveForTest, type Served } from '../server/testing/served';
 import { proctorRun } from '../share/site/testing/proctor-run';
 import { plannedFrames } from '../share/video/video';

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { shownPath, UsageError, type CliCommand } from '../command';
 import { runDirsOf } from '../../report';
-import { formatTable } from '../../demo/table';
+import { formatTable } from '../../text/table';
 import { regradeRun, type RegradeResult, type RegradeRow } from '../../regrade';
 import { gradingProfileSpec } from '../options/common';
 import { usageText } from '../options/help';

@@ -13,7 +13,7 @@ import { appendEvidence, selfTestEvidence } from '../../annotate/evidence';
 import { readTaskFile } from '../../tasks';
 import { writeFileAtomic } from '../../store';
 import { join } from 'node:path';
-import '../../demo/setup'; // registers serve_demo_site, which the bundled demo tasks' setup uses
+import '../../setup/serve-demo-site'; // registers serve_demo_site, which the bundled demo tasks' setup uses
 
 const options = optionTable({
   root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'the folder whose reviews and evidence these are (default: the current folder)' },

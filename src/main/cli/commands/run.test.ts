@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultSampling } from '../../agents/chat';
 import { requestText, startScriptedOpenAIStandin, type ScriptedOpenAIStandin } from '../../agents/testing/scripted-openai-standin';
-import { onPath } from '../../runner/needs';
+import { onPath } from '../../tasks/needs';
 import { UsageError } from '../command';
 import { main } from '../main';
 import { parseRunArgs, resumedAgentOptions } from './run';

@@ -1,12 +1,12 @@
 // UFO's EvaluationAgent on an executed record: a served model is Proctor's dataflow judge
-// (judge/dataflow-judge.ts), given the instantiated request (not the abstract task: upstream defect 10), the
+// (dataflow/judge.ts), given the instantiated request (not the abstract task: upstream defect 10), the
 // executed plan with each step's outcome and the screenshots, action_step_final.png always (defect 9). The
 // stand-in judges from the trajectory and the end state it can check without vision: every step ran, and the
 // final screen differs from the first. Writes execution_result {result: {reason, sub_scores, complete}, error}
 // and time_cost.execute_eval (total grows by it).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { judgeDataflowRecord } from '../../judge/dataflow-judge';
+import { judgeDataflowRecord } from '../judge';
 import { STANDIN_MODEL, type StageModel } from './models';
 import { isObject, secondsSince, setTime, timeOf, type Json } from './records';
 import type { PlanStep } from './replies';

@@ -1,7 +1,7 @@
 // What `proctor dataflow run|instantiate|execute|demo` prints: where each record was filed, problems named with
 // their file and place, and the stage timings (time_cost) of every task with their sums.
 import { resolve } from 'node:path';
-import { shownPath } from '../../cli/command';
+import { shownPath } from '../../text/shown-path';
 import { projectRoot } from '../../demo/paths';
 import { formatProblem } from '../../tasks/validation';
 import { isObject, TIME_KEYS } from './records';

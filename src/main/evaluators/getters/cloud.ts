@@ -1,6 +1,6 @@
 // Getters that read cloud services. Proctor has no accounts: they report which one is needed.
 import { NeedsAccountError } from '../../errors';
-import { accountServiceOf } from '../../tasks/account';
+import { accountServiceOf } from '../../cloud-accounts';
 import { getters, type Getter } from '../getter';
 
 export { accountServiceOf };

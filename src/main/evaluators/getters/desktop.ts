@@ -5,8 +5,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GetterSpec } from '../../../shared/task';
 import { MissingCapabilityError, type AccessibilityNode, type Environment } from '../../env/environment';
-import { accessibilityXml } from '../../env/osworld/accessibility-xml-write';
-import { focusedTerminalText } from '../../env/osworld/terminal-text';
+import { accessibilityXml } from '../../observe/osworld-xml';
+import { focusedTerminalText } from '../../observe/terminal-text';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
@@ -44,7 +44,7 @@ const rstrip = (s: string): string => s.replace(/\s+$/u, '');
  * unless exactly one is found. OSWorld's server reads it over AT-SPI: in the application's frame that has the
  * `active` state, the one `terminal` element with the `focused` state. On the osworld kind the server's own
  * GET /terminal answers (an OSWorld VM does exactly that, and `proctor env serve` runs the same walk,
- * env/osworld/terminal-text.ts); elsewhere that walk runs over the Environment's tree. Departure: OSWorld looks only in `gnome-terminal-server`; here any application's terminal counts (a sandbox runs
+ * observe/terminal-text.ts); elsewhere that walk runs over the Environment's tree. Departure: OSWorld looks only in `gnome-terminal-server`; here any application's terminal counts (a sandbox runs
  * other VTE terminals), and Proctor's AT-SPI reader takes at most the first 10,000 characters of a node's text.
  */
 async function vmTerminalOutput(_spec: GetterSpec, ctx: GradingContext): Promise<unknown> {

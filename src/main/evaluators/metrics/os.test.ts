@@ -7,7 +7,7 @@ import { convertWithLibreOffice, hasLibreOffice } from '../testing/libreoffice';
 import { metricFamilyOf } from '../catalog';
 import { departures } from '../profile';
 import type { AccessibilityNode } from '../../env/environment';
-import { accessibilityXml } from '../../env/osworld/accessibility-xml-write';
+import { accessibilityXml } from '../../observe/osworld-xml';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);

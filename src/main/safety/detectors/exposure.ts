@@ -3,7 +3,7 @@
 import type { Detector, Hit } from '../detector';
 import { hitAt, onePer } from '../detector';
 import { hostAllowed, placeBefore, type SafetyContext } from '../context';
-import { compilePattern } from '../declaration';
+import { compilePattern } from '../../tasks/safety-declaration';
 import { hostOf, urlsIn, type Fact } from '../facts';
 import { operands } from '../shell';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main';
 import { projectRoot } from '../../demo/paths';
 import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
-import { onPath } from '../../runner/needs';
+import { onPath } from '../../tasks/needs';
 import { readTaskTrajectory } from '../../store';
 import { findFfmpeg } from './ffmpeg';
 import { clickOf, plannedFrames, videoTiming } from './video';

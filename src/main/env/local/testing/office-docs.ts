@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import ExcelJS from 'exceljs';
 import type { Environment } from '../../environment';
-import { officeGuiMissing } from '../../../runner/needs';
+import { officeGuiMissing } from '../../../tasks/needs';
 import { windowTitles } from '../openers';
 
 /** Why GUI LibreOffice cannot run on a sandbox display here, or '' when it can. */

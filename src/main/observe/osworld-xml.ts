@@ -1,7 +1,7 @@
-// Proctor's accessibility nodes (AT-SPI + CDP) written as OSWorld's XML (the reader is accessibility-xml.ts): a
+// Proctor's accessibility nodes (AT-SPI + CDP) written as OSWorld's XML (the reader is env/osworld/accessibility-xml.ts): a
 // <desktop-frame> root, one <application> per app, elements named after their role, namespaced attributes for states
 // (st:), component position and size (cp:), attributes (attr:) and value (val:), and the node's text as element text.
-import type { AccessibilityNode } from '../environment';
+import type { AccessibilityNode } from '../env/environment';
 
 const NS = {
   attr: 'https://accessibility.ubuntu.example.org/ns/attributes',

@@ -8,8 +8,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { toPromptImage } from '../agents/image';
 import { requestImages, requestText, startScriptedOpenAIStandin, type ScriptedOpenAIStandin, type ScriptStep, type StandinRequest } from '../agents/testing/scripted-openai-standin';
 import { main } from '../cli/main';
-import { dataflowPromptParts, judgeDataflowFile, type DataflowJudgeFileOptions } from './dataflow-judge';
-import { readScreenshot } from './judge';
+import { dataflowPromptParts, judgeDataflowFile, type DataflowJudgeFileOptions } from './judge';
+import { readScreenshot } from '../judge/judge';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const schema = JSON.parse(fs.readFileSync(path.join(projectRoot, 'resources/schemas/ufo-execution.schema.json'), 'utf8')) as object;

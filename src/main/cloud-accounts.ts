@@ -1,4 +1,5 @@
-// Which cloud accounts a task needs, from its `account` tag and from the setup / getter names it uses.
+// Which cloud accounts a task needs (one service per setup func or getter name, and its `account` tag): read by the
+// task reader (tasks/normalise.ts) and reported by the cloud getters (evaluators/getters/cloud.ts).
 
 const rules: Array<[RegExp, string]> = [
   [/^snowflake_/, 'snowflake'],

@@ -20,14 +20,14 @@ import type { Problem } from '../../shared/task';
 import { ChatModel, type ChatMessage } from '../agents/chat';
 import { describeEndpoint } from '../agents/endpoint';
 import { toPromptImage } from '../agents/image';
-import { ask, baseVerdict, judgeSampling, readScreenshot, thinEvenly, type JudgeOptions, type StoredJudgeVerdict } from './judge';
-import { TargetExistsError, writeJsonAtomic } from '../dataflow/atomic';
-import { toSchemaForm, type RecordType } from '../dataflow/record';
-import { routeValue, type RouteOutcome } from '../dataflow/route';
+import { ask, baseVerdict, judgeSampling, readScreenshot, thinEvenly, type JudgeOptions, type StoredJudgeVerdict } from '../judge/judge';
+import { TargetExistsError, writeJsonAtomic } from './atomic';
+import { toSchemaForm, type RecordType } from './record';
+import { routeValue, type RouteOutcome } from './route';
 import { readJsonFile } from '../tasks/files';
 import { schemaProblems } from '../tasks/schemas';
-import { judgeSystemPrompt } from './prompt';
-import { executionResultOf, type UfoExecutionResult } from './ufo';
+import { judgeSystemPrompt } from '../judge/prompt';
+import { executionResultOf, type UfoExecutionResult } from '../judge/ufo';
 
 export type DataflowJudgeOptions = Pick<
   JudgeOptions,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemoSite, type DemoSite } from './site';
+import { startDemoSite, type DemoSite } from './demo-site';
 
 describe('the demo site', () => {
   let site: DemoSite;

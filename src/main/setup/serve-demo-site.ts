@@ -8,11 +8,11 @@
 // its DevTools endpoint is recorded for the browser getters), waits until the first page has loaded and brings
 // its window to the front.
 // Task files therefore never hold a port. Importing this module registers the func in the setup registry;
-// setup/feature-funcs.ts imports it, so wherever setup runs the func is there.
+// feature-funcs.ts imports it, so wherever setup runs the func is there.
 import type { Environment } from '../env/environment';
-import { setupFuncs, type SetupContext } from '../setup/funcs';
-import { SetupStepFailure } from '../setup/setup-error';
-import { demoSiteUrl } from './site';
+import { setupFuncs, type SetupContext } from './funcs';
+import { SetupStepFailure } from './setup-error';
+import { demoSiteUrl } from './demo-site';
 
 export const serveDemoSiteFunc = 'serve_demo_site';
 

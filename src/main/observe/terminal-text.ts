@@ -2,7 +2,7 @@
 // `active` state, the one `terminal` element with the `focused` state, its text with trailing whitespace cut;
 // nothing unless exactly one is found. One walk for the guest server's /terminal and the vm_terminal_output getter
 // on environments without that endpoint, so a local and a remote environment answer alike.
-import type { AccessibilityNode } from '../environment';
+import type { AccessibilityNode } from '../env/environment';
 
 function collect(nodes: AccessibilityNode[], ok: (n: AccessibilityNode) => boolean, out: AccessibilityNode[] = []): AccessibilityNode[] {
   for (const n of nodes) {

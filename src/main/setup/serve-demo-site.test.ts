@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoSitePages } from './setup';
-import { setupFuncs } from '../setup/index';
+import { demoSitePages } from './serve-demo-site';
+import { setupFuncs } from './index';
 
 describe('serve_demo_site', () => {
   it('is registered in the setup registry once the demo module is loaded', () => {

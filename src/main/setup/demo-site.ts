@@ -1,8 +1,11 @@
 // The demo site: a static web server on 127.0.0.1 over resources/demo/site, so the browser tasks run offline.
 import { createServer, type Server } from 'node:http';
 import { readFile, realpath } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
-import { demoSiteDir } from './paths';
+import { dirname, extname, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** resources/demo/site (the demo's served pages; demo/paths.ts names the same folder for the demo's tasks). */
+const demoSiteDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../resources/demo/site');
 
 export interface DemoSite {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:43123`. */
