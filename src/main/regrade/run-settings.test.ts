@@ -88,10 +88,23 @@ const planFile = () => join(runDir, RUN_PLAN_FILE);
 const readPlan = () => JSON.parse(readFileSync(planFile(), 'utf8')) as Record<string, unknown>;
 const manifestFile = () => join(runDir, 'manifest.json');
 
-async function evalJson(...args: string[]): Promise<{ code: number; json: { profile: string | null; profileFrom?: string; tasks: { newScore: number; verdict: { profile?: string } }[] }; err: string }> {
+async function evalJson(
+  ...args: string[]
+): Promise<{
+  code: number;
+  json: {
+    profile: string | null;
+    profileFrom?: string;
+    tasks: { newScore: number; verdict: { profile?: string } }[];
+  };
+  err: string;
+}> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(['eval', runDir, '--json', ...args], { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await main(['eval', runDir, '--json', ...args], {
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
   return { code, json: code === 0 ? JSON.parse(out.join('\n')) : undefined, err: err.join('\n') };
 }
 
@@ -109,14 +122,19 @@ describe("re-grading and bundling under the run's own settings", () => {
     expect(given.json.profileFrom).toBe('option');
     const lines: string[] = [];
     expect(await main(['eval', runDir], { out: (l) => lines.push(l), err: (l) => lines.push(l) })).toBe(0);
-    expect(lines.join('\n')).toMatch(/re-graded from stored artefacts under spider2v \(the run's run-plan\.json\)/);
+    expect(lines.join('\n')).toMatch(
+      /re-graded from stored artefacts under spider2v \(the run's run-plan\.json\)/,
+    );
   });
 
   it('reads --downloads and the profile from the plan before the stored command line', async () => {
     const saved = readFileSync(planFile(), 'utf8');
     try {
       // the plan and the command line disagree: the plan is read
-      writeFileSync(planFile(), JSON.stringify({ ...readPlan(), downloads: other, gradingProfile: 'native' }));
+      writeFileSync(
+        planFile(),
+        JSON.stringify({ ...readPlan(), downloads: other, gradingProfile: 'native' }),
+      );
       const r = await regradeRun(runDir);
       expect(r.profile).toBe('native');
       expect(r.rows[0].verdict?.profile).toBe('native');
@@ -135,7 +153,13 @@ describe("re-grading and bundling under the run's own settings", () => {
       expect(old).toMatchObject({ profile: 'spider2v', profileFrom: 'args' });
       expect(old.rows[0]).toMatchObject({ newScore: 1 });
       const manifest = JSON.parse(savedManifest) as Record<string, unknown>;
-      writeFileSync(manifestFile(), JSON.stringify({ ...manifest, args: ['run', 'tasks', `--downloads=${other}`, '--grading-profile=native'] }));
+      writeFileSync(
+        manifestFile(),
+        JSON.stringify({
+          ...manifest,
+          args: ['run', 'tasks', `--downloads=${other}`, '--grading-profile=native'],
+        }),
+      );
       const eq = await regradeRun(runDir);
       expect(eq.profile).toBe('native');
       expect(eq.rows[0].newScore).toBe(0);
@@ -153,7 +177,9 @@ describe("re-grading and bundling under the run's own settings", () => {
     const saved = readFileSync(planFile(), 'utf8');
     try {
       writeFileSync(planFile(), JSON.stringify({ ...readPlan(), gradingProfile: 'strict' }));
-      await expect(regradeRun(runDir)).rejects.toThrow(`${planFile()}: /gradingProfile: one of spider2v, osworld, native expected`);
+      await expect(regradeRun(runDir)).rejects.toThrow(
+        `${planFile()}: /gradingProfile: one of spider2v, osworld, native expected`,
+      );
     } finally {
       writeFileSync(planFile(), saved);
     }
@@ -161,17 +187,29 @@ describe("re-grading and bundling under the run's own settings", () => {
 
   it("the bundle's environment.json names the plan's grading profile (and the stored command line's for an older run)", async () => {
     const report = async () => ({ text: 'report\n', json: '{}\n' });
-    const envOf = (bundle: string) => JSON.parse(execFileSync('tar', ['-xzOf', bundle, 'environment.json'], { encoding: 'utf8' })) as { run: { gradingProfileFlag?: string } };
+    const envOf = (bundle: string) =>
+      JSON.parse(execFileSync('tar', ['-xzOf', bundle, 'environment.json'], { encoding: 'utf8' })) as {
+        run: { gradingProfileFlag?: string };
+      };
     const savedManifest = readFileSync(manifestFile(), 'utf8');
     try {
       // the command line says nothing: the plan still tells
-      writeFileSync(manifestFile(), JSON.stringify({ ...(JSON.parse(savedManifest) as object), args: ['run', 'tasks'] }));
+      writeFileSync(
+        manifestFile(),
+        JSON.stringify({ ...(JSON.parse(savedManifest) as object), args: ['run', 'tasks'] }),
+      );
       const a = join(root, 'a.proctor.tar.gz');
       await writeBundle(runDir, a, { report });
       expect(envOf(a).run.gradingProfileFlag).toBe('spider2v');
       const savedPlan = readFileSync(planFile(), 'utf8');
       rmSync(planFile());
-      writeFileSync(manifestFile(), JSON.stringify({ ...(JSON.parse(savedManifest) as object), args: ['run', 'tasks', '--grading-profile=osworld'] }));
+      writeFileSync(
+        manifestFile(),
+        JSON.stringify({
+          ...(JSON.parse(savedManifest) as object),
+          args: ['run', 'tasks', '--grading-profile=osworld'],
+        }),
+      );
       const b = join(root, 'b.proctor.tar.gz');
       await writeBundle(runDir, b, { report });
       writeFileSync(planFile(), savedPlan);

@@ -21,13 +21,24 @@ let dir: string;
 let runDir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'proctor-validate-plan-'));
-  const writer = await RunWriter.create(join(dir, 'results'), { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'llm', args: ['run'], tasks: [], taskInfo: {} });
+  const writer = await RunWriter.create(join(dir, 'results'), {
+    actionSpace: 'pyautogui',
+    observation: 'screenshot',
+    agent: 'llm',
+    args: ['run'],
+    tasks: [],
+    taskInfo: {},
+  });
   runDir = writer.runDir;
   // the plan of a run given every setting a plan keeps, written as the runner writes it
   const opts = {
     agent: 'llm',
     model: 'gpt-test',
-    agentOptions: { baseUrl: 'https://user:pw@api.example.invalid/v1', sampling: { temperature: 0.2 }, historyWindow: 3 },
+    agentOptions: {
+      baseUrl: 'https://user:pw@api.example.invalid/v1',
+      sampling: { temperature: 0.2 },
+      historyWindow: 3,
+    },
     observation: 'screenshot_a11y_tree',
     actionSpace: 'computer_13',
     maxSteps: 30,
@@ -59,9 +70,22 @@ describe('proctor validate on run-plan.json', () => {
     const r = await proctor('validate', '--strict', runDir);
     expect(r.code, r.out.join('\n')).toBe(0);
     expect(r.out.join('\n')).not.toMatch(/not checked/);
-    const report = JSON.parse((await proctor('validate', '--json', runDir)).out.join('\n')) as { files: { file: string; kind: string; valid: boolean }[] };
-    expect(report.files.find((f) => f.file.endsWith(RUN_PLAN_FILE))).toMatchObject({ kind: 'run-plan', valid: true });
+    const report = JSON.parse((await proctor('validate', '--json', runDir)).out.join('\n')) as {
+      files: { file: string; kind: string; valid: boolean }[];
+    };
+    expect(report.files.find((f) => f.file.endsWith(RUN_PLAN_FILE))).toMatchObject({
+      kind: 'run-plan',
+      valid: true,
+    });
     expect(readRunPlan(runDir)?.gradingProfile).toBe('spider2v'); // the reader takes what the schema takes
+  });
+
+  it('the schema names every field the runner writes (a new RunPlan field needs its line in the schema)', async () => {
+    const schema = JSON.parse(
+      await readFile(join(__dirname, '../../../../resources/schemas/run-plan.schema.json'), 'utf8'),
+    ) as { properties: Record<string, unknown> };
+    const written = Object.keys(JSON.parse(await readFile(planFile(), 'utf8')) as object).sort();
+    expect(written).toEqual(Object.keys(schema.properties).sort());
   });
 
   it('names the file and the JSON pointer of each damaged field, exit 1', async () => {
@@ -74,7 +98,10 @@ describe('proctor validate on run-plan.json', () => {
     });
     const r = await proctor('validate', runDir);
     expect(r.code).toBe(1);
-    const at = (pointer: string, message: string) => expect(r.out).toContainEqual(expect.stringMatching(new RegExp(`run-plan\\.json:${pointer}: ${message}.*\\(schema run-plan\\)$`)));
+    const at = (pointer: string, message: string) =>
+      expect(r.out).toContainEqual(
+        expect.stringMatching(new RegExp(`run-plan\\.json:${pointer}: ${message}.*\\(schema run-plan\\)$`)),
+      );
     at('/gradingProfile', 'must be one of "spider2v", "osworld", "native"');
     at('/repeats', 'must be >= 1');
     at('/screen/width', 'must be integer');
