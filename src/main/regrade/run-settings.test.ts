@@ -13,6 +13,7 @@ import { createShellEnvironment } from '../env/local/shell-environment';
 import { runTasks } from '../runner/scheduler';
 import { RUN_PLAN_FILE } from '../store/run-plan';
 import { writeBundle } from '../share/bundle';
+import { verifyBundle } from '../share/verify';
 import { loadTasks } from '../tasks/reader';
 import { regradeRun } from './regrade';
 
@@ -88,9 +89,7 @@ const planFile = () => join(runDir, RUN_PLAN_FILE);
 const readPlan = () => JSON.parse(readFileSync(planFile(), 'utf8')) as Record<string, unknown>;
 const manifestFile = () => join(runDir, 'manifest.json');
 
-async function evalJson(
-  ...args: string[]
-): Promise<{
+async function evalJson(...args: string[]): Promise<{
   code: number;
   json: {
     profile: string | null;
@@ -217,5 +216,80 @@ describe("re-grading and bundling under the run's own settings", () => {
     } finally {
       writeFileSync(manifestFile(), savedManifest);
     }
+  });
+});
+
+describe('a native task graded under spider2v, where the two profiles disagree', () => {
+  let nativeRoot: string;
+  let nativeRun: string;
+  beforeAll(async () => {
+    nativeRoot = mkdtempSync(join(tmpdir(), 'proctor-regrade-profile-'));
+    const dir = join(nativeRoot, 'tasks', 'cli', 'quoted');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'gold.csv'), 'region,total\nEast,13\n');
+    writeFileSync(
+      join(dir, 'quoted.json'),
+      JSON.stringify({
+        id: 'quoted',
+        snapshot: 'os',
+        instruction: 'Write the totals',
+        source: ['https://example.org'],
+        related_apps: ['os'],
+        tags: ['cli', 'traditional_data_processing', 'abstract'],
+        action_number: 2,
+        config: [],
+        evaluation: {
+          func: 'compare_csv',
+          arguments: { local_expected: 'gold.csv', vm_result: '/home/user/out.csv' },
+        },
+      }),
+    );
+    const { tasks } = await loadTasks([join(nativeRoot, 'tasks')]);
+    expect(tasks[0].shape).toBe('native');
+    let env: Environment | undefined;
+    const agent: Agent = {
+      name: 'scripted',
+      async start() {},
+      async next(_obs, step): Promise<AgentTurn> {
+        if (step === 1) {
+          // quoted cells: Spider2-V compares text lines (0), the native format reads them with pandas (1)
+          await env!.putFile('/home/user/out.csv', Buffer.from('"region","total"\n"East","13"\n'));
+          return { response: 'wrote it', actions: [{ type: 'WAIT' }] };
+        }
+        return { response: 'DONE', actions: [{ type: 'DONE' }] };
+      },
+    };
+    const outcome = await runTasks(tasks, {
+      agent: () => agent,
+      agentName: 'scripted',
+      outDir: join(nativeRoot, 'results'),
+      waitMs: 1,
+      gradingProfile: 'spider2v',
+      args: ['run', join(nativeRoot, 'tasks'), '--grading-profile', 'spider2v'],
+      parts: {
+        async createEnvironment(r) {
+          env = await createShellEnvironment({ home: r.home });
+          return env;
+        },
+      },
+    });
+    expect(outcome.tasks.map((t) => t.score)).toEqual([0]);
+    nativeRun = outcome.runDir;
+  }, 120_000);
+  afterAll(() => rmSync(nativeRoot, { recursive: true, force: true }));
+
+  it("eval keeps the run's score under its own profile; the task's own profile is one flag away", async () => {
+    const own = await regradeRun(nativeRun);
+    expect(own.rows[0]).toMatchObject({ newScore: 0, changed: false });
+    const native = await regradeRun(nativeRun, { profile: 'native' });
+    expect(native.rows[0]).toMatchObject({ newScore: 1, changed: true });
+  });
+
+  it('verify re-grades a bundle under the profile the run graded with: no false mismatch', async () => {
+    const bundle = join(nativeRoot, 'run.proctor.tar.gz');
+    await writeBundle(nativeRun, bundle, { report: async () => ({ text: 'report\n', json: '{}\n' }) });
+    const r = await verifyBundle(bundle);
+    expect(r.mismatches).toEqual([]);
+    expect(r.ok).toBe(true);
   });
 });
