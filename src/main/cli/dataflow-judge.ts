@@ -3,7 +3,8 @@
 // here. It lives in cli/ because the judge does not know the command line.
 import { relative, resolve } from 'node:path';
 import { resolveEndpoint } from '../agents/endpoint';
-import { screenshotsFlag, UsageError, wholeNumberFlag, type CliIo } from './command';
+import { UsageError, type CliIo } from './command';
+import { optionTable, parseOptions } from './options/table';
 import { recordTypes, type RecordType } from '../dataflow/record';
 import { expandPaths } from '../tasks/files';
 import { formatProblem } from '../tasks/validation';
@@ -24,32 +25,47 @@ Output: <name>.judged.json beside the record (default), <out>/<name>.json (--out
 or with --route filed as <out>/<type>/<bucket>/<unique_id>.json by complete (execution_pass|fail|unsure).
 An existing output is not replaced without --overwrite. Exit 1 if a record was refused or could not be judged.`;
 
+const wholeNumber = (v: string, flag: string): number => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1`);
+  return n;
+};
+
+/** `proctor dataflow judge`'s options (the help lines come from here). */
+export const dataflowJudgeOptions = optionTable({
+  model: { kind: 'string', value: 'M', help: "the judge's model (default the config's judge section)" },
+  'base-url': { kind: 'string', value: 'URL', help: 'any OpenAI-compatible server' },
+  logs: { kind: 'string', value: 'DIR', complete: 'dir', help: 'where the screenshots are (also looked for beside the record)' },
+  out: { kind: 'string', value: 'DIR', complete: 'dir', help: 'write <out>/<name>.json (with --route: the results folder)' },
+  'in-place': { kind: 'boolean', help: 'write the judged record over the record itself' },
+  route: { kind: 'boolean', help: 'file each judged record by complete under --out' },
+  type: { kind: 'string', value: 'T', complete: ['execution', 'dataflow'], help: 'with --route: the type to file as (execution | dataflow)' },
+  overwrite: { kind: 'boolean', help: 'replace an existing output' },
+  screenshots: {
+    kind: 'string',
+    value: 'S',
+    default: 'all',
+    complete: ['all', 'first-last'],
+    help: 'every screenshot, or the first and the last',
+    parse: (v: string) => {
+      if (v !== 'all' && v !== 'first-last') throw new UsageError(`--screenshots is 'all' or 'first-last', not '${v}'`);
+      return v as 'all' | 'first-last';
+    },
+  },
+  'max-images': { kind: 'string', value: 'N', default: 40, help: 'screenshots sent at most', parse: wholeNumber },
+  concurrency: { kind: 'string', value: 'N', default: 2, help: 'records judged at once', parse: wholeNumber },
+  json: { kind: 'boolean', help: 'print the outcomes as JSON' },
+});
+
 function shown(file: string): string {
   const rel = relative(process.cwd(), file);
   return rel.startsWith('/') || rel === '' || rel.length > file.length ? file : rel;
 }
 
 export async function runDataflowJudge(argv: string[], io: CliIo): Promise<number> {
-  const flags: Record<string, string> = {};
-  const switches = new Set<string>();
-  const paths: string[] = [];
-  const takesValue = new Set(['--model', '--base-url', '--logs', '--out', '--type', '--screenshots', '--max-images', '--concurrency']);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--help' || a === '-h') {
-      io.out(dataflowJudgeUsage);
-      return 0;
-    }
-    const eq = a.indexOf('=');
-    const name = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
-    if (takesValue.has(name)) {
-      const v = eq > 0 && name !== a ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
-      flags[name] = v;
-    } else if (['--in-place', '--route', '--overwrite', '--json'].includes(a)) switches.add(a);
-    else if (a.startsWith('-')) throw new UsageError(`unknown option '${a}'`);
-    else paths.push(a);
-  }
+  const { values: v, positionals: paths } = parseOptions(dataflowJudgeOptions, argv);
+  const flags: Record<string, string | undefined> = { '--model': v.model, '--base-url': v['base-url'], '--logs': v.logs, '--out': v.out, '--type': v.type };
+  const switches = new Set((['in-place', 'route', 'overwrite', 'json'] as const).filter((k) => v[k]).map((k) => `--${k}`));
   if (paths.length === 0) throw new UsageError('give at least one record file or folder');
   const route = switches.has('--route');
   if (route && !flags['--out']) throw new UsageError('--route needs --out <results folder>');
@@ -60,10 +76,9 @@ export async function runDataflowJudge(argv: string[], io: CliIo): Promise<numbe
     if (!recordTypes.includes(flags['--type'] as RecordType) || flags['--type'] === 'instantiation') throw new UsageError('--type must be execution or dataflow');
     type = flags['--type'] as RecordType;
   }
-  const int = (name: string, fallback: number) => wholeNumberFlag(flags, name, fallback);
-  const shots = screenshotsFlag(flags);
-  const maxImages = int('--max-images', 40);
-  const concurrency = int('--concurrency', 2);
+  const shots = v.screenshots;
+  const maxImages = v['max-images'];
+  const concurrency = v.concurrency;
 
   const { files, problems: missing } = await expandPaths(paths);
   const explicit = new Set(paths.map((p) => resolve(p)));

@@ -10,6 +10,7 @@ import { combineScores } from '../evaluators/conj';
 import { gradeTask, planOf, type GradeOptions } from '../evaluators/grade';
 import { profileOf } from '../evaluators/profile';
 import { appendVerdict, readRun, readTaskTrajectory, type RunManifest } from '../store';
+import { gradingSettingsOf, type GradingSettings } from '../store/run-plan';
 import { readTaskFile } from '../tasks/reader';
 import { createArtefactEnvironment } from './artefact-environment';
 import { checkNeeds, cloudDests, liveMessage } from './checks';
@@ -45,6 +46,10 @@ export interface RegradeResult {
   runId: string;
   runDir: string;
   rows: RegradeRow[];
+  /** The profile every task was graded under, when one was (else each task's own benchmark), and whence: the
+   * option given, the run's plan, or its stored command line. */
+  profile?: GradingProfile;
+  profileFrom?: 'option' | 'plan' | 'args';
 }
 
 export interface RegradeOptions {
@@ -52,7 +57,8 @@ export interface RegradeOptions {
   tasks?: string[];
   /** The time stamped on the verdicts (default: now). */
   now?: Date;
-  /** Grade under this profile instead of each task's own (`--grading-profile`). */
+  /** Grade under this profile (`--grading-profile`); default: the run's own profile (its plan's, else its stored
+   * command line's), else each task's own benchmark. */
   profile?: GradingProfile;
   /** The folder `cloud_file` reads (`--downloads`); default: the run's own `--downloads` when it still exists. */
   downloads?: string;
@@ -174,12 +180,10 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
   return { storedScore, liveChecks, verdict };
 }
 
-/** The run's own `--downloads` folder (from the command line its manifest keeps), when it still exists. */
-function runDownloads(manifest: RunManifest): string | undefined {
-  const args = Array.isArray(manifest.args) ? manifest.args : [];
-  const i = args.indexOf('--downloads');
-  const value = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith('--downloads='))?.slice('--downloads='.length);
-  return typeof value === 'string' && value && existsSync(value) ? resolve(value) : undefined;
+/** The run's own `--downloads` folder (its plan's, else its stored command line's), when it still exists. */
+function runDownloads(settings: GradingSettings): string | undefined {
+  const value = settings.downloads;
+  return value && existsSync(value) ? resolve(value) : undefined;
 }
 
 const unfinished: ReadonlySet<TaskState> = new Set(['pending', 'running', 'cancelled']);
@@ -197,7 +201,9 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
   const unknown = (options.tasks ?? []).filter((k) => !detail.tasks.some((t) => t.key === k));
   if (unknown.length) throw new Error(`${dir}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run (${join(dir, 'manifest.json')} /tasks)`);
   const wanted = options.tasks?.length ? new Set(options.tasks) : undefined;
-  const downloads = options.downloads ?? runDownloads(manifest);
+  const settings = gradingSettingsOf(dir, manifest.args);
+  const downloads = options.downloads ?? runDownloads(settings);
+  const profile = options.profile ?? settings.gradingProfile;
   const now = options.now ?? new Date();
   const rows: RegradeRow[] = [];
   for (const item of detail.tasks) {
@@ -225,7 +231,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
       row.notRegraded = `task file ${file} cannot be read${first ? `: ${first.pointer ? `${first.pointer}: ` : ''}${first.message}` : ''}`;
       continue;
     }
-    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile: options.profile, downloads });
+    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile, downloads });
     row.storedScore = result.storedScore;
     row.liveChecks = result.liveChecks;
     if (!result.verdict) {
@@ -237,5 +243,6 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
     row.newScore = result.verdict.score;
     row.changed = row.storedScore === undefined ? true : !same(row.storedScore, row.newScore);
   }
-  return { runId: detail.run.runId, runDir: dir, rows };
+  const profileFrom: RegradeResult['profileFrom'] = options.profile ? 'option' : settings.source === 'none' ? undefined : settings.source;
+  return { runId: detail.run.runId, runDir: dir, rows, ...(profile ? { profile, profileFrom } : {}) };
 }

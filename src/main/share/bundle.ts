@@ -6,6 +6,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { readRun, readTaskTrajectory, safeSegment, type RunManifest } from '../store';
+import { gradingSettingsOf } from '../store/run-plan';
 import { runVerdictOf } from '../regrade';
 import { readTaskFile } from '../tasks/reader';
 import { proctorVersion } from '../version';
@@ -128,15 +129,14 @@ export async function writeBundle(runDir: string, out: string, options: BundleOp
   const { files: runFiles, skipped } = await walkFiles(dir);
   const trajectories = detail.tasks.map((t) => ({ key: t.key, verdict: runVerdictOf(readTaskTrajectory(dir, t.key).verdicts) }));
   const screen = detail.tasks.length ? readTaskTrajectory(dir, detail.tasks[0].key).steps.find((s) => s.screen)?.screen : undefined;
-  const args = Array.isArray(manifest.args) ? manifest.args : [];
-  const flagAt = args.indexOf('--grading-profile');
+  const { gradingProfile } = gradingSettingsOf(dir, manifest.args);
   const runInfo: EnvironmentDescription['run'] = {
     proctorVersion: manifest.proctorVersion,
     machine: manifest.machine,
     env: manifest.env ?? 'local',
     screen,
     gradingProfiles: [...new Set(trajectories.map((t) => t.verdict?.profile).filter((p): p is NonNullable<typeof p> => !!p))].sort(),
-    ...(flagAt >= 0 && args[flagAt + 1] ? { gradingProfileFlag: args[flagAt + 1] } : {}),
+    ...(gradingProfile ? { gradingProfileFlag: gradingProfile } : {}),
   };
   const environment = await describeEnvironment(runInfo);
   const report = await options.report(dir);

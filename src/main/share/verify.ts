@@ -262,7 +262,8 @@ async function regradeAll(work: string, m: BundleManifest, published: Map<string
       continue;
     }
     const verdicts = movedVerdicts(traj.verdicts, m.run.sourcePath, runDir);
-    const r = await regradeTask({ task, taskDir, steps: traj.steps, verdicts, at: now });
+    // under the profile the run graded with (its --grading-profile), not each task's own
+    const r = await regradeTask({ task, taskDir, steps: traj.steps, verdicts, at: now, profile: original.profile });
     row.keptChecks = r.liveChecks.map((c) => `${c.metric} (${c.needs.join(', ')})`);
     if (!r.verdict) {
       row.notRegraded = r.notRegraded;

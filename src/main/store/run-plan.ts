@@ -113,3 +113,48 @@ export function checkRunPlan(value: unknown, file: string): RunPlan {
     throw bad('/allowUnisolated', 'true or false expected');
   return value as unknown as RunPlan;
 }
+
+/** What grading a run again needs of its settings: its downloads folder and grading profile, and where they came from. */
+export interface GradingSettings {
+  /** `--downloads` as the run was given it (the plan's is absolute; an old command line's as typed). */
+  downloads?: string;
+  gradingProfile?: GradingProfile;
+  /** The run's plan, its stored command line (a run written before plans were stored), or neither. */
+  source: 'plan' | 'args' | 'none';
+}
+
+/** `--name V` or `--name=V` in a stored command line. */
+function storedFlag(args: readonly unknown[], name: string): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a !== 'string') continue;
+    if (a === '--') return undefined;
+    if (a === name) return typeof args[i + 1] === 'string' ? (args[i + 1] as string) : undefined;
+    if (a.startsWith(`${name}=`)) return a.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The downloads folder and grading profile a run was started with: its run-plan.json first, else (a run written
+ * before plans were stored) `--downloads` / `--grading-profile` in the command line its manifest keeps. A damaged
+ * plan throws RunPlanError naming the file and the field.
+ */
+export function gradingSettingsOf(runDir: string, manifestArgs: unknown): GradingSettings {
+  const plan = readRunPlan(runDir);
+  if (plan)
+    return {
+      ...(plan.downloads !== undefined ? { downloads: plan.downloads } : {}),
+      ...(plan.gradingProfile ? { gradingProfile: plan.gradingProfile } : {}),
+      source: 'plan',
+    };
+  const args = Array.isArray(manifestArgs) ? (manifestArgs as unknown[]) : [];
+  if (!args.length) return { source: 'none' };
+  const downloads = storedFlag(args, '--downloads');
+  const profile = storedFlag(args, '--grading-profile');
+  return {
+    ...(downloads ? { downloads } : {}),
+    ...(profile && PROFILES.includes(profile) ? { gradingProfile: profile as GradingProfile } : {}),
+    source: 'args',
+  };
+}

@@ -2,6 +2,7 @@
 // is, from the file's name (Proctor's run files, OSWorld's traj.jsonl) or else from its first line.
 import { basename } from 'node:path';
 import { files as runFiles } from '../store/layout';
+import { RUN_PLAN_FILE } from '../store/run-plan';
 
 export type FileKind =
   | 'task-native'
@@ -16,6 +17,7 @@ export type FileKind =
   | 'ufo-execution'
   | 'judge'
   | 'run-manifest'
+  | 'run-plan'
   | 'run-event'
   | 'run-step'
   | 'run-verdict'
@@ -37,6 +39,8 @@ export function detectFileKind(file: string, json: unknown): FileKind {
   const keys = Object.keys(json);
   const name = basename(file).toLowerCase();
   if ('runId' in json && (name === runFiles.manifest || ('tasks' in json && ('actionSpace' in json || 'agent' in json)))) return 'run-manifest';
+  // The run's settings resolved once (store/run-plan.ts), beside its manifest.
+  if (name === RUN_PLAN_FILE) return 'run-plan';
   if (name === runFiles.summary && 'results' in json) return 'summary';
   if ('unique_id' in json && ('instantiation_result' in json || 'execution_result' in json || 'original' in json)) {
     const exec = json.execution_result;

@@ -12,6 +12,7 @@ import ufoExecution from '../../../resources/schemas/ufo-execution.schema.json';
 import judgeOutput from '../../../resources/schemas/judge-output.schema.json';
 import split from '../../../resources/schemas/split.schema.json';
 import runManifest from '../../../resources/schemas/run-manifest.schema.json';
+import runPlan from '../../../resources/schemas/run-plan.schema.json';
 import runEvent from '../../../resources/schemas/run-event.schema.json';
 import runStep from '../../../resources/schemas/run-step.schema.json';
 import runVerdict from '../../../resources/schemas/run-verdict.schema.json';
@@ -34,6 +35,7 @@ const schemaOf: Record<SchemaKind, object> = {
   judge: judgeOutput,
   split,
   'run-manifest': runManifest,
+  'run-plan': runPlan,
   'run-event': runEvent,
   'run-step': runStep,
   'run-verdict': runVerdict,

@@ -9,6 +9,7 @@ import { manifestProblems } from '../store/manifest-check';
 import { duplicateIdProblems, type TaskRef } from './counterparts';
 import { expandPaths, isRunFolder, readJsonFile } from './files';
 import { files as runFiles } from '../store/layout';
+import { RUN_PLAN_FILE } from '../store/run-plan';
 import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from './json-text';
 import { detectFileKind, detectLinesKind, taskKinds, type FileKind } from './kind';
 import { counterpartProblems, resolveSplit, taskFromJson, taskRefOf } from './reader';
@@ -87,7 +88,7 @@ async function validateJsonl(file: string): Promise<FileReport | undefined> {
 }
 
 /** The files of a run folder that have a schema; everything else in it (cache/, observations/) is an artefact. */
-const runFileNames: ReadonlySet<string> = new Set([runFiles.manifest, runFiles.summary, runFiles.events, runFiles.steps, runFiles.verdicts, runFiles.traj]);
+const runFileNames: ReadonlySet<string> = new Set([runFiles.manifest, RUN_PLAN_FILE, runFiles.summary, runFiles.events, runFiles.steps, runFiles.verdicts, runFiles.traj]);
 
 /** Whether `file` lies in a Proctor run folder (an ancestor holds manifest.json); answers are cached per folder. */
 function inRunFolder(file: string, cache: Map<string, boolean>): boolean {

@@ -14,7 +14,10 @@ import { optionTable, parseOptions } from '../options/table';
 const options = optionTable({
   json: { kind: 'boolean', help: 'print the result as JSON' },
   task: { kind: 'string', value: 'KEY', repeatable: true, help: 'only this task (<domain>/<task id>); may be repeated' },
-  'grading-profile': gradingProfileSpec,
+  'grading-profile': {
+    ...gradingProfileSpec,
+    help: "grade as spider2v | osworld | native (default: the run's own --grading-profile, from its run-plan.json or stored command line; else each task's own benchmark)",
+  },
   downloads: { kind: 'string', value: 'DIR', complete: 'dir',
     help: "where cloud_file reads its URLs again, as in `proctor run --downloads` (default: the run's own --downloads folder when it still exists, else the copies the run's grading kept)",
     parse: (v: string) => {
@@ -40,6 +43,13 @@ several runs print as {"runs": [...]}).`,
 
 const score = (s: number | undefined) => (s === undefined ? '—' : String(Number(s.toFixed(3))));
 
+const profileSource = { option: '--grading-profile', plan: "the run's run-plan.json", args: "the run's stored command line" } as const;
+
+/** ` under P (the run's run-plan.json)` when one profile graded every task. */
+function profileText(result: RegradeResult): string {
+  return result.profile ? ` under ${result.profile} (${profileSource[result.profileFrom ?? 'option']})` : '';
+}
+
 function tableOf(result: RegradeResult): string[] {
   const rows = result.rows.map((r: RegradeRow) => [
     r.taskKey,
@@ -56,7 +66,7 @@ function tableOf(result: RegradeResult): string[] {
   const live = result.rows.filter((r) => r.liveChecks.length).length;
   lines.push(
     '',
-    `${regraded.length} of ${result.rows.length} tasks re-graded from stored artefacts, ${changed} changed; ` +
+    `${regraded.length} of ${result.rows.length} tasks re-graded from stored artefacts${profileText(result)}, ${changed} changed; ` +
       `${live} with checks that need the live environment. Verdicts appended to ${result.runDir}`,
   );
   return lines;
@@ -66,6 +76,8 @@ function jsonOf(result: RegradeResult) {
   return {
     runId: result.runId,
     runDir: result.runDir,
+    profile: result.profile ?? null,
+    ...(result.profileFrom ? { profileFrom: result.profileFrom } : {}),
     tasks: result.rows.map((r) => ({
       key: r.taskKey,
       state: r.state,

@@ -16,7 +16,7 @@ const options = optionTable({
 const usage = usageText(
   `Usage: proctor validate <paths…> [--json] [--strict] [--check-assets [--downloads DIR]]
 Walks files and folders, detects each JSON file's kind (task native / Spider2-V / OSWorld, split, summary,
-UFO instantiation / execution record, judge output, a run's manifest.json) and validates it; each line of a
+UFO instantiation / execution record, judge output, a run's manifest.json and run-plan.json) and validates it; each line of a
 .jsonl file is validated by what the file is: a run's events.jsonl, steps.jsonl and verdicts.jsonl against
 Proctor's run schemas, traj.jsonl as OSWorld trajectory lines. Prints one line per problem (file, line or JSON
 pointer, message), then a summary. Only regular files are read; symbolic links are followed while they stay
