@@ -5,6 +5,8 @@ import { afterEach } from 'vitest';
 import { fakeClient } from './fake-client';
 
 window.proctor = fakeClient();
+// jsdom lays nothing out, so it has no scrolling; the replay scrolls the current step into view.
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 
 afterEach(() => {
   cleanup();
