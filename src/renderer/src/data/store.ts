@@ -72,6 +72,12 @@ export function fetchCall<M extends MethodName>(method: M, params: Params<M>, fo
   );
 }
 
+/** Keeps an answer the engine gave another way (a change that returns the new state) as the answer of this call. */
+export function putAnswer<M extends MethodName>(method: M, params: Params<M>, data: Result<M>): void {
+  const key = callKey(method, params);
+  put(key, { data, loading: false, gen: (entries.get(key)?.gen ?? 0) + 1 });
+}
+
 /** Asks again for every kept call of these methods that a view shows now (after a change the engine made). */
 export function refetch(...methods: MethodName[]): void {
   for (const key of [...entries.keys()]) {
