@@ -7,11 +7,22 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
+          // The renderer's component tests run in the 'renderer' project (a DOM), not here.
+          exclude: ['src/renderer/**/*.test.tsx', '**/node_modules/**'],
           environment: 'node',
           // Tests on real applications (Chromium, LibreOffice) take up to 30 s on a quiet 2-core machine; a loaded
           // CI machine may take twice that.
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // The renderer's panels and components, rendered in jsdom with React Testing Library over a fake transport.
+        test: {
+          name: 'renderer',
+          include: ['src/renderer/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['src/renderer/src/test/setup.ts'],
         },
       },
       {

@@ -1,9 +1,9 @@
 // The workbench shell: the Tasks and Runs tabs, and the side-by-side view of runs. A link without a view opens
 // on the served folder's runs when it holds any (the folder a run or the demo wrote), else on its tasks. In every
 // view `y` copies the link of what is on screen.
-import { useEffect, useState } from 'react';
-import type { AppInfo } from '../../shared/api';
+import { useEffect } from 'react';
 import { client } from './transport';
+import { useCall } from './data/use-call';
 import { navigate, routeHref, useRoute } from './route';
 import { TaskBrowser } from './views/TaskBrowser';
 import { RunsView } from './views/RunsView';
@@ -29,10 +29,7 @@ function useFirstView(view: string): void {
 
 /** With a team: who is logged in, and a way out (a form post, so no other page can log one out). */
 function WhoAmI() {
-  const [me, setMe] = useState<{ person: string; role: string; team: boolean }>();
-  useEffect(() => {
-    client.call('labels.me', {}).then(setMe, () => undefined);
-  }, []);
+  const { data: me } = useCall('labels.me', {});
   if (!me?.team) return null;
   return (
     <form method="post" action="/logout" className="whoami small">
@@ -43,11 +40,7 @@ function WhoAmI() {
 
 export function App() {
   const route = useRoute();
-  const [info, setInfo] = useState<AppInfo>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    client.call('app.info', {}).then(setInfo, (e: Error) => setError(e.message));
-  }, []);
+  const { data: info, error } = useCall('app.info', {});
   useFirstView(route.view);
   useCopyLinkKey();
   return (

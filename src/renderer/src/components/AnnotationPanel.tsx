@@ -8,16 +8,13 @@ import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../sh
 import { client } from '../transport';
 import { navigate, useRoute } from '../route';
 import { groupSteps, isLiveTask, selectEntry } from '../step-groups';
+import { useCall } from '../data/use-call';
 
 const markKeys: Record<string, StepMark> = { '1': 'right', '2': 'wrong', '3': 'unnecessary' };
 
 /** Who the engine says the caller is (null while unknown). */
 export function useMe(): (Caller & { team: boolean }) | null {
-  const [me, setMe] = useState<(Caller & { team: boolean }) | null>(null);
-  useEffect(() => {
-    client.call('labels.me', {}).then(setMe, () => setMe(null));
-  }, []);
-  return me;
+  return useCall('labels.me', {}).data ?? null;
 }
 
 export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskTrajectory; runId: string; taskKey: string; onLabelled?: () => void }) {

@@ -1,15 +1,10 @@
 // "Side by side with…": from one run's replay, pick another run below the served folder that has the same task,
 // to see it (at the same step) next to this one.
-import { useEffect, useState } from 'react';
-import type { RunListItem } from '../../../shared/run';
 import { compareLink } from '../../../shared/links';
-import { client } from '../transport';
+import { useCall } from '../data/use-call';
 
 export function CompareWith({ runId, taskKey, step }: { runId: string; taskKey: string; step?: number }) {
-  const [runs, setRuns] = useState<RunListItem[]>();
-  useEffect(() => {
-    client.call('runs.list', { withTask: taskKey }).then(setRuns, () => setRuns([]));
-  }, [taskKey]);
+  const { data: runs } = useCall('runs.list', { withTask: taskKey });
   const others = (runs ?? []).filter((r) => r.path !== runId && r.runId !== runId);
   if (!others.length) return null;
   return (

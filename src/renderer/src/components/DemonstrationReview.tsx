@@ -1,34 +1,24 @@
 // A person's run of a task as a demonstration: a lead accepts or rejects it with a reason (an appended event;
 // the latest decides); an accepted one is the task's oracle for `proctor run --agent demo`. Shown in the replay
 // of a person's (agent human) finished run to leads (with the buttons) and reviewers (the verdicts only).
-import { useEffect, useState } from 'react';
-import type { DemonstrationView } from '../../../shared/api';
+import { useState } from 'react';
 import { client } from '../transport';
+import { useCall } from '../data/use-call';
+import { putAnswer } from '../data/store';
 import { formatScore } from '../../../shared/format';
 import { useMe } from './AnnotationPanel';
 
 export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey: string }) {
   const me = useMe();
-  const [view, setView] = useState<DemonstrationView>();
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string>();
   const mayRead = me?.role === 'lead' || me?.role === 'reviewer';
-  useEffect(() => {
-    if (!mayRead) return;
-    let live = true;
-    client.call('demos.get', { runId, taskKey }).then(
-      (v) => live && setView(v),
-      () => live && setView(undefined),
-    );
-    return () => {
-      live = false;
-    };
-  }, [mayRead, runId, taskKey]);
-  if (!view?.byPerson) return null;
+  const { data: view, error } = useCall('demos.get', mayRead ? { runId, taskKey } : undefined);
+  if (error || !view?.byPerson) return null;
   const decide = async (verdict: 'accepted' | 'rejected') => {
     if (!reason.trim()) return setStatus(`give a reason before the demonstration is ${verdict}`);
     try {
-      setView(await client.call('demos.review', { runId, taskKey, verdict, reason }));
+      putAnswer('demos.get', { runId, taskKey }, await client.call('demos.review', { runId, taskKey, verdict, reason }));
       setReason('');
       setStatus(verdict === 'accepted' ? 'accepted: `proctor run --agent demo` now replays it for this task' : 'rejected: it is not offered as the task’s oracle');
     } catch (e) {

@@ -15,38 +15,33 @@ import { isFirstUnsafe, ReplaySafety, SafetyLabel, UnsafeStepMark } from '../com
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
-import { formatDuration, formatScore, formatTokens } from '../../../shared/format';
+import { formatDuration, formatScore } from '../../../shared/format';
 import { CompareWith } from '../components/CompareWith';
 import { RunControls } from '../components/RunControls';
 import { DemonstrationReview } from '../components/DemonstrationReview';
 import { endsOf, groupSteps, linkOf, moveFrom, isLiveTask, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
 import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
-import { ModelWords } from '../components/ModelWords';
 import { Recording } from '../components/Recording';
 import { StartedAt, shownState } from '../components/RunFacts';
 import { BeforeAfter, type BeforeAfterProps } from '../components/BeforeAfter';
 import { belowRoot, runPrefixFromList, runPrefixFromSteps } from '../served-path';
-
-type Tab = 'response' | 'actions' | 'feedback' | 'a11y' | 'timing';
+import { useCall } from '../data/use-call';
+import { StepTabs } from '../panels/StepTabs';
 
 export function Replay({ runId, taskKey, route }: { runId: string; taskKey: string; route: Route }) {
-  const [traj, setTraj] = useState<TaskTrajectory>();
-  const [error, setError] = useState<string>();
   const [labelled, setLabelled] = useState(0); // a label of one's own re-reads the task (blind review lifts)
   const tick = useRunEvents((e) => 'taskKey' in e && e.taskKey === taskKey);
   const awaiting = usePending(runId, taskKey);
   const following = !route.query.get('step');
   const showMarks = route.query.get('som') === '1';
   const compare = route.query.get('compare') === '1';
-  const tab = (route.query.get('tab') as Tab) ?? 'response';
+  const tab = route.query.get('tab');
   const set = useCallback(
     (patch: Record<string, string | undefined>) => navigate('runs', [runId], { ...Object.fromEntries(route.query.entries()), task: taskKey, ...patch }, true),
     [route.query, runId, taskKey],
   );
 
-  useEffect(() => {
-    client.call('runs.task', { runId, taskKey }).then(setTraj, (e: Error) => setError(e.message));
-  }, [runId, taskKey, tick, labelled]);
+  const { data: traj, error } = useCall('runs.task', { runId, taskKey }, `${tick} ${labelled}`);
 
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
   const groups = useMemo(() => groupSteps(steps), [steps]);
@@ -217,7 +212,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             </label>
             <SafetyLabel runId={runId} taskKey={taskKey} step={step?.step} onLabelled={() => setLabelled((n) => n + 1)} />
           </div>
-          {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(t) => set({ tab: t })} />}
+          {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(id) => set({ tab: id })} />}
         </div>
         <VerdictPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={() => setLabelled((n) => n + 1)} />
       </div>
@@ -232,14 +227,9 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
 function useRecordingPath(runId: string, traj?: TaskTrajectory): string | undefined {
   const rec = traj?.item.recording;
   const fromSteps = rec ? runPrefixFromSteps(rec, traj.steps) : undefined;
-  const [fromList, setFromList] = useState<string>();
-  const needList = !!rec && fromSteps === undefined;
-  useEffect(() => {
-    if (!needList) return;
-    client.call('runs.list', {}).then((runs) => setFromList(runPrefixFromList(runs, runId, traj?.runId)), () => setFromList(undefined));
-  }, [needList, runId, traj?.runId]);
+  const { data: runs } = useCall('runs.list', rec && fromSteps === undefined ? {} : undefined);
   if (!rec) return undefined;
-  const prefix = fromSteps ?? fromList;
+  const prefix = fromSteps ?? (runs ? runPrefixFromList(runs, runId, traj.runId) : undefined);
   return prefix === undefined ? undefined : belowRoot(prefix, rec);
 }
 
@@ -319,70 +309,4 @@ function TypedText({ actions }: { actions: Action[] }) {
       ))}
     </div>
   );
-}
-
-function StepTabs({ step, group, tab, onTab }: { step: StepRecord; group: StepRecord[]; tab: Tab; onTab: (t: Tab) => void }) {
-  const [a11y, setA11y] = useState<string>();
-  useEffect(() => {
-    setA11y(undefined);
-    if (tab === 'a11y' && step.a11yTable) {
-      fetch(client.fileUrl(step.a11yTable))
-        .then((r) => (r.ok ? r.text() : `cannot load (${r.status})`))
-        .then((t) => setA11y(t.slice(0, 500_000)), (e: Error) => setA11y(e.message));
-    }
-  }, [tab, step.a11yTable]);
-  const tabs: [Tab, string][] = [
-    ['response', "Model's words"],
-    ['actions', 'Parsed actions'],
-    ['feedback', 'Feedback'],
-    ['a11y', 'Accessibility'],
-    ['timing', 'Tokens & timing'],
-  ];
-  return (
-    <div className="tabs">
-      <div className="tab-bar" role="tablist">
-        {tabs.map(([t, label]) => (
-          <button key={t} role="tab" aria-selected={tab === t} className={tab === t ? 'current' : ''} onClick={() => onTab(t)}>
-            {label}
-            {t === 'feedback' && (step.error !== undefined || (step.feedback && !isForeign(step))) ? ' ⚠' : ''}
-          </button>
-        ))}
-      </div>
-      <div className="tab-body" data-testid={`tab-${tab}`}>
-        {tab === 'response' && <ModelWords entry={step} step={group} />}
-        {tab === 'actions' && (
-          <>
-            {step.rawAction !== undefined && isForeign(step) && <pre data-testid="raw-action">{typeof step.rawAction === 'string' ? step.rawAction : JSON.stringify(step.rawAction, null, 2)}</pre>}
-            <pre>{JSON.stringify(step.actions, null, 2)}</pre>
-          </>
-        )}
-        {tab === 'feedback' && <pre>{feedbackOf(step)}</pre>}
-        {tab === 'a11y' && <pre>{step.a11yTable ? (a11y ?? 'Loading…') : 'No accessibility table at this step.'}</pre>}
-        {tab === 'timing' && (
-          <table className="grid small">
-            <tbody>
-              <tr><td>prompt tokens</td><td>{formatTokens(step.tokens?.prompt)}</td></tr>
-              <tr><td>completion tokens</td><td>{formatTokens(step.tokens?.completion)}</td></tr>
-              <tr><td>observe</td><td>{formatDuration(step.timing?.observeMs)}</td></tr>
-              <tr><td>agent</td><td>{formatDuration(step.timing?.agentMs)}</td></tr>
-              <tr><td>act</td><td>{formatDuration(step.timing?.actMs)}</td></tr>
-              <tr><td>store</td><td>{formatDuration(step.timing?.storeMs)}</td></tr>
-              <tr><td>at</td><td>{step.at}</td></tr>
-            </tbody>
-          </table>
-        )}
-      </div>
-    </div>
-  );
-}
-
-/** The feedback tab: the harness's error line, its notes on the entry, and what Proctor would not run as written. */
-function feedbackOf(step: StepRecord): string {
-  if (!isForeign(step)) return step.feedback ?? 'No errors or refusals at this step.';
-  const parts = [
-    step.error !== undefined ? `Error line of the harness: ${step.error}` : '',
-    step.feedback ?? '',
-    step.wouldRefuse ? `The harness ran this; Proctor's own runner would refuse it as written: ${step.wouldRefuse}` : '',
-  ].filter(Boolean);
-  return parts.length ? parts.join('\n') : 'No errors at this step.';
 }

@@ -2,7 +2,7 @@
 // the success rate over all tasks at the top; a task opens its replay.
 import { QueuePanel } from '../components/QueuePanel';
 import { useEffect, useMemo, useState } from 'react';
-import type { RunDetail } from '../../../shared/api';
+import { useCall } from '../data/use-call';
 import type { AttemptCause, RunListItem, RunTaskItem } from '../../../shared/run';
 import { client } from '../transport';
 import { navigate, type Route } from '../route';
@@ -33,14 +33,10 @@ export function RunsView({ route }: { route: Route }) {
 }
 
 function RunList() {
-  const [runs, setRuns] = useState<RunListItem[]>();
-  const [error, setError] = useState<string>();
   const [picked, setPicked] = useState<string[]>([]);
   const pick = (path: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== path), path].slice(-compareRunLimits.max) : p.filter((x) => x !== path)));
   const tick = useRunEvents(() => true);
-  useEffect(() => {
-    client.call('runs.list', {}).then(setRuns, (e: Error) => setError(e.message));
-  }, [tick]);
+  const { data: runs, error } = useCall('runs.list', {}, tick);
   if (error) return <div className="error pad">{error}</div>;
   if (!runs) return <div className="muted pad">Reading runs…</div>;
   return (
@@ -110,9 +106,8 @@ function RunList() {
 type SortKey = 'key' | 'app' | 'state' | 'score' | 'steps' | 'difficulty';
 
 function RunTable({ runId, route }: { runId: string; route: Route }) {
-  const [detail, setDetail] = useState<RunDetail>();
-  const [error, setError] = useState<string>();
   const tick = useRunEvents((e) => e.runId === runId || runId.endsWith(e.runId));
+  const { data: detail, error } = useCall('runs.get', { runId }, tick);
   const q = route.query;
   const filters = {
     app: q.get('app') ?? '',
@@ -130,9 +125,6 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
     const next: Record<string, string | undefined> = Object.fromEntries(q.entries());
     navigate('runs', [runId], { ...next, ...patch }, true);
   };
-  useEffect(() => {
-    client.call('runs.get', { runId }).then(setDetail, (e: Error) => setError(e.message));
-  }, [runId, tick]);
   // A finished attempt's cause as the live event tells it, before the run table is read again.
   const [liveCauses, setLiveCauses] = useState<ReadonlyMap<string, AttemptCause>>(new Map());
   useEffect(
