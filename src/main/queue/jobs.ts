@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { AgentOptions } from '../agents';
+import { storableAgentOptions } from '../agents/stored-options';
 import { isActionSpace, isObservationType, type ActionSpace, type ObservationType } from '../../shared/spaces';
 
 export interface TaskJobData {
@@ -36,19 +37,7 @@ export type QueuedAgentOptions = Pick<AgentOptions, (typeof carried)[number]>;
 
 /** The options that may travel in a job; everything else (apiKey, env, callbacks) is dropped. */
 export function queuedAgentOptions(o: AgentOptions): QueuedAgentOptions {
-  const out: Record<string, unknown> = {};
-  for (const k of carried) if (o[k] !== undefined) out[k] = o[k];
-  if (typeof out.baseUrl === 'string') {
-    try {
-      const u = new URL(out.baseUrl);
-      u.username = '';
-      u.password = '';
-      out.baseUrl = u.href;
-    } catch {
-      // not a URL: the agent reports it
-    }
-  }
-  return JSON.parse(JSON.stringify(out)) as QueuedAgentOptions;
+  return storableAgentOptions(o, carried);
 }
 
 /**

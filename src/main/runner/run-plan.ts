@@ -2,6 +2,7 @@
 // into the options a resumed run or a queue worker runs with: one mapping both ways.
 import { resolve } from 'node:path';
 import type { AgentOptions } from '../agents';
+import { storableAgentOptions } from '../agents/stored-options';
 import { storableEnvSpec } from '../env/kinds';
 import { DEFAULT_TASK_TIMEOUT_MS } from './limits';
 import type { RunPlan } from '../store/run-plan';
@@ -25,19 +26,7 @@ const planned = [
 
 /** The storable part of agent options, a URL's user and password dropped. */
 export function plannedAgentOptions(o: AgentOptions): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of planned) if (o[k] !== undefined) out[k] = o[k];
-  if (typeof out.baseUrl === 'string') {
-    try {
-      const u = new URL(out.baseUrl);
-      u.username = '';
-      u.password = '';
-      out.baseUrl = u.href;
-    } catch {
-      // not a URL: the agent reports it
-    }
-  }
-  return JSON.parse(JSON.stringify(out)) as Record<string, unknown>;
+  return storableAgentOptions(o, planned);
 }
 
 /** The plan of a run about to be created from `opts`. */
