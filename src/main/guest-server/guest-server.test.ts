@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { CHROMIUM_FLAGS, createLocalEnvironment } from '../env/local';
-import { EVENT_WAIT_MS, kioskLayout, startPageServer, waitFor, type PageServer } from '../env/local/testing/page-server';
+import { EVENT_WAIT_MS, kioskLayout, startPageServer, waitFor, waitForPainted, type PageServer } from '../env/local/testing/page-server';
 import { startGuestServer, type GuestServer } from './server';
 import { guestClient, type GuestClient } from './testing/client';
 import { freePort } from '../free-port';
@@ -61,7 +61,8 @@ describe.skipIf(!!why)(`proctor env serve on a sandbox display ${why}`, () => {
     const cdp = await freePort();
     const launched = await c.post('/setup/launch', { command: ['chromium', ...CHROMIUM_FLAGS, '--kiosk', `--remote-debugging-port=${cdp}`, `--user-data-dir=${profile}`, page.url] });
     expect(launched.status).toBe(200);
-    await waitFor(() => kioskLayout(page), 60_000, 'the test page in Chromium kiosk');
+    const layout = await waitFor(() => kioskLayout(page), 60_000, 'the test page in Chromium kiosk');
+    await waitForPainted(async () => (await c.get('/screenshot')).body, layout);
     const b = page.report.layout!.button;
     const [x, y] = [Math.round(b.x + b.w / 2), Math.round(b.y + b.h / 2)];
     page.report.clicks.length = 0;

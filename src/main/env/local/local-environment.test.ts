@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { createLocalEnvironment, type LocalEnvironment } from './local-environment';
 import { CHROMIUM_FLAGS } from './browser';
-import { EVENT_WAIT_MS, kioskLayout, startPageServer, waitFor, type PageServer } from './testing/page-server';
+import { EVENT_WAIT_MS, kioskLayout, startPageServer, waitFor, waitForPainted, type PageServer } from './testing/page-server';
 import { EnvironmentError } from '../../errors';
 import { FailsafeError, InputKilledError } from '../input-errors';
 
@@ -26,7 +26,8 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     await env.launch(['chromium', ...CHROMIUM_FLAGS, '--kiosk', '--user-data-dir=/tmp/chromium-profile', page.url]);
     await waitFor(() => page.report.layout, 60_000, 'the test page to load in Chromium');
     // Kiosk mode settles after load; wait for the final layout (no browser chrome above the page).
-    await waitFor(() => kioskLayout(page), 20_000, 'Chromium kiosk layout');
+    const layout = await waitFor(() => kioskLayout(page), 20_000, 'Chromium kiosk layout');
+    await waitForPainted(async () => (await env.screenshot()).data, layout);
   });
 
   afterAll(async () => {

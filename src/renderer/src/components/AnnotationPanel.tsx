@@ -1,7 +1,7 @@
 // A person's labels on the task being replayed: the run label (complete / not complete / unsure, a comment) and
 // a mark per step, by keyboard while stepping (1 right, 2 wrong, 3 unnecessary) or by button, with a note.
 // The engine records the caller as author; in blind review it withholds scores until the label is in.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Caller } from '../../../shared/annotate';
 import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../shared/run';
@@ -70,7 +70,8 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
     },
     [send, stepNo, note, traj.steps.length, pending, marks, last, groups, groupNo, runId, taskKey, route.query],
   );
-  useEffect(() => {
+  // Subscribed in the commit (not after paint): a key pressed as soon as the new step shows acts on that step.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;

@@ -2,7 +2,7 @@
 // run's screenshot at the same step with its actions drawn, stepped in sync with ←/→, and a strip over the steps
 // that marks where the runs part — by action (from runs.compare) and by screen (runs.stepDiffs, which arrives
 // after the first paint). Without a task it lists the tasks the runs share, flipped ones first.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { RunDetail, StepDifferences, TaskComparison } from '../../../shared/api';
 import type { RunTaskItem, StepRecord } from '../../../shared/run';
 import { compareLink, compareRunLimits, replayLink } from '../../../shared/links';
@@ -114,7 +114,8 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
   const index = stepNo - 1;
   const setStep = (n: number) => go(compareLink(runs, taskKey, Math.min(Math.max(n, 1), longest)), true);
 
-  useEffect(() => {
+  // Subscribed in the commit (not after paint): a key pressed as soon as the new step shows acts on that step.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
       if (e.altKey || e.ctrlKey || e.metaKey) return;

@@ -2,7 +2,7 @@
 // drawn on it, before / after side by side, the screen recording, detail tabs, and the verdicts side by side.
 // Steps are the harness's: entries grouped by their step number (several trajectory lines of one step shown
 // within it, in order); links name `step=<harness step>` and, within a step, `entry=<position>`.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Action, StepRecord } from '../../../shared/run';
 import { client, readOnlySite } from '../transport';
@@ -64,7 +64,8 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
     }
   }, [steps, index]);
 
-  useEffect(() => {
+  // Subscribed in the commit (not after paint): a key pressed as soon as the new step shows acts on that step.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
       // ←/→ walk every entry in turn (the lines of a step, then the next step); Shift or PageUp/PageDown by whole step.

@@ -2,6 +2,7 @@
 // to it (clicks with their screen coordinates, the text area's value) back to this server.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 
 export interface PageReport {
   clicks: { id: string; screenX: number; screenY: number; button: number; detail: number }[];
@@ -79,6 +80,23 @@ export const EVENT_WAIT_MS = 15_000;
 export function kioskLayout(page: PageServer): PageReport['layout'] | undefined {
   const l = page.report.layout;
   return l && l.chromeTop === 0 && l.screenX === 0 && l.screenY === 0 ? l : undefined;
+}
+
+/**
+ * Waits until the screen (a PNG from `shot`) shows the page's red marker where the layout puts it: the page has
+ * been painted on the display. Chromium drops input that comes before a page's first paint, so a test clicks
+ * only after this.
+ */
+export async function waitForPainted(shot: () => Promise<Buffer>, layout: NonNullable<PageReport['layout']>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  const left = Math.round(layout.screenX + layout.marker.x + 1);
+  const top = Math.round(layout.screenY + layout.chromeTop + layout.marker.y + 1);
+  for (;;) {
+    const [r, g, b] = await sharp(await shot()).extract({ left, top, width: 1, height: 1 }).removeAlpha().raw().toBuffer();
+    if (r > 200 && g < 60 && b < 60) return;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for the page to be painted (pixel ${left},${top} is ${r},${g},${b}, not the red marker)`);
+    await new Promise((res) => setTimeout(res, 200));
+  }
 }
 
 export async function waitFor<T>(get: () => T | undefined | false, ms: number, what: string): Promise<T> {
