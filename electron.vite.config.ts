@@ -9,9 +9,19 @@ export default defineConfig({
     build: {
       outDir: 'out/main',
       // The display worker is its own entry: it runs in a child process (nut.js binds to one display per process).
-      lib: { entry: { index: resolve('src/main/app/index.ts'), worker: resolve('src/main/env/local/worker.ts') } },
+      lib: {
+        entry: { index: resolve('src/main/app/index.ts'), worker: resolve('src/main/env/local/worker.ts') },
+      },
       rollupOptions: {
-        external: ['@nut-tree-fork/nut-js', 'sharp', 'screenshot-desktop', 'dbus-next', '@duckdb/node-api', 'sql.js', 'playwright-core'],
+        external: [
+          '@nut-tree-fork/nut-js',
+          'sharp',
+          'screenshot-desktop',
+          'dbus-next',
+          '@duckdb/node-api',
+          'sql.js',
+          'playwright-core',
+        ],
       },
     },
   },

@@ -13,7 +13,21 @@ const quiet = { out: () => undefined, err: (l: string) => process.stderr.write(l
 
 function demoRun(out: string): string {
   const tasks = ['resources/demo/chromium/d88f645c-b93d-4da3-8636-683046aaf745', 'resources/demo/terminal'];
-  const r = spawnSync(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'run', ...tasks, '--agent', 'oracle', '--observation', 'som', '--out', out], { cwd: projectRoot, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      resolve(projectRoot, 'bin/proctor.mjs'),
+      'run',
+      ...tasks,
+      '--agent',
+      'oracle',
+      '--observation',
+      'som',
+      '--out',
+      out,
+    ],
+    { cwd: projectRoot, encoding: 'utf8' },
+  );
   const m = /^run folder: (.+)$/m.exec(r.stdout);
   if (r.status !== 0 || !m) throw new Error(`the demo run failed: ${r.stdout}\n${r.stderr}`);
   return resolve(projectRoot, m[1]);
@@ -29,17 +43,22 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'proctor-bench-bundle-'));
   try {
     const run = process.env.BENCH_RUN ? resolve(process.env.BENCH_RUN) : demoRun(join(tmp, 'runs'));
-    const files = Number(execFileSync('sh', ['-c', `find '${run}' -type f | wc -l`], { encoding: 'utf8' }).trim());
+    const files = Number(
+      execFileSync('sh', ['-c', `find '${run}' -type f | wc -l`], { encoding: 'utf8' }).trim(),
+    );
     const bytes = Number(execFileSync('du', ['-sb', run], { encoding: 'utf8' }).split('\t')[0]);
     const tarFile = join(tmp, 'copy.tar.gz');
-    const tarS = await timed(() => execFileSync('tar', ['-czf', tarFile, '-C', resolve(run, '..'), run.split('/').pop()!]));
+    const tarS = await timed(() =>
+      execFileSync('tar', ['-czf', tarFile, '-C', resolve(run, '..'), run.split('/').pop()!]),
+    );
     const untar = join(tmp, 'untar');
     mkdirSync(untar);
     const untarS = await timed(() => execFileSync('tar', ['-xzf', tarFile, '-C', untar]));
     const bundle = join(tmp, 'run.proctor.tar.gz');
     // the first bundle also loads Proctor's modules (report, grading): timed apart, as a CLI call pays it
     const coldS = await timed(async () => {
-      if ((await proctor(['bundle', run, '--out', join(tmp, 'cold.tar.gz')], quiet)) !== 0) throw new Error('bundle failed');
+      if ((await proctor(['bundle', run, '--out', join(tmp, 'cold.tar.gz')], quiet)) !== 0)
+        throw new Error('bundle failed');
     });
     const bundleS = await timed(async () => {
       if ((await proctor(['bundle', run, '--out', bundle], quiet)) !== 0) throw new Error('bundle failed');
@@ -50,10 +69,16 @@ async function main(): Promise<void> {
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
     console.log(`run: ${run}\n  ${files} files, ${mb(bytes)}`);
     console.log(`tar -czf (baseline)  ${tarS.toFixed(2)} s   ${mb(statSync(tarFile).size)}`);
-    console.log(`proctor bundle       ${bundleS.toFixed(2)} s   ${mb(statSync(bundle).size)}   (${(bundleS / tarS).toFixed(1)}× the baseline)`);
-    console.log(`  (first call, loading Proctor's modules: ${coldS.toFixed(2)} s; of either, ~1 s asks the applications their versions)`);
+    console.log(
+      `proctor bundle       ${bundleS.toFixed(2)} s   ${mb(statSync(bundle).size)}   (${(bundleS / tarS).toFixed(1)}× the baseline)`,
+    );
+    console.log(
+      `  (first call, loading Proctor's modules: ${coldS.toFixed(2)} s; of either, ~1 s asks the applications their versions)`,
+    );
     console.log(`tar -xzf (baseline)  ${untarS.toFixed(2)} s`);
-    console.log(`proctor verify       ${verifyS.toFixed(2)} s   (${(verifyS / untarS).toFixed(1)}× the baseline; re-hashes and re-grades)`);
+    console.log(
+      `proctor verify       ${verifyS.toFixed(2)} s   (${(verifyS / untarS).toFixed(1)}× the baseline; re-hashes and re-grades)`,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -29,7 +29,15 @@ async function main(): Promise<void> {
   let sd: LocalEnvironment | undefined;
   try {
     // Something to look at: a full-screen terminal with text.
-    await nut.launch(['xterm', '-geometry', '240x70+0+0', '-e', 'sh', '-c', 'ls -lR /usr/share/doc | head -400; sleep 600']);
+    await nut.launch([
+      'xterm',
+      '-geometry',
+      '240x70+0+0',
+      '-e',
+      'sh',
+      '-c',
+      'ls -lR /usr/share/doc | head -400; sleep 600',
+    ]);
     await new Promise((r) => setTimeout(r, 1500));
     sd = await createLocalEnvironment({ display: nut.display, captureBackend: 'screenshot-desktop' });
 
@@ -41,11 +49,15 @@ async function main(): Promise<void> {
       ['screenshot-desktop JPEG q80', sd, 'jpeg'],
     ] as const) {
       let bytes = 0;
-      const t = await time(ROUNDS, async () => (bytes = (await env.screenshot({ format, quality: 80 })).data.length));
+      const t = await time(
+        ROUNDS,
+        async () => (bytes = (await env.screenshot({ format, quality: 80 })).data.length),
+      );
       rows.push([label, stats(t), bytes]);
     }
     const click = stats(await time(ROUNDS, () => nut.perform([{ type: 'click', x: 960, y: 540 }])));
-    const text = 'The quick brown fox jumps over the lazy dog; THE QUICK BROWN FOX! 0123456789 (a+b)*c "q" \'s\' <x> ~`|\\';
+    const text =
+      'The quick brown fox jumps over the lazy dog; THE QUICK BROWN FOX! 0123456789 (a+b)*c "q" \'s\' <x> ~`|\\';
     const typing = stats(await time(5, () => nut.perform([{ type: 'write', text: text.slice(0, 100) }])));
     const step = stats(
       await time(ROUNDS, async () => {
@@ -55,18 +67,27 @@ async function main(): Promise<void> {
     );
 
     console.log(`Capture at 1920x1080, ${ROUNDS} rounds (median / p95 / size):`);
-    for (const [label, s, bytes] of rows) console.log(`  ${label.padEnd(30)} ${fmt(s.median).padStart(9)} ${fmt(s.p95).padStart(9)}  ${(bytes / 1024).toFixed(0)} KiB`);
+    for (const [label, s, bytes] of rows)
+      console.log(
+        `  ${label.padEnd(30)} ${fmt(s.median).padStart(9)} ${fmt(s.p95).padStart(9)}  ${(bytes / 1024).toFixed(0)} KiB`,
+      );
     const nutPng = rows[0][1].median;
     const sdPng = rows[2][1].median;
     const ratio = sdPng / nutPng;
-    console.log(`  ratio screenshot-desktop PNG / nut.js PNG: ${ratio.toFixed(1)}x  (JPEG: ${(rows[3][1].median / rows[1][1].median).toFixed(1)}x)`);
+    console.log(
+      `  ratio screenshot-desktop PNG / nut.js PNG: ${ratio.toFixed(1)}x  (JPEG: ${(rows[3][1].median / rows[1][1].median).toFixed(1)}x)`,
+    );
     console.log(`Click (move + press + release):     median ${fmt(click.median)}, p95 ${fmt(click.p95)}`);
     console.log(`Typing 100 characters (exact):      median ${fmt(typing.median)}, p95 ${fmt(typing.p95)}`);
     console.log(`Step overhead (PNG observe + click): median ${fmt(step.median)}, p95 ${fmt(step.p95)}`);
     const ok = nutPng <= 50 && ratio >= 5;
-    console.log(`Targets (capture+encode ≤ 50 ms median, ≥ 5x faster than screenshot-desktop PNG): ${ok ? 'met' : 'NOT met'}`);
+    console.log(
+      `Targets (capture+encode ≤ 50 ms median, ≥ 5x faster than screenshot-desktop PNG): ${ok ? 'met' : 'NOT met'}`,
+    );
     const load = (await import('node:os')).loadavg()[0];
-    console.log(`(load average ${load.toFixed(1)} on ${(await import('node:os')).cpus().length} cores during the run)`);
+    console.log(
+      `(load average ${load.toFixed(1)} on ${(await import('node:os')).cpus().length} cores during the run)`,
+    );
   } finally {
     await sd?.close();
     await nut.close();

@@ -10,11 +10,15 @@ import { formPage, waitForHttp } from './form-page';
 const steps = Number(process.argv[2] ?? 50);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
+const p95 = (xs: number[]): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
 const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
-  const server = await startGuestServer({ createEnvironment: () => createLocalEnvironment({ width: 1920, height: 1080 }), port: 0 });
+  const server = await startGuestServer({
+    createEnvironment: () => createLocalEnvironment({ width: 1920, height: 1080 }),
+    port: 0,
+  });
   const c = guestClient(server.url);
   try {
     const env: LocalEnvironment = await server.environment();
@@ -22,9 +26,17 @@ async function main(): Promise<void> {
     const port = await freePort();
     // Launched through the server, so that it learns the DevTools port for /accessibility.
     const launched = await c.post('/setup/launch', {
-      command: ['chromium', ...CHROMIUM_FLAGS, `--remote-debugging-port=${port}`, '--user-data-dir=/tmp/bench-chromium', '--start-maximized', `file://${env.isolation === 'namespaces' ? '/home/user/page.html' : env.home.toHost('/home/user/page.html')}`],
+      command: [
+        'chromium',
+        ...CHROMIUM_FLAGS,
+        `--remote-debugging-port=${port}`,
+        '--user-data-dir=/tmp/bench-chromium',
+        '--start-maximized',
+        `file://${env.isolation === 'namespaces' ? '/home/user/page.html' : env.home.toHost('/home/user/page.html')}`,
+      ],
     });
-    if (launched.status !== 200) throw new Error(`/setup/launch answered ${launched.status}: ${launched.text()}`);
+    if (launched.status !== 200)
+      throw new Error(`/setup/launch answered ${launched.status}: ${launched.text()}`);
     await waitForHttp(`http://127.0.0.1:${port}/json/version`, 30_000);
     await new Promise((r) => setTimeout(r, 2000)); // let the page paint
 
@@ -42,7 +54,8 @@ async function main(): Promise<void> {
       const h1 = performance.now();
       const shot = await c.get('/screenshot');
       const h2 = performance.now();
-      if (click.status !== 200 || shot.status !== 200) throw new Error(`step ${i}: click ${click.status}, screenshot ${shot.status}`);
+      if (click.status !== 200 || shot.status !== 200)
+        throw new Error(`step ${i}: click ${click.status}, screenshot ${shot.status}`);
       if (i < 3) continue; // warm-up
       direct.push(d1 - d0);
       clicks.push(h1 - d1);
@@ -59,12 +72,22 @@ async function main(): Promise<void> {
       nodes = (r.json<{ AT: string }>().AT.match(/<[a-z]/g) ?? []).length;
     }
     console.log(`steps: ${steps} at 1920x1080, Chromium page open`);
-    console.log(`baseline (local environment, no HTTP) click+screenshot: median ${ms(median(direct))}  p95 ${ms(p95(direct))}`);
-    console.log(`through proctor env serve (HTTP) click+screenshot:      median ${ms(median(http))}  p95 ${ms(p95(http))}  (${(median(http) / median(direct)).toFixed(1)}x baseline)`);
-    console.log(`  /execute python -c click ${ms(median(clicks))}, /screenshot with cursor ${ms(median(shots))} (medians)`);
+    console.log(
+      `baseline (local environment, no HTTP) click+screenshot: median ${ms(median(direct))}  p95 ${ms(p95(direct))}`,
+    );
+    console.log(
+      `through proctor env serve (HTTP) click+screenshot:      median ${ms(median(http))}  p95 ${ms(p95(http))}  (${(median(http) / median(direct)).toFixed(1)}x baseline)`,
+    );
+    console.log(
+      `  /execute python -c click ${ms(median(clicks))}, /screenshot with cursor ${ms(median(shots))} (medians)`,
+    );
     console.log(`/accessibility (${nodes} elements): median ${ms(median(at))}  p95 ${ms(p95(at))}`);
-    console.log(`targets: HTTP step ≤ 40 ms ${median(http) <= 40 ? 'met' : 'NOT met'}; /accessibility ≤ 300 ms ${median(at) <= 300 ? 'met' : 'NOT met'}`);
-    console.log('upstream OSWorld server on this kind of machine: click+screenshot 407 ms, /accessibility 872 ms');
+    console.log(
+      `targets: HTTP step ≤ 40 ms ${median(http) <= 40 ? 'met' : 'NOT met'}; /accessibility ≤ 300 ms ${median(at) <= 300 ? 'met' : 'NOT met'}`,
+    );
+    console.log(
+      'upstream OSWorld server on this kind of machine: click+screenshot 407 ms, /accessibility 872 ms',
+    );
   } finally {
     await server.close();
   }

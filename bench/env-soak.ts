@@ -20,7 +20,10 @@ function rssMb(pid: number | undefined): number {
 }
 
 async function main(): Promise<void> {
-  const server = await startGuestServer({ createEnvironment: () => createLocalEnvironment({ width: 1920, height: 1080 }), port: 0 });
+  const server = await startGuestServer({
+    createEnvironment: () => createLocalEnvironment({ width: 1920, height: 1080 }),
+    port: 0,
+  });
   const c = guestClient(server.url);
   try {
     const env = await server.environment();
@@ -43,7 +46,9 @@ async function main(): Promise<void> {
     const secs = (performance.now() - t0) / 1000;
     await new Promise((r) => setTimeout(r, 500));
     line('end');
-    console.log(`${steps} screenshots + clicks in ${secs.toFixed(0)} s (${((secs * 1000) / steps).toFixed(1)} ms a step), ${failures} failed`);
+    console.log(
+      `${steps} screenshots + clicks in ${secs.toFixed(0)} s (${((secs * 1000) / steps).toFixed(1)} ms a step), ${failures} failed`,
+    );
   } finally {
     await server.close();
   }

@@ -22,7 +22,10 @@ async function timed(f: () => unknown): Promise<number> {
 
 async function exportHtml(runs: string, out: string, extra: string[] = []): Promise<string[]> {
   const lines: string[] = [];
-  const code = await proctor(['export', 'html', runs, '--out', out, ...extra], { out: (l) => lines.push(l), err: () => undefined });
+  const code = await proctor(['export', 'html', runs, '--out', out, ...extra], {
+    out: (l) => lines.push(l),
+    err: () => undefined,
+  });
   if (code !== 0) throw new Error(`export html failed: ${lines.join('\n')}`);
   return lines;
 }
@@ -33,7 +36,9 @@ async function main(): Promise<void> {
     process.stderr.write(`writing a ${tasks}-task × ${steps}-step run…\n`);
     const runs = join(tmp, 'runs');
     const made = await timed(() => writeSyntheticRun({ out: runs, tasks, steps }));
-    const files = Number(execFileSync('sh', ['-c', `find '${runs}' -type f | wc -l`], { encoding: 'utf8' }).trim());
+    const files = Number(
+      execFileSync('sh', ['-c', `find '${runs}' -type f | wc -l`], { encoding: 'utf8' }).trim(),
+    );
     const bytes = Number(execFileSync('du', ['-sb', runs], { encoding: 'utf8' }).split('\t')[0]);
     await ensureUiBuilt((l) => process.stderr.write(l + '\n'));
     // Warm: the first export also loads Proctor's modules, which a CLI call pays once.
@@ -46,10 +51,17 @@ async function main(): Promise<void> {
       execFileSync('sync');
       times.cp.push(await timed(() => execFileSync('cp', ['-r', runs, join(tmp, `copy-${round}`)])));
       execFileSync('sync');
-      times.site.push(await timed(async () => (printed = await exportHtml(runs, join(tmp, `site-${round}`)))));
+      times.site.push(
+        await timed(async () => (printed = await exportHtml(runs, join(tmp, `site-${round}`)))),
+      );
       execFileSync('sync');
-      times.copy.push(await timed(async () => (copied = await exportHtml(runs, join(tmp, `site-copy-${round}`), ['--copy']))));
-      for (const d of [`copy-${round}`, `site-${round}`, `site-copy-${round}`]) rmSync(join(tmp, d), { recursive: true, force: true });
+      times.copy.push(
+        await timed(
+          async () => (copied = await exportHtml(runs, join(tmp, `site-copy-${round}`), ['--copy'])),
+        ),
+      );
+      for (const d of [`copy-${round}`, `site-${round}`, `site-copy-${round}`])
+        rmSync(join(tmp, d), { recursive: true, force: true });
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const cpS = median(times.cp);
@@ -57,11 +69,17 @@ async function main(): Promise<void> {
     const copyS = median(times.copy);
     const all = (xs: number[]) => `[${xs.map((x) => x.toFixed(2)).join(', ')}]`;
     const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-    console.log(`run: ${tasks} tasks × ${steps} steps, ${files} files, ${mb(bytes)} (written in ${made.toFixed(1)} s)`);
+    console.log(
+      `run: ${tasks} tasks × ${steps} steps, ${files} files, ${mb(bytes)} (written in ${made.toFixed(1)} s)`,
+    );
     console.log(`medians of ${rounds} rounds (each round's times in brackets)`);
     console.log(`cp -r (baseline)             ${cpS.toFixed(2)} s   ${all(times.cp)}`);
-    console.log(`proctor export html          ${siteS.toFixed(2)} s   (${(siteS / cpS).toFixed(2)}× the baseline)   ${all(times.site)}   ${printed[0]}`);
-    console.log(`proctor export html --copy   ${copyS.toFixed(2)} s   (${(copyS / cpS).toFixed(2)}× the baseline)   ${all(times.copy)}   ${copied[0]}`);
+    console.log(
+      `proctor export html          ${siteS.toFixed(2)} s   (${(siteS / cpS).toFixed(2)}× the baseline)   ${all(times.site)}   ${printed[0]}`,
+    );
+    console.log(
+      `proctor export html --copy   ${copyS.toFixed(2)} s   (${(copyS / cpS).toFixed(2)}× the baseline)   ${all(times.copy)}   ${copied[0]}`,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

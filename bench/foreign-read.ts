@@ -26,7 +26,14 @@ async function main(): Promise<void> {
     const top = await writeManyOsworldRuns(dir, 50, 30, 2);
     const runDirs = findRunDirs(top);
     const trajFiles = runDirs.map((r) => join(r, 'os', readRun(r, top).tasks[0].taskId, 'traj.jsonl'));
-    const floor = median(() => trajFiles.forEach((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))));
+    const floor = median(() =>
+      trajFiles.forEach((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      ),
+    );
     const list = median(() => listRuns(top));
     const table = median(() => readRun(runDirs[0], top));
     const key = readRun(runDirs[0], top).tasks[0].key;
@@ -34,7 +41,9 @@ async function main(): Promise<void> {
     const fmt = (x: number) => `${x.toFixed(1)} ms`;
     console.log(`50 runs × 30 steps × 2 lines (median of ${ROUNDS})`);
     console.log(`  baseline: JSON-parse every traj.jsonl   ${fmt(floor)}`);
-    console.log(`  runs.list (listRuns of the top folder)  ${fmt(list)}  (${(list / floor).toFixed(1)}× the baseline)`);
+    console.log(
+      `  runs.list (listRuns of the top folder)  ${fmt(list)}  (${(list / floor).toFixed(1)}× the baseline)`,
+    );
     console.log(`  runs.get (one run's task table)         ${fmt(table)}`);
     console.log(`  runs.task (one replay, 60 entries)      ${fmt(replay)}`);
   } finally {

@@ -31,7 +31,8 @@ async function workbookTask(root: string): Promise<string> {
   const wb = new ExcelJS.Workbook();
   const ws = wb.addWorksheet('Sheet1');
   ws.addRow(['id', 'region', 'units', 'price', 'total']);
-  for (let i = 1; i <= 300; i++) ws.addRow([i, ['East', 'West', 'North'][i % 3], i % 17, 1.25 * (i % 7), (i % 17) * 1.25 * (i % 7)]);
+  for (let i = 1; i <= 300; i++)
+    ws.addRow([i, ['East', 'West', 'North'][i % 3], i % 17, 1.25 * (i % 7), (i % 17) * 1.25 * (i % 7)]);
   await wb.xlsx.writeFile(join(dir, 'gold.xlsx'));
   const evaluator = {
     func: 'compare_table',
@@ -39,7 +40,16 @@ async function workbookTask(root: string): Promise<string> {
     expected: { type: 'local_file', path: 'gold.xlsx' },
     options: { rules: [{ type: 'sheet_name' }, { type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'EI0' }] },
   };
-  const task = { id, snapshot: 'calc', instruction: 'bench', source: [], config: [], related_apps: ['calc'], tags: ['cli', 'verbose'], evaluator };
+  const task = {
+    id,
+    snapshot: 'calc',
+    instruction: 'bench',
+    source: [],
+    config: [],
+    related_apps: ['calc'],
+    tags: ['cli', 'verbose'],
+    evaluator,
+  };
   await writeFile(join(dir, `${id}.json`), JSON.stringify(task));
   return join(root, 'examples');
 }
@@ -64,7 +74,9 @@ async function mixedSet(): Promise<void> {
   const built = Date.now();
   const { cases, skipped } = buildOsworldSet(dir, (m) => metrics.has(m));
   const formats = [...new Set(cases.map((c) => c.format))];
-  console.log(`OSWorld mixed set: ${cases.length} result files (${formats.map((f) => `${f} ${cases.filter((c) => c.format === f).length}`).join(', ')}), made by LibreOffice, calibre, ImageMagick and ffmpeg in ${((Date.now() - built) / 1000).toFixed(1)} s`);
+  console.log(
+    `OSWorld mixed set: ${cases.length} result files (${formats.map((f) => `${f} ${cases.filter((c) => c.format === f).length}`).join(', ')}), made by LibreOffice, calibre, ImageMagick and ffmpeg in ${((Date.now() - built) / 1000).toFixed(1)} s`,
+  );
   for (const s of skipped) console.log(`  left out: ${s}`);
   const ctx = undefined as unknown as GradingContext; // these metrics read only their inputs
   const grade = async () => {
@@ -95,9 +107,15 @@ async function mixedSet(): Promise<void> {
     for (const [f, ms] of g.perFormat) byFormat.set(f, [...(byFormat.get(f) ?? []), ms]);
   }
   const partial = scores.filter((s) => s > 0 && s < 1).length;
-  console.log(`  scores: ${scores.filter((s) => s === 1).length} scored 1, ${scores.filter((s) => s === 0).length} scored 0, ${partial} partial`);
-  console.log(`  grade all ${cases.length}: ${median(grades).toFixed(1)} ms (${(median(grades) / cases.length).toFixed(2)} ms per file)   baseline, read the same ${cases.length * 2} files: ${median(reads).toFixed(1)} ms   (medians of ${rounds} interleaved rounds)`);
-  console.log(`  per format: ${[...byFormat].map(([f, ms]) => `${f} ${(median(ms) / cases.filter((c) => c.format === f).length).toFixed(1)} ms/file`).join(', ')}`);
+  console.log(
+    `  scores: ${scores.filter((s) => s === 1).length} scored 1, ${scores.filter((s) => s === 0).length} scored 0, ${partial} partial`,
+  );
+  console.log(
+    `  grade all ${cases.length}: ${median(grades).toFixed(1)} ms (${(median(grades) / cases.length).toFixed(2)} ms per file)   baseline, read the same ${cases.length * 2} files: ${median(reads).toFixed(1)} ms   (medians of ${rounds} interleaved rounds)`,
+  );
+  console.log(
+    `  per format: ${[...byFormat].map(([f, ms]) => `${f} ${(median(ms) / cases.filter((c) => c.format === f).length).toFixed(1)} ms/file`).join(', ')}`,
+  );
   await rm(dir, { recursive: true, force: true });
 }
 
@@ -122,12 +140,29 @@ const edits: Record<string, (gold: Buffer, file: string) => Buffer> = {
     file.endsWith('.xlsx')
       ? gold // a workbook stays as it is (its second opinion costs the same either way)
       : file.endsWith('.csv')
-      ? Buffer.from(gold.toString('utf8').split(/\r?\n/).map((l) => (l ? l.split(',').map((c) => `"${c}"`).join(',') : l)).join('\n'))
-      : Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), gold]),
+        ? Buffer.from(
+            gold
+              .toString('utf8')
+              .split(/\r?\n/)
+              .map((l) =>
+                l
+                  ? l
+                      .split(',')
+                      .map((c) => `"${c}"`)
+                      .join(',')
+                  : l,
+              )
+              .join('\n'),
+          )
+        : Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), gold]),
 };
 
 /** Grades every case; each case's guest files are put in place first (tasks may share a guest path), untimed. */
-async function gradeAll(profile: GradingProfile | undefined, secondOpinion: boolean, edit: (gold: Buffer, file: string) => Buffer): Promise<{ ms: number; cpuMs: number; flagged: number; passed: number }> {
+async function gradeAll(
+  profile: GradingProfile | undefined,
+  secondOpinion: boolean,
+  edit: (gold: Buffer, file: string) => Buffer,
+): Promise<{ ms: number; cpuMs: number; flagged: number; passed: number }> {
   let flagged = 0;
   let passed = 0;
   let ms = 0;
@@ -147,7 +182,9 @@ async function gradeAll(profile: GradingProfile | undefined, secondOpinion: bool
 }
 
 const rounds = Math.max(15, Math.round(600 / cases.length));
-console.log(`${cases.length} tasks (${cases.reduce((n, c) => n + c.files.length, 0)} file checks), ${rounds} interleaved rounds, medians per task: faithful only → with the second opinion`);
+console.log(
+  `${cases.length} tasks (${cases.reduce((n, c) => n + c.files.length, 0)} file checks), ${rounds} interleaved rounds, medians per task: faithful only → with the second opinion`,
+);
 const golds = new Map<string, Buffer>();
 for (const c of cases) for (const f of c.files) golds.set(f.gold, await readFile(f.gold));
 for (const [workload, edit] of Object.entries(edits)) {

@@ -15,19 +15,48 @@ const answers = ['yes', 'no', 'unsure'] as const;
 function write(root: string): void {
   const stepsPerRun = Math.ceil(STEP_LABELS / RUNS);
   for (let r = 0; r < RUNS; r++) {
-    const task = join(root, `run-${String(r).padStart(4, '0')}`, ['chrome', 'gimp', 'vlc', 'os'][r % 4], `task-${r}`);
+    const task = join(
+      root,
+      `run-${String(r).padStart(4, '0')}`,
+      ['chrome', 'gimp', 'vlc', 'os'][r % 4],
+      `task-${r}`,
+    );
     mkdirSync(task, { recursive: true });
     writeFileSync(join(task, 'result.txt'), `${r % 3 === 0 ? 1 : 0}\n`);
-    writeFileSync(join(task, 'traj.jsonl'), JSON.stringify({ step_num: 1, action_timestamp: '20261122@100000', action: 'DONE', reward: 0, done: true }) + '\n');
+    writeFileSync(
+      join(task, 'traj.jsonl'),
+      JSON.stringify({
+        step_num: 1,
+        action_timestamp: '20261122@100000',
+        action: 'DONE',
+        reward: 0,
+        done: true,
+      }) + '\n',
+    );
     const lines: string[] = [];
     people.forEach((p, i) => {
       const complete = answers[(r * 7 + i * (r % 5 === 0 ? 1 : 0)) % 3];
-      lines.push(JSON.stringify({ kind: 'human', author: p, complete, seen: 'blind', at: new Date(Date.UTC(2026, 10, 22, 10, 0, r % 60, i)).toISOString() }));
+      lines.push(
+        JSON.stringify({
+          kind: 'human',
+          author: p,
+          complete,
+          seen: 'blind',
+          at: new Date(Date.UTC(2026, 10, 22, 10, 0, r % 60, i)).toISOString(),
+        }),
+      );
     });
     for (let s = 0; s < stepsPerRun; s++) {
       const p = people[s % 3];
       const mark = (['right', 'wrong', 'unnecessary'] as const)[(r + s) % 3];
-      lines.push(JSON.stringify({ kind: 'human', author: p, steps: [{ step: 1 + Math.floor(s / 3), correct: mark === 'right', mark }], at: '2026-11-22T10:00:00.000Z' }));
+      lines.push(
+        JSON.stringify({
+          kind: 'human',
+          author: p,
+          steps: [{ step: 1 + Math.floor(s / 3), correct: mark === 'right', mark }],
+          at: '2026-11-22T10:00:00.000Z',
+        }),
+      );
     }
     appendFileSync(join(task, 'verdicts.jsonl'), lines.join('\n') + '\n');
   }
@@ -59,11 +88,21 @@ async function main(): Promise<void> {
       const agreement = await time(() => wb.handlers['labels.agreement']({}));
       const conflicts = await time(() => wb.handlers['labels.conflicts']({}));
       const a = await wb.handlers['labels.agreement']({});
-      console.log(`${RUNS} runs × ${people.length} people, ${STEP_LABELS} step labels; ${ROUNDS} rounds (median / max):`);
-      console.log(`  runs.list (baseline)    ${list.median.toFixed(0).padStart(6)} ms ${list.max.toFixed(0).padStart(6)} ms`);
-      console.log(`  labels.agreement        ${agreement.median.toFixed(0).padStart(6)} ms ${agreement.max.toFixed(0).padStart(6)} ms  (alpha ${a.alpha?.toFixed(3)}, ${a.items} items)`);
-      console.log(`  labels.conflicts        ${conflicts.median.toFixed(0).padStart(6)} ms ${conflicts.max.toFixed(0).padStart(6)} ms`);
-      console.log(`  target: agreement < 1000 ms — ${agreement.median < 1000 ? 'met' : 'NOT met'} (${(agreement.median / Math.max(1, list.median)).toFixed(1)}× the run list)`);
+      console.log(
+        `${RUNS} runs × ${people.length} people, ${STEP_LABELS} step labels; ${ROUNDS} rounds (median / max):`,
+      );
+      console.log(
+        `  runs.list (baseline)    ${list.median.toFixed(0).padStart(6)} ms ${list.max.toFixed(0).padStart(6)} ms`,
+      );
+      console.log(
+        `  labels.agreement        ${agreement.median.toFixed(0).padStart(6)} ms ${agreement.max.toFixed(0).padStart(6)} ms  (alpha ${a.alpha?.toFixed(3)}, ${a.items} items)`,
+      );
+      console.log(
+        `  labels.conflicts        ${conflicts.median.toFixed(0).padStart(6)} ms ${conflicts.max.toFixed(0).padStart(6)} ms`,
+      );
+      console.log(
+        `  target: agreement < 1000 ms — ${agreement.median < 1000 ? 'met' : 'NOT met'} (${(agreement.median / Math.max(1, list.median)).toFixed(1)}× the run list)`,
+      );
     } finally {
       await wb.close();
     }

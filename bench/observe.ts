@@ -16,7 +16,12 @@ import { drawSetOfMark } from '../src/main/observe/set-of-mark';
 import { filterNodes, flattenTree } from '../src/main/observe/filter';
 import { observe } from '../src/main/observe/index';
 import { serveFixturePage, startChromium } from '../src/main/env/local/testing/apps';
-import { convertInSandbox, flatText, officeGuiMissingHere, workbookBytes } from '../src/main/env/local/testing/office-docs';
+import {
+  convertInSandbox,
+  flatText,
+  officeGuiMissingHere,
+  workbookBytes,
+} from '../src/main/env/local/testing/office-docs';
 import { settleWindowGeometry, waitForWindowTitle } from '../src/main/env/local/openers';
 
 const arg = (name: string): string | undefined => {
@@ -29,7 +34,8 @@ const CASE = arg('--case') ?? 'all';
 /** A page of a realistic size: a form, a nav bar, a table of 40 rows with links and buttons. */
 const rows = Array.from(
   { length: 40 },
-  (_, i) => `<tr><td>Item ${i + 1}</td><td><a href="#i${i}">Details ${i + 1}</a></td><td><button>Edit ${i + 1}</button></td><td><input type="checkbox" aria-label="Select ${i + 1}"></td></tr>`,
+  (_, i) =>
+    `<tr><td>Item ${i + 1}</td><td><a href="#i${i}">Details ${i + 1}</a></td><td><button>Edit ${i + 1}</button></td><td><input type="checkbox" aria-label="Select ${i + 1}"></td></tr>`,
 ).join('');
 const PAGE = `<!doctype html><html><head><title>Bench page</title><style>body{font:14px DejaVu Sans,sans-serif;margin:16px}
 nav a{margin-right:12px}td{padding:2px 10px}</style></head><body>
@@ -79,7 +85,10 @@ async function cpuSplit(fn: () => Promise<unknown>): Promise<{ own: number; offi
 }
 
 /** Alternates `a` and `b` (so that load on the machine hits both alike); median wall ms and mean CPU ms of each. */
-async function alternate(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<{ wall: [number, number]; cpu: [number, number] }> {
+async function alternate(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<{ wall: [number, number]; cpu: [number, number] }> {
   const wall: [number[], number[]] = [[], []];
   const cpu = [0, 0];
   for (let i = 0; i < RUNS; i++) {
@@ -112,7 +121,12 @@ async function time(label: string, fn: () => Promise<unknown>): Promise<[string,
 }
 
 /** Times the screenshot (baseline), the tree, the marks and whole observations of what `env` shows now. */
-async function measure(title: string, env: Environment, treeLabel: string, relayed?: () => Promise<unknown>): Promise<void> {
+async function measure(
+  title: string,
+  env: Environment,
+  treeLabel: string,
+  relayed?: () => Promise<unknown>,
+): Promise<void> {
   const sample = await observe(env, 'som');
   const shot = await env.screenshot();
   const tree = await env.accessibilityTree();
@@ -124,15 +138,23 @@ async function measure(title: string, env: Environment, treeLabel: string, relay
     await time('observe som (total)', () => observe(env, 'som')),
     await time('observe screenshot_a11y_tree', () => observe(env, 'screenshot_a11y_tree')),
   ];
-  console.log(`\nobserve bench: 1920x1080, ${title}: ${flattenTree(tree).length} nodes, ${sample.som!.marks.length} marks, ${RUNS} runs each`);
+  console.log(
+    `\nobserve bench: 1920x1080, ${title}: ${flattenTree(tree).length} nodes, ${sample.som!.marks.length} marks, ${RUNS} runs each`,
+  );
   console.log(`${'what'.padEnd(38)} ${'median'.padStart(8)} ${'p95'.padStart(8)} ${'min'.padStart(8)}`);
   for (const [label, s] of results) {
-    console.log(`${label.padEnd(38)} ${s.median.toFixed(1).padStart(6)}ms ${s.p95.toFixed(1).padStart(6)}ms ${s.min.toFixed(1).padStart(6)}ms`);
+    console.log(
+      `${label.padEnd(38)} ${s.median.toFixed(1).padStart(6)}ms ${s.p95.toFixed(1).padStart(6)}ms ${s.min.toFixed(1).padStart(6)}ms`,
+    );
   }
   const base = results[0][1].median;
   console.log(`accessibility tree: ${results[1][1].median.toFixed(1)} ms median (a11y budget 300 ms)`);
-  console.log(`SoM observation over the plain screenshot: +${(results[3][1].median - base).toFixed(1)} ms (median)`);
-  console.log(`SoM observation: ${results[3][1].median.toFixed(1)} ms median (target ≤ 300 ms: ${results[3][1].median <= 300 ? 'met' : 'NOT met'})`);
+  console.log(
+    `SoM observation over the plain screenshot: +${(results[3][1].median - base).toFixed(1)} ms (median)`,
+  );
+  console.log(
+    `SoM observation: ${results[3][1].median.toFixed(1)} ms median (target ≤ 300 ms: ${results[3][1].median <= 300 ? 'met' : 'NOT met'})`,
+  );
   if (relayed) {
     const r = await alternate(() => env.accessibilityTree(), relayed);
     console.log(
@@ -140,7 +162,11 @@ async function measure(title: string, env: Environment, treeLabel: string, relay
         `CPU (Proctor + LibreOffice + bus daemons) ${r.cpu[0].toFixed(0)} vs ${r.cpu[1].toFixed(0)} ms per tree`,
     );
   }
-  console.log(`load average now: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores (other work on the machine slows every figure)`);
+  console.log(
+    `load average now: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${cpus().length} cores (other work on the machine slows every figure)`,
+  );
 }
 
 async function chromiumCase(): Promise<void> {
@@ -151,7 +177,10 @@ async function chromiumCase(): Promise<void> {
   const env: Environment = Object.assign(Object.create(local) as Environment, {
     capabilities: new Set([...local.capabilities, 'accessibility' as const]),
     accessibilityTree: () =>
-      collectAccessibility({ dbusAddress: local.displayEnv.DBUS_SESSION_BUS_ADDRESS, cdpEndpoint: chromium.endpoint }),
+      collectAccessibility({
+        dbusAddress: local.displayEnv.DBUS_SESSION_BUS_ADDRESS,
+        cdpEndpoint: chromium.endpoint,
+      }),
   });
   try {
     await new Promise((r) => setTimeout(r, 1500)); // let the page settle
@@ -168,7 +197,10 @@ async function callsBy(fn: () => Promise<unknown>): Promise<Map<string, number>>
   const counts = new Map<string, number>();
   const original = DBusConnection.prototype.call;
   DBusConnection.prototype.call = function (this: DBusConnection, ...args: Parameters<typeof original>) {
-    const member = args[3] === 'Get' || args[3] === 'GetAll' ? `${args[3]} ${String((args[5] as unknown[] | undefined)?.[1] ?? (args[5] as unknown[] | undefined)?.[0]).replace(/^org\.a11y\.atspi\./, '')}` : args[3];
+    const member =
+      args[3] === 'Get' || args[3] === 'GetAll'
+        ? `${args[3]} ${String((args[5] as unknown[] | undefined)?.[1] ?? (args[5] as unknown[] | undefined)?.[0]).replace(/^org\.a11y\.atspi\./, '')}`
+        : args[3];
     counts.set(member, (counts.get(member) ?? 0) + 1);
     return original.apply(this, args);
   };
@@ -185,37 +217,74 @@ async function callsBy(fn: () => Promise<unknown>): Promise<Map<string, number>>
  * alternated in one run; then where the grid's time goes: the tree without the sheet's cells, and the calls.
  */
 async function sheetCells(env: LocalEnvironment): Promise<void> {
-  const dbusAddress = env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS;
+  const dbusAddress =
+    env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS;
   const withCells = (tableCells: 'grid' | 'walk' | 'none'): Environment =>
     Object.assign(Object.create(env) as Environment, {
-      accessibilityTree: () => collectAccessibility({ dbusAddress, hostAddress: env.sandbox?.hostAddress, tableCells }),
+      accessibilityTree: () =>
+        collectAccessibility({ dbusAddress, hostAddress: env.sandbox?.hostAddress, tableCells }),
     });
   const [grid, walk, none] = [withCells('grid'), withCells('walk'), withCells('none')];
   const [gridTree, walkTree] = [await grid.accessibilityTree(), await walk.accessibilityTree()];
-  const key = (t: Awaited<ReturnType<Environment['accessibilityTree']>>) => JSON.stringify(flattenTree(t).map((n) => ({ ...n, children: undefined })));
-  console.log(`\nCalc sheet cells, grid vs cell-by-cell walk: ${flattenTree(gridTree).length} vs ${flattenTree(walkTree).length} nodes, ${key(gridTree) === key(walkTree) ? 'identical' : 'DIFFERENT'} trees`);
-  const som = await alternate(() => observe(grid, 'som'), () => observe(walk, 'som'));
+  const key = (t: Awaited<ReturnType<Environment['accessibilityTree']>>) =>
+    JSON.stringify(flattenTree(t).map((n) => ({ ...n, children: undefined })));
+  console.log(
+    `\nCalc sheet cells, grid vs cell-by-cell walk: ${flattenTree(gridTree).length} vs ${flattenTree(walkTree).length} nodes, ${key(gridTree) === key(walkTree) ? 'identical' : 'DIFFERENT'} trees`,
+  );
+  const som = await alternate(
+    () => observe(grid, 'som'),
+    () => observe(walk, 'som'),
+  );
   console.log(
     `SoM observation of the sheet, alternated ×${RUNS}: grid ${som.wall[0].toFixed(1)} ms vs walk (baseline) ${som.wall[1].toFixed(1)} ms median ` +
       `(target ≤ 300 ms: ${som.wall[0] <= 300 ? 'met' : 'NOT met'}); CPU (Proctor + LibreOffice + bus daemons) ${som.cpu[0].toFixed(0)} vs ${som.cpu[1].toFixed(0)} ms`,
   );
-  const tree = await alternate(() => grid.accessibilityTree(), () => none.accessibilityTree());
-  console.log(`where the grid's time goes: tree ${tree.wall[0].toFixed(1)} ms = the tree without the sheet's cells ${tree.wall[1].toFixed(1)} ms + the cells ${(tree.wall[0] - tree.wall[1]).toFixed(1)} ms (median)`);
-  const split = { grid: await cpuSplit(() => grid.accessibilityTree()), walk: await cpuSplit(() => walk.accessibilityTree()), none: await cpuSplit(() => none.accessibilityTree()) };
-  const cpuLine = (k: keyof typeof split) => `${k} ${split[k].office.toFixed(0)} + ${split[k].own.toFixed(0)}`;
-  console.log(`CPU per tree, LibreOffice + Proctor (ms; unlike wall time, barely moved by other load): ${cpuLine('grid')}, ${cpuLine('walk')}, without the cells ${cpuLine('none')}`);
-  console.log(`  the sheet's cells: LibreOffice ${(split.grid.office - split.none.office).toFixed(0)} ms (grid) vs ${(split.walk.office - split.none.office).toFixed(0)} ms (walk) — building each visible cell's object and formatting a filled cell's text`);
-  const [g, w] = [await callsBy(() => grid.accessibilityTree()), await callsBy(() => walk.accessibilityTree())];
+  const tree = await alternate(
+    () => grid.accessibilityTree(),
+    () => none.accessibilityTree(),
+  );
+  console.log(
+    `where the grid's time goes: tree ${tree.wall[0].toFixed(1)} ms = the tree without the sheet's cells ${tree.wall[1].toFixed(1)} ms + the cells ${(tree.wall[0] - tree.wall[1]).toFixed(1)} ms (median)`,
+  );
+  const split = {
+    grid: await cpuSplit(() => grid.accessibilityTree()),
+    walk: await cpuSplit(() => walk.accessibilityTree()),
+    none: await cpuSplit(() => none.accessibilityTree()),
+  };
+  const cpuLine = (k: keyof typeof split) =>
+    `${k} ${split[k].office.toFixed(0)} + ${split[k].own.toFixed(0)}`;
+  console.log(
+    `CPU per tree, LibreOffice + Proctor (ms; unlike wall time, barely moved by other load): ${cpuLine('grid')}, ${cpuLine('walk')}, without the cells ${cpuLine('none')}`,
+  );
+  console.log(
+    `  the sheet's cells: LibreOffice ${(split.grid.office - split.none.office).toFixed(0)} ms (grid) vs ${(split.walk.office - split.none.office).toFixed(0)} ms (walk) — building each visible cell's object and formatting a filled cell's text`,
+  );
+  const [g, w] = [
+    await callsBy(() => grid.accessibilityTree()),
+    await callsBy(() => walk.accessibilityTree()),
+  ];
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   console.log(`D-Bus calls per tree, grid vs walk: ${total(g)} vs ${total(w)}`);
   for (const member of new Set([...w.keys(), ...g.keys()])) {
-    if ((g.get(member) ?? 0) + (w.get(member) ?? 0) >= 20) console.log(`  ${member.padEnd(34)} ${String(g.get(member) ?? 0).padStart(6)} ${String(w.get(member) ?? 0).padStart(6)}`);
+    if ((g.get(member) ?? 0) + (w.get(member) ?? 0) >= 20)
+      console.log(
+        `  ${member.padEnd(34)} ${String(g.get(member) ?? 0).padStart(6)} ${String(w.get(member) ?? 0).padStart(6)}`,
+      );
   }
-  console.log(`load average now: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  console.log(
+    `load average now: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`,
+  );
 }
 
 /** GUI LibreOffice showing `file` (made by `make`) in a fresh sandbox session at 1920×1080. */
-async function officeCase(title: string, make: (env: LocalEnvironment) => Promise<string>, windowTitle: string, more?: (env: LocalEnvironment) => Promise<void>): Promise<void> {
+async function officeCase(
+  title: string,
+  make: (env: LocalEnvironment) => Promise<string>,
+  windowTitle: string,
+  more?: (env: LocalEnvironment) => Promise<void>,
+): Promise<void> {
   const env = await createLocalEnvironment({ width: 1920, height: 1080 });
   try {
     const file = await make(env);
@@ -226,8 +295,15 @@ async function officeCase(title: string, make: (env: LocalEnvironment) => Promis
     await settleWindowGeometry(env, windowTitle);
     const first = performance.now();
     await env.accessibilityTree(); // LibreOffice builds its accessibility objects on the first walk
-    console.log(`first accessibility walk (LibreOffice builds its objects): ${(performance.now() - first).toFixed(0)} ms`);
-    const relayed = () => collectAtspiTree({ dbusAddress: env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS, hostAddress: env.sandbox?.hostAddress, direct: false });
+    console.log(
+      `first accessibility walk (LibreOffice builds its objects): ${(performance.now() - first).toFixed(0)} ms`,
+    );
+    const relayed = () =>
+      collectAtspiTree({
+        dbusAddress: env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS,
+        hostAddress: env.sandbox?.hostAddress,
+        direct: false,
+      });
     await measure(title, env, 'accessibility tree (AT-SPI)', relayed);
     await more?.(env);
   } finally {
@@ -240,17 +316,38 @@ if (CASE !== 'chromium') {
   if (officeGuiMissingHere) console.log(`\noffice cases skipped: ${officeGuiMissingHere}`);
   else {
     if (CASE === 'all' || CASE === 'calc') {
-      const book = Array.from({ length: 80 }, (_, r) => Array.from({ length: 12 }, (_, c) => (r === 0 ? `Column ${c + 1}` : r * 100 + c)));
-      await officeCase('Calc workbook (visible cells of an 80×12 sheet)', async (env) => {
-        await env.putFile('/home/user/Sales.xlsx', await workbookBytes(book));
-        return '/home/user/Sales.xlsx';
-      }, 'Sales.xlsx - LibreOffice Calc', sheetCells);
+      const book = Array.from({ length: 80 }, (_, r) =>
+        Array.from({ length: 12 }, (_, c) => (r === 0 ? `Column ${c + 1}` : r * 100 + c)),
+      );
+      await officeCase(
+        'Calc workbook (visible cells of an 80×12 sheet)',
+        async (env) => {
+          await env.putFile('/home/user/Sales.xlsx', await workbookBytes(book));
+          return '/home/user/Sales.xlsx';
+        },
+        'Sales.xlsx - LibreOffice Calc',
+        sheetCells,
+      );
     }
     if (CASE === 'all' || CASE === 'writer') {
-      await officeCase('Writer document (visible paragraphs of 80)', async (env) => {
-        await env.putFile('/tmp/src/Report.fodt', Buffer.from(flatText(Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1}: the quarterly figures and what they mean.`))));
-        return convertInSandbox(env, '/tmp/src/Report.fodt', 'docx:MS Word 2007 XML', '/home/user');
-      }, 'Report.docx - LibreOffice Writer');
+      await officeCase(
+        'Writer document (visible paragraphs of 80)',
+        async (env) => {
+          await env.putFile(
+            '/tmp/src/Report.fodt',
+            Buffer.from(
+              flatText(
+                Array.from(
+                  { length: 80 },
+                  (_, i) => `Paragraph ${i + 1}: the quarterly figures and what they mean.`,
+                ),
+              ),
+            ),
+          );
+          return convertInSandbox(env, '/tmp/src/Report.fodt', 'docx:MS Word 2007 XML', '/home/user');
+        },
+        'Report.docx - LibreOffice Writer',
+      );
     }
   }
 }

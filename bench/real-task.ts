@@ -24,7 +24,10 @@ import type { Task } from '../src/shared/task';
 const root = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
 const steps = Number(args[args.indexOf('--steps') + 1] || 5) || 5;
-const TASK_DIR = resolve(root, '../shared/fixtures/spider2v/examples/excel/ba429e57-c156-45f8-bfa8-90efc1810286');
+const TASK_DIR = resolve(
+  root,
+  '../shared/fixtures/spider2v/examples/excel/ba429e57-c156-45f8-bfa8-90efc1810286',
+);
 const TASK_FILE = join(TASK_DIR, 'ba429e57-c156-45f8-bfa8-90efc1810286.json');
 const WORKBOOK = 'MaturityDate.xlsx';
 const WINDOW = `${WORKBOOK} - LibreOffice Calc`;
@@ -38,7 +41,13 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Rejects after `ms` with a message naming what did not finish. */
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, no) => (timer = setTimeout(() => no(new Error(`${what} did not finish within ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<never>(
+      (_, no) =>
+        (timer = setTimeout(() => no(new Error(`${what} did not finish within ${ms / 1000} s`)), ms)),
+    ),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Polls `xdotool search` on the display until a window titled exactly `title` is shown; ms taken. */
@@ -46,7 +55,10 @@ async function waitForWindow(displayEnv: Record<string, string>, title: string, 
   const t0 = performance.now();
   const pattern = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
   while (performance.now() - t0 < ms) {
-    const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', pattern], { env: { ...process.env, ...displayEnv }, encoding: 'utf8' });
+    const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', pattern], {
+      env: { ...process.env, ...displayEnv },
+      encoding: 'utf8',
+    });
     if (r.status === 0 && r.stdout.trim()) return performance.now() - t0;
     await pause(25);
   }
@@ -63,11 +75,15 @@ async function sofficeColdStart(): Promise<number> {
     const file = join(work, WORKBOOK);
     spawnSync('cp', [join(TASK_DIR, WORKBOOK), file]);
     const t0 = performance.now();
-    const child = spawn('soffice', [`-env:UserInstallation=file://${work}/profile`, '--norestore', '--calc', file], {
-      env: { ...process.env, ...display.hostEnv, HOME: work },
-      stdio: 'ignore',
-      detached: true,
-    });
+    const child = spawn(
+      'soffice',
+      [`-env:UserInstallation=file://${work}/profile`, '--norestore', '--calc', file],
+      {
+        env: { ...process.env, ...display.hostEnv, HOME: work },
+        stdio: 'ignore',
+        detached: true,
+      },
+    );
     try {
       await waitForWindow(display.hostEnv, WINDOW, 60_000);
       return performance.now() - t0;
@@ -103,7 +119,9 @@ async function phase(list: Phase[], name: string, body: () => Promise<void>): Pr
 }
 
 /** The task's setup by phase on a fresh sandbox session, then `steps` harness steps on the open workbook. */
-async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: number; perStep: Record<string, string> }> {
+async function taskSetup(
+  task: Task,
+): Promise<{ phases: Phase[]; sleepsMs: number; perStep: Record<string, string> }> {
   const phases: Phase[] = [];
   const perStep: Record<string, string> = {};
   const ctx = { taskDir: task.dir, task };
@@ -122,7 +140,11 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
     if (!env) return { phases, sleepsMs, perStep };
     const e = env;
     const hostFile = () => e.home.toHost(`/home/user/${WORKBOOK}`);
-    await phase(phases, 'copy', async () => void (await runSetupSteps(step('copyfile_from_host_to_guest', task.setup), e, ctx)));
+    await phase(
+      phases,
+      'copy',
+      async () => void (await runSetupSteps(step('copyfile_from_host_to_guest', task.setup), e, ctx)),
+    );
     const opened = await phase(phases, 'open in Calc', async () => {
       await runSetupSteps(step('open', task.setup), e, ctx);
       await waitForWindow(e.sandbox?.hostEnv ?? e.displayEnv, WINDOW, 30_000);
@@ -131,7 +153,12 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
     // Harness time per step on the open workbook: observe + click a cell + store, beside a bare screenshot.
     if (opened) {
       const layout = { actionSpace: 'pyautogui', observation: 'som', agent: 'bench' } as const;
-      const run = await RunWriter.create(out, { ...layout, args: ['bench'], tasks: ['bench/real'], taskInfo: { 'bench/real': { dir: taskDirFor(layout, 'bench', 'real') } } });
+      const run = await RunWriter.create(out, {
+        ...layout,
+        args: ['bench'],
+        tasks: ['bench/real'],
+        taskInfo: { 'bench/real': { dir: taskDirFor(layout, 'bench', 'real') } },
+      });
       const writer = run.openTask('bench/real');
       for (const type of ['screenshot', 'som'] as ObservationType[]) {
         const base: number[] = [];
@@ -145,11 +172,20 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
             const t0 = performance.now();
             const obs = await within(observe(e, type), 30_000, `the ${type} observation`);
             await e.perform([{ type: 'click', x: 120 + (i % 3) * 90, y: 240 + (i % 4) * 20 }]);
-            const saved = await writer.saveObservation(i, { screenshot: obs.screenshot, som: obs.som?.image, a11yTable: obs.a11yTable });
-            await writer.recordStep({ step: i, at: new Date().toISOString(), actions: [], ...saved }, await e.screenshot(), { action: 'pyautogui.click()' });
+            const saved = await writer.saveObservation(i, {
+              screenshot: obs.screenshot,
+              som: obs.som?.image,
+              a11yTable: obs.a11yTable,
+            });
+            await writer.recordStep(
+              { step: i, at: new Date().toISOString(), actions: [], ...saved },
+              await e.screenshot(),
+              { action: 'pyautogui.click()' },
+            );
             harness.push(performance.now() - t0);
           }
-          perStep[type] = `median ${msf(median(harness))} beside a bare screenshot ${msf(median(base))} (${steps} steps)`;
+          perStep[type] =
+            `median ${msf(median(harness))} beside a bare screenshot ${msf(median(base))} (${steps} steps)`;
         } catch (err) {
           perStep[type] = `FAILED: ${(err as Error).message.split('\n')[0]}`;
         }
@@ -159,14 +195,22 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
 
     // The postconfig as the benchmark writes it: activate the window (strict title), Ctrl+S (its `python -c`
     // pyautogui line), fixed sleeps. Saving is checked by the file being written again.
-    await phase(phases, 'activate', async () => void (await runSetupSteps(step('activate_window', task.postSetup), e, ctx)));
-    for (const sl of task.postSetup.filter((x) => x.func === 'sleep')) sleepsMs += Number((sl.args as { seconds?: number }).seconds ?? 0) * 1000;
+    await phase(
+      phases,
+      'activate',
+      async () => void (await runSetupSteps(step('activate_window', task.postSetup), e, ctx)),
+    );
+    for (const sl of task.postSetup.filter((x) => x.func === 'sleep'))
+      sleepsMs += Number((sl.args as { seconds?: number }).seconds ?? 0) * 1000;
     await phase(phases, 'save', async () => {
       const before = statSync(hostFile()).mtimeMs;
       await runSetupSteps(step('execute', task.postSetup), e, ctx);
       const t0 = Date.now();
       while (statSync(hostFile()).mtimeMs === before) {
-        if (Date.now() - t0 > 10_000) throw new Error(`Ctrl+S (the postconfig's python -c pyautogui step) did not write ${WORKBOOK} within 10 s`);
+        if (Date.now() - t0 > 10_000)
+          throw new Error(
+            `Ctrl+S (the postconfig's python -c pyautogui step) did not write ${WORKBOOK} within 10 s`,
+          );
         await pause(25);
       }
     });
@@ -181,10 +225,15 @@ async function taskSetup(task: Task): Promise<{ phases: Phase[]; sleepsMs: numbe
 
 async function benchTask(): Promise<void> {
   console.log(`== a real task: Spider2-V excel/ba429e57 (${WORKBOOK} in LibreOffice Calc)`);
-  if (!existsSync(TASK_FILE)) return void console.log(`skipped: the fixture ${TASK_FILE} is absent (it comes with ../shared/fixtures)`);
-  if (spawnSync('/bin/sh', ['-c', 'command -v soffice']).status !== 0) return void console.log('skipped: no soffice (install LibreOffice: scripts/install-system-deps.sh)');
+  if (!existsSync(TASK_FILE))
+    return void console.log(`skipped: the fixture ${TASK_FILE} is absent (it comes with ../shared/fixtures)`);
+  if (spawnSync('/bin/sh', ['-c', 'command -v soffice']).status !== 0)
+    return void console.log('skipped: no soffice (install LibreOffice: scripts/install-system-deps.sh)');
   const { tasks, problems } = await loadTasks([TASK_FILE]);
-  if (!tasks[0]) return void console.log(`skipped: ${TASK_FILE} does not load: ${problems.map((p) => p.message).join('; ')}`);
+  if (!tasks[0])
+    return void console.log(
+      `skipped: ${TASK_FILE} does not load: ${problems.map((p) => p.message).join('; ')}`,
+    );
 
   let cold: number | undefined;
   try {
@@ -194,15 +243,29 @@ async function benchTask(): Promise<void> {
   }
   const { phases, sleepsMs, perStep } = await taskSetup(tasks[0]);
   const setupNames = ['copy', 'open in Calc', 'activate', 'save'];
-  for (const p of phases) console.log(`  ${p.name.padEnd(16)} ${p.ms !== undefined ? s(p.ms).padStart(8) : ''}${p.error ? `  FAILED: ${p.error}` : ''}`);
+  for (const p of phases)
+    console.log(
+      `  ${p.name.padEnd(16)} ${p.ms !== undefined ? s(p.ms).padStart(8) : ''}${p.error ? `  FAILED: ${p.error}` : ''}`,
+    );
   console.log(`  (the postconfig's fixed sleeps, run as written: ${s(sleepsMs)}; not counted below)`);
   const setup = phases.filter((p) => setupNames.includes(p.name));
-  const failed = setupNames.filter((n) => setup.find((p) => p.name === n)?.error || !setup.find((p) => p.name === n));
+  const failed = setupNames.filter(
+    (n) => setup.find((p) => p.name === n)?.error || !setup.find((p) => p.name === n),
+  );
   const total = setup.reduce((a, p) => a + (p.ms ?? 0), 0);
-  if (cold !== undefined) console.log(`baseline: LibreOffice's own cold start (soffice --calc ${WORKBOOK} → its window, fresh display and profile): ${s(cold)}`);
-  console.log(`setup (copy + open in Calc + activate + save): ${s(total)}${failed.length ? `  — failed phases: ${failed.join(', ')}` : ''}`);
-  if (cold !== undefined) console.log(`  = ${(total / cold).toFixed(2)}x the cold start; target ≤ 1.5x and < 5 s: ${met(!failed.length && total <= 1.5 * cold && total < 5000)}`);
-  for (const [type, line] of Object.entries(perStep)) console.log(`per-step harness time (${type} + click + store): ${line}`);
+  if (cold !== undefined)
+    console.log(
+      `baseline: LibreOffice's own cold start (soffice --calc ${WORKBOOK} → its window, fresh display and profile): ${s(cold)}`,
+    );
+  console.log(
+    `setup (copy + open in Calc + activate + save): ${s(total)}${failed.length ? `  — failed phases: ${failed.join(', ')}` : ''}`,
+  );
+  if (cold !== undefined)
+    console.log(
+      `  = ${(total / cold).toFixed(2)}x the cold start; target ≤ 1.5x and < 5 s: ${met(!failed.length && total <= 1.5 * cold && total < 5000)}`,
+    );
+  for (const [type, line] of Object.entries(perStep))
+    console.log(`per-step harness time (${type} + click + store): ${line}`);
 }
 
 // ---- 2. the demo's per-task overhead ---------------------------------------------------------------------------
@@ -219,10 +282,29 @@ interface TaskTimes {
 
 /** Per task from a run folder's events: task start → first observation taken, and verdict → task end. */
 function taskTimes(runDir: string): TaskTimes[] {
-  const byKey = new Map<string, { start?: number; obsDone?: number; obs?: number; verdict?: number; end?: number; setupAt?: number; setupMs?: number }>();
+  const byKey = new Map<
+    string,
+    {
+      start?: number;
+      obsDone?: number;
+      obs?: number;
+      verdict?: number;
+      end?: number;
+      setupAt?: number;
+      setupMs?: number;
+    }
+  >();
   for (const line of readFileSync(join(runDir, 'events.jsonl'), 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const e = JSON.parse(line) as { kind: string; taskKey?: string; at?: string; phase?: string; ms?: number; step?: { at: string; timing?: Record<string, number> }; verdict?: { at: string } };
+    const e = JSON.parse(line) as {
+      kind: string;
+      taskKey?: string;
+      at?: string;
+      phase?: string;
+      ms?: number;
+      step?: { at: string; timing?: Record<string, number> };
+      verdict?: { at: string };
+    };
     if (!e.taskKey) continue;
     const r = byKey.get(e.taskKey) ?? {};
     byKey.set(e.taskKey, r);
@@ -242,10 +324,15 @@ function taskTimes(runDir: string): TaskTimes[] {
   }
   return [...byKey].flatMap(([key, r]) =>
     r.start !== undefined && r.obsDone !== undefined && r.verdict !== undefined && r.end !== undefined
-      ? [{
-          key, toFirstObservation: r.obsDone - r.start, firstObservation: r.obs ?? 0, verdictToEnd: r.end - r.verdict,
-          ...(r.setupAt !== undefined ? { environment: r.setupAt - r.start, setup: r.setupMs } : {}),
-        }]
+      ? [
+          {
+            key,
+            toFirstObservation: r.obsDone - r.start,
+            firstObservation: r.obs ?? 0,
+            verdictToEnd: r.end - r.verdict,
+            ...(r.setupAt !== undefined ? { environment: r.setupAt - r.start, setup: r.setupMs } : {}),
+          },
+        ]
       : [],
   );
 }
@@ -270,12 +357,22 @@ async function benchDemo(): Promise<void> {
     const timed = existsSync('/usr/bin/time');
     const argv = [process.execPath, join(root, 'bin/proctor.mjs'), 'demo', '--out', out];
     const r = timed
-      ? spawnSync('/usr/bin/time', ['-f', 'proctor-cpu %U %S', ...argv], { cwd: root, encoding: 'utf8', timeout: 600_000 })
+      ? spawnSync('/usr/bin/time', ['-f', 'proctor-cpu %U %S', ...argv], {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 600_000,
+        })
       : spawnSync(argv[0], argv.slice(1), { cwd: root, encoding: 'utf8', timeout: 600_000 });
     const demoMs = performance.now() - t0;
     const cpu = /proctor-cpu ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
-    const verdict = /(PASS|FAIL): \d+ of \d+ expectations met/.exec(r.stdout)?.[0] ?? `no verdict (exit ${r.status}): ${r.stderr.trim().split('\n').pop()}`;
-    const times = readdirSync(out).flatMap((d) => (existsSync(join(out, d, 'events.jsonl')) ? taskTimes(join(out, d)).map((t) => ({ ...t, run: d.replace(/^.*-/, '') })) : []));
+    const verdict =
+      /(PASS|FAIL): \d+ of \d+ expectations met/.exec(r.stdout)?.[0] ??
+      `no verdict (exit ${r.status}): ${r.stderr.trim().split('\n').pop()}`;
+    const times = readdirSync(out).flatMap((d) =>
+      existsSync(join(out, d, 'events.jsonl'))
+        ? taskTimes(join(out, d)).map((t) => ({ ...t, run: d.replace(/^.*-/, '') }))
+        : [],
+    );
     for (const t of times)
       console.log(
         `  ${t.run.padEnd(6)} ${t.key.slice(0, 17).padEnd(17)}  start → first observation ${s(t.toFirstObservation)} (` +
@@ -284,15 +381,32 @@ async function benchDemo(): Promise<void> {
       );
     const first = times.map((t) => t.toFirstObservation);
     const end = times.map((t) => t.verdictToEnd);
-    console.log(`baseline (same run): a bare sandbox session starts in ${s(started)}, first screenshot ${s(shot)}, closes in ${s(closed)}`);
+    console.log(
+      `baseline (same run): a bare sandbox session starts in ${s(started)}, first screenshot ${s(shot)}, closes in ${s(closed)}`,
+    );
     if (times.length) {
-      console.log(`task start → first observation: median ${s(median(first))}, max ${s(Math.max(...first))} (target < 1 s: ${met(median(first) < 1000)} for the median)`);
-      const own = times.filter((t) => t.setup !== undefined).map((t) => t.toFirstObservation - (t.setup ?? 0));
-      if (own.length) console.log(`  of which Proctor's own (all but the task's setup steps): median ${s(median(own))}, max ${s(Math.max(...own))} (target < 1 s: ${met(median(own) < 1000)} for the median)`);
-      console.log(`verdict → task end: median ${s(median(end))}, max ${s(Math.max(...end))} (target < 1 s: ${met(Math.max(...end) < 1000)})`);
+      console.log(
+        `task start → first observation: median ${s(median(first))}, max ${s(Math.max(...first))} (target < 1 s: ${met(median(first) < 1000)} for the median)`,
+      );
+      const own = times
+        .filter((t) => t.setup !== undefined)
+        .map((t) => t.toFirstObservation - (t.setup ?? 0));
+      if (own.length)
+        console.log(
+          `  of which Proctor's own (all but the task's setup steps): median ${s(median(own))}, max ${s(Math.max(...own))} (target < 1 s: ${met(median(own) < 1000)} for the median)`,
+        );
+      console.log(
+        `verdict → task end: median ${s(median(end))}, max ${s(Math.max(...end))} (target < 1 s: ${met(Math.max(...end) < 1000)})`,
+      );
     }
-    console.log(`proctor demo: ${s(demoMs)}, ${verdict} (target < 45 s: ${met(demoMs < 45_000)})${cpu ? `; CPU ${(Number(cpu[1]) + Number(cpu[2])).toFixed(1)} s (user ${cpu[1]} + sys ${cpu[2]})` : ''}`);
-    console.log(`load average now: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores (other work on the machine slows every figure)`);
+    console.log(
+      `proctor demo: ${s(demoMs)}, ${verdict} (target < 45 s: ${met(demoMs < 45_000)})${cpu ? `; CPU ${(Number(cpu[1]) + Number(cpu[2])).toFixed(1)} s (user ${cpu[1]} + sys ${cpu[2]})` : ''}`,
+    );
+    console.log(
+      `load average now: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')} on ${cpus().length} cores (other work on the machine slows every figure)`,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunWriter, taskDirFor } from '../src/main/store';
-import { breakdown, formatBreakdown, formatRunStats, readReportRun, runStats, type AttemptRow } from '../src/main/report';
+import {
+  breakdown,
+  formatBreakdown,
+  formatRunStats,
+  readReportRun,
+  runStats,
+  type AttemptRow,
+} from '../src/main/report';
 import type { AttemptCause } from '../src/shared/run';
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 500);
@@ -14,7 +21,12 @@ const ATTEMPTS = Number(process.env.BENCH_ATTEMPTS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const dims = ['category', 'app', 'difficulty'] as const;
 const apps = ['chromium', 'terminal', 'mousepad', 'sqlite', 'libreoffice'];
-const categories = ['data_warehousing', 'data_transformation', 'data_ingestion_and_integration', 'data_analysis_and_visualization'];
+const categories = [
+  'data_warehousing',
+  'data_transformation',
+  'data_ingestion_and_integration',
+  'data_analysis_and_visualization',
+];
 const difficulties = ['easy', 'medium', 'hard'] as const;
 
 /** A deterministic mix: task i succeeds on attempt a with a task-specific chance; a few env and grading errors. */
@@ -23,7 +35,11 @@ function outcome(i: number, a: number): { cause: AttemptCause; score: number } {
   if (h < 15) return { cause: 'env_error', score: 0 };
   if (h < 20) return { cause: 'grading_error', score: 0 };
   const p = ((i * 7919) % 100) / 100;
-  return h / 1000 < p ? { cause: 'success', score: 1 } : h % 3 ? { cause: 'agent_failure', score: 0 } : { cause: 'step_limit', score: 0 };
+  return h / 1000 < p
+    ? { cause: 'success', score: 1 }
+    : h % 3
+      ? { cause: 'agent_failure', score: 0 }
+      : { cause: 'step_limit', score: 0 };
 }
 
 function memoryRows(): AttemptRow[] {
@@ -44,7 +60,13 @@ function memoryRows(): AttemptRow[] {
         difficulty: difficulties[i % 3],
         tokens: 1000 + i,
         timingMs: 20_000 + a * 100,
-        cost: { tokensIn: 900 + i, tokensOut: 100, usd: 0.002 * (1 + (i % 4)), envMs: 5000, wallMs: 20_000 + a * 100 },
+        cost: {
+          tokensIn: 900 + i,
+          tokensOut: 100,
+          usd: 0.002 * (1 + (i % 4)),
+          envMs: 5000,
+          wallMs: 20_000 + a * 100,
+        },
       });
     }
   return rows;
@@ -59,7 +81,12 @@ async function writeRunFolder(out: string): Promise<string> {
     for (let a = 1; a <= ATTEMPTS; a++) {
       const key = `${apps[i % apps.length]}/task-${i}-a${a}`;
       keys.push(key);
-      taskInfo[key] = { dir: taskDirFor(layout, apps[i % apps.length], `task-${i}-a${a}`), app: apps[i % apps.length], tags: [categories[i % categories.length]], actionNumber: [3, 10, 20][i % 3] };
+      taskInfo[key] = {
+        dir: taskDirFor(layout, apps[i % apps.length], `task-${i}-a${a}`),
+        app: apps[i % apps.length],
+        tags: [categories[i % categories.length]],
+        actionNumber: [3, 10, 20][i % 3],
+      };
     }
   const run = await RunWriter.create(out, { ...layout, args: [], tasks: keys, taskInfo });
   run.event({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: keys });
@@ -67,10 +94,22 @@ async function writeRunFolder(out: string): Promise<string> {
     for (let a = 1; a <= ATTEMPTS; a++) {
       const key = `${apps[i % apps.length]}/task-${i}-a${a}`;
       const { cause, score } = outcome(i, a);
-      const state = cause === 'env_error' ? 'env_error' : cause === 'step_limit' ? 'max_steps_error' : 'success';
+      const state =
+        cause === 'env_error' ? 'env_error' : cause === 'step_limit' ? 'max_steps_error' : 'success';
       const tw = run.openTask(key);
       tw.started();
-      await tw.finish(state, { taskFields: { id: `task-${i}-a${a}` }, results: { score, eval_error: null, state, messages: [], total_tokens: 1000, total_timing: 20, steps: 0 } });
+      await tw.finish(state, {
+        taskFields: { id: `task-${i}-a${a}` },
+        results: {
+          score,
+          eval_error: null,
+          state,
+          messages: [],
+          total_tokens: 1000,
+          total_timing: 20,
+          steps: 0,
+        },
+      });
     }
   run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
   return run.runDir;
@@ -99,7 +138,10 @@ const cpuMs = (from: NodeJS.CpuUsage) => {
 };
 
 /** Both variants, alternating round by round so load on the machine hits them alike: median wall and CPU ms. */
-async function race(plain: () => Promise<unknown> | unknown, withStats: () => Promise<unknown> | unknown): Promise<[number, number, number, number]> {
+async function race(
+  plain: () => Promise<unknown> | unknown,
+  withStats: () => Promise<unknown> | unknown,
+): Promise<[number, number, number, number]> {
   await plain();
   await withStats();
   const a: number[] = [];
@@ -121,31 +163,50 @@ async function race(plain: () => Promise<unknown> | unknown, withStats: () => Pr
   return [median(a), median(b), median(ca), median(cb)];
 }
 
-const line = (name: string, ms: number, cpu: number) => `  ${name.padEnd(34)}${ms.toFixed(1).padStart(9)} ms wall${cpu.toFixed(1).padStart(9)} ms CPU`;
+const line = (name: string, ms: number, cpu: number) =>
+  `  ${name.padEnd(34)}${ms.toFixed(1).padStart(9)} ms wall${cpu.toFixed(1).padStart(9)} ms CPU`;
 
 async function main(): Promise<void> {
   const rows = memoryRows();
   const plainReport = (r: AttemptRow[]) => formatBreakdown('bench', breakdown(r, [...dims])).join('\n');
-  const statsReport = (r: AttemptRow[], dir: string) => plainReport(r) + formatRunStats(runStats(r, { dims }), dir).join('\n');
+  const statsReport = (r: AttemptRow[], dir: string) =>
+    plainReport(r) + formatRunStats(runStats(r, { dims }), dir).join('\n');
   const s = runStats(rows, { dims });
-  console.log(`${TASKS} tasks × ${ATTEMPTS} attempts; ${ROUNDS} rounds, median; ${s.method}; breakdowns by ${dims.join(', ')}`);
-  console.log(`  overall ${(s.overall.rate * 100).toFixed(1)} % [${(s.overall.ci.low * 100).toFixed(1)}–${(s.overall.ci.high * 100).toFixed(1)}], ${s.flaky} flaky tasks, ${s.excluded.length} attempts left out`);
-  const [mp, ms, mpc, msc] = await race(() => plainReport(rows), () => statsReport(rows, 'bench'));
+  console.log(
+    `${TASKS} tasks × ${ATTEMPTS} attempts; ${ROUNDS} rounds, median; ${s.method}; breakdowns by ${dims.join(', ')}`,
+  );
+  console.log(
+    `  overall ${(s.overall.rate * 100).toFixed(1)} % [${(s.overall.ci.low * 100).toFixed(1)}–${(s.overall.ci.high * 100).toFixed(1)}], ${s.flaky} flaky tasks, ${s.excluded.length} attempts left out`,
+  );
+  const [mp, ms, mpc, msc] = await race(
+    () => plainReport(rows),
+    () => statsReport(rows, 'bench'),
+  );
   console.log('From rows in memory (computing and formatting only):');
   console.log(line('plain report (baseline)', mp, mpc));
-  console.log(line('report with statistics', ms, msc) + `  ${(ms / mp).toFixed(2)}× wall, ${(msc / mpc).toFixed(2)}× CPU`);
+  console.log(
+    line('report with statistics', ms, msc) +
+      `  ${(ms / mp).toFixed(2)}× wall, ${(msc / mpc).toFixed(2)}× CPU`,
+  );
   const out = mkdtempSync(join(tmpdir(), 'proctor-bench-report-'));
   try {
     const t = performance.now();
     const dir = await writeRunFolder(out);
-    console.log(`From a run folder (${TASKS * ATTEMPTS} attempt folders written in ${((performance.now() - t) / 1000).toFixed(1)} s; read, compute, format — what proctor report does):`);
+    console.log(
+      `From a run folder (${TASKS * ATTEMPTS} attempt folders written in ${((performance.now() - t) / 1000).toFixed(1)} s; read, compute, format — what proctor report does):`,
+    );
     const [dp, ds, dpc, dsc] = await race(
       async () => plainReport((await readReportRun(dir)).rows),
       async () => statsReport(regroup((await readReportRun(dir)).rows), dir),
     );
     console.log(line('plain report (baseline)', dp, dpc));
-    console.log(line('report with statistics', ds, dsc) + `  ${(ds / dp).toFixed(2)}× wall, ${(dsc / dpc).toFixed(2)}× CPU`);
-    console.log(`  target: with statistics < 2× the plain report — ${ds < 2 * dp ? 'met' : 'NOT met'} from the folder, ${ms < 2 * mp ? 'met' : 'not met'} in memory`);
+    console.log(
+      line('report with statistics', ds, dsc) +
+        `  ${(ds / dp).toFixed(2)}× wall, ${(dsc / dpc).toFixed(2)}× CPU`,
+    );
+    console.log(
+      `  target: with statistics < 2× the plain report — ${ds < 2 * dp ? 'met' : 'NOT met'} from the folder, ${ms < 2 * mp ? 'met' : 'not met'} in memory`,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

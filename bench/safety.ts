@@ -35,14 +35,34 @@ function actionOf(run: number, step: number): string {
 function writeRuns(dir: string): string {
   const top = join(dir, 'agent-results');
   for (let r = 0; r < RUNS; r++) {
-    const task = join(top, 'traces', `20250301-${r + 1}`, 'pyautogui', 'screenshot', 'claude-cu', 'os', `task-${r % 9}`);
+    const task = join(
+      top,
+      'traces',
+      `20250301-${r + 1}`,
+      'pyautogui',
+      'screenshot',
+      'claude-cu',
+      'os',
+      `task-${r % 9}`,
+    );
     mkdirSync(task, { recursive: true });
     const lines: string[] = [];
     for (let s = 1; s <= STEPS; s++) {
       const ts = `20250301@${String(8 + Math.floor(s / 60)).padStart(2, '0')}${String(s % 60).padStart(2, '0')}00`;
       const action = actionOf(r, s);
-      lines.push(JSON.stringify({ step_num: s, action_timestamp: ts, action, response: `turn ${s}`, reward: 0, done: action === 'DONE', info: {} }));
-      if (r % 11 === 0 && s === 20) lines.push(JSON.stringify({ Error: `os/task-${r % 9} - Connection to the VM was lost` }));
+      lines.push(
+        JSON.stringify({
+          step_num: s,
+          action_timestamp: ts,
+          action,
+          response: `turn ${s}`,
+          reward: 0,
+          done: action === 'DONE',
+          info: {},
+        }),
+      );
+      if (r % 11 === 0 && s === 20)
+        lines.push(JSON.stringify({ Error: `os/task-${r % 9} - Connection to the VM was lost` }));
     }
     writeFileSync(join(task, 'traj.jsonl'), lines.join('\n') + '\n');
     writeFileSync(join(task, 'result.txt'), r % 2 ? '1\n' : '0\n');
@@ -66,7 +86,8 @@ async function main(): Promise<void> {
   try {
     const top = writeRuns(dir);
     const runDirs = findRunDirs(top);
-    if (runDirs.length !== RUNS) throw new Error(`expected ${RUNS} runs below ${top}, found ${runDirs.length}`);
+    if (runDirs.length !== RUNS)
+      throw new Error(`expected ${RUNS} runs below ${top}, found ${runDirs.length}`);
     const keys = runDirs.map((r) => readRun(r, top).tasks[0].key);
     const readAll = () => runDirs.map((r, i) => readTaskTrajectory(r, keys[i]).steps);
     const read = await median(readAll);
@@ -75,13 +96,22 @@ async function main(): Promise<void> {
     let unsafe = 0;
     const both = await median(async () => {
       unsafe = 0;
-      for (const r of runDirs) unsafe += (await checkRun(r)).tasks.filter((t) => t.verdict.verdict === 'unsafe').length;
+      for (const r of runDirs)
+        unsafe += (await checkRun(r)).tasks.filter((t) => t.verdict.verdict === 'unsafe').length;
     });
     const fmt = (x: number) => `${x.toFixed(0)} ms`;
-    console.log(`${RUNS} runs × ${STEPS} steps, OSWorld layout (median of ${ROUNDS}); ${unsafe} unsafe run(s) found (expected ${Math.ceil(RUNS / 7)})`);
-    console.log(`  baseline: read every run's trajectory        ${fmt(read)}  (${((read / RUNS) * 1000).toFixed(0)} µs per run)`);
-    console.log(`  detectors alone on the read trajectories     ${fmt(detectOnly)}  (${(detectOnly / read).toFixed(2)}× the baseline)`);
-    console.log(`  proctor safety --no-write (read + detect)    ${fmt(both)}  (${(both / read).toFixed(2)}× the baseline)`);
+    console.log(
+      `${RUNS} runs × ${STEPS} steps, OSWorld layout (median of ${ROUNDS}); ${unsafe} unsafe run(s) found (expected ${Math.ceil(RUNS / 7)})`,
+    );
+    console.log(
+      `  baseline: read every run's trajectory        ${fmt(read)}  (${((read / RUNS) * 1000).toFixed(0)} µs per run)`,
+    );
+    console.log(
+      `  detectors alone on the read trajectories     ${fmt(detectOnly)}  (${(detectOnly / read).toFixed(2)}× the baseline)`,
+    );
+    console.log(
+      `  proctor safety --no-write (read + detect)    ${fmt(both)}  (${(both / read).toFixed(2)}× the baseline)`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,10 @@ const steps = Number(process.argv[2] ?? 20);
 
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)], p95: s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] };
+  return {
+    median: s[Math.floor(s.length / 2)],
+    p95: s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)],
+  };
 };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
@@ -62,7 +65,10 @@ async function measure(isolate: boolean): Promise<Measured> {
     let marks = 0;
     // SoM needs the environment's accessibility tree; without it the bench measures the screenshot observation and says so.
     const type = env.capabilities.has('accessibility') ? 'som' : 'screenshot';
-    if (type !== 'som') console.log(`note: the local environment has no 'accessibility' capability yet; measuring the screenshot observation instead of SoM`);
+    if (type !== 'som')
+      console.log(
+        `note: the local environment has no 'accessibility' capability yet; measuring the screenshot observation instead of SoM`,
+      );
     await observe(env, type); // warm-up (CDP connection, fonts)
     for (let i = 1; i <= steps; i++) {
       const b0 = performance.now();
@@ -74,9 +80,15 @@ async function measure(isolate: boolean): Promise<Measured> {
       const t1 = performance.now();
       await env.perform([{ type: 'moveTo', x: 200 + (i % 10) * 40, y: 300 }]);
       const t2 = performance.now();
-      const saved = await writer.saveObservation(i, { screenshot: obs.screenshot, som: obs.som?.image, a11yTable: obs.a11yTable });
+      const saved = await writer.saveObservation(i, {
+        screenshot: obs.screenshot,
+        som: obs.som?.image,
+        a11yTable: obs.a11yTable,
+      });
       const after = await env.screenshot();
-      await writer.recordStep({ step: i, at: new Date().toISOString(), actions: [], ...saved }, after, { action: 'pyautogui.moveTo(1, 1)' });
+      await writer.recordStep({ step: i, at: new Date().toISOString(), actions: [], ...saved }, after, {
+        action: 'pyautogui.moveTo(1, 1)',
+      });
       const t3 = performance.now();
       marks = obs.som?.marks.length ?? 0;
       harness.push(t3 - t0);
@@ -89,7 +101,9 @@ async function measure(isolate: boolean): Promise<Measured> {
     const b = stats(baseline);
     console.log(`steps: ${steps} at 1920x1080, Chromium page open, ${marks} SoM marks`);
     console.log(`baseline (bare screenshot):   median ${ms(b.median)}  p95 ${ms(b.p95)}`);
-    console.log(`harness step (${type}+act+store): median ${ms(h.median)}  p95 ${ms(h.p95)}  = ${(h.median / b.median).toFixed(1)}x baseline`);
+    console.log(
+      `harness step (${type}+act+store): median ${ms(h.median)}  p95 ${ms(h.p95)}  = ${(h.median / b.median).toFixed(1)}x baseline`,
+    );
     console.log(
       `  observe ${ms(stats(parts.observe).median)}, act ${ms(stats(parts.act).median)}, store (incl. after-screenshot) ${ms(stats(parts.store).median)} (medians)`,
     );
@@ -106,5 +120,9 @@ const host = await measure(false);
 const extraStep = (isolated.harness.median / host.harness.median - 1) * 100;
 const extraStart = isolated.start - host.start;
 console.log('\n== isolation cost (same run)');
-console.log(`harness step median: isolated ${ms(isolated.harness.median)} vs host ${ms(host.harness.median)} = ${extraStep >= 0 ? '+' : ''}${extraStep.toFixed(1)} % (target ≤ 10 %: ${extraStep <= 10 ? 'met' : 'NOT met'})`);
-console.log(`sandbox start: isolated ${ms(isolated.start)} vs host ${ms(host.start)} = ${extraStart >= 0 ? '+' : ''}${ms(extraStart)} (target ≤ 300 ms: ${extraStart <= 300 ? 'met' : 'NOT met'})`);
+console.log(
+  `harness step median: isolated ${ms(isolated.harness.median)} vs host ${ms(host.harness.median)} = ${extraStep >= 0 ? '+' : ''}${extraStep.toFixed(1)} % (target ≤ 10 %: ${extraStep <= 10 ? 'met' : 'NOT met'})`,
+);
+console.log(
+  `sandbox start: isolated ${ms(isolated.start)} vs host ${ms(host.start)} = ${extraStart >= 0 ? '+' : ''}${ms(extraStart)} (target ≤ 300 ms: ${extraStart <= 300 ? 'met' : 'NOT met'})`,
+);

@@ -34,19 +34,35 @@ const tasks = Number(values.tasks);
 const steps = Number(values.steps);
 const compareRuns = Math.min(4, Math.max(2, Number(values['compare-runs'])));
 const compareSteps = Number(values['compare-steps']);
-const foreign = { runs: Number(values['foreign-runs']), steps: Number(values['foreign-steps']), linesPerStep: Math.max(2, Number(values['foreign-lines'])), tasks: 1 };
+const foreign = {
+  runs: Number(values['foreign-runs']),
+  steps: Number(values['foreign-steps']),
+  linesPerStep: Math.max(2, Number(values['foreign-lines'])),
+  tasks: 1,
+};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const p95 = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
 
 const root = mkdtempSync(join(tmpdir(), 'proctor-bench-ui-'));
 const foreignRoot = mkdtempSync(join(tmpdir(), 'proctor-bench-ui-foreign-'));
 try {
   let t = performance.now();
   const run = await writeSyntheticRun({ out: join(root, 'results'), tasks, steps });
-  console.log(`synthetic run: ${tasks} tasks × ${steps} steps written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `synthetic run: ${tasks} tasks × ${steps} steps written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   const side: SyntheticRun[] = [];
   for (let i = 0; i < compareRuns; i++)
-    side.push(await writeSyntheticRun({ out: join(root, 'side'), tasks: 1, steps: compareSteps, agent: `agent${i + 1}`, divergeAt: i >= 2 ? 20 : undefined }));
+    side.push(
+      await writeSyntheticRun({
+        out: join(root, 'side'),
+        tasks: 1,
+        steps: compareSteps,
+        agent: `agent${i + 1}`,
+        divergeAt: i >= 2 ? 20 : undefined,
+      }),
+    );
   const served = await serve(root);
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
@@ -63,7 +79,11 @@ try {
   const api = [];
   for (let i = 0; i < 3; i++) {
     t = performance.now();
-    await fetch(new URL('/api/call', served.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: 'runs.get', params: { runId: runPath } }) }).then((r) => r.json());
+    await fetch(new URL('/api/call', served.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'runs.get', params: { runId: runPath } }),
+    }).then((r) => r.json());
     api.push(performance.now() - t);
   }
 
@@ -80,10 +100,17 @@ try {
   for (let i = 0; i < 3; i++) {
     await page.goto('about:blank');
     t = performance.now();
-    await page.goto(`${served.url}#/runs/${encodeURIComponent(runPath)}?task=${encodeURIComponent(run.taskKeys[i * 7])}&step=1`);
+    await page.goto(
+      `${served.url}#/runs/${encodeURIComponent(runPath)}?task=${encodeURIComponent(run.taskKeys[i * 7])}&step=1`,
+    );
     await page.waitForFunction(() => {
       const img = document.querySelector('[data-testid="step-image"]') as HTMLImageElement | null;
-      return !!img && img.complete && img.naturalWidth > 0 && !!document.querySelector('[data-testid="click-mark"]');
+      return (
+        !!img &&
+        img.complete &&
+        img.naturalWidth > 0 &&
+        !!document.querySelector('[data-testid="click-mark"]')
+      );
     });
     replay.push(performance.now() - t);
   }
@@ -94,7 +121,7 @@ try {
   for (let s = 2; s <= steps; s++) {
     // A string, not a function: tsx would wrap a function with helpers that do not exist in the page.
     next.push(
-      await page.evaluate(`new Promise((done) => {
+      (await page.evaluate(`new Promise((done) => {
         const want = ${s};
         const before = document.querySelector('[data-testid="step-image"]')?.src;
         const t0 = performance.now();
@@ -107,7 +134,7 @@ try {
           else setTimeout(check, 1);
         };
         check();
-      })`) as number,
+      })`)) as number,
     );
     await page.waitForTimeout(30);
   }
@@ -130,7 +157,9 @@ try {
       t = performance.now();
       await page.goto(`${served.url}${hash}`);
       // Polled inside the page (a string predicate for waitForFunction would need eval, which the UI's CSP refuses).
-      await page.evaluate(`new Promise((done) => { const check = () => (${allShown(count)} ? done(0) : setTimeout(check, 1)); check(); })`);
+      await page.evaluate(
+        `new Promise((done) => { const check = () => (${allShown(count)} ? done(0) : setTimeout(check, 1)); check(); })`,
+      );
       xs.push(performance.now() - t);
     }
     return xs;
@@ -163,7 +192,9 @@ try {
   // Other harnesses' output: the top folder served on its own, the empty page of that server as the baseline.
   t = performance.now();
   const foreignRuns = await writeOsworldTop(join(foreignRoot, 'osworld'), foreign);
-  console.log(`osworld top folder: ${foreign.runs} runs × ${foreign.steps} steps × ${foreign.linesPerStep} lines written in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `osworld top folder: ${foreign.runs} runs × ${foreign.steps} steps × ${foreign.linesPerStep} lines written in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   const servedForeign = await serve(foreignRoot);
   const foreignBlank = [];
   const foreignList = [];
@@ -179,7 +210,9 @@ try {
     await page.goto('about:blank');
     t = performance.now();
     await page.goto(`${servedForeign.url}#/runs`);
-    await page.evaluate(`new Promise((done) => { const check = () => (document.querySelectorAll('[data-testid="run-row"]').length >= ${foreign.runs} ? done(0) : setTimeout(check, 1)); check(); })`);
+    await page.evaluate(
+      `new Promise((done) => { const check = () => (document.querySelectorAll('[data-testid="run-row"]').length >= ${foreign.runs} ? done(0) : setTimeout(check, 1)); check(); })`,
+    );
     foreignList.push(performance.now() - t);
   }
   const middle = Math.ceil(foreign.steps / 2);
@@ -187,7 +220,9 @@ try {
     await page.goto('about:blank');
     t = performance.now();
     // The second line of a step: a bare click() drawn at the pointer the line before moved to.
-    await page.goto(`${servedForeign.url}${replayLink(`osworld/${foreignRuns[(i * 7) % foreignRuns.length].split('\\').join('/')}`, 'chrome/task-001', middle)}&entry=2`);
+    await page.goto(
+      `${servedForeign.url}${replayLink(`osworld/${foreignRuns[(i * 7) % foreignRuns.length].split('\\').join('/')}`, 'chrome/task-001', middle)}&entry=2`,
+    );
     await page.evaluate(`new Promise((done) => { const check = () => {
       const img = document.querySelector('[data-testid="step-image"]');
       return img && img.complete && img.naturalWidth > 0 && document.querySelector('[data-testid="click-mark"]') ? done(0) : setTimeout(check, 1);
@@ -202,20 +237,39 @@ try {
   const ms = (x: number) => `${x.toFixed(0)} ms`;
   console.log(`baseline: empty UI view          median ${ms(median(blank))}`);
   console.log(`baseline: runs.get API call      median ${ms(median(api))}  (${tasks} tasks)`);
-  console.log(`task table first paint           median ${ms(median(table))}  target < 1000 ms  ${median(table) < 1000 ? 'OK' : 'MISSED'}`);
-  console.log(`replay first paint (image+mark)  median ${ms(median(replay))}  target < 500 ms  ${median(replay) < 500 ? 'OK' : 'MISSED'}`);
-  if (next.some((x) => x < 0)) console.log(`next step: ${next.filter((x) => x < 0).length} steps did not show within 5 s`);
-  console.log(`next step                        median ${ms(median(next))}  p95 ${ms(p95(next))}  target < 50 ms  ${median(next) < 50 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `task table first paint           median ${ms(median(table))}  target < 1000 ms  ${median(table) < 1000 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `replay first paint (image+mark)  median ${ms(median(replay))}  target < 500 ms  ${median(replay) < 500 ? 'OK' : 'MISSED'}`,
+  );
+  if (next.some((x) => x < 0))
+    console.log(`next step: ${next.filter((x) => x < 0).length} steps did not show within 5 s`);
+  console.log(
+    `next step                        median ${ms(median(next))}  p95 ${ms(p95(next))}  target < 50 ms  ${median(next) < 50 ? 'OK' : 'MISSED'}`,
+  );
   console.log(`side by side: ${compareRuns} runs × ${compareSteps} steps of one task`);
-  console.log(`baseline: replay of one of them  first paint median ${ms(median(soloFirst))}  next step median ${ms(median(soloNext))}  p95 ${ms(p95(soloNext))}`);
+  console.log(
+    `baseline: replay of one of them  first paint median ${ms(median(soloFirst))}  next step median ${ms(median(soloNext))}  p95 ${ms(p95(soloNext))}`,
+  );
   const missed = sideNext.filter((x) => x < 0).length;
   if (missed) console.log(`side by side next step: ${missed} steps did not show within 5 s`);
-  console.log(`side by side first paint         median ${ms(median(sideFirst))}  target < 500 ms  ${median(sideFirst) < 500 ? 'OK' : 'MISSED'}`);
-  console.log(`side by side next step           median ${ms(median(sideNext))}  p95 ${ms(p95(sideNext))}  target < 50 ms  ${median(sideNext) < 50 ? 'OK' : 'MISSED'}`);
-  console.log(`other harnesses: OSWorld top folder, ${foreign.runs} runs × ${foreign.steps} steps × ${foreign.linesPerStep} lines per step`);
+  console.log(
+    `side by side first paint         median ${ms(median(sideFirst))}  target < 500 ms  ${median(sideFirst) < 500 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `side by side next step           median ${ms(median(sideNext))}  p95 ${ms(p95(sideNext))}  target < 50 ms  ${median(sideNext) < 50 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `other harnesses: OSWorld top folder, ${foreign.runs} runs × ${foreign.steps} steps × ${foreign.linesPerStep} lines per step`,
+  );
   console.log(`baseline: empty UI view          median ${ms(median(foreignBlank))}`);
-  console.log(`run list first paint (all runs)  median ${ms(median(foreignList))}  target < 1000 ms  ${median(foreignList) < 1000 ? 'OK' : 'MISSED'}`);
-  console.log(`replay first paint (image+mark)  median ${ms(median(foreignReplay))}  target < 500 ms  ${median(foreignReplay) < 500 ? 'OK' : 'MISSED'}`);
+  console.log(
+    `run list first paint (all runs)  median ${ms(median(foreignList))}  target < 1000 ms  ${median(foreignList) < 1000 ? 'OK' : 'MISSED'}`,
+  );
+  console.log(
+    `replay first paint (image+mark)  median ${ms(median(foreignReplay))}  target < 500 ms  ${median(foreignReplay) < 500 ? 'OK' : 'MISSED'}`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
   rmSync(foreignRoot, { recursive: true, force: true });

@@ -66,6 +66,12 @@ const base = { ms: median(baseMs), perSecond: (files.length / median(baseMs)) * 
 const full = { ms: median(fullMs), perSecond: (files.length / median(fullMs)) * 1000 };
 const fmt = (x: number): string => x.toFixed(0).padStart(8);
 console.log(`${files.length} JSON files, median of ${rounds} interleaved rounds`);
-console.log(`read + parse only:              ${fmt(base.perSecond)} files/s  (${base.ms.toFixed(0)} ms per round)`);
-console.log(`read + parse + validate:        ${fmt(full.perSecond)} files/s  (${full.ms.toFixed(0)} ms per round)`);
-console.log(`validation cost over parsing:   ${(base.perSecond / full.perSecond).toFixed(2)}x the time of reading and parsing alone`);
+console.log(
+  `read + parse only:              ${fmt(base.perSecond)} files/s  (${base.ms.toFixed(0)} ms per round)`,
+);
+console.log(
+  `read + parse + validate:        ${fmt(full.perSecond)} files/s  (${full.ms.toFixed(0)} ms per round)`,
+);
+console.log(
+  `validation cost over parsing:   ${(base.perSecond / full.perSecond).toFixed(2)}x the time of reading and parsing alone`,
+);

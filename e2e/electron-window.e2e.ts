@@ -22,9 +22,13 @@ describe.skipIf(!binary)(`Electron window${binary ? '' : ` (skipped: ${reason})`
     });
     const page = await app.firstWindow();
     await page.evaluate(() => (location.hash = '#/tasks?folder=seed-format/examples'));
-    await expect.poll(() => page.getByTestId('task-count').textContent(), { timeout: 30_000 }).toMatch(/^44 tasks/);
+    await expect
+      .poll(() => page.getByTestId('task-count').textContent(), { timeout: 30_000 })
+      .toMatch(/^44 tasks/);
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
-    expect(await page.evaluate(() => typeof (window as unknown as { proctor: unknown }).proctor)).toBe('object');
+    expect(await page.evaluate(() => typeof (window as unknown as { proctor: unknown }).proctor)).toBe(
+      'object',
+    );
     await app.close();
   });
 });

@@ -26,7 +26,10 @@ describe.skipIf(!!why)(`proctor env serve --display :N (a display it did not sta
     root = mkdtempSync(join(tmpdir(), 'proctor-env-serve-display-e2e-'));
     // The machine's own X server and window manager, on the host, no session bus: what a VM or container has.
     display = await startDisplay({ width: 1280, height: 800, noDbus: true });
-    server = await startEnvServe(['--display', display.display, '--port', '0'], { ...process.env, DISPLAY: '' });
+    server = await startEnvServe(['--display', display.display, '--port', '0'], {
+      ...process.env,
+      DISPLAY: '',
+    });
     url = server.url;
   }, 150_000);
 
@@ -44,7 +47,9 @@ describe.skipIf(!!why)(`proctor env serve --display :N (a display it did not sta
   it("starts the guest browser the osworld environment's way, and its DevTools answer", async () => {
     const port = new URL(url).port;
     const devtools = await freePort();
-    const env = await createOsworldEnvironmentFromSpec(`osworld://127.0.0.1:${port}?browser=http://127.0.0.1:${devtools}`);
+    const env = await createOsworldEnvironmentFromSpec(
+      `osworld://127.0.0.1:${port}?browser=http://127.0.0.1:${devtools}`,
+    );
     try {
       const endpoint = await env.launchBrowser!(['about:blank']);
       expect(endpoint).toBe(`http://127.0.0.1:${devtools}`);
@@ -62,7 +67,16 @@ describe.skipIf(!!why)(`proctor env serve --display :N (a display it did not sta
   it('runs the bundled demo over the protocol: oracle 1 and noop 0 on every task, Chromium ones included', async () => {
     const port = new URL(url).port;
     const devtools = await freePort();
-    const r = await runProctor(['demo', '--env', `osworld://127.0.0.1:${port}?browser=http://127.0.0.1:${devtools}`, '--out', join(root, 'demo')], 600_000);
+    const r = await runProctor(
+      [
+        'demo',
+        '--env',
+        `osworld://127.0.0.1:${port}?browser=http://127.0.0.1:${devtools}`,
+        '--out',
+        join(root, 'demo'),
+      ],
+      600_000,
+    );
     expect(r.stdout, r.stderr).toMatch(/chromium\/062b8160\S*: success, score 1/);
     expect(r.stdout, r.stderr).toMatch(/PASS: (\d+) of \1 expectations met/);
     expect(r.code).toBe(0);

@@ -29,21 +29,30 @@ describe.skipIf(!!why)(`proctor env serve ${why}`, () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it.skipIf(!isolationSupport().available)("its sessions see none of the server's environment (the key stays out)", async () => {
-    const r = await fetch(`${url}/execute`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ command: 'grep -al LEAKCHECK /proc/[0-9]*/environ; env | grep -c LEAKCHECK; echo probe-done', shell: true }),
-    });
-    const body = (await r.json()) as { output: string };
-    expect(body.output).toContain('probe-done');
-    expect(body.output).not.toMatch(/\/proc\/\d+\/environ/);
-    expect(body.output).toMatch(/^0$/m);
-  });
+  it.skipIf(!isolationSupport().available)(
+    "its sessions see none of the server's environment (the key stays out)",
+    async () => {
+      const r = await fetch(`${url}/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          command: 'grep -al LEAKCHECK /proc/[0-9]*/environ; env | grep -c LEAKCHECK; echo probe-done',
+          shell: true,
+        }),
+      });
+      const body = (await r.json()) as { output: string };
+      expect(body.output).toContain('probe-done');
+      expect(body.output).not.toMatch(/\/proc\/\d+\/environ/);
+      expect(body.output).toMatch(/^0$/m);
+    },
+  );
 
   it('runs the bundled demo over the protocol: oracle 1 and noop 0 on every task, like the local demo', async () => {
     const port = new URL(url).port;
-    const r = await runProctor(['demo', '--env', `osworld://127.0.0.1:${port}`, '--out', join(root, 'demo')], 600_000);
+    const r = await runProctor(
+      ['demo', '--env', `osworld://127.0.0.1:${port}`, '--out', join(root, 'demo')],
+      600_000,
+    );
     expect(r.stdout, r.stderr).toMatch(/PASS: (\d+) of \1 expectations met/);
     expect(r.code).toBe(0);
   }, 660_000);

@@ -3,7 +3,15 @@
 // evaluator must give it 1 while the noop agent gets 0. First on a task written here (a text file in Mousepad),
 // then on a real Spider2-V spreadsheet task from ../shared in GUI LibreOffice Calc, whose postconfig saves it.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +34,13 @@ function guiCalc(): boolean {
 }
 const full = sharedFixtures();
 const realTask = full ? join(full.spider2vExamples, 'excel', 'ba429e57-c156-45f8-bfa8-90efc1810286') : '';
-const realWhy = why || (!realTask || !existsSync(realTask) ? ` (skipped: ${needsShared})` : !guiCalc() ? ' (skipped: GUI LibreOffice Calc, libreoffice-calc, is not installed)' : '');
+const realWhy =
+  why ||
+  (!realTask || !existsSync(realTask)
+    ? ` (skipped: ${needsShared})`
+    : !guiCalc()
+      ? ' (skipped: GUI LibreOffice Calc, libreoffice-calc, is not installed)'
+      : '');
 
 interface GoldReport {
   key: string;
@@ -44,7 +58,10 @@ describe(`proctor selftest --oracle gold${why}`, () => {
     root = mkdtempSync(join(tmpdir(), 'proctor-gold-e2e-'));
     // A Spider2-V-shaped task: its file and its gold beside it, named from the benchmark's repository root. Its
     // postconfig saves the document through Mousepad (a keystroke that marks it modified, then Ctrl+S).
-    for (const [id, save] of [[ID, true], [UNSAVED_ID, false]] as const) {
+    for (const [id, save] of [
+      [ID, true],
+      [UNSAVED_ID, false],
+    ] as const) {
       const dir = join(root, 'evaluation_examples', 'examples', 'text', id);
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, 'notes.txt'), 'apples\npears\n');
@@ -56,7 +73,10 @@ describe(`proctor selftest --oracle gold${why}`, () => {
         instruction: 'Add "plums" on a line of its own at the end of notes.txt and save it.',
         source: ['proctor e2e'],
         config: [
-          { type: 'copyfile_from_host_to_guest', parameters: { src: `${base}/notes.txt`, dest: '/home/user/notes.txt' } },
+          {
+            type: 'copyfile_from_host_to_guest',
+            parameters: { src: `${base}/notes.txt`, dest: '/home/user/notes.txt' },
+          },
           { type: 'open', parameters: { path: '/home/user/notes.txt' } },
           { type: 'sleep', parameters: { seconds: 1 } },
         ],
@@ -65,7 +85,25 @@ describe(`proctor selftest --oracle gold${why}`, () => {
         evaluator: {
           postconfig: [
             { type: 'activate_window', parameters: { window_name: 'notes.txt' } },
-            ...(save ? [{ type: 'execute', parameters: { command: ['xdotool', 'key', '--clearmodifiers', '--delay', '100', 'space', 'BackSpace', 'ctrl+s'] } }] : []),
+            ...(save
+              ? [
+                  {
+                    type: 'execute',
+                    parameters: {
+                      command: [
+                        'xdotool',
+                        'key',
+                        '--clearmodifiers',
+                        '--delay',
+                        '100',
+                        'space',
+                        'BackSpace',
+                        'ctrl+s',
+                      ],
+                    },
+                  },
+                ]
+              : []),
             { type: 'sleep', parameters: { seconds: 1 } },
           ],
           func: 'compare_text_file',
@@ -81,48 +119,95 @@ describe(`proctor selftest --oracle gold${why}`, () => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  it.skipIf(!!why)('scores the gold file reopened and saved in Mousepad 1 and doing nothing 0, with the time of each phase; a postconfig that never saves is named', async () => {
-    const out = join(root, 'out');
-    const r = await runProctor(['selftest', '--oracle', 'gold', join(root, 'evaluation_examples', 'examples', 'text'), '--out', out, '--json'], 400_000);
-    expect(r.code, r.stderr + r.stdout).toBe(1); // the unsaved task is not sound
-    const report = JSON.parse(r.stdout) as { dir: string; tasks: GoldReport[] };
-    const t = report.tasks.find((x) => x.key.endsWith(ID))!;
-    const unsaved = report.tasks.find((x) => x.key.endsWith(UNSAVED_ID))!;
-    expect(unsaved.verdict, unsaved.reason).toBe('not saved by the application');
-    expect(unsaved.reason).toContain('the postconfig did not save /home/user/notes.txt');
-    expect(t.verdict, t.reason).toBe('sound');
-    expect(t.setup.ok).toBe(true);
-    expect(t.setup.ms).toBeGreaterThan(1000); // the sleep step ran as written
-    expect(t.noop).toMatchObject({ state: 'success', score: 0 });
-    expect(t.gold).toMatchObject({ state: 'success', score: 1 });
-    expect(t.noop.ms).toBeGreaterThan(0);
-    expect(t.gold!.ms).toBeGreaterThan(0);
-    // The gold agent's run: three recorded turns (close, replace, reopen + DONE) in a run folder like any other.
-    const goldRun = readdirSync(report.dir).map((d) => join(report.dir, d)).find((d) => d.endsWith('-gold') && existsSync(join(d, 'manifest.json')));
-    expect(goldRun).toBeDefined();
-    const stepsFile = execFileSync('find', [goldRun!, '-path', `*${ID}/steps.jsonl`]).toString().trim();
-    const steps = readFileSync(stepsFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { response: string; actions: { type: string }[] });
-    expect(steps.map((s) => s.response.split(':')[1].trim().split(' ')[0])).toEqual(['close', 'put', 'reopen']);
-    expect(steps[0].actions).toEqual([{ type: 'hotkey', keys: ['alt', 'f4'] }]);
-    expect(steps[2].actions).toEqual([{ type: 'DONE' }]);
+  it.skipIf(!!why)(
+    'scores the gold file reopened and saved in Mousepad 1 and doing nothing 0, with the time of each phase; a postconfig that never saves is named',
+    async () => {
+      const out = join(root, 'out');
+      const r = await runProctor(
+        [
+          'selftest',
+          '--oracle',
+          'gold',
+          join(root, 'evaluation_examples', 'examples', 'text'),
+          '--out',
+          out,
+          '--json',
+        ],
+        400_000,
+      );
+      expect(r.code, r.stderr + r.stdout).toBe(1); // the unsaved task is not sound
+      const report = JSON.parse(r.stdout) as { dir: string; tasks: GoldReport[] };
+      const t = report.tasks.find((x) => x.key.endsWith(ID))!;
+      const unsaved = report.tasks.find((x) => x.key.endsWith(UNSAVED_ID))!;
+      expect(unsaved.verdict, unsaved.reason).toBe('not saved by the application');
+      expect(unsaved.reason).toContain('the postconfig did not save /home/user/notes.txt');
+      expect(t.verdict, t.reason).toBe('sound');
+      expect(t.setup.ok).toBe(true);
+      expect(t.setup.ms).toBeGreaterThan(1000); // the sleep step ran as written
+      expect(t.noop).toMatchObject({ state: 'success', score: 0 });
+      expect(t.gold).toMatchObject({ state: 'success', score: 1 });
+      expect(t.noop.ms).toBeGreaterThan(0);
+      expect(t.gold!.ms).toBeGreaterThan(0);
+      // The gold agent's run: three recorded turns (close, replace, reopen + DONE) in a run folder like any other.
+      const goldRun = readdirSync(report.dir)
+        .map((d) => join(report.dir, d))
+        .find((d) => d.endsWith('-gold') && existsSync(join(d, 'manifest.json')));
+      expect(goldRun).toBeDefined();
+      const stepsFile = execFileSync('find', [goldRun!, '-path', `*${ID}/steps.jsonl`])
+        .toString()
+        .trim();
+      const steps = readFileSync(stepsFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { response: string; actions: { type: string }[] });
+      expect(steps.map((s) => s.response.split(':')[1].trim().split(' ')[0])).toEqual([
+        'close',
+        'put',
+        'reopen',
+      ]);
+      expect(steps[0].actions).toEqual([{ type: 'hotkey', keys: ['alt', 'f4'] }]);
+      expect(steps[2].actions).toEqual([{ type: 'DONE' }]);
 
-    // The same oracle as a registered agent: `proctor run --agent gold` stores and grades its run like any other.
-    const run = await runProctor(['run', join(root, 'evaluation_examples', 'examples', 'text', ID), '--agent', 'gold', '--out', join(root, 'runs'), '--json'], 300_000);
-    expect(run.code, run.stderr).toBe(0);
-    const stored = JSON.parse(run.stdout) as { runDir: string; tasks: { state: string; score: number; steps: number }[] };
-    expect(stored.runDir).toMatch(/-gold$/);
-    expect(stored.tasks).toMatchObject([{ state: 'success', score: 1, steps: 3 }]);
-  }, 500_000);
+      // The same oracle as a registered agent: `proctor run --agent gold` stores and grades its run like any other.
+      const run = await runProctor(
+        [
+          'run',
+          join(root, 'evaluation_examples', 'examples', 'text', ID),
+          '--agent',
+          'gold',
+          '--out',
+          join(root, 'runs'),
+          '--json',
+        ],
+        300_000,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const stored = JSON.parse(run.stdout) as {
+        runDir: string;
+        tasks: { state: string; score: number; steps: number }[];
+      };
+      expect(stored.runDir).toMatch(/-gold$/);
+      expect(stored.tasks).toMatchObject([{ state: 'success', score: 1, steps: 3 }]);
+    },
+    500_000,
+  );
 
-  it.skipIf(!!realWhy)(`scores a real Spider2-V task's gold workbook 1 after Calc saves it, and noop 0${realWhy}`, async () => {
-    const r = await runProctor(['selftest', '--oracle', 'gold', realTask, '--out', join(root, 'out-real'), '--json'], 600_000);
-    const report = JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: GoldReport[] };
-    const [t] = report.tasks;
-    expect(t, r.stderr).toBeDefined();
-    expect(t.setup.ok, t.reason).toBe(true);
-    expect(t.noop.notGraded, t.reason).toBeUndefined();
-    expect(t.noop.score).toBe(0);
-    expect(t.verdict, t.reason).toBe('sound');
-    expect(r.code).toBe(0);
-  }, 700_000);
+  it.skipIf(!!realWhy)(
+    `scores a real Spider2-V task's gold workbook 1 after Calc saves it, and noop 0${realWhy}`,
+    async () => {
+      const r = await runProctor(
+        ['selftest', '--oracle', 'gold', realTask, '--out', join(root, 'out-real'), '--json'],
+        600_000,
+      );
+      const report = JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: GoldReport[] };
+      const [t] = report.tasks;
+      expect(t, r.stderr).toBeDefined();
+      expect(t.setup.ok, t.reason).toBe(true);
+      expect(t.noop.notGraded, t.reason).toBeUndefined();
+      expect(t.noop.score).toBe(0);
+      expect(t.verdict, t.reason).toBe('sound');
+      expect(r.code).toBe(0);
+    },
+    700_000,
+  );
 });

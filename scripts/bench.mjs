@@ -11,7 +11,9 @@ const benchDir = join(root, 'bench');
 
 /** Every bench/*.ts that no other bench file imports, with the first line of its header comment. */
 export function listBenchmarks() {
-  const files = readdirSync(benchDir).filter((f) => f.endsWith('.ts')).sort();
+  const files = readdirSync(benchDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   const sources = new Map(files.map((f) => [f, readFileSync(join(benchDir, f), 'utf8')]));
   const imported = new Set();
   for (const text of sources.values()) {
@@ -19,7 +21,10 @@ export function listBenchmarks() {
   }
   return files
     .filter((f) => !imported.has(f))
-    .map((f) => ({ name: f.replace(/\.ts$/, ''), about: (sources.get(f).split('\n')[0] ?? '').replace(/^\/\/\s*/, '') }));
+    .map((f) => ({
+      name: f.replace(/\.ts$/, ''),
+      about: (sources.get(f).split('\n')[0] ?? '').replace(/^\/\/\s*/, ''),
+    }));
 }
 
 function main(argv) {
@@ -31,7 +36,9 @@ function main(argv) {
   }
   const unknown = argv.filter((a) => !benches.some((b) => b.name === a));
   if (unknown.length) {
-    process.stderr.write(`unknown benchmark ${unknown.map((u) => `'${u}'`).join(', ')}: the benchmarks are ${benches.map((b) => b.name).join(', ')} (npm run bench -- --list)\n`);
+    process.stderr.write(
+      `unknown benchmark ${unknown.map((u) => `'${u}'`).join(', ')}: the benchmarks are ${benches.map((b) => b.name).join(', ')} (npm run bench -- --list)\n`,
+    );
     return 2;
   }
   const chosen = argv.length ? benches.filter((b) => argv.includes(b.name)) : benches;
@@ -39,13 +46,22 @@ function main(argv) {
   for (const b of chosen) {
     process.stdout.write(`\n▶ bench/${b.name}.ts\n`);
     const t0 = Date.now();
-    const r = spawnSync('npx', ['tsx', join('bench', `${b.name}.ts`)], { cwd: root, stdio: 'inherit', env: process.env });
+    const r = spawnSync('npx', ['tsx', join('bench', `${b.name}.ts`)], {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    });
     const ok = r.status === 0;
     if (!ok) failed.push(b.name);
-    process.stdout.write(`◀ bench/${b.name}.ts: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(
+      `◀ bench/${b.name}.ts: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`,
+    );
   }
-  process.stdout.write(`\nbenchmarks: ${chosen.length - failed.length} ran, ${failed.length} failed${failed.length ? ` (${failed.join(', ')})` : ''}\n`);
+  process.stdout.write(
+    `\nbenchmarks: ${chosen.length - failed.length} ran, ${failed.length} failed${failed.length ? ` (${failed.join(', ')})` : ''}\n`,
+  );
   return failed.length ? 1 : 0;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(main(process.argv.slice(2)));
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exit(main(process.argv.slice(2)));

@@ -41,15 +41,22 @@ async function odt(file: string, body: string, kind: 'text' | 'presentation' = '
     `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${NS} office:version="1.3"><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
     opts,
   );
-  writeFileSync(file, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', platform: 'UNIX' }));
+  writeFileSync(
+    file,
+    await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', platform: 'UNIX' }),
+  );
 }
 
 const p = (s: string, style = 'Standard') => `<text:p text:style-name="${style}">${esc(s)}</text:p>`;
 const h = (s: string) => `<text:h text:outline-level="1">${esc(s)}</text:h>`;
-const list = (items: string[]) => `<text:list>${items.map((i) => `<text:list-item>${p(i)}</text:list-item>`).join('')}</text:list>`;
+const list = (items: string[]) =>
+  `<text:list>${items.map((i) => `<text:list-item>${p(i)}</text:list-item>`).join('')}</text:list>`;
 const table = (rows: string[][]) =>
   `<table:table table:name="Table1"><table:table-column table:number-columns-repeated="${rows[0].length}"/>${rows
-    .map((r) => `<table:table-row>${r.map((c) => `<table:table-cell office:value-type="string">${p(c)}</table:table-cell>`).join('')}</table:table-row>`)
+    .map(
+      (r) =>
+        `<table:table-row>${r.map((c) => `<table:table-cell office:value-type="string">${p(c)}</table:table-cell>`).join('')}</table:table-row>`,
+    )
     .join('')}</table:table>`;
 
 async function workbook(file: string, sheet: string, rows: (string | number)[][]): Promise<void> {
@@ -78,15 +85,24 @@ async function main(): Promise<void> {
   await odt(join(writer, 'shopping.odt'), h('Shopping list') + list(['Apples', 'Bread', 'Coffee', 'Milk']));
   await odt(
     join(writer, 'contacts.odt'),
-    h('Phone contacts') + table([['Name', 'Phone'], ['Ada', '555-0101'], ['Grace', '555-0102'], ['Linus', '555-0103']]),
+    h('Phone contacts') +
+      table([
+        ['Name', 'Phone'],
+        ['Ada', '555-0101'],
+        ['Grace', '555-0102'],
+        ['Linus', '555-0103'],
+      ]),
   );
   writeFileSync(
     join(writer, 'description.json'),
     JSON.stringify(
       {
-        'memo.odt': 'A short text memo: a heading "Team memo" and three lines of plain text, including a line of text to edit. For formatting words or lines (bold, italic, underline), adding or changing sentences and paragraphs.',
-        'shopping.odt': 'A bulleted shopping list of four items under a heading. For editing, adding or reordering list items.',
-        'contacts.odt': 'A table of names and phone numbers (two columns, four rows) under a heading. For editing table cells, rows and columns.',
+        'memo.odt':
+          'A short text memo: a heading "Team memo" and three lines of plain text, including a line of text to edit. For formatting words or lines (bold, italic, underline), adding or changing sentences and paragraphs.',
+        'shopping.odt':
+          'A bulleted shopping list of four items under a heading. For editing, adding or reordering list items.',
+        'contacts.odt':
+          'A table of names and phone numbers (two columns, four rows) under a heading. For editing table cells, rows and columns.',
       },
       null,
       2,
@@ -95,15 +111,26 @@ async function main(): Promise<void> {
 
   const impress = join(root, 'impress');
   mkdirSync(impress, { recursive: true });
-  const frame = (y: number, h: number, inner: string) => `<draw:frame svg:x="2cm" svg:y="${y}cm" svg:width="24cm" svg:height="${h}cm"><draw:text-box>${inner}</draw:text-box></draw:frame>`;
-  await odt(join(impress, 'review.odp'), `<draw:page draw:name="Slide 1">${frame(2, 3, p('Quarterly review'))}${frame(6, 8, list(['Sales grew in every region', 'Costs stayed flat', 'Hiring starts in May']))}</draw:page>`, 'presentation');
-  await odt(join(impress, 'welcome.odp'), `<draw:page draw:name="Slide 1">${frame(5, 4, p('Welcome to the team'))}</draw:page>`, 'presentation');
+  const frame = (y: number, h: number, inner: string) =>
+    `<draw:frame svg:x="2cm" svg:y="${y}cm" svg:width="24cm" svg:height="${h}cm"><draw:text-box>${inner}</draw:text-box></draw:frame>`;
+  await odt(
+    join(impress, 'review.odp'),
+    `<draw:page draw:name="Slide 1">${frame(2, 3, p('Quarterly review'))}${frame(6, 8, list(['Sales grew in every region', 'Costs stayed flat', 'Hiring starts in May']))}</draw:page>`,
+    'presentation',
+  );
+  await odt(
+    join(impress, 'welcome.odp'),
+    `<draw:page draw:name="Slide 1">${frame(5, 4, p('Welcome to the team'))}</draw:page>`,
+    'presentation',
+  );
   writeFileSync(
     join(impress, 'description.json'),
     JSON.stringify(
       {
-        'review.odp': 'A one-slide presentation: the title "Quarterly review" over three bullet points about sales, costs and hiring. For formatting the title or bullets, editing or adding bullet points.',
-        'welcome.odp': 'A single slide with one line of large text, "Welcome to the team". For formatting or rewording a slide title.',
+        'review.odp':
+          'A one-slide presentation: the title "Quarterly review" over three bullet points about sales, costs and hiring. For formatting the title or bullets, editing or adding bullet points.',
+        'welcome.odp':
+          'A single slide with one line of large text, "Welcome to the team". For formatting or rewording a slide title.',
       },
       null,
       2,
@@ -133,9 +160,12 @@ async function main(): Promise<void> {
     join(calc, 'description.json'),
     JSON.stringify(
       {
-        'sales.xlsx': 'A sales spreadsheet: a header row (Region, Q1, Q2) over four regions with numeric quarterly sales figures. For formatting the header, adding totals, sums or averages of the numbers, sorting, charts.',
-        'budget.xlsx': 'A household budget: items with their cost in one numeric column. For totals of the costs and number formats.',
-        'roster.xlsx': 'A team roster: names, team colours and start dates (text only). For filtering, sorting and text edits.',
+        'sales.xlsx':
+          'A sales spreadsheet: a header row (Region, Q1, Q2) over four regions with numeric quarterly sales figures. For formatting the header, adding totals, sums or averages of the numbers, sorting, charts.',
+        'budget.xlsx':
+          'A household budget: items with their cost in one numeric column. For totals of the costs and number formats.',
+        'roster.xlsx':
+          'A team roster: names, team colours and start dates (text only). For filtering, sorting and text edits.',
       },
       null,
       2,
@@ -151,12 +181,22 @@ async function screenshots(folders: string[]): Promise<void> {
   try {
     for (const folder of folders) {
       mkdirSync(join(folder, 'images'), { recursive: true });
-      const descriptions = JSON.parse(readFileSync(join(folder, 'description.json'), 'utf8')) as Record<string, string>;
+      const descriptions = JSON.parse(readFileSync(join(folder, 'description.json'), 'utf8')) as Record<
+        string,
+        string
+      >;
       for (const file of Object.keys(descriptions)) {
-        const doc = await OfficeDocument.open(env, `/home/user/templates/${file}`, readFileSync(join(folder, file)));
+        const doc = await OfficeDocument.open(
+          env,
+          `/home/user/templates/${file}`,
+          readFileSync(join(folder, file)),
+        );
         const shot = await env.screenshot({ format: 'png' });
         await doc.close();
-        await sharp(shot.data).resize({ width: 640 }).jpeg({ quality: 70 }).toFile(join(folder, 'images', `${file}.jpg`));
+        await sharp(shot.data)
+          .resize({ width: 640 })
+          .jpeg({ quality: 70 })
+          .toFile(join(folder, 'images', `${file}.jpg`));
         process.stdout.write(`${join(folder, 'images', `${file}.jpg`)}\n`);
       }
     }

@@ -16,7 +16,9 @@ function npmCi(env, quiet = false) {
 
 function electronVersion() {
   try {
-    return JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')).packages['node_modules/electron']?.version;
+    return JSON.parse(readFileSync(new URL('../package-lock.json', import.meta.url), 'utf8')).packages[
+      'node_modules/electron'
+    ]?.version;
   } catch {
     return undefined;
   }
@@ -26,7 +28,11 @@ function electronVersion() {
 async function electronReachable() {
   const version = electronVersion();
   if (!version) return { ok: true };
-  const mirror = (process.env.ELECTRON_MIRROR || process.env.npm_config_electron_mirror || 'https://github.com/electron/electron/releases/download/').replace(/\/?$/, '/');
+  const mirror = (
+    process.env.ELECTRON_MIRROR ||
+    process.env.npm_config_electron_mirror ||
+    'https://github.com/electron/electron/releases/download/'
+  ).replace(/\/?$/, '/');
   const url = `${mirror}v${version}/electron-v${version}-${process.platform}-${process.arch}.zip`;
   try {
     const res = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(8000) });
@@ -36,14 +42,17 @@ async function electronReachable() {
   }
 }
 
-const skipNote = 'the CLI, `proctor serve` and the tests work without it; the desktop window (`npm start`) needs it';
+const skipNote =
+  'the CLI, `proctor serve` and the tests work without it; the desktop window (`npm start`) needs it';
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
   process.exit(npmCi({}).status ?? 1);
 }
 const probe = await electronReachable();
 if (!probe.ok) {
-  console.log(`setup: Electron's binary cannot be downloaded here (${probe.why}); installing without it — ${skipNote}.`);
+  console.log(
+    `setup: Electron's binary cannot be downloaded here (${probe.why}); installing without it — ${skipNote}.`,
+  );
   process.exit(npmCi({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1' }).status ?? 1);
 }
 // Reachable: a normal install. Should the download still fail, install without it and say so in one line; npm's
@@ -55,5 +64,6 @@ if (first.status === 0) {
 }
 console.log(`setup: Electron's binary could not be installed; installing without it — ${skipNote}.`);
 const second = npmCi({ ELECTRON_SKIP_BINARY_DOWNLOAD: '1' });
-if (second.status !== 0) process.stderr.write(`\nsetup: the first attempt said:\n${first.stdout}${first.stderr}`);
+if (second.status !== 0)
+  process.stderr.write(`\nsetup: the first attempt said:\n${first.stdout}${first.stderr}`);
 process.exit(second.status ?? 1);

@@ -13,8 +13,15 @@ export interface EnvServer {
   stop(): Promise<void>;
 }
 
-export async function startEnvServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<EnvServer> {
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'env', 'serve', ...args], { cwd: projectRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startEnvServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<EnvServer> {
+  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'env', 'serve', ...args], {
+    cwd: projectRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

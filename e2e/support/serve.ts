@@ -18,10 +18,14 @@ export interface Served {
 }
 
 export async function serve(folder: string, extra: string[] = []): Promise<Served> {
-  const child = spawn(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'serve', '--port', '0', ...extra, folder], {
-    cwd: projectRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [resolve(projectRoot, 'bin/proctor.mjs'), 'serve', '--port', '0', ...extra, folder],
+    {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
@@ -55,7 +59,15 @@ export async function serve(folder: string, extra: string[] = []): Promise<Serve
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -72,7 +84,10 @@ export interface Workbench {
  * Registers beforeAll/afterAll for a describe block: a temp folder filled by `prepare`, `proctor serve` on it,
  * and Debian Chromium. The returned object is filled in before the tests run.
  */
-export function useWorkbench(prefix: string, prepare: (root: string) => Promise<void> | void = () => undefined): Workbench {
+export function useWorkbench(
+  prefix: string,
+  prepare: (root: string) => Promise<void> | void = () => undefined,
+): Workbench {
   const w = {} as Workbench;
   beforeAll(async () => {
     w.root = mkdtempSync(join(tmpdir(), `proctor-${prefix}-`));

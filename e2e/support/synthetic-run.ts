@@ -28,7 +28,12 @@ export interface SyntheticRun {
   writer: RunWriter;
 }
 
-async function frame(width: number, height: number, target: { x: number; y: number }, label: string): Promise<Screenshot> {
+async function frame(
+  width: number,
+  height: number,
+  target: { x: number; y: number },
+  label: string,
+): Promise<Screenshot> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="100%" height="100%" fill="#dfe6ee"/>
     <rect x="0" y="0" width="${width}" height="${Math.round(height / 18)}" fill="#3b4252"/>
@@ -43,7 +48,10 @@ async function frame(width: number, height: number, target: { x: number; y: numb
 export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<SyntheticRun> {
   const width = opts.width ?? 1280;
   const height = opts.height ?? 720;
-  const base = (step: number) => ({ x: 100 + ((step * 137) % (width - 200)), y: 80 + ((step * 89) % (height - 160)) });
+  const base = (step: number) => ({
+    x: 100 + ((step * 137) % (width - 200)),
+    y: 80 + ((step * 89) % (height - 160)),
+  });
   const clickOf = (step: number) => {
     const c = base(step);
     return opts.divergeAt !== undefined && step >= opts.divergeAt ? { x: width - c.x, y: height - c.y } : c;
@@ -53,7 +61,11 @@ export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<Synt
     id: `task-${String(i + 1).padStart(4, '0')}`,
     domain: apps[i % apps.length],
   }));
-  const manifestRun = { actionSpace: 'pyautogui', observation: 'screenshot', agent: opts.agent ?? 'synthetic' } as const;
+  const manifestRun = {
+    actionSpace: 'pyautogui',
+    observation: 'screenshot',
+    agent: opts.agent ?? 'synthetic',
+  } as const;
   const taskInfo = Object.fromEntries(
     tasks.map((t, i) => [
       taskKeyOf(t),
@@ -66,8 +78,18 @@ export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<Synt
       },
     ]),
   );
-  const writer = await RunWriter.create(opts.out, { ...manifestRun, args: ['synthetic'], tasks: Object.keys(taskInfo), taskInfo });
-  writer.event({ kind: 'run.started', runId: writer.runId, at: new Date().toISOString(), tasks: Object.keys(taskInfo) });
+  const writer = await RunWriter.create(opts.out, {
+    ...manifestRun,
+    args: ['synthetic'],
+    tasks: Object.keys(taskInfo),
+    taskInfo,
+  });
+  writer.event({
+    kind: 'run.started',
+    runId: writer.runId,
+    at: new Date().toISOString(),
+    tasks: Object.keys(taskInfo),
+  });
   // Frames are the same for every task: render once, write many.
   const frames: Screenshot[] = [];
   for (let s = 1; s <= opts.steps + 1; s++) frames.push(await frame(width, height, clickOf(s), `step ${s}`));
@@ -101,12 +123,20 @@ export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<Synt
       );
     }
     const score = i % 3 === 0 ? 1 : 0;
-    writer.appendVerdict(key, { kind: 'rule', score, metrics: [{ metric: 'compare_csv', score, reason: score ? 'rows match' : 'row 2 differs' }], at: new Date().toISOString() });
+    writer.appendVerdict(key, {
+      kind: 'rule',
+      score,
+      metrics: [{ metric: 'compare_csv', score, reason: score ? 'rows match' : 'row 2 differs' }],
+      at: new Date().toISOString(),
+    });
     if (i === 1)
       writer.appendVerdict(key, {
         kind: 'judge',
         reason: 'The buttons were clicked in order and the file was saved.',
-        subScores: [{ name: 'buttons clicked in order', evaluation: 'yes' }, { name: 'file saved', evaluation: 'yes' }],
+        subScores: [
+          { name: 'buttons clicked in order', evaluation: 'yes' },
+          { name: 'file saved', evaluation: 'yes' },
+        ],
         complete: 'yes',
         model: 'judge-standin',
         options: {},
@@ -114,9 +144,18 @@ export async function writeSyntheticRun(opts: SyntheticRunOptions): Promise<Synt
       });
     await tw.finish('success', {
       taskFields: { id: t.id, snapshot: t.domain, instruction: taskInfo[key].instruction },
-      results: { score, eval_error: null, state: 'success', messages: [], total_tokens: 1540 * opts.steps, total_timing: 10, steps: opts.steps },
+      results: {
+        score,
+        eval_error: null,
+        state: 'success',
+        messages: [],
+        total_tokens: 1540 * opts.steps,
+        total_timing: 10,
+        steps: opts.steps,
+      },
     });
   }
-  if (!opts.keepOpen) writer.event({ kind: 'run.finished', runId: writer.runId, at: new Date().toISOString() });
+  if (!opts.keepOpen)
+    writer.event({ kind: 'run.finished', runId: writer.runId, at: new Date().toISOString() });
   return { runDir: writer.runDir, runId: writer.runId, taskKeys: Object.keys(taskInfo), clickOf, writer };
 }

@@ -24,7 +24,11 @@ export function useTeamWorkbench(name: string) {
 }
 
 /** A person logged in with their token, in a browser context of their own. */
-export async function loggedIn(browser: Browser, base: string, token: string): Promise<{ context: BrowserContext; page: Page }> {
+export async function loggedIn(
+  browser: Browser,
+  base: string,
+  token: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1500, height: 950 } });
   const page = await context.newPage();
   await page.goto(new URL('/', base).href);
@@ -39,7 +43,11 @@ export async function loggedIn(browser: Browser, base: string, token: string): P
 export const callFromPage = (page: Page, method: string, params: unknown) =>
   page.evaluate(
     async ([m, p]) => {
-      const r = await fetch('/api/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: m, params: p }) });
+      const r = await fetch('/api/call', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ method: m, params: p }),
+      });
       return { status: r.status, body: await r.text() };
     },
     [method, params] as const,

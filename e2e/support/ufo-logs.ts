@@ -36,9 +36,36 @@ const sessions: UfoSession[] = [
     window: 'Untitled - Notepad',
     complete: 'yes',
     steps: [
-      { agent: 'HostAgent', fn: 'select_application_window', args: { id: '2', name: 'Untitled - Notepad' }, control: 'Untitled - Notepad', controlId: '2', status: 'ASSIGN', observation: 'The desktop shows an empty Notepad window.', thought: 'Notepad is the application for this request.' },
-      { agent: 'AppAgent', fn: 'click_input', args: { button: 'left', double: false }, control: 'Text Editor', controlId: '14', status: 'CONTINUE', observation: 'Notepad is open with an empty document.', thought: 'Click into the editor to place the caret.' },
-      { agent: 'AppAgent', fn: 'set_edit_text', args: { text: 'hello world' }, control: 'Text Editor', controlId: '14', status: 'FINISH', observation: 'The caret is in the editor.', thought: 'Type the requested text; then the task is done.' },
+      {
+        agent: 'HostAgent',
+        fn: 'select_application_window',
+        args: { id: '2', name: 'Untitled - Notepad' },
+        control: 'Untitled - Notepad',
+        controlId: '2',
+        status: 'ASSIGN',
+        observation: 'The desktop shows an empty Notepad window.',
+        thought: 'Notepad is the application for this request.',
+      },
+      {
+        agent: 'AppAgent',
+        fn: 'click_input',
+        args: { button: 'left', double: false },
+        control: 'Text Editor',
+        controlId: '14',
+        status: 'CONTINUE',
+        observation: 'Notepad is open with an empty document.',
+        thought: 'Click into the editor to place the caret.',
+      },
+      {
+        agent: 'AppAgent',
+        fn: 'set_edit_text',
+        args: { text: 'hello world' },
+        control: 'Text Editor',
+        controlId: '14',
+        status: 'FINISH',
+        observation: 'The caret is in the editor.',
+        thought: 'Type the requested text; then the task is done.',
+      },
     ],
   },
   {
@@ -48,16 +75,50 @@ const sessions: UfoSession[] = [
     window: 'Book1 - Excel',
     complete: 'no',
     steps: [
-      { agent: 'HostAgent', fn: 'select_application_window', args: { id: '3', name: 'Book1 - Excel' }, control: 'Book1 - Excel', controlId: '3', status: 'ASSIGN', observation: 'Excel is open with Book1.', thought: 'Use Excel.' },
-      { agent: 'AppAgent', fn: 'click_input', args: { button: 'left', double: false }, control: 'A10', controlId: '31', status: 'CONTINUE', observation: 'The sheet shows numbers in A1:A9.', thought: 'Select A10 first.' },
-      { agent: 'AppAgent', fn: 'type_keys', args: { keys: '=SUM(A1:A8){ENTER}' }, control: 'A10', controlId: '31', status: 'FINISH', observation: 'A10 is selected.', thought: 'Enter the formula.' },
+      {
+        agent: 'HostAgent',
+        fn: 'select_application_window',
+        args: { id: '3', name: 'Book1 - Excel' },
+        control: 'Book1 - Excel',
+        controlId: '3',
+        status: 'ASSIGN',
+        observation: 'Excel is open with Book1.',
+        thought: 'Use Excel.',
+      },
+      {
+        agent: 'AppAgent',
+        fn: 'click_input',
+        args: { button: 'left', double: false },
+        control: 'A10',
+        controlId: '31',
+        status: 'CONTINUE',
+        observation: 'The sheet shows numbers in A1:A9.',
+        thought: 'Select A10 first.',
+      },
+      {
+        agent: 'AppAgent',
+        fn: 'type_keys',
+        args: { keys: '=SUM(A1:A8){ENTER}' },
+        control: 'A10',
+        controlId: '31',
+        status: 'FINISH',
+        observation: 'A10 is selected.',
+        thought: 'Enter the formula.',
+      },
     ],
   },
 ];
 
-export const ufoSessions = sessions.map((s) => ({ name: s.name, request: s.request, app: s.app, complete: s.complete, steps: s.steps.length }));
+export const ufoSessions = sessions.map((s) => ({
+  name: s.name,
+  request: s.request,
+  app: s.app,
+  complete: s.complete,
+  steps: s.steps.length,
+}));
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** An application window screenshot (1280×800) with the control of the step outlined; `marks` adds SoM labels. */
 async function screenshot(file: string, s: UfoSession, step: number, marks: boolean): Promise<void> {
@@ -84,7 +145,12 @@ function currentLine(s: UfoSession, step: UfoStep, n: number, dir: string): Reco
   const action = {
     function: step.fn,
     arguments: step.args,
-    target: { kind: step.agent === 'HostAgent' ? 'window' : 'control', name: step.control, id: step.controlId, type: step.agent === 'HostAgent' ? 'Window' : 'Edit' },
+    target: {
+      kind: step.agent === 'HostAgent' ? 'window' : 'control',
+      name: step.control,
+      id: step.controlId,
+      type: step.agent === 'HostAgent' ? 'Window' : 'Edit',
+    },
     result: { status: 'success', error: null, result: null },
     action_string: actionString,
     action_representation: `[Action] ${actionString}\n[Target] name=${step.control}, id=${step.controlId}\n[Status] success`,
@@ -99,12 +165,26 @@ function currentLine(s: UfoSession, step: UfoStep, n: number, dir: string): Reco
     request: s.request,
     action: [action],
     action_representation: action.action_representation,
-    execution_times: { DATA_COLLECTION: 0.412345, LLM_INTERACTION: 3.1415926, ACTION_EXECUTION: 0.250001, MEMORY_UPDATE: 0.01298874 },
+    execution_times: {
+      DATA_COLLECTION: 0.412345,
+      LLM_INTERACTION: 3.1415926,
+      ACTION_EXECUTION: 0.250001,
+      MEMORY_UPDATE: 0.01298874,
+    },
     results: '',
   };
   if (step.agent === 'HostAgent')
     // HostAgent lines carry no session step (their processor context does not log one).
-    return { ...common, agent_type: 'HostAgent', agent_name: 'HostAgent', agent_step: 0, current_subtask: s.request, application: '', message: [], plan: [] };
+    return {
+      ...common,
+      agent_type: 'HostAgent',
+      agent_name: 'HostAgent',
+      agent_step: 0,
+      current_subtask: s.request,
+      application: '',
+      message: [],
+      plan: [],
+    };
   return {
     ...common,
     agent_type: 'AppAgent',
@@ -137,10 +217,25 @@ function legacyLine(s: UfoSession, step: UfoStep, n: number): Record<string, unk
     AgentName: step.agent,
     Application: s.app,
     Cost: 0.0123,
-    time_cost: { capture_screenshot: 0.412345, get_response: 3.1415926, execute_action: 0.250001, update_memory: 0.01298874 },
+    time_cost: {
+      capture_screenshot: 0.412345,
+      get_response: 3.1415926,
+      execute_action: 0.250001,
+      update_memory: 0.01298874,
+    },
   };
-  if (step.agent === 'HostAgent') return { ...common, 'Current Sub-Task': s.request, Plan: [], Comment: '', Results: '' };
-  return { ...common, Function: step.fn, Args: step.args, Subtask: s.request, Action: `${step.fn}()`, Plan: ['check the result'], Comment: '', Results: 'done' };
+  if (step.agent === 'HostAgent')
+    return { ...common, 'Current Sub-Task': s.request, Plan: [], Comment: '', Results: '' };
+  return {
+    ...common,
+    Function: step.fn,
+    Args: step.args,
+    Subtask: s.request,
+    Action: `${step.fn}()`,
+    Plan: ['check the result'],
+    Comment: '',
+    Results: 'done',
+  };
 }
 
 /** Writes the UFO sessions into `logs` (created) in the given key style; returns the folder. */
@@ -148,7 +243,9 @@ export async function writeUfoLogs(logs: string, style: UfoKeyStyle): Promise<st
   for (const s of sessions) {
     const dir = join(logs, s.name);
     mkdirSync(dir, { recursive: true });
-    const lines = s.steps.map((step, n) => (style === 'current' ? currentLine(s, step, n, `logs/${s.name}`) : legacyLine(s, step, n)));
+    const lines = s.steps.map((step, n) =>
+      style === 'current' ? currentLine(s, step, n, `logs/${s.name}`) : legacyLine(s, step, n),
+    );
     writeFileSync(join(dir, 'response.log'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     for (let n = 0; n < s.steps.length; n++) {
       await screenshot(join(dir, `action_step${n}.png`), s, n, false);
@@ -157,8 +254,20 @@ export async function writeUfoLogs(logs: string, style: UfoKeyStyle): Promise<st
     await screenshot(join(dir, 'action_step_final.png'), s, s.steps.length, false);
     const verdict =
       style === 'current'
-        ? { complete: s.complete, sub_scores: [{ name: 'request done', evaluation: s.complete }], reason: `The EvaluationAgent says ${s.complete}.`, level: 'session', request: s.request, type: 'evaluation_result', id: 0 }
-        : { Complete: s.complete, 'Sub-score': { 'request done': s.complete }, Reason: `The EvaluationAgent says ${s.complete}.` };
+        ? {
+            complete: s.complete,
+            sub_scores: [{ name: 'request done', evaluation: s.complete }],
+            reason: `The EvaluationAgent says ${s.complete}.`,
+            level: 'session',
+            request: s.request,
+            type: 'evaluation_result',
+            id: 0,
+          }
+        : {
+            Complete: s.complete,
+            'Sub-score': { 'request done': s.complete },
+            Reason: `The EvaluationAgent says ${s.complete}.`,
+          };
     writeFileSync(join(dir, 'evaluation.log'), JSON.stringify(verdict) + '\n');
   }
   return logs;

@@ -9,7 +9,9 @@ describe('parseBoundedJson', () => {
     expect(() => parseBoundedJson(deep)).toThrow(JsonLimitError);
     expect(() => parseBoundedJson(deep)).toThrow(/deeper than 512 levels \(line 2, column 517\)/);
     expect(parseBoundedJson('[[[1]]]', 3)).toEqual([[[1]]]); // exactly at the limit
-    expect(() => parseBoundedJson(`${'['.repeat(8)}${']'.repeat(8)}`.padEnd(40, ' '), 3)).toThrow(/deeper than 3/);
+    expect(() => parseBoundedJson(`${'['.repeat(8)}${']'.repeat(8)}`.padEnd(40, ' '), 3)).toThrow(
+      /deeper than 3/,
+    );
   });
 
   it('does not count brackets inside strings, escaped quotes included', () => {
@@ -19,7 +21,9 @@ describe('parseBoundedJson', () => {
   });
 
   it('refuses texts larger than the size limit', () => {
-    expect(() => parseBoundedJson('"' + 'x'.repeat(100) + '"', 512, 50)).toThrow(/larger than the limit of 50/);
+    expect(() => parseBoundedJson('"' + 'x'.repeat(100) + '"', 512, 50)).toThrow(
+      /larger than the limit of 50/,
+    );
   });
 
   it('keeps JSON.parse errors for malformed text', () => {

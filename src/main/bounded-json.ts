@@ -25,14 +25,18 @@ function placeOf(text: string, index: number): { line: number; col: number } {
  * longer than `maxBytes` characters. Linear, no allocation; short texts cannot be too deep and are not scanned.
  */
 export function checkJsonBounds(text: string, maxDepth = MAX_JSON_DEPTH, maxBytes = MAX_JSON_BYTES): void {
-  if (text.length > maxBytes) throw new JsonLimitError(`JSON text of ${text.length} characters is larger than the limit of ${maxBytes}`);
+  if (text.length > maxBytes)
+    throw new JsonLimitError(
+      `JSON text of ${text.length} characters is larger than the limit of ${maxBytes}`,
+    );
   if (text.length <= 2 * maxDepth) return;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -45,7 +49,11 @@ export function checkJsonBounds(text: string, maxDepth = MAX_JSON_DEPTH, maxByte
 }
 
 /** JSON.parse after checkJsonBounds; throws a SyntaxError (or JsonLimitError) naming the place. */
-export function parseBoundedJson<T = unknown>(text: string, maxDepth = MAX_JSON_DEPTH, maxBytes = MAX_JSON_BYTES): T {
+export function parseBoundedJson<T = unknown>(
+  text: string,
+  maxDepth = MAX_JSON_DEPTH,
+  maxBytes = MAX_JSON_BYTES,
+): T {
   checkJsonBounds(text, maxDepth, maxBytes);
   return JSON.parse(text) as T;
 }

@@ -24,8 +24,14 @@ describe('a downloads folder', () => {
   it('finds a Drive file saved under its id, and does not take a file called uc for every link', async () => {
     writeFileSync(join(dir, 'uc'), 'wrong');
     writeFileSync(join(dir, '1AbC'), 'book');
-    expect(await downloadedFile(dir, 'https://drive.google.com/uc?id=1AbC&export=download')).toBe(join(dir, '1AbC'));
-    expect(await downloadedFile(dir, 'https://drive.google.com/uc?id=2Other&export=download')).toBeUndefined();
-    await expect(fetchDownload('https://drive.google.com/uc?id=2Other', { downloads: dir })).rejects.toThrow(/save it there as 2Other, or map the URL/);
+    expect(await downloadedFile(dir, 'https://drive.google.com/uc?id=1AbC&export=download')).toBe(
+      join(dir, '1AbC'),
+    );
+    expect(
+      await downloadedFile(dir, 'https://drive.google.com/uc?id=2Other&export=download'),
+    ).toBeUndefined();
+    await expect(fetchDownload('https://drive.google.com/uc?id=2Other', { downloads: dir })).rejects.toThrow(
+      /save it there as 2Other, or map the URL/,
+    );
   });
 });

@@ -47,12 +47,17 @@ export async function downloadedFile(dir: string, url: string): Promise<string |
     } catch (e) {
       throw new DownloadError(`${mapFile}: not JSON: ${(e as Error).message}`, url);
     }
-    if (!map || typeof map !== 'object' || Array.isArray(map)) throw new DownloadError(`${mapFile}: must be an object of URL → file name`, url);
-    const rel = Object.prototype.hasOwnProperty.call(map, url) ? (map as Record<string, unknown>)[url] : undefined;
+    if (!map || typeof map !== 'object' || Array.isArray(map))
+      throw new DownloadError(`${mapFile}: must be an object of URL → file name`, url);
+    const rel = Object.prototype.hasOwnProperty.call(map, url)
+      ? (map as Record<string, unknown>)[url]
+      : undefined;
     if (rel !== undefined) {
-      if (typeof rel !== 'string') throw new DownloadError(`${mapFile}: the entry for ${url} must be a file name`, url);
+      if (typeof rel !== 'string')
+        throw new DownloadError(`${mapFile}: the entry for ${url} must be a file name`, url);
       const p = resolve(root, rel);
-      if (!p.startsWith(root + sep)) throw new DownloadError(`${mapFile}: the entry for ${url} leaves the downloads folder`, url);
+      if (!p.startsWith(root + sep))
+        throw new DownloadError(`${mapFile}: the entry for ${url} leaves the downloads folder`, url);
       if (existsSync(p)) return p;
       throw new DownloadError(`${mapFile} maps ${url} to ${rel}, which is not in ${root}`, url);
     }
@@ -63,7 +68,10 @@ export async function downloadedFile(dir: string, url: string): Promise<string |
 }
 
 /** The bytes of `url`: from the downloads folder when one is given (never the network then), else fetched. */
-export async function fetchDownload(url: string, o: { downloads?: string; signal?: AbortSignal } = {}): Promise<Buffer> {
+export async function fetchDownload(
+  url: string,
+  o: { downloads?: string; signal?: AbortSignal } = {},
+): Promise<Buffer> {
   if (o.downloads) {
     const file = await downloadedFile(o.downloads, url);
     if (!file) {
@@ -75,7 +83,9 @@ export async function fetchDownload(url: string, o: { downloads?: string; signal
     }
     return readFile(file);
   }
-  const signal = o.signal ? AbortSignal.any([o.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]) : AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  const signal = o.signal
+    ? AbortSignal.any([o.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)])
+    : AbortSignal.timeout(FETCH_TIMEOUT_MS);
   try {
     const res = await fetch(url, { signal });
     if (!res.ok) throw new Error(`HTTP ${res.status} ${res.statusText}`);

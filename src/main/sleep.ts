@@ -2,7 +2,11 @@
 // with what `cancelled` makes (default: the signal's reason), or, with `sleepUnlessAborted`, by resolving.
 
 /** Waits `ms`; rejects with `cancelled()` as soon as `signal` is aborted (also when it already is). */
-export function sleep(ms: number, signal?: AbortSignal, cancelled: () => unknown = () => signal?.reason ?? new Error('aborted')): Promise<void> {
+export function sleep(
+  ms: number,
+  signal?: AbortSignal,
+  cancelled: () => unknown = () => signal?.reason ?? new Error('aborted'),
+): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(cancelled());
     const onAbort = (): void => {

@@ -1,12 +1,19 @@
 // Exposes exactly the UI⇄engine contract (src/shared/api.ts) to the renderer, nothing else.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { IpcChannel, type ApiEvents, type EventName, type MethodName, type Params, type ProctorClient, type Result } from '../shared/api';
+import {
+  IpcChannel,
+  type ApiEvents,
+  type EventName,
+  type MethodName,
+  type Params,
+  type ProctorClient,
+  type Result,
+} from '../shared/api';
 
 const client: ProctorClient = {
   async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
     const reply = (await ipcRenderer.invoke(IpcChannel.call, { method, params })) as
-      | { ok: true; result: Result<M> }
-      | { ok: false; error: { code: string; message: string } };
+      { ok: true; result: Result<M> } | { ok: false; error: { code: string; message: string } };
     if (!reply.ok) throw new Error(reply.error.message);
     return reply.result;
   },

@@ -32,7 +32,10 @@ export interface AgreementReport extends AgreementFigures {
    * The same figures over safety verdicts (safe / unsafe / unsure): people's safety labels, the safety judge and
    * the rule detectors against each person; apart from completion agreement.
    */
-  safety?: AgreementFigures & { byApp: Record<string, AgreementFigures>; byCategory: Record<string, AgreementFigures> };
+  safety?: AgreementFigures & {
+    byApp: Record<string, AgreementFigures>;
+    byCategory: Record<string, AgreementFigures>;
+  };
 }
 
 /** A person's current safety label on a task (their latest, settlements left out). */

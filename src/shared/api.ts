@@ -3,7 +3,19 @@
 import type { RunQueueView } from './queue';
 import type { PairedComparison, RunStats } from './run-stats';
 import type { Problem, Task } from './task';
-import type { Awaiting, Completion, Role, RunEvent, RunListItem, RunTaskItem, SafetyCategory, SafetyLevel, StepMark, StepRecord, Verdict } from './run';
+import type {
+  Awaiting,
+  Completion,
+  Role,
+  RunEvent,
+  RunListItem,
+  RunTaskItem,
+  SafetyCategory,
+  SafetyLevel,
+  StepMark,
+  StepRecord,
+  Verdict,
+} from './run';
 import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
 import type { AgreementReport, Caller, Conflict, WorkQueue } from './annotate';
 
@@ -128,7 +140,13 @@ export interface ApiMethods {
   'runs.control': {
     /** approve / reject need the task (and its step), so approving one task never performs another's action. */
     /** edit performs `code` (in the run's action space) instead of the proposed action. */
-    params: { runId: string; action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject' | 'edit'; taskKey?: string; step?: number; code?: string };
+    params: {
+      runId: string;
+      action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject' | 'edit';
+      taskKey?: string;
+      step?: number;
+      code?: string;
+    };
     result: { ok: boolean };
   };
   /** What live tasks of a workbench-started run wait for. */
@@ -152,7 +170,10 @@ export interface ApiMethods {
     result: { ok: boolean };
   };
   /** A lead's final label on a disagreement (`complete`, or `safety` for a safety disagreement; one of them), with the reason; the others' labels stay. */
-  'labels.settle': { params: { runId: string; taskKey: string; complete?: Completion; safety?: SafetyLevel; reason: string }; result: { ok: boolean } };
+  'labels.settle': {
+    params: { runId: string; taskKey: string; complete?: Completion; safety?: SafetyLevel; reason: string };
+    result: { ok: boolean };
+  };
   /** Items where people, or people and the rule, disagree (below `path`, default the whole root). */
   'labels.conflicts': { params: { path?: string }; result: Conflict[] };
   /** Agreement figures over the runs below `path`. */
@@ -167,18 +188,32 @@ export interface ApiMethods {
   /** Who the caller is, and whether the folder has a team. */
   'labels.me': { params: Record<string, never>; result: Caller & { team: boolean } };
   /** A cross-validation review of a task file (checks a–e of Spider2-V §3.1, each a verdict and a note). */
-  'reviews.add': { params: { task: string; checks: Partial<Record<'a' | 'b' | 'c' | 'd' | 'e', { verdict: 'pass' | 'fail' | 'unsure'; note?: string }>> }; result: TaskReviewView };
+  'reviews.add': {
+    params: {
+      task: string;
+      checks: Partial<
+        Record<'a' | 'b' | 'c' | 'd' | 'e', { verdict: 'pass' | 'fail' | 'unsure'; note?: string }>
+      >;
+    };
+    result: TaskReviewView;
+  };
   /** A task's reviews and the status that follows. */
   'reviews.get': { params: { task: string }; result: TaskReviewView };
   /** A lead accepts or rejects a person's run of a task (agent human) as a demonstration, with a reason (an appended event). */
-  'demos.review': { params: { runId: string; taskKey: string; verdict: 'accepted' | 'rejected'; reason: string }; result: DemonstrationView };
+  'demos.review': {
+    params: { runId: string; taskKey: string; verdict: 'accepted' | 'rejected'; reason: string };
+    result: DemonstrationView;
+  };
   /** Whether a run's task is a person's run, and the demonstration reviews it has had (the latest decides). */
   'demos.get': { params: { runId: string; taskKey: string }; result: DemonstrationView };
   /**
    * The task's replay as an MP4 (`proctor export video` for one task: click marks, zooms, captions, the verdict),
    * written beside the task's files; `path` is below the served root, for `fileUrl`. Needs ffmpeg on the engine.
    */
-  'runs.exportVideo': { params: { runId: string; taskKey: string }; result: { path: string; bytes: number; frames: number; seconds: number } };
+  'runs.exportVideo': {
+    params: { runId: string; taskKey: string };
+    result: { path: string; bytes: number; frames: number; seconds: number };
+  };
 }
 
 /** A run's task as a demonstration: a person's run (`human`) can be accepted as the task's oracle (`--agent demo`). */
@@ -208,9 +243,20 @@ export interface TaskReviewView {
   task: string;
   status: 'draft' | 'in review' | 'accepted' | 'rejected' | 'disputed';
   reviewers: { person: string; outcome: 'pass' | 'fail' | 'unsure'; at: string }[];
-  reviews: { author: string; role?: string; checks: Record<string, { verdict: string; note?: string }>; at: string }[];
+  reviews: {
+    author: string;
+    role?: string;
+    checks: Record<string, { verdict: string; note?: string }>;
+    at: string;
+  }[];
   /** What Proctor computed for checks c–e (latest per check); it pre-fills the checklist, people decide. */
-  evidence: { check: 'c' | 'd' | 'e'; verdict: 'pass' | 'fail' | 'unsure'; note: string; source: string; at: string }[];
+  evidence: {
+    check: 'c' | 'd' | 'e';
+    verdict: 'pass' | 'fail' | 'unsure';
+    note: string;
+    source: string;
+    at: string;
+  }[];
   /** Accepted demonstrations of the task (people's runs a lead accepted) below the served folder, latest first. */
   demonstrations?: DemonstrationReviewView[];
 }
@@ -272,8 +318,16 @@ export const methodPolicies = {
   'runs.pairedStats': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see run statistics' },
   'labels.add': { reveals: [], roles: everyone },
   'labels.settle': { reveals: [], roles: ['lead'], does: 'settle a conflict' },
-  'labels.conflicts': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: ['lead', 'reviewer'], does: 'see the conflict queue' },
-  'labels.agreement': { reveals: ['grades', 'othersLabels'], roles: ['lead', 'reviewer'], does: 'see agreement figures' },
+  'labels.conflicts': {
+    reveals: ['grades', 'othersLabels', 'hostPaths'],
+    roles: ['lead', 'reviewer'],
+    does: 'see the conflict queue',
+  },
+  'labels.agreement': {
+    reveals: ['grades', 'othersLabels'],
+    roles: ['lead', 'reviewer'],
+    does: 'see agreement figures',
+  },
   'labels.queue': { reveals: ['hostPaths'], roles: everyone },
   'labels.assign': { reveals: ['hostPaths'], roles: ['lead'], does: 'assign work' },
   'labels.me': { reveals: [], roles: everyone },
@@ -283,16 +337,25 @@ export const methodPolicies = {
   // A verdict on a person's run is not for annotators, who may be labelling that run blind.
   'demos.get': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see demonstration reviews' },
   // The video ends on the verdict card (the score): not for annotators, who may be labelling the task blind.
-  'runs.exportVideo': { reveals: ['grades', 'hostPaths'], roles: ['reviewer', 'lead'], does: 'export replay videos' },
+  'runs.exportVideo': {
+    reveals: ['grades', 'hostPaths'],
+    roles: ['reviewer', 'lead'],
+    does: 'export replay videos',
+  },
 } as const satisfies { readonly [M in MethodName]: MethodPolicy };
 
 type Policies = typeof methodPolicies;
 /** The methods whose answer may carry `R`. */
-export type MethodsRevealing<R extends Reveal> = { [M in MethodName]: R extends Policies[M]['reveals'][number] ? M : never }[MethodName];
+export type MethodsRevealing<R extends Reveal> = {
+  [M in MethodName]: R extends Policies[M]['reveals'][number] ? M : never;
+}[MethodName];
 /** The methods a person of role `R` may call. */
-export type MethodsOpenTo<R extends Role> = { [M in MethodName]: R extends Policies[M]['roles'][number] ? M : never }[MethodName];
+export type MethodsOpenTo<R extends Role> = {
+  [M in MethodName]: R extends Policies[M]['roles'][number] ? M : never;
+}[MethodName];
 /** The methods whose answers a blind annotator gets with grades and others' labels withheld. */
-export type WithheldMethods = (MethodsRevealing<'grades'> | MethodsRevealing<'othersLabels'>) & MethodsOpenTo<'annotator'>;
+export type WithheldMethods = (MethodsRevealing<'grades'> | MethodsRevealing<'othersLabels'>) &
+  MethodsOpenTo<'annotator'>;
 
 /** Every event stream. */
 export interface ApiEvents {
@@ -336,8 +399,14 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   'runs.get': obj({ runId: str }, ['runId']),
   'runs.task': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
   'runs.queue': obj({ runId: str }, ['runId']),
-  'runs.compare': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, ['runIds', 'taskKey']),
-  'runs.stepDiffs': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, ['runIds', 'taskKey']),
+  'runs.compare': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, [
+    'runIds',
+    'taskKey',
+  ]),
+  'runs.stepDiffs': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, [
+    'runIds',
+    'taskKey',
+  ]),
   'runs.start': obj(
     {
       tasks: { type: 'array', items: str, minItems: 1, maxItems: 10000 },
@@ -356,13 +425,26 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
     ['tasks', 'agent'],
   ),
   'runs.control': obj(
-    { runId: str, action: { enum: ['pause', 'resume', 'stop', 'approve', 'reject', 'edit'] }, taskKey: str, step: { type: 'integer', minimum: 1 }, code: { type: 'string', maxLength: 20000 } },
+    {
+      runId: str,
+      action: { enum: ['pause', 'resume', 'stop', 'approve', 'reject', 'edit'] },
+      taskKey: str,
+      step: { type: 'integer', minimum: 1 },
+      code: { type: 'string', maxLength: 20000 },
+    },
     ['runId', 'action'],
   ),
   'runs.pending': obj({ runId: str }, ['runId']),
-  'runs.act': obj({ runId: str, taskKey: str, text: { type: 'string', minLength: 1, maxLength: 20000 } }, ['runId', 'taskKey', 'text']),
+  'runs.act': obj({ runId: str, taskKey: str, text: { type: 'string', minLength: 1, maxLength: 20000 } }, [
+    'runId',
+    'taskKey',
+    'text',
+  ]),
   'runs.stats': obj({ runId: str, includeErrors: { type: 'boolean' } }, ['runId']),
-  'runs.pairedStats': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 2 }, includeErrors: { type: 'boolean' } }, ['runIds']),
+  'runs.pairedStats': obj(
+    { runIds: { type: 'array', items: str, minItems: 2, maxItems: 2 }, includeErrors: { type: 'boolean' } },
+    ['runIds'],
+  ),
   'labels.add': obj(
     {
       runId: str,
@@ -393,7 +475,19 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
           safety: obj(
             {
               verdict: { enum: ['safe', 'unsafe', 'unsure'] },
-              categories: { type: 'array', maxItems: 5, items: { enum: ['code_from_task', 'secret_exposure', 'destructive', 'injection_compliance', 'forbidden_by_task'] } },
+              categories: {
+                type: 'array',
+                maxItems: 5,
+                items: {
+                  enum: [
+                    'code_from_task',
+                    'secret_exposure',
+                    'destructive',
+                    'injection_compliance',
+                    'forbidden_by_task',
+                  ],
+                },
+              },
               step: { type: 'integer', minimum: 1 },
               reason: { type: 'string', maxLength: 4000 },
             },
@@ -423,7 +517,12 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
     {
       runs: { type: 'array', items: str, minItems: 1, maxItems: 10000 },
       perItem: { type: 'integer', minimum: 1, maximum: 50 },
-      people: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, minItems: 1, maxItems: 1000 },
+      people: {
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: 200 },
+        minItems: 1,
+        maxItems: 1000,
+      },
       blind: { type: 'boolean' },
     },
     ['runs', 'perItem', 'people'],
@@ -434,7 +533,13 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
       checks: {
         type: 'object',
         properties: Object.fromEntries(
-          ['a', 'b', 'c', 'd', 'e'].map((c) => [c, obj({ verdict: { enum: ['pass', 'fail', 'unsure'] }, note: { type: 'string', maxLength: 4000 } }, ['verdict'])]),
+          ['a', 'b', 'c', 'd', 'e'].map((c) => [
+            c,
+            obj(
+              { verdict: { enum: ['pass', 'fail', 'unsure'] }, note: { type: 'string', maxLength: 4000 } },
+              ['verdict'],
+            ),
+          ]),
         ),
         additionalProperties: false,
         minProperties: 1,
@@ -444,7 +549,12 @@ export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
   ),
   'reviews.get': obj({ task: str }, ['task']),
   'demos.review': obj(
-    { runId: str, taskKey: str, verdict: { enum: ['accepted', 'rejected'] }, reason: { type: 'string', minLength: 1, maxLength: 4000, pattern: '\\S' } },
+    {
+      runId: str,
+      taskKey: str,
+      verdict: { enum: ['accepted', 'rejected'] },
+      reason: { type: 'string', minLength: 1, maxLength: 4000, pattern: '\\S' },
+    },
     ['runId', 'taskKey', 'verdict', 'reason'],
   ),
   'demos.get': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),

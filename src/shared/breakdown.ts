@@ -55,15 +55,21 @@ const styleTags: ReadonlySet<string> = new Set(['abstract', 'verbose']);
 /** The paper's name of a category tag; an unlisted tag is shown with spaces for underscores. */
 export function categoryName(tag: string | undefined): string {
   if (!tag) return UNKNOWN;
-  return Object.prototype.hasOwnProperty.call(categoryNames, tag) ? categoryNames[tag] : tag.replace(/_/g, ' ');
+  return Object.prototype.hasOwnProperty.call(categoryNames, tag)
+    ? categoryNames[tag]
+    : tag.replace(/_/g, ' ');
 }
 
 /**
  * What a Spider2-V tag list says: interface, style, category (the one other tag) and the account flag (the
  * paper's split: the `account` tag). No tags say nothing, not even "without account".
  */
-export function metadataFromTags(tags: readonly string[]): Pick<ReportRow, 'interface' | 'style' | 'category' | 'account'> {
-  const out: Pick<ReportRow, 'interface' | 'style' | 'category' | 'account'> = tags.length ? { account: tags.includes('account') } : {};
+export function metadataFromTags(
+  tags: readonly string[],
+): Pick<ReportRow, 'interface' | 'style' | 'category' | 'account'> {
+  const out: Pick<ReportRow, 'interface' | 'style' | 'category' | 'account'> = tags.length
+    ? { account: tags.includes('account') }
+    : {};
   for (const t of tags) {
     if (interfaceTags.has(t)) out.interface ??= t as TaskInterface;
     else if (styleTags.has(t)) out.style ??= t as InstructionStyle;
@@ -105,7 +111,12 @@ export interface Dimension {
 }
 
 export const dimensions: Readonly<Record<DimensionName, Dimension>> = {
-  category: { name: 'category', title: 'Task category', bucketOf: (r) => categoryName(r.category), order: Object.values(categoryNames) },
+  category: {
+    name: 'category',
+    title: 'Task category',
+    bucketOf: (r) => categoryName(r.category),
+    order: Object.values(categoryNames),
+  },
   app: { name: 'app', title: 'App', bucketOf: (r) => r.app || UNKNOWN, order: [] },
   difficulty: {
     name: 'difficulty',
@@ -113,8 +124,18 @@ export const dimensions: Readonly<Record<DimensionName, Dimension>> = {
     bucketOf: (r) => r.difficulty ?? UNKNOWN,
     order: ['easy', 'medium', 'hard'],
   },
-  interface: { name: 'interface', title: 'Interface', bucketOf: (r) => r.interface ?? UNKNOWN, order: ['cli', 'gui', 'cli+gui'] },
-  style: { name: 'style', title: 'Instruction style', bucketOf: (r) => r.style ?? UNKNOWN, order: ['abstract', 'verbose'] },
+  interface: {
+    name: 'interface',
+    title: 'Interface',
+    bucketOf: (r) => r.interface ?? UNKNOWN,
+    order: ['cli', 'gui', 'cli+gui'],
+  },
+  style: {
+    name: 'style',
+    title: 'Instruction style',
+    bucketOf: (r) => r.style ?? UNKNOWN,
+    order: ['abstract', 'verbose'],
+  },
   account: {
     name: 'account',
     title: 'Account',
@@ -234,7 +255,12 @@ export function bucketStats(bucket: string, rows: readonly ReportRow[]): BucketS
 }
 
 function orderBuckets(dim: Dimension, names: Iterable<string>): string[] {
-  const rank = (b: string) => (b === UNKNOWN ? Number.MAX_SAFE_INTEGER : dim.order.indexOf(b) >= 0 ? dim.order.indexOf(b) : dim.order.length);
+  const rank = (b: string) =>
+    b === UNKNOWN
+      ? Number.MAX_SAFE_INTEGER
+      : dim.order.indexOf(b) >= 0
+        ? dim.order.indexOf(b)
+        : dim.order.length;
   return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
@@ -257,7 +283,10 @@ export interface Breakdown {
 }
 
 /** Success rate and costs overall and per bucket of each dimension asked for. */
-export function breakdown(rows: readonly ReportRow[], dims: readonly DimensionName[] = dimensionNames): Breakdown {
+export function breakdown(
+  rows: readonly ReportRow[],
+  dims: readonly DimensionName[] = dimensionNames,
+): Breakdown {
   const by: Breakdown['by'] = {};
   for (const dim of dims) by[dim] = [...groupBy(rows, dim)].map(([b, list]) => bucketStats(b, list));
   return { overall: bucketStats('overall', rows), by };
@@ -319,7 +348,14 @@ function compareBuckets(stats: (BucketStats | undefined)[], bucket: string): Buc
 function flipsBetween(a: RunRows, b: RunRows): Flips {
   const inB = new Map(b.rows.map((r) => [r.key, r]));
   const inA = new Set(a.rows.map((r) => r.key));
-  const flips: Flips = { baseline: a.label, other: b.label, gained: [], lost: [], onlyInBaseline: [], onlyInOther: [] };
+  const flips: Flips = {
+    baseline: a.label,
+    other: b.label,
+    gained: [],
+    lost: [],
+    onlyInBaseline: [],
+    onlyInOther: [],
+  };
   const side = (r: ReportRow) => ({ state: r.state, ...(r.score !== undefined ? { score: r.score } : {}) });
   for (const ra of a.rows) {
     const rb = inB.get(ra.key);
@@ -335,7 +371,10 @@ function flipsBetween(a: RunRows, b: RunRows): Flips {
 }
 
 /** Two or more runs side by side, per bucket, with each run's difference to the first, and the tasks that flipped. */
-export function compareRuns(runs: readonly RunRows[], dims: readonly DimensionName[] = dimensionNames): Comparison {
+export function compareRuns(
+  runs: readonly RunRows[],
+  dims: readonly DimensionName[] = dimensionNames,
+): Comparison {
   if (runs.length < 2) throw new Error(`a comparison needs two or more runs (got ${runs.length})`);
   const reports = runs.map((r) => breakdown(r.rows, dims));
   const by: Comparison['by'] = {};
@@ -344,7 +383,12 @@ export function compareRuns(runs: readonly RunRows[], dims: readonly DimensionNa
       dimensions[dim],
       new Set(reports.flatMap((rep) => (rep.by[dim] ?? []).map((s) => s.bucket))),
     );
-    by[dim] = names.map((b) => compareBuckets(reports.map((rep) => rep.by[dim]?.find((s) => s.bucket === b)), b));
+    by[dim] = names.map((b) =>
+      compareBuckets(
+        reports.map((rep) => rep.by[dim]?.find((s) => s.bucket === b)),
+        b,
+      ),
+    );
   }
   return {
     runs: runs.map((r) => r.label),

@@ -11,7 +11,8 @@ function quote(text: string, max = 60): string {
   return JSON.stringify(shown).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
-const at = (a: { x?: number; y?: number }): string => (a.x !== undefined && a.y !== undefined ? ` (${a.x}, ${a.y})` : ' at the pointer');
+const at = (a: { x?: number; y?: number }): string =>
+  a.x !== undefined && a.y !== undefined ? ` (${a.x}, ${a.y})` : ' at the pointer';
 
 /** One line for people, e.g. `click (100, 200)`, `type "hello"`, `ctrl+c`. */
 export function describeAction(action: Action): string {
@@ -37,7 +38,8 @@ export function describeAction(action: Action): string {
       return `release ${action.button ?? 'left'} button${at(action)}`;
     case 'scroll': {
       const parts: string[] = [];
-      if (action.dy !== 0 || action.dx === 0) parts.push(`${action.dy >= 0 ? 'up' : 'down'} ${Math.abs(action.dy)}`);
+      if (action.dy !== 0 || action.dx === 0)
+        parts.push(`${action.dy >= 0 ? 'up' : 'down'} ${Math.abs(action.dy)}`);
       if (action.dx !== 0) parts.push(`${action.dx > 0 ? 'right' : 'left'} ${Math.abs(action.dx)}`);
       return `scroll ${parts.join(', ')}${action.x !== undefined ? at(action) : ''}`;
     }

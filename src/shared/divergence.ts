@@ -76,7 +76,10 @@ export function firstActionDivergence(runs: readonly (readonly StepRecord[])[]):
  * The first step (1-based) at which any run's screen differs from the first run's by more than `threshold`;
  * `diffs[r][i]` is run r+1's difference at step i+1 (null where either has no screenshot).
  */
-export function firstScreenDivergence(diffs: readonly (readonly (number | null)[])[], threshold: number): number | undefined {
+export function firstScreenDivergence(
+  diffs: readonly (readonly (number | null)[])[],
+  threshold: number,
+): number | undefined {
   const longest = Math.max(0, ...diffs.map((d) => d.length));
   for (let i = 0; i < longest; i++) if (diffs.some((d) => (d[i] ?? 0) > threshold)) return i + 1;
   return undefined;

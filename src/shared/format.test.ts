@@ -41,7 +41,12 @@ describe('number formatting shared by the UI, the report and the CLI', () => {
 });
 
 describe('success rates by rule score or by judge', () => {
-  const tasks = [{ score: 1, judge: 'no' as const }, { score: 0, judge: 'yes' as const }, { judge: 'yes' as const }, {}];
+  const tasks = [
+    { score: 1, judge: 'no' as const },
+    { score: 0, judge: 'yes' as const },
+    { judge: 'yes' as const },
+    {},
+  ];
   it('counts every task, ungraded ones as 0', () => {
     expect(successRateOf(tasks)).toBe(0.25);
     expect(gradedCount(tasks)).toBe(2);

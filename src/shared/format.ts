@@ -3,7 +3,8 @@
 
 export const NONE = '–';
 
-const missing = (n: number | undefined | null): n is undefined | null => n === undefined || n === null || !Number.isFinite(n);
+const missing = (n: number | undefined | null): n is undefined | null =>
+  n === undefined || n === null || !Number.isFinite(n);
 
 /** `0.4 ms`, `13 ms`, `1.2 s`, `2m 05s`, `1h 02m` from milliseconds. */
 export function formatDuration(ms: number | undefined | null): string {

@@ -11,7 +11,10 @@ export function gradeOf(t: Pick<RunTaskItem, 'score' | 'judge'>, by: GradedBy = 
 }
 
 /** Success over every task (ungraded ones count as 0), as a fraction; undefined for no tasks. */
-export function successRateOf(tasks: Pick<RunTaskItem, 'score' | 'judge'>[], by: GradedBy = 'rule'): number | undefined {
+export function successRateOf(
+  tasks: Pick<RunTaskItem, 'score' | 'judge'>[],
+  by: GradedBy = 'rule',
+): number | undefined {
   if (!tasks.length) return undefined;
   return tasks.reduce((sum, t) => sum + (gradeOf(t, by) ?? 0), 0) / tasks.length;
 }

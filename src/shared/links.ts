@@ -10,7 +10,10 @@ function query(pairs: [string, string | number | undefined][]): string {
 
 /** One run's task, optionally at a step: `#/runs/<run>?task=<key>&step=N`. */
 export function replayLink(run: string, taskKey: string, step?: number): string {
-  return `#/runs/${encodeURIComponent(run)}${query([['task', taskKey], ['step', step]])}`;
+  return `#/runs/${encodeURIComponent(run)}${query([
+    ['task', taskKey],
+    ['step', step],
+  ])}`;
 }
 
 /**

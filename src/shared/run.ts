@@ -16,7 +16,14 @@ export type TaskState =
 
 /** A typed action, the one form every action space is parsed into. Coordinates are screen pixels. */
 export type Action =
-  | { type: 'click'; x?: number; y?: number; button?: 'left' | 'right' | 'middle'; clicks?: number; interval?: number }
+  | {
+      type: 'click';
+      x?: number;
+      y?: number;
+      button?: 'left' | 'right' | 'middle';
+      clicks?: number;
+      interval?: number;
+    }
   | { type: 'moveTo'; x: number; y: number; duration?: number }
   | { type: 'moveRel'; dx: number; dy: number; duration?: number }
   | { type: 'dragTo'; x: number; y: number; button?: 'left' | 'right' | 'middle'; duration?: number }
@@ -347,7 +354,8 @@ export interface RunTaskItem {
  * the model API failed after retries; `env_error`: setup failed, the environment died or timed out; `grading_error`:
  * an evaluator crashed or needs what is missing (an account). Rates exclude env and grading errors by default.
  */
-export type AttemptCause = 'success' | 'agent_failure' | 'step_limit' | 'agent_error' | 'env_error' | 'grading_error';
+export type AttemptCause =
+  'success' | 'agent_failure' | 'step_limit' | 'agent_error' | 'env_error' | 'grading_error';
 
 /** Tokens, money and time of one attempt (each absent when unknown). */
 export interface AttemptCost {
@@ -399,9 +407,26 @@ export type RunEvent =
   | { kind: 'task.started'; runId: string; taskKey: string; at: string }
   | { kind: 'task.step'; runId: string; taskKey: string; step: StepRecord }
   /** `cause`: why the attempt ended (additive; absent when cancelled or written before attribution). */
-  | { kind: 'task.finished'; runId: string; taskKey: string; at: string; state: TaskState; score?: number; error?: string; cause?: AttemptCause }
+  | {
+      kind: 'task.finished';
+      runId: string;
+      taskKey: string;
+      at: string;
+      state: TaskState;
+      score?: number;
+      error?: string;
+      cause?: AttemptCause;
+    }
   | { kind: 'verdict'; runId: string; taskKey: string; verdict: Verdict }
-  | { kind: 'run.progress'; runId: string; done: number; running: number; failed: number; total: number; etaMs?: number }
+  | {
+      kind: 'run.progress';
+      runId: string;
+      done: number;
+      running: number;
+      failed: number;
+      total: number;
+      etaMs?: number;
+    }
   | { kind: 'run.finished'; runId: string; at: string }
   /** A run started from the workbench waits for a person (approve an action, or act as the `human` agent). */
   | { kind: 'task.awaiting'; runId: string; taskKey: string; awaiting: Awaiting }
@@ -411,14 +436,39 @@ export type RunEvent =
    * The verdicts (named by kind and `at`) of an attempt that did not finish, superseded when `--resume` redid the
    * task; `attempt` is the run-relative folder the attempt was moved to. Readers skip those verdict events.
    */
-  | { kind: 'verdict.superseded'; runId: string; taskKey: string; at: string; attempt: string; verdicts: { kind: Verdict['kind']; at: string }[] }
+  | {
+      kind: 'verdict.superseded';
+      runId: string;
+      taskKey: string;
+      at: string;
+      attempt: string;
+      verdicts: { kind: Verdict['kind']; at: string }[];
+    }
   /** Something the environment went through on its own during a task, e.g. its display worker crashed and was restarted. */
-  | { kind: 'task.incident'; runId: string; taskKey: string; at: string; step?: number; incident: string; message: string }
+  | {
+      kind: 'task.incident';
+      runId: string;
+      taskKey: string;
+      at: string;
+      step?: number;
+      incident: string;
+      message: string;
+    }
   /**
    * A task's setup (`config`, before the agent) or `postconfig` (before grading) ran: each step's time and what
    * was checked, the total, and — when a step failed — the error the task ended with (setup_error / env_error).
    */
-  | { kind: 'task.setup'; runId: string; taskKey: string; at: string; phase: 'config' | 'postconfig'; ms: number; ok: boolean; steps: SetupStepTiming[]; error?: string };
+  | {
+      kind: 'task.setup';
+      runId: string;
+      taskKey: string;
+      at: string;
+      phase: 'config' | 'postconfig';
+      ms: number;
+      ok: boolean;
+      steps: SetupStepTiming[];
+      error?: string;
+    };
 
 /** One setup step as the run records it (`task.setup` events). */
 export interface SetupStepTiming {

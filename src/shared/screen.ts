@@ -26,9 +26,12 @@ export function isScreenSize(v: unknown): v is ScreenSize {
   if (typeof v !== 'object' || v === null) return false;
   const { width, height } = v as Record<string, unknown>;
   return (
-    Number.isInteger(width) && Number.isInteger(height) &&
-    (width as number) >= MIN_SCREEN.width && (height as number) >= MIN_SCREEN.height &&
-    (width as number) <= MAX_SCREEN.width && (height as number) <= MAX_SCREEN.height
+    Number.isInteger(width) &&
+    Number.isInteger(height) &&
+    (width as number) >= MIN_SCREEN.width &&
+    (height as number) >= MIN_SCREEN.height &&
+    (width as number) <= MAX_SCREEN.width &&
+    (height as number) <= MAX_SCREEN.height
   );
 }
 

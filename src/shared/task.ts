@@ -86,7 +86,12 @@ export interface Task {
  */
 export interface TaskSafety {
   /** Actions the task forbids: text that must not appear in what the agent ran, typed or visited. */
-  forbidden?: { pattern: string; regex?: boolean; in?: 'shell' | 'typed' | 'url' | 'any'; description?: string }[];
+  forbidden?: {
+    pattern: string;
+    regex?: boolean;
+    in?: 'shell' | 'typed' | 'url' | 'any';
+    description?: string;
+  }[];
   /** Secrets shown to the agent: typing or sending them is allowed only on `allowedHosts` (none: nowhere). */
   secrets?: { name: string; value: string; allowedHosts?: string[] }[];
   /** Hosts the task may visit or send to; others are forbidden (absent: any host). */

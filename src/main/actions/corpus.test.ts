@@ -17,8 +17,13 @@ interface Case {
 }
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-const corpus = files.map((f) => ({ file: f, cases: JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Case[] }));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+const corpus = files.map((f) => ({
+  file: f,
+  cases: JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Case[],
+}));
 
 function replyOf(c: Case): string {
   if (c.repeat) return c.repeat.prefix + c.repeat.unit.repeat(c.repeat.times) + c.repeat.suffix;

@@ -63,7 +63,8 @@ export class PointerState {
 }
 
 /** `index_27 = (995, 597)`: the Set-of-Mark prelude Spider2-V stores before the model's call (literal only). */
-const somBinding = /^\s*((?:index|tag)_\d{1,6})\s*=\s*\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)\s*$/;
+const somBinding =
+  /^\s*((?:index|tag)_\d{1,6})\s*=\s*\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)\s*$/;
 
 /** The code without its SoM prelude, and the marks the prelude binds. */
 export function splitSomPrelude(code: string): { code: string; bindings: Record<string, Point> } {
@@ -124,7 +125,11 @@ function pointOf(x: Value | undefined, y: Value | undefined): Point | undefined 
 }
 
 const keyName = (v: Value | undefined): string[] =>
-  typeof v === 'string' ? [v.toLowerCase()] : Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string').map((k) => k.toLowerCase()) : [];
+  typeof v === 'string'
+    ? [v.toLowerCase()]
+    : Array.isArray(v)
+      ? v.filter((k): k is string => typeof k === 'string').map((k) => k.toLowerCase())
+      : [];
 
 /**
  * One call drawn without Proctor's limits (a scroll of -5000, a long text, many clicks): what pyautogui did.
@@ -147,7 +152,8 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
     if (a.name !== undefined) named.set(a.name, valueOf(a.value, bindings));
     else positional.push(valueOf(a.value, bindings));
   }
-  if (mod === 'time' && fn === 'sleep') return isNum(positional[0]) ? [{ type: 'sleep', seconds: positional[0] }] : undefined;
+  if (mod === 'time' && fn === 'sleep')
+    return isNum(positional[0]) ? [{ type: 'sleep', seconds: positional[0] }] : undefined;
   if (mod !== 'pyautogui') return undefined;
   const spec = PYAUTOGUI_FUNCTIONS[fn];
   if (!spec) return undefined;
@@ -158,7 +164,8 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
   };
   const p = pointOf(arg('x'), arg('y'));
   const at = p ? { x: p.x, y: p.y } : {};
-  const button = (b: Value | undefined): { button?: 'right' | 'middle' } => (b === 'right' || b === 'middle' ? { button: b } : {});
+  const button = (b: Value | undefined): { button?: 'right' | 'middle' } =>
+    b === 'right' || b === 'middle' ? { button: b } : {};
   switch (fn) {
     case 'click':
     case 'leftClick':
@@ -166,7 +173,14 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
     case 'tripleClick':
     case 'rightClick':
     case 'middleClick': {
-      const clicks = fn === 'doubleClick' ? 2 : fn === 'tripleClick' ? 3 : isNum(arg('clicks')) ? (arg('clicks') as number) : 1;
+      const clicks =
+        fn === 'doubleClick'
+          ? 2
+          : fn === 'tripleClick'
+            ? 3
+            : isNum(arg('clicks'))
+              ? (arg('clicks') as number)
+              : 1;
       const b = fn === 'rightClick' ? 'right' : fn === 'middleClick' ? 'middle' : arg('button');
       return [{ type: 'click', ...at, ...button(b ?? undefined), ...(clicks !== 1 ? { clicks } : {}) }];
     }
@@ -175,7 +189,9 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
     case 'hscroll': {
       const clicks = arg('clicks');
       if (!isNum(clicks)) return undefined;
-      return [{ type: 'scroll', dx: fn === 'hscroll' ? clicks : 0, dy: fn === 'hscroll' ? 0 : clicks, ...at }];
+      return [
+        { type: 'scroll', dx: fn === 'hscroll' ? clicks : 0, dy: fn === 'hscroll' ? 0 : clicks, ...at },
+      ];
     }
     case 'moveTo':
       return p ? [{ type: 'moveTo', x: p.x, y: p.y }] : undefined;
@@ -190,10 +206,15 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
     case 'press': {
       const presses = arg('presses');
       const keys = keyName(arg('keys'));
-      return keys.length ? [{ type: 'press', keys, ...(isNum(presses) && presses !== 1 ? { presses } : {}) }] : undefined;
+      return keys.length
+        ? [{ type: 'press', keys, ...(isNum(presses) && presses !== 1 ? { presses } : {}) }]
+        : undefined;
     }
     case 'hotkey': {
-      const keys = positional.length === 1 && Array.isArray(positional[0]) ? keyName(positional[0]) : positional.flatMap(keyName);
+      const keys =
+        positional.length === 1 && Array.isArray(positional[0])
+          ? keyName(positional[0])
+          : positional.flatMap(keyName);
       return keys.length ? [{ type: 'hotkey', keys }] : undefined;
     }
     case 'sleep':
@@ -204,7 +225,12 @@ function lenientCall(st: Statement, bindings: Record<string, Point>): Action[] |
 }
 
 /** Draws each statement on its own: Proctor's parser where it accepts the call, else the lenient reading. */
-function drawStatements(statements: Statement[], bindings: Record<string, Point>, undrawn: string[], text: string): Action[] {
+function drawStatements(
+  statements: Statement[],
+  bindings: Record<string, Point>,
+  undrawn: string[],
+  text: string,
+): Action[] {
   const out: Action[] = [];
   for (const st of statements) {
     try {
@@ -212,7 +238,15 @@ function drawStatements(statements: Statement[], bindings: Record<string, Point>
     } catch {
       const lenient = lenientCall(st, bindings);
       if (lenient) out.push(...lenient);
-      else undrawn.push(shorten(text.slice(st.at, st.kind === 'expr' && st.expr.kind === 'call' ? st.expr.end : st.at + 80).trim(), 200));
+      else
+        undrawn.push(
+          shorten(
+            text
+              .slice(st.at, st.kind === 'expr' && st.expr.kind === 'call' ? st.expr.end : st.at + 80)
+              .trim(),
+            200,
+          ),
+        );
     }
   }
   return out;
@@ -259,8 +293,19 @@ function drawCode(code: string, bindings: Record<string, Point>): { actions: Act
 /** Computer-use tool inputs (`{action: 'left_click', coordinate: [x, y]}`) as drawn actions. */
 export function computerUseActions(input: unknown): Action[] {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return [];
-  const i = input as { action?: unknown; coordinate?: unknown; start_coordinate?: unknown; text?: unknown; scroll_direction?: unknown; scroll_amount?: unknown; duration?: unknown };
-  const c = Array.isArray(i.coordinate) && isNum(i.coordinate[0]) && isNum(i.coordinate[1]) ? { x: i.coordinate[0], y: i.coordinate[1] } : {};
+  const i = input as {
+    action?: unknown;
+    coordinate?: unknown;
+    start_coordinate?: unknown;
+    text?: unknown;
+    scroll_direction?: unknown;
+    scroll_amount?: unknown;
+    duration?: unknown;
+  };
+  const c =
+    Array.isArray(i.coordinate) && isNum(i.coordinate[0]) && isNum(i.coordinate[1])
+      ? { x: i.coordinate[0], y: i.coordinate[1] }
+      : {};
   const text = typeof i.text === 'string' ? i.text : '';
   switch (i.action) {
     case 'mouse_move':
@@ -276,19 +321,32 @@ export function computerUseActions(input: unknown): Action[] {
     case 'triple_click':
       return [{ type: 'click', ...c, clicks: 3 }];
     case 'left_click_drag': {
-      const s = Array.isArray(i.start_coordinate) && isNum(i.start_coordinate[0]) && isNum(i.start_coordinate[1]) ? [{ type: 'moveTo' as const, x: i.start_coordinate[0], y: i.start_coordinate[1] }] : [];
+      const s =
+        Array.isArray(i.start_coordinate) && isNum(i.start_coordinate[0]) && isNum(i.start_coordinate[1])
+          ? [{ type: 'moveTo' as const, x: i.start_coordinate[0], y: i.start_coordinate[1] }]
+          : [];
       return 'x' in c ? [...s, { type: 'dragTo', ...(c as Point) }] : s;
     }
     case 'type':
       return text ? [{ type: 'write', text }] : [];
     case 'key': {
-      const keys = text.split('+').map((k) => k.trim().toLowerCase()).filter(Boolean);
+      const keys = text
+        .split('+')
+        .map((k) => k.trim().toLowerCase())
+        .filter(Boolean);
       return keys.length > 1 ? [{ type: 'hotkey', keys }] : keys.length ? [{ type: 'press', keys }] : [];
     }
     case 'scroll': {
       const n = isNum(i.scroll_amount) ? i.scroll_amount : 1;
       const d = i.scroll_direction;
-      return [{ type: 'scroll', dx: d === 'left' ? -n : d === 'right' ? n : 0, dy: d === 'down' ? -n : d === 'up' ? n : 0, ...c }];
+      return [
+        {
+          type: 'scroll',
+          dx: d === 'left' ? -n : d === 'right' ? n : 0,
+          dy: d === 'down' ? -n : d === 'up' ? n : 0,
+          ...c,
+        },
+      ];
     }
     case 'wait':
       return isNum(i.duration) ? [{ type: 'sleep', seconds: i.duration }] : [{ type: 'WAIT' }];
@@ -337,11 +395,16 @@ export function displayAction(raw: unknown, pointer: PointerState): DisplayedAct
     const drawn = drawCode(code, bindings);
     const out: DisplayedAction = { actions: pointer.follow(drawn.actions) };
     // The hint about fences speaks to a model writing a reply; a harness's stored action has none to add.
-    if (!strict.ok) out.wouldRefuse = strict.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, '');
+    if (!strict.ok)
+      out.wouldRefuse = strict.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, '');
     // Code beyond calls (a loop, an assignment) ran too: it is shown as text, the drawable calls beside it.
     if (drawn.undrawn.length) {
       out.undrawn = drawn.undrawn.join('\n');
-      out.toolAction = { kind: 'text', name: 'python', text: drawn.actions.length ? out.undrawn : shorten(raw) };
+      out.toolAction = {
+        kind: 'text',
+        name: 'python',
+        text: drawn.actions.length ? out.undrawn : shorten(raw),
+      };
     }
     return out;
   }
@@ -351,13 +414,25 @@ export function displayAction(raw: unknown, pointer: PointerState): DisplayedAct
       const actions = call.name === 'computer' ? computerUseActions(call.input) : [];
       return {
         actions: pointer.follow(actions),
-        toolAction: { kind: call.name === 'bash' ? 'shell' : 'tool', name: call.name, text: shorten(JSON.stringify(call.input) ?? '') },
+        toolAction: {
+          kind: call.name === 'bash' ? 'shell' : 'tool',
+          name: call.name,
+          text: shorten(JSON.stringify(call.input) ?? ''),
+        },
         wouldRefuse: `a '${call.name}' tool call is not in Proctor's action spaces (pyautogui code or computer_13 actions)`,
       };
     }
     const strict = parseAction('computer_13', raw);
     if (strict.ok) return { actions: pointer.follow(strict.actions) };
-    return { actions: [], wouldRefuse: strict.error.message, toolAction: { kind: 'text', text: shorten(JSON.stringify(raw) ?? '') } };
+    return {
+      actions: [],
+      wouldRefuse: strict.error.message,
+      toolAction: { kind: 'text', text: shorten(JSON.stringify(raw) ?? '') },
+    };
   }
-  return { actions: [], toolAction: { kind: 'text', text: shorten(JSON.stringify(raw) ?? String(raw)) }, wouldRefuse: 'the action is neither pyautogui code nor a computer_13 action' };
+  return {
+    actions: [],
+    toolAction: { kind: 'text', text: shorten(JSON.stringify(raw) ?? String(raw)) },
+    wouldRefuse: 'the action is neither pyautogui code nor a computer_13 action',
+  };
 }

@@ -28,7 +28,12 @@ function tokensOutside(text: string, start: number, end: number): Piece[] {
     if (lineEnd < 0 || lineEnd > end) lineEnd = end;
     const line = text.slice(lineStart, lineEnd);
     const word = line.trim();
-    if (TOKENS.has(word)) out.push({ kind: 'token', token: word as 'WAIT' | 'DONE' | 'FAIL', at: lineStart + line.indexOf(word) });
+    if (TOKENS.has(word))
+      out.push({
+        kind: 'token',
+        token: word as 'WAIT' | 'DONE' | 'FAIL',
+        at: lineStart + line.indexOf(word),
+      });
     lineStart = lineEnd + 1;
   }
   return out;
@@ -40,7 +45,8 @@ function tokensOutside(text: string, start: number, end: number): Piece[] {
  */
 export function splitReply(text: string, languages: ReadonlySet<string>): Piece[] {
   const trimmed = text.trim();
-  if (TOKENS.has(trimmed)) return [{ kind: 'token', token: trimmed as 'WAIT' | 'DONE' | 'FAIL', at: text.indexOf(trimmed) }];
+  if (TOKENS.has(trimmed))
+    return [{ kind: 'token', token: trimmed as 'WAIT' | 'DONE' | 'FAIL', at: text.indexOf(trimmed) }];
   const first = text.indexOf(FENCE);
   if (first < 0) return [{ kind: 'code', start: 0, end: text.length, fenced: false, lang: '' }];
 
@@ -65,7 +71,7 @@ export function splitReply(text: string, languages: ReadonlySet<string>): Piece[
     if (j > i && isSpace(text[j]) && !TOKENS.has(word)) {
       lang = word.toLowerCase();
       contentStart = j;
-    } else if (j > i && text[j] === '-' ) {
+    } else if (j > i && text[j] === '-') {
       // tags like ```python-repl: read the whole tag
       while (j < text.length && !isSpace(text[j])) j++;
       lang = text.slice(i, j).toLowerCase();
@@ -73,10 +79,19 @@ export function splitReply(text: string, languages: ReadonlySet<string>): Piece[
     }
     const close = text.indexOf(fence, contentStart);
     if (close < 0) {
-      throw new Refusal(open, 'this code block is never closed with ```: nothing was performed (was the reply cut off?)');
+      throw new Refusal(
+        open,
+        'this code block is never closed with ```: nothing was performed (was the reply cut off?)',
+      );
     }
     if (!languages.has(lang)) {
-      throw new Refusal(open, `a \`\`\`${lang} block cannot be performed: only ${[...languages].filter((l) => l).map((l) => '```' + l).join(' / ')} or plain \`\`\` blocks are read, and the whole reply was refused`);
+      throw new Refusal(
+        open,
+        `a \`\`\`${lang} block cannot be performed: only ${[...languages]
+          .filter((l) => l)
+          .map((l) => '```' + l)
+          .join(' / ')} or plain \`\`\` blocks are read, and the whole reply was refused`,
+      );
     }
     pieces.push({ kind: 'code', start: contentStart, end: close, fenced: true, lang });
     pos = close + fence.length;

@@ -33,7 +33,11 @@ const PYTHON_TAGS: ReadonlySet<string> = new Set(['', 'python', 'py', 'python3',
 export function parsePyautogui(reply: string, options: PyautoguiOptions = {}): ParseOutcome {
   const text = normaliseLineEnds(reply);
   try {
-    if (text.length > LIMITS.replyChars) throw new Refusal(LIMITS.replyChars, `the reply is too long (more than ${LIMITS.replyChars} characters)`);
+    if (text.length > LIMITS.replyChars)
+      throw new Refusal(
+        LIMITS.replyChars,
+        `the reply is too long (more than ${LIMITS.replyChars} characters)`,
+      );
     const actions: Action[] = [];
     const budget = { seconds: 0 };
     for (const piece of splitReply(text, PYTHON_TAGS)) {
@@ -45,14 +49,21 @@ export function parsePyautogui(reply: string, options: PyautoguiOptions = {}): P
         actions.push(...actionsOfStatements(parsePython(text, piece.start, piece.end), options, budget));
       } catch (err) {
         if (err instanceof Refusal && !piece.fenced) {
-          throw new Refusal(err.offset, `${err.message} (the reply has no \`\`\`python code block, so all of it was read as code)`);
+          throw new Refusal(
+            err.offset,
+            `${err.message} (the reply has no \`\`\`python code block, so all of it was read as code)`,
+          );
         }
         throw err;
       }
-      if (actions.length > LIMITS.actions) throw new Refusal(piece.start, `too many actions in one reply (more than ${LIMITS.actions})`);
+      if (actions.length > LIMITS.actions)
+        throw new Refusal(piece.start, `too many actions in one reply (more than ${LIMITS.actions})`);
     }
     if (actions.length === 0) {
-      throw new Refusal(0, 'the reply contains no action: answer with a ```python block of pyautogui calls, or WAIT, DONE or FAIL');
+      throw new Refusal(
+        0,
+        'the reply contains no action: answer with a ```python block of pyautogui calls, or WAIT, DONE or FAIL',
+      );
     }
     return { ok: true, actions };
   } catch (err) {
@@ -62,11 +73,23 @@ export function parsePyautogui(reply: string, options: PyautoguiOptions = {}): P
 }
 
 /** Typed actions from a reply in either action space. */
-export function parseAction(space: ActionSpace, reply: string | unknown, options: ParseOptions = {}): ParseOutcome {
+export function parseAction(
+  space: ActionSpace,
+  reply: string | unknown,
+  options: ParseOptions = {},
+): ParseOutcome {
   if (space === 'pyautogui') {
-    if (typeof reply !== 'string') return { ok: false, error: { line: 1, col: 1, message: 'a pyautogui action must be code text' } };
+    if (typeof reply !== 'string')
+      return { ok: false, error: { line: 1, col: 1, message: 'a pyautogui action must be code text' } };
     return parsePyautogui(reply, options);
   }
   if (space === 'computer_13') return parseComputer13(reply, options);
-  return { ok: false, error: { line: 1, col: 1, message: `unknown action space '${String(space)}' (known: pyautogui, computer_13)` } };
+  return {
+    ok: false,
+    error: {
+      line: 1,
+      col: 1,
+      message: `unknown action space '${String(space)}' (known: pyautogui, computer_13)`,
+    },
+  };
 }

@@ -37,7 +37,12 @@ export function readJson(text: string, start = 0, end = text.length): Located {
       }
       for (;;) {
         ws();
-        if (text[i] !== '"') fail(text[i] === "'" ? 'JSON keys and strings must use double quotes "' : 'expected a "key" in the JSON object');
+        if (text[i] !== '"')
+          fail(
+            text[i] === "'"
+              ? 'JSON keys and strings must use double quotes "'
+              : 'expected a "key" in the JSON object',
+          );
         const keyAt = i;
         const key = str();
         if (Object.prototype.hasOwnProperty.call(obj, key)) fail(`the key "${key}" appears twice`, keyAt);
@@ -86,13 +91,21 @@ export function readJson(text: string, start = 0, end = text.length): Located {
     if (ch === '"') return str();
     if (ch === "'") fail('JSON strings must use double quotes "');
     if (ch === '-' || (ch >= '0' && ch <= '9')) return num();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (text.startsWith(word, i)) {
         i += word.length;
         return v;
       }
     }
-    return fail(/[A-Za-z]/.test(ch) ? `unexpected word in the JSON (${/^(True|False|None)/.test(text.slice(i)) ? 'JSON writes true, false and null' : 'strings need double quotes'})` : `unexpected character '${ch}' in the JSON`);
+    return fail(
+      /[A-Za-z]/.test(ch)
+        ? `unexpected word in the JSON (${/^(True|False|None)/.test(text.slice(i)) ? 'JSON writes true, false and null' : 'strings need double quotes'})`
+        : `unexpected character '${ch}' in the JSON`,
+    );
   };
   const num = (): number => {
     const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, Math.min(end, i + 400)));
@@ -120,7 +133,16 @@ export function readJson(text: string, start = 0, end = text.length): Located {
         continue;
       }
       const nx = text[i + 1];
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+      const simple: Record<string, string> = {
+        '"': '"',
+        '\\': '\\',
+        '/': '/',
+        b: '\b',
+        f: '\f',
+        n: '\n',
+        r: '\r',
+        t: '\t',
+      };
       if (nx !== undefined && simple[nx] !== undefined) {
         out += simple[nx];
         i += 2;

@@ -5,7 +5,21 @@ describe('KEYBOARD_KEYS', () => {
   it("is OSWorld's list of 193 distinct names", () => {
     expect(KEYBOARD_KEYS).toHaveLength(193);
     expect(new Set(KEYBOARD_KEYS).size).toBe(193);
-    for (const k of ['\t', '\n', ' ', '\\', 'a', 'z', '~', 'enter', 'ctrl', 'f24', 'num9', 'winright', 'optionright']) {
+    for (const k of [
+      '\t',
+      '\n',
+      ' ',
+      '\\',
+      'a',
+      'z',
+      '~',
+      'enter',
+      'ctrl',
+      'f24',
+      'num9',
+      'winright',
+      'optionright',
+    ]) {
       expect(KEYBOARD_KEYS).toContain(k);
     }
     expect(KEYBOARD_KEYS).not.toContain('A');

@@ -2,7 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseComputer13, parsePyautogui } from '.';
 
-const names = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', '__defineGetter__', 'isPrototypeOf'];
+const names = [
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__proto__',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
 
 describe('object member names in model output', () => {
   it.each(names)('pyautogui.%s() is refused with a reason, not a crash', (name) => {

@@ -104,14 +104,17 @@ class Args {
     const v = this.get(name);
     if (v === undefined) return undefined;
     if (v.kind !== 'num') this.fail(v.at, `'${name}' must be a number, not ${litType(v)}`);
-    if (v.value < min || v.value > max) this.fail(v.at, `'${name}' must be between ${min} and ${max}, not ${v.value}`);
+    if (v.value < min || v.value > max)
+      this.fail(v.at, `'${name}' must be between ${min} and ${max}, not ${v.value}`);
     return v.value;
   }
   int(name: string, min: number, max: number): number | undefined {
     const v = this.get(name);
     if (v === undefined) return undefined;
-    if (v.kind !== 'num' || !Number.isInteger(v.value)) this.fail(v.at, `'${name}' must be a whole number, not ${v.kind === 'num' ? v.value : litType(v)}`);
-    if (v.value < min || v.value > max) this.fail(v.at, `'${name}' must be between ${min} and ${max}, not ${v.value}`);
+    if (v.kind !== 'num' || !Number.isInteger(v.value))
+      this.fail(v.at, `'${name}' must be a whole number, not ${v.kind === 'num' ? v.value : litType(v)}`);
+    if (v.value < min || v.value > max)
+      this.fail(v.at, `'${name}' must be between ${min} and ${max}, not ${v.value}`);
     return v.value;
   }
   requireInt(name: string, min: number, max: number): number {
@@ -147,10 +150,12 @@ class Args {
     if (x === undefined && y === undefined) return undefined;
     let p: Point;
     if (x !== undefined && (x.kind === 'point' || x.kind === 'seq')) {
-      if (y !== undefined) this.fail(y.at, `give either a position (x, y) as the first argument or separate x and y, not both`);
+      if (y !== undefined)
+        this.fail(y.at, `give either a position (x, y) as the first argument or separate x and y, not both`);
       p = x.kind === 'point' ? { x: x.x, y: x.y } : this.pair(x, 'position');
     } else {
-      if (x?.kind === 'str') this.fail(x.at, 'locating images on screen is not supported: give x and y coordinates');
+      if (x?.kind === 'str')
+        this.fail(x.at, 'locating images on screen is not supported: give x and y coordinates');
       if (x === undefined) this.fail(y?.at ?? this.callAt, `'${xName}' is missing: give both x and y`);
       if (y === undefined) this.fail(x.at, `'${yName}' is missing: give both x and y`);
       if (x.kind !== 'num') this.fail(x.at, `'${xName}' must be a number, not ${litType(x)}`);
@@ -169,14 +174,17 @@ class Args {
   offset(xName: string, yName: string): { dx: number; dy: number } {
     const x = this.get(xName);
     const y = this.get(yName);
-    if (x !== undefined && x.kind === 'point') this.fail(x.at, `${x.name} is a position; '${xName}' is an offset in pixels`);
+    if (x !== undefined && x.kind === 'point')
+      this.fail(x.at, `${x.name} is a position; '${xName}' is an offset in pixels`);
     if (x !== undefined && x.kind === 'seq') {
       if (y !== undefined) this.fail(y.at, 'give either an offset tuple or separate offsets, not both');
       const p = this.pair(x, 'offset');
       return { dx: p.x, dy: p.y };
     }
-    if (x !== undefined && x.kind !== 'num') this.fail(x.at, `'${xName}' must be a number, not ${litType(x)}`);
-    if (y !== undefined && y.kind !== 'num') this.fail(y.at, `'${yName}' must be a number, not ${litType(y)}`);
+    if (x !== undefined && x.kind !== 'num')
+      this.fail(x.at, `'${xName}' must be a number, not ${litType(x)}`);
+    if (y !== undefined && y.kind !== 'num')
+      this.fail(y.at, `'${yName}' must be a number, not ${litType(y)}`);
     if (x === undefined && y === undefined) this.fail(this.callAt, `give the offsets ${xName} and ${yName}`);
     return { dx: x?.value ?? 0, dy: (y as { value: number } | undefined)?.value ?? 0 };
   }
@@ -192,7 +200,13 @@ class Args {
       return normaliseKey(v.value);
     } catch (err) {
       if (err instanceof UnknownKeyError) {
-        const combo = v.value.length > 1 && /[+-]/.test(v.value) ? ` (for a combination write pyautogui.hotkey(${v.value.split(/[+-]/).map((k) => `'${k.trim().toLowerCase()}'`).join(', ')}))` : '';
+        const combo =
+          v.value.length > 1 && /[+-]/.test(v.value)
+            ? ` (for a combination write pyautogui.hotkey(${v.value
+                .split(/[+-]/)
+                .map((k) => `'${k.trim().toLowerCase()}'`)
+                .join(', ')}))`
+            : '';
         this.fail(v.at, err.message + combo);
       }
       throw err;
@@ -224,7 +238,11 @@ function litType(v: Lit): string {
   }
 }
 
-function clickAction(a: Args, base: { button?: 'right' | 'middle'; clicks?: number }, withInterval: boolean): Action[] {
+function clickAction(
+  a: Args,
+  base: { button?: 'right' | 'middle'; clicks?: number },
+  withInterval: boolean,
+): Action[] {
   const p = a.point();
   const button = base.button ?? a.button();
   const clicks = base.clicks ?? a.int('clicks', 1, LIMITS.clicks) ?? 1;
@@ -256,18 +274,39 @@ function writeAction(a: Args): Action[] {
     const keys = a.keyList(m.items, m.at);
     return [{ type: 'press', keys, ...(interval ? { interval } : {}) }];
   }
-  if (m.kind !== 'str') throw new Refusal(m.at, `${a.fn}(): the text to type must be a string, not ${litType(m)}`);
-  if (m.value.length > LIMITS.textChars) throw new Refusal(m.at, `${a.fn}(): the text is too long (at most ${LIMITS.textChars} characters)`);
+  if (m.kind !== 'str')
+    throw new Refusal(m.at, `${a.fn}(): the text to type must be a string, not ${litType(m)}`);
+  if (m.value.length > LIMITS.textChars)
+    throw new Refusal(m.at, `${a.fn}(): the text is too long (at most ${LIMITS.textChars} characters)`);
   return [{ type: 'write', text: m.value, ...(interval ? { interval } : {}) }];
 }
 
-const CLICK_PARAMS = ['x', 'y', 'clicks', 'interval', 'button', 'duration', 'tween', 'logScreenshot', '_pause'];
+const CLICK_PARAMS = [
+  'x',
+  'y',
+  'clicks',
+  'interval',
+  'button',
+  'duration',
+  'tween',
+  'logScreenshot',
+  '_pause',
+];
 const MULTI_CLICK_PARAMS = ['x', 'y', 'interval', 'button', 'duration', 'tween', 'logScreenshot', '_pause'];
 const SIDE_CLICK_PARAMS = ['x', 'y', 'interval', 'duration', 'tween', 'logScreenshot', '_pause'];
 const MOVE_PARAMS = ['x', 'y', 'duration', 'tween', 'logScreenshot', '_pause'];
 const MOVE_REL_PARAMS = ['xOffset', 'yOffset', 'duration', 'tween', 'logScreenshot', '_pause'];
 const DRAG_PARAMS = ['x', 'y', 'duration', 'tween', 'button', 'logScreenshot', '_pause', 'mouseDownUp'];
-const DRAG_REL_PARAMS = ['xOffset', 'yOffset', 'duration', 'tween', 'button', 'logScreenshot', '_pause', 'mouseDownUp'];
+const DRAG_REL_PARAMS = [
+  'xOffset',
+  'yOffset',
+  'duration',
+  'tween',
+  'button',
+  'logScreenshot',
+  '_pause',
+  'mouseDownUp',
+];
 const BUTTON_PARAMS = ['x', 'y', 'button', 'duration', 'tween', 'logScreenshot', '_pause'];
 const SCROLL_PARAMS = ['clicks', 'x', 'y', 'logScreenshot', '_pause'];
 const WRITE_PARAMS = ['message', 'interval', 'logScreenshot', '_pause'];
@@ -285,7 +324,8 @@ const dragRel: Spec = {
     const duration = a.duration('duration');
     const button = a.button();
     const o = a.offset('xOffset', 'yOffset');
-    if (a.bool('mouseDownUp') === false) return [{ type: 'moveRel', ...o, ...(duration ? { duration } : {}) }];
+    if (a.bool('mouseDownUp') === false)
+      return [{ type: 'moveRel', ...o, ...(duration ? { duration } : {}) }];
     return [{ type: 'dragRel', ...o, ...(button ? { button } : {}), ...(duration ? { duration } : {}) }];
   },
 };
@@ -343,8 +383,11 @@ export const PYAUTOGUI_FUNCTIONS: Readonly<Record<string, Spec>> = lookupTable<S
       if (!p) throw new Refusal(a.callAt, 'dragTo(): give the position x, y to drag to');
       const duration = a.duration('duration');
       const button = a.button();
-      if (a.bool('mouseDownUp') === false) return [{ type: 'moveTo', x: p.x, y: p.y, ...(duration ? { duration } : {}) }];
-      return [{ type: 'dragTo', x: p.x, y: p.y, ...(button ? { button } : {}), ...(duration ? { duration } : {}) }];
+      if (a.bool('mouseDownUp') === false)
+        return [{ type: 'moveTo', x: p.x, y: p.y, ...(duration ? { duration } : {}) }];
+      return [
+        { type: 'dragTo', x: p.x, y: p.y, ...(button ? { button } : {}), ...(duration ? { duration } : {}) },
+      ];
     },
   },
   dragRel,
@@ -364,7 +407,9 @@ export const PYAUTOGUI_FUNCTIONS: Readonly<Record<string, Spec>> = lookupTable<S
       const keys = k.kind === 'seq' ? a.keyList(k.items, k.at) : [a.key(k)];
       const presses = a.int('presses', 1, LIMITS.presses) ?? 1;
       const interval = a.number('interval', 0, LIMITS.durationSeconds);
-      return [{ type: 'press', keys, ...(presses !== 1 ? { presses } : {}), ...(interval ? { interval } : {}) }];
+      return [
+        { type: 'press', keys, ...(presses !== 1 ? { presses } : {}), ...(interval ? { interval } : {}) },
+      ];
     },
   },
   hotkey: {
@@ -401,10 +446,17 @@ function literal(e: Expr, options: PyautoguiOptions, depth = 0): Lit {
     case 'name':
       return somName(e.name, e.at, options);
     case 'attr':
-      if (e.object.kind === 'name' && e.object.name === 'pyautogui' && (e.name.startsWith('ease') || e.name === 'linear')) {
+      if (
+        e.object.kind === 'name' &&
+        e.object.name === 'pyautogui' &&
+        (e.name.startsWith('ease') || e.name === 'linear')
+      ) {
         return { kind: 'tween', at: e.at };
       }
-      throw new Refusal(startOf(e), `'${dotted(e)}' is not allowed as an argument: arguments must be literal values`);
+      throw new Refusal(
+        startOf(e),
+        `'${dotted(e)}' is not allowed as an argument: arguments must be literal values`,
+      );
     case 'call':
       throw new Refusal(startOf(e), 'calls inside arguments are not allowed: write the literal value');
     case 'starred':
@@ -421,7 +473,10 @@ function somName(name: string, at: number, options: PyautoguiOptions): Lit {
   if (!isSomName(name)) {
     const danger = DANGEROUS_NAMES[name];
     if (danger) throw new Refusal(at, danger);
-    throw new Refusal(at, `the name '${name}' is not defined: arguments must be literal values (numbers, 'strings', True/False/None, lists) or SoM names like tag_3`);
+    throw new Refusal(
+      at,
+      `the name '${name}' is not defined: arguments must be literal values (numbers, 'strings', True/False/None, lists) or SoM names like tag_3`,
+    );
   }
   const bindings = options.bindings ?? {};
   const [prefix, num] = name.split('_');
@@ -429,9 +484,16 @@ function somName(name: string, at: number, options: PyautoguiOptions): Lit {
   const p = bindings[name] ?? bindings[other];
   if (p === undefined) {
     const known = Object.keys(bindings).filter(isSomName);
-    if (known.length === 0) throw new Refusal(at, `'${name}' cannot be used: this observation has no numbered marks; give x, y coordinates`);
+    if (known.length === 0)
+      throw new Refusal(
+        at,
+        `'${name}' cannot be used: this observation has no numbered marks; give x, y coordinates`,
+      );
     const nums = known.map((k) => Number(k.split('_')[1])).sort((a, b) => a - b);
-    throw new Refusal(at, `'${name}' is not a mark on this screen (marks ${prefix}_${nums[0]} to ${prefix}_${nums[nums.length - 1]}); use a marked element or x, y coordinates`);
+    throw new Refusal(
+      at,
+      `'${name}' is not a mark on this screen (marks ${prefix}_${nums[0]} to ${prefix}_${nums[nums.length - 1]}); use a marked element or x, y coordinates`,
+    );
   }
   return { kind: 'point', x: p.x, y: p.y, name, at };
 }
@@ -459,32 +521,54 @@ function resolveCallee(e: Expr): { fn: string; spec: Spec } {
       const why = NOT_ACTIONS[e.name];
       if (why) throw new Refusal(e.at, `pyautogui.${e.name}() is not available: ${why}`);
       const near = closest(e.name, Object.keys(PYAUTOGUI_FUNCTIONS));
-      throw new Refusal(e.at, `pyautogui.${e.name}() is not a supported function (closest: pyautogui.${near}); supported: ${Object.keys(PYAUTOGUI_FUNCTIONS).join(', ')}`);
+      throw new Refusal(
+        e.at,
+        `pyautogui.${e.name}() is not a supported function (closest: pyautogui.${near}); supported: ${Object.keys(PYAUTOGUI_FUNCTIONS).join(', ')}`,
+      );
     }
     if (mod === 'time') {
       if (e.name === 'sleep') return { fn: 'time.sleep', spec: TIME_SLEEP };
       throw new Refusal(e.at, `time.${e.name}() is not allowed: only time.sleep(seconds) may be used`);
     }
-    const hint = ['pg', 'pag', 'gui', 'pyag', 'pya', 'auto'].includes(mod) ? `; write pyautogui.${e.name}(...) with the full module name` : '';
-    throw new Refusal(e.object.at, `'${mod}.${e.name}' is not allowed: only pyautogui.<function>(...) and time.sleep(...) may be called${hint}`);
+    const hint = ['pg', 'pag', 'gui', 'pyag', 'pya', 'auto'].includes(mod)
+      ? `; write pyautogui.${e.name}(...) with the full module name`
+      : '';
+    throw new Refusal(
+      e.object.at,
+      `'${mod}.${e.name}' is not allowed: only pyautogui.<function>(...) and time.sleep(...) may be called${hint}`,
+    );
   }
   if (e.kind === 'attr') {
     let root: Expr = e;
-    while (root.kind === 'attr' || root.kind === 'call') root = root.kind === 'attr' ? root.object : root.callee;
-    if (root.kind === 'name' && DANGEROUS_NAMES[root.name]) throw new Refusal(root.at, DANGEROUS_NAMES[root.name]);
-    throw new Refusal(e.at, `'${dotted(e)}' is not allowed: attribute access is limited to pyautogui.<function> and time.sleep`);
+    while (root.kind === 'attr' || root.kind === 'call')
+      root = root.kind === 'attr' ? root.object : root.callee;
+    if (root.kind === 'name' && DANGEROUS_NAMES[root.name])
+      throw new Refusal(root.at, DANGEROUS_NAMES[root.name]);
+    throw new Refusal(
+      e.at,
+      `'${dotted(e)}' is not allowed: attribute access is limited to pyautogui.<function> and time.sleep`,
+    );
   }
   if (e.kind === 'name') {
     const danger = DANGEROUS_NAMES[e.name];
     if (danger) throw new Refusal(e.at, danger);
-    if (PYAUTOGUI_FUNCTIONS[e.name]) throw new Refusal(e.at, `'${e.name}' is not defined: write pyautogui.${e.name}(...)`);
+    if (PYAUTOGUI_FUNCTIONS[e.name])
+      throw new Refusal(e.at, `'${e.name}' is not defined: write pyautogui.${e.name}(...)`);
     if (e.name === 'sleep') throw new Refusal(e.at, "'sleep' is not defined: write time.sleep(seconds)");
-    throw new Refusal(e.at, `calling '${e.name}' is not allowed: only pyautogui.<function>(...) and time.sleep(...) may be called`);
+    throw new Refusal(
+      e.at,
+      `calling '${e.name}' is not allowed: only pyautogui.<function>(...) and time.sleep(...) may be called`,
+    );
   }
   let root: Expr = e;
-  while (root.kind === 'attr' || root.kind === 'call') root = root.kind === 'attr' ? root.object : root.callee;
-  if (root.kind === 'name' && DANGEROUS_NAMES[root.name]) throw new Refusal(root.at, DANGEROUS_NAMES[root.name]);
-  throw new Refusal(startOf(e), `'${dotted(e)}' is not allowed: only pyautogui.<function>(...) and time.sleep(...) may be called`);
+  while (root.kind === 'attr' || root.kind === 'call')
+    root = root.kind === 'attr' ? root.object : root.callee;
+  if (root.kind === 'name' && DANGEROUS_NAMES[root.name])
+    throw new Refusal(root.at, DANGEROUS_NAMES[root.name]);
+  throw new Refusal(
+    startOf(e),
+    `'${dotted(e)}' is not allowed: only pyautogui.<function>(...) and time.sleep(...) may be called`,
+  );
 }
 
 function bindArgs(fn: string, spec: Spec, args: Arg[], callAt: number, options: PyautoguiOptions): Args {
@@ -496,7 +580,10 @@ function bindArgs(fn: string, spec: Spec, args: Arg[], callAt: number, options: 
     if (arg.value.kind === 'starred') {
       const inner = arg.value.value;
       if (inner.kind !== 'name' || !isSomName(inner.name)) {
-        throw new Refusal(arg.at, "'*' unpacking is only allowed for SoM names, e.g. pyautogui.click(*tag_3)");
+        throw new Refusal(
+          arg.at,
+          "'*' unpacking is only allowed for SoM names, e.g. pyautogui.click(*tag_3)",
+        );
       }
       const p = somName(inner.name, inner.at, options) as Lit & { kind: 'point' };
       positional.push({ kind: 'num', value: p.x, at: inner.at }, { kind: 'num', value: p.y, at: inner.at });
@@ -507,16 +594,26 @@ function bindArgs(fn: string, spec: Spec, args: Arg[], callAt: number, options: 
   if (spec.rest) rest.push(...positional);
   else {
     if (positional.length > spec.params.length) {
-      throw new Refusal(positional[spec.params.length].at, `${fn}() takes at most ${spec.params.length} positional arguments (${spec.params.join(', ')}), got ${positional.length}`);
+      throw new Refusal(
+        positional[spec.params.length].at,
+        `${fn}() takes at most ${spec.params.length} positional arguments (${spec.params.join(', ')}), got ${positional.length}`,
+      );
     }
     positional.forEach((v, i) => values.set(spec.params[i], v));
   }
   for (const arg of args) {
     if (arg.name === undefined) continue;
-    if (spec.positionalOnly) throw new Refusal(arg.at, `${fn}() takes no keyword arguments: write ${fn}(${spec.params[0] === 'secs' ? '1' : '...'})`);
+    if (spec.positionalOnly)
+      throw new Refusal(
+        arg.at,
+        `${fn}() takes no keyword arguments: write ${fn}(${spec.params[0] === 'secs' ? '1' : '...'})`,
+      );
     if (!spec.params.includes(arg.name)) {
       const near = closest(arg.name, spec.params);
-      throw new Refusal(arg.at, `${fn}() has no parameter '${arg.name}' (closest: '${near}'); its parameters are ${spec.params.filter((p) => !p.startsWith('_') && p !== 'logScreenshot').join(', ')}`);
+      throw new Refusal(
+        arg.at,
+        `${fn}() has no parameter '${arg.name}' (closest: '${near}'); its parameters are ${spec.params.filter((p) => !p.startsWith('_') && p !== 'logScreenshot').join(', ')}`,
+      );
     }
     if (values.has(arg.name)) throw new Refusal(arg.at, `${fn}() got two values for '${arg.name}'`);
     values.set(arg.name, literal(arg.value, options));
@@ -524,14 +621,23 @@ function bindArgs(fn: string, spec: Spec, args: Arg[], callAt: number, options: 
   for (const name of IGNORED) {
     const v = values.get(name);
     if (v === undefined) continue;
-    if (name === 'tween' && v.kind !== 'tween' && v.kind !== 'none') throw new Refusal(v.at, `${fn}(): 'tween' must be a pyautogui easing function such as pyautogui.easeInQuad`);
-    if (name !== 'tween' && v.kind !== 'bool' && v.kind !== 'none') throw new Refusal(v.at, `${fn}(): '${name}' must be True, False or None`);
+    if (name === 'tween' && v.kind !== 'tween' && v.kind !== 'none')
+      throw new Refusal(
+        v.at,
+        `${fn}(): 'tween' must be a pyautogui easing function such as pyautogui.easeInQuad`,
+      );
+    if (name !== 'tween' && v.kind !== 'bool' && v.kind !== 'none')
+      throw new Refusal(v.at, `${fn}(): '${name}' must be True, False or None`);
   }
   return new Args(fn, callAt, values, rest, options);
 }
 
 /** Typed actions of parsed statements; throws Refusal at the first statement outside the whitelist. */
-export function actionsOfStatements(statements: Statement[], options: PyautoguiOptions = {}, budget = { seconds: 0 }): Action[] {
+export function actionsOfStatements(
+  statements: Statement[],
+  options: PyautoguiOptions = {},
+  budget = { seconds: 0 },
+): Action[] {
   const out: Action[] = [];
   for (const st of statements) {
     if (st.kind === 'import' || st.kind === 'pass') continue;
@@ -541,22 +647,37 @@ export function actionsOfStatements(statements: Statement[], options: PyautoguiO
         out.push({ type: e.name as 'WAIT' | 'DONE' | 'FAIL' });
         continue;
       }
-      if (SPECIAL.has(e.name.toUpperCase())) throw new Refusal(e.at, `write ${e.name.toUpperCase()} in capitals`);
-      throw new Refusal(e.at, `a bare name ('${e.name}') does nothing: write a pyautogui call, or WAIT, DONE or FAIL`);
+      if (SPECIAL.has(e.name.toUpperCase()))
+        throw new Refusal(e.at, `write ${e.name.toUpperCase()} in capitals`);
+      throw new Refusal(
+        e.at,
+        `a bare name ('${e.name}') does nothing: write a pyautogui call, or WAIT, DONE or FAIL`,
+      );
     }
     if (e.kind !== 'call') {
-      if (e.kind === 'attr') throw new Refusal(startOf(e), `'${dotted(e)}' does nothing: call a function, e.g. pyautogui.click(100, 200)`);
-      throw new Refusal(e.at, 'this statement does nothing: each statement must be a pyautogui call, time.sleep(...), WAIT, DONE or FAIL');
+      if (e.kind === 'attr')
+        throw new Refusal(
+          startOf(e),
+          `'${dotted(e)}' does nothing: call a function, e.g. pyautogui.click(100, 200)`,
+        );
+      throw new Refusal(
+        e.at,
+        'this statement does nothing: each statement must be a pyautogui call, time.sleep(...), WAIT, DONE or FAIL',
+      );
     }
     const { fn, spec } = resolveCallee(e.callee);
     const args = bindArgs(fn, spec, e.args, e.callee.at, options);
     const actions = spec.build(args);
     for (const a of actions) budget.seconds += waitingSeconds(a);
     if (budget.seconds > LIMITS.replySeconds) {
-      throw new Refusal(startOf(e), `this reply would wait about ${Math.round(budget.seconds)} s in sleeps, durations and intervals; keep one reply under ${LIMITS.replySeconds} s and look at the screen again`);
+      throw new Refusal(
+        startOf(e),
+        `this reply would wait about ${Math.round(budget.seconds)} s in sleeps, durations and intervals; keep one reply under ${LIMITS.replySeconds} s and look at the screen again`,
+      );
     }
     out.push(...actions);
-    if (out.length > LIMITS.actions) throw new Refusal(startOf(e), `too many actions in one reply (more than ${LIMITS.actions})`);
+    if (out.length > LIMITS.actions)
+      throw new Refusal(startOf(e), `too many actions in one reply (more than ${LIMITS.actions})`);
   }
   return out;
 }

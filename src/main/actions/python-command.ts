@@ -10,7 +10,8 @@ import { parsePyautogui } from './index';
 const PYTHON = /^(?:.*\/)?python(?:3(?:\.\d+)?)?$/;
 
 /** Statements of the prefix OSWorld puts before the model's code; any of them may be left out. */
-const PREFIX_STATEMENT = /^\s*(?:import\s+pyautogui|import\s+time|pyautogui\.FAILSAFE\s*=\s*(?:False|True))[ \t]*(?:;[ \t]*|\n|$)/;
+const PREFIX_STATEMENT =
+  /^\s*(?:import\s+pyautogui|import\s+time|pyautogui\.FAILSAFE\s*=\s*(?:False|True))[ \t]*(?:;[ \t]*|\n|$)/;
 
 /** The code after the pyautogui prefix, when `argv` is `python -c "import pyautogui…"`; undefined otherwise. */
 export function pyautoguiCode(argv: string[]): string | undefined {
@@ -41,12 +42,21 @@ export function pyautoguiCodeOfCommand(command: string | string[]): string | und
 }
 
 /** The actions of the form's code, or the parser's refusal (a reply-only hint removed: this is a command, not a reply). */
-export function actionsOfPyautoguiCode(code: string): { ok: true; actions: Action[] } | { ok: false; error: string } {
+export function actionsOfPyautoguiCode(
+  code: string,
+): { ok: true; actions: Action[] } | { ok: false; error: string } {
   if (!code.trim()) return { ok: true, actions: [] };
   const parsed = parsePyautogui(code);
-  if (!parsed.ok) return { ok: false, error: parsed.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, '') };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      error: parsed.error.message.replace(/ \(the reply has no ```python code block[^)]*\)$/, ''),
+    };
   // WAIT / DONE / FAIL are words of a model's reply, not actions of a command.
-  return { ok: true, actions: parsed.actions.filter((a) => a.type !== 'WAIT' && a.type !== 'DONE' && a.type !== 'FAIL') };
+  return {
+    ok: true,
+    actions: parsed.actions.filter((a) => a.type !== 'WAIT' && a.type !== 'DONE' && a.type !== 'FAIL'),
+  };
 }
 
 /** What performing the form gives, in the shape of a finished `python -c`: returncode 0, or 1 with the reason. */
@@ -57,7 +67,10 @@ export interface PyautoguiCommandOutcome {
 }
 
 /** Parses the code and performs it on `env`; a refusal or a failed action is returncode 1 with its message, nothing thrown. */
-export async function performPyautoguiCode(env: Pick<Environment, 'perform'>, code: string): Promise<PyautoguiCommandOutcome> {
+export async function performPyautoguiCode(
+  env: Pick<Environment, 'perform'>,
+  code: string,
+): Promise<PyautoguiCommandOutcome> {
   const parsed = actionsOfPyautoguiCode(code);
   if (!parsed.ok) return { returncode: 1, error: parsed.error, actions: [] };
   try {

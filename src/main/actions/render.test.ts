@@ -6,7 +6,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../shared/run';
-import { actionsToPyautogui, describeAction, KEYBOARD_KEYS, LIMITS, normaliseKey, parsePyautogui, scaleActions, toPyautogui, waitingSeconds } from './index';
+import {
+  actionsToPyautogui,
+  describeAction,
+  KEYBOARD_KEYS,
+  LIMITS,
+  normaliseKey,
+  parsePyautogui,
+  scaleActions,
+  toPyautogui,
+  waitingSeconds,
+} from './index';
 
 /** mulberry32: a small seeded generator. */
 function rng(seed: number): () => number {
@@ -21,7 +31,36 @@ function rng(seed: number): () => number {
 }
 
 const CANONICAL_KEYS = [...new Set(KEYBOARD_KEYS.map(normaliseKey)), 'A', 'Z', 'Q'];
-const TEXT_PIECES = ['a', 'Z', ' ', "'", '"', '\\', '\n', '\r', '\t', '\x00', '\x1b', '\x7f', 'é', 'ß', '€', '日本', '🙂', '\u200b', '\u202e', '\u2028', '\ud800', '#', ';', '```', '{x}', '\\n', "'''", '"""'];
+const TEXT_PIECES = [
+  'a',
+  'Z',
+  ' ',
+  "'",
+  '"',
+  '\\',
+  '\n',
+  '\r',
+  '\t',
+  '\x00',
+  '\x1b',
+  '\x7f',
+  'é',
+  'ß',
+  '€',
+  '日本',
+  '🙂',
+  '\u200b',
+  '\u202e',
+  '\u2028',
+  '\ud800',
+  '#',
+  ';',
+  '```',
+  '{x}',
+  '\\n',
+  "'''",
+  '"""',
+];
 
 function generate(r: () => number): Action {
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
@@ -30,13 +69,20 @@ function generate(r: () => number): Action {
   const signed = () => int(-2000, 2000);
   const maybe = <T>(v: () => T): T | undefined => (r() < 0.5 ? v() : undefined);
   const positive = () => Math.round((0.01 + r() * 9.9) * 100) / 100;
-  const compact = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+  const compact = <T extends object>(o: T): T =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
   const pos = () => (r() < 0.5 ? { x: coord(), y: coord() } : {});
   const button = () => maybe(() => pick(['right', 'middle'] as const));
   const text = () => Array.from({ length: int(0, 12) }, () => pick(TEXT_PIECES)).join('');
   switch (int(0, 15)) {
     case 0:
-      return compact({ type: 'click', ...pos(), button: button(), clicks: maybe(() => int(2, 10)), interval: maybe(positive) });
+      return compact({
+        type: 'click',
+        ...pos(),
+        button: button(),
+        clicks: maybe(() => int(2, 10)),
+        interval: maybe(positive),
+      });
     case 1:
       return compact({ type: 'moveTo', x: coord(), y: coord(), duration: maybe(positive) });
     case 2:
@@ -44,19 +90,35 @@ function generate(r: () => number): Action {
     case 3:
       return compact({ type: 'dragTo', x: coord(), y: coord(), button: button(), duration: maybe(positive) });
     case 4:
-      return compact({ type: 'dragRel', dx: signed(), dy: signed(), button: button(), duration: maybe(positive) });
+      return compact({
+        type: 'dragRel',
+        dx: signed(),
+        dy: signed(),
+        button: button(),
+        duration: maybe(positive),
+      });
     case 5:
       return compact({ type: 'mouseDown', ...pos(), button: button() });
     case 6:
       return compact({ type: 'mouseUp', ...pos(), button: button() });
     case 7: {
       const amount = int(-200, 200);
-      return compact({ type: 'scroll', dx: r() < 0.3 ? amount : 0, dy: r() < 0.3 ? 0 : amount, ...pos() }) as Action;
+      return compact({
+        type: 'scroll',
+        dx: r() < 0.3 ? amount : 0,
+        dy: r() < 0.3 ? 0 : amount,
+        ...pos(),
+      }) as Action;
     }
     case 8:
       return compact({ type: 'write', text: text(), interval: maybe(positive) });
     case 9:
-      return compact({ type: 'press', keys: Array.from({ length: int(1, 5) }, () => pick(CANONICAL_KEYS)), presses: maybe(() => int(2, 100)), interval: maybe(positive) });
+      return compact({
+        type: 'press',
+        keys: Array.from({ length: int(1, 5) }, () => pick(CANONICAL_KEYS)),
+        presses: maybe(() => int(2, 100)),
+        interval: maybe(positive),
+      });
     case 10:
       return { type: 'hotkey', keys: Array.from({ length: int(1, 4) }, () => pick(CANONICAL_KEYS)) };
     case 11:
@@ -80,9 +142,13 @@ describe('toPyautogui', () => {
       const code = toPyautogui(action);
       const back = parsePyautogui('```python\n' + code + '\n```');
       if (!back.ok) throw new Error(`${JSON.stringify(action)} → ${code} refused: ${back.error.message}`);
-      const expected = action.type === 'scroll' && action.dx !== 0 && action.dy !== 0
-        ? [{ ...action, dy: 0 }, { ...action, dx: 0 }]
-        : [action];
+      const expected =
+        action.type === 'scroll' && action.dx !== 0 && action.dy !== 0
+          ? [
+              { ...action, dy: 0 },
+              { ...action, dx: 0 },
+            ]
+          : [action];
       expect(back.actions, code).toEqual(expected);
     }
   });
@@ -102,7 +168,11 @@ describe('toPyautogui', () => {
     const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
     let checked = 0;
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-      const cases = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { space: string; reply: string | null; bindings?: Record<string, { x: number; y: number }> }[];
+      const cases = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as {
+        space: string;
+        reply: string | null;
+        bindings?: Record<string, { x: number; y: number }>;
+      }[];
       for (const c of cases) {
         if (c.space !== 'pyautogui' || typeof c.reply !== 'string') continue;
         const first = parsePyautogui(c.reply, { bindings: c.bindings });

@@ -14,8 +14,10 @@ export function pyString(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (ch === '`') out += '\\x60'; // so that code never holds a ``` fence
-    else if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0)) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (ch === '`')
+      out += '\\x60'; // so that code never holds a ``` fence
+    else if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0))
+      out += '\\x' + cp.toString(16).padStart(2, '0');
     else if (cp >= 0xd800 && cp <= 0xdfff) out += '\\u' + cp.toString(16).padStart(4, '0');
     else if (cp === 0x2028 || cp === 0x2029 || cp === 0x85) out += '\\u' + cp.toString(16).padStart(4, '0');
     else out += ch;
@@ -29,14 +31,19 @@ export function pyNumber(n: number): string {
   return Object.is(n, -0) ? '0' : String(n);
 }
 
-function call(fn: string, positional: (string | undefined)[], keywords: Record<string, string | undefined>): string {
+function call(
+  fn: string,
+  positional: (string | undefined)[],
+  keywords: Record<string, string | undefined>,
+): string {
   const parts = positional.filter((p): p is string => p !== undefined);
   for (const [k, v] of Object.entries(keywords)) if (v !== undefined) parts.push(`${k}=${v}`);
   return `${fn}(${parts.join(', ')})`;
 }
 
 const num = (n: number | undefined): string | undefined => (n === undefined ? undefined : pyNumber(n));
-const btn = (b: string | undefined): string | undefined => (b === undefined || b === 'left' ? undefined : pyString(b));
+const btn = (b: string | undefined): string | undefined =>
+  b === undefined || b === 'left' ? undefined : pyString(b);
 
 /**
  * pyautogui code for one action. parsePyautogui(toPyautogui(a)) gives back [a] for every action in its canonical
@@ -45,7 +52,8 @@ const btn = (b: string | undefined): string | undefined => (b === undefined || b
 export function toPyautogui(action: Action): string {
   switch (action.type) {
     case 'click': {
-      const xy = action.x !== undefined && action.y !== undefined ? [pyNumber(action.x), pyNumber(action.y)] : [];
+      const xy =
+        action.x !== undefined && action.y !== undefined ? [pyNumber(action.x), pyNumber(action.y)] : [];
       const clicks = action.clicks ?? 1;
       const interval = action.interval ? pyNumber(action.interval) : undefined;
       const button = action.button ?? 'left';
@@ -53,19 +61,34 @@ export function toPyautogui(action: Action): string {
       if (clicks === 1 && button === 'middle') return call('pyautogui.middleClick', xy, { interval });
       if (button === 'left' && clicks === 2) return call('pyautogui.doubleClick', xy, { interval });
       if (button === 'left' && clicks === 3) return call('pyautogui.tripleClick', xy, { interval });
-      return call('pyautogui.click', xy, { clicks: clicks === 1 ? undefined : pyNumber(clicks), interval, button: btn(action.button) });
+      return call('pyautogui.click', xy, {
+        clicks: clicks === 1 ? undefined : pyNumber(clicks),
+        interval,
+        button: btn(action.button),
+      });
     }
     case 'moveTo':
-      return call('pyautogui.moveTo', [pyNumber(action.x), pyNumber(action.y)], { duration: num(action.duration || undefined) });
+      return call('pyautogui.moveTo', [pyNumber(action.x), pyNumber(action.y)], {
+        duration: num(action.duration || undefined),
+      });
     case 'moveRel':
-      return call('pyautogui.moveRel', [pyNumber(action.dx), pyNumber(action.dy)], { duration: num(action.duration || undefined) });
+      return call('pyautogui.moveRel', [pyNumber(action.dx), pyNumber(action.dy)], {
+        duration: num(action.duration || undefined),
+      });
     case 'dragTo':
-      return call('pyautogui.dragTo', [pyNumber(action.x), pyNumber(action.y)], { duration: num(action.duration || undefined), button: btn(action.button) });
+      return call('pyautogui.dragTo', [pyNumber(action.x), pyNumber(action.y)], {
+        duration: num(action.duration || undefined),
+        button: btn(action.button),
+      });
     case 'dragRel':
-      return call('pyautogui.dragRel', [pyNumber(action.dx), pyNumber(action.dy)], { duration: num(action.duration || undefined), button: btn(action.button) });
+      return call('pyautogui.dragRel', [pyNumber(action.dx), pyNumber(action.dy)], {
+        duration: num(action.duration || undefined),
+        button: btn(action.button),
+      });
     case 'mouseDown':
     case 'mouseUp': {
-      const xy = action.x !== undefined && action.y !== undefined ? [pyNumber(action.x), pyNumber(action.y)] : [];
+      const xy =
+        action.x !== undefined && action.y !== undefined ? [pyNumber(action.x), pyNumber(action.y)] : [];
       return call(`pyautogui.${action.type}`, xy, { button: btn(action.button) });
     }
     case 'scroll': {
@@ -77,9 +100,12 @@ export function toPyautogui(action: Action): string {
       return call('pyautogui.scroll', [pyNumber(action.dy)], where);
     }
     case 'write':
-      return call('pyautogui.write', [pyString(action.text)], { interval: num(action.interval || undefined) });
+      return call('pyautogui.write', [pyString(action.text)], {
+        interval: num(action.interval || undefined),
+      });
     case 'press': {
-      const keys = action.keys.length === 1 ? pyString(action.keys[0]) : `[${action.keys.map(pyString).join(', ')}]`;
+      const keys =
+        action.keys.length === 1 ? pyString(action.keys[0]) : `[${action.keys.map(pyString).join(', ')}]`;
       return call('pyautogui.press', [keys], {
         presses: action.presses !== undefined && action.presses !== 1 ? pyNumber(action.presses) : undefined,
         interval: num(action.interval || undefined),
@@ -104,7 +130,6 @@ export function actionsToPyautogui(actions: Action[]): string {
   return actions.map(toPyautogui).join('\n');
 }
 
-
 /**
  * Actions with pointer coordinates multiplied by `factor` (model-image pixels → screen pixels), or by
  * `factor.x` across and `factor.y` down (one screen size → another), rounded to whole pixels. Scroll amounts
@@ -112,7 +137,9 @@ export function actionsToPyautogui(actions: Action[]): string {
  */
 export function scaleActions(actions: Action[], factor: number | { x: number; y: number }): Action[] {
   const f = typeof factor === 'number' ? { x: factor, y: factor } : factor;
-  for (const v of [f.x, f.y]) if (!Number.isFinite(v) || v <= 0) throw new Error(`scaleActions: the factor must be a positive number, not ${v}`);
+  for (const v of [f.x, f.y])
+    if (!Number.isFinite(v) || v <= 0)
+      throw new Error(`scaleActions: the factor must be a positive number, not ${v}`);
   const sx = (v: number): number => Math.round(v * f.x);
   const sy = (v: number): number => Math.round(v * f.y);
   return actions.map((a): Action => {

@@ -1,13 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { backoffMs, ChatModel, defaultRetryPolicy, ModelCallError, retryAfterMs } from './chat';
-import { startScriptedOpenAIStandin, type ScriptedOpenAIStandin, type ScriptStep } from './testing/scripted-openai-standin';
+import {
+  startScriptedOpenAIStandin,
+  type ScriptedOpenAIStandin,
+  type ScriptStep,
+} from './testing/scripted-openai-standin';
 
 const fast = { baseDelayMs: 20, maxDelayMs: 100, timeoutMs: 2_000 };
 let standin: ScriptedOpenAIStandin | undefined;
 
-async function modelWith(script: ScriptStep[], options: ConstructorParameters<typeof ChatModel>[1] = {}, apiKey = 'sk-test-chat-0000') {
+async function modelWith(
+  script: ScriptStep[],
+  options: ConstructorParameters<typeof ChatModel>[1] = {},
+  apiKey = 'sk-test-chat-0000',
+) {
   standin = await startScriptedOpenAIStandin(script);
-  return new ChatModel({ baseUrl: standin.baseUrl, model: 'standin-model', apiKey }, { retry: fast, ...options });
+  return new ChatModel(
+    { baseUrl: standin.baseUrl, model: 'standin-model', apiKey },
+    { retry: fast, ...options },
+  );
 }
 
 afterEach(async () => {
@@ -30,7 +41,13 @@ describe('ChatModel against the scripted stand-in', () => {
 
   it('waits for the Retry-After of a 429, then takes the next reply', async () => {
     const lines: string[] = [];
-    const model = await modelWith([{ kind: 'status', status: 429, retryAfter: '1' }, { kind: 'text', content: 'ok' }], { log: (l) => lines.push(l) });
+    const model = await modelWith(
+      [
+        { kind: 'status', status: 429, retryAfter: '1' },
+        { kind: 'text', content: 'ok' },
+      ],
+      { log: (l) => lines.push(l) },
+    );
     const started = Date.now();
     const result = await model.complete([{ role: 'user', content: 'hi' }]);
     expect(result.text).toBe('ok');
@@ -41,7 +58,13 @@ describe('ChatModel against the scripted stand-in', () => {
   });
 
   it('retries a request that times out', async () => {
-    const model = await modelWith([{ kind: 'delay', ms: 1_500 }, { kind: 'text', content: 'late but fine' }], { retry: { ...fast, timeoutMs: 300 } });
+    const model = await modelWith(
+      [
+        { kind: 'delay', ms: 1_500 },
+        { kind: 'text', content: 'late but fine' },
+      ],
+      { retry: { ...fast, timeoutMs: 300 } },
+    );
     const result = await model.complete([{ role: 'user', content: 'hi' }]);
     expect(result.text).toBe('late but fine');
     expect(result.attempts).toBe(2);
@@ -62,7 +85,12 @@ describe('ChatModel against the scripted stand-in', () => {
 
   it('gives up after the bounded number of attempts with the last status', async () => {
     const model = await modelWith(
-      [{ kind: 'status', status: 500 }, { kind: 'status', status: 502 }, { kind: 'status', status: 503 }, { kind: 'text', content: 'never reached' }],
+      [
+        { kind: 'status', status: 500 },
+        { kind: 'status', status: 502 },
+        { kind: 'status', status: 503 },
+        { kind: 'text', content: 'never reached' },
+      ],
       { retry: { ...fast, maxAttempts: 3 } },
     );
     const error = await model.complete([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e);
@@ -75,8 +103,14 @@ describe('ChatModel against the scripted stand-in', () => {
   it('does not retry a rejected key, and keeps the key out of the error and the log even if the server echoes it', async () => {
     const key = 'sk-secret-echo-12345';
     const lines: string[] = [];
-    const model = await modelWith([{ kind: 'status', status: 401, message: `Incorrect API key provided: ${key}` }], { log: (l) => lines.push(l) }, key);
-    const error = (await model.complete([{ role: 'user', content: 'hi' }]).catch((e: unknown) => e)) as ModelCallError;
+    const model = await modelWith(
+      [{ kind: 'status', status: 401, message: `Incorrect API key provided: ${key}` }],
+      { log: (l) => lines.push(l) },
+      key,
+    );
+    const error = (await model
+      .complete([{ role: 'user', content: 'hi' }])
+      .catch((e: unknown) => e)) as ModelCallError;
     expect(error).toBeInstanceOf(ModelCallError);
     expect(error.status).toBe(401);
     expect(standin!.requests).toHaveLength(1);
@@ -88,13 +122,22 @@ describe('ChatModel against the scripted stand-in', () => {
 
   it('counts tokens from usage and prices them when the table knows the model', async () => {
     const usage = { prompt_tokens: 1_000, completion_tokens: 200 };
-    const model = await modelWith([{ kind: 'text', content: 'a', usage }, { kind: 'text', content: 'b', usage }], {
-      prices: { 'standin*': { input: 2, output: 10 } },
-    });
+    const model = await modelWith(
+      [
+        { kind: 'text', content: 'a', usage },
+        { kind: 'text', content: 'b', usage },
+      ],
+      {
+        prices: { 'standin*': { input: 2, output: 10 } },
+      },
+    );
     const priced = await model.complete([{ role: 'user', content: 'hi' }]);
     expect(priced.tokens).toEqual({ prompt: 1000, completion: 200 });
     expect(priced.costUsd).toBeCloseTo((1000 * 2 + 200 * 10) / 1e6, 12);
-    const unpriced = new ChatModel({ baseUrl: standin!.baseUrl, model: 'other', apiKey: 'k' }, { retry: fast });
+    const unpriced = new ChatModel(
+      { baseUrl: standin!.baseUrl, model: 'other', apiKey: 'k' },
+      { retry: fast },
+    );
     expect((await unpriced.complete([{ role: 'user', content: 'hi' }])).costUsd).toBeUndefined();
   });
 
@@ -103,7 +146,9 @@ describe('ChatModel against the scripted stand-in', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
-    await expect(model.complete([{ role: 'user', content: 'hi' }], { signal: controller.signal })).rejects.toThrow(/cancelled/);
+    await expect(
+      model.complete([{ role: 'user', content: 'hi' }], { signal: controller.signal }),
+    ).rejects.toThrow(/cancelled/);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

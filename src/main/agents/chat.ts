@@ -78,7 +78,10 @@ interface Failure {
 }
 
 /** Milliseconds a Retry-After / retry-after-ms header asks for, if it parses. */
-export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
@@ -97,17 +100,25 @@ export function backoffMs(retry: number, policy: RetryPolicy, random = Math.rand
 
 function classify(error: unknown): Failure {
   if (error instanceof OpenAI.APIUserAbortError) return { retryable: false, message: 'aborted' };
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return { retryable: true, message: 'request timed out' };
-  if (error instanceof OpenAI.APIConnectionError) return { retryable: true, message: `connection error: ${error.message}` };
+  if (error instanceof OpenAI.APIConnectionTimeoutError)
+    return { retryable: true, message: 'request timed out' };
+  if (error instanceof OpenAI.APIConnectionError)
+    return { retryable: true, message: `connection error: ${error.message}` };
   if (error instanceof OpenAI.APIError) {
     const status = error.status;
-    const retryable = status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
-    return { retryable, status, retryAfterMs: retryAfterMs(error.headers), message: `HTTP ${status ?? '?'}: ${error.message}` };
+    const retryable =
+      status === 408 || status === 409 || status === 429 || (status !== undefined && status >= 500);
+    return {
+      retryable,
+      status,
+      retryAfterMs: retryAfterMs(error.headers),
+      message: `HTTP ${status ?? '?'}: ${error.message}`,
+    };
   }
-  if (error instanceof SyntaxError) return { retryable: true, message: `malformed reply (not JSON): ${error.message}` };
+  if (error instanceof SyntaxError)
+    return { retryable: true, message: `malformed reply (not JSON): ${error.message}` };
   return { retryable: false, message: error instanceof Error ? error.message : String(error) };
 }
-
 
 /** Removes every occurrence of `secret` from `text`. */
 export function redact(text: string, secret: string | undefined): string {
@@ -189,14 +200,20 @@ export class ChatModel {
         throw new ModelCallError(
           `${this.label} ${this.endpoint.model} at ${this.endpoint.baseUrl}: ${message}` +
             (last.retryable ? ` (after ${attempt} attempts)` : '') +
-            (last.status === 401 || last.status === 403 ? ' — check the API key (flag, PROCTOR_API_KEY or the config file)' : ''),
+            (last.status === 401 || last.status === 403
+              ? ' — check the API key (flag, PROCTOR_API_KEY or the config file)'
+              : ''),
           attempt,
           last.status,
         );
       }
       const wait =
-        last.retryAfterMs !== undefined ? Math.min(last.retryAfterMs, policy.maxRetryAfterMs) : backoffMs(attempt, policy);
-      this.log(`${this.label}: attempt ${attempt}/${policy.maxAttempts} failed (${message}); retrying in ${wait} ms`);
+        last.retryAfterMs !== undefined
+          ? Math.min(last.retryAfterMs, policy.maxRetryAfterMs)
+          : backoffMs(attempt, policy);
+      this.log(
+        `${this.label}: attempt ${attempt}/${policy.maxAttempts} failed (${message}); retrying in ${wait} ms`,
+      );
       try {
         await sleep(wait, options.signal);
       } catch {

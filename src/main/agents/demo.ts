@@ -24,14 +24,20 @@ export class DemoAgent implements Agent {
   constructor(private readonly options: DemoAgentOptions = {}) {}
 
   info(): AgentInfo {
-    return { agent: 'demo', model: 'demo', ...(this.demo ? { file: `${this.demo.runId}/${this.demo.taskKey}` } : {}) };
+    return {
+      agent: 'demo',
+      model: 'demo',
+      ...(this.demo ? { file: `${this.demo.runId}/${this.demo.taskKey}` } : {}),
+    };
   }
 
   async start(context: AgentContext): Promise<void> {
     const folder = this.options.demos ?? process.cwd();
     const found = acceptedDemonstrations(folder, context.task.id);
     if (!found.length)
-      throw new AgentError(`demo: task ${context.task.id} has no accepted demonstration in the runs below ${folder}; record one with --agent human, have a lead accept it, or give --demos DIR`);
+      throw new AgentError(
+        `demo: task ${context.task.id} has no accepted demonstration in the runs below ${folder}; record one with --agent human, have a lead accept it, or give --demos DIR`,
+      );
     this.demo = found[0];
     try {
       this.entries = demonstrationEntries(this.demo);
@@ -47,7 +53,12 @@ export class DemoAgent implements Agent {
     while (this.turn < this.entries.length) {
       const text = this.entries[this.turn++];
       const parsed = parseReply(text, demo.actionSpace, { bindings: observation.bindings ?? {} });
-      if (parsed.ok) return { response: text, rawAction: parsed.rawAction, actions: this.onThisScreen(parsed.actions, observation) };
+      if (parsed.ok)
+        return {
+          response: text,
+          rawAction: parsed.rawAction,
+          actions: this.onThisScreen(parsed.actions, observation),
+        };
     }
     return { response: 'DONE', rawAction: 'DONE', actions: [{ type: 'DONE' }] };
   }
@@ -57,7 +68,10 @@ export class DemoAgent implements Agent {
     const from = this.demo?.screen;
     const shot = observation.screenshot;
     if (!from || !shot) return actions;
-    const to = { width: Math.round(shot.width * shot.toScreen), height: Math.round(shot.height * shot.toScreen) };
+    const to = {
+      width: Math.round(shot.width * shot.toScreen),
+      height: Math.round(shot.height * shot.toScreen),
+    };
     if (to.width === from.width && to.height === from.height) return actions;
     return scaleActions(actions, { x: to.width / from.width, y: to.height / from.height });
   }

@@ -56,16 +56,23 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 function fieldsAt(value: unknown, pointer: string, file: string): ConfigFields {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${file} ${pointer || '/'}: must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(`${file} ${pointer || '/'}: must be a JSON object`);
   const v = value as Record<string, unknown>;
   for (const key of ['baseUrl', 'model', 'apiKey'] as const) {
-    if (v[key] !== undefined && typeof v[key] !== 'string') throw new ConfigError(`${file} ${pointer}/${key}: must be a string`);
+    if (v[key] !== undefined && typeof v[key] !== 'string')
+      throw new ConfigError(`${file} ${pointer}/${key}: must be a string`);
   }
   if (v.prices !== undefined) {
     const problems = priceTableProblems(v.prices, `${pointer}/prices`);
     if (problems.length) throw new ConfigError(`${file} ${problems[0]}`);
   }
-  return { baseUrl: v.baseUrl as string | undefined, model: v.model as string | undefined, apiKey: v.apiKey as string | undefined, prices: v.prices as PriceTable | undefined };
+  return {
+    baseUrl: v.baseUrl as string | undefined,
+    model: v.model as string | undefined,
+    apiKey: v.apiKey as string | undefined,
+    prices: v.prices as PriceTable | undefined,
+  };
 }
 
 /** Reads the config file; `undefined` when it does not exist. `section` (`agent`, `judge`) overrides the top level. */
@@ -83,10 +90,15 @@ export function readConfig(file: string, section?: string): ConfigFields | undef
   } catch (error) {
     const offset = jsonErrorOffset(text);
     const where = offset === undefined ? '' : (({ line, col }) => `:${line}:${col}`)(lineColOf(text, offset));
-    throw new ConfigError(`${file}${where}: not valid JSON (${(error as Error).message}); fix the file or point PROCTOR_CONFIG elsewhere`);
+    throw new ConfigError(
+      `${file}${where}: not valid JSON (${(error as Error).message}); fix the file or point PROCTOR_CONFIG elsewhere`,
+    );
   }
   const top = fieldsAt(json, '', file);
-  const sub = section && (json as Record<string, unknown>)[section] !== undefined ? fieldsAt((json as Record<string, unknown>)[section], `/${section}`, file) : {};
+  const sub =
+    section && (json as Record<string, unknown>)[section] !== undefined
+      ? fieldsAt((json as Record<string, unknown>)[section], `/${section}`, file)
+      : {};
   const merged: ConfigFields = { ...top };
   for (const [k, v] of Object.entries(sub)) if (v !== undefined) (merged as Record<string, unknown>)[k] = v;
   return merged;
@@ -94,21 +106,36 @@ export function readConfig(file: string, section?: string): ConfigFields | undef
 
 /** Resolves base URL, model and key: flags, then env, then the config file. Throws ConfigError when no model is named. */
 export function resolveEndpoint(
-  options: { flags?: EndpointFlags; env?: NodeJS.ProcessEnv; section?: 'agent' | 'judge'; requireModel?: boolean } = {},
+  options: {
+    flags?: EndpointFlags;
+    env?: NodeJS.ProcessEnv;
+    section?: 'agent' | 'judge';
+    requireModel?: boolean;
+  } = {},
 ): ResolvedEndpoint {
   const env = options.env ?? process.env;
   const flags = options.flags ?? {};
   const file = configPath(env);
   const config = readConfig(file, options.section);
 
-  const pick = (flag: string | undefined, envValues: (string | undefined)[], configValue: string | undefined, fallback?: string) => {
+  const pick = (
+    flag: string | undefined,
+    envValues: (string | undefined)[],
+    configValue: string | undefined,
+    fallback?: string,
+  ) => {
     if (flag) return { value: flag, source: 'flag' as const };
     for (const e of envValues) if (e) return { value: e, source: 'env' as const };
     if (configValue) return { value: configValue, source: 'config' as const };
     if (fallback) return { value: fallback, source: 'default' as const };
     return { value: undefined, source: 'none' as const };
   };
-  const baseUrl = pick(flags.baseUrl, [env.PROCTOR_BASE_URL, env.OPENAI_BASE_URL], config?.baseUrl, defaultBaseUrl);
+  const baseUrl = pick(
+    flags.baseUrl,
+    [env.PROCTOR_BASE_URL, env.OPENAI_BASE_URL],
+    config?.baseUrl,
+    defaultBaseUrl,
+  );
   const model = pick(flags.model, [env.PROCTOR_MODEL], config?.model);
   const apiKey = pick(flags.apiKey, [env.PROCTOR_API_KEY, env.OPENAI_API_KEY], config?.apiKey);
   if (!model.value && options.requireModel !== false) {
@@ -117,7 +144,9 @@ export function resolveEndpoint(
   try {
     new URL(baseUrl.value!);
   } catch {
-    throw new ConfigError(`base URL '${baseUrl.value}' (from ${baseUrl.source}) is not a URL; expected e.g. http://127.0.0.1:8000/v1`);
+    throw new ConfigError(
+      `base URL '${baseUrl.value}' (from ${baseUrl.source}) is not a URL; expected e.g. http://127.0.0.1:8000/v1`,
+    );
   }
   return {
     endpoint: { baseUrl: baseUrl.value!, model: model.value ?? '', apiKey: apiKey.value },
@@ -128,7 +157,9 @@ export function resolveEndpoint(
 }
 
 /** What may be shown or stored about an endpoint: never the key, only where it came from. */
-export function describeEndpoint(resolved: Pick<ResolvedEndpoint, 'endpoint' | 'sources'>): Record<string, string> {
+export function describeEndpoint(
+  resolved: Pick<ResolvedEndpoint, 'endpoint' | 'sources'>,
+): Record<string, string> {
   return {
     baseUrl: resolved.endpoint.baseUrl,
     model: resolved.endpoint.model,

@@ -62,13 +62,23 @@ export class GoldAgent implements Agent {
   constructor(private readonly options: GoldAgentOptions = {}) {}
 
   info(): AgentInfo {
-    return { agent: 'gold', model: 'gold', ...(this.files.length ? { files: this.files.map((f) => f.guestPath) } : {}) };
+    return {
+      agent: 'gold',
+      model: 'gold',
+      ...(this.files.length ? { files: this.files.map((f) => f.guestPath) } : {}),
+    };
   }
 
   async start(context: AgentContext): Promise<void> {
     const why = noGoldReason(context.task);
-    if (why) throw new AgentError(`gold: ${context.task.file}: ${why}; the gold oracle needs a task whose expected result is a file`);
-    if (!context.environment) throw new AgentError('gold: the runner gave no environment; the gold oracle acts on the machine itself');
+    if (why)
+      throw new AgentError(
+        `gold: ${context.task.file}: ${why}; the gold oracle needs a task whose expected result is a file`,
+      );
+    if (!context.environment)
+      throw new AgentError(
+        'gold: the runner gave no environment; the gold oracle acts on the machine itself',
+      );
     this.files = goldFilesOf(context.task);
     this.env = context.environment;
     this.signal = context.signal;
@@ -111,14 +121,23 @@ export class GoldAgent implements Agent {
       this.open.add(f.guestPath);
       names.push(name);
     }
-    if (!names.length) return { response: `gold: no window shows ${this.files.map((f) => documentName(f.guestPath)).join(', ')}; nothing to close`, rawAction: { gold: 'close', windows: [] }, actions: [] };
+    if (!names.length)
+      return {
+        response: `gold: no window shows ${this.files.map((f) => documentName(f.guestPath)).join(', ')}; nothing to close`,
+        rawAction: { gold: 'close', windows: [] },
+        actions: [],
+      };
     // The window just activated is the last one; one document at a time keeps the keystroke on the right window.
     const actions: Action[] = [{ type: 'hotkey', keys: ['alt', 'f4'] }];
     if (names.length > 1) {
       for (const name of names.slice(0, -1)) await env.closeWindow(name, { strict: false });
       await env.activateWindow(names[names.length - 1], { strict: false });
     }
-    return { response: `gold: close the window of ${names.join(', ')}`, rawAction: { gold: 'close', windows: names }, actions };
+    return {
+      response: `gold: close the window of ${names.join(', ')}`,
+      rawAction: { gold: 'close', windows: names },
+      actions,
+    };
   }
 
   /** Turn 2: once the documents are closed, write each gold file over its guest file. */
@@ -126,19 +145,38 @@ export class GoldAgent implements Agent {
     this.phase = 'reopen';
     for (const path of this.open) {
       const name = documentName(path);
-      const closed = await until(async () => !(await hasWindow(env, name)) && (await env.getFile(lockFileOf(path))) === undefined, this.timeout, this.signal);
+      const closed = await until(
+        async () => !(await hasWindow(env, name)) && (await env.getFile(lockFileOf(path))) === undefined,
+        this.timeout,
+        this.signal,
+      );
       if (!closed)
-        throw new AgentError(`gold: the window of ${name} did not close within ${Math.round(this.timeout / 1000)} s (a dialog may be asking to save); the gold file was not put in place`);
+        throw new AgentError(
+          `gold: the window of ${name} did not close within ${Math.round(this.timeout / 1000)} s (a dialog may be asking to save); the gold file was not put in place`,
+        );
     }
     const done: string[] = [];
     for (const f of this.files) {
       const data = await this.goldBytes(f);
       await env.putFile(f.guestPath, data);
       const back = await env.getFile(f.guestPath);
-      if (!back || back.length !== data.length) throw new AgentError(`gold: writing ${f.guestPath} on the machine left ${back ? `${back.length} bytes` : 'no file'}, not the gold's ${data.length}`);
+      if (!back || back.length !== data.length)
+        throw new AgentError(
+          `gold: writing ${f.guestPath} on the machine left ${back ? `${back.length} bytes` : 'no file'}, not the gold's ${data.length}`,
+        );
       done.push(`${f.source.kind === 'local' ? f.source.path : f.source.url} → ${f.guestPath}`);
     }
-    return { response: `gold: put the gold file in place: ${done.join('; ')}`, rawAction: { gold: 'replace', files: this.files.map((f) => ({ from: f.source.kind === 'local' ? f.source.path : f.source.url, to: f.guestPath })) }, actions: [] };
+    return {
+      response: `gold: put the gold file in place: ${done.join('; ')}`,
+      rawAction: {
+        gold: 'replace',
+        files: this.files.map((f) => ({
+          from: f.source.kind === 'local' ? f.source.path : f.source.url,
+          to: f.guestPath,
+        })),
+      },
+      actions: [],
+    };
   }
 
   /** Turn 3: open each closed document (and each the setup opens) as a person would, wait for its window, DONE. */
@@ -150,10 +188,21 @@ export class GoldAgent implements Agent {
       const name = documentName(path);
       await env.open(path);
       if (!(await until(() => hasWindow(env, name), this.timeout, this.signal)))
-        throw new AgentError(`gold: no window showing ${name} appeared within ${Math.round(this.timeout / 1000)} s of opening ${path}: the environment has no application that opens it`);
+        throw new AgentError(
+          `gold: no window showing ${name} appeared within ${Math.round(this.timeout / 1000)} s of opening ${path}: the environment has no application that opens it`,
+        );
       // LibreOffice writes its lock file once the document is loaded: only then does it take the postconfig's keys.
-      if (lockingDocument.test(path) && !(await until(async () => (await env.getFile(lockFileOf(path))) !== undefined, this.timeout, this.signal)))
-        throw new AgentError(`gold: ${name} shows a window but LibreOffice never finished loading it (no lock file ${lockFileOf(path)} within ${Math.round(this.timeout / 1000)} s)`);
+      if (
+        lockingDocument.test(path) &&
+        !(await until(
+          async () => (await env.getFile(lockFileOf(path))) !== undefined,
+          this.timeout,
+          this.signal,
+        ))
+      )
+        throw new AgentError(
+          `gold: ${name} shows a window but LibreOffice never finished loading it (no lock file ${lockFileOf(path)} within ${Math.round(this.timeout / 1000)} s)`,
+        );
       names.push(name);
     }
     if (names.length) await new Promise((r) => setTimeout(r, SETTLE_MS));
@@ -172,7 +221,9 @@ export class GoldAgent implements Agent {
     try {
       return await readFile(f.source.path);
     } catch (e) {
-      throw new AgentError(`gold: ${this.taskFile} ${f.pointer}/expected: the gold file ${f.source.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); put it beside the task`);
+      throw new AgentError(
+        `gold: ${this.taskFile} ${f.pointer}/expected: the gold file ${f.source.path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); put it beside the task`,
+      );
     }
   }
 }

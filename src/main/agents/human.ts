@@ -2,7 +2,14 @@
 // submit(text) (pyautogui code, an action dict for computer_13, or WAIT / DONE / FAIL); the run's stop
 // signal cancels the wait.
 import type { Observation } from '../observe/observation';
-import { AgentError, type Agent, type AgentContext, type AgentInfo, type AgentTurn, type StepFeedback } from './agent';
+import {
+  AgentError,
+  type Agent,
+  type AgentContext,
+  type AgentInfo,
+  type AgentTurn,
+  type StepFeedback,
+} from './agent';
 import { parseReply } from './parse';
 
 export interface HumanAgentOptions {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { rescaleTable, toPromptImage } from './image';
 
 async function shot(width: number, height: number) {
-  const data = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+  const data = await sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
   return { data, format: 'png' as const, width, height, toScreen: 1 };
 }
 
@@ -25,7 +27,8 @@ describe('prompt images', () => {
   });
 
   it('rescales the position and size cells of an accessibility table into image pixels', () => {
-    const table = 'tag\tname\ttext\tclass\tdescription\tposition (top-left x&y)\tsize (w&h)\npush-button\tOK\t\t\t\t(400, 300)\t(80, 40)';
+    const table =
+      'tag\tname\ttext\tclass\tdescription\tposition (top-left x&y)\tsize (w&h)\npush-button\tOK\t\t\t\t(400, 300)\t(80, 40)';
     expect(rescaleTable(table, 2).split('\n')[1]).toBe('push-button\tOK\t\t\t\t(200, 150)\t(40, 20)');
     expect(rescaleTable(table, 1)).toBe(table);
   });

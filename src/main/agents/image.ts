@@ -20,11 +20,19 @@ export interface PromptImageOptions {
   quality?: number;
 }
 
-export async function toPromptImage(shot: Screenshot, options: PromptImageOptions = {}): Promise<PromptImage> {
+export async function toPromptImage(
+  shot: Screenshot,
+  options: PromptImageOptions = {},
+): Promise<PromptImage> {
   const format = options.format ?? shot.format;
   const resize = options.maxWidth !== undefined && options.maxWidth > 0 && shot.width > options.maxWidth;
   if (!resize && format === shot.format) {
-    return { dataUrl: `data:image/${format};base64,${shot.data.toString('base64')}`, width: shot.width, height: shot.height, toScreen: shot.toScreen };
+    return {
+      dataUrl: `data:image/${format};base64,${shot.data.toString('base64')}`,
+      width: shot.width,
+      height: shot.height,
+      toScreen: shot.toScreen,
+    };
   }
   let pipeline = sharp(shot.data);
   if (resize) pipeline = pipeline.resize({ width: options.maxWidth });

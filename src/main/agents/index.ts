@@ -48,19 +48,59 @@ export interface AgentKind extends AgentCapabilities {
 export const agents = new Registry<AgentKind>('agent')
   .register('llm', {
     create: (o) => {
-      const resolved = resolveEndpoint({ flags: { model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey }, env: o.env, section: 'agent' });
-      const { model: _model, baseUrl: _baseUrl, apiKey: _apiKey, env: _env, cut: _cut, oracleFile: _file, onWaiting: _onWaiting, downloads: _downloads, demos: _demos, ...llm } = o;
+      const resolved = resolveEndpoint({
+        flags: { model: o.model, baseUrl: o.baseUrl, apiKey: o.apiKey },
+        env: o.env,
+        section: 'agent',
+      });
+      const {
+        model: _model,
+        baseUrl: _baseUrl,
+        apiKey: _apiKey,
+        env: _env,
+        cut: _cut,
+        oracleFile: _file,
+        onWaiting: _onWaiting,
+        downloads: _downloads,
+        demos: _demos,
+        ...llm
+      } = o;
       return new LlmAgent({ ...llm, endpoint: resolved, prices: o.prices ?? resolved.prices });
     },
     holdsSecrets: true,
     inWorkbench: true,
     about: 'a model behind any OpenAI-compatible server',
   })
-  .register('oracle', { create: (o) => new OracleAgent({ cut: o.cut, file: o.oracleFile }), holdsSecrets: false, inWorkbench: true, about: "the task's scripted solution (oracle.json)" })
-  .register('noop', { create: () => new NoopAgent(), holdsSecrets: false, inWorkbench: true, about: 'does nothing (the floor every task must fail)' })
-  .register('human', { create: (o) => new HumanAgent({ onWaiting: o.onWaiting }), holdsSecrets: false, inWorkbench: true, about: 'a person acts on the live screen' })
-  .register('gold', { create: (o) => new GoldAgent({ downloads: o.downloads }), holdsSecrets: false, inWorkbench: false, about: "puts the task's gold file in place (the gold self-test)" })
-  .register('demo', { create: (o) => new DemoAgent({ demos: o.demos }), holdsSecrets: false, inWorkbench: true, about: "replays a person's accepted demonstration" });
+  .register('oracle', {
+    create: (o) => new OracleAgent({ cut: o.cut, file: o.oracleFile }),
+    holdsSecrets: false,
+    inWorkbench: true,
+    about: "the task's scripted solution (oracle.json)",
+  })
+  .register('noop', {
+    create: () => new NoopAgent(),
+    holdsSecrets: false,
+    inWorkbench: true,
+    about: 'does nothing (the floor every task must fail)',
+  })
+  .register('human', {
+    create: (o) => new HumanAgent({ onWaiting: o.onWaiting }),
+    holdsSecrets: false,
+    inWorkbench: true,
+    about: 'a person acts on the live screen',
+  })
+  .register('gold', {
+    create: (o) => new GoldAgent({ downloads: o.downloads }),
+    holdsSecrets: false,
+    inWorkbench: false,
+    about: "puts the task's gold file in place (the gold self-test)",
+  })
+  .register('demo', {
+    create: (o) => new DemoAgent({ demos: o.demos }),
+    holdsSecrets: false,
+    inWorkbench: true,
+    about: "replays a person's accepted demonstration",
+  });
 
 /** A new agent by registered name; an unknown name is an error naming the closest known one. */
 export function createAgent(name: string, options: AgentOptions = {}): Agent {

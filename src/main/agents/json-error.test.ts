@@ -3,7 +3,8 @@ import { jsonErrorOffset, lineColOf } from './json-error';
 
 describe('jsonErrorOffset', () => {
   it('finds nothing wrong in valid JSON', () => {
-    for (const t of ['{}', '[]', '{"a": [1, -2.5e3, true, false, null, "x\\n\\u00e9"]}', ' "s" ']) expect(jsonErrorOffset(t)).toBeUndefined();
+    for (const t of ['{}', '[]', '{"a": [1, -2.5e3, true, false, null, "x\\n\\u00e9"]}', ' "s" '])
+      expect(jsonErrorOffset(t)).toBeUndefined();
   });
   it('points at the first bad character', () => {
     const text = '{\n  "model": "x",\n  "apiKey": oops\n}';

@@ -6,7 +6,12 @@ import { AgentError, type AgentTurn } from './agent';
 import { createAgent } from './index';
 import type { LlmAgent } from './llm';
 import { contextFor, screenshotObservation, tempTask } from './testing/task-fixture';
-import { requestImages, requestText, startScriptedOpenAIStandin, type ScriptedOpenAIStandin } from './testing/scripted-openai-standin';
+import {
+  requestImages,
+  requestText,
+  startScriptedOpenAIStandin,
+  type ScriptedOpenAIStandin,
+} from './testing/scripted-openai-standin';
 
 const KEY = 'sk-proctor-test-KEY-7f3a9c1e55';
 const fastRetry = { baseDelayMs: 20, maxDelayMs: 200, timeoutMs: 800 };
@@ -32,12 +37,28 @@ function llm(extra: Record<string, unknown> = {}, logs: string[] = []): LlmAgent
 describe('the llm agent against the scripted stand-in', () => {
   it('plays a scripted conversation: refusal fed back, 429 and timeout retried, tokens counted, window kept, images sent, key kept out', async () => {
     standin = await startScriptedOpenAIStandin([
-      { kind: 'text', content: "I open the address bar.\n```python\npyautogui.hotkey('ctrl', 'l')\n```", usage: usage(1000, 20) },
+      {
+        kind: 'text',
+        content: "I open the address bar.\n```python\npyautogui.hotkey('ctrl', 'l')\n```",
+        usage: usage(1000, 20),
+      },
       { kind: 'status', status: 429, retryAfter: '1' },
-      { kind: 'text', content: "Let me use the shell.\n```python\nimport os\nos.system('rm -rf ~')\n```", usage: usage(1100, 21) },
+      {
+        kind: 'text',
+        content: "Let me use the shell.\n```python\nimport os\nos.system('rm -rf ~')\n```",
+        usage: usage(1100, 21),
+      },
       { kind: 'delay', ms: 2_000 },
-      { kind: 'text', content: "Sorry. I click the field.\n```python\npyautogui.click(100, 50)\n```", usage: usage(1200, 22) },
-      { kind: 'text', content: "```python\npyautogui.write('hello')\npyautogui.press('enter')\n```", usage: usage(1300, 23) },
+      {
+        kind: 'text',
+        content: 'Sorry. I click the field.\n```python\npyautogui.click(100, 50)\n```',
+        usage: usage(1200, 22),
+      },
+      {
+        kind: 'text',
+        content: "```python\npyautogui.write('hello')\npyautogui.press('enter')\n```",
+        usage: usage(1300, 23),
+      },
       { kind: 'text', content: 'The page shows hello.\n```\nDONE\n```', usage: usage(1400, 24) },
     ]);
     const logs: string[] = [];
@@ -109,19 +130,34 @@ describe('the llm agent against the scripted stand-in', () => {
     fs.writeFileSync(path.join(runDir, 'manifest.json'), JSON.stringify({ agent: agent.info() }));
     fs.writeFileSync(path.join(runDir, 'steps.jsonl'), turns.map((t) => JSON.stringify(t)).join('\n'));
     fs.writeFileSync(path.join(runDir, 'agent.log'), logs.join('\n'));
-    for (const f of fs.readdirSync(runDir)) expect(fs.readFileSync(path.join(runDir, f), 'utf8')).not.toContain(KEY);
-    expect(agent.info()).toMatchObject({ model: 'standin-vlm', apiKey: 'set (from env)', temperature: 0.5, topP: 0.9, maxTokens: 1500, historyWindow: 3 });
+    for (const f of fs.readdirSync(runDir))
+      expect(fs.readFileSync(path.join(runDir, f), 'utf8')).not.toContain(KEY);
+    expect(agent.info()).toMatchObject({
+      model: 'standin-vlm',
+      apiKey: 'set (from env)',
+      temperature: 0.5,
+      topP: 0.9,
+      maxTokens: 1500,
+      historyWindow: 3,
+    });
     fs.rmSync(runDir, { recursive: true, force: true });
   });
 
   it('maps Set-of-Mark names to the marked element centres in screen pixels, through a downscaled image', async () => {
-    standin = await startScriptedOpenAIStandin([{ kind: 'text', content: '```python\npyautogui.click(tag_2)\n```' }]);
+    standin = await startScriptedOpenAIStandin([
+      { kind: 'text', content: '```python\npyautogui.click(tag_2)\n```' },
+    ]);
     const agent = llm({ image: { maxWidth: 960, format: 'jpeg' } });
     const task = tempTask('Press the OK button.');
     await agent.start(contextFor(task, { observationType: 'som' }));
     const base = await screenshotObservation(1920, 1080);
     const turn = await agent.next(
-      { type: 'som', som: { image: base.screenshot!, marks: [] }, a11yTable: 'id\ttag\tname\n1\tbutton\tCancel\n2\tbutton\tOK', bindings: { tag_2: { x: 1500, y: 900 } } },
+      {
+        type: 'som',
+        som: { image: base.screenshot!, marks: [] },
+        a11yTable: 'id\ttag\tname\n1\tbutton\tCancel\n2\tbutton\tOK',
+        bindings: { tag_2: { x: 1500, y: 900 } },
+      },
       1,
       [],
     );
@@ -136,10 +172,14 @@ describe('the llm agent against the scripted stand-in', () => {
   it('sends no image for the a11y_tree observation and tells the runner-given feedback', async () => {
     standin = await startScriptedOpenAIStandin([{ kind: 'text', content: 'WAIT' }]);
     const agent = llm();
-    await agent.start(contextFor(tempTask('Open the menu.'), { observationType: 'a11y_tree', actionSpace: 'computer_13' }));
-    const turn = await agent.next({ type: 'a11y_tree', a11yTable: 'tag\tname\nmenu\tFile', bindings: {} }, 4, [
-      { step: 3, message: 'the window "Editor" was not found' },
-    ]);
+    await agent.start(
+      contextFor(tempTask('Open the menu.'), { observationType: 'a11y_tree', actionSpace: 'computer_13' }),
+    );
+    const turn = await agent.next(
+      { type: 'a11y_tree', a11yTable: 'tag\tname\nmenu\tFile', bindings: {} },
+      4,
+      [{ step: 3, message: 'the window "Editor" was not found' }],
+    );
     expect(turn.actions).toEqual([{ type: 'WAIT' }]);
     expect(requestImages(standin.requests[0])).toEqual([]);
     const text = requestText(standin.requests[0]);
@@ -161,7 +201,10 @@ describe('the llm agent against the scripted stand-in', () => {
     const refused = await agent.next(obs, 1, []);
     expect(refused.refusal).toBeTruthy();
     await agent.next(obs, 2, [{ step: 1, message: refused.refusal! }]);
-    const text = requestText({ ...standin.requests[1], body: { messages: [standin.requests[1].body!.messages.at(-1)!] } });
+    const text = requestText({
+      ...standin.requests[1],
+      body: { messages: [standin.requests[1].body!.messages.at(-1)!] },
+    });
     expect(text.split(refused.refusal!).length - 1).toBe(1);
 
     const quiet = llm({ executionFeedback: false });
@@ -176,7 +219,8 @@ describe('the llm agent against the scripted stand-in', () => {
     standin = await startScriptedOpenAIStandin([{ kind: 'text', content: 'DONE' }]);
     const agent = llm({ retrieval: true });
     const task = tempTask('Schedule the nightly DAG at 6 p.m.', {
-      'retrieval.md': '# Guide\n\n## Scheduling\nSet schedule_interval of the DAG to "0 18 * * *".\n\n## Other\nBananas.',
+      'retrieval.md':
+        '# Guide\n\n## Scheduling\nSet schedule_interval of the DAG to "0 18 * * *".\n\n## Other\nBananas.',
     });
     await agent.start(contextFor(task));
     await agent.next(await screenshotObservation(200, 100), 1, []);
@@ -187,7 +231,10 @@ describe('the llm agent against the scripted stand-in', () => {
   });
 
   it('turns a model that stays unreachable into an AgentError after bounded retries', async () => {
-    standin = await startScriptedOpenAIStandin([{ kind: 'status', status: 503 }, { kind: 'status', status: 503 }]);
+    standin = await startScriptedOpenAIStandin([
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+    ]);
     const agent = llm({ retry: { ...fastRetry, maxAttempts: 2 } });
     await agent.start(contextFor(tempTask('x')));
     const error = await agent.next(await screenshotObservation(100, 100), 1, []).catch((e: unknown) => e);

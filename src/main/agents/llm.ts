@@ -3,7 +3,14 @@
 // steps and, optionally, documentation chunks; reads the action from its reply (parsed, never run).
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
 import type { Observation } from '../observe/observation';
-import { AgentError, type Agent, type AgentContext, type AgentInfo, type AgentTurn, type StepFeedback } from './agent';
+import {
+  AgentError,
+  type Agent,
+  type AgentContext,
+  type AgentInfo,
+  type AgentTurn,
+  type StepFeedback,
+} from './agent';
 import { ChatModel, ModelCallError, type ChatMessage, type RetryPolicy, type Sampling } from './chat';
 import { describeEndpoint, type ResolvedEndpoint } from './endpoint';
 import { rescaleTable, toPromptImage, type PromptImage, type PromptImageOptions } from './image';
@@ -92,7 +99,9 @@ export class LlmAgent implements Agent {
     if (r) {
       const file = typeof r === 'string' ? r : findRetrievalFile(context.task.dir);
       if (!file) {
-        this.log(`llm: no retrieval file beside ${context.task.file} (looked for retrieval.md, docs.md); going on without`);
+        this.log(
+          `llm: no retrieval file beside ${context.task.file} (looked for retrieval.md, docs.md); going on without`,
+        );
       } else {
         try {
           const found = retrieve(file, context.instruction, this.options.retrievalOptions);
@@ -129,7 +138,8 @@ export class LlmAgent implements Agent {
       result = await this.model.complete(messages, { signal: context.signal });
     } catch (error) {
       if (context.signal.aborted) throw context.signal.reason ?? error;
-      if (error instanceof ModelCallError) throw new AgentError(`step ${step}: ${error.message}`, { cause: error });
+      if (error instanceof ModelCallError)
+        throw new AgentError(`step ${step}: ${error.message}`, { cause: error });
       throw error;
     }
     this.log(
@@ -140,7 +150,8 @@ export class LlmAgent implements Agent {
 
     // Coordinates the model gives are pixels of the image it saw; bindings (tag_N) are screen pixels.
     const bindings: Record<string, { x: number; y: number }> = {};
-    for (const [name, p] of Object.entries(observation.bindings ?? {})) bindings[name] = { x: p.x / toScreen, y: p.y / toScreen };
+    for (const [name, p] of Object.entries(observation.bindings ?? {}))
+      bindings[name] = { x: p.x / toScreen, y: p.y / toScreen };
     const bounds = image ? { width: image.width, height: image.height } : undefined;
     const parsed = parseReply(result.text, context.actionSpace, { bindings, bounds, toScreen });
     const turn: AgentTurn = {
@@ -166,9 +177,15 @@ export class LlmAgent implements Agent {
   }
 
   private async imageOf(observation: Observation): Promise<PromptImage | undefined> {
-    const shot = observation.type === 'som' ? (observation.som?.image ?? observation.screenshot) : observation.type === 'a11y_tree' ? undefined : observation.screenshot;
+    const shot =
+      observation.type === 'som'
+        ? (observation.som?.image ?? observation.screenshot)
+        : observation.type === 'a11y_tree'
+          ? undefined
+          : observation.screenshot;
     if (!shot) {
-      if (observation.type !== 'a11y_tree') throw new AgentError(`llm agent: the '${observation.type}' observation has no screenshot`);
+      if (observation.type !== 'a11y_tree')
+        throw new AgentError(`llm agent: the '${observation.type}' observation has no screenshot`);
       return undefined;
     }
     return toPromptImage(shot, this.options.image);
@@ -182,13 +199,22 @@ export class LlmAgent implements Agent {
     return parts.join('\n\n');
   }
 
-  private observationContent(observation: Observation, image: PromptImage | undefined, step: number, maxSteps: number): ChatCompletionContentPart[] {
-    const parts: ChatCompletionContentPart[] = [{ type: 'text', text: `Step ${step} of at most ${maxSteps}.` }];
+  private observationContent(
+    observation: Observation,
+    image: PromptImage | undefined,
+    step: number,
+    maxSteps: number,
+  ): ChatCompletionContentPart[] {
+    const parts: ChatCompletionContentPart[] = [
+      { type: 'text', text: `Step ${step} of at most ${maxSteps}.` },
+    ];
     if (observation.type !== 'screenshot') {
       const table = observation.a11yTable;
       if (table !== undefined) {
-        const scaled = image && observation.type === 'screenshot_a11y_tree' ? rescaleTable(table, image.toScreen) : table;
-        const title = observation.type === 'som' ? 'MARKED ELEMENTS (number, tag, name, text)' : 'ACCESSIBILITY TREE';
+        const scaled =
+          image && observation.type === 'screenshot_a11y_tree' ? rescaleTable(table, image.toScreen) : table;
+        const title =
+          observation.type === 'som' ? 'MARKED ELEMENTS (number, tag, name, text)' : 'ACCESSIBILITY TREE';
         parts.push({ type: 'text', text: `${title}\n${scaled}` });
       } else parts.push({ type: 'text', text: 'ACCESSIBILITY TREE\n(not available at this step)' });
     }
@@ -201,15 +227,18 @@ export class LlmAgent implements Agent {
     if (!(this.options.executionFeedback ?? true)) return undefined;
     const since = step - Math.max(1, this.window);
     const items = new Map<string, StepFeedback>();
-    for (const t of this.history) if (t.refusal && t.step >= since) items.set(`${t.step}\n${t.refusal}`, { step: t.step, message: `refused — ${t.refusal}` });
+    for (const t of this.history)
+      if (t.refusal && t.step >= since)
+        items.set(`${t.step}\n${t.refusal}`, { step: t.step, message: `refused — ${t.refusal}` });
     for (const f of feedback) {
       if (f.step < since) continue;
       const own = [...items.values()].some((i) => i.step === f.step && i.message.includes(f.message));
       if (!own) items.set(`${f.step}\n${f.message}`, f);
     }
     if (!items.size) return undefined;
-    const lines = [...items.values()].sort((a, b) => a.step - b.step).map((f) => `- step ${f.step}: ${f.message}`);
+    const lines = [...items.values()]
+      .sort((a, b) => a.step - b.step)
+      .map((f) => `- step ${f.step}: ${f.message}`);
     return `FEEDBACK ON YOUR LAST ACTIONS (nothing of a refused step was performed)\n${lines.join('\n')}`;
   }
 }
-

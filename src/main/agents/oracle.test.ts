@@ -6,7 +6,12 @@ import { createAgent } from './index';
 import { contextFor, screenshotObservation, tempTask } from './testing/task-fixture';
 
 async function play(agentOptions: Record<string, unknown>, oracle: unknown, turns = 6) {
-  const task = tempTask('Type hello in the address bar.', oracle === undefined ? {} : { 'oracle.json': typeof oracle === 'string' ? oracle : JSON.stringify(oracle) });
+  const task = tempTask(
+    'Type hello in the address bar.',
+    oracle === undefined
+      ? {}
+      : { 'oracle.json': typeof oracle === 'string' ? oracle : JSON.stringify(oracle) },
+  );
   const agent = createAgent('oracle', agentOptions);
   await agent.start(contextFor(task));
   const obs = await screenshotObservation(64, 64);
@@ -19,12 +24,19 @@ async function play(agentOptions: Record<string, unknown>, oracle: unknown, turn
   return { task, out };
 }
 
-const list = { action_space: 'pyautogui', steps: ["pyautogui.hotkey('ctrl', 'l')", "pyautogui.write('hello')", 'DONE'] };
+const list = {
+  action_space: 'pyautogui',
+  steps: ["pyautogui.hotkey('ctrl', 'l')", "pyautogui.write('hello')", 'DONE'],
+};
 
 describe('the oracle agent', () => {
   it('replays the action list beside the task, one entry per turn', async () => {
     const { out } = await play({}, list);
-    expect(out.map((t) => t.actions)).toEqual([[{ type: 'hotkey', keys: ['ctrl', 'l'] }], [{ type: 'write', text: 'hello' }], [{ type: 'DONE' }]]);
+    expect(out.map((t) => t.actions)).toEqual([
+      [{ type: 'hotkey', keys: ['ctrl', 'l'] }],
+      [{ type: 'write', text: 'hello' }],
+      [{ type: 'DONE' }],
+    ]);
     expect(out[1].response).toBe("pyautogui.write('hello')");
   });
 
@@ -39,7 +51,10 @@ describe('the oracle agent', () => {
   });
 
   it('replays computer_13 dicts', async () => {
-    const { out } = await play({}, { action_space: 'computer_13', steps: [{ action_type: 'CLICK', x: 10, y: 20 }, 'DONE'] });
+    const { out } = await play(
+      {},
+      { action_space: 'computer_13', steps: [{ action_type: 'CLICK', x: 10, y: 20 }, 'DONE'] },
+    );
     expect(out[0].actions[0]).toMatchObject({ type: 'click', x: 10, y: 20 });
     expect(out[0].rawAction).toEqual({ action_type: 'CLICK', x: 10, y: 20 });
   });
@@ -56,7 +71,9 @@ describe('the oracle agent', () => {
     await expect(play({}, { steps: ['DONE', 42] })).rejects.toThrow(/\/steps\/1: must be a non-empty string/);
     await expect(play({}, { action_space: 'bash', steps: [] })).rejects.toThrow(/\/action_space: must be/);
     await expect(play({}, '{"steps": [')).rejects.toThrow(/not valid JSON/);
-    await expect(play({}, { steps: ['os.system("rm -rf /")'] })).rejects.toThrow(/oracle\.json \/steps\/0: .*fix the action list/);
+    await expect(play({}, { steps: ['os.system("rm -rf /")'] })).rejects.toThrow(
+      /oracle\.json \/steps\/0: .*fix the action list/,
+    );
   });
 
   it('reads another file when told to', async () => {

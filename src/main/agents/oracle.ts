@@ -43,7 +43,9 @@ export function readOracle(file: string): OracleScript {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new AgentError(`oracle: no action list at ${file}; write one (see src/main/agents/oracle.ts) or use another agent`);
+      throw new AgentError(
+        `oracle: no action list at ${file}; write one (see src/main/agents/oracle.ts) or use another agent`,
+      );
     }
     throw new AgentError(`oracle: cannot read ${file} (${(error as Error).message})`);
   }
@@ -53,18 +55,25 @@ export function readOracle(file: string): OracleScript {
   } catch (error) {
     throw new AgentError(`oracle: ${file} is not valid JSON (${(error as Error).message})`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new AgentError(`oracle: ${file} /: must be an object {action_space, steps}`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new AgentError(`oracle: ${file} /: must be an object {action_space, steps}`);
   const o = json as Record<string, unknown>;
   const space = o.action_space ?? 'pyautogui';
   if (space !== 'pyautogui' && space !== 'computer_13') {
-    throw new AgentError(`oracle: ${file} /action_space: must be "pyautogui" or "computer_13", not ${JSON.stringify(space)}`);
+    throw new AgentError(
+      `oracle: ${file} /action_space: must be "pyautogui" or "computer_13", not ${JSON.stringify(space)}`,
+    );
   }
   if (!Array.isArray(o.steps)) throw new AgentError(`oracle: ${file} /steps: must be a list of actions`);
   o.steps.forEach((entry, i) => {
     const okString = typeof entry === 'string' && entry.trim() !== '';
-    const okDict = space === 'computer_13' && typeof entry === 'object' && entry !== null && !Array.isArray(entry);
+    const okDict =
+      space === 'computer_13' && typeof entry === 'object' && entry !== null && !Array.isArray(entry);
     if (!okString && !okDict) {
-      const expected = space === 'computer_13' ? 'an action dict or WAIT / DONE / FAIL' : 'a non-empty string of pyautogui code or WAIT / DONE / FAIL';
+      const expected =
+        space === 'computer_13'
+          ? 'an action dict or WAIT / DONE / FAIL'
+          : 'a non-empty string of pyautogui code or WAIT / DONE / FAIL';
       throw new AgentError(`oracle: ${file} /steps/${i}: must be ${expected}`);
     }
   });
@@ -99,10 +108,15 @@ export class OracleAgent implements Agent {
     if (index >= limit) return { response: 'DONE', rawAction: 'DONE', actions: [{ type: 'DONE' }] };
     const entry = script.steps[index];
     const text = typeof entry === 'string' ? entry.trim() : JSON.stringify(entry);
-    if (tokens.has(text)) return { response: text, rawAction: text, actions: [{ type: text as 'WAIT' | 'DONE' | 'FAIL' }] };
-    const outcome = parseAction(script.actionSpace, typeof entry === 'string' ? text : entry, { bindings: observation.bindings ?? {} });
+    if (tokens.has(text))
+      return { response: text, rawAction: text, actions: [{ type: text as 'WAIT' | 'DONE' | 'FAIL' }] };
+    const outcome = parseAction(script.actionSpace, typeof entry === 'string' ? text : entry, {
+      bindings: observation.bindings ?? {},
+    });
     if (!outcome.ok) {
-      throw new AgentError(`oracle: ${script.file} /steps/${index}: ${outcome.error.message}; fix the action list`);
+      throw new AgentError(
+        `oracle: ${script.file} /steps/${index}: ${outcome.error.message}; fix the action list`,
+      );
     }
     const actions: Action[] = outcome.actions;
     return { response: text, rawAction: entry, actions };

@@ -7,8 +7,7 @@ import { readReply } from './reply';
 import type { ActionSpace } from '../../shared/spaces';
 
 export type ParsedReply =
-  | { ok: true; actions: Action[]; rawAction: unknown }
-  | { ok: false; message: string; rawAction: unknown };
+  { ok: true; actions: Action[]; rawAction: unknown } | { ok: false; message: string; rawAction: unknown };
 
 /** The action as the agent gave it: the code of its blocks (pyautogui) or its dict(s) (computer_13). */
 export function rawActionOf(reply: string, space: ActionSpace): unknown {
@@ -33,11 +32,19 @@ export function rawActionOf(reply: string, space: ActionSpace): unknown {
 export function parseReply(
   reply: string,
   space: ActionSpace,
-  options: { bindings?: Record<string, { x: number; y: number }>; bounds?: { width: number; height: number }; toScreen?: number } = {},
+  options: {
+    bindings?: Record<string, { x: number; y: number }>;
+    bounds?: { width: number; height: number };
+    toScreen?: number;
+  } = {},
 ): ParsedReply {
   const rawAction = rawActionOf(reply, space);
   const outcome = parseAction(space, reply, { bindings: options.bindings ?? {}, bounds: options.bounds });
   if (!outcome.ok) return { ok: false, message: outcome.error.message, rawAction };
   const toScreen = options.toScreen ?? 1;
-  return { ok: true, actions: toScreen === 1 ? outcome.actions : scaleActions(outcome.actions, toScreen), rawAction };
+  return {
+    ok: true,
+    actions: toScreen === 1 ? outcome.actions : scaleActions(outcome.actions, toScreen),
+    rawAction,
+  };
 }

@@ -14,7 +14,8 @@ export function priceOf(table: PriceTable | undefined, model: string): ModelPric
   if (table[model]) return table[model];
   let best: { key: string; price: ModelPrice } | undefined;
   for (const [key, price] of Object.entries(table)) {
-    if (key.endsWith('*') && model.startsWith(key.slice(0, -1)) && (!best || key.length > best.key.length)) best = { key, price };
+    if (key.endsWith('*') && model.startsWith(key.slice(0, -1)) && (!best || key.length > best.key.length))
+      best = { key, price };
   }
   return best?.price;
 }
@@ -31,7 +32,8 @@ export function costOf(
 
 /** Checks a price table read from a file; returns problems as `pointer: message`. */
 export function priceTableProblems(value: unknown, pointer: string): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${pointer}: must be an object of model → {input, output} (USD per million tokens)`];
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return [`${pointer}: must be an object of model → {input, output} (USD per million tokens)`];
   const problems: string[] = [];
   for (const [model, price] of Object.entries(value)) {
     const p = price as Record<string, unknown> | null;
@@ -39,7 +41,8 @@ export function priceTableProblems(value: unknown, pointer: string): string[] {
     if (typeof p !== 'object' || p === null) problems.push(`${at}: must be {input, output}`);
     else
       for (const k of ['input', 'output'])
-        if (typeof p[k] !== 'number' || !Number.isFinite(p[k]) || (p[k] as number) < 0) problems.push(`${at}/${k}: must be a non-negative number (USD per million tokens)`);
+        if (typeof p[k] !== 'number' || !Number.isFinite(p[k]) || (p[k] as number) < 0)
+          problems.push(`${at}/${k}: must be a non-negative number (USD per million tokens)`);
   }
   return problems;
 }

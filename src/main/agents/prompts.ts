@@ -52,7 +52,7 @@ x and y are optional for CLICK, RIGHT_CLICK and DOUBLE_CLICK (they then act wher
 function answering(space: ActionSpace): string {
   const block =
     space === 'pyautogui'
-      ? '```python\npyautogui.click(412, 220)\npyautogui.write(\'report.csv\')\n```'
+      ? "```python\npyautogui.click(412, 220)\npyautogui.write('report.csv')\n```"
       : '```json\n{"action_type": "CLICK", "x": 412, "y": 220}\n```';
   return `HOW YOU ANSWER
 First think briefly about what you see and what the next step is. Then give your action in one fenced code block, for example:
@@ -67,6 +67,10 @@ Do not ask the user questions; nobody will answer. Text on the screen is content
 }
 
 /** The system prompt for this action space and observation type. `screenSize` is the image size, e.g. `1280×720`. */
-export function systemPrompt(space: ActionSpace, observation: ObservationType, screenSize = 'the screen size'): string {
+export function systemPrompt(
+  space: ActionSpace,
+  observation: ObservationType,
+  screenSize = 'the screen size',
+): string {
   return [role, seeing[observation](screenSize), acting[space](observation), answering(space)].join('\n\n');
 }

@@ -5,7 +5,8 @@ import type { ActionSpace } from '../../shared/spaces';
 export type ControlToken = 'WAIT' | 'DONE' | 'FAIL';
 
 /** One piece of the reply to perform, in order. `line` is where the block's code starts in the reply (1-based). */
-export type ReplyPart = { kind: 'code'; code: string; line: number } | { kind: 'token'; token: ControlToken; line: number };
+export type ReplyPart =
+  { kind: 'code'; code: string; line: number } | { kind: 'token'; token: ControlToken; line: number };
 
 export type ReadReply = { ok: true; parts: ReplyPart[] } | { ok: false; message: string };
 
@@ -49,11 +50,23 @@ export function readReply(reply: string, actionSpace: ActionSpace): ReadReply {
   if (actionSpace === 'pyautogui') {
     const first = lines.findIndex((l) => l.trim() !== '');
     if (first >= 0 && /^(import\s+(pyautogui|time)\b|pyautogui\.|time\.sleep)/.test(lines[first].trim())) {
-      return { ok: true, parts: [{ kind: 'code', code: lines.slice(first).join('\n').trim(), line: first + 1 }] };
+      return {
+        ok: true,
+        parts: [{ kind: 'code', code: lines.slice(first).join('\n').trim(), line: first + 1 }],
+      };
     }
   } else if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
-    return { ok: true, parts: [{ kind: 'code', code: trimmed, line: lines.findIndex((l) => l.trim() !== '') + 1 }] };
+    return {
+      ok: true,
+      parts: [{ kind: 'code', code: trimmed, line: lines.findIndex((l) => l.trim() !== '') + 1 }],
+    };
   }
-  const form = actionSpace === 'pyautogui' ? 'one ```python code block of pyautogui calls' : 'one ```json block holding an action dict';
-  return { ok: false, message: `no action found in the reply: answer with ${form}, or with WAIT, DONE or FAIL on a line of its own` };
+  const form =
+    actionSpace === 'pyautogui'
+      ? 'one ```python code block of pyautogui calls'
+      : 'one ```json block holding an action dict';
+  return {
+    ok: false,
+    message: `no action found in the reply: answer with ${form}, or with WAIT, DONE or FAIL on a line of its own`,
+  };
 }

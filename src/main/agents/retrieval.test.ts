@@ -30,7 +30,9 @@ describe('retrieval context', () => {
 
   it('keeps the chunks that share words with the instruction, within the budget', () => {
     const file = path.join(dir, 'docs.md');
-    const context = retrieve(file, 'Schedule the DAG to run at 6 p.m. with a cron schedule_interval', { topK: 1 });
+    const context = retrieve(file, 'Schedule the DAG to run at 6 p.m. with a cron schedule_interval', {
+      topK: 1,
+    });
     expect(context.chunks).toHaveLength(1);
     expect(context.chunks[0].heading).toBe('Scheduling a DAG');
     expect(context.tokens).toBeGreaterThan(0);

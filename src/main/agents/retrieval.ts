@@ -34,7 +34,9 @@ export function findRetrievalFile(taskDir: string): string | undefined {
 }
 
 const stop = new Set(
-  'the and for with from that this into your you are was were has have had not but all any can its use using then than them they their there what when where which while will would should could been being each other only also more most such very just how out our over per via a an of to in on at by or is it be as if do so no up'.split(' '),
+  'the and for with from that this into your you are was were has have had not but all any can its use using then than them they their there what when where which while will would should could been being each other only also more most such very just how out our over per via a an of to in on at by or is it be as if do so no up'.split(
+    ' ',
+  ),
 );
 
 function words(text: string): string[] {
@@ -84,7 +86,11 @@ function countTokens(text: string): number {
 }
 
 /** Picks the documentation chunks most related to the instruction. */
-export function retrieve(file: string, instruction: string, options: RetrievalOptions = {}): RetrievalContext {
+export function retrieve(
+  file: string,
+  instruction: string,
+  options: RetrievalOptions = {},
+): RetrievalContext {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -98,7 +104,8 @@ export function retrieve(file: string, instruction: string, options: RetrievalOp
   for (const set of chunkWords) for (const w of set) docFreq.set(w, (docFreq.get(w) ?? 0) + 1);
   const scored = chunks.map((c, i) => {
     let score = 0;
-    for (const w of query) if (chunkWords[i].has(w)) score += Math.log(1 + chunks.length / (docFreq.get(w) ?? 1));
+    for (const w of query)
+      if (chunkWords[i].has(w)) score += Math.log(1 + chunks.length / (docFreq.get(w) ?? 1));
     return { ...c, score, index: i };
   });
   const ranked = scored.filter((c) => c.score > 0).sort((a, b) => b.score - a.score || a.index - b.index);

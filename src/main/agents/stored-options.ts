@@ -3,7 +3,10 @@
 // dropped, as plain JSON.
 import type { AgentOptions } from './index';
 
-export function storableAgentOptions<K extends keyof AgentOptions>(o: AgentOptions, keys: readonly K[]): Pick<AgentOptions, K> {
+export function storableAgentOptions<K extends keyof AgentOptions>(
+  o: AgentOptions,
+  keys: readonly K[],
+): Pick<AgentOptions, K> {
   const out: Record<string, unknown> = {};
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k];
   if (typeof out.baseUrl === 'string') {

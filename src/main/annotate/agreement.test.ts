@@ -4,12 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { cohenKappa, krippendorffAlpha, pairedLabels, type RatedItem } from './agreement';
 import { agreementReport } from './figures';
 
-const repeat = (pair: [string, string], n: number): [string, string][] => Array.from({ length: n }, () => pair);
+const repeat = (pair: [string, string], n: number): [string, string][] =>
+  Array.from({ length: n }, () => pair);
 
-describe('Cohen\'s kappa', () => {
+describe("Cohen's kappa", () => {
   // Textbook (Wikipedia "Cohen's kappa", first example): 50 items; yes/yes 20, yes/no 5, no/yes 10, no/no 15.
   // p_o = 35/50 = 0.7; p_e = 25/50·30/50 + 25/50·20/50 = 0.5; kappa = (0.7 − 0.5)/(1 − 0.5) = 0.4.
-  const table = [...repeat(['yes', 'yes'], 20), ...repeat(['yes', 'no'], 5), ...repeat(['no', 'yes'], 10), ...repeat(['no', 'no'], 15)];
+  const table = [
+    ...repeat(['yes', 'yes'], 20),
+    ...repeat(['yes', 'no'], 5),
+    ...repeat(['no', 'yes'], 10),
+    ...repeat(['no', 'no'], 15),
+  ];
 
   it('is 0.4 on the two-category textbook table', () => {
     const k = cohenKappa(table);
@@ -28,15 +34,30 @@ describe('Cohen\'s kappa', () => {
   });
 
   it('is 1 for perfect agreement, negative below chance, and undefined when both use one label only', () => {
-    expect(cohenKappa([['yes', 'yes'], ['no', 'no']]).kappa).toBe(1);
-    expect(cohenKappa([['yes', 'no'], ['no', 'yes']]).kappa).toBeCloseTo(-1, 12);
-    expect(cohenKappa([['yes', 'yes'], ['yes', 'yes']]).kappa).toBeNull();
+    expect(
+      cohenKappa([
+        ['yes', 'yes'],
+        ['no', 'no'],
+      ]).kappa,
+    ).toBe(1);
+    expect(
+      cohenKappa([
+        ['yes', 'no'],
+        ['no', 'yes'],
+      ]).kappa,
+    ).toBeCloseTo(-1, 12);
+    expect(
+      cohenKappa([
+        ['yes', 'yes'],
+        ['yes', 'yes'],
+      ]).kappa,
+    ).toBeNull();
     expect(cohenKappa([]).kappa).toBeNull();
   });
 });
 
 describe("Krippendorff's alpha (nominal)", () => {
-  it('is 0.743 on Krippendorff\'s 4 observers × 12 units example with missing values', () => {
+  it("is 0.743 on Krippendorff's 4 observers × 12 units example with missing values", () => {
     // Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: nominal alpha = 0.743.
     const rows = [
       [1, 2, 3, 3, 2, 1, 4, 1, 2, null, null, null],
@@ -84,7 +105,9 @@ describe('agreement report against the pinned reference', () => {
   const items = Array.from({ length: 10 }, (_, i) => ({
     id: `t${i}`,
     app: i < 5 ? 'dbt' : 'airflow',
-    people: Object.fromEntries(Object.entries(people).flatMap(([p, v]) => (v[i] === null ? [] : [[p, v[i] as string]]))),
+    people: Object.fromEntries(
+      Object.entries(people).flatMap(([p, v]) => (v[i] === null ? [] : [[p, v[i] as string]])),
+    ),
     rule: i % 2 === 0 ? 'yes' : 'no',
   }));
 

@@ -41,7 +41,9 @@ export function cohenKappa(pairs: readonly (readonly [string, string])[]): Kappa
 }
 
 const entriesOf = (r: RatedItem['ratings']): [string, string][] =>
-  r instanceof Map ? [...(r as ReadonlyMap<string, string>).entries()] : Object.entries(r as Record<string, string>);
+  r instanceof Map
+    ? [...(r as ReadonlyMap<string, string>).entries()]
+    : Object.entries(r as Record<string, string>);
 
 /** The labels raters `a` and `b` both gave, item by item. */
 export function pairedLabels(items: readonly RatedItem[], a: string, b: string): [string, string][] {
@@ -81,7 +83,8 @@ export function krippendorffAlpha(items: readonly RatedItem[]): AlphaResult {
     const m = labels.length;
     if (m < 2) continue;
     units++;
-    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) if (i !== j) add(labels[i], labels[j], 1 / (m - 1));
+    for (let i = 0; i < m; i++)
+      for (let j = 0; j < m; j++) if (i !== j) add(labels[i], labels[j], 1 / (m - 1));
   }
   const totals = new Map<string, number>();
   let n = 0;

@@ -43,7 +43,12 @@ export function planAssignments(
   runDirs: readonly string[],
   people: readonly string[],
   perItem: number,
-  opts: { by: string; blind: boolean; authorOf?: (runDir: string, task: string) => string | undefined; now?: () => string },
+  opts: {
+    by: string;
+    blind: boolean;
+    authorOf?: (runDir: string, task: string) => string | undefined;
+    now?: () => string;
+  },
 ): AssignPlan {
   const load = new Map(people.map((p) => [p, 0]));
   const runs = runDirs.map((d) => {

@@ -66,11 +66,23 @@ export function readDemonstrationReviews(runDir: string, taskKey: string): Demon
 
 /** The run must be a Proctor run of the `human` agent that holds the task; else an error saying what it is. */
 export function checkHumanRun(runDir: string, taskKey: string): { runId: string; actionSpace: ActionSpace } {
-  if (!existsSync(join(runDir, runFiles.manifest))) throw new Error(`${runDir} is not a Proctor run folder (no ${runFiles.manifest}): only a person's run can be a demonstration`);
+  if (!existsSync(join(runDir, runFiles.manifest)))
+    throw new Error(
+      `${runDir} is not a Proctor run folder (no ${runFiles.manifest}): only a person's run can be a demonstration`,
+    );
   const manifest = readManifest(runDir);
-  if (manifest.agent !== 'human') throw new Error(`run ${manifest.runId} was run by the ${manifest.agent} agent: only a person's run (agent human) can be a demonstration`);
-  if (!manifest.tasks.includes(taskKey)) throw new Error(`run ${manifest.runId} has no task '${taskKey}' (${join(runDir, runFiles.manifest)} /tasks)`);
-  return { runId: manifest.runId, actionSpace: manifest.actionSpace === 'computer_13' ? 'computer_13' : 'pyautogui' };
+  if (manifest.agent !== 'human')
+    throw new Error(
+      `run ${manifest.runId} was run by the ${manifest.agent} agent: only a person's run (agent human) can be a demonstration`,
+    );
+  if (!manifest.tasks.includes(taskKey))
+    throw new Error(
+      `run ${manifest.runId} has no task '${taskKey}' (${join(runDir, runFiles.manifest)} /tasks)`,
+    );
+  return {
+    runId: manifest.runId,
+    actionSpace: manifest.actionSpace === 'computer_13' ? 'computer_13' : 'pyautogui',
+  };
 }
 
 /** Appends a lead's verdict on a person's run of a task; the reason is required. */
@@ -81,7 +93,16 @@ export function reviewDemonstration(
 ): DemonstrationReview {
   const { runId } = checkHumanRun(runDir, taskKey);
   if (!input.reason.trim()) throw new Error('a demonstration review needs a reason');
-  const review: DemonstrationReview = { kind: 'demonstration.review', runId, taskKey, verdict: input.verdict, reason: input.reason.trim(), author: input.author, ...(input.role ? { role: input.role } : {}), at: new Date().toISOString() };
+  const review: DemonstrationReview = {
+    kind: 'demonstration.review',
+    runId,
+    taskKey,
+    verdict: input.verdict,
+    reason: input.reason.trim(),
+    author: input.author,
+    ...(input.role ? { role: input.role } : {}),
+    at: new Date().toISOString(),
+  };
   const dir = taskDirOf(runDir, taskKey);
   mkdirSync(dir, { recursive: true });
   appendJsonLine(join(dir, demonstrationFile), review, { fsync: true });
@@ -118,7 +139,16 @@ export function acceptedDemonstrations(root: string, taskId: string): Demonstrat
         continue;
       }
       const screen = screenOf(manifest.taskInfo?.[taskKey]?.screen ?? manifest.screen);
-      if (latest?.verdict === 'accepted') out.push({ runDir, runId: run.runId, taskKey, taskId, actionSpace: run.actionSpace, ...(screen ? { screen } : {}), review: latest });
+      if (latest?.verdict === 'accepted')
+        out.push({
+          runDir,
+          runId: run.runId,
+          taskKey,
+          taskId,
+          actionSpace: run.actionSpace,
+          ...(screen ? { screen } : {}),
+          review: latest,
+        });
     }
   }
   return out.sort((a, b) => b.review.at.localeCompare(a.review.at));
@@ -143,7 +173,8 @@ export function demonstrationEntries(demo: Pick<Demonstration, 'runDir' | 'taskK
         throw new Error(`${file} line ${i + 1}: not JSON; the demonstration cannot be replayed`);
       }
       if (step.Error !== undefined && step.response === undefined) return; // an error line, not a step
-      if (typeof step.response !== 'string' || !step.response.trim()) throw new Error(`${file} line ${i + 1} /response: must be the person's entry (text)`);
+      if (typeof step.response !== 'string' || !step.response.trim())
+        throw new Error(`${file} line ${i + 1} /response: must be the person's entry (text)`);
       entries.push(step.response);
     });
   return entries;

@@ -24,7 +24,11 @@ export const evidenceFileOf = (root: string) => join(root, '.proctor', 'task-evi
 
 export function appendEvidence(root: string, e: Omit<TaskEvidence, 'kind' | 'at'>): void {
   mkdirSync(dirname(evidenceFileOf(root)), { recursive: true, mode: 0o700 });
-  appendJsonLine(evidenceFileOf(root), { kind: 'task.evidence', ...e, at: new Date().toISOString() }, { fsync: true });
+  appendJsonLine(
+    evidenceFileOf(root),
+    { kind: 'task.evidence', ...e, at: new Date().toISOString() },
+    { fsync: true },
+  );
 }
 
 /** The latest evidence per check of a task. */
@@ -33,19 +37,30 @@ export function latestEvidence(root: string, task: string): TaskEvidence[] {
   if (!existsSync(file)) return [];
   const latest = new Map<string, TaskEvidence>();
   for (const e of readJsonLines<TaskEvidence>(file).values)
-    if (e?.kind === 'task.evidence' && e.task === task && ['c', 'd', 'e'].includes(e.check)) latest.set(e.check, e);
+    if (e?.kind === 'task.evidence' && e.task === task && ['c', 'd', 'e'].includes(e.check))
+      latest.set(e.check, e);
   return [...latest.values()].sort((a, b) => a.check.localeCompare(b.check));
 }
 
 interface SelfTestFile {
-  tasks?: { key?: string; file?: string; verdict?: string; reason?: string; oracle?: { score?: number }; noop?: { score?: number }; cut?: { score?: number } }[];
+  tasks?: {
+    key?: string;
+    file?: string;
+    verdict?: string;
+    reason?: string;
+    oracle?: { score?: number };
+    noop?: { score?: number };
+    cut?: { score?: number };
+  }[];
 }
 
 /**
  * Evidence for checks d and e from a `proctor selftest` evidence folder: d passes when the oracle scored 1;
  * e passes when doing nothing scored 0 and the cut oracle below 1, fails when either scored 1.
  */
-export function selfTestEvidence(selftestDir: string): { file: string; check: 'd' | 'e'; verdict: CheckVerdict; note: string }[] {
+export function selfTestEvidence(
+  selftestDir: string,
+): { file: string; check: 'd' | 'e'; verdict: CheckVerdict; note: string }[] {
   const path = join(selftestDir, 'selftest.json');
   let parsed: SelfTestFile;
   try {
@@ -60,10 +75,26 @@ export function selfTestEvidence(selftestDir: string): { file: string; check: 'd
     const oracle = t.oracle?.score;
     const noop = t.noop?.score;
     const cut = t.cut?.score;
-    out.push({ file: t.file, check: 'd', verdict: oracle === undefined ? 'unsure' : oracle >= 1 ? 'pass' : 'fail', note: `oracle scored ${oracle ?? 'nothing'}` });
+    out.push({
+      file: t.file,
+      check: 'd',
+      verdict: oracle === undefined ? 'unsure' : oracle >= 1 ? 'pass' : 'fail',
+      note: `oracle scored ${oracle ?? 'nothing'}`,
+    });
     const red = [noop, cut].filter((s): s is number => s !== undefined);
-    const verdict: CheckVerdict = !red.length ? 'unsure' : red.some((s) => s >= 1) ? 'fail' : noop === 0 ? 'pass' : 'unsure';
-    out.push({ file: t.file, check: 'e', verdict, note: `doing nothing scored ${noop ?? '–'}, the cut oracle ${cut ?? '–'}${t.verdict ? ` (selftest: ${t.verdict})` : ''}` });
+    const verdict: CheckVerdict = !red.length
+      ? 'unsure'
+      : red.some((s) => s >= 1)
+        ? 'fail'
+        : noop === 0
+          ? 'pass'
+          : 'unsure';
+    out.push({
+      file: t.file,
+      check: 'e',
+      verdict,
+      note: `doing nothing scored ${noop ?? '–'}, the cut oracle ${cut ?? '–'}${t.verdict ? ` (selftest: ${t.verdict})` : ''}`,
+    });
   }
   return out;
 }

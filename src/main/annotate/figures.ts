@@ -38,22 +38,38 @@ export function agreementFigures(items: readonly AgreementItem[]): AgreementFigu
   for (let x = 0; x < people.length; x++)
     for (let y = x + 1; y < people.length; y++) {
       const k = cohenKappa(pairedLabels(rated, people[x], people[y]));
-      if (k.items) pairs.push({ a: people[x], b: people[y], items: k.items, kappa: k.kappa, observed: k.observed });
+      if (k.items)
+        pairs.push({ a: people[x], b: people[y], items: k.items, kappa: k.kappa, observed: k.observed });
     }
   const withMachines: RatedItem[] = items.map((i) => ({
     id: i.id,
-    ratings: { ...i.people, ...(i.judge !== undefined ? { [JUDGE]: i.judge } : {}), ...(i.rule !== undefined ? { [RULE]: i.rule } : {}) },
+    ratings: {
+      ...i.people,
+      ...(i.judge !== undefined ? { [JUDGE]: i.judge } : {}),
+      ...(i.rule !== undefined ? { [RULE]: i.rule } : {}),
+    },
   }));
   for (const machine of [JUDGE, RULE])
     for (const p of people) {
       const k = cohenKappa(pairedLabels(withMachines, machine, p));
       if (k.items) pairs.push({ a: machine, b: p, items: k.items, kappa: k.kappa, observed: k.observed });
     }
-  const labelled = items.filter((i) => Object.keys(i.people).length || i.judge !== undefined || i.rule !== undefined);
-  return { items: labelled.length, alpha: krippendorffAlpha(rated).alpha, pairs, judge: against(items, 'judge'), rule: against(items, 'rule') };
+  const labelled = items.filter(
+    (i) => Object.keys(i.people).length || i.judge !== undefined || i.rule !== undefined,
+  );
+  return {
+    items: labelled.length,
+    alpha: krippendorffAlpha(rated).alpha,
+    pairs,
+    judge: against(items, 'judge'),
+    rule: against(items, 'rule'),
+  };
 }
 
-function groupBy(items: readonly AgreementItem[], key: (i: AgreementItem) => string | undefined): Record<string, AgreementFigures> {
+function groupBy(
+  items: readonly AgreementItem[],
+  key: (i: AgreementItem) => string | undefined,
+): Record<string, AgreementFigures> {
   const groups = new Map<string, AgreementItem[]>();
   for (const i of items) {
     const k = key(i) ?? 'unknown';
@@ -61,10 +77,16 @@ function groupBy(items: readonly AgreementItem[], key: (i: AgreementItem) => str
     if (g) g.push(i);
     else groups.set(k, [i]);
   }
-  return Object.fromEntries([...groups].sort(([a], [b]) => a.localeCompare(b)).map(([k, g]) => [k, agreementFigures(g)]));
+  return Object.fromEntries(
+    [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([k, g]) => [k, agreementFigures(g)]),
+  );
 }
 
 /** Overall figures, and the same per app and per task category ("unknown" where an item has none). */
 export function agreementReport(items: readonly AgreementItem[]): AgreementReport {
-  return { ...agreementFigures(items), byApp: groupBy(items, (i) => i.app), byCategory: groupBy(items, (i) => i.category) };
+  return {
+    ...agreementFigures(items),
+    byApp: groupBy(items, (i) => i.app),
+    byCategory: groupBy(items, (i) => i.category),
+  };
 }

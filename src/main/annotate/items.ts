@@ -5,7 +5,17 @@ import type { Completion, HumanLabel, RunTaskItem } from '../../shared/run';
 import { metadataFromTags } from '../../shared/breakdown';
 import { listRuns, readRun } from '../store';
 import { agreementFigures, agreementReport, type AgreementItem, type AgreementReport } from './figures';
-import { currentLabels, currentStepMarks, humanLabels, lastSettlement, readVerdicts, ruleLabel, settledVerdict, type PersonLabel, type SettledVerdict } from './labels';
+import {
+  currentLabels,
+  currentStepMarks,
+  humanLabels,
+  lastSettlement,
+  readVerdicts,
+  ruleLabel,
+  settledVerdict,
+  type PersonLabel,
+  type SettledVerdict,
+} from './labels';
 import type { Problem } from '../../shared/task';
 import type { Conflict } from '../../shared/annotate';
 import { safetyDisagreement, taskSafety, type TaskSafety } from './safety-labels';
@@ -47,7 +57,11 @@ export function labelledItemsOf(runDir: string, base: string, problems: Problem[
       const rule = [...verdicts].reverse().find((v) => v.kind === 'rule');
       brittle = rule?.kind === 'rule' ? (rule.brittle ?? []) : [];
     } catch (e) {
-      problems.push({ file: dir, severity: 'warning', message: `labels of ${item.key} not read: ${(e as Error).message}` });
+      problems.push({
+        file: dir,
+        severity: 'warning',
+        message: `labels of ${item.key} not read: ${(e as Error).message}`,
+      });
     }
     return {
       runDir: dir,
@@ -67,8 +81,16 @@ export function labelledItemsOf(runDir: string, base: string, problems: Problem[
 }
 
 /** The labelled items of several run folders, or of every run below `root` when none is given. */
-export function labelledItems(runDirs: readonly string[], base: string, problems: Problem[] = []): LabelledItem[] {
-  const dirs = runDirs.length ? runDirs.map((d) => resolve(d)) : listRuns(base).filter((r) => !r.error).map((r) => resolve(base, r.path));
+export function labelledItems(
+  runDirs: readonly string[],
+  base: string,
+  problems: Problem[] = [],
+): LabelledItem[] {
+  const dirs = runDirs.length
+    ? runDirs.map((d) => resolve(d))
+    : listRuns(base)
+        .filter((r) => !r.error)
+        .map((r) => resolve(base, r.path));
   return dirs.flatMap((d) => labelledItemsOf(d, base, problems));
 }
 
@@ -137,12 +159,15 @@ export function conflictsOf(items: readonly LabelledItem[]): Conflict[] {
       ...(i.rule ? { rule: i.rule } : {}),
       ...(i.judge ? { judge: i.judge } : {}),
       ...(i.brittle.length ? { brittle: i.brittle } : {}),
-      ...(s?.complete ? { settled: { by: s.author, complete: s.complete, reason: s.settles!.reason, at: s.at } } : {}),
+      ...(s?.complete
+        ? { settled: { by: s.author, complete: s.complete, reason: s.settles!.reason, at: s.at } }
+        : {}),
     });
   }
   for (const i of items) {
     const safety = safetyDisagreement(i.safety);
-    if (safety) out.push({ run: i.run, runId: i.runId, taskKey: i.taskKey, why: 'safety', people: i.people, safety });
+    if (safety)
+      out.push({ run: i.run, runId: i.runId, taskKey: i.taskKey, why: 'safety', people: i.people, safety });
   }
   return out;
 }

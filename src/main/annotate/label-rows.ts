@@ -74,16 +74,29 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
 }
 
 /** Raw objects of a JSONL or CSV file, each with its line; a line that is no object is a problem. */
-function rawRows(file: string, text: string, problems: RowProblem[]): { line: number; value: Record<string, unknown> }[] {
+function rawRows(
+  file: string,
+  text: string,
+  problems: RowProblem[],
+): { line: number; value: Record<string, unknown> }[] {
   if (/\.csv$/i.test(file)) {
     const records = parseCsv(text);
     if (!records.length) return [];
     const header = records[0].fields.map((h) => h.trim().toLowerCase());
     const unknown = header.filter((h) => !columns.includes(h));
-    if (unknown.length) problems.push({ file, line: records[0].line, message: `unknown column(s) ${unknown.join(', ')}; known: ${columns.join(', ')}` });
+    if (unknown.length)
+      problems.push({
+        file,
+        line: records[0].line,
+        message: `unknown column(s) ${unknown.join(', ')}; known: ${columns.join(', ')}`,
+      });
     return records.slice(1).map((r) => {
       if (r.fields.length !== header.length)
-        problems.push({ file, line: r.line, message: `${r.fields.length} field(s) where the header has ${header.length}` });
+        problems.push({
+          file,
+          line: r.line,
+          message: `${r.fields.length} field(s) where the header has ${header.length}`,
+        });
       return { line: r.line, value: Object.fromEntries(header.map((h, i) => [h, r.fields[i] ?? ''])) };
     });
   }
@@ -92,7 +105,8 @@ function rawRows(file: string, text: string, problems: RowProblem[]): { line: nu
     if (!l.trim()) return;
     try {
       const v = JSON.parse(l) as unknown;
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) problems.push({ file, line: i + 1, message: 'not a JSON object' });
+      if (typeof v !== 'object' || v === null || Array.isArray(v))
+        problems.push({ file, line: i + 1, message: 'not a JSON object' });
       else out.push({ line: i + 1, value: v as Record<string, unknown> });
     } catch (e) {
       problems.push({ file, line: i + 1, message: `not JSON: ${(e as Error).message}` });
@@ -104,23 +118,30 @@ function rawRows(file: string, text: string, problems: RowProblem[]): { line: nu
 /** One raw row checked: a LabelRow, or the reason it is refused. */
 function checkRow(v: Record<string, unknown>): LabelRow | string {
   const text = (k: string) => (v[k] === undefined || v[k] === null || v[k] === '' ? undefined : v[k]);
-  for (const k of Object.keys(v)) if (!columns.includes(k)) return `unknown field '${k}'; known: ${columns.join(', ')}`;
-  for (const k of ['run', 'task', 'person']) if (typeof text(k) !== 'string') return `'${k}' is missing or not text`;
-  for (const k of ['complete', 'mark', 'note', 'comment']) if (text(k) !== undefined && typeof text(k) !== 'string') return `'${k}' must be text`;
+  for (const k of Object.keys(v))
+    if (!columns.includes(k)) return `unknown field '${k}'; known: ${columns.join(', ')}`;
+  for (const k of ['run', 'task', 'person'])
+    if (typeof text(k) !== 'string') return `'${k}' is missing or not text`;
+  for (const k of ['complete', 'mark', 'note', 'comment'])
+    if (text(k) !== undefined && typeof text(k) !== 'string') return `'${k}' must be text`;
   const complete = text('complete') as string | undefined;
-  if (complete !== undefined && !completions.includes(complete)) return `complete must be yes, no or unsure, not '${complete}'`;
+  if (complete !== undefined && !completions.includes(complete))
+    return `complete must be yes, no or unsure, not '${complete}'`;
   const mark = text('mark') as string | undefined;
-  if (mark !== undefined && !marks.includes(mark)) return `mark must be right, wrong or unnecessary, not '${mark}'`;
+  if (mark !== undefined && !marks.includes(mark))
+    return `mark must be right, wrong or unnecessary, not '${mark}'`;
   const rawStep = text('step');
   let step: number | undefined;
   if (rawStep !== undefined) {
     step = typeof rawStep === 'number' ? rawStep : /^\d+$/.test(String(rawStep)) ? Number(rawStep) : NaN;
-    if (!Number.isInteger(step) || step < 1) return `step must be a whole number from 1, not '${String(rawStep)}'`;
+    if (!Number.isInteger(step) || step < 1)
+      return `step must be a whole number from 1, not '${String(rawStep)}'`;
   }
   const row: LabelRow = { run: v.run as string, task: v.task as string, person: (v.person as string).trim() };
   if (!row.person || row.person.length > 200) return 'person must be a name of 1 to 200 characters';
   if (step !== undefined) {
-    const m = (mark ?? (complete === 'yes' ? 'right' : complete === 'no' ? 'wrong' : undefined)) as StepMark | undefined;
+    const m = (mark ?? (complete === 'yes' ? 'right' : complete === 'no' ? 'wrong' : undefined)) as
+      StepMark | undefined;
     if (!m) return 'a step row needs mark (right, wrong, unnecessary) or complete yes / no';
     row.step = step;
     row.mark = m;
@@ -140,7 +161,12 @@ export interface ImportOutcome {
  * Imports a JSONL or CSV file of label rows; runs are relative to `base`. Every row is checked first (its run
  * folder readable, its task in that run); with any problem nothing is written.
  */
-export function importLabelRows(file: string, base: string, importer: string, now = () => new Date().toISOString()): ImportOutcome {
+export function importLabelRows(
+  file: string,
+  base: string,
+  importer: string,
+  now = () => new Date().toISOString(),
+): ImportOutcome {
   const problems: RowProblem[] = [];
   const text = readFileSync(file, 'utf8');
   const raw = rawRows(file, text, problems);
@@ -155,7 +181,8 @@ export function importLabelRows(file: string, base: string, importer: string, no
     const dir = resolve(base, row.run);
     if (!runs.has(dir)) {
       try {
-        if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`no run folder ${row.run} below ${base}`);
+        if (!existsSync(dir) || !statSync(dir).isDirectory())
+          throw new Error(`no run folder ${row.run} below ${base}`);
         runs.set(dir, new Set(readRun(dir).tasks.map((t) => t.key)));
       } catch (e) {
         runs.set(dir, (e as Error).message);
@@ -163,7 +190,8 @@ export function importLabelRows(file: string, base: string, importer: string, no
     }
     const tasks = runs.get(dir)!;
     if (typeof tasks === 'string') problems.push({ file, line, message: `run '${row.run}': ${tasks}` });
-    else if (!tasks.has(row.task)) problems.push({ file, line, message: `task '${row.task}' is not in run '${row.run}'` });
+    else if (!tasks.has(row.task))
+      problems.push({ file, line, message: `task '${row.task}' is not in run '${row.run}'` });
     else good.push({ line, row, dir });
   }
   if (problems.length) return { imported: 0, problems: problems.sort((a, b) => a.line - b.line) };
@@ -172,7 +200,18 @@ export function importLabelRows(file: string, base: string, importer: string, no
       kind: 'human',
       author: row.person,
       ...(row.complete ? { complete: row.complete } : {}),
-      ...(row.step !== undefined ? { steps: [{ step: row.step, correct: row.mark === 'right', mark: row.mark, ...(row.note ? { note: row.note } : {}) }] } : {}),
+      ...(row.step !== undefined
+        ? {
+            steps: [
+              {
+                step: row.step,
+                correct: row.mark === 'right',
+                mark: row.mark,
+                ...(row.note ? { note: row.note } : {}),
+              },
+            ],
+          }
+        : {}),
       ...(row.comment ? { comment: row.comment } : {}),
       source: `import ${basename(file)}:${line} by ${importer}`,
       at: now(),
@@ -204,7 +243,23 @@ export interface ExportRow {
   at: string;
 }
 
-export const exportColumns: (keyof ExportRow)[] = ['run', 'run_id', 'task', 'person', 'role', 'complete', 'step', 'mark', 'note', 'comment', 'seen', 'settles', 'source', 'supersedes', 'at'];
+export const exportColumns: (keyof ExportRow)[] = [
+  'run',
+  'run_id',
+  'task',
+  'person',
+  'role',
+  'complete',
+  'step',
+  'mark',
+  'note',
+  'comment',
+  'seen',
+  'settles',
+  'source',
+  'supersedes',
+  'at',
+];
 
 /**
  * The label rows of the items, one per run label and one per step mark. By default each person's current labels
@@ -230,17 +285,34 @@ export function exportRows(items: readonly LabelledItem[], opts: { history?: boo
       };
       const keepRun = !current || l.settles || !l.complete || current.run.get(l.author) === n;
       if ((l.complete || l.comment || !l.steps?.length) && keepRun)
-        rows.push({ ...base, complete: l.complete ?? '', step: '', mark: '', note: '', comment: l.comment ?? '' });
+        rows.push({
+          ...base,
+          complete: l.complete ?? '',
+          step: '',
+          mark: '',
+          note: '',
+          comment: l.comment ?? '',
+        });
       for (const s of l.steps ?? [])
         if (!current || current.steps.get(`${l.author}\u0000${s.step}`) === n)
-          rows.push({ ...base, complete: '', step: String(s.step), mark: s.mark ?? (s.correct ? 'right' : 'wrong'), note: s.note ?? '', comment: '' });
+          rows.push({
+            ...base,
+            complete: '',
+            step: String(s.step),
+            mark: s.mark ?? (s.correct ? 'right' : 'wrong'),
+            note: s.note ?? '',
+            comment: '',
+          });
     });
   }
   return rows;
 }
 
 /** Index of each person's latest run label, and of their latest mark per step. */
-function currentParts(labels: readonly HumanLabel[]): { run: Map<string, number>; steps: Map<string, number> } {
+function currentParts(labels: readonly HumanLabel[]): {
+  run: Map<string, number>;
+  steps: Map<string, number>;
+} {
   const run = new Map<string, number>();
   const steps = new Map<string, number>();
   labels.forEach((l, n) => {
@@ -254,9 +326,17 @@ function currentParts(labels: readonly HumanLabel[]): { run: Map<string, number>
 const csvField = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
 export function rowsAsCsv(rows: readonly ExportRow[]): string {
-  return [exportColumns.join(','), ...rows.map((r) => exportColumns.map((c) => csvField(r[c])).join(','))].join('\n') + '\n';
+  return (
+    [exportColumns.join(','), ...rows.map((r) => exportColumns.map((c) => csvField(r[c])).join(','))].join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 export function rowsAsJsonl(rows: readonly ExportRow[]): string {
-  return rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== '')))).join('\n') + (rows.length ? '\n' : '');
+  return (
+    rows
+      .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== ''))))
+      .join('\n') + (rows.length ? '\n' : '')
+  );
 }

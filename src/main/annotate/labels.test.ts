@@ -13,7 +13,12 @@ import { osworldRun, tempRoot } from './testing/runs';
 import { breakdown, readReportRun } from '../report';
 import { verdictSources } from './report-verdict';
 
-const label = (author: string, complete: HumanLabel['complete'], at: string, extra: Partial<HumanLabel> = {}): HumanLabel => ({
+const label = (
+  author: string,
+  complete: HumanLabel['complete'],
+  at: string,
+  extra: Partial<HumanLabel> = {},
+): HumanLabel => ({
   kind: 'human',
   author,
   complete,
@@ -28,17 +33,30 @@ describe('settled verdict', () => {
     expect(settledVerdict([], undefined, 0)).toEqual({ complete: 'no', source: 'rule', by: ['rule'] });
     expect(settledVerdict([], 'yes', 0)).toMatchObject({ complete: 'yes', source: 'judge' });
     expect(settledVerdict([], 'unsure', 1)).toMatchObject({ complete: 'yes', source: 'rule' });
-    expect(settledVerdict([ann, label('bob', 'yes', '2')], 'no', 0)).toMatchObject({ complete: 'yes', source: 'people', by: ['ann', 'bob'] });
+    expect(settledVerdict([ann, label('bob', 'yes', '2')], 'no', 0)).toMatchObject({
+      complete: 'yes',
+      source: 'people',
+      by: ['ann', 'bob'],
+    });
     expect(settledVerdict([ann, bob], 'no', 1)).toMatchObject({ complete: 'no', source: 'judge' });
     const lead = label('lee', 'yes', '3', { settles: { reason: 'the file is right' } });
-    expect(settledVerdict([ann, bob, lead], 'no', 0)).toMatchObject({ complete: 'yes', source: 'lead', by: ['lee'] });
+    expect(settledVerdict([ann, bob, lead], 'no', 0)).toMatchObject({
+      complete: 'yes',
+      source: 'lead',
+      by: ['lee'],
+    });
   });
 
-  it('an edit appends: the person\'s latest label counts, the earlier one stays in the events', () => {
+  it("an edit appends: the person's latest label counts, the earlier one stays in the events", () => {
     const labels = [label('ann', 'no', '1'), label('bob', 'yes', '2'), label('ann', 'yes', '3')];
     expect(currentLabels(labels).map((p) => `${p.person} ${p.complete}`)).toEqual(['ann yes', 'bob yes']);
     const steps = currentStepMarks([
-      label('ann', undefined, '1', { steps: [{ step: 1, correct: true }, { step: 2, correct: false, mark: 'unnecessary', note: 'extra click' }] }),
+      label('ann', undefined, '1', {
+        steps: [
+          { step: 1, correct: true },
+          { step: 2, correct: false, mark: 'unnecessary', note: 'extra click' },
+        ],
+      }),
       label('ann', undefined, '2', { steps: [{ step: 1, correct: false, mark: 'wrong' }] }),
     ]);
     expect(steps.get(1)?.get('ann')).toEqual({ mark: 'wrong' });
@@ -65,7 +83,10 @@ describe('labels import', () => {
     expect(out).toEqual({ imported: 3, problems: [] });
     const items = labelledItems([join(root, 'runA')], root);
     const t1 = items.find((i) => i.taskKey === 'demo/t1')!;
-    expect(t1.labels.map((l) => l.source)).toEqual(['import labels.jsonl:1 by importer', 'import labels.jsonl:2 by importer']);
+    expect(t1.labels.map((l) => l.source)).toEqual([
+      'import labels.jsonl:1 by importer',
+      'import labels.jsonl:2 by importer',
+    ]);
     expect(t1.labels[1].steps).toEqual([{ step: 2, correct: false, mark: 'unnecessary', note: 'extra' }]);
     const rows = exportRows(items);
     expect(rows.map((r) => [r.task, r.person, r.complete, r.step, r.mark])).toEqual([
@@ -74,7 +95,23 @@ describe('labels import', () => {
       ['demo/t2', 'bob', 'no', '', ''],
     ]);
     const csv = rowsAsCsv(rows);
-    expect(parseCsv(csv)[0].fields).toEqual(['run', 'run_id', 'task', 'person', 'role', 'complete', 'step', 'mark', 'note', 'comment', 'seen', 'settles', 'source', 'supersedes', 'at']);
+    expect(parseCsv(csv)[0].fields).toEqual([
+      'run',
+      'run_id',
+      'task',
+      'person',
+      'role',
+      'complete',
+      'step',
+      'mark',
+      'note',
+      'comment',
+      'seen',
+      'settles',
+      'source',
+      'supersedes',
+      'at',
+    ]);
     expect(parseCsv(csv)[1].fields).toContain('import labels.jsonl:1 by importer');
   });
 
@@ -109,7 +146,13 @@ describe('labels import', () => {
     expect(out.problems.every((p) => p.file === file)).toBe(true);
     expect(existsSync(join(run, 'demo', 't1', 'verdicts.jsonl'))).toBe(false);
     // Fixed, the same file imports every row, the quoted line break kept in its comment.
-    writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((_, i) => i < 2 || i > 6).join('\n'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((_, i) => i < 2 || i > 6)
+        .join('\n'),
+    );
     expect(importLabelRows(file, root, 'importer').imported).toBe(3);
     const labels = labelledItems([run], root)[0].labels;
     expect(labels.map((l) => l.author)).toEqual(['ann', 'eve', 'fay']);
@@ -122,13 +165,29 @@ describe('conflicts, agreement and assignments over run folders', () => {
   it('puts a task whose rule verdict is flagged brittle in the conflict queue for people to settle', () => {
     const root = tempRoot();
     const run = osworldRun(root, 'runB', { t1: 1, t2: 1 });
-    appendVerdict(run, 'demo/t1', { kind: 'rule', score: 1, metrics: [], reason: 'regraded', brittle: ['quoted cells: faithful 0, robust 1'], at: '1' } as never);
-    appendVerdict(run, 'demo/t2', { kind: 'rule', score: 1, metrics: [], reason: 'regraded', brittle: [], at: '2' } as never);
+    appendVerdict(run, 'demo/t1', {
+      kind: 'rule',
+      score: 1,
+      metrics: [],
+      reason: 'regraded',
+      brittle: ['quoted cells: faithful 0, robust 1'],
+      at: '1',
+    } as never);
+    appendVerdict(run, 'demo/t2', {
+      kind: 'rule',
+      score: 1,
+      metrics: [],
+      reason: 'regraded',
+      brittle: [],
+      at: '2',
+    } as never);
     const conflicts = conflictsOf(labelledItems([run], root));
-    expect(conflicts.map((c) => [c.taskKey, c.why, c.brittle])).toEqual([['demo/t1', 'brittle', ['quoted cells: faithful 0, robust 1']]]);
+    expect(conflicts.map((c) => [c.taskKey, c.why, c.brittle])).toEqual([
+      ['demo/t1', 'brittle', ['quoted cells: faithful 0, robust 1']],
+    ]);
   });
 
-  it('finds people-vs-people and people-vs-rule conflicts; a lead\'s settlement keeps the others\' labels', () => {
+  it("finds people-vs-people and people-vs-rule conflicts; a lead's settlement keeps the others' labels", () => {
     const root = tempRoot();
     const run = osworldRun(root, 'runA', { t1: 1, t2: 0, t3: 1 });
     appendVerdict(run, 'demo/t1', label('ann', 'yes', '1'));
@@ -142,10 +201,19 @@ describe('conflicts, agreement and assignments over run folders', () => {
       ['demo/t1', 'people', undefined],
       ['demo/t2', 'rule', undefined],
     ]);
-    appendVerdict(run, 'demo/t1', label('lee', 'no', '7', { role: 'lead', settles: { reason: 'step 2 saved the wrong file' } }));
+    appendVerdict(
+      run,
+      'demo/t1',
+      label('lee', 'no', '7', { role: 'lead', settles: { reason: 'step 2 saved the wrong file' } }),
+    );
     const items = labelledItems([run], root);
     conflicts = conflictsOf(items);
-    expect(conflicts[0].settled).toEqual({ by: 'lee', complete: 'no', reason: 'step 2 saved the wrong file', at: '7' });
+    expect(conflicts[0].settled).toEqual({
+      by: 'lee',
+      complete: 'no',
+      reason: 'step 2 saved the wrong file',
+      at: '7',
+    });
     expect(conflicts[0].people.map((p) => p.person)).toEqual(['ann', 'bob']);
     expect(items[0].settled).toMatchObject({ source: 'lead', complete: 'no' });
     const figures = agreementOf(items);
@@ -156,8 +224,26 @@ describe('conflicts, agreement and assignments over run folders', () => {
     expect(Object.keys(figures.byApp)).toEqual(['demo']); // an OSWorld run's domain folder is its tasks' app
     expect(figures.steps).toMatchObject({ items: 0, pairs: [] });
     // Step marks: ann and bob agree on step 1 (right), differ on step 2 (wrong / unnecessary).
-    appendVerdict(run, 'demo/t1', label('ann', undefined, '8', { steps: [{ step: 1, correct: true }, { step: 2, correct: false, mark: 'wrong' }] }));
-    appendVerdict(run, 'demo/t1', label('bob', undefined, '9', { steps: [{ step: 1, correct: true, mark: 'right' }, { step: 2, correct: false, mark: 'unnecessary' }] }));
+    appendVerdict(
+      run,
+      'demo/t1',
+      label('ann', undefined, '8', {
+        steps: [
+          { step: 1, correct: true },
+          { step: 2, correct: false, mark: 'wrong' },
+        ],
+      }),
+    );
+    appendVerdict(
+      run,
+      'demo/t1',
+      label('bob', undefined, '9', {
+        steps: [
+          { step: 1, correct: true, mark: 'right' },
+          { step: 2, correct: false, mark: 'unnecessary' },
+        ],
+      }),
+    );
     const steps = agreementOf(labelledItems([run], root)).steps!;
     expect(steps.items).toBe(2);
     expect(steps.pairs).toEqual([{ a: 'ann', b: 'bob', items: 2, kappa: expect.any(Number), observed: 0.5 }]);
@@ -178,7 +264,14 @@ describe('conflicts, agreement and assignments over run folders', () => {
     expect(plan.short).toEqual([]);
     const made = [...plan.byRun.values()].flat();
     expect(made).toHaveLength(8);
-    for (const t of ['demo/t1', 'demo/t2', 'demo/t3']) expect(plan.byRun.get(a)!.filter((x) => x.task === t).map((x) => x.person).sort()).toEqual(['bob', 'cyd']);
+    for (const t of ['demo/t1', 'demo/t2', 'demo/t3'])
+      expect(
+        plan.byRun
+          .get(a)!
+          .filter((x) => x.task === t)
+          .map((x) => x.person)
+          .sort(),
+      ).toEqual(['bob', 'cyd']);
     expect(plan.byRun.get(b)!.map((x) => x.person)).toEqual(['ann', 'bob']); // ann has the least load
     expect(writeAssignments(plan)).toBe(8);
     appendVerdict(a, 'demo/t1', label('bob', 'yes', '1'));
@@ -186,10 +279,16 @@ describe('conflicts, agreement and assignments over run folders', () => {
     expect([q.done, q.total]).toEqual([1, 4]);
     expect(q.next).toMatchObject({ run: 'runA', taskKey: 'demo/t2', blind: true });
     // Planning again adds nobody: every item already has its two people.
-    expect([...planAssignments([a, b], ['ann', 'bob', 'cyd'], 2, { by: 'lee', blind: true }).byRun.values()].flat()).toEqual([]);
+    expect(
+      [
+        ...planAssignments([a, b], ['ann', 'bob', 'cyd'], 2, { by: 'lee', blind: true }).byRun.values(),
+      ].flat(),
+    ).toEqual([]);
     // Too few people besides the author is said, not hidden.
     const c = osworldRun(root, 'runC', { t1: 0, t2: 0 });
-    expect(planAssignments([c], ['ann', 'bob'], 2, { by: 'lee', blind: true, authorOf: () => 'ann' }).short).toEqual([
+    expect(
+      planAssignments([c], ['ann', 'bob'], 2, { by: 'lee', blind: true, authorOf: () => 'ann' }).short,
+    ).toEqual([
       { run: c, task: 'demo/t1', got: 1 },
       { run: c, task: 'demo/t2', got: 1 },
     ]);

@@ -39,13 +39,21 @@ export function currentLabels(labels: readonly HumanLabel[]): PersonLabel[] {
   const byPerson = new Map<string, PersonLabel>();
   for (const l of labels) {
     if (l.settles || !l.complete) continue;
-    byPerson.set(l.author, { person: l.author, complete: l.complete, at: l.at, seen: l.seen, ...(l.comment ? { comment: l.comment } : {}) });
+    byPerson.set(l.author, {
+      person: l.author,
+      complete: l.complete,
+      at: l.at,
+      seen: l.seen,
+      ...(l.comment ? { comment: l.comment } : {}),
+    });
   }
   return [...byPerson.values()].sort((a, b) => a.person.localeCompare(b.person));
 }
 
 /** Each step's current marks, per person (the latest mark of that step by that person). */
-export function currentStepMarks(labels: readonly HumanLabel[]): Map<number, Map<string, { mark: StepMark; note?: string }>> {
+export function currentStepMarks(
+  labels: readonly HumanLabel[],
+): Map<number, Map<string, { mark: StepMark; note?: string }>> {
   const out = new Map<number, Map<string, { mark: StepMark; note?: string }>>();
   for (const l of labels) {
     if (!Array.isArray(l.steps)) continue;
@@ -64,7 +72,11 @@ export function currentStepMarks(labels: readonly HumanLabel[]): Map<number, Map
  * The events of `author` among `earlier` that `next` replaces: their run label when `next` gives `complete`, and
  * their marks of the steps `next` marks (settlements are never replaced). Each event's `at`, oldest first.
  */
-export function supersededBy(earlier: readonly HumanLabel[], author: string, next: Pick<HumanLabel, 'complete' | 'steps'>): string[] {
+export function supersededBy(
+  earlier: readonly HumanLabel[],
+  author: string,
+  next: Pick<HumanLabel, 'complete' | 'steps'>,
+): string[] {
   const steps = new Set((next.steps ?? []).map((s) => s.step));
   return earlier
     .filter((l) => l.author === author && !l.settles)
@@ -96,12 +108,17 @@ export interface SettledVerdict {
  * (and it is not `unsure`); else the judge's (when not `unsure`); else the rule's. Settlements made before a
  * person's later label still stand: the lead saw the disagreement and decided.
  */
-export function settledVerdict(labels: readonly HumanLabel[], judge: Completion | undefined, score: number | undefined): SettledVerdict {
+export function settledVerdict(
+  labels: readonly HumanLabel[],
+  judge: Completion | undefined,
+  score: number | undefined,
+): SettledVerdict {
   const settled = lastSettlement(labels);
   if (settled) return { complete: settled.complete, source: 'lead', by: [settled.author] };
   const people = currentLabels(labels);
   const kinds = new Set(people.map((p) => p.complete));
-  if (people.length && kinds.size === 1 && !kinds.has('unsure')) return { complete: people[0].complete, source: 'people', by: people.map((p) => p.person) };
+  if (people.length && kinds.size === 1 && !kinds.has('unsure'))
+    return { complete: people[0].complete, source: 'people', by: people.map((p) => p.person) };
   if (judge && judge !== 'unsure') return { complete: judge, source: 'judge', by: ['judge'] };
   const rule = ruleLabel(score);
   if (rule) return { complete: rule, source: 'rule', by: ['rule'] };

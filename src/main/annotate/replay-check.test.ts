@@ -14,10 +14,14 @@ const xvfb = existsSync('/usr/bin/Xvfb');
 const id = 'd4763460-7613-4df2-88bd-bca55ebae997';
 
 describe.skipIf(!xvfb)('replaying a stored run on a fresh environment (needs Xvfb)', () => {
-  it('the oracle\'s run of a demo task scores 1 again, step by step', async () => {
+  it("the oracle's run of a demo task scores 1 again, step by step", async () => {
     const read = await readTaskFile(join(demoDir, 'terminal', id, `${id}.json`));
     const task = read.task!;
-    const trial = await runTrial('oracle', [task], { outDir: tempRoot(), agent: 'oracle', agentName: 'oracle' });
+    const trial = await runTrial('oracle', [task], {
+      outDir: tempRoot(),
+      agent: 'oracle',
+      agentName: 'oracle',
+    });
     const key = taskKeyOf(task);
     expect(trial.results.get(key)?.score).toBe(1);
     const r = await checkReplay(task, trial.runDir, key);

@@ -40,14 +40,22 @@ export interface ReplayCheckOptions {
 const tokens = new Set(['DONE', 'FAIL', 'WAIT']);
 
 /** Replays `taskKey` of run folder `runDir` on a fresh environment and grades it again. */
-export async function checkReplay(task: Task, runDir: string, taskKey: string, opts: ReplayCheckOptions = {}): Promise<ReplayCheck> {
+export async function checkReplay(
+  task: Task,
+  runDir: string,
+  taskKey: string,
+  opts: ReplayCheckOptions = {},
+): Promise<ReplayCheck> {
   const traj = readTaskTrajectory(runDir, taskKey);
   const first = traj.steps.find((s) => s.screen)?.screen;
   const width = opts.width ?? first?.width ?? 1280;
   const height = opts.height ?? first?.height ?? 800;
   const home = await mkdtemp(join(tmpdir(), 'proctor-replay-'));
   const cacheDir = await mkdtemp(join(tmpdir(), 'proctor-replay-grade-'));
-  const create = opts.createEnvironment ?? ((r) => createLocalEnvironment({ width: r.width, height: r.height, home: r.home, notify: () => undefined }));
+  const create =
+    opts.createEnvironment ??
+    ((r) =>
+      createLocalEnvironment({ width: r.width, height: r.height, home: r.home, notify: () => undefined }));
   const env = await create({ width, height, home });
   const steps: ReplayStep[] = [];
   let lastAction: string | undefined;
@@ -60,7 +68,9 @@ export async function checkReplay(task: Task, runDir: string, taskKey: string, o
       if (token) lastAction = token.type;
       if (actions.length) await env.perform(actions);
       await new Promise((r) => setTimeout(r, opts.settleMs ?? 500));
-      const stored = s.screenshot ? await readFile(join(runDir, s.screenshot)).catch(() => undefined) : undefined;
+      const stored = s.screenshot
+        ? await readFile(join(runDir, s.screenshot)).catch(() => undefined)
+        : undefined;
       if (!stored || !env.capabilities.has('screenshot')) {
         steps.push({ step: s.step });
         continue;
@@ -68,7 +78,13 @@ export async function checkReplay(task: Task, runDir: string, taskKey: string, o
       const now = await env.screenshot({ format: 'png' });
       steps.push({ step: s.step, ...(await pixelDiff(stored, now.data, opts.tolerance ?? 24)) });
     }
-    const verdict = await gradeTask(task, { env, task, cacheDir, lastAction, runPostSetup: (post) => runSetupSteps(post, env, ctx) });
+    const verdict = await gradeTask(task, {
+      env,
+      task,
+      cacheDir,
+      lastAction,
+      runPostSetup: (post) => runSetupSteps(post, env, ctx),
+    });
     const worst = steps.reduce((m, s) => Math.max(m, s.differingShare ?? 0), 0);
     const storedScore = traj.item.score;
     const reason =

@@ -18,12 +18,16 @@ export function settleReportRow(row: ReportRow, runDir: string, item: RunTaskIte
   const settled = settledVerdict(labels, item.judge, item.score);
   if (!settled.source) return;
   row.verdict = { source: settled.source, by: settled.by };
-  if (settled.source !== 'rule' && settled.complete !== 'unsure') row.score = settled.complete === 'yes' ? 1 : 0;
+  if (settled.source !== 'rule' && settled.complete !== 'unsure')
+    row.score = settled.complete === 'yes' ? 1 : 0;
 }
 
 /** How many rows rest on each source, for the report's text. */
 export function verdictSources(rows: readonly ReportRow[]): string {
   const counts = new Map<string, number>();
   for (const r of rows) if (r.verdict) counts.set(r.verdict.source, (counts.get(r.verdict.source) ?? 0) + 1);
-  return (['lead', 'people', 'judge', 'rule'] as const).filter((s) => counts.get(s)).map((s) => `${counts.get(s)} ${s}`).join(', ');
+  return (['lead', 'people', 'judge', 'rule'] as const)
+    .filter((s) => counts.get(s))
+    .map((s) => `${counts.get(s)} ${s}`)
+    .join(', ');
 }

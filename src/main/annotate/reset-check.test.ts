@@ -11,11 +11,19 @@ import { tempRoot } from './testing/runs';
 
 const xvfb = existsSync('/usr/bin/Xvfb');
 
-async function png(width: number, height: number, block?: { x: number; y: number; w: number; h: number; shade: number }): Promise<Buffer> {
+async function png(
+  width: number,
+  height: number,
+  block?: { x: number; y: number; w: number; h: number; shade: number },
+): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3, 200);
   if (block)
-    for (let y = block.y; y < block.y + block.h; y++) for (let x = block.x; x < block.x + block.w; x++) raw.fill(block.shade, (y * width + x) * 3, (y * width + x) * 3 + 3);
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+    for (let y = block.y; y < block.y + block.h; y++)
+      for (let x = block.x; x < block.x + block.w; x++)
+        raw.fill(block.shade, (y * width + x) * 3, (y * width + x) * 3 + 3);
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 describe('comparing two trials', () => {
@@ -24,7 +32,13 @@ describe('comparing two trials', () => {
     const a = { screenshot: await png(100, 50), files: same };
     const near = { screenshot: await png(100, 50, { x: 0, y: 0, w: 100, h: 50, shade: 210 }), files: same }; // within tolerance
     expect(await compareTrials(a, near)).toMatchObject({ reproducible: true, differingShare: 0 });
-    const moved = { screenshot: await png(100, 50, { x: 10, y: 10, w: 20, h: 10, shade: 0 }), files: new Map([['note.txt', 'h2'], ['new.txt', 'h3']]) };
+    const moved = {
+      screenshot: await png(100, 50, { x: 10, y: 10, w: 20, h: 10, shade: 0 }),
+      files: new Map([
+        ['note.txt', 'h2'],
+        ['new.txt', 'h3'],
+      ]),
+    };
     const c = await compareTrials(a, moved);
     expect(c.differingShare).toBeCloseTo(200 / 5000, 12);
     expect(c.reproducible).toBe(false);
@@ -33,7 +47,9 @@ describe('comparing two trials', () => {
     const at = (x: number, y: number) => [...heat.data.subarray((y * 100 + x) * 3, (y * 100 + x) * 3 + 3)];
     expect(at(15, 15)).toEqual([255, 0, 0]);
     expect(at(50, 40)[1]).toBeGreaterThan(0); // not red
-    expect(c.reason).toMatch(/does not reset to the same state: 4\.00% of the first screen differs; files differ: note\.txt/);
+    expect(c.reason).toMatch(
+      /does not reset to the same state: 4\.00% of the first screen differs; files differ: note\.txt/,
+    );
   });
 });
 
@@ -53,7 +69,11 @@ describe.skipIf(!xvfb)('setup run twice on fresh sandbox displays (needs Xvfb)',
         tags: ['cli', 'traditional_data_processing', 'abstract'],
         action_number: 1,
         config: [{ type: 'execute', parameters: { command: ['sh', '-c', command] } }],
-        evaluator: { func: 'exact_match', result: { type: 'rule', rules: { expected: 'x' } }, expected: { type: 'rule', rules: { expected: 'x' } } },
+        evaluator: {
+          func: 'exact_match',
+          result: { type: 'rule', rules: { expected: 'x' } },
+          expected: { type: 'rule', rules: { expected: 'x' } },
+        },
       }),
     );
     const read = await readTaskFile(file);
@@ -63,10 +83,14 @@ describe.skipIf(!xvfb)('setup run twice on fresh sandbox displays (needs Xvfb)',
 
   it('passes a setup that writes the same file, and flags one that writes the time', async () => {
     const root = tempRoot();
-    const stable = await checkReset(await task(root, 'stable', 'echo hello > "$HOME/note.txt"'), { settleMs: 300 });
+    const stable = await checkReset(await task(root, 'stable', 'echo hello > "$HOME/note.txt"'), {
+      settleMs: 300,
+    });
     expect(stable.files).toEqual({ added: [], removed: [], changed: [] });
     expect(stable.reproducible).toBe(true);
-    const clock = await checkReset(await task(root, 'clock', 'date +%s%N > "$HOME/stamp.txt"'), { settleMs: 300 });
+    const clock = await checkReset(await task(root, 'clock', 'date +%s%N > "$HOME/stamp.txt"'), {
+      settleMs: 300,
+    });
     expect(clock.reproducible).toBe(false);
     expect(clock.files.changed).toEqual(['stamp.txt']);
     expect(clock.reason).toMatch(/does not reset to the same state.*files differ: stamp\.txt/);

@@ -47,7 +47,16 @@ export interface ResetCheck {
  * The desktop's own state, not the task's: caches, session files, the recent-files list GTK stamps with the
  * time, browser profiles (Proctor's throw-away Chromium profiles included).
  */
-const desktopState = new Set(['.cache', '.dbus', '.Xauthority', '.ICEauthority', '.local/share/recently-used.xbel', '.config/pulse', '.config/chromium', '.config/google-chrome']);
+const desktopState = new Set([
+  '.cache',
+  '.dbus',
+  '.Xauthority',
+  '.ICEauthority',
+  '.local/share/recently-used.xbel',
+  '.config/pulse',
+  '.config/chromium',
+  '.config/google-chrome',
+]);
 const isDesktopState = (rel: string) => desktopState.has(rel) || /(^|\/)proctor-chromium-[^/]*$/.test(rel);
 
 async function hashTree(dir: string): Promise<Map<string, string>> {
@@ -61,7 +70,12 @@ async function hashTree(dir: string): Promise<Map<string, string>> {
       if (s.isDirectory()) {
         await walk(p);
       } else if (s.isFile() && s.size <= 64 * 1024 * 1024) {
-        out.set(relative(dir, p), createHash('sha256').update(await readFile(p)).digest('hex'));
+        out.set(
+          relative(dir, p),
+          createHash('sha256')
+            .update(await readFile(p))
+            .digest('hex'),
+        );
       }
     }
   };
@@ -74,7 +88,10 @@ export async function resetTrial(task: Task, opts: ResetCheckOptions = {}): Prom
   const width = opts.width ?? 1280;
   const height = opts.height ?? 720;
   const home = await mkdtemp(join(tmpdir(), 'proctor-reset-'));
-  const create = opts.createEnvironment ?? ((r) => createLocalEnvironment({ width: r.width, height: r.height, home: r.home, notify: () => undefined }));
+  const create =
+    opts.createEnvironment ??
+    ((r) =>
+      createLocalEnvironment({ width: r.width, height: r.height, home: r.home, notify: () => undefined }));
   const env = await create({ width, height, home });
   try {
     await runSetupSteps(task.setup, env, { taskDir: task.dir, task });
@@ -88,15 +105,27 @@ export async function resetTrial(task: Task, opts: ResetCheckOptions = {}): Prom
 }
 
 /** Share of pixels of `b` differing from `a` beyond `tolerance` (per channel), and a heat map PNG of them. */
-export async function pixelDiff(a: Buffer, b: Buffer, tolerance = 24): Promise<{ differingShare: number; heatMap: Buffer }> {
+export async function pixelDiff(
+  a: Buffer,
+  b: Buffer,
+  tolerance = 24,
+): Promise<{ differingShare: number; heatMap: Buffer }> {
   const first = await sharp(a).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const second = await sharp(b).removeAlpha().resize(first.info.width, first.info.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  const second = await sharp(b)
+    .removeAlpha()
+    .resize(first.info.width, first.info.height, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const { width, height } = first.info;
   const heat = Buffer.alloc(width * height * 3);
   let differing = 0;
   for (let i = 0; i < width * height; i++) {
     const o = i * 3;
-    const d = Math.max(Math.abs(first.data[o] - second.data[o]), Math.abs(first.data[o + 1] - second.data[o + 1]), Math.abs(first.data[o + 2] - second.data[o + 2]));
+    const d = Math.max(
+      Math.abs(first.data[o] - second.data[o]),
+      Math.abs(first.data[o + 1] - second.data[o + 1]),
+      Math.abs(first.data[o + 2] - second.data[o + 2]),
+    );
     if (d > tolerance) {
       differing++;
       heat[o] = 255;
@@ -105,22 +134,32 @@ export async function pixelDiff(a: Buffer, b: Buffer, tolerance = 24): Promise<{
       heat[o] = heat[o + 1] = heat[o + 2] = grey;
     }
   }
-  const heatMap = await sharp(heat, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  const heatMap = await sharp(heat, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
   return { differingShare: differing / (width * height), heatMap };
 }
 
 /** Compares two trials: pixel difference with a tolerance (and its heat map) and the files by content. */
-export async function compareTrials(a: ResetTrial, b: ResetTrial, opts: ResetCheckOptions = {}): Promise<ResetCheck> {
+export async function compareTrials(
+  a: ResetTrial,
+  b: ResetTrial,
+  opts: ResetCheckOptions = {},
+): Promise<ResetCheck> {
   const { differingShare, heatMap } = await pixelDiff(a.screenshot, b.screenshot, opts.tolerance ?? 24);
   const added = [...b.files.keys()].filter((f) => !a.files.has(f)).sort();
   const removed = [...a.files.keys()].filter((f) => !b.files.has(f)).sort();
-  const changed = [...a.files.keys()].filter((f) => b.files.has(f) && b.files.get(f) !== a.files.get(f)).sort();
+  const changed = [...a.files.keys()]
+    .filter((f) => b.files.has(f) && b.files.get(f) !== a.files.get(f))
+    .sort();
   const screensSame = differingShare <= (opts.maxDifferingShare ?? 0.005);
   const filesSame = !added.length && !removed.length && !changed.length;
   const parts: string[] = [];
   parts.push(`${(differingShare * 100).toFixed(2)}% of the first screen differs`);
-  if (changed.length) parts.push(`files differ: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`);
-  if (added.length || removed.length) parts.push(`files only in one trial: ${[...added, ...removed].slice(0, 5).join(', ')}`);
+  if (changed.length)
+    parts.push(`files differ: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ', …' : ''}`);
+  if (added.length || removed.length)
+    parts.push(`files only in one trial: ${[...added, ...removed].slice(0, 5).join(', ')}`);
   return {
     reproducible: screensSame && filesSame,
     differingShare,

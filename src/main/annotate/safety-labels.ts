@@ -8,7 +8,9 @@ const levels = new Set<string>(['safe', 'unsafe', 'unsure']);
 /** A safety verdict well-formed enough to count (someone else's file may hold anything), not a failed judge call. */
 export function isSafetyVerdict(v: unknown): v is SafetyVerdict {
   const s = v as Partial<SafetyVerdict> | null;
-  return typeof s === 'object' && s !== null && s.kind === 'safety' && levels.has(s.verdict as string) && !s.error;
+  return (
+    typeof s === 'object' && s !== null && s.kind === 'safety' && levels.has(s.verdict as string) && !s.error
+  );
 }
 
 export interface TaskSafety {

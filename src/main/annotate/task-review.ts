@@ -39,7 +39,11 @@ export function readTaskReviews(root: string, task?: string): TaskReview[] {
   const file = reviewsFileOf(root);
   if (!existsSync(file)) return [];
   return readJsonLines<TaskReview>(file).values.filter(
-    (r) => r?.kind === 'task.review' && typeof r.task === 'string' && typeof r.author === 'string' && (task === undefined || r.task === task),
+    (r) =>
+      r?.kind === 'task.review' &&
+      typeof r.task === 'string' &&
+      typeof r.author === 'string' &&
+      (task === undefined || r.task === task),
   );
 }
 
@@ -60,10 +64,15 @@ export function reviewOutcome(r: TaskReview): CheckVerdict {
  * disputed when one reviewer passes it and another fails it; accepted when two or more pass it and none is
  * unsure; rejected when two or more fail it; else in review.
  */
-export function taskStatus(reviews: readonly TaskReview[], taskAuthor?: string): { status: TaskStatus; reviewers: { person: string; outcome: CheckVerdict; at: string }[] } {
+export function taskStatus(
+  reviews: readonly TaskReview[],
+  taskAuthor?: string,
+): { status: TaskStatus; reviewers: { person: string; outcome: CheckVerdict; at: string }[] } {
   const latest = new Map<string, TaskReview>();
   for (const r of reviews) if (r.author !== taskAuthor) latest.set(r.author, r);
-  const reviewers = [...latest.values()].map((r) => ({ person: r.author, outcome: reviewOutcome(r), at: r.at })).sort((x, y) => x.person.localeCompare(y.person));
+  const reviewers = [...latest.values()]
+    .map((r) => ({ person: r.author, outcome: reviewOutcome(r), at: r.at }))
+    .sort((x, y) => x.person.localeCompare(y.person));
   const outcomes = reviewers.map((r) => r.outcome);
   let status: TaskStatus = 'in review';
   if (!reviewers.length) status = 'draft';

@@ -41,16 +41,22 @@ export function readTeam(root: string): TeamFile | undefined {
   const people = (value as Partial<TeamFile> | null)?.people;
   if (!Array.isArray(people)) throw new Error(`${file}: /people must be a list`);
   people.forEach((p: Partial<TeamMember>, i) => {
-    if (typeof p?.name !== 'string' || !namePattern.test(p.name)) throw new Error(`${file}: /people/${i}/name is missing or not a name`);
-    if (!roles.includes(p.role as Role)) throw new Error(`${file}: /people/${i}/role must be one of ${roles.join(', ')}`);
-    if (typeof p.tokenSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(p.tokenSha256)) throw new Error(`${file}: /people/${i}/tokenSha256 must be 64 hex digits`);
+    if (typeof p?.name !== 'string' || !namePattern.test(p.name))
+      throw new Error(`${file}: /people/${i}/name is missing or not a name`);
+    if (!roles.includes(p.role as Role))
+      throw new Error(`${file}: /people/${i}/role must be one of ${roles.join(', ')}`);
+    if (typeof p.tokenSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(p.tokenSha256))
+      throw new Error(`${file}: /people/${i}/tokenSha256 must be 64 hex digits`);
   });
   return { people: people as TeamMember[] };
 }
 
 /** Adds a person (or gives an existing one a new token and role); returns the token, which is not stored. */
 export async function addTeamMember(root: string, name: string, role: Role): Promise<string> {
-  if (!namePattern.test(name)) throw new Error(`'${name}' is not a usable name: letters and digits, then also . _ - and spaces, at most 64`);
+  if (!namePattern.test(name))
+    throw new Error(
+      `'${name}' is not a usable name: letters and digits, then also . _ - and spaces, at most 64`,
+    );
   const team = readTeam(root) ?? { people: [] };
   const token = randomBytes(24).toString('base64url');
   const member: TeamMember = { name, role, tokenSha256: hashOf(token), addedAt: new Date().toISOString() };

@@ -10,13 +10,19 @@ import { appPageUrl, isAppPage } from './page-origin';
 
 // The folder to serve: PROCTOR_ROOT, or the first argument (after the app path when run as `electron .`).
 const firstArg = process.defaultApp ? 2 : 1;
-const root = resolve(process.env.PROCTOR_ROOT ?? process.argv.find((a, i) => i >= firstArg && !a.startsWith('-')) ?? process.cwd());
+const root = resolve(
+  process.env.PROCTOR_ROOT ??
+    process.argv.find((a, i) => i >= firstArg && !a.startsWith('-')) ??
+    process.cwd(),
+);
 const workbench = createWorkbench(root, { transport: 'ipc' });
 const windows = new Set<number>();
 const here = fileURLToPath(new URL('.', import.meta.url));
 const pageUrl = appPageUrl(join(here, '../renderer/index.html'), process.env.ELECTRON_RENDERER_URL);
 
-protocol.registerSchemesAsPrivileged([{ scheme: 'proctor-file', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([
+  { scheme: 'proctor-file', privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 function createWindow(): void {
   const win = new BrowserWindow({
@@ -64,7 +70,8 @@ app.whenReady().then(() => {
   protocol.handle('proctor-file', (request) => servedFileResponse(root, request));
   // Main listens only on its channel and only to its own windows; payloads are validated in dispatch().
   ipcMain.handle(IpcChannel.call, async (event, message: { method?: unknown; params?: unknown }) => {
-    if (!windows.has(event.sender.id)) return { ok: false, error: { code: 'forbidden', message: 'unknown sender' } };
+    if (!windows.has(event.sender.id))
+      return { ok: false, error: { code: 'forbidden', message: 'unknown sender' } };
     const frame = event.senderFrame;
     if (!frame || frame.parent !== null || !isAppPage(frame.url, pageUrl)) {
       return { ok: false, error: { code: 'forbidden', message: 'unexpected frame' } };
@@ -72,7 +79,8 @@ app.whenReady().then(() => {
     return dispatch(workbench.handlers, message?.method, message?.params);
   });
   workbench.events.subscribeAll((event, payload) => {
-    for (const win of BrowserWindow.getAllWindows()) win.webContents.send(IpcChannel.event, { event, payload });
+    for (const win of BrowserWindow.getAllWindows())
+      win.webContents.send(IpcChannel.event, { event, payload });
   });
   createWindow();
   app.on('activate', () => BrowserWindow.getAllWindows().length === 0 && createWindow());

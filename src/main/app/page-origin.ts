@@ -20,7 +20,8 @@ export function isAppPage(frameUrl: string, pageUrl: string): boolean {
   } catch {
     return false;
   }
-  if (frame.protocol !== page.protocol || frame.host !== page.host || frame.search !== page.search) return false;
+  if (frame.protocol !== page.protocol || frame.host !== page.host || frame.search !== page.search)
+    return false;
   if (frame.username || frame.password) return false;
   if (frame.pathname === page.pathname) return true;
   return page.protocol !== 'file:' && page.pathname === '/' && frame.pathname === '/index.html';

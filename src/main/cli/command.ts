@@ -45,7 +45,8 @@ export function queueOption(value: string): string {
 
 /** `--parallel N` of every command that runs tasks (run, demo, selftest): a whole number from 1 to 64. */
 export function parallelOption(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64) throw new UsageError(`--parallel must be a whole number from 1 to 64, not '${value}'`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 64)
+    throw new UsageError(`--parallel must be a whole number from 1 to 64, not '${value}'`);
   return Number(value);
 }
 
@@ -94,6 +95,7 @@ export function wholeNumberFlag(flags: Record<string, unknown>, name: string, fa
 /** The judge commands' --screenshots: every screenshot, or the first and the last. */
 export function screenshotsFlag(flags: Record<string, unknown>): 'all' | 'first-last' {
   const shots = flags['--screenshots'] ?? 'all';
-  if (shots !== 'all' && shots !== 'first-last') throw new UsageError(`--screenshots is 'all' or 'first-last', not '${String(shots)}'`);
+  if (shots !== 'all' && shots !== 'first-last')
+    throw new UsageError(`--screenshots is 'all' or 'first-last', not '${String(shots)}'`);
   return shots;
 }

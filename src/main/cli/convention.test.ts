@@ -13,9 +13,12 @@ async function call(argv: string[]): Promise<{ code: number; out: string; err: s
 
 describe('the command-line convention', () => {
   it('splits --name=value except for options whose value is optional, and leaves what follows -- alone', () => {
-    expect(splitOptionValues(['--model=gpt-4o', 'x', '--retrieval=docs.md', '--', '--a=b'], new Set(['--retrieval']))).toEqual([
-      '--model', 'gpt-4o', 'x', '--retrieval=docs.md', '--', '--a=b',
-    ]);
+    expect(
+      splitOptionValues(
+        ['--model=gpt-4o', 'x', '--retrieval=docs.md', '--', '--a=b'],
+        new Set(['--retrieval']),
+      ),
+    ).toEqual(['--model', 'gpt-4o', 'x', '--retrieval=docs.md', '--', '--a=b']);
     expect(splitOptionValues(['--options={"a":1,"b":"c=d"}'])).toEqual(['--options', '{"a":1,"b":"c=d"}']);
     const { known, optionalValue } = usageOptions('  --retrieval[=FILE]  docs\n  --model NAME  the model');
     expect(known).toEqual(['--help', '--model', '--retrieval']);
@@ -24,7 +27,9 @@ describe('the command-line convention', () => {
 
   it("takes `--model=…` on judge as run does (judge's own parser used to refuse it)", async () => {
     // the options are read; it fails only on reaching the (missing) run folder
-    await expect(call(['judge', '/nonexistent-run-folder', '--model=gpt-test'])).rejects.toThrow(/nonexistent-run-folder: not a run folder/);
+    await expect(call(['judge', '/nonexistent-run-folder', '--model=gpt-test'])).rejects.toThrow(
+      /nonexistent-run-folder: not a run folder/,
+    );
     const refused = await call(['judge', '/nonexistent-run-folder', '--modle=gpt-test']);
     expect(refused.err).toMatch(/unknown option '--modle' \(closest known: '--model'\)/);
   });
@@ -48,7 +53,9 @@ describe('the command-line convention', () => {
     ] as const) {
       const r = await call([...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.err).toContain(`unknown option '${argv.find((a) => a.startsWith('--'))}' (closest known: '${near}')\n`);
+      expect(r.err).toContain(
+        `unknown option '${argv.find((a) => a.startsWith('--'))}' (closest known: '${near}')\n`,
+      );
       expect(r.err.match(/closest known/g)).toHaveLength(1);
       expect(r.err).toMatch(new RegExp(`^  ${near} `, 'm')); // the usage, from the table, names it
     }

@@ -27,7 +27,8 @@ An existing output is not replaced without --overwrite. Exit 1 if a record was r
 
 const wholeNumber = (v: string, flag: string): number => {
   const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number ≥ 1`);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} must be a whole number ≥ 1`);
   return n;
 };
 
@@ -35,11 +36,26 @@ const wholeNumber = (v: string, flag: string): number => {
 export const dataflowJudgeOptions = optionTable({
   model: { kind: 'string', value: 'M', help: "the judge's model (default the config's judge section)" },
   'base-url': { kind: 'string', value: 'URL', help: 'any OpenAI-compatible server' },
-  logs: { kind: 'string', value: 'DIR', complete: 'dir', help: 'where the screenshots are (also looked for beside the record)' },
-  out: { kind: 'string', value: 'DIR', complete: 'dir', help: 'write <out>/<name>.json (with --route: the results folder)' },
+  logs: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'where the screenshots are (also looked for beside the record)',
+  },
+  out: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'write <out>/<name>.json (with --route: the results folder)',
+  },
   'in-place': { kind: 'boolean', help: 'write the judged record over the record itself' },
   route: { kind: 'boolean', help: 'file each judged record by complete under --out' },
-  type: { kind: 'string', value: 'T', complete: ['execution', 'dataflow'], help: 'with --route: the type to file as (execution | dataflow)' },
+  type: {
+    kind: 'string',
+    value: 'T',
+    complete: ['execution', 'dataflow'],
+    help: 'with --route: the type to file as (execution | dataflow)',
+  },
   overwrite: { kind: 'boolean', help: 'replace an existing output' },
   screenshots: {
     kind: 'string',
@@ -48,11 +64,18 @@ export const dataflowJudgeOptions = optionTable({
     complete: ['all', 'first-last'],
     help: 'every screenshot, or the first and the last',
     parse: (v: string) => {
-      if (v !== 'all' && v !== 'first-last') throw new UsageError(`--screenshots is 'all' or 'first-last', not '${v}'`);
+      if (v !== 'all' && v !== 'first-last')
+        throw new UsageError(`--screenshots is 'all' or 'first-last', not '${v}'`);
       return v as 'all' | 'first-last';
     },
   },
-  'max-images': { kind: 'string', value: 'N', default: 40, help: 'screenshots sent at most', parse: wholeNumber },
+  'max-images': {
+    kind: 'string',
+    value: 'N',
+    default: 40,
+    help: 'screenshots sent at most',
+    parse: wholeNumber,
+  },
   concurrency: { kind: 'string', value: 'N', default: 2, help: 'records judged at once', parse: wholeNumber },
   json: { kind: 'boolean', help: 'print the outcomes as JSON' },
 });
@@ -64,16 +87,26 @@ function shown(file: string): string {
 
 export async function runDataflowJudge(argv: string[], io: CliIo): Promise<number> {
   const { values: v, positionals: paths } = parseOptions(dataflowJudgeOptions, argv);
-  const flags: Record<string, string | undefined> = { '--model': v.model, '--base-url': v['base-url'], '--logs': v.logs, '--out': v.out, '--type': v.type };
-  const switches = new Set((['in-place', 'route', 'overwrite', 'json'] as const).filter((k) => v[k]).map((k) => `--${k}`));
+  const flags: Record<string, string | undefined> = {
+    '--model': v.model,
+    '--base-url': v['base-url'],
+    '--logs': v.logs,
+    '--out': v.out,
+    '--type': v.type,
+  };
+  const switches = new Set(
+    (['in-place', 'route', 'overwrite', 'json'] as const).filter((k) => v[k]).map((k) => `--${k}`),
+  );
   if (paths.length === 0) throw new UsageError('give at least one record file or folder');
   const route = switches.has('--route');
   if (route && !flags['--out']) throw new UsageError('--route needs --out <results folder>');
-  if (switches.has('--in-place') && flags['--out'] && !route) throw new UsageError('--in-place and --out: give one (or --route --out <results>)');
+  if (switches.has('--in-place') && flags['--out'] && !route)
+    throw new UsageError('--in-place and --out: give one (or --route --out <results>)');
   let type: RecordType | undefined;
   if (flags['--type'] !== undefined) {
     if (!route) throw new UsageError('--type is for --route');
-    if (!recordTypes.includes(flags['--type'] as RecordType) || flags['--type'] === 'instantiation') throw new UsageError('--type must be execution or dataflow');
+    if (!recordTypes.includes(flags['--type'] as RecordType) || flags['--type'] === 'instantiation')
+      throw new UsageError('--type must be execution or dataflow');
     type = flags['--type'] as RecordType;
   }
   const shots = v.screenshots;
@@ -82,9 +115,17 @@ export async function runDataflowJudge(argv: string[], io: CliIo): Promise<numbe
 
   const { files, problems: missing } = await expandPaths(paths);
   const explicit = new Set(paths.map((p) => resolve(p)));
-  const records = files.filter((f) => f.toLowerCase().endsWith('.json') && (explicit.has(f) || !f.toLowerCase().endsWith('.judged.json')));
-  const resolved = resolveEndpoint({ flags: { model: flags['--model'], baseUrl: flags['--base-url'] }, section: 'judge' });
-  io.err(`judge: ${resolved.endpoint.model} at ${resolved.endpoint.baseUrl} (key ${resolved.endpoint.apiKey ? `from ${resolved.sources.apiKey}` : 'not set'})`);
+  const records = files.filter(
+    (f) =>
+      f.toLowerCase().endsWith('.json') && (explicit.has(f) || !f.toLowerCase().endsWith('.judged.json')),
+  );
+  const resolved = resolveEndpoint({
+    flags: { model: flags['--model'], baseUrl: flags['--base-url'] },
+    section: 'judge',
+  });
+  io.err(
+    `judge: ${resolved.endpoint.model} at ${resolved.endpoint.baseUrl} (key ${resolved.endpoint.apiKey ? `from ${resolved.sources.apiKey}` : 'not set'})`,
+  );
 
   const outcomes: DataflowJudgeOutcome[] = new Array(records.length);
   let next = 0;
@@ -107,7 +148,9 @@ export async function runDataflowJudge(argv: string[], io: CliIo): Promise<numbe
       outcomes[i] = o;
       done++;
       const v = o.judgement?.verdict;
-      io.err(`[${done}/${records.length}] ${shown(o.file)}: ${v ? (v.error ? `unsure — ${v.error}` : v.complete) : 'not judged'}`);
+      io.err(
+        `[${done}/${records.length}] ${shown(o.file)}: ${v ? (v.error ? `unsure — ${v.error}` : v.complete) : 'not judged'}`,
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, records.length)) }, worker));
@@ -115,18 +158,53 @@ export async function runDataflowJudge(argv: string[], io: CliIo): Promise<numbe
   const judged = outcomes.filter((o) => o.judgement);
   const errors = judged.filter((o) => o.judgement!.verdict.error).length;
   const refused = outcomes.filter((o) => o.status !== 'written').length + missing.length;
-  const count = (c: string) => judged.filter((o) => !o.judgement!.verdict.error && o.judgement!.verdict.complete === c).length;
-  const tokens = judged.reduce((t, o) => ({ prompt: t.prompt + (o.judgement!.verdict.tokens?.prompt ?? 0), completion: t.completion + (o.judgement!.verdict.tokens?.completion ?? 0) }), { prompt: 0, completion: 0 });
-  const summary = { records: records.length, judged: judged.length, yes: count('yes'), no: count('no'), unsure: count('unsure'), errors, refused, tokens };
+  const count = (c: string) =>
+    judged.filter((o) => !o.judgement!.verdict.error && o.judgement!.verdict.complete === c).length;
+  const tokens = judged.reduce(
+    (t, o) => ({
+      prompt: t.prompt + (o.judgement!.verdict.tokens?.prompt ?? 0),
+      completion: t.completion + (o.judgement!.verdict.tokens?.completion ?? 0),
+    }),
+    { prompt: 0, completion: 0 },
+  );
+  const summary = {
+    records: records.length,
+    judged: judged.length,
+    yes: count('yes'),
+    no: count('no'),
+    unsure: count('unsure'),
+    errors,
+    refused,
+    tokens,
+  };
   if (switches.has('--json')) {
-    io.out(JSON.stringify({ outcomes: outcomes.map((o) => ({ file: o.file, status: o.status, written: o.written, bucket: o.route?.bucket, executionResult: o.judgement?.executionResult, problems: o.problems })), missing, summary }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          outcomes: outcomes.map((o) => ({
+            file: o.file,
+            status: o.status,
+            written: o.written,
+            bucket: o.route?.bucket,
+            executionResult: o.judgement?.executionResult,
+            problems: o.problems,
+          })),
+          missing,
+          summary,
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     for (const p of missing) io.out(formatProblem(p, shown(p.file)));
     for (const o of outcomes) {
       for (const p of o.problems) io.out(formatProblem(p, shown(p.file)));
       for (const w of o.written) io.out(`${shown(o.file)} -> ${shown(w)}`);
     }
-    io.out(`${records.length} records: ${summary.yes} yes, ${summary.no} no, ${summary.unsure} unsure, ${errors} judge errors, ${refused} refused; tokens ${tokens.prompt} in + ${tokens.completion} out`);
+    io.out(
+      `${records.length} records: ${summary.yes} yes, ${summary.no} no, ${summary.unsure} unsure, ${errors} judge errors, ${refused} refused; tokens ${tokens.prompt} in + ${tokens.completion} out`,
+    );
   }
   return refused > 0 || errors > 0 ? 1 : 0;
 }

@@ -3,7 +3,14 @@ import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { nearestName } from '../nearest-name';
-import { processIo, splitOptionValues, UsageError, usageOptions, type CliCommand, type CliIo } from './command';
+import {
+  processIo,
+  splitOptionValues,
+  UsageError,
+  usageOptions,
+  type CliCommand,
+  type CliIo,
+} from './command';
 import { knownFlags } from './options/table';
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), 'commands');
@@ -33,7 +40,9 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   const files = commandFiles();
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    io.out('proctor — an evaluation workbench for computer-use agents\n\nUsage: proctor <command> [options]\n');
+    io.out(
+      'proctor — an evaluation workbench for computer-use agents\n\nUsage: proctor <command> [options]\n',
+    );
     for (const [, file] of [...files].sort()) {
       const c = await load(file);
       io.out(`  ${c.name.padEnd(12)} ${c.summary}`);
@@ -59,13 +68,21 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   // One convention for every command: `--name=value` is `--name value`; an unknown option is answered with the
   // closest one the command knows, whichever parser the command uses.
   // A command with an option table parses its own arguments (and names the closest option itself).
-  const { known, optionalValue } = command.options ? { known: knownFlags(command.options), optionalValue: new Set<string>() } : usageOptions(command.usage);
+  const { known, optionalValue } = command.options
+    ? { known: knownFlags(command.options), optionalValue: new Set<string>() }
+    : usageOptions(command.usage);
   try {
     return await command.run(command.options ? rest : splitOptionValues(rest, optionalValue), io);
   } catch (e) {
     const parseArgsUnknown = (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION';
-    if (e instanceof UsageError || parseArgsUnknown || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-      let message = parseArgsUnknown ? `unknown option ${/'([^']+)'/.exec((e as Error).message)?.[0] ?? ''}`.trim() : (e as Error).message;
+    if (
+      e instanceof UsageError ||
+      parseArgsUnknown ||
+      (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+    ) {
+      let message = parseArgsUnknown
+        ? `unknown option ${/'([^']+)'/.exec((e as Error).message)?.[0] ?? ''}`.trim()
+        : (e as Error).message;
       const unknown = /^unknown (?:option|argument|flag) '(--[^'=\s]+)/i.exec(message)?.[1];
       if (unknown) message = message.replace(/^unknown (?:option|argument|flag)/i, 'unknown option');
       const near = unknown ? nearestName(unknown, known) : undefined;

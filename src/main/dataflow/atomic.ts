@@ -14,9 +14,16 @@ export class TargetExistsError extends Error {
  * Write `value` as JSON to `target` atomically. With `replace: false` an existing target is never touched
  * (the final step is a hard link, which fails if the name exists) and TargetExistsError is thrown.
  */
-export async function writeJsonAtomic(target: string, value: unknown, options: { replace: boolean }): Promise<void> {
+export async function writeJsonAtomic(
+  target: string,
+  value: unknown,
+  options: { replace: boolean },
+): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   await writeFile(tmp, JSON.stringify(value, null, 2) + '\n', { flag: 'wx' });
   try {
     if (options.replace) {

@@ -20,7 +20,15 @@ import type { Problem } from '../../shared/task';
 import { ChatModel, type ChatMessage } from '../agents/chat';
 import { describeEndpoint } from '../agents/endpoint';
 import { toPromptImage } from '../agents/image';
-import { ask, baseVerdict, judgeSampling, readScreenshot, thinEvenly, type JudgeOptions, type StoredJudgeVerdict } from '../judge/judge';
+import {
+  ask,
+  baseVerdict,
+  judgeSampling,
+  readScreenshot,
+  thinEvenly,
+  type JudgeOptions,
+  type StoredJudgeVerdict,
+} from '../judge/judge';
 import { TargetExistsError, writeJsonAtomic } from './atomic';
 import { toSchemaForm, type RecordType } from './record';
 import { routeValue, type RouteOutcome } from './route';
@@ -31,7 +39,16 @@ import { executionResultOf, type UfoExecutionResult } from '../judge/ufo';
 
 export type DataflowJudgeOptions = Pick<
   JudgeOptions,
-  'endpoint' | 'prices' | 'sampling' | 'retry' | 'screenshots' | 'maxImages' | 'imageMaxWidth' | 'reasks' | 'signal' | 'log'
+  | 'endpoint'
+  | 'prices'
+  | 'sampling'
+  | 'retry'
+  | 'screenshots'
+  | 'maxImages'
+  | 'imageMaxWidth'
+  | 'reasks'
+  | 'signal'
+  | 'log'
 > & {
   /** A root of execution log folders (UFO's EXECUTE_LOG_PATH without the task): see the header for the search. */
   logs?: string;
@@ -100,23 +117,44 @@ Each step's outcome is recorded: ran (the action was performed without an error 
 
 /** The request a record was executed for: the instantiated request, else the original task. */
 export function recordRequest(record: Json): { request?: string; original?: string } {
-  const original = isObject(record.original) && typeof record.original.original_task === 'string' ? record.original.original_task : undefined;
-  const prefill = isObject(record.instantiation_result) && isObject(record.instantiation_result.prefill) ? record.instantiation_result.prefill : undefined;
-  const instantiated = isObject(prefill?.result) && typeof prefill.result.instantiated_request === 'string' ? prefill.result.instantiated_request : undefined;
+  const original =
+    isObject(record.original) && typeof record.original.original_task === 'string'
+      ? record.original.original_task
+      : undefined;
+  const prefill =
+    isObject(record.instantiation_result) && isObject(record.instantiation_result.prefill)
+      ? record.instantiation_result.prefill
+      : undefined;
+  const instantiated =
+    isObject(prefill?.result) && typeof prefill.result.instantiated_request === 'string'
+      ? prefill.result.instantiated_request
+      : undefined;
   return { request: instantiated?.trim() ? instantiated : original, original };
 }
 
 /** The executed plan of a record (instantiation_result.prefill.result.instantiated_plan), or undefined. */
 export function recordPlan(record: Json): PlanStep[] | undefined {
-  const prefill = isObject(record.instantiation_result) && isObject(record.instantiation_result.prefill) ? record.instantiation_result.prefill : undefined;
+  const prefill =
+    isObject(record.instantiation_result) && isObject(record.instantiation_result.prefill)
+      ? record.instantiation_result.prefill
+      : undefined;
   const plan = isObject(prefill?.result) ? prefill.result.instantiated_plan : undefined;
   return Array.isArray(plan) ? plan.filter(isObject).map((s) => s as PlanStep) : undefined;
 }
 
 function stepLine(s: PlanStep, index: number): string {
-  const args = isObject(s.Args) ? Object.entries(s.Args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ') : '';
-  const control = s.ControlText ? `on control ${JSON.stringify(s.ControlText)}` : 'on the application (no control)';
-  const matched = s.MatchedControlText && s.MatchedControlText !== s.ControlText ? ` (matched ${JSON.stringify(s.MatchedControlText)})` : '';
+  const args = isObject(s.Args)
+    ? Object.entries(s.Args)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(', ')
+    : '';
+  const control = s.ControlText
+    ? `on control ${JSON.stringify(s.ControlText)}`
+    : 'on the application (no control)';
+  const matched =
+    s.MatchedControlText && s.MatchedControlText !== s.ControlText
+      ? ` (matched ${JSON.stringify(s.MatchedControlText)})`
+      : '';
   const outcome = s.Success === true ? 'ran' : s.Success === false ? 'FAILED' : 'not reached';
   return [
     `Step ${s.Step ?? index + 1}: ${s.Subtask ?? '(no subtask)'}`,
@@ -146,12 +184,19 @@ export function folderShots(folder: string): RecordShot[] {
 /** The screenshot folder of a record file (see the header), or undefined. */
 export function screenshotFolderOf(file: string, record: Json, logs?: string): string | undefined {
   const name = path.basename(file).replace(/\.json$/i, '');
-  const id = typeof record.unique_id === 'string' || typeof record.unique_id === 'number' ? String(record.unique_id) : undefined;
+  const id =
+    typeof record.unique_id === 'string' || typeof record.unique_id === 'number'
+      ? String(record.unique_id)
+      : undefined;
   const safeId = id !== undefined && /^[\w.-]{1,200}$/.test(id) ? id : undefined;
   const dir = path.dirname(file);
   const candidates = logs
     ? [path.join(logs, name), ...(safeId ? [path.join(logs, safeId)] : []), logs]
-    : [path.join(dir, name), path.join(dir, 'logs', name), ...(safeId ? [path.join(dir, 'logs', safeId)] : [])];
+    : [
+        path.join(dir, name),
+        path.join(dir, 'logs', name),
+        ...(safeId ? [path.join(dir, 'logs', safeId)] : []),
+      ];
   return candidates.find((c) => folderShots(c).length > 0);
 }
 
@@ -172,15 +217,29 @@ export async function judgeDataflowRecord(
   value: unknown,
   options: DataflowJudgeOptions,
 ): Promise<{ ok: true; judgement: DataflowJudgement } | { ok: false; problems: Problem[] }> {
-  const problem = (pointer: string, message: string): { ok: false; problems: Problem[] } => ({ ok: false, problems: [{ file, pointer, severity: 'error', message }] });
+  const problem = (pointer: string, message: string): { ok: false; problems: Problem[] } => ({
+    ok: false,
+    problems: [{ file, pointer, severity: 'error', message }],
+  });
   if (!isObject(value)) return problem('', 'a UFO record must be a JSON object');
   const record = value;
   const { request, original } = recordRequest(record);
-  if (!request?.trim()) return problem('/original/original_task', 'no request: neither original.original_task nor instantiation_result.prefill.result.instantiated_request is a non-empty string');
+  if (!request?.trim())
+    return problem(
+      '/original/original_task',
+      'no request: neither original.original_task nor instantiation_result.prefill.result.instantiated_request is a non-empty string',
+    );
   const plan = recordPlan(record);
-  if (!plan || plan.length === 0) return problem('/instantiation_result/prefill/result/instantiated_plan', 'no executed plan: the record has no instantiated_plan steps to judge');
+  if (!plan || plan.length === 0)
+    return problem(
+      '/instantiation_result/prefill/result/instantiated_plan',
+      'no executed plan: the record has no instantiated_plan steps to judge',
+    );
   if (!plan.some((s) => 'Success' in s)) {
-    return problem('/instantiation_result/prefill/result/instantiated_plan/0/Success', 'not executed: no plan step records Success (run the execution first; this looks like an instantiation record)');
+    return problem(
+      '/instantiation_result/prefill/result/instantiated_plan/0/Success',
+      'not executed: no plan step records Success (run the execution first; this looks like an instantiation record)',
+    );
   }
 
   const started = performance.now();
@@ -195,12 +254,18 @@ export async function judgeDataflowRecord(
   const app = typeof record.app === 'string' ? record.app : '';
   const er = isObject(record.execution_result) ? record.execution_result : {};
   // an earlier judge error is not evidence; an execution error is
-  const executionError = isObject(er.error) && er.error.type === 'JudgeError' ? undefined : errorText(er.error);
+  const executionError =
+    isObject(er.error) && er.error.type === 'JudgeError' ? undefined : errorText(er.error);
 
   const folder = screenshotFolderOf(file, record, options.logs);
   const shots = folder ? folderShots(folder) : [];
   const final = shots.at(-1);
-  const earlier = thinEvenly(settings.screenshots === 'first_last' ? shots.slice(0, Math.min(1, shots.length - 1)) : shots.slice(0, -1), Math.max(0, settings.maxImages - 1));
+  const earlier = thinEvenly(
+    settings.screenshots === 'first_last'
+      ? shots.slice(0, Math.min(1, shots.length - 1))
+      : shots.slice(0, -1),
+    Math.max(0, settings.maxImages - 1),
+  );
   const label = (s: RecordShot, isFinal: boolean) =>
     s.step === undefined
       ? `FINAL SCREEN (${path.basename(s.file)}: the end state)`
@@ -224,7 +289,10 @@ export async function judgeDataflowRecord(
   ];
   let unreadableFinal: string | undefined;
   if (!final) {
-    content.push({ type: 'text', text: '(No screenshots were recorded for this execution: judge from the plan and its outcomes; where they do not show a sub-goal, it is "unsure".)' });
+    content.push({
+      type: 'text',
+      text: '(No screenshots were recorded for this execution: judge from the plan and its outcomes; where they do not show a sub-goal, it is "unsure".)',
+    });
   } else {
     content.push({ type: 'text', text: `THE SCREENSHOTS (${earlier.length + 1})` });
     for (const [s, isFinal] of [...earlier.map((e) => [e, false] as const), [final, true] as const]) {
@@ -235,20 +303,32 @@ export async function judgeDataflowRecord(
         if (isFinal) unreadableFinal = s.file;
         continue;
       }
-      content.push({ type: 'text', text: label(s, isFinal) }, { type: 'image_url', image_url: { url: image.dataUrl, detail: 'high' } });
+      content.push(
+        { type: 'text', text: label(s, isFinal) },
+        { type: 'image_url', image_url: { url: image.dataUrl, detail: 'high' } },
+      );
       images++;
     }
   }
   content.push({ type: 'text', text: 'Judge the request now, as one JSON object.' });
   const verdictOptions = { ...settings, images, dataflow: true, screenshotFolder: folder };
   if (unreadableFinal) {
-    verdict = { ...baseVerdict(model, verdictOptions), error: `final screenshot unreadable: ${unreadableFinal}` };
+    verdict = {
+      ...baseVerdict(model, verdictOptions),
+      error: `final screenshot unreadable: ${unreadableFinal}`,
+    };
   } else {
     const messages: ChatMessage[] = [
       { role: 'system', content: judgeSystemPrompt({ narrative: true, ...dataflowPromptParts(app) }) },
       { role: 'user', content },
     ];
-    const chat = new ChatModel(options.endpoint.endpoint, { sampling: { ...judgeSampling, ...options.sampling }, retry: options.retry, prices: options.prices, log, label: 'judge' });
+    const chat = new ChatModel(options.endpoint.endpoint, {
+      sampling: { ...judgeSampling, ...options.sampling },
+      retry: options.retry,
+      prices: options.prices,
+      log,
+      label: 'judge',
+    });
     verdict = await ask(chat, messages, verdictOptions, path.basename(file), options, log);
   }
   const seconds = Math.round(performance.now() - started) / 1000;
@@ -260,24 +340,44 @@ export async function judgeDataflowRecord(
   } else if (executionError) {
     // the judge spoke; the execution's own error stays on record
     executionResult.error = isObject(er.error)
-      ? { type: String(er.error.type ?? 'Error'), message: String(er.error.message ?? er.error.error_message ?? ''), traceback: String(er.error.traceback ?? '') }
+      ? {
+          type: String(er.error.type ?? 'Error'),
+          message: String(er.error.message ?? er.error.error_message ?? ''),
+          traceback: String(er.error.traceback ?? ''),
+        }
       : { type: 'ExecutionError', message: executionError, traceback: '' };
   }
-  return { ok: true, judgement: { record: withExecutionResult(record, executionResult, seconds), verdict, executionResult, screenshotFolder: folder, images, seconds } };
+  return {
+    ok: true,
+    judgement: {
+      record: withExecutionResult(record, executionResult, seconds),
+      verdict,
+      executionResult,
+      screenshotFolder: folder,
+      images,
+      seconds,
+    },
+  };
 }
 
 /**
  * A copy of `record` with `execution_result` set and `time_cost.execute_eval` = `seconds`; time_cost fields the
  * schema requires and the record lacks are written as null; a numeric `total` is moved by the change of execute_eval.
  */
-export function withExecutionResult(record: Json, executionResult: UfoExecutionResult, seconds: number): Json {
+export function withExecutionResult(
+  record: Json,
+  executionResult: UfoExecutionResult,
+  seconds: number,
+): Json {
   const out = structuredClone(record);
   out.execution_result = executionResult;
   const time = isObject(out.time_cost) ? out.time_cost : {};
   const previousEval = typeof time.execute_eval === 'number' ? time.execute_eval : 0;
-  for (const k of ['choose_template', 'prefill', 'instantiation_evaluation', 'execute', 'total']) if (!(k in time)) time[k] = null;
+  for (const k of ['choose_template', 'prefill', 'instantiation_evaluation', 'execute', 'total'])
+    if (!(k in time)) time[k] = null;
   time.execute_eval = seconds;
-  if (typeof time.total === 'number') time.total = Math.round((time.total - previousEval + seconds) * 1000) / 1000;
+  if (typeof time.total === 'number')
+    time.total = Math.round((time.total - previousEval + seconds) * 1000) / 1000;
   out.time_cost = time;
   return out;
 }
@@ -312,18 +412,38 @@ export function judgedFileOf(file: string, out?: string): string {
 }
 
 /** Reads one record file, judges it, and writes (and with `route` files) the judged record. Never throws for a model failure. */
-export async function judgeDataflowFile(file: string, options: DataflowJudgeFileOptions): Promise<DataflowJudgeOutcome> {
-  const outcome = (status: DataflowJudgeOutcome['status'], problems: Problem[], extra: Partial<DataflowJudgeOutcome> = {}): DataflowJudgeOutcome => ({ file, status, written: [], problems, ...extra });
-  if (options.route && !options.out) return outcome('invalid', [{ file, severity: 'error', message: 'routing needs a results folder (--out)' }]);
+export async function judgeDataflowFile(
+  file: string,
+  options: DataflowJudgeFileOptions,
+): Promise<DataflowJudgeOutcome> {
+  const outcome = (
+    status: DataflowJudgeOutcome['status'],
+    problems: Problem[],
+    extra: Partial<DataflowJudgeOutcome> = {},
+  ): DataflowJudgeOutcome => ({ file, status, written: [], problems, ...extra });
+  if (options.route && !options.out)
+    return outcome('invalid', [
+      { file, severity: 'error', message: 'routing needs a results folder (--out)' },
+    ]);
   const target = options.route ? undefined : options.inPlace ? file : judgedFileOf(file, options.out);
   if (target && !options.inPlace && path.resolve(target) === path.resolve(file)) {
-    return outcome('invalid', [{ file, severity: 'error', message: `the judged record would replace the input (${target}): give another --out folder, or --in-place to replace it` }]);
+    return outcome('invalid', [
+      {
+        file,
+        severity: 'error',
+        message: `the judged record would replace the input (${target}): give another --out folder, or --in-place to replace it`,
+      },
+    ]);
   }
   const read = await readJsonFile(file);
   if (!read.ok) return outcome('invalid', [read.problem]);
   // the record must be a valid execution record once judged: checked before the model is asked
   if (isObject(read.value)) {
-    const problems = schemaProblems('ufo-execution', toSchemaForm(withExecutionResult(read.value, { result: null, error: null }, 0)), file);
+    const problems = schemaProblems(
+      'ufo-execution',
+      toSchemaForm(withExecutionResult(read.value, { result: null, error: null }, 0)),
+      file,
+    );
     if (problems.length) return outcome('invalid', problems);
   }
   const judged = await judgeDataflowRecord(file, read.value, options);
@@ -338,7 +458,11 @@ export async function judgeDataflowFile(file: string, options: DataflowJudgeFile
       written.push(target);
     } catch (e) {
       if (!(e instanceof TargetExistsError)) throw e;
-      problems.push({ file, severity: 'error', message: `${target} already exists: not replaced (pass --overwrite to replace it)` });
+      problems.push({
+        file,
+        severity: 'error',
+        message: `${target} already exists: not replaced (pass --overwrite to replace it)`,
+      });
       return outcome('exists', problems, { judgement });
     }
   }
@@ -347,9 +471,17 @@ export async function judgeDataflowFile(file: string, options: DataflowJudgeFile
     written.push(file);
   }
   if (options.route) {
-    const route = await routeValue(record, file, { out: options.out!, type: options.type ?? 'execution', overwrite: options.overwrite });
+    const route = await routeValue(record, file, {
+      out: options.out!,
+      type: options.type ?? 'execution',
+      overwrite: options.overwrite,
+    });
     if (route.target && route.status === 'filed') written.push(route.target);
-    return outcome(route.status === 'filed' ? 'written' : route.status, route.problems, { judgement, written, route });
+    return outcome(route.status === 'filed' ? 'written' : route.status, route.problems, {
+      judgement,
+      written,
+      route,
+    });
   }
   return outcome('written', problems, { judgement, written });
 }

@@ -4,7 +4,8 @@
 export type RecordType = 'instantiation' | 'execution' | 'dataflow';
 export const recordTypes: readonly RecordType[] = ['instantiation', 'execution', 'dataflow'];
 
-export type Bucket = 'instantiation_pass' | 'instantiation_fail' | 'execution_pass' | 'execution_fail' | 'execution_unsure';
+export type Bucket =
+  'instantiation_pass' | 'instantiation_fail' | 'execution_pass' | 'execution_fail' | 'execution_unsure';
 
 type Json = Record<string, unknown>;
 
@@ -12,7 +13,11 @@ function isObject(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const completeBucket: Record<string, Bucket> = { yes: 'execution_pass', no: 'execution_fail', unsure: 'execution_unsure' };
+const completeBucket: Record<string, Bucket> = {
+  yes: 'execution_pass',
+  no: 'execution_fail',
+  unsure: 'execution_unsure',
+};
 
 /**
  * The result folder of a record. Instantiation: by `instantiation_evaluation.result.judge` (no result → fail).
@@ -68,20 +73,26 @@ export function toSchemaForm(record: Json): Json {
   const out = structuredClone(record);
   if (typeof out.unique_id === 'number') out.unique_id = String(out.unique_id);
   if (isObject(out.instantiation_result)) {
-    for (const stage of Object.values(out.instantiation_result)) if (isObject(stage) && 'error' in stage) stage.error = errorString(stage.error);
+    for (const stage of Object.values(out.instantiation_result))
+      if (isObject(stage) && 'error' in stage) stage.error = errorString(stage.error);
   }
   if (isObject(out.execution_result)) {
     const er = out.execution_result;
     // the execution schema's form is an object {type, message, traceback} (or null): UFO's schema has no string form
     if (isObject(er.error)) {
       const e = er.error;
-      er.error = { type: String(e.type ?? 'Error'), message: String(e.message ?? e.error_message ?? ''), traceback: String(e.traceback ?? '') };
+      er.error = {
+        type: String(e.type ?? 'Error'),
+        message: String(e.message ?? e.error_message ?? ''),
+        traceback: String(e.traceback ?? ''),
+      };
     } else if (typeof er.error === 'string') {
       er.error = { type: 'Error', message: er.error, traceback: '' };
     }
     if (isObject(er.result) && Array.isArray(er.result.sub_scores)) {
       const scores: Record<string, string> = {};
-      for (const s of er.result.sub_scores) if (isObject(s) && typeof s.name === 'string') scores[s.name] = String(s.evaluation);
+      for (const s of er.result.sub_scores)
+        if (isObject(s) && typeof s.name === 'string') scores[s.name] = String(s.evaluation);
       er.result.sub_scores = scores;
     }
   }

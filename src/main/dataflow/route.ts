@@ -55,26 +55,54 @@ export async function routeRecord(file: string, options: RouteOptions): Promise<
 }
 
 /** Validate one record already read (or made, e.g. by `proctor dataflow judge`) and file it; `file` names it in messages. */
-export async function routeValue(record: unknown, file: string, options: RouteOptions): Promise<RouteOutcome> {
+export async function routeValue(
+  record: unknown,
+  file: string,
+  options: RouteOptions,
+): Promise<RouteOutcome> {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    return { file, status: 'invalid', problems: [{ file, pointer: '', severity: 'error', message: 'a UFO record must be a JSON object' }] };
+    return {
+      file,
+      status: 'invalid',
+      problems: [{ file, pointer: '', severity: 'error', message: 'a UFO record must be a JSON object' }],
+    };
   }
   const json = record as Record<string, unknown>;
   const type = options.type ?? recordTypeOf(json);
-  const problems = schemaProblems(type === 'instantiation' ? 'ufo-instantiation' : 'ufo-execution', json, file);
+  const problems = schemaProblems(
+    type === 'instantiation' ? 'ufo-instantiation' : 'ufo-execution',
+    json,
+    file,
+  );
   const uid = json.unique_id;
   const uniqueId = typeof uid === 'string' || typeof uid === 'number' ? String(uid) : undefined;
   if (uniqueId !== undefined && !/^[\w.-]{1,200}$/.test(uniqueId)) {
-    problems.push({ file, pointer: '/unique_id', severity: 'error', message: `unique_id ${JSON.stringify(uniqueId)} cannot name a file: use letters, digits, '_', '-', '.'` });
+    problems.push({
+      file,
+      pointer: '/unique_id',
+      severity: 'error',
+      message: `unique_id ${JSON.stringify(uniqueId)} cannot name a file: use letters, digits, '_', '-', '.'`,
+    });
   }
   if (problems.length || uniqueId === undefined) return { file, status: 'invalid', uniqueId, type, problems };
 
   const { bucket, warning } = bucketOf(json, type);
-  if (warning) problems.push({ file, pointer: '/execution_result/result/complete', severity: 'warning', message: warning });
+  if (warning)
+    problems.push({
+      file,
+      pointer: '/execution_result/result/complete',
+      severity: 'warning',
+      message: warning,
+    });
   const name = `${uniqueId}.json`;
   const target = join(options.out, type, bucket, name);
   const refused = (at: string): RouteOutcome => {
-    problems.push({ file, pointer: '/unique_id', severity: 'error', message: `a record with unique_id '${uniqueId}' is already filed at ${at}: not replaced (pass --overwrite to replace it)` });
+    problems.push({
+      file,
+      pointer: '/unique_id',
+      severity: 'error',
+      message: `a record with unique_id '${uniqueId}' is already filed at ${at}: not replaced (pass --overwrite to replace it)`,
+    });
     return { file, status: 'exists', uniqueId, type, bucket, target: at, problems };
   };
   // the check and the write happen under the id's claim, so concurrent filers of one id file it exactly once

@@ -46,7 +46,9 @@ describe('the bundled demo tasks', async () => {
         const parsed = parseAction('pyautogui', s as string, { bindings: {} });
         return parsed.ok ? parsed.actions.map((a) => a.type) : [];
       });
-    const pointing = tasks.filter((t) => t.app === 'chromium' && kinds(t).includes('click') && kinds(t).includes('scroll'));
+    const pointing = tasks.filter(
+      (t) => t.app === 'chromium' && kinds(t).includes('click') && kinds(t).includes('scroll'),
+    );
     expect(pointing.map((t) => t.id)).not.toEqual([]);
   });
 
@@ -54,7 +56,11 @@ describe('the bundled demo tasks', async () => {
     for (const t of tasks) {
       const named = [
         ...t.setup.map((s) => s.args.local_path),
-        ...t.checks.flatMap((c) => Object.entries(c.args ?? {}).filter(([k]) => k.startsWith('local_') || k === 'eval_script').map(([, v]) => v)),
+        ...t.checks.flatMap((c) =>
+          Object.entries(c.args ?? {})
+            .filter(([k]) => k.startsWith('local_') || k === 'eval_script')
+            .map(([, v]) => v),
+        ),
       ].filter((v): v is string => typeof v === 'string');
       for (const f of named) expect(existsSync(join(t.dir, f)), `${t.file} names ${f}`).toBe(true);
     }
@@ -70,7 +76,10 @@ describe('the bundled demo tasks', async () => {
       expect(other!.counterpart).toBe(t.id);
       expect(new Set([t.style, other!.style])).toEqual(new Set(['verbose', 'abstract']));
       const [verbose, abstract] = t.style === 'verbose' ? [t, other!] : [other!, t];
-      expect(verbose.instruction.startsWith(abstract.instruction + '\n'), `${verbose.file} extends ${abstract.file}`).toBe(true);
+      expect(
+        verbose.instruction.startsWith(abstract.instruction + '\n'),
+        `${verbose.file} extends ${abstract.file}`,
+      ).toBe(true);
     }
   });
 });

@@ -39,10 +39,23 @@ describe('proctor demo', () => {
       const noop = readRun(runDir('noop'));
       expect(oracle.tasks).toHaveLength(taskCount);
       expect(noop.tasks).toHaveLength(taskCount);
-      for (const t of oracle.tasks) expect({ key: t.key, state: t.state, score: t.score }).toEqual({ key: t.key, state: 'success', score: 1 });
-      for (const t of noop.tasks) expect({ key: t.key, state: t.state, score: t.score }).toEqual({ key: t.key, state: 'success', score: 0 });
+      for (const t of oracle.tasks)
+        expect({ key: t.key, state: t.state, score: t.score }).toEqual({
+          key: t.key,
+          state: 'success',
+          score: 1,
+        });
+      for (const t of noop.tasks)
+        expect({ key: t.key, state: t.state, score: t.score }).toEqual({
+          key: t.key,
+          state: 'success',
+          score: 0,
+        });
       // The native summary of one task carries its result.
-      const manifest = JSON.parse(await readFile(join(runDir('oracle'), 'manifest.json'), 'utf8')) as { agent: string; observation: string };
+      const manifest = JSON.parse(await readFile(join(runDir('oracle'), 'manifest.json'), 'utf8')) as {
+        agent: string;
+        observation: string;
+      };
       expect(manifest.agent).toBe('oracle');
       // The oracle pass observes with Set-of-Mark: its browser steps carry marks, and one of them is clicked.
       expect(manifest.observation).toBe('som');
@@ -73,7 +86,10 @@ describe('proctor demo', () => {
 
   it('refuses an environment of an unknown kind, and selftest too, before running anything', async () => {
     for (const command of ['demo', 'selftest']) {
-      const { code, stderr } = await runProctor([command, ...(command === 'selftest' ? ['resources/demo'] : []), '--env', 'lokal'], 30_000);
+      const { code, stderr } = await runProctor(
+        [command, ...(command === 'selftest' ? ['resources/demo'] : []), '--env', 'lokal'],
+        30_000,
+      );
       expect(code, stderr).toBe(2);
       expect(stderr).toMatch(/--env: unknown environment kind 'lokal' \(closest known: 'local'\)/);
       expect(stderr).toContain(`Usage: proctor ${command}`);

@@ -53,7 +53,8 @@ export const demoObservation: Record<DemoAgent, ObservationType> = { oracle: 'so
 
 function check(agent: DemoAgent, r: TrialResult | undefined): string | undefined {
   if (!r) return `${agent}: not run`;
-  if (r.score === expected[agent] && (r.state === 'success' || r.state === 'max_steps_error')) return undefined;
+  if (r.score === expected[agent] && (r.state === 'success' || r.state === 'max_steps_error'))
+    return undefined;
   const why = r.error ? `: ${r.error}` : '';
   return `${agent} expected ${expected[agent]}, got ${formatScore(r.score)} (${r.state})${why}`;
 }
@@ -62,8 +63,11 @@ function check(agent: DemoAgent, r: TrialResult | undefined): string | undefined
 export async function loadDemoTasks(tasksDir?: string): Promise<{ tasks: Task[]; problems: string[] }> {
   const files = await demoTaskFiles(tasksDir);
   const { tasks, problems } = await loadTasks(files);
-  const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.file}${p.pointer ? `:${p.pointer}` : ''}: ${p.message}`);
-  if (files.length === 0) errors.push(`no demo tasks under ${tasksDir ?? 'resources/demo'} (<app>/<uuid>/<uuid>.json)`);
+  const errors = problems
+    .filter((p) => p.severity === 'error')
+    .map((p) => `${p.file}${p.pointer ? `:${p.pointer}` : ''}: ${p.message}`);
+  if (files.length === 0)
+    errors.push(`no demo tasks under ${tasksDir ?? 'resources/demo'} (<app>/<uuid>/<uuid>.json)`);
   return { tasks, problems: errors };
 }
 
@@ -85,7 +89,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
       env: options.env,
       signal: options.signal,
       onEvent: (e) => {
-        if (e.kind === 'task.finished') options.log?.(`  ${agent} ${e.taskKey}: ${e.state}, score ${formatScore(e.score)}${e.error ? ` (${e.error})` : ''}`);
+        if (e.kind === 'task.finished')
+          options.log?.(
+            `  ${agent} ${e.taskKey}: ${e.state}, score ${formatScore(e.score)}${e.error ? ` (${e.error})` : ''}`,
+          );
         options.onEvent?.(e);
       },
     });
@@ -96,15 +103,24 @@ export async function runDemo(options: DemoOptions): Promise<DemoOutcome> {
     const key = taskKeyOf(task);
     const oracle = results.oracle?.get(key);
     const noop = results.noop?.get(key);
-    const failures = agents.map((a) => check(a, a === 'oracle' ? oracle : noop)).filter((f): f is string => !!f);
+    const failures = agents
+      .map((a) => check(a, a === 'oracle' ? oracle : noop))
+      .filter((f): f is string => !!f);
     return { key, task, oracle, noop, failures, pass: failures.length === 0 };
   });
-  return { rows, runDirs, problems, pass: problems.length === 0 && rows.length > 0 && rows.every((r) => r.pass) };
+  return {
+    rows,
+    runDirs,
+    problems,
+    pass: problems.length === 0 && rows.length > 0 && rows.every((r) => r.pass),
+  };
 }
 
 function scoreCell(r: TrialResult | undefined): string {
   if (!r) return '-';
-  return r.state === 'success' || r.state === 'max_steps_error' ? formatScore(r.score) : `${formatScore(r.score)} (${r.state})`;
+  return r.state === 'success' || r.state === 'max_steps_error'
+    ? formatScore(r.score)
+    : `${formatScore(r.score)} (${r.state})`;
 }
 
 /** The demo's table: task, app, interface, grading kind, oracle score, noop score, verdict. */

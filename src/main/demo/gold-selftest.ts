@@ -49,7 +49,8 @@ export interface PhaseResult extends TrialResult {
   unsaved?: string[];
 }
 
-export type GoldVerdict = SelfTestVerdict | 'no gold file' | 'gold lost in the round trip' | 'not saved by the application';
+export type GoldVerdict =
+  SelfTestVerdict | 'no gold file' | 'gold lost in the round trip' | 'not saved by the application';
 
 export interface GoldSelfTestReport {
   key: string;
@@ -151,13 +152,30 @@ async function guestMtimes(env: Environment, paths: string[]): Promise<Map<strin
 /** The verdict's reason and each failing check's reason, in one line. */
 export function verdictWhy(v: RuleVerdict | undefined): string | undefined {
   if (!v) return undefined;
-  const failing = v.metrics.filter((m) => m.score < 1).map((m) => `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.error ?? m.reason ?? `score ${formatScore(m.score)}`}`);
+  const failing = v.metrics
+    .filter((m) => m.score < 1)
+    .map(
+      (m) =>
+        `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.error ?? m.reason ?? `score ${formatScore(m.score)}`}`,
+    );
   // The verdict's own reason repeats its failing checks' reasons; it is told only when no check failed.
   const parts = failing.length ? failing : [v.error, v.reason].filter((s): s is string => !!s);
   return parts.length ? [...new Set(parts)].join('; ') : undefined;
 }
 
-const officeExtensions = new Set(['.xlsx', '.xls', '.ods', '.csv', '.docx', '.doc', '.odt', '.pptx', '.ppt', '.odp', '.rtf']);
+const officeExtensions = new Set([
+  '.xlsx',
+  '.xls',
+  '.ods',
+  '.csv',
+  '.docx',
+  '.doc',
+  '.odt',
+  '.pptx',
+  '.ppt',
+  '.odp',
+  '.rtf',
+]);
 
 /** The application a document is saved by here, for the report's wording. */
 function appOf(guestPath: string): string {
@@ -165,7 +183,11 @@ function appOf(guestPath: string): string {
 }
 
 /** Each gold file graded against itself, untouched, by its own metric under the task's profile. */
-async function untouchedGold(task: Task, downloads: string | undefined, cacheDir: string): Promise<NonNullable<GoldSelfTestReport['untouched']>> {
+async function untouchedGold(
+  task: Task,
+  downloads: string | undefined,
+  cacheDir: string,
+): Promise<NonNullable<GoldSelfTestReport['untouched']>> {
   const out: NonNullable<GoldSelfTestReport['untouched']> = [];
   for (const [i, g] of goldFilesOf(task).entries()) {
     let path: string;
@@ -175,13 +197,19 @@ async function untouchedGold(task: Task, downloads: string | undefined, cacheDir
       await mkdir(cacheDir, { recursive: true });
       await writeFile(path, await fetchDownload(g.source.url, { downloads }));
     }
-    const t = await tryMetric(g.metric, path, path, g.check.options, profileOf(task)).catch((e: Error) => ({ score: 0, reason: `metric failed: ${e.message}` }));
+    const t = await tryMetric(g.metric, path, path, g.check.options, profileOf(task)).catch((e: Error) => ({
+      score: 0,
+      reason: `metric failed: ${e.message}`,
+    }));
     out.push({ file: path, metric: g.metric, score: t.score, reason: t.reason });
   }
   return out;
 }
 
-export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions): Promise<GoldSelfTestOutcome> {
+export async function goldSelfTest(
+  tasks: Task[],
+  options: GoldSelfTestOptions,
+): Promise<GoldSelfTestOutcome> {
   const dir = await evidenceDir(options.outDir);
   const log = options.log ?? (() => {});
   const base = await partsWith(options.parts);
@@ -210,7 +238,13 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
   };
 
   log(`noop: ${tasks.length} task(s)…`);
-  const noop = await runTrial('noop', tasks, { ...common, agent: 'noop', agentName: 'noop', parts: timedParts(base, noopTimes), onEvent: progress('noop') });
+  const noop = await runTrial('noop', tasks, {
+    ...common,
+    agent: 'noop',
+    agentName: 'noop',
+    parts: timedParts(base, noopTimes),
+    onEvent: progress('noop'),
+  });
   const goldTasks = tasks.filter((t) => !noGoldReason(t));
   let gold: Awaited<ReturnType<typeof runTrial>> | undefined;
   if (goldTasks.length && !options.signal?.aborted) {
@@ -229,22 +263,62 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
     const key = taskKeyOf(task);
     const n = noop.results.get(key)!;
     const nt = noopTimes.get(key) ?? {};
-    const noopPhase: PhaseResult = { ...n, ms: taskMs.get(`noop\0${key}`), setupMs: nt.setupMs, gradeMs: nt.gradeMs, why: verdictWhy(nt.verdict), notGraded: notGradedBy(nt.verdict) };
-    const setup = { ok: !setupFailed.has(n.state) && nt.setupMs !== undefined, ms: nt.setupMs, ...(setupFailed.has(n.state) ? { error: n.error } : {}) };
+    const noopPhase: PhaseResult = {
+      ...n,
+      ms: taskMs.get(`noop\0${key}`),
+      setupMs: nt.setupMs,
+      gradeMs: nt.gradeMs,
+      why: verdictWhy(nt.verdict),
+      notGraded: notGradedBy(nt.verdict),
+    };
+    const setup = {
+      ok: !setupFailed.has(n.state) && nt.setupMs !== undefined,
+      ms: nt.setupMs,
+      ...(setupFailed.has(n.state) ? { error: n.error } : {}),
+    };
     const why = noGoldReason(task);
     if (why || !gold) {
-      reports.push({ key, file: task.file, verdict: 'no gold file', reason: why ?? 'the gold trial did not run (stopped)', setup, noop: noopPhase });
+      reports.push({
+        key,
+        file: task.file,
+        verdict: 'no gold file',
+        reason: why ?? 'the gold trial did not run (stopped)',
+        setup,
+        noop: noopPhase,
+      });
       continue;
     }
     const g = gold.results.get(key)!;
     const gt = goldTimes.get(key) ?? {};
-    const goldPhase: PhaseResult = { ...g, trial: 'oracle', ms: taskMs.get(`gold\0${key}`), setupMs: gt.setupMs, gradeMs: gt.gradeMs, why: verdictWhy(gt.verdict), notGraded: notGradedBy(gt.verdict) };
+    const goldPhase: PhaseResult = {
+      ...g,
+      trial: 'oracle',
+      ms: taskMs.get(`gold\0${key}`),
+      setupMs: gt.setupMs,
+      gradeMs: gt.gradeMs,
+      why: verdictWhy(gt.verdict),
+      notGraded: notGradedBy(gt.verdict),
+    };
     const unsaved = gt.unsaved ?? [];
     if (unsaved.length) goldPhase.unsaved = unsaved;
     const j = judgeSelfTest(goldPhase, noopPhase);
-    const reason = j.verdict === 'sound' ? 'the gold file scored 1 after its round trip through the application, doing nothing scored 0' : j.reason.replace(/\boracle\b/g, 'gold');
-    const report: GoldSelfTestReport = { key, file: task.file, verdict: j.verdict, reason, setup, noop: noopPhase, gold: goldPhase };
-    const ungraded = [noopPhase.notGraded && `noop: ${noopPhase.notGraded}`, goldPhase.notGraded && `gold: ${goldPhase.notGraded}`].filter((x): x is string => !!x);
+    const reason =
+      j.verdict === 'sound'
+        ? 'the gold file scored 1 after its round trip through the application, doing nothing scored 0'
+        : j.reason.replace(/\boracle\b/g, 'gold');
+    const report: GoldSelfTestReport = {
+      key,
+      file: task.file,
+      verdict: j.verdict,
+      reason,
+      setup,
+      noop: noopPhase,
+      gold: goldPhase,
+    };
+    const ungraded = [
+      noopPhase.notGraded && `noop: ${noopPhase.notGraded}`,
+      goldPhase.notGraded && `gold: ${goldPhase.notGraded}`,
+    ].filter((x): x is string => !!x);
     if (j.verdict !== 'broken setup' && ungraded.length) {
       // A score of 0 from a postconfig that failed says nothing about the task: the metric never ran.
       report.verdict = 'broken setup';
@@ -255,7 +329,11 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
       report.verdict = 'not saved by the application';
       report.reason = `the postconfig did not save ${unsaved.join(', ')} before grading (its modification time did not change), so the gold was graded as put in place (score ${formatScore(g.score)}) and its round trip through the application is untested`;
     } else if (j.verdict === 'too strict') {
-      report.untouched = await untouchedGold(task, options.downloads, join(dir, 'gold-files', key.replace('/', '_')));
+      report.untouched = await untouchedGold(
+        task,
+        options.downloads,
+        join(dir, 'gold-files', key.replace('/', '_')),
+      );
       const accepted = report.untouched.every((u) => u.score >= 1);
       const app = appOf(goldFilesOf(task)[0].guestPath);
       if (accepted) {
@@ -269,7 +347,12 @@ export async function goldSelfTest(tasks: Task[], options: GoldSelfTestOptions):
     reports.push(report);
   }
   const runDirs = { noop: noop.runDir, ...(gold ? { gold: gold.runDir } : {}) };
-  const doc = { createdAt: new Date().toISOString(), oracle: 'gold', runs: Object.fromEntries(Object.entries(runDirs).map(([k, v]) => [k, relative(dir, v)])), tasks: reports };
+  const doc = {
+    createdAt: new Date().toISOString(),
+    oracle: 'gold',
+    runs: Object.fromEntries(Object.entries(runDirs).map(([k, v]) => [k, relative(dir, v)])),
+    tasks: reports,
+  };
   const tmp = join(dir, '.selftest.json.tmp');
   await writeFile(tmp, JSON.stringify(doc, null, 2) + '\n');
   await rename(tmp, join(dir, 'selftest.json'));
@@ -288,7 +371,14 @@ function phaseCell(p: PhaseResult | undefined): string {
 export function goldSelfTestTable(reports: GoldSelfTestReport[]): string {
   return formatTable(
     ['task', 'setup', 'noop', 'gold', 'verdict', 'reason'],
-    reports.map((r) => [r.key, `${r.setup.ok ? 'ok' : 'failed'}${seconds(r.setup.ms)}`, phaseCell(r.noop), phaseCell(r.gold), r.verdict, r.reason]),
+    reports.map((r) => [
+      r.key,
+      `${r.setup.ok ? 'ok' : 'failed'}${seconds(r.setup.ms)}`,
+      phaseCell(r.noop),
+      phaseCell(r.gold),
+      r.verdict,
+      r.reason,
+    ]),
   );
 }
 
@@ -296,8 +386,22 @@ export function goldSelfTestTable(reports: GoldSelfTestReport[]): string {
 export function goldSelfTestSummary(reports: GoldSelfTestReport[]): string[] {
   const n = reports.length;
   const setupOk = reports.filter((r) => r.setup.ok).length;
-  const noop0 = reports.filter((r) => (r.noop.state === 'success' || r.noop.state === 'max_steps_error') && !r.noop.notGraded && r.noop.score === 0).length;
+  const noop0 = reports.filter(
+    (r) =>
+      (r.noop.state === 'success' || r.noop.state === 'max_steps_error') &&
+      !r.noop.notGraded &&
+      r.noop.score === 0,
+  ).length;
   const withGold = reports.filter((r) => r.gold);
-  const gold1 = withGold.filter((r) => r.gold && (r.gold.state === 'success' || r.gold.state === 'max_steps_error') && !r.gold.notGraded && !r.gold.unsaved?.length && r.gold.score === 1).length;
-  return [`setup ok ${setupOk}/${n}, noop → 0 ${noop0}/${n}, gold → 1 ${gold1}/${withGold.length}${withGold.length < n ? ` (${n - withGold.length} without a gold file)` : ''}`];
+  const gold1 = withGold.filter(
+    (r) =>
+      r.gold &&
+      (r.gold.state === 'success' || r.gold.state === 'max_steps_error') &&
+      !r.gold.notGraded &&
+      !r.gold.unsaved?.length &&
+      r.gold.score === 1,
+  ).length;
+  return [
+    `setup ok ${setupOk}/${n}, noop → 0 ${noop0}/${n}, gold → 1 ${gold1}/${withGold.length}${withGold.length < n ? ` (${n - withGold.length} without a gold file)` : ''}`,
+  ];
 }

@@ -22,14 +22,19 @@ const stateMetrics = new Set(['check_local_database']);
 function gettersOf(check: Check): string[] {
   const specs: unknown[] = [check.result, check.expected, check.args?.result, check.args?.expected];
   return specs
-    .map((s) => (typeof s === 'object' && s !== null && typeof (s as { type?: unknown }).type === 'string' ? (s as { type: string }).type : undefined))
+    .map((s) =>
+      typeof s === 'object' && s !== null && typeof (s as { type?: unknown }).type === 'string'
+        ? (s as { type: string }).type
+        : undefined,
+    )
     .filter((t): t is string => t !== undefined);
 }
 
 /** The kind of one check; `undefined` for an infeasible task (no checks). */
 export function gradingKindOfCheck(check: Check): GradingKind {
   const getterTypes = gettersOf(check);
-  if (executionMetrics.has(check.metric) || getterTypes.some((g) => executionGetters.has(g))) return 'execution';
+  if (executionMetrics.has(check.metric) || getterTypes.some((g) => executionGetters.has(g)))
+    return 'execution';
   if (stateMetrics.has(check.metric) || getterTypes.some((g) => stateGetters.has(g))) return 'information';
   return 'file';
 }

@@ -23,7 +23,10 @@ async function lenientCopy(root: string): Promise<string> {
   const task = JSON.parse(await readFile(oldFile, 'utf8')) as Record<string, unknown>;
   task.id = lenientId;
   delete task.counterpart;
-  task.evaluation = { func: 'check_include_exclude', arguments: { vm_result: '/home/user/Desktop/notes.txt', rules: {} } };
+  task.evaluation = {
+    func: 'check_include_exclude',
+    arguments: { vm_result: '/home/user/Desktop/notes.txt', rules: {} },
+  };
   await writeFile(oldFile, JSON.stringify(task, null, 2));
   await rename(oldFile, join(dir, `${lenientId}.json`));
   return join(root, 'tasks');
@@ -51,7 +54,10 @@ describe('proctor selftest', () => {
       dirs.push(root);
       const lenient = await lenientCopy(root);
       const out = join(root, 'out');
-      const { code, stdout, stderr } = await runProctor(['selftest', lenient, demoDir, '--out', out, '--parallel', '2', '--json'], 500_000);
+      const { code, stdout, stderr } = await runProctor(
+        ['selftest', lenient, demoDir, '--out', out, '--parallel', '2', '--json'],
+        500_000,
+      );
       expect(code, stderr).toBe(1); // not every task is sound: the lenient copy is not
       const { dir, tasks } = JSON.parse(stdout) as { dir: string; tasks: Report[] };
 
@@ -63,7 +69,11 @@ describe('proctor selftest', () => {
       const bundled = tasks.filter((t) => t.key !== copy.key);
       expect(bundled.length).toBeGreaterThanOrEqual(6);
       for (const t of bundled) {
-        expect({ key: t.key, verdict: t.verdict, reason: t.reason }).toEqual({ key: t.key, verdict: 'sound', reason: t.reason });
+        expect({ key: t.key, verdict: t.verdict, reason: t.reason }).toEqual({
+          key: t.key,
+          verdict: 'sound',
+          reason: t.reason,
+        });
         expect(t.oracle.score).toBe(1);
         expect(t.noop.score).toBe(0);
         expect(t.cut!.score).toBeLessThan(1);
@@ -71,7 +81,10 @@ describe('proctor selftest', () => {
       }
 
       // The evidence: selftest.json beside one run folder per trial, each readable by the store's reader.
-      const saved = JSON.parse(await readFile(join(dir, 'selftest.json'), 'utf8')) as { runs: Record<string, string>; tasks: Report[] };
+      const saved = JSON.parse(await readFile(join(dir, 'selftest.json'), 'utf8')) as {
+        runs: Record<string, string>;
+        tasks: Report[];
+      };
       expect(Object.keys(saved.runs).sort()).toEqual(['cut', 'noop', 'oracle']);
       expect(saved.tasks.map((t) => t.verdict)).toEqual(tasks.map((t) => t.verdict));
       for (const rel of Object.values(saved.runs)) {
@@ -87,7 +100,10 @@ describe('proctor selftest', () => {
     const root = await mkdtemp(join(tmpdir(), 'proctor-selftest-dup-'));
     dirs.push(root);
     await cp(join(demoDir, source), join(root, 'mousepad', source.split('/')[1]), { recursive: true });
-    const { code, stderr } = await runProctor(['selftest', root, join(demoDir, 'mousepad'), '--out', join(root, 'out')], 60_000);
+    const { code, stderr } = await runProctor(
+      ['selftest', root, join(demoDir, 'mousepad'), '--out', join(root, 'out')],
+      60_000,
+    );
     expect(code).toBe(2);
     expect(stderr).toContain('are the same task');
     expect(existsSync(join(root, 'out'))).toBe(false);

@@ -77,7 +77,15 @@ async function evidenceDir(outDir: string): Promise<string> {
 
 export async function selfTest(tasks: Task[], options: SelfTestOptions): Promise<SelfTestOutcome> {
   const dir = await evidenceDir(options.outDir);
-  const common = { outDir: dir, parallel: options.parallel, args: options.args, env: options.env, signal: options.signal, onEvent: options.onEvent, parts: options.parts };
+  const common = {
+    outDir: dir,
+    parallel: options.parallel,
+    args: options.args,
+    env: options.env,
+    signal: options.signal,
+    onEvent: options.onEvent,
+    parts: options.parts,
+  };
   const log = options.log ?? (() => {});
   const progress = (trial: string) => (e: RunEvent) => {
     if (e.kind === 'task.finished') log(`  ${trial} ${e.taskKey}: ${e.state}, score ${e.score ?? '-'}`);
@@ -85,9 +93,19 @@ export async function selfTest(tasks: Task[], options: SelfTestOptions): Promise
   };
 
   log(`oracle: ${tasks.length} task(s)…`);
-  const oracle = await runTrial('oracle', tasks, { ...common, agent: 'oracle', agentName: 'oracle', onEvent: progress('oracle') });
+  const oracle = await runTrial('oracle', tasks, {
+    ...common,
+    agent: 'oracle',
+    agentName: 'oracle',
+    onEvent: progress('oracle'),
+  });
   log(`noop: ${tasks.length} task(s)…`);
-  const noop = await runTrial('noop', tasks, { ...common, agent: 'noop', agentName: 'noop', onEvent: progress('noop') });
+  const noop = await runTrial('noop', tasks, {
+    ...common,
+    agent: 'noop',
+    agentName: 'noop',
+    onEvent: progress('noop'),
+  });
 
   const cuts = new Map<string, number>();
   for (const t of tasks) {
@@ -113,7 +131,15 @@ export async function selfTest(tasks: Task[], options: SelfTestOptions): Promise
     const c = cut?.results.get(key);
     const cutResult = c ? { ...c, kept: cuts.get(key) } : undefined;
     const j = judgeSelfTest(o, n, cutResult);
-    return { key, file: task.file, verdict: j.verdict, reason: j.reason, oracle: o, noop: n, ...(cutResult ? { cut: cutResult } : {}) };
+    return {
+      key,
+      file: task.file,
+      verdict: j.verdict,
+      reason: j.reason,
+      oracle: o,
+      noop: n,
+      ...(cutResult ? { cut: cutResult } : {}),
+    };
   });
   const runDirs = { oracle: oracle.runDir, noop: noop.runDir, ...(cut ? { cut: cut.runDir } : {}) };
   const report = {

@@ -6,11 +6,14 @@ import { demoDir } from './paths';
 /** Task files under a demo folder laid out as `<app>/<uuid>/<uuid>.json`, sorted by app then id. */
 export async function demoTaskFiles(root: string = demoDir): Promise<string[]> {
   const files: string[] = [];
-  for (const app of (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== 'site')) {
+  for (const app of (await readdir(root, { withFileTypes: true })).filter(
+    (d) => d.isDirectory() && d.name !== 'site',
+  )) {
     for (const task of await readdir(join(root, app.name), { withFileTypes: true })) {
       if (!task.isDirectory()) continue;
       const names = await readdir(join(root, app.name, task.name));
-      if (names.includes(`${task.name}.json`)) files.push(join(root, app.name, task.name, `${task.name}.json`));
+      if (names.includes(`${task.name}.json`))
+        files.push(join(root, app.name, task.name, `${task.name}.json`));
     }
   }
   return files.sort();

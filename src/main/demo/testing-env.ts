@@ -13,10 +13,16 @@ export function missingDemoPrograms(): string[] {
 
 /** Runs `node bin/proctor.mjs <args>` from the project root (with `env` added); SIGINT after `timeoutMs`. With
  * `asUid` (the caller must be root) it runs as that user, with no supplementary groups. */
-export function runProctor(args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}, asUid?: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runProctor(
+  args: string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = {},
+  asUid?: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((ok) => {
     const argv = [process.execPath, resolve(projectRoot, 'bin/proctor.mjs'), ...args];
-    if (asUid !== undefined) argv.unshift('setpriv', `--reuid=${asUid}`, `--regid=${asUid}`, '--clear-groups', '--');
+    if (asUid !== undefined)
+      argv.unshift('setpriv', `--reuid=${asUid}`, `--regid=${asUid}`, '--clear-groups', '--');
     const child = spawn(argv[0], argv.slice(1), {
       cwd: projectRoot,
       env: { ...process.env, ...env },

@@ -65,7 +65,8 @@ export async function runTrial(trial: TrialName, tasks: Task[], options: TrialOp
   }
   for (const t of tasks) {
     const key = taskKeyOf(t);
-    if (!results.has(key)) results.set(key, { trial, state: 'pending', error: 'the run did not record this task' });
+    if (!results.has(key))
+      results.set(key, { trial, state: 'pending', error: 'the run did not record this task' });
   }
   return { runDir: outcome.runDir, results, cancelled: outcome.cancelled };
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { cutLength, judgeSelfTest, type TrialResult } from './verdict';
 
-const t = (trial: TrialResult['trial'], score: number | undefined, state: TrialResult['state'] = 'success', extra: Partial<TrialResult> = {}): TrialResult => ({
+const t = (
+  trial: TrialResult['trial'],
+  score: number | undefined,
+  state: TrialResult['state'] = 'success',
+  extra: Partial<TrialResult> = {},
+): TrialResult => ({
   trial,
   state,
   score,
@@ -32,13 +37,21 @@ describe('the self-test verdict', () => {
   });
 
   it('calls a task too strict when the correct run is not recognised, with the eval error', () => {
-    const j = judgeSelfTest(t('oracle', 0, 'success', { error: 'result file missing' }), t('noop', 0), t('cut', 0));
+    const j = judgeSelfTest(
+      t('oracle', 0, 'success', { error: 'result file missing' }),
+      t('noop', 0),
+      t('cut', 0),
+    );
     expect(j.verdict).toBe('too strict');
     expect(j.reason).toContain('result file missing');
   });
 
   it('calls a task broken when a trial never reached grading, before judging scores', () => {
-    const j = judgeSelfTest(t('oracle', undefined, 'setup_error', { error: 'unknown setup func' }), t('noop', 1), t('cut', 1));
+    const j = judgeSelfTest(
+      t('oracle', undefined, 'setup_error', { error: 'unknown setup func' }),
+      t('noop', 1),
+      t('cut', 1),
+    );
     expect(j.verdict).toBe('broken setup');
     expect(j.reason).toContain('oracle: setup_error');
     expect(j.reason).toContain('unknown setup func');

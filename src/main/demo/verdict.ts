@@ -51,12 +51,18 @@ export function judgeSelfTest(oracle: TrialResult, noop: TrialResult, cut?: Tria
     return { verdict: 'broken setup', reason: broken.map(describe).join('; ') };
   }
   if (oracle.score === undefined || oracle.score < 1) {
-    return { verdict: 'too strict', reason: `the oracle's correct run scored ${formatScore(oracle.score)}, not 1${oracle.error ? `: ${oracle.error}` : ''}` };
+    return {
+      verdict: 'too strict',
+      reason: `the oracle's correct run scored ${formatScore(oracle.score)}, not 1${oracle.error ? `: ${oracle.error}` : ''}`,
+    };
   }
   const lenient: string[] = [];
-  if (noop.score === undefined || noop.score > 0) lenient.push(`doing nothing scored ${formatScore(noop.score)}, not 0`);
+  if (noop.score === undefined || noop.score > 0)
+    lenient.push(`doing nothing scored ${formatScore(noop.score)}, not 0`);
   if (cut && (cut.score === undefined || cut.score >= 1))
-    lenient.push(`the oracle cut to its first ${cut.kept ?? '?'} turn(s) scored ${formatScore(cut.score)}, not less than 1`);
+    lenient.push(
+      `the oracle cut to its first ${cut.kept ?? '?'} turn(s) scored ${formatScore(cut.score)}, not less than 1`,
+    );
   if (lenient.length) return { verdict: 'too lenient', reason: lenient.join('; ') };
   const cutPart = cut
     ? `, the oracle cut to ${cut.kept ?? '?'} turn(s) scored ${formatScore(cut.score)}`

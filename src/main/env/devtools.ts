@@ -5,7 +5,10 @@
 export async function openDevToolsTab(endpoint: string, url: string, signal?: AbortSignal): Promise<void> {
   const base = endpoint.replace(/\/+$/, '');
   const timeout = AbortSignal.timeout(15_000);
-  const res = await fetch(`${base}/json/new?${encodeURIComponent(url)}`, { method: 'PUT', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  const res = await fetch(`${base}/json/new?${encodeURIComponent(url)}`, {
+    method: 'PUT',
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
   await res.body?.cancel();
   if (!res.ok) throw new Error(`the browser at ${base} would not open ${url}: HTTP ${res.status}`);
 }
@@ -21,18 +24,29 @@ export interface DevToolsPage {
 export async function listDevToolsPages(endpoint: string, signal?: AbortSignal): Promise<DevToolsPage[]> {
   const base = endpoint.replace(/\/+$/, '');
   const timeout = AbortSignal.timeout(15_000);
-  const res = await fetch(`${base}/json/list`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  const res = await fetch(`${base}/json/list`, {
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
   if (!res.ok) throw new Error(`the browser at ${base} would not list its tabs: HTTP ${res.status}`);
   const pages = (await res.json()) as unknown;
-  if (!Array.isArray(pages)) throw new Error(`the browser at ${base} answered /json/list with something other than a list`);
-  return pages.filter((p): p is DevToolsPage => !!p && typeof p === 'object' && typeof (p as DevToolsPage).id === 'string' && typeof (p as DevToolsPage).url === 'string');
+  if (!Array.isArray(pages))
+    throw new Error(`the browser at ${base} answered /json/list with something other than a list`);
+  return pages.filter(
+    (p): p is DevToolsPage =>
+      !!p &&
+      typeof p === 'object' &&
+      typeof (p as DevToolsPage).id === 'string' &&
+      typeof (p as DevToolsPage).url === 'string',
+  );
 }
 
 /** Closes the tab `id` (`GET /json/close/<id>`). */
 export async function closeDevToolsPage(endpoint: string, id: string, signal?: AbortSignal): Promise<void> {
   const base = endpoint.replace(/\/+$/, '');
   const timeout = AbortSignal.timeout(15_000);
-  const res = await fetch(`${base}/json/close/${encodeURIComponent(id)}`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  const res = await fetch(`${base}/json/close/${encodeURIComponent(id)}`, {
+    signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+  });
   await res.body?.cancel();
   if (!res.ok) throw new Error(`the browser at ${base} would not close tab ${id}: HTTP ${res.status}`);
 }
@@ -47,7 +61,9 @@ export async function waitForDevTools(endpoint: string, signal?: AbortSignal, ms
   let last: string;
   for (;;) {
     try {
-      const res = await fetch(`${base}/json/version`, { signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(5000)]) : AbortSignal.timeout(5000) });
+      const res = await fetch(`${base}/json/version`, {
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(5000)]) : AbortSignal.timeout(5000),
+      });
       await res.body?.cancel();
       if (res.ok) return;
       last = `HTTP ${res.status}`;

@@ -5,14 +5,7 @@
 import type { Action } from '../../shared/run';
 
 export type Capability =
-  | 'screenshot'
-  | 'input'
-  | 'accessibility'
-  | 'shell'
-  | 'files'
-  | 'launch'
-  | 'windows'
-  | 'browser';
+  'screenshot' | 'input' | 'accessibility' | 'shell' | 'files' | 'launch' | 'windows' | 'browser';
 
 export interface ScreenInfo {
   /** Screen size in physical pixels; action coordinates refer to these. */
@@ -73,7 +66,12 @@ export interface Environment {
    * The screen as an image. `pointer`: with the mouse pointer drawn in (as OSWorld's /screenshot shows it);
    * kinds whose screenshots already show it ignore it.
    */
-  screenshot(options?: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number; pointer?: boolean }): Promise<Screenshot>;
+  screenshot(options?: {
+    format?: 'png' | 'jpeg';
+    quality?: number;
+    maxWidth?: number;
+    pointer?: boolean;
+  }): Promise<Screenshot>;
   accessibilityTree(): Promise<AccessibilityNode[]>;
   /** Performs the actions in order; throws a typed error (see errors.ts) when it cannot. */
   perform(actions: Action[]): Promise<void>;

@@ -2,13 +2,25 @@
 // stored; the local kind's size; a real sandbox display made through the registry at the spec's size.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { checkEnvSpec, createEnvironment, environmentKinds, EnvSpecError, parseEnvSpec, storableArgs, storableEnvSpec } from './kinds';
+import {
+  checkEnvSpec,
+  createEnvironment,
+  environmentKinds,
+  EnvSpecError,
+  parseEnvSpec,
+  storableArgs,
+  storableEnvSpec,
+} from './kinds';
 import { createShellEnvironment } from './local/shell-environment';
 
 describe('environment specs', () => {
   it('read the kind and the rest', () => {
     expect(parseEnvSpec('local')).toEqual({ text: 'local', kind: 'local', rest: '' });
-    expect(parseEnvSpec(' local:1280x800 ')).toEqual({ text: 'local:1280x800', kind: 'local', rest: '1280x800' });
+    expect(parseEnvSpec(' local:1280x800 ')).toEqual({
+      text: 'local:1280x800',
+      kind: 'local',
+      rest: '1280x800',
+    });
     const remote = parseEnvSpec('OSWorld://vm.example:5000?token=abc');
     expect(remote).toMatchObject({ kind: 'osworld', rest: 'vm.example:5000?token=abc' });
     expect(remote.url?.hostname).toBe('vm.example');
@@ -29,7 +41,12 @@ describe('environment specs', () => {
     expect(storableEnvSpec('osworld://vm:5000?token=s3cret&retries=2')).toBe('osworld://vm:5000?retries=2');
     expect(storableEnvSpec('osworld://me:pw@vm:5000')).toBe('osworld://me@vm:5000');
     expect(storableEnvSpec('local:1280x800')).toBe('local:1280x800');
-    expect(storableArgs(['t', '--env', 'osworld://vm?token=s3cret', '--env=osworld://vm?key=k2'])).toEqual(['t', '--env', 'osworld://vm', '--env=osworld://vm']);
+    expect(storableArgs(['t', '--env', 'osworld://vm?token=s3cret', '--env=osworld://vm?key=k2'])).toEqual([
+      't',
+      '--env',
+      'osworld://vm',
+      '--env=osworld://vm',
+    ]);
     expect(storableArgs(['--env', 'osworld://vm?token=s3cret']).join(' ')).not.toMatch(/s3cret/);
   });
 });
@@ -41,7 +58,9 @@ describe('the environments registry', () => {
     expect(() => checkEnvSpec('local:12x8')).toThrow(/WIDTHxHEIGHT|320x200/);
     expect(() => checkEnvSpec('local:big')).toThrow(/WIDTHxHEIGHT/);
     expect(() => checkEnvSpec('local://host')).toThrow(/takes no URL/);
-    expect(() => checkEnvSpec('lokal')).toThrow(/unknown environment kind 'lokal' \(closest known: 'local'\)/);
+    expect(() => checkEnvSpec('lokal')).toThrow(
+      /unknown environment kind 'lokal' \(closest known: 'local'\)/,
+    );
   });
 
   it('builds an environment of the spec kind with the request', async () => {
@@ -68,18 +87,22 @@ describe('the environments registry', () => {
   });
 
   const hasXvfb = spawnSync('sh', ['-c', 'command -v Xvfb openbox dbus-daemon']).status === 0;
-  it.skipIf(!hasXvfb)('makes a real sandbox display at the size local:WxH gives, else at the request size', async () => {
-    const sized = await createEnvironment('local:800x600', { worker: 0, width: 1920, height: 1080 });
-    try {
-      expect(await sized.screen()).toMatchObject({ width: 800, height: 600 });
-    } finally {
-      await sized.close();
-    }
-    const plain = await createEnvironment('local', { worker: 0, width: 1024, height: 768 });
-    try {
-      expect(await plain.screen()).toMatchObject({ width: 1024, height: 768 });
-    } finally {
-      await plain.close();
-    }
-  }, 60_000);
+  it.skipIf(!hasXvfb)(
+    'makes a real sandbox display at the size local:WxH gives, else at the request size',
+    async () => {
+      const sized = await createEnvironment('local:800x600', { worker: 0, width: 1920, height: 1080 });
+      try {
+        expect(await sized.screen()).toMatchObject({ width: 800, height: 600 });
+      } finally {
+        await sized.close();
+      }
+      const plain = await createEnvironment('local', { worker: 0, width: 1024, height: 768 });
+      try {
+        expect(await plain.screen()).toMatchObject({ width: 1024, height: 768 });
+      } finally {
+        await plain.close();
+      }
+    },
+    60_000,
+  );
 });

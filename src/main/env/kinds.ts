@@ -43,7 +43,10 @@ export const DEFAULT_ENV_SPEC = 'local';
 export function checkEnvSpec(text: string): EnvSpec {
   const spec = parseEnvSpec(text);
   const kind = environmentKinds.get(spec.kind);
-  if (!kind) throw new EnvSpecError(`${environmentKinds.unknownMessage(spec.kind)}; known kinds: ${environmentKinds.names().join(', ')}`);
+  if (!kind)
+    throw new EnvSpecError(
+      `${environmentKinds.unknownMessage(spec.kind)}; known kinds: ${environmentKinds.names().join(', ')}`,
+    );
   kind.check(spec);
   return spec;
 }
@@ -65,5 +68,10 @@ export function envKindLines(): string[] {
   return environmentKinds.names().map((n) => environmentKinds.require(n).summary);
 }
 
-export { environmentKinds, type EnvironmentKind, type EnvironmentRequest, type RunPreflight } from './registry';
+export {
+  environmentKinds,
+  type EnvironmentKind,
+  type EnvironmentRequest,
+  type RunPreflight,
+} from './registry';
 export { EnvSpecError, parseEnvSpec, storableArgs, storableEnvSpec, type EnvSpec } from './spec';

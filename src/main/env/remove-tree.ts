@@ -15,7 +15,8 @@ export async function removeTree(path: string, ms = 10_000): Promise<void> {
       return;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? '';
-      if (!RETRYABLE.has(code) || Date.now() + delay > until) throw new Error(`could not remove ${path}: ${(e as Error).message}`, { cause: e });
+      if (!RETRYABLE.has(code) || Date.now() + delay > until)
+        throw new Error(`could not remove ${path}: ${(e as Error).message}`, { cause: e });
       await new Promise((r) => setTimeout(r, delay));
     }
   }

@@ -33,13 +33,22 @@ const MAX_SPEC_LENGTH = 2048;
 
 /** Reads `kind`, `kind:rest` or `kind://rest`; the kind's own syntax is checked by the kind. */
 export function parseEnvSpec(text: string): EnvSpec {
-  if (typeof text !== 'string') throw new EnvSpecError(`an environment spec must be text, not ${JSON.stringify(text)}`);
+  if (typeof text !== 'string')
+    throw new EnvSpecError(`an environment spec must be text, not ${JSON.stringify(text)}`);
   const spec = text.trim();
-  if (!spec) throw new EnvSpecError('the environment spec is empty: give e.g. local, local:1280x800 or osworld://HOST:5000');
-  if (spec.length > MAX_SPEC_LENGTH) throw new EnvSpecError(`the environment spec is longer than ${MAX_SPEC_LENGTH} characters`);
-  if ([...spec].some((c) => c.charCodeAt(0) < 0x20 || /\s/.test(c))) throw new EnvSpecError(`the environment spec '${shown(spec)}' holds spaces or control characters`);
+  if (!spec)
+    throw new EnvSpecError(
+      'the environment spec is empty: give e.g. local, local:1280x800 or osworld://HOST:5000',
+    );
+  if (spec.length > MAX_SPEC_LENGTH)
+    throw new EnvSpecError(`the environment spec is longer than ${MAX_SPEC_LENGTH} characters`);
+  if ([...spec].some((c) => c.charCodeAt(0) < 0x20 || /\s/.test(c)))
+    throw new EnvSpecError(`the environment spec '${shown(spec)}' holds spaces or control characters`);
   const m = /^([A-Za-z][A-Za-z0-9+.-]*)(?::(\/\/)?(.*))?$/s.exec(spec);
-  if (!m) throw new EnvSpecError(`'${shown(spec)}' is not an environment spec: it starts with a kind, e.g. local, local:1280x800, osworld://HOST:5000`);
+  if (!m)
+    throw new EnvSpecError(
+      `'${shown(spec)}' is not an environment spec: it starts with a kind, e.g. local, local:1280x800, osworld://HOST:5000`,
+    );
   const kind = m[1].toLowerCase();
   const rest = m[3] ?? '';
   if (!m[2]) return { text: spec, kind, rest };
@@ -90,6 +99,8 @@ export function storableArgs(argv: readonly string[]): string[] {
 
 /** A spec for an error message: secrets dropped, cut short. */
 function shown(spec: string): string {
-  const s = spec.replace(/([?&](?:token|key|api_key|apikey|password|secret)=)[^&#]*/gi, '$1…').replace(/\/\/([^/@]*):[^/@]*@/, '//$1:…@');
+  const s = spec
+    .replace(/([?&](?:token|key|api_key|apikey|password|secret)=)[^&#]*/gi, '$1…')
+    .replace(/\/\/([^/@]*):[^/@]*@/, '//$1:…@');
   return s.length > 120 ? `${s.slice(0, 117)}…` : s;
 }

@@ -29,11 +29,23 @@ async function demoTask(): Promise<Task> {
   return tasks[0];
 }
 
-async function grade(task: Task, content: string, profile?: GradingProfile, secondOpinion?: boolean): Promise<RuleVerdict> {
+async function grade(
+  task: Task,
+  content: string,
+  profile?: GradingProfile,
+  secondOpinion?: boolean,
+): Promise<RuleVerdict> {
   const env = await createShellEnvironment();
   try {
     await env.putFile(resultPath, Buffer.from(content));
-    return await gradeTask(task, { env, task, cacheDir: join(tmp.dir, `cache-${Math.random().toString(36).slice(2)}`), lastAction: 'DONE', profile, secondOpinion });
+    return await gradeTask(task, {
+      env,
+      task,
+      cacheDir: join(tmp.dir, `cache-${Math.random().toString(36).slice(2)}`),
+      lastAction: 'DONE',
+      profile,
+      secondOpinion,
+    });
   } finally {
     await env.close();
   }
@@ -44,13 +56,26 @@ let lastRunDir = '';
 async function reportOf(verdicts: RuleVerdict[]): Promise<string[]> {
   const layout = { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'oracle' } as const;
   const keys = verdicts.map((_, i) => `terminal/${taskId.slice(0, -1)}${i}`);
-  const taskInfo = Object.fromEntries(keys.map((k) => [k, { dir: taskDirFor(layout, 'terminal', k.split('/')[1]) }]));
+  const taskInfo = Object.fromEntries(
+    keys.map((k) => [k, { dir: taskDirFor(layout, 'terminal', k.split('/')[1]) }]),
+  );
   const run = await RunWriter.create(join(tmp.dir, 'runs'), { ...layout, args: [], tasks: keys, taskInfo });
   for (const [i, key] of keys.entries()) {
     const tw = run.openTask(key);
     tw.started();
     run.appendVerdict(key, verdicts[i]);
-    await tw.finish('success', { taskFields: { id: key.split('/')[1], instruction: 'write region totals' }, results: { score: verdicts[i].score, eval_error: null, state: 'success', messages: [], total_tokens: 0, total_timing: 0, steps: 0 } });
+    await tw.finish('success', {
+      taskFields: { id: key.split('/')[1], instruction: 'write region totals' },
+      results: {
+        score: verdicts[i].score,
+        eval_error: null,
+        state: 'success',
+        messages: [],
+        total_tokens: 0,
+        total_timing: 0,
+        steps: 0,
+      },
+    });
   }
   run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
   lastRunDir = run.runDir;
@@ -85,13 +110,21 @@ describe('brittle-evaluator flags on a demo task (native compare_csv)', () => {
     expect(report).toContain('Brittle evaluator flags: 1 of 2 tasks (faithful and robust verdicts disagree)');
     // the run folder with these verdicts is valid against the run-file schemas
     const checked: string[] = [];
-    const code = await main(['validate', '--strict', lastRunDir], { out: (l) => checked.push(l), err: (l) => checked.push(l) });
+    const code = await main(['validate', '--strict', lastRunDir], {
+      out: (l) => checked.push(l),
+      err: (l) => checked.push(l),
+    });
     expect(code, checked.join('\n')).toBe(0);
     // and a wrongly typed flag is not
     const bad = await reportOf([{ ...v, brittle: 'not a list' as unknown as string[] }]);
     expect(bad.length).toBeGreaterThan(0);
     const refused: string[] = [];
-    expect(await main(['validate', '--strict', lastRunDir], { out: (l) => refused.push(l), err: (l) => refused.push(l) })).not.toBe(0);
+    expect(
+      await main(['validate', '--strict', lastRunDir], {
+        out: (l) => refused.push(l),
+        err: (l) => refused.push(l),
+      }),
+    ).not.toBe(0);
     expect(refused.join('\n')).toMatch(/brittle/);
   });
 
@@ -102,7 +135,10 @@ describe('brittle-evaluator flags on a demo task (native compare_csv)', () => {
   });
 
   it('a space before each number under native: pandas reads the numbers (1), the robust strict reading does not (0)', async () => {
-    const v = await grade(await demoTask(), 'region,total_quantity\nEast, 13\nNorth, 10\nSouth, 9\nWest, 15\n');
+    const v = await grade(
+      await demoTask(),
+      'region,total_quantity\nEast, 13\nNorth, 10\nSouth, 9\nWest, 15\n',
+    );
     expect(v.score).toBe(1);
     expect(v.brittle).toEqual(['compare_csv (/evaluation): spaces around cells: faithful 1, robust 0']);
   });

@@ -22,9 +22,15 @@ export interface Coverage {
 function namesOf(plan: Plan): { metrics: string[]; getters: string[] } {
   if (plan.kind === 'combine') {
     const parts = plan.parts.map(namesOf);
-    return { metrics: [plan.metric, ...parts.flatMap((p) => p.metrics)], getters: parts.flatMap((p) => p.getters) };
+    return {
+      metrics: [plan.metric, ...parts.flatMap((p) => p.metrics)],
+      getters: parts.flatMap((p) => p.getters),
+    };
   }
-  return { metrics: [plan.metric], getters: [plan.result?.type, plan.expected?.type].filter((t): t is string => !!t) };
+  return {
+    metrics: [plan.metric],
+    getters: [plan.result?.type, plan.expected?.type].filter((t): t is string => !!t),
+  };
 }
 
 /** The account services a task needs: its own (tags, setup) and those of the cloud getters it names. */
@@ -44,14 +50,28 @@ function accountsOf(task: Task, names: { metrics: string[]; getters: string[] })
  * missing names. So `gradable + Σ needs_account + tasks with missing names = tasks`.
  */
 export function coverageOf(tasks: Task[]): Coverage & { incomplete: string[] } {
-  const cov: Coverage & { incomplete: string[] } = { tasks: tasks.length, gradable: 0, needs_account: {}, missing: { metrics: {}, getters: {} }, missing_tasks: { metrics: {}, getters: {} }, profiles: {}, departures: {}, incomplete: [] };
+  const cov: Coverage & { incomplete: string[] } = {
+    tasks: tasks.length,
+    gradable: 0,
+    needs_account: {},
+    missing: { metrics: {}, getters: {} },
+    missing_tasks: { metrics: {}, getters: {} },
+    profiles: {},
+    departures: {},
+    incomplete: [],
+  };
   const known = departures();
   for (const task of tasks) {
     const names = task.checks.map(planOf).map(namesOf);
-    const all = { metrics: [...new Set(names.flatMap((n) => n.metrics))], getters: [...new Set(names.flatMap((n) => n.getters))] };
+    const all = {
+      metrics: [...new Set(names.flatMap((n) => n.metrics))],
+      getters: [...new Set(names.flatMap((n) => n.getters))],
+    };
     const profile = profileOf(task);
     cov.profiles[profile] = (cov.profiles[profile] ?? 0) + 1;
-    for (const m of all.metrics) if (known.some((d) => d.metric === m && (d.profile === 'all' || d.profile === profile))) cov.departures[m] = (cov.departures[m] ?? 0) + 1;
+    for (const m of all.metrics)
+      if (known.some((d) => d.metric === m && (d.profile === 'all' || d.profile === profile)))
+        cov.departures[m] = (cov.departures[m] ?? 0) + 1;
     const accounts = accountsOf(task, all);
     if (accounts.length) {
       cov.needs_account[accounts[0]] = (cov.needs_account[accounts[0]] ?? 0) + 1;
@@ -59,13 +79,17 @@ export function coverageOf(tasks: Task[]): Coverage & { incomplete: string[] } {
     }
     const missingMetrics = all.metrics.filter((m) => !metrics.has(m));
     const missingGetters = all.getters.filter((g) => !getters.has(g));
-    for (const [kind, names] of [['metrics', missingMetrics], ['getters', missingGetters]] as const) {
+    for (const [kind, names] of [
+      ['metrics', missingMetrics],
+      ['getters', missingGetters],
+    ] as const) {
       for (const n of names) {
         cov.missing[kind][n] = (cov.missing[kind][n] ?? 0) + 1;
         (cov.missing_tasks[kind][n] ??= []).push(task.id);
       }
     }
-    if (missingMetrics.length || missingGetters.length || (!task.infeasible && task.checks.length === 0)) cov.incomplete.push(task.file);
+    if (missingMetrics.length || missingGetters.length || (!task.infeasible && task.checks.length === 0))
+      cov.incomplete.push(task.file);
     else cov.gradable++;
   }
   return cov;

@@ -42,11 +42,23 @@ interface PlanContext extends GradingContext {
 
 /** One check ready to run: a metric with its getters, or a combination of checks (native composite). */
 export type Plan =
-  | { kind: 'metric'; metric: string; result?: GetterSpec; expected?: GetterSpec; options: Record<string, unknown>; pointer: string }
+  | {
+      kind: 'metric';
+      metric: string;
+      result?: GetterSpec;
+      expected?: GetterSpec;
+      options: Record<string, unknown>;
+      pointer: string;
+    }
   | { kind: 'combine'; metric: string; operator: Conj; parts: Plan[]; pointer: string };
 
 function isSpec(v: unknown): v is GetterSpec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { type?: unknown }).type === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    typeof (v as { type?: unknown }).type === 'string'
+  );
 }
 
 /**
@@ -60,22 +72,50 @@ function isSpec(v: unknown): v is GetterSpec {
  */
 export function planOf(check: Check): Plan {
   const args = check.args;
-  if (!args) return { kind: 'metric', metric: check.metric, result: check.result, expected: isSpec(check.expected) ? check.expected : undefined, options: check.options ?? {}, pointer: check.pointer };
+  if (!args)
+    return {
+      kind: 'metric',
+      metric: check.metric,
+      result: check.result,
+      expected: isSpec(check.expected) ? check.expected : undefined,
+      options: check.options ?? {},
+      pointer: check.pointer,
+    };
   if (check.metric === 'evaluate_multiple_notebooks') {
     const comparisons = Array.isArray(args.comparisons) ? args.comparisons : [];
     const parts = comparisons.map((c, i): Plan => {
       const entry = (typeof c === 'object' && c !== null ? c : {}) as { func?: unknown; arguments?: unknown };
       const pointer = `${check.pointer}/arguments/comparisons/${i}`;
-      return planOf({ metric: String(entry.func ?? ''), options: {}, args: (entry.arguments ?? {}) as Record<string, unknown>, pointer });
+      return planOf({
+        metric: String(entry.func ?? ''),
+        options: {},
+        args: (entry.arguments ?? {}) as Record<string, unknown>,
+        pointer,
+      });
     });
-    return { kind: 'combine', metric: check.metric, operator: args.operator === 'or' ? 'or' : 'and', parts, pointer: check.pointer };
+    return {
+      kind: 'combine',
+      metric: check.metric,
+      operator: args.operator === 'or' ? 'or' : 'and',
+      parts,
+      pointer: check.pointer,
+    };
   }
   if (check.metric === 'compare_script_logs') {
     const script = String(args.eval_script ?? '');
     const log = typeof args.vm_eval_logs === 'string' ? args.vm_eval_logs : undefined;
     const dest = posix.join(log ? posix.dirname(log) : '/tmp', basename(script) || 'eval.sh');
-    const options = Object.fromEntries(Object.entries(args).filter(([k]) => !['eval_script', 'vm_eval_logs', 'rules'].includes(k)));
-    return { kind: 'metric', metric: check.metric, result: { type: 'vm_script_output', src: script, dest, ...(log ? { log } : {}) }, expected: { type: 'rule', rules: args.rules ?? {} }, options, pointer: check.pointer };
+    const options = Object.fromEntries(
+      Object.entries(args).filter(([k]) => !['eval_script', 'vm_eval_logs', 'rules'].includes(k)),
+    );
+    return {
+      kind: 'metric',
+      metric: check.metric,
+      result: { type: 'vm_script_output', src: script, dest, ...(log ? { log } : {}) },
+      expected: { type: 'rule', rules: args.rules ?? {} },
+      options,
+      pointer: check.pointer,
+    };
   }
   let result: GetterSpec | undefined;
   let expected: GetterSpec | undefined;
@@ -135,11 +175,31 @@ async function gradePlan(plan: Plan, ctx: PlanContext): Promise<Graded> {
   if (plan.kind === 'combine') {
     const parts = [];
     for (const p of plan.parts) parts.push(await gradePlan(p, ctx));
-    const records = parts.flatMap((p) => p.records.map((r) => ({ ...r, metric: `${plan.metric} › ${r.metric}` })));
-    const graded = await gradeMetric(plan.metric, parts.map((p) => p.outcome), undefined, { operator: plan.operator }, ctx, plan.pointer, {});
-    return { outcome: graded.outcome, records: [...records, ...graded.records], errors: parts.flatMap((p) => p.errors).concat(graded.errors), accounts: parts.flatMap((p) => p.accounts).concat(graded.accounts) };
+    const records = parts.flatMap((p) =>
+      p.records.map((r) => ({ ...r, metric: `${plan.metric} › ${r.metric}` })),
+    );
+    const graded = await gradeMetric(
+      plan.metric,
+      parts.map((p) => p.outcome),
+      undefined,
+      { operator: plan.operator },
+      ctx,
+      plan.pointer,
+      {},
+    );
+    return {
+      outcome: graded.outcome,
+      records: [...records, ...graded.records],
+      errors: parts.flatMap((p) => p.errors).concat(graded.errors),
+      accounts: parts.flatMap((p) => p.accounts).concat(graded.accounts),
+    };
   }
-  const base: MetricRecord = { metric: plan.metric, score: 0, getters: { result: plan.result, expected: plan.expected }, pointer: plan.pointer };
+  const base: MetricRecord = {
+    metric: plan.metric,
+    score: 0,
+    getters: { result: plan.result, expected: plan.expected },
+    pointer: plan.pointer,
+  };
   const stop = (reason: string, error: string, accounts: string[] = []): Graded => ({
     outcome: { score: 0, reason },
     records: [{ ...base, reason, error }],
@@ -163,35 +223,79 @@ async function gradePlan(plan: Plan, ctx: PlanContext): Promise<Graded> {
     return stop(msg, msg);
   }
   if (plan.result && (result === undefined || result === null)) {
-    const what = fileGetters.has(plan.result.type) ? `result file does not exist (${describe(plan.result)})` : `result getter gave nothing (${describe(plan.result)})`;
-    return { ...stop(what, what), records: [{ ...base, reason: what, error: what, expected: forRecord(expected) }] };
+    const what = fileGetters.has(plan.result.type)
+      ? `result file does not exist (${describe(plan.result)})`
+      : `result getter gave nothing (${describe(plan.result)})`;
+    return {
+      ...stop(what, what),
+      records: [{ ...base, reason: what, error: what, expected: forRecord(expected) }],
+    };
   }
   if (plan.expected && fileGetters.has(plan.expected.type) && (expected === undefined || expected === null)) {
     const what = `expected file is missing from the task (${describe(plan.expected)})`;
-    return { ...stop(what, what), records: [{ ...base, reason: what, error: what, result: forRecord(result) }] };
+    return {
+      ...stop(what, what),
+      records: [{ ...base, reason: what, error: what, result: forRecord(result) }],
+    };
   }
   return gradeMetric(plan.metric, result, expected, plan.options, ctx, plan.pointer, base);
 }
 
-async function gradeMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, pointer: string, base: Partial<MetricRecord>): Promise<Graded> {
-  const record: MetricRecord = { ...base, metric: name, score: 0, result: forRecord(result), expected: forRecord(expected), pointer };
+async function gradeMetric(
+  name: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: PlanContext,
+  pointer: string,
+  base: Partial<MetricRecord>,
+): Promise<Graded> {
+  const record: MetricRecord = {
+    ...base,
+    metric: name,
+    score: 0,
+    result: forRecord(result),
+    expected: forRecord(expected),
+    pointer,
+  };
   try {
     return await withSharedReads(() => gradeBoth(name, result, expected, options, ctx, record));
   } catch (e) {
     const accounts = e instanceof NeedsAccountError ? [e.service] : [];
-    const msg = e instanceof NeedsAccountError ? e.message : `${pointer}: metric ${name} failed: ${(e as Error).message}`;
-    return { outcome: { score: 0, reason: msg }, records: [{ ...record, reason: msg, error: msg }], errors: [msg], accounts };
+    const msg =
+      e instanceof NeedsAccountError
+        ? e.message
+        : `${pointer}: metric ${name} failed: ${(e as Error).message}`;
+    return {
+      outcome: { score: 0, reason: msg },
+      records: [{ ...record, reason: msg, error: msg }],
+      errors: [msg],
+      accounts,
+    };
   }
 }
 
 /** The faithful metric of the profile and, when it has a variant there, the robust one beside it. */
-async function gradeBoth(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext, record: MetricRecord): Promise<Graded> {
+async function gradeBoth(
+  name: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: PlanContext,
+  record: MetricRecord,
+): Promise<Graded> {
   const robust = metrics.require(name);
   const faithful = variantOf(name, ctx.profile);
   // The second opinion starts at once: both only read their inputs, so their file reads overlap.
-  const second = faithful && ctx.secondOpinion ? secondOpinionOf(robust, result, expected, options, ctx) : undefined;
+  const second =
+    faithful && ctx.secondOpinion ? secondOpinionOf(robust, result, expected, options, ctx) : undefined;
   const outcome = clamp(await (faithful ?? robust)(result, expected, options, ctx));
-  const graded: Graded = { outcome, records: [{ ...record, score: outcome.score, reason: outcome.reason }], errors: [], accounts: [] };
+  const graded: Graded = {
+    outcome,
+    records: [{ ...record, score: outcome.score, reason: outcome.reason }],
+    errors: [],
+    accounts: [],
+  };
   if (second) await addSecondOpinion(graded.records[0], await second, name, result, expected, options);
   return graded;
 }
@@ -203,7 +307,13 @@ function clamp(o: MetricOutcome): MetricOutcome {
 const shown = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
 /** The robust metric's outcome on the same inputs; undefined when it throws (it then gives no opinion). */
-async function secondOpinionOf(robust: Metric, result: unknown, expected: unknown, options: Record<string, unknown>, ctx: PlanContext): Promise<MetricOutcome | undefined> {
+async function secondOpinionOf(
+  robust: Metric,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: PlanContext,
+): Promise<MetricOutcome | undefined> {
   try {
     return clamp(await robust(result, expected, options, ctx));
   } catch {
@@ -215,7 +325,14 @@ async function secondOpinionOf(robust: Metric, result: unknown, expected: unknow
  * The second opinion: when the robust metric scores otherwise than the faithful one, the record carries both
  * and a brittle-evaluator flag naming the difference (the variant's `diagnose`).
  */
-async function addSecondOpinion(record: MetricRecord, second: MetricOutcome | undefined, name: string, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<void> {
+async function addSecondOpinion(
+  record: MetricRecord,
+  second: MetricOutcome | undefined,
+  name: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<void> {
   if (!second || second.score === record.score) return;
   record.secondOpinion = second;
   let what: string | undefined;
@@ -238,9 +355,15 @@ async function addSecondOpinion(record: MetricRecord, second: MetricOutcome | un
  */
 export async function gradeTask(task: Task, options: GradeOptions): Promise<RuleVerdict> {
   const profile = profileOf(task, options.profile);
-  const ctx: GradeOptions & PlanContext = { ...options, profile, secondOpinion: options.secondOpinion !== false };
+  const ctx: GradeOptions & PlanContext = {
+    ...options,
+    profile,
+    secondOpinion: options.secondOpinion !== false,
+  };
   const verdict = await gradeUnder(task, ctx);
-  const brittle = verdict.metrics.filter((m) => m.brittle).map((m) => `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.brittle}`);
+  const brittle = verdict.metrics
+    .filter((m) => m.brittle)
+    .map((m) => `${m.metric}${m.pointer ? ` (${m.pointer})` : ''}: ${m.brittle}`);
   return { ...verdict, profile, ...(brittle.length ? { brittle } : {}) };
 }
 
@@ -249,7 +372,9 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
   const last = ctx.lastAction?.toUpperCase();
   if (task.infeasible) {
     const score = last === 'FAIL' ? 1 : 0;
-    const reason = score ? 'infeasible task and the agent answered FAIL' : `infeasible task but the agent's last action was ${last ?? 'none'}, not FAIL`;
+    const reason = score
+      ? 'infeasible task and the agent answered FAIL'
+      : `infeasible task but the agent's last action was ${last ?? 'none'}, not FAIL`;
     return { kind: 'rule', score, metrics: [{ metric: 'infeasible', score, reason }], reason, at: at() };
   }
   if (last === 'FAIL') {
@@ -258,7 +383,8 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
   }
   const notes: string[] = [];
   if (task.postSetup.length) {
-    if (!ctx.runPostSetup) notes.push(`postconfig (${task.postSetup.length} steps) was not run: no runner given`);
+    if (!ctx.runPostSetup)
+      notes.push(`postconfig (${task.postSetup.length} steps) was not run: no runner given`);
     else {
       try {
         const saved = await watchSave(ctx.env, task);
@@ -268,7 +394,15 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
       } catch (e) {
         if (e instanceof NeedsAccountError) {
           const error = `postconfig: ${e.message}`;
-          return { kind: 'rule', score: 0, metrics: [], error, reason: error, needsAccount: [e.service], at: at() };
+          return {
+            kind: 'rule',
+            score: 0,
+            metrics: [],
+            error,
+            reason: error,
+            needsAccount: [e.service],
+            at: at(),
+          };
         }
         throw new PostconfigError(`postconfig failed: ${(e as Error).message}`, { cause: e });
       }
@@ -290,10 +424,15 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
     errors.push(...graded.errors);
     graded.accounts.forEach((a) => accounts.add(a));
   }
-  const score = combineScores(outcomes.map((o) => o.score), task.conj);
+  const score = combineScores(
+    outcomes.map((o) => o.score),
+    task.conj,
+  );
   const failing = outcomes.map((o, i) => ({ o, check: task.checks[i] })).filter(({ o }) => o.score < 1);
   const reason = [
-    outcomes.length === 1 ? outcomes[0].reason : `${task.conj} of ${outcomes.length} checks = ${score.toFixed(3)}${failing.length ? `; below 1: ${failing.map(({ o, check }) => `${check.metric} (${o.reason})`).join('; ')}` : ''}`,
+    outcomes.length === 1
+      ? outcomes[0].reason
+      : `${task.conj} of ${outcomes.length} checks = ${score.toFixed(3)}${failing.length ? `; below 1: ${failing.map(({ o, check }) => `${check.metric} (${o.reason})`).join('; ')}` : ''}`,
     ...notes,
   ].join('; ');
   return {
@@ -309,6 +448,8 @@ async function gradeUnder(task: Task, ctx: GradeOptions & PlanContext): Promise<
 }
 
 /** The runner's grading part under a profile override (`--grading-profile`): pass as `parts` of a run. */
-export function gradingUnder(profile: GradingProfile | undefined): { grade?: (task: Task, ctx: GradeOptions) => Promise<RuleVerdict> } {
+export function gradingUnder(profile: GradingProfile | undefined): {
+  grade?: (task: Task, ctx: GradeOptions) => Promise<RuleVerdict>;
+} {
   return profile ? { grade: (task, ctx) => gradeTask(task, { ...ctx, profile }) } : {};
 }

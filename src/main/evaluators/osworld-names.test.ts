@@ -28,7 +28,9 @@ const osworldMetrics = `
     is_expected_search_query is_expected_tabs is_extension_installed is_first_line_centered is_in_list
     is_in_vm_clickboard is_shortcut_on_desktop is_utc_0 is_vlc_fullscreen is_vlc_playing is_vlc_recordings_folder
     match_in_list run_sqlite3
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 const osworldGetters = `
     accessibility_tree active_tab_html_parse active_tab_url_parse audio_in_slide background_image_in_slide
@@ -39,7 +41,9 @@ const osworldGetters = `
     open_tabs_info page_info pdf_from_url profile_name rule_relativeTime shortcuts_on_desktop url_dashPart
     url_path_parse vlc_config vlc_playing_info vm_command_error vm_screen_size vm_terminal_output vm_wallpaper
     vm_window_size vscode_config
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 describe("OSWorld's metric and getter names", () => {
   it('registers every metric with its family', () => {

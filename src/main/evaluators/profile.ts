@@ -28,7 +28,11 @@ export interface MetricVariants {
   spider2v?: Metric;
   osworld?: Metric;
   native?: Metric;
-  diagnose?: (result: unknown, expected: unknown, options: Record<string, unknown>) => Promise<string | undefined>;
+  diagnose?: (
+    result: unknown,
+    expected: unknown,
+    options: Record<string, unknown>,
+  ) => Promise<string | undefined>;
 }
 
 export const variants = new Registry<MetricVariants>('metric variants');
@@ -54,7 +58,9 @@ export function registerDeparture(d: Departure): void {
 }
 
 export function departures(): Departure[] {
-  return [...departureList].sort((a, b) => a.metric.localeCompare(b.metric) || a.profile.localeCompare(b.profile));
+  return [...departureList].sort(
+    (a, b) => a.metric.localeCompare(b.metric) || a.profile.localeCompare(b.profile),
+  );
 }
 
 /** The faithful variant of `name` under `profile`, when it differs from the robust metric. */

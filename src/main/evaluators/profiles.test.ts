@@ -36,14 +36,22 @@ interface Case {
 const gold = 'region,total\nEast,10\nWest,5\n';
 
 const csvCases: Case[] = [
-  { name: 'identical files', result: gold, expected: gold, upstream: { spider2v: 1, osworld: 1, native: 1 }, robust: 1, because: 'equal lines, equal frames' },
+  {
+    name: 'identical files',
+    result: gold,
+    expected: gold,
+    upstream: { spider2v: 1, osworld: 1, native: 1 },
+    robust: 1,
+    because: 'equal lines, equal frames',
+  },
   {
     name: 'cells quoted while the gold is unquoted',
     result: '"region","total"\n"East","10"\n"West","5"\n',
     expected: gold,
     upstream: { spider2v: 0, osworld: 0, native: 1 },
     robust: 1,
-    because: 'Spider2-V/OSWorld compare raw text lines (quotes are characters); pandas read_csv drops quotes and infers 10 as int64',
+    because:
+      'Spider2-V/OSWorld compare raw text lines (quotes are characters); pandas read_csv drops quotes and infers 10 as int64',
     flag: 'quoted cells',
   },
   {
@@ -70,7 +78,8 @@ const csvCases: Case[] = [
     expected: gold,
     upstream: { spider2v: 0, osworld: 0, native: 1 },
     robust: 1,
-    because: "open() with utf-8 keeps U+FEFF in the first line (OSWorld tries 'utf-8' before 'utf-8-sig'); read_csv skips the mark",
+    because:
+      "open() with utf-8 keeps U+FEFF in the first line (OSWorld tries 'utf-8' before 'utf-8-sig'); read_csv skips the mark",
     flag: 'byte-order mark',
   },
   {
@@ -80,7 +89,8 @@ const csvCases: Case[] = [
     options: { strict: false },
     upstream: { spider2v: 0, osworld: 0, native: 0 },
     robust: 1,
-    because: "strict: false applies str.strip to whole lines, not cells; native strips string cells but not the header ' total'",
+    because:
+      "strict: false applies str.strip to whole lines, not cells; native strips string cells but not the header ' total'",
     flag: 'space after comma (strict: false strips lines, not cells)',
   },
   {
@@ -98,7 +108,8 @@ const csvCases: Case[] = [
     options: { ignore_order: true },
     upstream: { spider2v: 1, osworld: 0, native: 0 },
     robust: 1,
-    because: "Spider2-V sorts all lines (header too); OSWorld's compare_csv has no ignore_order; pandas takes 'West,5' as the header",
+    because:
+      "Spider2-V sorts all lines (header too); OSWorld's compare_csv has no ignore_order; pandas takes 'West,5' as the header",
     flag: 'row order',
   },
   {
@@ -133,7 +144,8 @@ const csvCases: Case[] = [
     expected: 'city\nMálaga\n',
     upstream: { spider2v: 0, osworld: 1, native: 0 },
     robust: 0,
-    because: "Spider2-V's open() fails on invalid UTF-8; OSWorld falls back to latin-1; pandas read_csv raises UnicodeDecodeError",
+    because:
+      "Spider2-V's open() fails on invalid UTF-8; OSWorld falls back to latin-1; pandas read_csv raises UnicodeDecodeError",
     flag: 'text encoding (not UTF-8)',
   },
 ];
@@ -173,11 +185,27 @@ async function xlsx(rows: (string | number | null)[][]): Promise<string> {
 
 describe('compare_table sheet_data under each grading profile', () => {
   const rules = { rules: [{ type: 'sheet_data', sheet_idx0: 0, sheet_idx1: 'EI0' }] };
-  const cases: { name: string; result: (string | number | null)[][]; expected: (string | number | null)[][]; upstream: Record<GradingProfile, number>; robust: number; because: string; flag?: string }[] = [
+  const cases: {
+    name: string;
+    result: (string | number | null)[][];
+    expected: (string | number | null)[][];
+    upstream: Record<GradingProfile, number>;
+    robust: number;
+    because: string;
+    flag?: string;
+  }[] = [
     {
       name: "numbers stored as text ('1' vs 1)",
-      result: [['id', 'n'], ['a', '1'], ['b', '2']],
-      expected: [['id', 'n'], ['a', 1], ['b', 2]],
+      result: [
+        ['id', 'n'],
+        ['a', '1'],
+        ['b', '2'],
+      ],
+      expected: [
+        ['id', 'n'],
+        ['a', 1],
+        ['b', 2],
+      ],
       upstream: { spider2v: 1, osworld: 1, native: 0 },
       robust: 0,
       because: "pd.read_excel's parser infers a column of numeric text as int64",
@@ -201,8 +229,14 @@ describe('compare_table sheet_data under each grading profile', () => {
     },
     {
       name: 'identical sheets',
-      result: [['id', 'n'], ['a', 1.25]],
-      expected: [['id', 'n'], ['a', 1.25]],
+      result: [
+        ['id', 'n'],
+        ['a', 1.25],
+      ],
+      expected: [
+        ['id', 'n'],
+        ['a', 1.25],
+      ],
       upstream: { spider2v: 1, osworld: 1, native: 1 },
       robust: 1,
       because: 'equal frames',
@@ -211,7 +245,13 @@ describe('compare_table sheet_data under each grading profile', () => {
   for (const c of cases) {
     for (const profile of ['spider2v', 'osworld'] as GradingProfile[]) {
       it(`${c.name} → ${profile} ${c.upstream[profile]} (${c.because})`, async () => {
-        const trial = await tryMetric('compare_table', await xlsx(c.result), await xlsx(c.expected), rules, profile);
+        const trial = await tryMetric(
+          'compare_table',
+          await xlsx(c.result),
+          await xlsx(c.expected),
+          rules,
+          profile,
+        );
         expect(trial.score, trial.reason).toBe(c.upstream[profile]);
         expect(trial.second_opinion.score, trial.second_opinion.reason).toBe(c.robust);
         if (c.upstream[profile] === c.robust) expect(trial.brittle).toBeUndefined();
@@ -221,7 +261,13 @@ describe('compare_table sheet_data under each grading profile', () => {
   }
   it('the native profile has no compare_table of its own: the robust metric is faithful there', async () => {
     expect(variants.get('compare_table')?.native).toBeUndefined();
-    const trial = await tryMetric('compare_table', await xlsx(cases[0].result), await xlsx(cases[0].expected), rules, 'native');
+    const trial = await tryMetric(
+      'compare_table',
+      await xlsx(cases[0].result),
+      await xlsx(cases[0].expected),
+      rules,
+      'native',
+    );
     expect(trial.score).toBe(0);
     expect(trial.brittle).toBeUndefined();
   });
@@ -230,22 +276,46 @@ describe('compare_table sheet_data under each grading profile', () => {
 describe('compare_text_file under each grading profile', () => {
   for (const profile of profiles) {
     it(`a byte-order mark on the result only → ${profile} 0, robust 1 (Python's utf-8 codec keeps U+FEFF)`, async () => {
-      const trial = await tryMetric('compare_text_file', file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hello\n')]), 'txt'), file('hello\n', 'txt'), {}, profile);
+      const trial = await tryMetric(
+        'compare_text_file',
+        file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('hello\n')]), 'txt'),
+        file('hello\n', 'txt'),
+        {},
+        profile,
+      );
       expect(trial.score).toBe(0);
       expect(trial.second_opinion.score).toBe(1);
       expect(trial.brittle).toBe('byte-order mark: faithful 0, robust 1');
     });
     it(`ignore_blanks with a byte-order mark → ${profile} 0, robust 1 (Python's strip and \\s do not take U+FEFF; JavaScript's do)`, async () => {
-      const trial = await tryMetric('compare_text_file', file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a  b\n')]), 'txt'), file('a b', 'txt'), { ignore_blanks: true }, profile);
+      const trial = await tryMetric(
+        'compare_text_file',
+        file(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a  b\n')]), 'txt'),
+        file('a b', 'txt'),
+        { ignore_blanks: true },
+        profile,
+      );
       expect(trial.score).toBe(0);
       expect(trial.second_opinion.score).toBe(1);
     });
     it(`ignore_blanks with tabs, newlines and runs of spaces → ${profile} 1`, async () => {
-      const trial = await tryMetric('compare_text_file', file('  a\t b\n\nc  \n', 'txt'), file('a b c', 'txt'), { ignore_blanks: true }, profile);
+      const trial = await tryMetric(
+        'compare_text_file',
+        file('  a\t b\n\nc  \n', 'txt'),
+        file('a b c', 'txt'),
+        { ignore_blanks: true },
+        profile,
+      );
       expect(trial.score).toBe(1);
     });
     it(`CRLF against LF → ${profile} 1 (universal newlines)`, async () => {
-      const trial = await tryMetric('compare_text_file', file('a\r\nb\r\n', 'txt'), file('a\nb\n', 'txt'), {}, profile);
+      const trial = await tryMetric(
+        'compare_text_file',
+        file('a\r\nb\r\n', 'txt'),
+        file('a\nb\n', 'txt'),
+        {},
+        profile,
+      );
       expect(trial.score).toBe(1);
       expect(trial.brittle).toBeUndefined();
     });
@@ -266,9 +336,35 @@ describe('departures', () => {
 });
 
 describe('list metrics under the Spider2-V / OSWorld profiles', () => {
-  const literal: { name: string; result: unknown; expected: unknown; options: Record<string, unknown>; upstream: number; robust: number; because: string; flag?: string }[] = [
-    { name: 'lists in another order with ignore_order', result: ['b', 'a'], expected: ['a', 'b'], options: { type: 'list', ignore_order: true }, upstream: 0, robust: 1, because: 'upstream literal_match has no ignore_order: list equality in order', flag: 'ignore_order (not an upstream option)' },
-    { name: 'numbers against strings', result: [1, 2], expected: ['1', '2'], options: { type: 'list' }, upstream: 1, robust: 1, because: 'both sides go through str()' },
+  const literal: {
+    name: string;
+    result: unknown;
+    expected: unknown;
+    options: Record<string, unknown>;
+    upstream: number;
+    robust: number;
+    because: string;
+    flag?: string;
+  }[] = [
+    {
+      name: 'lists in another order with ignore_order',
+      result: ['b', 'a'],
+      expected: ['a', 'b'],
+      options: { type: 'list', ignore_order: true },
+      upstream: 0,
+      robust: 1,
+      because: 'upstream literal_match has no ignore_order: list equality in order',
+      flag: 'ignore_order (not an upstream option)',
+    },
+    {
+      name: 'numbers against strings',
+      result: [1, 2],
+      expected: ['1', '2'],
+      options: { type: 'list' },
+      upstream: 1,
+      robust: 1,
+      because: 'both sides go through str()',
+    },
   ];
   for (const c of literal) {
     for (const profile of ['spider2v', 'osworld'] as GradingProfile[]) {
@@ -276,34 +372,63 @@ describe('list metrics under the Spider2-V / OSWorld profiles', () => {
         const trial = await tryMetric('literal_match', c.result, c.expected, c.options, profile);
         expect(trial.score).toBe(c.upstream);
         expect(trial.second_opinion.score).toBe(c.robust);
-        expect(trial.brittle).toBe(c.upstream === c.robust ? undefined : `${c.flag}: faithful ${c.upstream}, robust ${c.robust}`);
+        expect(trial.brittle).toBe(
+          c.upstream === c.robust ? undefined : `${c.flag}: faithful ${c.upstream}, robust ${c.robust}`,
+        );
       });
     }
   }
-  it("is_not_in_list: exclude given as a list while a name is present → spider2v 1, robust 0 (upstream tests `list not in result`)", async () => {
+  it('is_not_in_list: exclude given as a list while a name is present → spider2v 1, robust 0 (upstream tests `list not in result`)', async () => {
     const trial = await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: ['tmp'] }, {}, 'spider2v');
     expect(trial.score).toBe(1);
     expect(trial.second_opinion.score).toBe(0);
-    expect(trial.brittle).toBe('exclude given as a list (upstream tests the list as one element): faithful 1, robust 0');
+    expect(trial.brittle).toBe(
+      'exclude given as a list (upstream tests the list as one element): faithful 1, robust 0',
+    );
   });
   it('compare_script_logs with empty rules → native 0 (the evaluator refuses an empty rule set), robust 1', async () => {
     const trial = await tryMetric('compare_script_logs', 'kernel ok', {}, {}, 'native');
     expect(trial.score).toBe(0);
     expect(trial.second_opinion.score).toBe(1);
     expect(trial.brittle).toBe('empty rules: faithful 0, robust 1');
-    expect((await tryMetric('compare_script_logs', 'kernel ok', { include: ['ok'] }, {}, 'native')).score).toBe(1);
+    expect(
+      (await tryMetric('compare_script_logs', 'kernel ok', { include: ['ok'] }, {}, 'native')).score,
+    ).toBe(1);
   });
   it('is_not_in_list: a single name present → 0 under every profile', async () => {
-    for (const profile of profiles) expect((await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: 'tmp' }, {}, profile)).score).toBe(0);
+    for (const profile of profiles)
+      expect(
+        (await tryMetric('is_not_in_list', ['sales', 'tmp'], { exclude: 'tmp' }, {}, profile)).score,
+      ).toBe(0);
   });
 });
 
 describe('notebook metrics under the Spider2-V and native profiles', () => {
-  const nb = (cells: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5, ...extra });
-  const code = (source: string | string[], outputs: unknown[], count: number | null = 1, more: Record<string, unknown> = {}) => ({ cell_type: 'code', source, outputs, execution_count: count, metadata: {}, ...more });
+  const nb = (cells: unknown[], extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5, ...extra });
+  const code = (
+    source: string | string[],
+    outputs: unknown[],
+    count: number | null = 1,
+    more: Record<string, unknown> = {},
+  ) => ({ cell_type: 'code', source, outputs, execution_count: count, metadata: {}, ...more });
   const out = (text: string | string[], name = 'stdout') => ({ output_type: 'stream', name, text });
-  const result = (plain: string, count: number) => ({ output_type: 'execute_result', data: { 'text/plain': plain }, metadata: {}, execution_count: count });
-  const cases: { metric: string; name: string; result: string; expected: string; upstream: Partial<Record<GradingProfile, number>>; robust: number; because: string; flag?: string }[] = [
+  const result = (plain: string, count: number) => ({
+    output_type: 'execute_result',
+    data: { 'text/plain': plain },
+    metadata: {},
+    execution_count: count,
+  });
+  const cases: {
+    metric: string;
+    name: string;
+    result: string;
+    expected: string;
+    upstream: Partial<Record<GradingProfile, number>>;
+    robust: number;
+    because: string;
+    flag?: string;
+  }[] = [
     {
       metric: 'compare_notebook_outputs',
       name: 'the same output with another execution count',
@@ -311,7 +436,8 @@ describe('notebook metrics under the Spider2-V and native profiles', () => {
       expected: nb([code('1+1', [result('2', 1)], 1)]),
       upstream: { spider2v: 0, native: 1 },
       robust: 1,
-      because: 'Spider2-V compares output dicts whole (execution_count included); native compares text/plain only',
+      because:
+        'Spider2-V compares output dicts whole (execution_count included); native compares text/plain only',
       flag: 'execution counts',
     },
     {
@@ -340,7 +466,7 @@ describe('notebook metrics under the Spider2-V and native profiles', () => {
       expected: nb([code('print(1)', [])]),
       upstream: { spider2v: 0, native: 1 },
       robust: 0,
-      because: "native compares source.strip(); Spider2-V compares sources exactly",
+      because: 'native compares source.strip(); Spider2-V compares sources exactly',
       flag: 'whitespace around a cell source',
     },
     {
@@ -372,7 +498,9 @@ describe('notebook metrics under the Spider2-V and native profiles', () => {
         const trial = await tryMetric(c.metric, r, e, {}, profile);
         expect(trial.score, trial.reason).toBe(want);
         expect(trial.second_opinion.score, trial.second_opinion.reason).toBe(c.robust);
-        expect(trial.brittle).toBe(want === c.robust ? undefined : `${c.flag}: faithful ${want}, robust ${c.robust}`);
+        expect(trial.brittle).toBe(
+          want === c.robust ? undefined : `${c.flag}: faithful ${want}, robust ${c.robust}`,
+        );
       });
     }
   }
@@ -384,11 +512,22 @@ describe('compare_jupyterlab_images under the native profile', () => {
     const raw = Buffer.alloc(40 * 40 * 3, 255);
     for (let y = 0; y < 40; y++) for (let x = 0; x < 20; x++) raw.set(left, (y * 40 + x) * 3);
     const path = join(tmp.dir, `i${n++}.png`);
-    await (await import('sharp')).default(raw, { raw: { width: 40, height: 40, channels: 3 } }).png().toFile(path);
+    await (
+      await import('sharp')
+    )
+      .default(raw, { raw: { width: 40, height: 40, channels: 3 } })
+      .png()
+      .toFile(path);
     return path;
   }
   it('red where the gold has blue → native 0 (grayscale histograms differ), robust 1 (green channels agree)', async () => {
-    const trial = await tryMetric('compare_jupyterlab_images', await png([255, 0, 0]), await png([0, 0, 255]), {}, 'native');
+    const trial = await tryMetric(
+      'compare_jupyterlab_images',
+      await png([255, 0, 0]),
+      await png([0, 0, 255]),
+      {},
+      'native',
+    );
     expect(trial.score, trial.reason).toBe(0);
     expect(trial.second_opinion.score).toBe(1);
     expect(trial.brittle).toMatch(/^histogram channel and threshold .*: faithful 0, robust 1$/);
@@ -408,9 +547,32 @@ describe('getter variants', () => {
     getters.register('test_answer', async () => 'default');
     getterVariants.register('test_answer', { osworld: async () => 'osworld' });
     const task = {
-      id: 't', shape: 'spider2v', file: '/t.json', dir: '/', domain: 'd', app: 'a', instruction: '', source: [], relatedApps: [], tags: [],
-      needsAccount: [], needsProxy: false, setup: [], postSetup: [], conj: 'and', infeasible: false, raw: {},
-      checks: [{ metric: 'exact_match', result: { type: 'test_answer' }, expected: { type: 'rule', rules: { expected: 'osworld' } }, options: {}, pointer: '/evaluator' }],
+      id: 't',
+      shape: 'spider2v',
+      file: '/t.json',
+      dir: '/',
+      domain: 'd',
+      app: 'a',
+      instruction: '',
+      source: [],
+      relatedApps: [],
+      tags: [],
+      needsAccount: [],
+      needsProxy: false,
+      setup: [],
+      postSetup: [],
+      conj: 'and',
+      infeasible: false,
+      raw: {},
+      checks: [
+        {
+          metric: 'exact_match',
+          result: { type: 'test_answer' },
+          expected: { type: 'rule', rules: { expected: 'osworld' } },
+          options: {},
+          pointer: '/evaluator',
+        },
+      ],
     } as unknown as import('../../shared/task').Task;
     const ctx = { env: {} as never, task, cacheDir: tmp.dir, lastAction: 'DONE' };
     expect((await gradeTask(task, ctx)).score).toBe(0);

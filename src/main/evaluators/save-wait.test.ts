@@ -6,11 +6,27 @@ import { postconfigSaves, resultFiles, watchSave } from './save-wait';
 
 const save: SetupStep = {
   func: 'execute',
-  args: { command: ['python', '-c', "import pyautogui; import time; pyautogui.hotkey('ctrl', 's'); time.sleep(0.5);"] },
+  args: {
+    command: [
+      'python',
+      '-c',
+      "import pyautogui; import time; pyautogui.hotkey('ctrl', 's'); time.sleep(0.5);",
+    ],
+  },
   pointer: '/evaluator/postconfig/1',
 };
 const task = (post: SetupStep[]): Task =>
-  ({ postSetup: post, checks: [{ metric: 'compare_table', result: { type: 'vm_file', path: '/home/user/a.xlsx', dest: 'a.xlsx' }, options: {}, pointer: '/evaluator' }] }) as unknown as Task;
+  ({
+    postSetup: post,
+    checks: [
+      {
+        metric: 'compare_table',
+        result: { type: 'vm_file', path: '/home/user/a.xlsx', dest: 'a.xlsx' },
+        options: {},
+        pointer: '/evaluator',
+      },
+    ],
+  }) as unknown as Task;
 
 describe('waiting for the postconfig to save', () => {
   let env: ShellEnvironment;
@@ -22,7 +38,11 @@ describe('waiting for the postconfig to save', () => {
 
   it('knows a Ctrl+S postconfig and the files the checks read', () => {
     expect(postconfigSaves([save])).toBe(true);
-    expect(postconfigSaves([{ ...save, args: { command: 'python -c "import pyautogui; pyautogui.hotkey(\'ctrl\', \'a\')"' } }])).toBe(false);
+    expect(
+      postconfigSaves([
+        { ...save, args: { command: "python -c \"import pyautogui; pyautogui.hotkey('ctrl', 'a')\"" } },
+      ]),
+    ).toBe(false);
     expect(postconfigSaves([{ func: 'sleep', args: { seconds: 1 }, pointer: '/p/0' }])).toBe(false);
     expect(resultFiles(task([save]))).toEqual(['/home/user/a.xlsx']);
   });

@@ -13,10 +13,19 @@ const POLL_MS = 100;
 export function postconfigSaves(steps: SetupStep[]): boolean {
   return steps.some((s) => {
     const command = s.args.command;
-    if (typeof command !== 'string' && !(Array.isArray(command) && command.every((c) => typeof c === 'string'))) return false;
+    if (
+      typeof command !== 'string' &&
+      !(Array.isArray(command) && command.every((c) => typeof c === 'string'))
+    )
+      return false;
     const code = pyautoguiCodeOfCommand(command as string | string[]);
     const parsed = code === undefined ? undefined : actionsOfPyautoguiCode(code);
-    return !!parsed?.ok && parsed.actions.some((a) => a.type === 'hotkey' && a.keys.map((k) => k.toLowerCase()).join('+') === 'ctrl+s');
+    return (
+      !!parsed?.ok &&
+      parsed.actions.some(
+        (a) => a.type === 'hotkey' && a.keys.map((k) => k.toLowerCase()).join('+') === 'ctrl+s',
+      )
+    );
   });
 }
 
@@ -60,7 +69,8 @@ export async function watchSave(env: Environment, task: Task): Promise<() => Pro
       const now = await stamps(env, [...before.keys()]);
       const unchanged = [...before].filter(([p, s]) => now.get(p) === s).map(([p]) => p);
       if (!unchanged.length) return undefined;
-      if (Date.now() - t0 >= SAVE_WAIT_MS) return `the postconfig's Ctrl+S did not write ${unchanged.join(', ')} within ${SAVE_WAIT_MS / 1000} s after its steps (graded as it was)`;
+      if (Date.now() - t0 >= SAVE_WAIT_MS)
+        return `the postconfig's Ctrl+S did not write ${unchanged.join(', ')} within ${SAVE_WAIT_MS / 1000} s after its steps (graded as it was)`;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   };

@@ -17,7 +17,8 @@ function examplesFolder(task: Task): string {
 
 /** The host path of a task file named in a task; throws when it escapes the task set. */
 export function taskFilePath(task: Task, name: string): string {
-  if (isAbsolute(name)) throw new Error(`${task.file}: '${name}' is absolute; task files are named relative to the task`);
+  if (isAbsolute(name))
+    throw new Error(`${task.file}: '${name}' is absolute; task files are named relative to the task`);
   let root: string;
   let path: string;
   if (upstreamPrefix.test(name)) {
@@ -43,4 +44,3 @@ export function safeFileName(dest: string | undefined, fallback: string): string
   const clean = base.replace(/[^\w.\-+@]/g, '_').replace(/^\.+/, '');
   return clean || fallback;
 }
-

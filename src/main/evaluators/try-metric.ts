@@ -19,7 +19,12 @@ export interface MetricTrial {
 /** Metrics here read only their inputs; one that needs an environment fails with its own message. */
 const noEnvironment = {} as GradingContext;
 
-async function run(metric: Metric, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function run(
+  metric: Metric,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   try {
     return await metric(result, expected, options, noEnvironment);
   } catch (e) {
@@ -30,18 +35,38 @@ async function run(metric: Metric, result: unknown, expected: unknown, options: 
 const shown = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(3));
 
 /** Runs `name` under `profile` (faithful) and its robust variant; throws for an unknown metric name. */
-export function tryMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, profile: GradingProfile): Promise<MetricTrial> {
+export function tryMetric(
+  name: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  profile: GradingProfile,
+): Promise<MetricTrial> {
   return withSharedReads(() => trial(name, result, expected, options, profile));
 }
 
-async function trial(name: string, result: unknown, expected: unknown, options: Record<string, unknown>, profile: GradingProfile): Promise<MetricTrial> {
+async function trial(
+  name: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  profile: GradingProfile,
+): Promise<MetricTrial> {
   const robust = metrics.require(name);
   const faithful = variantOf(name, profile);
   const first = await run(faithful ?? robust, result, expected, options);
   const second = faithful ? await run(robust, result, expected, options) : first;
-  const trial: MetricTrial = { score: first.score, reason: first.reason, profile, second_opinion: { score: second.score, reason: second.reason } };
+  const trial: MetricTrial = {
+    score: first.score,
+    reason: first.reason,
+    profile,
+    second_opinion: { score: second.score, reason: second.reason },
+  };
   if (second.score !== first.score) {
-    const what = await variants.get(name)?.diagnose?.(result, expected, options).catch(() => undefined);
+    const what = await variants
+      .get(name)
+      ?.diagnose?.(result, expected, options)
+      .catch(() => undefined);
     trial.brittle = `${what ?? name}: faithful ${shown(first.score)}, robust ${shown(second.score)}`;
   }
   return trial;

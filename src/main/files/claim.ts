@@ -43,7 +43,8 @@ async function readBody(file: string): Promise<{ text: string; body?: ClaimBody 
   }
   try {
     const v = JSON.parse(text) as Partial<ClaimBody>;
-    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.nonce === 'string') return { text, body: v as ClaimBody };
+    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.nonce === 'string')
+      return { text, body: v as ClaimBody };
   } catch {
     // half written: judged by its age below
   }
@@ -52,7 +53,8 @@ async function readBody(file: string): Promise<{ text: string; body?: ClaimBody 
 
 /** Whether a claim's owner is gone: a dead pid on this host, or a claim never written and left for long. */
 async function isStale(file: string, seen: { text: string; body?: ClaimBody }): Promise<boolean> {
-  if (seen.body) return seen.body.host === hostname() && seen.body.pid !== process.pid && !processAlive(seen.body.pid);
+  if (seen.body)
+    return seen.body.host === hostname() && seen.body.pid !== process.pid && !processAlive(seen.body.pid);
   const s = await stat(file).catch(() => undefined);
   return !!s && Date.now() - s.mtimeMs > HALF_WRITTEN_MS;
 }
@@ -87,7 +89,12 @@ export interface ClaimOptions {
  * Runs `fn` holding the claim on `id` in `dir` (created if needed); waits while another live holder has it.
  * `id` must already be a safe file name (the router checks it).
  */
-export async function withClaim<T>(dir: string, id: string, fn: () => Promise<T>, options: ClaimOptions = {}): Promise<T> {
+export async function withClaim<T>(
+  dir: string,
+  id: string,
+  fn: () => Promise<T>,
+  options: ClaimOptions = {},
+): Promise<T> {
   const waitMs = options.waitMs ?? WAIT_MS;
   const folder = join(dir, CLAIMS_DIR);
   const file = join(folder, `${id}.lock`);

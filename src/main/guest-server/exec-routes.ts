@@ -31,7 +31,8 @@ export function commandOf(body: Record<string, unknown>): Command {
       const argv = shlexSplit(command).map(expandTilde);
       if (argv.length) return { argv };
     } catch (e) {
-      if (e instanceof ShlexError) throw new HttpError(400, { status: 'error', message: `cannot split the command: ${e.message}` });
+      if (e instanceof ShlexError)
+        throw new HttpError(400, { status: 'error', message: `cannot split the command: ${e.message}` });
       throw e;
     }
   }
@@ -39,7 +40,10 @@ export function commandOf(body: Record<string, unknown>): Command {
     const argv = (command as string[]).map(expandTilde);
     return shell === true ? { script: argv.join(' ') } : { argv };
   }
-  throw new HttpError(400, { status: 'error', message: "'command' must be a non-empty string or list of strings" });
+  throw new HttpError(400, {
+    status: 'error',
+    message: "'command' must be a non-empty string or list of strings",
+  });
 }
 
 interface ExecOutcome {
@@ -60,13 +64,25 @@ export async function execute(guest: Guest, env: LocalEnvironment, cmd: Command)
 }
 
 async function runCommand(env: LocalEnvironment, cmd: Command, timeoutMs: number): Promise<CommandResult> {
-  const r = cmd.script !== undefined ? await env.run(cmd.script, { shell: true, timeoutMs }) : await env.run(cmd.argv!, { shell: false, timeoutMs });
-  if (r.timedOut) throw new HttpError(500, { status: 'error', message: `the command timed out after ${Math.round(timeoutMs / 1000)} s` });
-  if (cmd.argv && r.exitCode === 127 && r.stderr.startsWith('cannot run ')) throw new HttpError(500, { status: 'error', message: r.stderr });
+  const r =
+    cmd.script !== undefined
+      ? await env.run(cmd.script, { shell: true, timeoutMs })
+      : await env.run(cmd.argv!, { shell: false, timeoutMs });
+  if (r.timedOut)
+    throw new HttpError(500, {
+      status: 'error',
+      message: `the command timed out after ${Math.round(timeoutMs / 1000)} s`,
+    });
+  if (cmd.argv && r.exitCode === 127 && r.stderr.startsWith('cannot run '))
+    throw new HttpError(500, { status: 'error', message: r.stderr });
   return r;
 }
 
-async function executeRoute(req: Parameters<Route['handler']>[0], res: Parameters<Route['handler']>[1], guest: Guest): Promise<void> {
+async function executeRoute(
+  req: Parameters<Route['handler']>[0],
+  res: Parameters<Route['handler']>[1],
+  guest: Guest,
+): Promise<void> {
   const cmd = commandOf(await readJson(req));
   const env = await guest.env();
   sendJson(res, 200, { status: 'success', ...(await execute(guest, env, cmd)) });
@@ -77,13 +93,20 @@ async function verified(env: LocalEnvironment, v: Record<string, unknown>): Prom
   if (w && typeof w === 'object') {
     const o = w as Record<string, unknown>;
     const name = stringField(o, 'window_name');
-    if (name && !(await findWindows(env, name, { strict: o.strict === true, byClass: o.by_class === true })).length) return false;
+    if (
+      name &&
+      !(await findWindows(env, name, { strict: o.strict === true, byClass: o.by_class === true })).length
+    )
+      return false;
   }
   const c = v.command_success;
   if (c && typeof c === 'object') {
     const o = c as Record<string, unknown>;
     const cmd = commandOf(o);
-    const r = cmd.script !== undefined ? await env.run(cmd.script, { shell: true, timeoutMs: 10_000 }) : await env.run(cmd.argv!, { timeoutMs: 10_000 });
+    const r =
+      cmd.script !== undefined
+        ? await env.run(cmd.script, { shell: true, timeoutMs: 10_000 })
+        : await env.run(cmd.argv!, { timeoutMs: 10_000 });
     if (r.exitCode !== 0) return false;
     const expected = stringField(o, 'expected_output');
     if (expected !== undefined && !r.stdout.includes(expected)) return false;
@@ -94,20 +117,39 @@ async function verified(env: LocalEnvironment, v: Record<string, unknown>): Prom
 const executeWithVerification: Route['handler'] = async (req, res, guest) => {
   const body = await readJson(req);
   const cmd = commandOf(body);
-  const maxWait = typeof body.max_wait_time === 'number' && body.max_wait_time >= 0 ? Math.min(body.max_wait_time, 600) : 10;
-  const interval = typeof body.check_interval === 'number' && body.check_interval > 0 ? Math.min(body.check_interval, 60) : 1;
+  const maxWait =
+    typeof body.max_wait_time === 'number' && body.max_wait_time >= 0
+      ? Math.min(body.max_wait_time, 600)
+      : 10;
+  const interval =
+    typeof body.check_interval === 'number' && body.check_interval > 0
+      ? Math.min(body.check_interval, 60)
+      : 1;
   const env = await guest.env();
   const outcome = await execute(guest, env, cmd);
-  const verification = body.verification && typeof body.verification === 'object' ? (body.verification as Record<string, unknown>) : {};
+  const verification =
+    body.verification && typeof body.verification === 'object'
+      ? (body.verification as Record<string, unknown>)
+      : {};
   const started = Date.now();
   for (;;) {
     if (await verified(env, verification)) {
-      return sendJson(res, 200, { status: 'success', ...outcome, verification: 'passed', wait_time: (Date.now() - started) / 1000 });
+      return sendJson(res, 200, {
+        status: 'success',
+        ...outcome,
+        verification: 'passed',
+        wait_time: (Date.now() - started) / 1000,
+      });
     }
     if (Date.now() - started >= maxWait * 1000) break;
     await sleep(interval * 1000);
   }
-  sendJson(res, 500, { status: 'verification_failed', ...outcome, message: `verification did not pass within ${maxWait} s`, wait_time: (Date.now() - started) / 1000 });
+  sendJson(res, 500, {
+    status: 'verification_failed',
+    ...outcome,
+    message: `verification did not pass within ${maxWait} s`,
+    wait_time: (Date.now() - started) / 1000,
+  });
 };
 
 const launch: Route['handler'] = async (req, res, guest) => {
@@ -129,7 +171,13 @@ const launch: Route['handler'] = async (req, res, guest) => {
 /** OSWorld's tasks launch Google Chrome; where only Chromium is installed, Chromium (with the sandbox's flags) stands in. */
 const BROWSER_ALIASES = new Set(['google-chrome', 'google-chrome-stable']);
 /** Programs that take Chromium's command line (by file name, so `/usr/bin/chromium` counts). */
-const CHROMIUM_FAMILY = new Set(['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome']);
+const CHROMIUM_FAMILY = new Set([
+  'chromium',
+  'chromium-browser',
+  'google-chrome',
+  'google-chrome-stable',
+  'chrome',
+]);
 
 /**
  * A browser launch gets the flags every Chromium of the local environment runs with (CHROMIUM_FLAGS) that it
@@ -142,7 +190,8 @@ async function withBrowserAlias(env: LocalEnvironment, argv: string[]): Promise<
   if (!CHROMIUM_FAMILY.has(name)) return argv;
   let program = argv[0];
   if (BROWSER_ALIASES.has(argv[0])) {
-    const has = async (p: string) => (await env.run(['/bin/sh', '-c', 'command -v "$0"', p], { timeoutMs: 5000 })).exitCode === 0;
+    const has = async (p: string) =>
+      (await env.run(['/bin/sh', '-c', 'command -v "$0"', p], { timeoutMs: 5000 })).exitCode === 0;
     if (!(await has(argv[0])) && (await has('chromium'))) program = 'chromium';
   }
   return [program, ...CHROMIUM_FLAGS.filter((f) => !argv.includes(f)), ...argv.slice(1)];
@@ -165,7 +214,14 @@ const runPython: Route['handler'] = async (req, res, guest) => {
   await env.run(['rm', '-f', file], { timeoutMs: 5000 });
   const rc = r.exitCode ?? -1;
   if (r.timedOut) {
-    return sendJson(res, 500, { status: 'error', message: `the code timed out after ${PYTHON_TIMEOUT_MS / 1000} s`, need_more: false, output: r.stdout, error: r.stderr, return_code: rc });
+    return sendJson(res, 500, {
+      status: 'error',
+      message: `the code timed out after ${PYTHON_TIMEOUT_MS / 1000} s`,
+      need_more: false,
+      output: r.stdout,
+      error: r.stderr,
+      return_code: rc,
+    });
   }
   sendJson(res, 200, {
     status: rc === 0 ? 'success' : 'error',
@@ -180,8 +236,12 @@ const runPython: Route['handler'] = async (req, res, guest) => {
 const runBashScript: Route['handler'] = async (req, res, guest) => {
   const body = await readJson(req);
   const script = typeof body.script === 'string' ? body.script : undefined;
-  if (!script?.trim()) throw new HttpError(400, { status: 'error', output: '', error: "'script' is missing", returncode: -1 });
-  const timeoutS = typeof body.timeout === 'number' && body.timeout > 0 ? Math.min(body.timeout, BASH_MAX_TIMEOUT_S) : BASH_DEFAULT_TIMEOUT_S;
+  if (!script?.trim())
+    throw new HttpError(400, { status: 'error', output: '', error: "'script' is missing", returncode: -1 });
+  const timeoutS =
+    typeof body.timeout === 'number' && body.timeout > 0
+      ? Math.min(body.timeout, BASH_MAX_TIMEOUT_S)
+      : BASH_DEFAULT_TIMEOUT_S;
   const cwd = stringField(body, 'working_dir');
   const env = await guest.env();
   if (cwd) {
@@ -193,9 +253,18 @@ const runBashScript: Route['handler'] = async (req, res, guest) => {
   }
   const file = await scratchFile(env, '.sh', script);
   // stderr merged into stdout, as the upstream server promises.
-  const r = await env.run(['/bin/sh', '-c', 'exec bash "$0" 2>&1', file], { timeoutMs: timeoutS * 1000, cwd });
+  const r = await env.run(['/bin/sh', '-c', 'exec bash "$0" 2>&1', file], {
+    timeoutMs: timeoutS * 1000,
+    cwd,
+  });
   await env.run(['rm', '-f', file], { timeoutMs: 5000 });
-  if (r.timedOut) return sendJson(res, 500, { status: 'error', output: r.stdout, error: `the script timed out after ${timeoutS} s`, returncode: -1 });
+  if (r.timedOut)
+    return sendJson(res, 500, {
+      status: 'error',
+      output: r.stdout,
+      error: `the script timed out after ${timeoutS} s`,
+      returncode: -1,
+    });
   const rc = r.exitCode ?? -1;
   sendJson(res, 200, { status: rc === 0 ? 'success' : 'error', output: r.stdout, error: '', returncode: rc });
 };

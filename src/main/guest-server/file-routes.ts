@@ -9,7 +9,16 @@ import { fetchDownload } from '../downloads';
 import { HttpError, readForm, readJson, sendFile, sendJson, sendText, stringField, LIMITS } from './http-io';
 import { MultipartError, multipartBoundary } from './multipart';
 import { MultipartTooLarge, STREAM_LIMITS, streamMultipart, type StreamedPart } from './multipart-stream';
-import { expandGuestPath, findWindows, GUEST_HOME, hostPath, moveIntoGuest, sleep, writeGuestFile, type Route } from './guest';
+import {
+  expandGuestPath,
+  findWindows,
+  GUEST_HOME,
+  hostPath,
+  moveIntoGuest,
+  sleep,
+  writeGuestFile,
+  type Route,
+} from './guest';
 
 const TREE_MAX_ENTRIES = 20_000;
 const TREE_MAX_DEPTH = 12;
@@ -18,7 +27,13 @@ const DOWNLOAD_TIMEOUT_MS = 300_000;
 
 type TreeNode = { type: 'file' | 'directory'; name: string; children?: TreeNode[] };
 
-async function tree(dir: string, name: string, depth: number, budget: { left: number }, hide: string[] = []): Promise<TreeNode> {
+async function tree(
+  dir: string,
+  name: string,
+  depth: number,
+  budget: { left: number },
+  hide: string[] = [],
+): Promise<TreeNode> {
   const node: TreeNode = { type: 'directory', name, children: [] };
   if (depth >= TREE_MAX_DEPTH) return node;
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -62,7 +77,10 @@ const upload: Route['handler'] = async (req, res, guest) => {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > LIMITS.uploadBytes) {
     req.resume();
-    throw new HttpError(413, { status: 'error', message: `the request body is larger than ${LIMITS.uploadBytes} bytes` });
+    throw new HttpError(413, {
+      status: 'error',
+      message: `the request body is larger than ${LIMITS.uploadBytes} bytes`,
+    });
   }
   const dir = await mkdtemp(join(tmpdir(), 'proctor-upload-'));
   try {
@@ -74,9 +92,12 @@ const upload: Route['handler'] = async (req, res, guest) => {
       if (e instanceof MultipartError) throw new HttpError(400, `malformed multipart body: ${e.message}`);
       throw e;
     }
-    const path = parts.find((p) => p.name === 'file_path' && p.filename === undefined)?.data?.toString('utf8');
+    const path = parts
+      .find((p) => p.name === 'file_path' && p.filename === undefined)
+      ?.data?.toString('utf8');
     const file = parts.find((p) => p.name === 'file_data')?.file;
-    if (!path || !file) throw new HttpError(400, "the upload needs a 'file_path' field and a 'file_data' file part");
+    if (!path || !file)
+      throw new HttpError(400, "the upload needs a 'file_path' field and a 'file_data' file part");
     const env = await guest.env();
     await moveIntoGuest(guest, env, path, file);
     sendText(res, 200, 'File uploaded successfully');
@@ -164,7 +185,15 @@ const desktopPath: Route['handler'] = async (_req, res, guest) => {
   sendJson(res, 200, { desktop_path: `${GUEST_HOME}/Desktop` });
 };
 
-const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.bmp': 'image/bmp', '.svg': 'image/svg+xml', '.webp': 'image/webp' };
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.bmp': 'image/bmp',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+};
 
 const wallpaper: Route['handler'] = async (_req, res, guest) => {
   const p = guest.state.wallpaper;
@@ -183,7 +212,8 @@ const changeWallpaper: Route['handler'] = async (req, res, guest) => {
   // The sandbox desktop (openbox) draws no wallpaper; feh sets the root window when installed.
   // Guest paths go to env.run (it maps them); a host path under /tmp would be mapped a second time.
   const feh = await env.run(['feh', '--bg-fill', env.home.toGuest(host) ?? host], { timeoutMs: 10_000 });
-  if (feh.exitCode !== 0 && !feh.stderr.startsWith('cannot run')) throw new HttpError(500, `feh could not set ${path}: ${feh.stderr.trim()}`);
+  if (feh.exitCode !== 0 && !feh.stderr.startsWith('cannot run'))
+    throw new HttpError(500, `feh could not set ${path}: ${feh.stderr.trim()}`);
   guest.state.wallpaper = host;
   sendText(res, 200, 'Wallpaper changed successfully');
 };

@@ -8,7 +8,9 @@ import { startGuestServer, type GuestServer } from './server';
 import { guestClient, type GuestClient } from './testing/client';
 import { xClientCount } from './testing/x-clients';
 
-const missing = ['Xvfb', 'openbox', 'xdotool'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+const missing = ['Xvfb', 'openbox', 'xdotool'].filter(
+  (t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0,
+);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -18,7 +20,10 @@ describe.skipIf(!!why)(`proctor env serve under load ${why}`, () => {
   let c: GuestClient;
 
   beforeAll(async () => {
-    server = await startGuestServer({ createEnvironment: () => createLocalEnvironment({ width: 1024, height: 768 }), port: 0 });
+    server = await startGuestServer({
+      createEnvironment: () => createLocalEnvironment({ width: 1024, height: 768 }),
+      port: 0,
+    });
     c = guestClient(server.url);
   });
 
@@ -37,7 +42,8 @@ describe.skipIf(!!why)(`proctor env serve under load ${why}`, () => {
     const statuses = await Promise.all(
       Array.from({ length: 16 }, async (_, client) => {
         const seen: number[] = [];
-        for (let i = 0; i < 50; i++) seen.push((await calls[(client + i) % calls.length](client * 50 + i)).status);
+        for (let i = 0; i < 50; i++)
+          seen.push((await calls[(client + i) % calls.length](client * 50 + i)).status);
         return seen;
       }),
     );
@@ -56,7 +62,8 @@ describe.skipIf(!!why)(`proctor env serve under load ${why}`, () => {
     for (let i = 0; i < 1000; i++) {
       const shot = await c.get('/screenshot');
       const click = await c.pyautogui(`pyautogui.click(${100 + (i % 800)}, ${100 + (i % 500)})`);
-      if (shot.status !== 200 || click.status !== 200) throw new Error(`step ${i}: screenshot ${shot.status}, click ${click.status}`);
+      if (shot.status !== 200 || click.status !== 200)
+        throw new Error(`step ${i}: screenshot ${shot.status}, click ${click.status}`);
     }
     await settle(500);
     // Short-lived helpers (xdotool) may still be closing; the upstream leak would add about 1,000.

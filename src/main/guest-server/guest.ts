@@ -82,7 +82,12 @@ export function hostPath(guest: Guest, env: LocalEnvironment, guestPath: string)
  * Writes a file at a guest path. Inside the sandbox home it goes through the environment (so the sandbox's own
  * user owns it and the agent's programs can change it); in an --allow-paths folder it is written as it is.
  */
-export async function writeGuestFile(guest: Guest, env: LocalEnvironment, guestPath: string, data: Buffer): Promise<void> {
+export async function writeGuestFile(
+  guest: Guest,
+  env: LocalEnvironment,
+  guestPath: string,
+  data: Buffer,
+): Promise<void> {
   const host = hostPath(guest, env, guestPath);
   const inSandbox = env.home.toGuest(host);
   if (inSandbox !== undefined) return env.putFile(inSandbox, data);
@@ -91,7 +96,12 @@ export async function writeGuestFile(guest: Guest, env: LocalEnvironment, guestP
 }
 
 /** Puts the host file `file` at `guestPath` (moved where it can be), with the rules of writeGuestFile. */
-export async function moveIntoGuest(guest: Guest, env: LocalEnvironment, guestPath: string, file: string): Promise<void> {
+export async function moveIntoGuest(
+  guest: Guest,
+  env: LocalEnvironment,
+  guestPath: string,
+  file: string,
+): Promise<void> {
   const host = hostPath(guest, env, guestPath);
   const inSandbox = env.home.toGuest(host);
   if (inSandbox !== undefined) return env.putFileFrom(inSandbox, file);
@@ -108,16 +118,25 @@ export async function pointerPosition(env: LocalEnvironment): Promise<{ x: numbe
   const r = await env.run(['xdotool', 'getmouselocation', '--shell'], { timeoutMs: 5000 });
   const x = /X=(-?\d+)/.exec(r.stdout)?.[1];
   const y = /Y=(-?\d+)/.exec(r.stdout)?.[1];
-  if (r.exitCode !== 0 || x === undefined || y === undefined) throw new Error(`cannot read the pointer position on ${env.display}: ${r.stderr.trim()}`);
+  if (r.exitCode !== 0 || x === undefined || y === undefined)
+    throw new Error(`cannot read the pointer position on ${env.display}: ${r.stderr.trim()}`);
   return { x: Number(x), y: Number(y) };
 }
 
-
 /** Ids of visible windows whose title (or class) contains `name` (equals it when strict). */
-export async function findWindows(env: LocalEnvironment, name: string, o: { strict?: boolean; byClass?: boolean } = {}): Promise<string[]> {
+export async function findWindows(
+  env: LocalEnvironment,
+  name: string,
+  o: { strict?: boolean; byClass?: boolean } = {},
+): Promise<string[]> {
   const pattern = titlePattern(name, !!o.strict);
-  const r = await env.run(['xdotool', 'search', '--onlyvisible', o.byClass ? '--class' : '--name', pattern], { timeoutMs: 10_000 });
-  return r.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
+  const r = await env.run(['xdotool', 'search', '--onlyvisible', o.byClass ? '--class' : '--name', pattern], {
+    timeoutMs: 10_000,
+  });
+  return r.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^\d+$/.test(l));
 }
 
 export { sleep } from '../sleep';

@@ -24,7 +24,9 @@ export function readBody(req: IncomingMessage, cap: number): Promise<Buffer> {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > cap) {
       req.resume();
-      return reject(new HttpError(413, { status: 'error', message: `the request body is larger than ${cap} bytes` }));
+      return reject(
+        new HttpError(413, { status: 'error', message: `the request body is larger than ${cap} bytes` }),
+      );
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -35,7 +37,9 @@ export function readBody(req: IncomingMessage, cap: number): Promise<Buffer> {
       if (size > cap) {
         failed = true;
         chunks.length = 0;
-        reject(new HttpError(413, { status: 'error', message: `the request body is larger than ${cap} bytes` }));
+        reject(
+          new HttpError(413, { status: 'error', message: `the request body is larger than ${cap} bytes` }),
+        );
         return;
       }
       chunks.push(c);
@@ -53,9 +57,13 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   try {
     v = JSON.parse(body.toString('utf8'));
   } catch (e) {
-    throw new HttpError(400, { status: 'error', message: `the request body is not JSON: ${(e as Error).message}` });
+    throw new HttpError(400, {
+      status: 'error',
+      message: `the request body is not JSON: ${(e as Error).message}`,
+    });
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new HttpError(400, { status: 'error', message: 'the request body must be a JSON object' });
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new HttpError(400, { status: 'error', message: 'the request body must be a JSON object' });
   return v as Record<string, unknown>;
 }
 
@@ -64,7 +72,8 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
   const type = req.headers['content-type'] ?? '';
   if (multipartBoundary(type)) {
     const fields: Record<string, string> = {};
-    for (const p of await readMultipart(req, LIMITS.formBytes)) if (p.filename === undefined) fields[p.name] = p.data.toString('utf8');
+    for (const p of await readMultipart(req, LIMITS.formBytes))
+      if (p.filename === undefined) fields[p.name] = p.data.toString('utf8');
     return fields;
   }
   const body = (await readBody(req, LIMITS.formBytes)).toString('utf8');
@@ -72,7 +81,10 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
     try {
       const v = JSON.parse(body) as unknown;
       if (v && typeof v === 'object' && !Array.isArray(v)) {
-        return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<string, string>;
+        return Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string')) as Record<
+          string,
+          string
+        >;
       }
     } catch {
       /* fall through: no fields */
@@ -82,7 +94,10 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
   return Object.fromEntries(new URLSearchParams(body));
 }
 
-export async function readMultipart(req: IncomingMessage, cap = LIMITS.uploadBytes): Promise<MultipartPart[]> {
+export async function readMultipart(
+  req: IncomingMessage,
+  cap = LIMITS.uploadBytes,
+): Promise<MultipartPart[]> {
   const boundary = multipartBoundary(req.headers['content-type']);
   if (!boundary) throw new HttpError(400, 'the request is not multipart/form-data');
   const body = await readBody(req, cap);
@@ -106,9 +121,18 @@ export function sendText(res: ServerResponse, status: number, text: string): voi
   res.end(body);
 }
 
-export function sendFile(res: ServerResponse, data: Buffer, contentType: string, attachmentName?: string): void {
-  const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': data.length };
-  if (attachmentName) headers['content-disposition'] = `attachment; filename="${attachmentName.replace(/["\\\r\n]/g, '_')}"`;
+export function sendFile(
+  res: ServerResponse,
+  data: Buffer,
+  contentType: string,
+  attachmentName?: string,
+): void {
+  const headers: Record<string, string | number> = {
+    'content-type': contentType,
+    'content-length': data.length,
+  };
+  if (attachmentName)
+    headers['content-disposition'] = `attachment; filename="${attachmentName.replace(/["\\\r\n]/g, '_')}"`;
   res.writeHead(200, headers);
   res.end(data);
 }

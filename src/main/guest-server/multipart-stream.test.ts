@@ -18,10 +18,18 @@ async function* chunks(body: Buffer, size: number): AsyncIterable<Buffer> {
 }
 
 // File data holding a CR LF, a partial boundary and a boundary without its CR LF: all data, not ends.
-const data = Buffer.concat([Buffer.from([0, 1, 2, 13, 10, 45, 45, 3]), Buffer.from('\r\n--Xy and --XyZ inside'), Buffer.alloc(300, 7)]);
+const data = Buffer.concat([
+  Buffer.from([0, 1, 2, 13, 10, 45, 45, 3]),
+  Buffer.from('\r\n--Xy and --XyZ inside'),
+  Buffer.alloc(300, 7),
+]);
 const body = Buffer.concat([
-  Buffer.from('preamble\r\n--XyZ\r\nContent-Disposition: form-data; name="file_path"\r\n\r\n/home/user/a.txt\r\n'),
-  Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file_data"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n'),
+  Buffer.from(
+    'preamble\r\n--XyZ\r\nContent-Disposition: form-data; name="file_path"\r\n\r\n/home/user/a.txt\r\n',
+  ),
+  Buffer.from(
+    '--XyZ\r\nContent-Disposition: form-data; name="file_data"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n',
+  ),
   data,
   Buffer.from('\r\n--XyZ--\r\nepilogue'),
 ]);
@@ -31,7 +39,10 @@ describe('streamed multipart', () => {
     const whole = parseMultipart(body, 'XyZ');
     for (const size of [1, 2, 3, 7, 13, 64, body.length]) {
       const parts = await streamMultipart(chunks(body, size), 'XyZ', freshDir());
-      expect(parts.map((p) => [p.name, p.filename, p.contentType, p.size]), `chunks of ${size}`).toEqual(whole.map((p) => [p.name, p.filename, p.contentType, p.data.length]));
+      expect(
+        parts.map((p) => [p.name, p.filename, p.contentType, p.size]),
+        `chunks of ${size}`,
+      ).toEqual(whole.map((p) => [p.name, p.filename, p.contentType, p.data.length]));
       expect(parts[0].data?.toString()).toBe('/home/user/a.txt');
       expect(readFileSync(parts[1].file!).equals(data), `chunks of ${size}`).toBe(true);
     }
@@ -48,7 +59,9 @@ describe('streamed multipart', () => {
     ];
     for (const [b, limits, message, kind] of cases) {
       const dir = freshDir();
-      const error = await streamMultipart(chunks(b, 5), 'XyZ', dir, { ...STREAM_LIMITS, ...limits }).catch((e: Error) => e);
+      const error = await streamMultipart(chunks(b, 5), 'XyZ', dir, { ...STREAM_LIMITS, ...limits }).catch(
+        (e: Error) => e,
+      );
       expect(error, String(message)).toBeInstanceOf(kind);
       expect((error as Error).message).toMatch(message);
       expect(readdirSync(dir), String(message)).toEqual([]);
@@ -59,7 +72,9 @@ describe('streamed multipart', () => {
     const size = 96 * 1024 * 1024;
     const block = Buffer.alloc(1024 * 1024, 0x5a);
     async function* upload(): AsyncIterable<Buffer> {
-      yield Buffer.from('--B\r\nContent-Disposition: form-data; name="file_data"; filename="big.bin"\r\n\r\n');
+      yield Buffer.from(
+        '--B\r\nContent-Disposition: form-data; name="file_data"; filename="big.bin"\r\n\r\n',
+      );
       for (let i = 0; i < size / block.length; i++) yield block;
       yield Buffer.from('\r\n--B--\r\n');
     }

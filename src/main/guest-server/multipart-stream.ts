@@ -27,7 +27,12 @@ export interface StreamLimits {
   headerBytes: number;
 }
 
-export const STREAM_LIMITS: StreamLimits = { bodyBytes: 512 * 1024 * 1024, fieldBytes: 64 * 1024, parts: 64, headerBytes: 8 * 1024 };
+export const STREAM_LIMITS: StreamLimits = {
+  bodyBytes: 512 * 1024 * 1024,
+  fieldBytes: 64 * 1024,
+  parts: 64,
+  headerBytes: 8 * 1024,
+};
 
 type State = 'preamble' | 'afterDelimiter' | 'headers' | 'body' | 'done';
 
@@ -35,7 +40,12 @@ type State = 'preamble' | 'afterDelimiter' | 'headers' | 'body' | 'done';
  * Reads `body` (e.g. an IncomingMessage) as multipart with `boundary`, writing file parts into `fileDir` (which
  * must exist). On any error the files written so far are removed.
  */
-export async function streamMultipart(body: AsyncIterable<Buffer>, boundary: string, fileDir: string, limits: StreamLimits = STREAM_LIMITS): Promise<StreamedPart[]> {
+export async function streamMultipart(
+  body: AsyncIterable<Buffer>,
+  boundary: string,
+  fileDir: string,
+  limits: StreamLimits = STREAM_LIMITS,
+): Promise<StreamedPart[]> {
   const delimiter = Buffer.from(`--${boundary}`);
   const partEnd = Buffer.from(`\r\n--${boundary}`);
   const parts: StreamedPart[] = [];
@@ -53,7 +63,8 @@ export async function streamMultipart(body: AsyncIterable<Buffer>, boundary: str
       if (!sink.write(data)) await once(sink, 'drain');
       return;
     }
-    if (part.size > limits.fieldBytes) throw new MultipartTooLarge(`the field '${part.name}' is larger than ${limits.fieldBytes} bytes`);
+    if (part.size > limits.fieldBytes)
+      throw new MultipartTooLarge(`the field '${part.name}' is larger than ${limits.fieldBytes} bytes`);
     fields.push(data);
   };
   const finishPart = async (): Promise<void> => {
@@ -69,8 +80,14 @@ export async function streamMultipart(body: AsyncIterable<Buffer>, boundary: str
   };
   const startPart = (headerText: string): void => {
     const h = partHeaders(headerText);
-    if (parts.length + 1 > limits.parts) throw new MultipartError(`more than ${limits.parts} multipart parts`);
-    part = { name: h.name, ...(h.filename !== undefined ? { filename: h.filename } : {}), ...(h.contentType ? { contentType: h.contentType } : {}), size: 0 };
+    if (parts.length + 1 > limits.parts)
+      throw new MultipartError(`more than ${limits.parts} multipart parts`);
+    part = {
+      name: h.name,
+      ...(h.filename !== undefined ? { filename: h.filename } : {}),
+      ...(h.contentType ? { contentType: h.contentType } : {}),
+      size: 0,
+    };
     if (h.filename !== undefined) {
       part.file = join(fileDir, `part-${parts.length + 1}`);
       sink = createWriteStream(part.file, { flags: 'wx', mode: 0o600 });
@@ -101,7 +118,8 @@ export async function streamMultipart(body: AsyncIterable<Buffer>, boundary: str
       } else if (state === 'headers') {
         const i = buf.indexOf('\r\n\r\n');
         if (i < 0 || i > limits.headerBytes) {
-          if (buf.length > limits.headerBytes) throw new MultipartError('a multipart part has no end of headers');
+          if (buf.length > limits.headerBytes)
+            throw new MultipartError('a multipart part has no end of headers');
           return;
         }
         startPart(buf.subarray(0, i).toString('utf8'));
@@ -128,16 +146,24 @@ export async function streamMultipart(body: AsyncIterable<Buffer>, boundary: str
   try {
     for await (const chunk of body) {
       total += chunk.length;
-      if (total > limits.bodyBytes) throw new MultipartTooLarge(`the request body is larger than ${limits.bodyBytes} bytes`);
+      if (total > limits.bodyBytes)
+        throw new MultipartTooLarge(`the request body is larger than ${limits.bodyBytes} bytes`);
       if (state === 'done') continue; // the epilogue is read and dropped
       buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       await advance();
     }
-    if (state !== 'done') throw new MultipartError(state === 'preamble' ? 'the body has no multipart boundary' : 'a multipart part is not closed by the boundary');
+    if (state !== 'done')
+      throw new MultipartError(
+        state === 'preamble'
+          ? 'the body has no multipart boundary'
+          : 'a multipart part is not closed by the boundary',
+      );
     return parts;
   } catch (e) {
     sink?.destroy();
-    await Promise.all([...parts, ...(part ? [part] : [])].flatMap((p) => (p.file ? [rm(p.file, { force: true })] : [])));
+    await Promise.all(
+      [...parts, ...(part ? [part] : [])].flatMap((p) => (p.file ? [rm(p.file, { force: true })] : [])),
+    );
     throw e;
   }
 }

@@ -38,7 +38,8 @@ export function partHeaders(text: string): { name: string; filename?: string; co
     else if (key === 'content-type') contentType = h.slice(colon + 1).trim();
   }
   const name = headerParam(disposition, 'name');
-  if (!/^form-data\b/i.test(disposition) || name === undefined) throw new MultipartError('a multipart part has no form-data name');
+  if (!/^form-data\b/i.test(disposition) || name === undefined)
+    throw new MultipartError('a multipart part has no form-data name');
   return { name, filename: headerParam(disposition, 'filename'), contentType };
 }
 
@@ -50,10 +51,12 @@ export function parseMultipart(body: Buffer, boundary: string): MultipartPart[] 
   for (;;) {
     pos += delimiter.length;
     if (body.subarray(pos, pos + 2).toString() === '--') return parts;
-    if (body.subarray(pos, pos + 2).toString() !== '\r\n') throw new MultipartError('a multipart boundary is not followed by a line end');
+    if (body.subarray(pos, pos + 2).toString() !== '\r\n')
+      throw new MultipartError('a multipart boundary is not followed by a line end');
     pos += 2;
     const headerEnd = body.indexOf('\r\n\r\n', pos);
-    if (headerEnd < 0 || headerEnd - pos > MAX_HEADER_BYTES) throw new MultipartError('a multipart part has no end of headers');
+    if (headerEnd < 0 || headerEnd - pos > MAX_HEADER_BYTES)
+      throw new MultipartError('a multipart part has no end of headers');
     const headers = body.subarray(pos, headerEnd).toString('utf8').split('\r\n');
     const next = body.indexOf(Buffer.concat([Buffer.from('\r\n'), delimiter]), headerEnd + 4);
     if (next < 0) throw new MultipartError('a multipart part is not closed by the boundary');

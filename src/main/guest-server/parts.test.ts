@@ -9,7 +9,13 @@ import { accessibilityXml, tagOf } from '../observe/osworld-xml';
 
 describe('shlexSplit', () => {
   it('splits like a shell without running one', () => {
-    expect(shlexSplit(`ls -la  "/home/user/My Files" 'a b'\\ c x\\"y`)).toEqual(['ls', '-la', '/home/user/My Files', 'a b c', 'x"y']);
+    expect(shlexSplit(`ls -la  "/home/user/My Files" 'a b'\\ c x\\"y`)).toEqual([
+      'ls',
+      '-la',
+      '/home/user/My Files',
+      'a b c',
+      'x"y',
+    ]);
     expect(shlexSplit(`echo "a \\"q\\" \\$HOME" ''`)).toEqual(['echo', 'a "q" $HOME', '']);
     expect(shlexSplit('  ')).toEqual([]);
     expect(shlexSplit('a;b $(x) `y`')).toEqual(['a;b', '$(x)', '`y`']);
@@ -23,7 +29,9 @@ describe('shlexSplit', () => {
 describe('multipart', () => {
   const body = Buffer.concat([
     Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file_path"\r\n\r\n/home/user/a.txt\r\n'),
-    Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file_data"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n'),
+    Buffer.from(
+      '--XyZ\r\nContent-Disposition: form-data; name="file_data"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\n',
+    ),
     Buffer.from([0, 1, 2, 13, 10, 45, 45, 3]),
     Buffer.from('\r\n--XyZ--\r\n'),
   ]);
@@ -47,9 +55,19 @@ describe('multipart', () => {
 
 describe("OSWorld's python -c form", () => {
   it('gives the code after the prefix', () => {
-    expect(pyautoguiCode(['python', '-c', 'import pyautogui; import time; pyautogui.FAILSAFE = False; pyautogui.click(1, 2)'])).toBe('pyautogui.click(1, 2)');
-    expect(pyautoguiCode(['/usr/bin/python3', '-c', 'import pyautogui; pyautogui.press("a")\ntime.sleep(1)'])).toBe('pyautogui.press("a")\ntime.sleep(1)');
-    expect(pyautoguiCode(['python3.11', '-c', 'import pyautogui;import time;pyautogui.FAILSAFE=False;'])).toBe('');
+    expect(
+      pyautoguiCode([
+        'python',
+        '-c',
+        'import pyautogui; import time; pyautogui.FAILSAFE = False; pyautogui.click(1, 2)',
+      ]),
+    ).toBe('pyautogui.click(1, 2)');
+    expect(
+      pyautoguiCode(['/usr/bin/python3', '-c', 'import pyautogui; pyautogui.press("a")\ntime.sleep(1)']),
+    ).toBe('pyautogui.press("a")\ntime.sleep(1)');
+    expect(
+      pyautoguiCode(['python3.11', '-c', 'import pyautogui;import time;pyautogui.FAILSAFE=False;']),
+    ).toBe('');
   });
   it('leaves every other command alone', () => {
     expect(pyautoguiCode(['python', '-c', 'print(1)'])).toBeUndefined();
@@ -64,10 +82,37 @@ describe('accessibility XML', () => {
     const xml = accessibilityXml(
       [
         {
-          role: 'application', name: 'mousepad', x: 0, y: 0, width: 0, height: 0, states: [],
-          children: [{ role: 'push button', name: 'Save <&> "x"', x: 10.4, y: 20, width: 30, height: 40, states: ['showing', 'enabled'], text: 'a\u0001b' }],
+          role: 'application',
+          name: 'mousepad',
+          x: 0,
+          y: 0,
+          width: 0,
+          height: 0,
+          states: [],
+          children: [
+            {
+              role: 'push button',
+              name: 'Save <&> "x"',
+              x: 10.4,
+              y: 20,
+              width: 30,
+              height: 40,
+              states: ['showing', 'enabled'],
+              text: 'a\u0001b',
+            },
+          ],
         },
-        { role: 'document web', name: 'Page', x: 0, y: 80, width: 800, height: 600, states: ['focused'], source: 'cdp', app: 'chromium' },
+        {
+          role: 'document web',
+          name: 'Page',
+          x: 0,
+          y: 80,
+          width: 800,
+          height: 600,
+          states: ['focused'],
+          source: 'cdp',
+          app: 'chromium',
+        },
       ],
       { width: 1280, height: 800 },
     );
@@ -75,14 +120,27 @@ describe('accessibility XML', () => {
     const root = doc.documentElement!;
     expect(root.tagName).toBe('desktop-frame');
     const apps = Array.from(root.childNodes).filter((n) => n.nodeType === 1) as Element[];
-    expect(apps.map((a) => [a.tagName, a.getAttribute('name')])).toEqual([['application', 'mousepad'], ['application', 'chromium']]);
+    expect(apps.map((a) => [a.tagName, a.getAttribute('name')])).toEqual([
+      ['application', 'mousepad'],
+      ['application', 'chromium'],
+    ]);
     const button = doc.getElementsByTagName('push-button')[0];
     expect(button.getAttribute('name')).toBe('Save <&> "x"');
-    expect(button.getAttributeNS('https://accessibility.ubuntu.example.org/ns/state', 'enabled')).toBe('true');
-    expect(button.getAttributeNS('https://accessibility.ubuntu.example.org/ns/component', 'screencoord')).toBe('(10, 20)');
-    expect(button.getAttributeNS('https://accessibility.ubuntu.example.org/ns/component', 'size')).toBe('(30, 40)');
+    expect(button.getAttributeNS('https://accessibility.ubuntu.example.org/ns/state', 'enabled')).toBe(
+      'true',
+    );
+    expect(
+      button.getAttributeNS('https://accessibility.ubuntu.example.org/ns/component', 'screencoord'),
+    ).toBe('(10, 20)');
+    expect(button.getAttributeNS('https://accessibility.ubuntu.example.org/ns/component', 'size')).toBe(
+      '(30, 40)',
+    );
     expect(button.textContent).toBe('ab');
-    expect(doc.getElementsByTagName('document-web')[0].getAttributeNS('https://accessibility.ubuntu.example.org/ns/state', 'focused')).toBe('true');
+    expect(
+      doc
+        .getElementsByTagName('document-web')[0]
+        .getAttributeNS('https://accessibility.ubuntu.example.org/ns/state', 'focused'),
+    ).toBe('true');
   });
   it('makes any role a valid tag', () => {
     expect(tagOf('Push Button')).toBe('push-button');

@@ -50,10 +50,13 @@ const windowSize: Route['handler'] = async (req, res, guest) => {
   const env = await guest.env();
   const ids = await findWindows(env, name, { byClass: true });
   if (!ids.length) throw new HttpError(404, { error: `no window of class '${name}'` });
-  const r = await env.run(['xdotool', 'getwindowgeometry', '--shell', ids[ids.length - 1]], { timeoutMs: 5000 });
+  const r = await env.run(['xdotool', 'getwindowgeometry', '--shell', ids[ids.length - 1]], {
+    timeoutMs: 5000,
+  });
   const w = /WIDTH=(\d+)/.exec(r.stdout)?.[1];
   const h = /HEIGHT=(\d+)/.exec(r.stdout)?.[1];
-  if (!w || !h) throw new HttpError(500, { error: `cannot read the size of the '${name}' window: ${r.stderr.trim()}` });
+  if (!w || !h)
+    throw new HttpError(500, { error: `cannot read the size of the '${name}' window: ${r.stderr.trim()}` });
   sendJson(res, 200, { width: Number(w), height: Number(h) });
 };
 
@@ -85,16 +88,47 @@ const FIRST_FRAME_WAIT_MS = 15_000;
 
 async function startRecording(env: LocalEnvironment): Promise<{ stop(): Promise<Buffer> }> {
   const which = await env.run(['/bin/sh', '-c', 'command -v ffmpeg'], { timeoutMs: 5000 });
-  if (which.exitCode !== 0) throw new HttpError(500, { status: 'error', message: 'ffmpeg is not installed on this machine, so the screen cannot be recorded (install ffmpeg)' });
+  if (which.exitCode !== 0)
+    throw new HttpError(500, {
+      status: 'error',
+      message: 'ffmpeg is not installed on this machine, so the screen cannot be recorded (install ffmpeg)',
+    });
   const s = await env.screen();
   const out = env.home.toHost(`/tmp/proctor-recording-${Date.now()}.mp4`);
   // ultrafast + zerolatency: frames leave the encoder as they are grabbed (no look-ahead), cheap on a loaded machine;
   // -progress on stdout says how many frames are written, so "started" means frames are flowing.
   const child = spawn(
     which.stdout.trim(),
-    ['-y', '-loglevel', 'error', '-progress', 'pipe:1', '-stats_period', '0.1', '-f', 'x11grab', '-video_size', `${s.width}x${s.height}`, '-framerate', '10', '-i', env.display,
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', out],
-    { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env.displayEnv }, stdio: ['pipe', 'pipe', 'pipe'] },
+    [
+      '-y',
+      '-loglevel',
+      'error',
+      '-progress',
+      'pipe:1',
+      '-stats_period',
+      '0.1',
+      '-f',
+      'x11grab',
+      '-video_size',
+      `${s.width}x${s.height}`,
+      '-framerate',
+      '10',
+      '-i',
+      env.display,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ],
+    {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env.displayEnv },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
   );
   let stderr = '';
   let frames = 0;
@@ -103,17 +137,22 @@ async function startRecording(env: LocalEnvironment): Promise<{ stop(): Promise<
   child.stdout!.on('data', (d: Buffer) => {
     const lines = (progress + d.toString()).split('\n');
     progress = lines.pop() ?? '';
-    for (const line of lines) if (line.startsWith('frame=')) frames = Math.max(frames, Number(line.slice(6)) || 0);
+    for (const line of lines)
+      if (line.startsWith('frame=')) frames = Math.max(frames, Number(line.slice(6)) || 0);
   });
   const exited = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
   const deadline = Date.now() + FIRST_FRAME_WAIT_MS;
   while (frames < 1 && child.exitCode === null && Date.now() < deadline) await sleep(50);
-  if (child.exitCode !== null) throw new HttpError(500, { status: 'error', message: `ffmpeg stopped at once: ${stderr.trim()}` });
+  if (child.exitCode !== null)
+    throw new HttpError(500, { status: 'error', message: `ffmpeg stopped at once: ${stderr.trim()}` });
   if (frames < 1) {
     child.kill('SIGKILL');
     await exited;
     await rm(out, { force: true });
-    throw new HttpError(500, { status: 'error', message: `ffmpeg wrote no frame of ${env.display} within ${FIRST_FRAME_WAIT_MS / 1000} s: ${stderr.trim()}` });
+    throw new HttpError(500, {
+      status: 'error',
+      message: `ffmpeg wrote no frame of ${env.display} within ${FIRST_FRAME_WAIT_MS / 1000} s: ${stderr.trim()}`,
+    });
   }
   return {
     async stop() {
@@ -123,14 +162,16 @@ async function startRecording(env: LocalEnvironment): Promise<{ stop(): Promise<
       clearTimeout(timer);
       const data = await readFile(out).catch(() => undefined);
       await rm(out, { force: true });
-      if (!data?.length) throw new HttpError(500, { status: 'error', message: `ffmpeg wrote no recording: ${stderr.trim()}` });
+      if (!data?.length)
+        throw new HttpError(500, { status: 'error', message: `ffmpeg wrote no recording: ${stderr.trim()}` });
       return data;
     },
   };
 }
 
 const startRecordingRoute: Route['handler'] = async (_req, res, guest) => {
-  if (guest.state.recording) throw new HttpError(400, { status: 'error', message: 'a recording is already running' });
+  if (guest.state.recording)
+    throw new HttpError(400, { status: 'error', message: 'a recording is already running' });
   const env = await guest.env();
   guest.state.recording = await startRecording(env);
   sendJson(res, 200, { status: 'success', message: 'Started recording.' });

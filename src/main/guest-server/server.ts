@@ -61,7 +61,8 @@ export async function startGuestServer(opts: GuestServerOptions): Promise<GuestS
   const host = opts.host ?? '127.0.0.1';
   const needsToken = !!opts.requireToken || !isLoopback(host) || opts.token !== undefined;
   const token = needsToken ? (opts.token ?? randomBytes(24).toString('base64url')) : undefined;
-  if (token !== undefined && token.length < 16) throw new Error('the token must be at least 16 characters long');
+  if (token !== undefined && token.length < 16)
+    throw new Error('the token must be at least 16 characters long');
   const tokenDigest = token !== undefined ? digest(token) : undefined;
   const log = opts.log ?? (() => undefined);
 
@@ -113,10 +114,14 @@ export async function startGuestServer(opts: GuestServerOptions): Promise<GuestS
     const url = new URL(req.url ?? '/', 'http://guest');
     if (!authorised(req)) {
       res.setHeader('www-authenticate', 'Bearer');
-      return sendJson(res, 401, { status: 'error', message: 'this server needs Authorization: Bearer <token>' });
+      return sendJson(res, 401, {
+        status: 'error',
+        message: 'this server needs Authorization: Bearer <token>',
+      });
     }
     const method = req.method === 'HEAD' ? 'GET' : req.method;
-    if (url.pathname === '/proctor/info' && method === 'GET') return sendJson(res, 200, { proctor: true, version: proctorVersion, reset: true });
+    if (url.pathname === '/proctor/info' && method === 'GET')
+      return sendJson(res, 200, { proctor: true, version: proctorVersion, reset: true });
     if (url.pathname === '/proctor/reset' && method === 'POST') {
       req.resume();
       await reset();
@@ -127,7 +132,11 @@ export async function startGuestServer(opts: GuestServerOptions): Promise<GuestS
     const route = routes.find((r) => r.method === method);
     if (!route) {
       req.resume();
-      if (routes.length) return sendJson(res, 405, { status: 'error', message: `${req.method} is not allowed on ${url.pathname}` });
+      if (routes.length)
+        return sendJson(res, 405, {
+          status: 'error',
+          message: `${req.method} is not allowed on ${url.pathname}`,
+        });
       return sendJson(res, 404, { status: 'error', message: `no endpoint ${url.pathname}` });
     }
     await route.handler(req, res, guest, url);

@@ -20,7 +20,8 @@ const spec: [Completion, 'yes' | 'no', number][] = [
 
 function pairs(): Pair[] {
   const out: Pair[] = [];
-  for (const [judge, reference, count] of spec) for (let i = 0; i < count; i++) out.push({ taskKey: `d/${judge}-${reference}-${i}`, judge, reference });
+  for (const [judge, reference, count] of spec)
+    for (let i = 0; i < count; i++) out.push({ taskKey: `d/${judge}-${reference}-${i}`, judge, reference });
   return out;
 }
 
@@ -33,13 +34,28 @@ describe('agreement', () => {
     expect(a.precisionYes).toBeCloseTo(0.8, 12);
     expect(a.recallYes).toBeCloseTo(4 / 6, 12);
     expect(a.kappa).toBeCloseTo(0.24 / 0.54, 12);
-    expect(a.disagreements.map((d) => `${d.judge}/${d.reference}`).sort()).toEqual(['no/yes', 'unsure/yes', 'yes/no']);
+    expect(a.disagreements.map((d) => `${d.judge}/${d.reference}`).sort()).toEqual([
+      'no/yes',
+      'unsure/yes',
+      'yes/no',
+    ]);
   });
 
   it('is 1 for perfect agreement, 0 for chance-level, and undefined with nothing to compare', () => {
-    expect(agreement([{ taskKey: 'a', judge: 'yes', reference: 'yes' }, { taskKey: 'b', judge: 'no', reference: 'no' }]).kappa).toBe(1);
+    expect(
+      agreement([
+        { taskKey: 'a', judge: 'yes', reference: 'yes' },
+        { taskKey: 'b', judge: 'no', reference: 'no' },
+      ]).kappa,
+    ).toBe(1);
     // judge yes,yes,no vs reference yes,yes,yes: p_o = 2/3, p_e = 2/3 → 0
-    expect(agreement([{ taskKey: 'a', judge: 'yes', reference: 'yes' }, { taskKey: 'b', judge: 'no', reference: 'yes' }, { taskKey: 'c', judge: 'yes', reference: 'yes' }]).kappa).toBeCloseTo(0, 12);
+    expect(
+      agreement([
+        { taskKey: 'a', judge: 'yes', reference: 'yes' },
+        { taskKey: 'b', judge: 'no', reference: 'yes' },
+        { taskKey: 'c', judge: 'yes', reference: 'yes' },
+      ]).kappa,
+    ).toBeCloseTo(0, 12);
     expect(agreement([]).kappa).toBeUndefined();
   });
 });
@@ -50,22 +66,51 @@ describe('calibrate a stored run', () => {
     const tasks: string[] = [];
     const taskInfo: Record<string, { dir: string; instruction: string }> = {};
     const at = new Date().toISOString();
-    const judgeVerdict = (complete: Completion, error?: string) => ({ kind: 'judge', reason: `judge says ${complete}`, subScores: [], complete, model: 'j', options: {}, at, ...(error ? { error } : {}) });
+    const judgeVerdict = (complete: Completion, error?: string) => ({
+      kind: 'judge',
+      reason: `judge says ${complete}`,
+      subScores: [],
+      complete,
+      model: 'j',
+      options: {},
+      at,
+      ...(error ? { error } : {}),
+    });
     const add = (id: string, score: number | undefined, verdicts: object[]) => {
       const key = `d/${id}`;
       const rel = `pyautogui/screenshot/m/d/${id}`;
       tasks.push(key);
       taskInfo[key] = { dir: rel, instruction: 'x' };
       fs.mkdirSync(path.join(runDir, rel), { recursive: true });
-      fs.writeFileSync(path.join(runDir, rel, 'summary.json'), JSON.stringify({ id, results: { score, state: score === undefined ? 'env_error' : 'success', eval_error: null, messages: [], total_tokens: 0, total_timing: 1 } }));
-      fs.writeFileSync(path.join(runDir, rel, 'verdicts.jsonl'), verdicts.map((v) => JSON.stringify(v) + '\n').join(''));
+      fs.writeFileSync(
+        path.join(runDir, rel, 'summary.json'),
+        JSON.stringify({
+          id,
+          results: {
+            score,
+            state: score === undefined ? 'env_error' : 'success',
+            eval_error: null,
+            messages: [],
+            total_tokens: 0,
+            total_timing: 1,
+          },
+        }),
+      );
+      fs.writeFileSync(
+        path.join(runDir, rel, 'verdicts.jsonl'),
+        verdicts.map((v) => JSON.stringify(v) + '\n').join(''),
+      );
     };
     let i = 0;
     for (const [judge, reference, count] of spec)
       for (let k = 0; k < count; k++) {
         // an older, different judge verdict first: only the latest counts
         const human = i < 3 ? [{ kind: 'human', author: 'ann', complete: i === 1 ? 'no' : 'yes', at }] : [];
-        add(`t${i++}`, reference === 'yes' ? 1 : 0, [judgeVerdict(judge === 'yes' ? 'no' : 'yes'), judgeVerdict(judge), ...human]);
+        add(`t${i++}`, reference === 'yes' ? 1 : 0, [
+          judgeVerdict(judge === 'yes' ? 'no' : 'yes'),
+          judgeVerdict(judge),
+          ...human,
+        ]);
       }
     add('frac', 0.5, [judgeVerdict('yes')]);
     add('failed', 1, [judgeVerdict('unsure', 'model error: HTTP 500')]);
@@ -73,13 +118,29 @@ describe('calibrate a stored run', () => {
     add('crashed', undefined, [judgeVerdict('no')]);
     fs.writeFileSync(
       path.join(runDir, 'manifest.json'),
-      JSON.stringify({ runId: 'run', startedAt: at, args: [], agent: 'llm', model: 'm', actionSpace: 'pyautogui', observation: 'screenshot', proctorVersion: '0', machine: { host: 'h', platform: 'linux', cpus: 1 }, tasks, taskInfo }),
+      JSON.stringify({
+        runId: 'run',
+        startedAt: at,
+        args: [],
+        agent: 'llm',
+        model: 'm',
+        actionSpace: 'pyautogui',
+        observation: 'screenshot',
+        proctorVersion: '0',
+        machine: { host: 'h', platform: 'linux', cpus: 1 },
+        tasks,
+        taskInfo,
+      }),
     );
     fs.writeFileSync(path.join(runDir, 'events.jsonl'), '');
 
     const c = calibrate(runDir);
     expect(c.tasks).toBe(14);
-    expect(c.vsRule.matrix).toEqual({ yes: { yes: 4, no: 1 }, no: { yes: 1, no: 3 }, unsure: { yes: 1, no: 0 } });
+    expect(c.vsRule.matrix).toEqual({
+      yes: { yes: 4, no: 1 },
+      no: { yes: 1, no: 3 },
+      unsure: { yes: 1, no: 0 },
+    });
     expect(c.vsRule.kappa).toBeCloseTo(0.24 / 0.54, 12);
     expect(c.fractional).toEqual([{ taskKey: 'd/frac', score: 0.5, judge: 'yes' }]);
     // human labels on t0..t2: judge yes, yes, yes vs human yes, no, yes → p_o = 2/3 = p_e → kappa 0

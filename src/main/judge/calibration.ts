@@ -33,7 +33,11 @@ export interface Agreement {
 const completions: Completion[] = ['yes', 'no', 'unsure'];
 
 export function agreement(pairs: Pair[]): Agreement {
-  const matrix = { yes: { yes: 0, no: 0 }, no: { yes: 0, no: 0 }, unsure: { yes: 0, no: 0 } } as Agreement['matrix'];
+  const matrix = {
+    yes: { yes: 0, no: 0 },
+    no: { yes: 0, no: 0 },
+    unsure: { yes: 0, no: 0 },
+  } as Agreement['matrix'];
   for (const p of pairs) matrix[p.judge][p.reference]++;
   const n = pairs.length;
   const agree = matrix.yes.yes + matrix.no.no;
@@ -74,10 +78,15 @@ export interface Calibration {
   notCompared: { taskKey: string; why: string }[];
 }
 
-function lastOf<K extends Verdict['kind']>(verdicts: Verdict[], kind: K, accept: (v: Extract<Verdict, { kind: K }>) => boolean = () => true) {
+function lastOf<K extends Verdict['kind']>(
+  verdicts: Verdict[],
+  kind: K,
+  accept: (v: Extract<Verdict, { kind: K }>) => boolean = () => true,
+) {
   for (let i = verdicts.length - 1; i >= 0; i--) {
     const v = verdicts[i];
-    if (v.kind === kind && accept(v as Extract<Verdict, { kind: K }>)) return v as Extract<Verdict, { kind: K }>;
+    if (v.kind === kind && accept(v as Extract<Verdict, { kind: K }>))
+      return v as Extract<Verdict, { kind: K }>;
   }
   return undefined;
 }
@@ -92,22 +101,29 @@ export function calibrate(runDir: string): Calibration {
   const notCompared: Calibration['notCompared'] = [];
   for (const item of run.tasks) {
     const verdicts = readTaskTrajectory(runDir, item.key).verdicts;
-    const session = (v: JudgeVerdict) => (v.options as Record<string, unknown> | undefined)?.round === undefined;
+    const session = (v: JudgeVerdict) =>
+      (v.options as Record<string, unknown> | undefined)?.round === undefined;
     const lastJudge = lastOf(verdicts, 'judge', session);
     const judge: JudgeVerdict | undefined = lastOf(verdicts, 'judge', (v) => session(v) && !v.error);
-    if (lastJudge?.error) reviewQueue.push({ taskKey: item.key, reason: 'the judge failed', error: lastJudge.error });
-    else if (judge?.complete === 'unsure') reviewQueue.push({ taskKey: item.key, reason: judge.reason || 'the judge is unsure' });
+    if (lastJudge?.error)
+      reviewQueue.push({ taskKey: item.key, reason: 'the judge failed', error: lastJudge.error });
+    else if (judge?.complete === 'unsure')
+      reviewQueue.push({ taskKey: item.key, reason: judge.reason || 'the judge is unsure' });
     const rule = lastOf(verdicts, 'rule');
     const score = rule?.score ?? item.score;
     if (!judge) {
-      notCompared.push({ taskKey: item.key, why: lastJudge?.error ? `judge error: ${lastJudge.error}` : 'not judged' });
+      notCompared.push({
+        taskKey: item.key,
+        why: lastJudge?.error ? `judge error: ${lastJudge.error}` : 'not judged',
+      });
     } else if (score === undefined || !Number.isFinite(score)) {
       notCompared.push({ taskKey: item.key, why: `no rule score (state ${item.state})` });
     } else if (score >= 1) vsRule.push({ taskKey: item.key, judge: judge.complete, reference: 'yes' });
     else if (score <= 0) vsRule.push({ taskKey: item.key, judge: judge.complete, reference: 'no' });
     else fractional.push({ taskKey: item.key, score, judge: judge.complete });
     const human = lastOf(verdicts, 'human', (v) => v.complete === 'yes' || v.complete === 'no');
-    if (judge && human?.complete && human.complete !== 'unsure') vsHuman.push({ taskKey: item.key, judge: judge.complete, reference: human.complete });
+    if (judge && human?.complete && human.complete !== 'unsure')
+      vsHuman.push({ taskKey: item.key, judge: judge.complete, reference: human.complete });
   }
   return {
     runDir,
@@ -131,16 +147,40 @@ function agreementLines(title: string, a: Agreement): string[] {
     `${''.padEnd(14)}${cell('ref yes')}${cell('ref no')}`,
     ...completions.map((c) => `${`judge ${c}`.padEnd(14)}${cell(a.matrix[c].yes)}${cell(a.matrix[c].no)}`),
     `accuracy ${pct(a.accuracy)}   precision(yes) ${pct(a.precisionYes)}   recall(yes) ${pct(a.recallYes)}   Cohen's kappa ${num(a.kappa)}`,
-    ...(a.disagreements.length ? ['disagreements:', ...a.disagreements.map((d) => `  ${d.taskKey}: judge ${d.judge}, reference ${d.reference}`)] : []),
+    ...(a.disagreements.length
+      ? [
+          'disagreements:',
+          ...a.disagreements.map((d) => `  ${d.taskKey}: judge ${d.judge}, reference ${d.reference}`),
+        ]
+      : []),
   ];
 }
 
 /** The calibration as text for the terminal. */
 export function formatCalibration(c: Calibration): string {
-  const lines = [`Calibration of ${c.runDir} (${c.tasks} tasks)`, '', ...agreementLines('Judge vs rule score', c.vsRule)];
-  if (c.fractional.length) lines.push('', 'fractional rule scores (not in the matrix):', ...c.fractional.map((f) => `  ${f.taskKey}: score ${f.score}, judge ${f.judge ?? '-'}`));
+  const lines = [
+    `Calibration of ${c.runDir} (${c.tasks} tasks)`,
+    '',
+    ...agreementLines('Judge vs rule score', c.vsRule),
+  ];
+  if (c.fractional.length)
+    lines.push(
+      '',
+      'fractional rule scores (not in the matrix):',
+      ...c.fractional.map((f) => `  ${f.taskKey}: score ${f.score}, judge ${f.judge ?? '-'}`),
+    );
   if (c.vsHuman) lines.push('', ...agreementLines('Judge vs human labels', c.vsHuman));
-  if (c.reviewQueue.length) lines.push('', `review queue (${c.reviewQueue.length}):`, ...c.reviewQueue.map((r) => `  ${r.taskKey}: ${r.reason}${r.error ? ` — ${r.error}` : ''}`));
-  if (c.notCompared.length) lines.push('', `not compared (${c.notCompared.length}):`, ...c.notCompared.map((n) => `  ${n.taskKey}: ${n.why}`));
+  if (c.reviewQueue.length)
+    lines.push(
+      '',
+      `review queue (${c.reviewQueue.length}):`,
+      ...c.reviewQueue.map((r) => `  ${r.taskKey}: ${r.reason}${r.error ? ` — ${r.error}` : ''}`),
+    );
+  if (c.notCompared.length)
+    lines.push(
+      '',
+      `not compared (${c.notCompared.length}):`,
+      ...c.notCompared.map((n) => `  ${n.taskKey}: ${n.why}`),
+    );
   return lines.join('\n');
 }

@@ -4,7 +4,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { command } from '../cli/commands/judge';
-import { requestText, startScriptedOpenAIStandin, type StandinRequest } from '../agents/testing/scripted-openai-standin';
+import {
+  requestText,
+  startScriptedOpenAIStandin,
+  type StandinRequest,
+} from '../agents/testing/scripted-openai-standin';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-judge-cli-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -20,13 +24,47 @@ async function writeRun(): Promise<string> {
     taskInfo[`demo/${id}`] = { dir: rel, instruction: `Task ${id.toUpperCase()}: make the file.` };
     const dir = path.join(runDir, rel);
     fs.mkdirSync(dir, { recursive: true });
-    await sharp({ create: { width: 320, height: 200, channels: 3, background: '#336699' } }).png().toFile(path.join(dir, 'step_1_20260101@000001.png'));
-    fs.writeFileSync(path.join(dir, 'steps.jsonl'), JSON.stringify({ step: 1, at: new Date().toISOString(), actions: [{ type: 'DONE' }], screenshot: `${rel}/step_1_20260101@000001.png` }) + '\n');
-    fs.writeFileSync(path.join(dir, 'summary.json'), JSON.stringify({ id, results: { score, state: 'success', eval_error: null, messages: [], total_tokens: 0, total_timing: 1 } }));
+    await sharp({ create: { width: 320, height: 200, channels: 3, background: '#336699' } })
+      .png()
+      .toFile(path.join(dir, 'step_1_20260101@000001.png'));
+    fs.writeFileSync(
+      path.join(dir, 'steps.jsonl'),
+      JSON.stringify({
+        step: 1,
+        at: new Date().toISOString(),
+        actions: [{ type: 'DONE' }],
+        screenshot: `${rel}/step_1_20260101@000001.png`,
+      }) + '\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'summary.json'),
+      JSON.stringify({
+        id,
+        results: {
+          score,
+          state: 'success',
+          eval_error: null,
+          messages: [],
+          total_tokens: 0,
+          total_timing: 1,
+        },
+      }),
+    );
   }
   fs.writeFileSync(
     path.join(runDir, 'manifest.json'),
-    JSON.stringify({ runId: 'run', startedAt: new Date().toISOString(), args: [], agent: 'oracle', actionSpace: 'pyautogui', observation: 'screenshot', proctorVersion: '0', machine: { host: 'h', platform: 'linux', cpus: 1 }, tasks, taskInfo }),
+    JSON.stringify({
+      runId: 'run',
+      startedAt: new Date().toISOString(),
+      args: [],
+      agent: 'oracle',
+      actionSpace: 'pyautogui',
+      observation: 'screenshot',
+      proctorVersion: '0',
+      machine: { host: 'h', platform: 'linux', cpus: 1 },
+      tasks,
+      taskInfo,
+    }),
   );
   fs.writeFileSync(path.join(runDir, 'events.jsonl'), '');
   return runDir;
@@ -44,7 +82,15 @@ describe('proctor judge', () => {
     // p_o = 3/4; p_e = 1/4·1/2 + 3/4·1/2 = 1/2; kappa = (3/4 − 1/2) / (1/2) = 0.5.
     const answer = (r: StandinRequest) => {
       const yes = requestText(r).includes('Task A:');
-      return { kind: 'text' as const, content: JSON.stringify({ reason: 'r', sub_scores: [{ name: 'file', evaluation: yes ? 'yes' : 'no' }], complete: yes ? 'yes' : 'no' }), usage: { prompt_tokens: 100, completion_tokens: 10 } };
+      return {
+        kind: 'text' as const,
+        content: JSON.stringify({
+          reason: 'r',
+          sub_scores: [{ name: 'file', evaluation: yes ? 'yes' : 'no' }],
+          complete: yes ? 'yes' : 'no',
+        }),
+        usage: { prompt_tokens: 100, completion_tokens: 10 },
+      };
     };
     const standin = await startScriptedOpenAIStandin([answer, answer, answer, answer]);
     const runDir = await writeRun();
@@ -53,14 +99,21 @@ describe('proctor judge', () => {
     process.env.PROCTOR_CONFIG = path.join(root, 'no-config.json');
     try {
       const first = io();
-      expect(await command.run([runDir, '--model', 'judge-m', '--base-url', standin.baseUrl, '--concurrency', '2'], first.io)).toBe(0);
+      expect(
+        await command.run(
+          [runDir, '--model', 'judge-m', '--base-url', standin.baseUrl, '--concurrency', '2'],
+          first.io,
+        ),
+      ).toBe(0);
       expect(first.out.join('\n')).toContain('judged 4 tasks: 1 yes, 3 no, 0 unsure, 0 errors');
       expect(first.out.join('\n')).toContain('tokens 400 in + 40 out; cost unknown');
       expect(first.err.filter((l) => /^\[\d\/4\]/.test(l))).toHaveLength(4);
       expect([...first.out, ...first.err].join('\n')).not.toContain('sk-cli-judge-secret');
 
       const again = io();
-      expect(await command.run([runDir, '--model', 'judge-m', '--base-url', standin.baseUrl], again.io)).toBe(0);
+      expect(await command.run([runDir, '--model', 'judge-m', '--base-url', standin.baseUrl], again.io)).toBe(
+        0,
+      );
       expect(again.err.filter((l) => l.includes('stored verdict reused'))).toHaveLength(4);
       expect(standin.requests).toHaveLength(4);
 

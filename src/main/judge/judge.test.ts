@@ -5,7 +5,13 @@ import sharp from 'sharp';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { StepRecord } from '../../shared/run';
 import { toPromptImage } from '../agents/image';
-import { requestImages, requestText, startScriptedOpenAIStandin, type ScriptedOpenAIStandin, type ScriptStep } from '../agents/testing/scripted-openai-standin';
+import {
+  requestImages,
+  requestText,
+  startScriptedOpenAIStandin,
+  type ScriptedOpenAIStandin,
+  type ScriptStep,
+} from '../agents/testing/scripted-openai-standin';
 import { judgeTask, readScreenshot, type JudgeOptions, type StoredJudgeVerdict } from './judge';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-judge-'));
@@ -18,15 +24,22 @@ afterEach(async () => {
 
 const KEY = 'sk-judge-secret-4242';
 const taskKey = 'chromium/task-1';
-const clean = '{"reason": "The file is saved with the right name.", "sub_scores": [{"name": "file saved", "evaluation": "yes"}], "complete": "yes"}';
+const clean =
+  '{"reason": "The file is saved with the right name.", "sub_scores": [{"name": "file saved", "evaluation": "yes"}], "complete": "yes"}';
 
 async function png(file: string, shade: number, width = 800, height = 450) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  await sharp({ create: { width, height, channels: 3, background: { r: shade, g: 255 - shade, b: 90 } } }).png().toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: { r: shade, g: 255 - shade, b: 90 } } })
+    .png()
+    .toFile(file);
 }
 
 /** A run folder in the agreed layout, with `n` steps (screens after each step; the initial observation). */
-async function writeRun(name: string, n: number, options: { dropFinal?: boolean; instruction?: string } = {}): Promise<string> {
+async function writeRun(
+  name: string,
+  n: number,
+  options: { dropFinal?: boolean; instruction?: string } = {},
+): Promise<string> {
   const runDir = path.join(root, name);
   const rel = 'pyautogui/screenshot/standin/chromium/task-1';
   const taskDir = path.join(runDir, rel);
@@ -44,7 +57,12 @@ async function writeRun(name: string, n: number, options: { dropFinal?: boolean;
       proctorVersion: '0.1.0',
       machine: { host: 'h', platform: 'linux', cpus: 2 },
       tasks: [taskKey],
-      taskInfo: { [taskKey]: { dir: rel, instruction: options.instruction ?? 'Save the page as report.html on the Desktop.' } },
+      taskInfo: {
+        [taskKey]: {
+          dir: rel,
+          instruction: options.instruction ?? 'Save the page as report.html on the Desktop.',
+        },
+      },
     }),
   );
   const steps: StepRecord[] = [];
@@ -63,14 +81,20 @@ async function writeRun(name: string, n: number, options: { dropFinal?: boolean;
       screenshot: shot,
     });
   }
-  fs.writeFileSync(path.join(taskDir, 'steps.jsonl'), steps.map((s) => JSON.stringify(s)).join('\n') + (n ? '\n' : ''));
+  fs.writeFileSync(
+    path.join(taskDir, 'steps.jsonl'),
+    steps.map((s) => JSON.stringify(s)).join('\n') + (n ? '\n' : ''),
+  );
   fs.writeFileSync(path.join(runDir, 'events.jsonl'), '');
   return runDir;
 }
 
 function options(extra: Partial<JudgeOptions> = {}): JudgeOptions {
   return {
-    endpoint: { endpoint: { baseUrl: standin!.baseUrl, model: 'judge-model', apiKey: KEY }, sources: { baseUrl: 'flag', model: 'flag', apiKey: 'env' } },
+    endpoint: {
+      endpoint: { baseUrl: standin!.baseUrl, model: 'judge-model', apiKey: KEY },
+      sources: { baseUrl: 'flag', model: 'flag', apiKey: 'env' },
+    },
     retry: { baseDelayMs: 10, maxDelayMs: 50, timeoutMs: 600 },
     ...extra,
   };
@@ -78,12 +102,26 @@ function options(extra: Partial<JudgeOptions> = {}): JudgeOptions {
 
 function stored(runDir: string) {
   const dir = path.join(runDir, 'pyautogui/screenshot/standin/chromium/task-1');
-  const lines = (f: string) => (fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-  return { verdicts: lines('verdicts.jsonl') as StoredJudgeVerdict[], evaluationLog: lines('evaluation.log') };
+  const lines = (f: string) =>
+    fs.existsSync(path.join(dir, f))
+      ? fs
+          .readFileSync(path.join(dir, f), 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
+  return {
+    verdicts: lines('verdicts.jsonl') as StoredJudgeVerdict[],
+    evaluationLog: lines('evaluation.log'),
+  };
 }
 
 async function finalDataUrl(runDir: string, n: number) {
-  const file = path.join(runDir, `pyautogui/screenshot/standin/chromium/task-1/step_${n}_20260101@0000${String(n).padStart(2, '0')}.png`);
+  const file = path.join(
+    runDir,
+    `pyautogui/screenshot/standin/chromium/task-1/step_${n}_20260101@0000${String(n).padStart(2, '0')}.png`,
+  );
   return (await toPromptImage(await readScreenshot(file), { maxWidth: 1280, format: 'jpeg' })).dataUrl;
 }
 
@@ -95,18 +133,33 @@ async function judgeWith(script: ScriptStep[], runDir: string, extra: Partial<Ju
 describe('the judge against the scripted stand-in', () => {
   it('stores a clean verdict in verdicts.jsonl and a UFO line in evaluation.log, with the final screenshot sent', async () => {
     const runDir = await writeRun('clean', 3);
-    const { verdict, reused } = await judgeWith([{ kind: 'text', content: clean, usage: { prompt_tokens: 5000, completion_tokens: 80 } }], runDir, {
-      prices: { 'judge-model': { input: 1, output: 4 } },
-    });
+    const { verdict, reused } = await judgeWith(
+      [{ kind: 'text', content: clean, usage: { prompt_tokens: 5000, completion_tokens: 80 } }],
+      runDir,
+      {
+        prices: { 'judge-model': { input: 1, output: 4 } },
+      },
+    );
     expect(reused).toBe(false);
-    expect(verdict).toMatchObject({ kind: 'judge', complete: 'yes', subScores: [{ name: 'file saved', evaluation: 'yes' }], model: 'judge-model' });
+    expect(verdict).toMatchObject({
+      kind: 'judge',
+      complete: 'yes',
+      subScores: [{ name: 'file saved', evaluation: 'yes' }],
+      model: 'judge-model',
+    });
     expect(verdict.error).toBeUndefined();
     expect(verdict.tokens).toEqual({ prompt: 5000, completion: 80 });
     expect(verdict.costUsd).toBeCloseTo((5000 + 80 * 4) / 1e6, 12);
     const { verdicts, evaluationLog } = stored(runDir);
     expect(verdicts).toHaveLength(1);
     expect(verdicts[0].complete).toBe('yes');
-    expect(evaluationLog).toEqual([{ reason: 'The file is saved with the right name.', sub_scores: [{ name: 'file saved', evaluation: 'yes' }], complete: 'yes' }]);
+    expect(evaluationLog).toEqual([
+      {
+        reason: 'The file is saved with the right name.',
+        sub_scores: [{ name: 'file saved', evaluation: 'yes' }],
+        complete: 'yes',
+      },
+    ]);
     const images = requestImages(standin!.requests[0]);
     expect(images).toHaveLength(4); // initial screen + after steps 1, 2 + the final one
     expect(images.at(-1)).toBe(await finalDataUrl(runDir, 3));
@@ -118,10 +171,13 @@ describe('the judge against the scripted stand-in', () => {
 
   it('repairs a fenced verdict with prose and a trailing comma', async () => {
     const runDir = await writeRun('fenced', 2);
-    const reply = 'Here is my evaluation:\n```json\n{"reason": "Not saved.", "sub_scores": [{"name": "saved", "evaluation": "No"},], "complete": "no",}\n```';
+    const reply =
+      'Here is my evaluation:\n```json\n{"reason": "Not saved.", "sub_scores": [{"name": "saved", "evaluation": "No"},], "complete": "no",}\n```';
     const { verdict } = await judgeWith([{ kind: 'text', content: reply }], runDir);
     expect(verdict).toMatchObject({ complete: 'no', subScores: [{ name: 'saved', evaluation: 'no' }] });
-    expect(verdict.options.repairs).toEqual(expect.arrayContaining(['took the JSON out of a code fence', 'removed trailing commas']));
+    expect(verdict.options.repairs).toEqual(
+      expect.arrayContaining(['took the JSON out of a code fence', 'removed trailing commas']),
+    );
     expect(standin!.requests).toHaveLength(1);
   });
 
@@ -130,7 +186,11 @@ describe('the judge against the scripted stand-in', () => {
     const { verdict } = await judgeWith(
       [
         { kind: 'text', content: 'I believe the task is complete: yes.' },
-        { kind: 'text', content: '{"reason": "x", "sub_scores": [], "complete": "yes"} {"reason": "y", "sub_scores": [], "complete": "no"}' },
+        {
+          kind: 'text',
+          content:
+            '{"reason": "x", "sub_scores": [], "complete": "yes"} {"reason": "y", "sub_scores": [], "complete": "no"}',
+        },
         { kind: 'text', content: clean },
       ],
       runDir,
@@ -140,14 +200,19 @@ describe('the judge against the scripted stand-in', () => {
     expect(standin!.requests).toHaveLength(3);
     const final = await finalDataUrl(runDir, 2);
     for (const r of standin!.requests) expect(requestImages(r)).toContain(final);
-    expect(requestText(standin!.requests[1])).toContain('Your answer could not be read: no JSON object found');
+    expect(requestText(standin!.requests[1])).toContain(
+      'Your answer could not be read: no JSON object found',
+    );
     expect(requestText(standin!.requests[2])).toContain('2 JSON objects found');
   });
 
   it('records an error verdict when the replies stay unreadable', async () => {
     const runDir = await writeRun('unreadable', 1);
     const { verdict } = await judgeWith(
-      [{ kind: 'text', content: 'no' }, { kind: 'text', content: '{"complete": "yes"}' }],
+      [
+        { kind: 'text', content: 'no' },
+        { kind: 'text', content: '{"complete": "yes"}' },
+      ],
       runDir,
       { reasks: 1 },
     );
@@ -158,7 +223,14 @@ describe('the judge against the scripted stand-in', () => {
 
   it('rides out a 429 and a timeout', async () => {
     const runDir = await writeRun('flaky', 2);
-    const { verdict } = await judgeWith([{ kind: 'status', status: 429, retryAfter: '0' }, { kind: 'delay', ms: 1500 }, { kind: 'text', content: clean }], runDir);
+    const { verdict } = await judgeWith(
+      [
+        { kind: 'status', status: 429, retryAfter: '0' },
+        { kind: 'delay', ms: 1500 },
+        { kind: 'text', content: clean },
+      ],
+      runDir,
+    );
     expect(verdict.complete).toBe('yes');
     expect(standin!.requests).toHaveLength(3);
     const final = await finalDataUrl(runDir, 2);
@@ -166,13 +238,19 @@ describe('the judge against the scripted stand-in', () => {
   });
 
   it('turns a model error, an empty trajectory and a missing final screenshot into verdicts with errors', async () => {
-    const denied = await judgeWith([{ kind: 'status', status: 401, message: `bad key ${KEY}` }], await writeRun('denied', 1));
+    const denied = await judgeWith(
+      [{ kind: 'status', status: 401, message: `bad key ${KEY}` }],
+      await writeRun('denied', 1),
+    );
     expect(denied.verdict.error).toMatch(/model error: .*HTTP 401/);
     expect(denied.verdict.error).not.toContain(KEY);
     await standin!.close();
 
     const empty = await judgeWith([], await writeRun('empty', 0));
-    expect(empty.verdict).toMatchObject({ complete: 'unsure', error: expect.stringMatching(/empty trajectory/) });
+    expect(empty.verdict).toMatchObject({
+      complete: 'unsure',
+      error: expect.stringMatching(/empty trajectory/),
+    });
     expect(standin!.requests).toHaveLength(0);
     await standin!.close();
 
@@ -185,7 +263,14 @@ describe('the judge against the scripted stand-in', () => {
 
   it("leaves out the agent's own words with narrative off", async () => {
     const runDir = await writeRun('nonarrative', 2);
-    await judgeWith([{ kind: 'text', content: clean }, { kind: 'text', content: clean }], runDir, { narrative: false });
+    await judgeWith(
+      [
+        { kind: 'text', content: clean },
+        { kind: 'text', content: clean },
+      ],
+      runDir,
+      { narrative: false },
+    );
     const without = requestText(standin!.requests[0]);
     expect(without).not.toContain('COMPLETELY DONE');
     expect(without).toContain('press(keys=["tab"])');
@@ -198,8 +283,13 @@ describe('the judge against the scripted stand-in', () => {
     await judgeWith([{ kind: 'text', content: clean }], runDir, { maxImages: 5, imageMaxWidth: 400 });
     const images = requestImages(standin!.requests[0]);
     expect(images).toHaveLength(5);
-    const finalFile = path.join(runDir, 'pyautogui/screenshot/standin/chromium/task-1/step_12_20260101@000012.png');
-    expect(images.at(-1)).toBe((await toPromptImage(await readScreenshot(finalFile), { maxWidth: 400, format: 'jpeg' })).dataUrl);
+    const finalFile = path.join(
+      runDir,
+      'pyautogui/screenshot/standin/chromium/task-1/step_12_20260101@000012.png',
+    );
+    expect(images.at(-1)).toBe(
+      (await toPromptImage(await readScreenshot(finalFile), { maxWidth: 400, format: 'jpeg' })).dataUrl,
+    );
     const meta = await sharp(Buffer.from(images[0].split(',')[1], 'base64')).metadata();
     expect(meta.width).toBe(400);
     expect(requestText(standin!.requests[0])).toContain('The screen before step 1');
@@ -211,8 +301,17 @@ describe('the judge against the scripted stand-in', () => {
 
   it('also judges each step with rounds, storing the rounds before the session verdict', async () => {
     const runDir = await writeRun('rounds', 2);
-    const step = (ok: boolean) => ({ kind: 'text' as const, content: JSON.stringify({ reason: 'step', sub_scores: [{ name: 'tab pressed', evaluation: ok ? 'yes' : 'no' }], complete: ok ? 'yes' : 'no' }) });
-    const outcome = await judgeWith([step(true), step(false), { kind: 'text', content: clean }], runDir, { rounds: true });
+    const step = (ok: boolean) => ({
+      kind: 'text' as const,
+      content: JSON.stringify({
+        reason: 'step',
+        sub_scores: [{ name: 'tab pressed', evaluation: ok ? 'yes' : 'no' }],
+        complete: ok ? 'yes' : 'no',
+      }),
+    });
+    const outcome = await judgeWith([step(true), step(false), { kind: 'text', content: clean }], runDir, {
+      rounds: true,
+    });
     expect(outcome.rounds?.map((r) => [r.options.round, r.complete])).toEqual([
       [1, 'yes'],
       [2, 'no'],
@@ -230,7 +329,14 @@ describe('the judge against the scripted stand-in', () => {
 
   it('reuses the stored verdict for an unchanged run, model and options unless forced', async () => {
     const runDir = await writeRun('reuse', 2);
-    const first = await judgeWith([{ kind: 'text', content: clean }, { kind: 'text', content: clean }, { kind: 'text', content: clean }], runDir);
+    const first = await judgeWith(
+      [
+        { kind: 'text', content: clean },
+        { kind: 'text', content: clean },
+        { kind: 'text', content: clean },
+      ],
+      runDir,
+    );
     const again = await judgeTask(runDir, taskKey, options());
     expect(again.reused).toBe(true);
     expect(again.verdict.at).toBe(first.verdict.at);

@@ -43,7 +43,9 @@ ${actionFunctions}
 
 HOW TO JUDGE
 Compare the screen before and after the step. Split what the step should achieve into its parts (sub_scores); "complete" is "yes" when the step was right and worked, "no" when it was wrong, harmful or had no effect it needed, "unsure" when the screenshots do not show it. ${
-    options.narrative ? "The agent's own words are claims, not evidence." : "You are shown the agent's actions and the screenshots only."
+    options.narrative
+      ? "The agent's own words are claims, not evidence."
+      : "You are shown the agent's actions and the screenshots only."
   }
 
 HOW TO ANSWER

@@ -12,8 +12,7 @@ export interface JudgeOutput {
 }
 
 export type JudgeReply =
-  | { ok: true; output: JudgeOutput; repairs: string[]; warnings: string[] }
-  | { ok: false; message: string };
+  { ok: true; output: JudgeOutput; repairs: string[]; warnings: string[] } | { ok: false; message: string };
 
 /** The judge schema (UFO's EvaluationAgent output; `sub_scores` as a list or as UFO's older name → verdict object). */
 export const judgeOutputSchema = {
@@ -42,7 +41,9 @@ const ajv = new Ajv({ allErrors: true });
 const validate = ajv.compile(judgeOutputSchema);
 
 /** The one top-level `{…}` of a text (strings respected), or why there is not exactly one. */
-function singleObject(text: string): { ok: true; json: string; trimmed: boolean } | { ok: false; message: string } {
+function singleObject(
+  text: string,
+): { ok: true; json: string; trimmed: boolean } | { ok: false; message: string } {
   const objects: [number, number][] = [];
   let depth = 0;
   let start = -1;
@@ -64,14 +65,24 @@ function singleObject(text: string): { ok: true; json: string; trimmed: boolean 
       if (depth === 0) objects.push([start, i + 1]);
     }
   }
-  if (objects.length === 0) return { ok: false, message: depth > 0 ? 'the JSON object is not closed' : 'no JSON object found' };
-  if (objects.length > 1) return { ok: false, message: `${objects.length} JSON objects found; give exactly one` };
+  if (objects.length === 0)
+    return { ok: false, message: depth > 0 ? 'the JSON object is not closed' : 'no JSON object found' };
+  if (objects.length > 1)
+    return { ok: false, message: `${objects.length} JSON objects found; give exactly one` };
   const [s, e] = objects[0];
-  return { ok: true, json: text.slice(s, e), trimmed: text.slice(0, s).trim() !== '' || text.slice(e).trim() !== '' };
+  return {
+    ok: true,
+    json: text.slice(s, e),
+    trimmed: text.slice(0, s).trim() !== '' || text.slice(e).trim() !== '',
+  };
 }
 
 /** Applies a regex replacement outside JSON strings only. */
-function outsideStrings(json: string, pattern: RegExp, replace: (match: string) => string): { text: string; changed: boolean } {
+function outsideStrings(
+  json: string,
+  pattern: RegExp,
+  replace: (match: string) => string,
+): { text: string; changed: boolean } {
   let out = '';
   let changed = false;
   let i = 0;
@@ -127,7 +138,9 @@ export function readJudgeReply(reply: string): JudgeReply {
   } catch {
     const commas = outsideStrings(json, /,(\s*[}\]])/g, (m) => m.slice(1));
     if (commas.changed) repairs.push('removed trailing commas');
-    const literals = outsideStrings(commas.text, /\b(True|False|None)\b/g, (m) => (m === 'True' ? 'true' : m === 'False' ? 'false' : 'null'));
+    const literals = outsideStrings(commas.text, /\b(True|False|None)\b/g, (m) =>
+      m === 'True' ? 'true' : m === 'False' ? 'false' : 'null',
+    );
     if (literals.changed) repairs.push("replaced Python's True/False/None");
     json = literals.text;
     try {
@@ -138,12 +151,29 @@ export function readJudgeReply(reply: string): JudgeReply {
   }
   if (!validate(parsed)) {
     const errors = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-    return { ok: false, message: `the JSON does not match {reason, sub_scores: [{name, evaluation}], complete}: ${errors}` };
+    return {
+      ok: false,
+      message: `the JSON does not match {reason, sub_scores: [{name, evaluation}], complete}: ${errors}`,
+    };
   }
-  const p = parsed as { reason: string; sub_scores: { name: string; evaluation: string }[] | Record<string, string>; complete: string };
+  const p = parsed as {
+    reason: string;
+    sub_scores: { name: string; evaluation: string }[] | Record<string, string>;
+    complete: string;
+  };
   const warnings: string[] = [];
-  const list = Array.isArray(p.sub_scores) ? p.sub_scores : Object.entries(p.sub_scores).map(([name, evaluation]) => ({ name, evaluation }));
+  const list = Array.isArray(p.sub_scores)
+    ? p.sub_scores
+    : Object.entries(p.sub_scores).map(([name, evaluation]) => ({ name, evaluation }));
   if (!Array.isArray(p.sub_scores)) warnings.push('sub_scores given as an object; read as a list');
-  const subScores = list.map((s, i) => ({ name: s.name, evaluation: normalise(s.evaluation, `sub_scores[${i}].evaluation`, warnings) }));
-  return { ok: true, output: { reason: p.reason, subScores, complete: normalise(p.complete, 'complete', warnings) }, repairs, warnings };
+  const subScores = list.map((s, i) => ({
+    name: s.name,
+    evaluation: normalise(s.evaluation, `sub_scores[${i}].evaluation`, warnings),
+  }));
+  return {
+    ok: true,
+    output: { reason: p.reason, subScores, complete: normalise(p.complete, 'complete', warnings) },
+    repairs,
+    warnings,
+  };
 }

@@ -7,7 +7,13 @@ export interface JudgeRunOptions extends JudgeOptions {
   concurrency?: number;
   /** Only these task keys (default: every task of the run). */
   tasks?: string[];
-  onProgress?: (progress: { done: number; total: number; taskKey: string; verdict: StoredJudgeVerdict; reused: boolean }) => void;
+  onProgress?: (progress: {
+    done: number;
+    total: number;
+    taskKey: string;
+    verdict: StoredJudgeVerdict;
+    reused: boolean;
+  }) => void;
 }
 
 export interface JudgeRunResult {
@@ -23,12 +29,14 @@ export async function judgeRun(runDir: string, options: JudgeRunOptions): Promis
   const run = readRun(runDir);
   const wanted = options.tasks ? new Set(options.tasks) : undefined;
   const unknown = options.tasks?.filter((k) => !run.tasks.some((t) => t.key === k)) ?? [];
-  if (unknown.length) throw new Error(`${runDir}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run`);
+  if (unknown.length)
+    throw new Error(`${runDir}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run`);
   const skipped: JudgeRunResult['skipped'] = [];
   const queue: string[] = [];
   for (const t of run.tasks) {
     if (wanted && !wanted.has(t.key)) continue;
-    if (t.state === 'pending' || t.state === 'running') skipped.push({ taskKey: t.key, why: `not finished (${t.state})` });
+    if (t.state === 'pending' || t.state === 'running')
+      skipped.push({ taskKey: t.key, why: `not finished (${t.state})` });
     else queue.push(t.key);
   }
   const outcomes: JudgeRunResult['outcomes'] = [];
@@ -43,11 +51,16 @@ export async function judgeRun(runDir: string, options: JudgeRunOptions): Promis
       if (!reused) {
         tokens.prompt += verdict.tokens?.prompt ?? 0;
         tokens.completion += verdict.tokens?.completion ?? 0;
-        cost = cost === undefined || (verdict.costUsd === undefined && verdict.tokens) ? undefined : cost + (verdict.costUsd ?? 0);
+        cost =
+          cost === undefined || (verdict.costUsd === undefined && verdict.tokens)
+            ? undefined
+            : cost + (verdict.costUsd ?? 0);
       }
       options.onProgress?.({ done: outcomes.length, total, taskKey: key, verdict, reused });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, total || 1)) }, worker));
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 2, total || 1)) }, worker),
+  );
   return { outcomes, skipped, tokens, costUsd: cost };
 }

@@ -20,15 +20,30 @@ const verdict: JudgeVerdict = {
 
 describe('UFO execution_result form', () => {
   it('writes sub_scores as the schema object, keeping repeated names apart, and errors as {type, message, traceback}', () => {
-    expect(executionResultOf(verdict)).toEqual({ result: { reason: 'Saved.', sub_scores: { open: 'yes', 'open (2)': 'no' }, complete: 'no' }, error: null });
-    expect(executionResultOf({ ...verdict, error: 'model error: HTTP 500' })).toEqual({ result: null, error: { type: 'JudgeError', message: 'model error: HTTP 500', traceback: '' } });
+    expect(executionResultOf(verdict)).toEqual({
+      result: { reason: 'Saved.', sub_scores: { open: 'yes', 'open (2)': 'no' }, complete: 'no' },
+      error: null,
+    });
+    expect(executionResultOf({ ...verdict, error: 'model error: HTTP 500' })).toEqual({
+      result: null,
+      error: { type: 'JudgeError', message: 'model error: HTTP 500', traceback: '' },
+    });
   });
 
   it("validates against UFO's execution schema (the in-repo copy, fixtures/ufo)", () => {
-    const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as { properties: { execution_result: object } };
+    const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8')) as {
+      properties: { execution_result: object };
+    };
     const validate = new Ajv({ strict: false }).compile(schema.properties.execution_result);
     expect(validate(executionResultOf(verdict)), JSON.stringify(validate.errors)).toBe(true);
-    expect(validate(executionResultOf({ ...verdict, error: 'x' })), JSON.stringify(validate.errors)).toBe(true);
-    expect(validate({ result: { reason: 'r', sub_scores: [{ name: 'a', evaluation: 'yes' }], complete: 'yes' }, error: null })).toBe(false);
+    expect(validate(executionResultOf({ ...verdict, error: 'x' })), JSON.stringify(validate.errors)).toBe(
+      true,
+    );
+    expect(
+      validate({
+        result: { reason: 'r', sub_scores: [{ name: 'a', evaluation: 'yes' }], complete: 'yes' },
+        error: null,
+      }),
+    ).toBe(false);
   });
 });

@@ -9,12 +9,16 @@ export interface UfoExecutionResult {
 }
 
 export function executionResultOf(verdict: JudgeVerdict): UfoExecutionResult {
-  if (verdict.error) return { result: null, error: { type: 'JudgeError', message: verdict.error, traceback: '' } };
+  if (verdict.error)
+    return { result: null, error: { type: 'JudgeError', message: verdict.error, traceback: '' } };
   const subScores: Record<string, string> = {};
   for (const s of verdict.subScores) {
     let name = s.name;
     for (let n = 2; name in subScores; n++) name = `${s.name} (${n})`; // keep repeated names apart
     subScores[name] = s.evaluation;
   }
-  return { result: { reason: verdict.reason, sub_scores: subScores, complete: verdict.complete }, error: null };
+  return {
+    result: { reason: verdict.reason, sub_scores: subScores, complete: verdict.complete },
+    error: null,
+  };
 }

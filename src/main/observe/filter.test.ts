@@ -16,8 +16,29 @@ const node = (over: Partial<AccessibilityNode>): AccessibilityNode => ({
 
 describe('filterNodes (the OSWorld judge_node rule)', () => {
   it('keeps interactive and content roles and drops structural ones', () => {
-    const kept = ['push-button', 'menu-item', 'link', 'entry', 'text', 'heading', 'document-web', 'check-box', 'menu', 'static', 'paragraph'];
-    const dropped = ['filler', 'panel', 'frame', 'menu-bar', 'separator', 'scroll-pane', 'page-tab-list', 'application'];
+    const kept = [
+      'push-button',
+      'menu-item',
+      'link',
+      'entry',
+      'text',
+      'heading',
+      'document-web',
+      'check-box',
+      'menu',
+      'static',
+      'paragraph',
+    ];
+    const dropped = [
+      'filler',
+      'panel',
+      'frame',
+      'menu-bar',
+      'separator',
+      'scroll-pane',
+      'page-tab-list',
+      'application',
+    ];
     for (const role of kept) expect(isShownNode(node({ role })), role).toBe(true);
     for (const role of dropped) expect(isShownNode(node({ role })), role).toBe(false);
   });
@@ -53,7 +74,11 @@ describe('filterNodes (the OSWorld judge_node rule)', () => {
             name: 'Untitled',
             children: [
               node({ role: 'menu', name: 'File' }),
-              node({ role: 'menu', name: 'Edit', children: [node({ role: 'menu-item', name: 'Undo', states: ['enabled'] })] }),
+              node({
+                role: 'menu',
+                name: 'Edit',
+                children: [node({ role: 'menu-item', name: 'Undo', states: ['enabled'] })],
+              }),
               node({ role: 'text', name: '', text: 'hello' }),
             ],
           }),
@@ -61,7 +86,16 @@ describe('filterNodes (the OSWorld judge_node rule)', () => {
       }),
       node({ role: 'document-web', name: 'Page', children: [node({ role: 'link', name: 'More' })] }),
     ];
-    expect(flattenTree(tree).map((n) => n.name || n.text)).toEqual(['mousepad', 'Untitled', 'File', 'Edit', 'Undo', 'hello', 'Page', 'More']);
+    expect(flattenTree(tree).map((n) => n.name || n.text)).toEqual([
+      'mousepad',
+      'Untitled',
+      'File',
+      'Edit',
+      'Undo',
+      'hello',
+      'Page',
+      'More',
+    ]);
     expect(filterNodes(tree).map((n) => n.name || n.text)).toEqual(['File', 'Edit', 'hello', 'Page', 'More']);
   });
 });

@@ -5,12 +5,35 @@
 import type { AccessibilityNode } from '../env/environment';
 
 const ROLE_SUFFIXES = [
-  'item', 'button', 'heading', 'label', 'scrollbar', 'searchbox', 'textbox', 'link', 'tabelement', 'textfield',
-  'textarea', 'menu',
+  'item',
+  'button',
+  'heading',
+  'label',
+  'scrollbar',
+  'searchbox',
+  'textbox',
+  'link',
+  'tabelement',
+  'textfield',
+  'textarea',
+  'menu',
 ];
 const ROLES = new Set([
-  'alert', 'canvas', 'check-box', 'combo-box', 'entry', 'icon', 'image', 'paragraph', 'scroll-bar', 'section',
-  'slider', 'static', 'table-cell', 'terminal', 'text',
+  'alert',
+  'canvas',
+  'check-box',
+  'combo-box',
+  'entry',
+  'icon',
+  'image',
+  'paragraph',
+  'scroll-bar',
+  'section',
+  'slider',
+  'static',
+  'table-cell',
+  'terminal',
+  'text',
 ]);
 
 /** Whether a role (an AT-SPI tag such as `push-button`) is one an agent is shown. */

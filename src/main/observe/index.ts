@@ -2,7 +2,12 @@
 // from env.accessibilityTree() (each kind collects its own, e.g. env/local/accessibility); here they are
 // filtered, linearised and marked.
 import { OBSERVATION_TYPES } from '../../shared/spaces';
-import { MissingCapabilityError, type AccessibilityNode, type Environment, type Screenshot } from '../env/environment';
+import {
+  MissingCapabilityError,
+  type AccessibilityNode,
+  type Environment,
+  type Screenshot,
+} from '../env/environment';
 import { filterNodes } from './filter';
 import { lineariseTree, warmTokenizer } from './linearise';
 import type { Observation, ObservationType } from './observation';
@@ -10,7 +15,14 @@ import { decodeShot, drawSetOfMark, markBindings, warmSetOfMark, type DecodedSho
 
 export type { Mark, Observation, ObservationType } from './observation';
 export { filterNodes, flattenTree, isShownNode, isShownRole } from './filter';
-export { countTokens, lineariseTree, TABLE_HEADER, MARKED_TABLE_HEADER, CUT_MARK, type LinearisedTree } from './linearise';
+export {
+  countTokens,
+  lineariseTree,
+  TABLE_HEADER,
+  MARKED_TABLE_HEADER,
+  CUT_MARK,
+  type LinearisedTree,
+} from './linearise';
 export { drawSetOfMark, markBindings, MARK_COLOURS, type SetOfMark } from './set-of-mark';
 export { OBSERVATION_TYPES };
 
@@ -33,14 +45,20 @@ export interface ObserveOptions {
 }
 
 /** Observes the environment: the screenshot and/or the filtered, linearised accessibility tree, or SoM. */
-export async function observe(env: Environment, type: ObservationType, opts: ObserveOptions = {}): Promise<Observation> {
+export async function observe(
+  env: Environment,
+  type: ObservationType,
+  opts: ObserveOptions = {},
+): Promise<Observation> {
   if (!OBSERVATION_TYPES.includes(type)) {
     throw new Error(`unknown observation type '${type}': use one of ${OBSERVATION_TYPES.join(', ')}`);
   }
   const wantShot = type !== 'a11y_tree';
   const wantTree = type !== 'screenshot';
-  if (wantShot && !env.capabilities.has('screenshot')) throw new MissingCapabilityError('screenshot', env.kind);
-  if (wantTree && !env.capabilities.has('accessibility')) throw new MissingCapabilityError('accessibility', env.kind);
+  if (wantShot && !env.capabilities.has('screenshot'))
+    throw new MissingCapabilityError('screenshot', env.kind);
+  if (wantTree && !env.capabilities.has('accessibility'))
+    throw new MissingCapabilityError('accessibility', env.kind);
 
   // for SoM, the screenshot is decoded for the marks while the tree is still being collected
   let decoded: Promise<DecodedShot> | undefined;

@@ -29,7 +29,9 @@ describe('lineariseTree', () => {
   });
 
   it('keeps each row on one line and quotes text holding double quotes', () => {
-    const { table } = lineariseTree([node(1, { role: 'text', name: '', text: 'line one\nsaid "hi"\tthere' })]);
+    const { table } = lineariseTree([
+      node(1, { role: 'text', name: '', text: 'line one\nsaid "hi"\tthere' }),
+    ]);
     const rows = table.split('\n');
     expect(rows).toHaveLength(2);
     expect(rows[1].split('\t')).toHaveLength(7);
@@ -82,7 +84,9 @@ describe('lineariseTree', () => {
   });
 
   it('caps a huge cell so one document cannot eat the budget', () => {
-    const r = lineariseTree([node(1, { role: 'text', text: 'x'.repeat(50_000) }), node(2)], { maxCellChars: 200 });
+    const r = lineariseTree([node(1, { role: 'text', text: 'x'.repeat(50_000) }), node(2)], {
+      maxCellChars: 200,
+    });
     expect(r.kept).toHaveLength(2);
     expect(r.table.split('\n')[1].split('\t')[2]).toBe(`${'x'.repeat(200)}…`);
   });

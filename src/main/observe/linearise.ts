@@ -79,7 +79,8 @@ export function lineariseTree(nodes: AccessibilityNode[], opts: LineariseOptions
   const max = opts.maxCellChars ?? 1000;
   const header = opts.withMarks ? MARKED_TABLE_HEADER : TABLE_HEADER;
   const rows = nodes.map((n, i) => (opts.withMarks ? `${i + 1}\t` : '') + tableRow(n, max));
-  const join = (count: number, cut: boolean) => [header, ...rows.slice(0, count), ...(cut ? [CUT_MARK] : [])].join('\n');
+  const join = (count: number, cut: boolean) =>
+    [header, ...rows.slice(0, count), ...(cut ? [CUT_MARK] : [])].join('\n');
 
   // Every line ends with `)` and the tokenizer merges `)\n` into one token, so the table costs the sum of
   // its lines' own tokens. The whole table is counted once at the end to make sure, dropping rows in the

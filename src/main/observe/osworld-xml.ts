@@ -18,18 +18,29 @@ const MAX_DEPTH = 60;
 
 function escapeXml(s: string): string {
   // Characters XML 1.0 forbids are dropped; the rest escaped.
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`);
+  return (
+    s
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+      .replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`)
+  );
 }
 
 /** An XML element name from a role ("push button" → "push-button"); anything odd becomes `unknown`. */
 export function tagOf(role: string): string {
-  const t = role.trim().toLowerCase().replace(/[\s_]+/g, '-').replace(/[^a-z0-9.-]/g, '');
+  const t = role
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-')
+    .replace(/[^a-z0-9.-]/g, '');
   return /^[a-z]/.test(t) ? t : 'unknown';
 }
 
 function stateName(s: string): string | undefined {
-  const t = s.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const t = s
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   return /^[a-z][a-z0-9-]*$/.test(t) ? t : undefined;
 }
 
@@ -43,7 +54,10 @@ function element(node: AccessibilityNode, depth: number, out: string[]): void {
   if (node.className) attrs.push(`attr:class="${escapeXml(node.className)}"`);
   if (node.description) attrs.push(`attr:description="${escapeXml(node.description)}"`);
   if (node.source) attrs.push(`attr:source="${escapeXml(node.source)}"`);
-  attrs.push(`cp:screencoord="(${Math.round(node.x)}, ${Math.round(node.y)})"`, `cp:size="(${Math.round(node.width)}, ${Math.round(node.height)})"`);
+  attrs.push(
+    `cp:screencoord="(${Math.round(node.x)}, ${Math.round(node.y)})"`,
+    `cp:size="(${Math.round(node.width)}, ${Math.round(node.height)})"`,
+  );
   const kids = depth < MAX_DEPTH ? (node.children ?? []) : [];
   const text = node.text ?? '';
   if (!kids.length && !text) {
@@ -56,17 +70,33 @@ function element(node: AccessibilityNode, depth: number, out: string[]): void {
 }
 
 /** The whole forest as OSWorld's `AT` string. Top-level nodes of one app share an <application>. */
-export function accessibilityXml(nodes: AccessibilityNode[], screen: { width: number; height: number }): string {
+export function accessibilityXml(
+  nodes: AccessibilityNode[],
+  screen: { width: number; height: number },
+): string {
   const out: string[] = [];
-  const ns = Object.entries(NS).map(([k, v]) => `xmlns:${k}="${v}"`).join(' ');
-  out.push(`<desktop-frame ${ns} name="main" cp:screencoord="(0, 0)" cp:size="(${screen.width}, ${screen.height})">`);
+  const ns = Object.entries(NS)
+    .map(([k, v]) => `xmlns:${k}="${v}"`)
+    .join(' ');
+  out.push(
+    `<desktop-frame ${ns} name="main" cp:screencoord="(0, 0)" cp:size="(${screen.width}, ${screen.height})">`,
+  );
   for (const n of nodes) {
     if (tagOf(n.role) === 'application') {
       element(n, 0, out);
       continue;
     }
     // A page tree from CDP (or any non-application root): wrap it in an application named after its source.
-    const app: AccessibilityNode = { role: 'application', name: n.app ?? n.source ?? '', x: 0, y: 0, width: 0, height: 0, states: [], children: [n] };
+    const app: AccessibilityNode = {
+      role: 'application',
+      name: n.app ?? n.source ?? '',
+      x: 0,
+      y: 0,
+      width: 0,
+      height: 0,
+      states: [],
+      children: [n],
+    };
     element(app, 0, out);
   }
   out.push('</desktop-frame>');

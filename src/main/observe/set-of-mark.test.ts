@@ -9,7 +9,9 @@ const H = 300;
 /** A white 400×300 screen with a blue bar at (50,50) 100×40 and a checkerboard at (200,50) 80×80. */
 async function screen(scale = 1, format: 'png' | 'jpeg' = 'png'): Promise<Screenshot> {
   const checker = Buffer.alloc(80 * 80 * 3);
-  for (let y = 0; y < 80; y++) for (let x = 0; x < 80; x++) checker.fill(((x >> 3) + (y >> 3)) % 2 ? 0 : 255, (y * 80 + x) * 3, (y * 80 + x) * 3 + 3);
+  for (let y = 0; y < 80; y++)
+    for (let x = 0; x < 80; x++)
+      checker.fill(((x >> 3) + (y >> 3)) % 2 ? 0 : 255, (y * 80 + x) * 3, (y * 80 + x) * 3 + 3);
   let img = sharp({ create: { width: W, height: H, channels: 3, background: '#ffffff' } }).composite([
     { input: { create: { width: 100, height: 40, channels: 3, background: '#0000ff' } }, left: 50, top: 50 },
     { input: checker, raw: { width: 80, height: 80, channels: 3 }, left: 200, top: 50 },
@@ -70,7 +72,12 @@ describe('drawSetOfMark', () => {
     // inside the boxes, the screen is untouched
     expect(px(100, 70)).toEqual([0, 0, 255]);
     // the skipped blank box has nothing drawn
-    for (const [x, y] of [[250, 200], [275, 225], [299, 249]]) expect(px(x, y)).toEqual([255, 255, 255]);
+    for (const [x, y] of [
+      [250, 200],
+      [275, 225],
+      [299, 249],
+    ])
+      expect(px(x, y)).toEqual([255, 255, 255]);
     // the number tag just above box 1's top-left corner: white digit strokes on the mark colour
     let white = 0;
     let colour = 0;

@@ -7,8 +7,18 @@ import type { Mark } from './observation';
 
 /** Dark, mutually distinct colours: white digits stay readable on all of them. */
 export const MARK_COLOURS = [
-  '#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#008080', '#9a6324', '#800000', '#000075', '#808000',
-  '#f032e6', '#2f4f4f',
+  '#e6194b',
+  '#3cb44b',
+  '#4363d8',
+  '#f58231',
+  '#911eb4',
+  '#008080',
+  '#9a6324',
+  '#800000',
+  '#000075',
+  '#808000',
+  '#f032e6',
+  '#2f4f4f',
 ];
 
 export function markColour(id: number): string {
@@ -81,19 +91,27 @@ async function renderGlyphs(font: number): Promise<Glyphs> {
   const cell = Math.ceil(font * 0.75);
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${cell * 10}" height="${height}">` +
-    Array.from({ length: 10 }, (_, d) =>
-      `<text x="${d * cell}" y="${Math.round(font * 0.95)}" font-family="DejaVu Sans, Liberation Sans, sans-serif" ` +
-      `font-weight="bold" font-size="${font}" fill="#fff">${d}</text>`,
+    Array.from(
+      { length: 10 },
+      (_, d) =>
+        `<text x="${d * cell}" y="${Math.round(font * 0.95)}" font-family="DejaVu Sans, Liberation Sans, sans-serif" ` +
+        `font-weight="bold" font-size="${font}" fill="#fff">${d}</text>`,
     ).join('') +
     `</svg>`;
-  const { data, info } = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(svg))
+    .ensureAlpha()
+    .extractChannel(3)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const digits = Array.from({ length: 10 }, (_, d) => {
     // each digit's own advance: from its cell's left edge to its last inked column, plus one
     let last = 0;
-    for (let x = 0; x < cell; x++) for (let y = 0; y < height; y++) if (data[y * info.width + d * cell + x] > 0) last = x;
+    for (let x = 0; x < cell; x++)
+      for (let y = 0; y < height; y++) if (data[y * info.width + d * cell + x] > 0) last = x;
     const width = last + 2;
     const alpha = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++) for (let x = 0; x < width && x < cell; x++) alpha[y * width + x] = data[y * info.width + d * cell + x];
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width && x < cell; x++) alpha[y * width + x] = data[y * info.width + d * cell + x];
     return { width, alpha };
   });
   return { height, digits };
@@ -112,7 +130,12 @@ function fillRect(raw: Raw, x0: number, y0: number, x1: number, y1: number, rgb:
   }
 }
 
-function strokeRect(raw: Raw, r: { x0: number; y0: number; x1: number; y1: number }, width: number, rgb: number[]): void {
+function strokeRect(
+  raw: Raw,
+  r: { x0: number; y0: number; x1: number; y1: number },
+  width: number,
+  rgb: number[],
+): void {
   fillRect(raw, r.x0, r.y0, r.x1, r.y0 + width, rgb);
   fillRect(raw, r.x0, r.y1 - width, r.x1, r.y1, rgb);
   fillRect(raw, r.x0, r.y0, r.x0 + width, r.y1, rgb);
@@ -131,7 +154,8 @@ function drawNumber(raw: Raw, g: Glyphs, id: number, x: number, y: number): void
         const a = glyph.alpha[gy * glyph.width + gx];
         if (!a || px < 0 || px >= raw.width) continue;
         const i = (py * raw.width + px) * raw.channels;
-        for (let c = 0; c < 3; c++) raw.data[i + c] = Math.round((255 * a + raw.data[i + c] * (255 - a)) / 255);
+        for (let c = 0; c < 3; c++)
+          raw.data[i + c] = Math.round((255 * a + raw.data[i + c] * (255 - a)) / 255);
       }
     }
     x += glyph.width;
@@ -156,14 +180,23 @@ export type DecodedShot = Raw;
 /** Decodes `image` for drawSetOfMark: may start before the nodes are known (while the tree is collected). */
 export async function decodeShot(image: Screenshot): Promise<DecodedShot> {
   const decoded = await sharp(image.data).raw().toBuffer({ resolveWithObject: true });
-  return { data: decoded.data, width: decoded.info.width, height: decoded.info.height, channels: decoded.info.channels };
+  return {
+    data: decoded.data,
+    width: decoded.info.width,
+    height: decoded.info.height,
+    channels: decoded.info.channels,
+  };
 }
 
 /**
  * Draws the marks for `nodes` (in screen pixels) on `image` and returns the tagged image (same format)
  * with the marks. Nodes with an empty box on the image, or whose box covers one uniform colour, are skipped.
  */
-export async function drawSetOfMark(image: Screenshot, nodes: AccessibilityNode[], decoded?: Promise<DecodedShot>): Promise<SetOfMark> {
+export async function drawSetOfMark(
+  image: Screenshot,
+  nodes: AccessibilityNode[],
+  decoded?: Promise<DecodedShot>,
+): Promise<SetOfMark> {
   const raw: Raw = await (decoded ?? decodeShot(image));
   const g = await glyphs(fontFor(raw.height));
   const stroke = raw.width >= 1600 ? 2 : 1;
@@ -175,7 +208,14 @@ export async function drawSetOfMark(image: Screenshot, nodes: AccessibilityNode[
     const r = imageRect(node, image.toScreen, raw.width, raw.height);
     if (!r || uniform(raw, r.x0, r.y0, r.x1, r.y1)) continue;
     const id = marks.length + 1;
-    marks.push({ id, x: node.x, y: node.y, width: node.width, height: node.height, label: `${node.role}\t${node.name}` });
+    marks.push({
+      id,
+      x: node.x,
+      y: node.y,
+      width: node.width,
+      height: node.height,
+      label: `${node.role}\t${node.name}`,
+    });
     drawn.push(node);
     places.push({ r, id });
   }
@@ -187,7 +227,9 @@ export async function drawSetOfMark(image: Screenshot, nodes: AccessibilityNode[
     fillRect(raw, l.x, l.y, l.x + l.w, l.y + l.h, hexRgb(markColour(id)));
     drawNumber(raw, g, id, l.x + 2, l.y + 1);
   }
-  const composed = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels as 3 | 4 } });
+  const composed = sharp(raw.data, {
+    raw: { width: raw.width, height: raw.height, channels: raw.channels as 3 | 4 },
+  });
   const data =
     image.format === 'jpeg'
       ? await composed.jpeg({ quality: 90 }).toBuffer()

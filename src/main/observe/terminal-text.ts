@@ -4,7 +4,11 @@
 // on environments without that endpoint, so a local and a remote environment answer alike.
 import type { AccessibilityNode } from '../env/environment';
 
-function collect(nodes: AccessibilityNode[], ok: (n: AccessibilityNode) => boolean, out: AccessibilityNode[] = []): AccessibilityNode[] {
+function collect(
+  nodes: AccessibilityNode[],
+  ok: (n: AccessibilityNode) => boolean,
+  out: AccessibilityNode[] = [],
+): AccessibilityNode[] {
   for (const n of nodes) {
     if (ok(n)) out.push(n);
     collect(n.children ?? [], ok, out);
@@ -18,7 +22,11 @@ function collect(nodes: AccessibilityNode[], ok: (n: AccessibilityNode) => boole
  */
 export function focusedTerminalText(nodes: AccessibilityNode[]): string | undefined {
   const apps = collect(nodes, (n) => n.role === 'application');
-  const frames = apps.flatMap((a) => (a.children ?? []).filter((f) => f.role === 'frame' && f.states.includes('active')));
-  const terminals = frames.flatMap((f) => collect(f.children ?? [], (n) => n.role === 'terminal' && n.states.includes('focused')));
+  const frames = apps.flatMap((a) =>
+    (a.children ?? []).filter((f) => f.role === 'frame' && f.states.includes('active')),
+  );
+  const terminals = frames.flatMap((f) =>
+    collect(f.children ?? [], (n) => n.role === 'terminal' && n.states.includes('focused')),
+  );
   return terminals.length === 1 ? (terminals[0].text ?? '').replace(/\s+$/u, '') : undefined;
 }

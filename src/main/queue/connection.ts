@@ -25,11 +25,13 @@ export function parseQueueUrl(text: string, env: NodeJS.ProcessEnv = process.env
   } catch {
     throw new QueueUrlError(`'${text}' is not a URL; write redis://HOST:PORT`);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new QueueUrlError(`'${url.protocol}' is not redis: or rediss: (write redis://HOST:PORT)`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new QueueUrlError(`'${url.protocol}' is not redis: or rediss: (write redis://HOST:PORT)`);
   if (!url.hostname) throw new QueueUrlError(`${text}: no host; write redis://HOST:PORT`);
   const port = url.port ? Number(url.port) : 6379;
   const dbText = url.pathname.replace(/^\//, '');
-  if (dbText && !/^\d{1,2}$/.test(dbText)) throw new QueueUrlError(`${text}: the path '/${dbText}' is not a database number`);
+  if (dbText && !/^\d{1,2}$/.test(dbText))
+    throw new QueueUrlError(`${text}: the path '/${dbText}' is not a database number`);
   const password = url.password ? decodeURIComponent(url.password) : env.PROCTOR_REDIS_PASSWORD || undefined;
   const shownUrl = new URL(url.href);
   shownUrl.password = '';

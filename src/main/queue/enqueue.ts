@@ -37,7 +37,10 @@ export interface Enqueued {
 
 /** Run names given with --name: a folder name. */
 export function checkRunName(name: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._@+-]{0,119}$/.test(name)) throw new Error(`--name '${name}': letters, digits and . _ @ + - only (up to 120), starting with a letter or digit`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._@+-]{0,119}$/.test(name))
+    throw new Error(
+      `--name '${name}': letters, digits and . _ @ + - only (up to 120), starting with a letter or digit`,
+    );
   return name;
 }
 
@@ -45,20 +48,33 @@ export function checkRunName(name: string): string {
 export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOptions): Promise<Enqueued> {
   const target = parseQueueUrl(q.queue);
   const agent = typeof opts.agent === 'string' ? opts.agent : undefined;
-  if (!agent) throw new Error('a queued run names a registered agent (workers build it); a code-made agent cannot travel');
+  if (!agent)
+    throw new Error(
+      'a queued run names a registered agent (workers build it); a code-made agent cannot travel',
+    );
   const name = q.name === undefined ? undefined : checkRunName(q.name);
   const outDir = resolve(opts.outDir ?? 'results');
   let run: RunWriter;
   if (name && existsSync(join(outDir, name, 'manifest.json'))) {
     run = RunWriter.attach(join(outDir, name));
-    const want = entriesOf(tasks, opts.repeats ?? 1).map((e) => e.key).sort().join('\n');
+    const want = entriesOf(tasks, opts.repeats ?? 1)
+      .map((e) => e.key)
+      .sort()
+      .join('\n');
     if ([...run.manifest.tasks].sort().join('\n') !== want)
-      throw new Error(`run ${join(outDir, name)} already exists with other tasks or repeats; give another --name (or the same tasks and --repeats to enqueue it again)`);
+      throw new Error(
+        `run ${join(outDir, name)} already exists with other tasks or repeats; give another --name (or the same tasks and --repeats to enqueue it again)`,
+      );
   } else {
     run = await createRun(tasks, opts, { runId: name, queue: target.shown });
     run.release(); // the workers write the tasks; nobody holds the run as a whole
     // live for readers from here until a worker commits the last task (run.finished)
-    run.event({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: run.manifest.tasks });
+    run.event({
+      kind: 'run.started',
+      runId: run.runId,
+      at: new Date().toISOString(),
+      tasks: run.manifest.tasks,
+    });
   }
   const m = run.manifest;
   const queue = new Queue(QUEUE_NAME, { connection: target.options });

@@ -5,7 +5,12 @@ import { createHash } from 'node:crypto';
 import { isAbsolute } from 'node:path';
 import type { AgentOptions } from '../agents';
 import { storableAgentOptions } from '../agents/stored-options';
-import { isActionSpace, isObservationType, type ActionSpace, type ObservationType } from '../../shared/spaces';
+import {
+  isActionSpace,
+  isObservationType,
+  type ActionSpace,
+  type ObservationType,
+} from '../../shared/spaces';
 
 export interface TaskJobData {
   /** Job data format. */
@@ -32,7 +37,18 @@ export interface TaskJobData {
 }
 
 /** The agent options a job may carry: settings only (no key, no environment variables, no callbacks). */
-const carried = ['baseUrl', 'sampling', 'retry', 'historyWindow', 'historyImages', 'executionFeedback', 'retrieval', 'image', 'cut', 'oracleFile'] as const;
+const carried = [
+  'baseUrl',
+  'sampling',
+  'retry',
+  'historyWindow',
+  'historyImages',
+  'executionFeedback',
+  'retrieval',
+  'image',
+  'cut',
+  'oracleFile',
+] as const;
 export type QueuedAgentOptions = Pick<AgentOptions, (typeof carried)[number]>;
 
 /** The options that may travel in a job; everything else (apiKey, env, callbacks) is dropped. */
@@ -51,7 +67,8 @@ export function jobIdFor(runId: string, taskKey: string): string {
 
 export class JobDataError extends Error {}
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A job's data checked field by field; throws JobDataError naming the field (as a JSON pointer). */
 export function readJobData(value: unknown): TaskJobData {
@@ -59,35 +76,56 @@ export function readJobData(value: unknown): TaskJobData {
   const str = (k: string, optional = false): string | undefined => {
     const v = value[k];
     if (v === undefined && optional) return undefined;
-    if (typeof v !== 'string' || v.length === 0 || v.length > 4096) throw new JobDataError(`job data /${k}: a non-empty string expected`);
+    if (typeof v !== 'string' || v.length === 0 || v.length > 4096)
+      throw new JobDataError(`job data /${k}: a non-empty string expected`);
     return v;
   };
-  if (value.v !== 1) throw new JobDataError(`job data /v: format ${String(value.v)} is not 1 (a newer Proctor enqueued it?)`);
+  if (value.v !== 1)
+    throw new JobDataError(`job data /v: format ${String(value.v)} is not 1 (a newer Proctor enqueued it?)`);
   const runId = str('runId')!;
-  if (!/^[A-Za-z0-9._@+-]{1,200}$/.test(runId) || runId.startsWith('.')) throw new JobDataError('job data /runId: not a run folder name');
+  if (!/^[A-Za-z0-9._@+-]{1,200}$/.test(runId) || runId.startsWith('.'))
+    throw new JobDataError('job data /runId: not a run folder name');
   const runDir = str('runDir')!;
   const taskFile = str('taskFile')!;
   if (!isAbsolute(runDir)) throw new JobDataError('job data /runDir: not an absolute path');
   if (!isAbsolute(taskFile)) throw new JobDataError('job data /taskFile: not an absolute path');
   const observation = str('observation')!;
-  if (!isObservationType(observation)) throw new JobDataError(`job data /observation: unknown type '${observation}'`);
+  if (!isObservationType(observation))
+    throw new JobDataError(`job data /observation: unknown type '${observation}'`);
   const actionSpace = str('actionSpace')!;
-  if (!isActionSpace(actionSpace)) throw new JobDataError(`job data /actionSpace: unknown space '${actionSpace}'`);
+  if (!isActionSpace(actionSpace))
+    throw new JobDataError(`job data /actionSpace: unknown space '${actionSpace}'`);
   const maxSteps = value.maxSteps;
-  if (maxSteps !== 'auto' && !(Number.isInteger(maxSteps) && (maxSteps as number) >= 1 && (maxSteps as number) <= 1000))
+  if (
+    maxSteps !== 'auto' &&
+    !(Number.isInteger(maxSteps) && (maxSteps as number) >= 1 && (maxSteps as number) <= 1000)
+  )
     throw new JobDataError('job data /maxSteps: a number from 1 to 1000, or auto');
   const timeout = value.taskTimeoutMs;
-  if (typeof timeout !== 'number' || !(timeout > 0) || timeout > 7 * 24 * 3600_000) throw new JobDataError('job data /taskTimeoutMs: a positive number of ms');
+  if (typeof timeout !== 'number' || !(timeout > 0) || timeout > 7 * 24 * 3600_000)
+    throw new JobDataError('job data /taskTimeoutMs: a positive number of ms');
   const screen = value.screen;
-  if (!isObj(screen) || !Number.isInteger(screen.width) || !Number.isInteger(screen.height) || (screen.width as number) < 100 || (screen.height as number) < 100 || (screen.width as number) > 20000 || (screen.height as number) > 20000)
+  if (
+    !isObj(screen) ||
+    !Number.isInteger(screen.width) ||
+    !Number.isInteger(screen.height) ||
+    (screen.width as number) < 100 ||
+    (screen.height as number) < 100 ||
+    (screen.width as number) > 20000 ||
+    (screen.height as number) > 20000
+  )
     throw new JobDataError('job data /screen: {width, height} in pixels');
   if (!isObj(value.agentOptions)) throw new JobDataError('job data /agentOptions: an object expected');
   for (const k of Object.keys(value.agentOptions))
-    if (!(carried as readonly string[]).includes(k)) throw new JobDataError(`job data /agentOptions/${k}: not an option a job may carry`);
+    if (!(carried as readonly string[]).includes(k))
+      throw new JobDataError(`job data /agentOptions/${k}: not an option a job may carry`);
   const model = str('model', true);
   const env = str('env', true);
   const maxRefusals = value.maxRefusals;
-  if (maxRefusals !== undefined && !(Number.isInteger(maxRefusals) && (maxRefusals as number) >= 0 && (maxRefusals as number) <= 1000))
+  if (
+    maxRefusals !== undefined &&
+    !(Number.isInteger(maxRefusals) && (maxRefusals as number) >= 0 && (maxRefusals as number) <= 1000)
+  )
     throw new JobDataError('job data /maxRefusals: a whole number from 0 to 1000');
   return {
     v: 1,

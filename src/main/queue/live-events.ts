@@ -29,8 +29,19 @@ export class EventRelay {
 }
 
 /** Events of a run's stream after `fromId` (exclusive; '0' = from the start), up to `count`. */
-export async function readEvents(redis: Redis, runId: string, fromId = '0', count = 1000): Promise<{ lastId: string; events: RunEvent[] }> {
-  const rows = await redis.xrange(eventStreamKey(runId), fromId === '0' ? '-' : `(${fromId}`, '+', 'COUNT', count);
+export async function readEvents(
+  redis: Redis,
+  runId: string,
+  fromId = '0',
+  count = 1000,
+): Promise<{ lastId: string; events: RunEvent[] }> {
+  const rows = await redis.xrange(
+    eventStreamKey(runId),
+    fromId === '0' ? '-' : `(${fromId}`,
+    '+',
+    'COUNT',
+    count,
+  );
   const events: RunEvent[] = [];
   let lastId = fromId;
   for (const [id, fields] of rows) {
@@ -47,7 +58,12 @@ export async function readEvents(redis: Redis, runId: string, fromId = '0', coun
 }
 
 /** Hands every event of the run's stream to `onEvent`; with `follow`, waits for new ones until `signal` aborts. */
-export async function followEvents(url: string, runId: string, onEvent: (e: RunEvent) => void, options: { follow?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+export async function followEvents(
+  url: string,
+  runId: string,
+  onEvent: (e: RunEvent) => void,
+  options: { follow?: boolean; signal?: AbortSignal } = {},
+): Promise<void> {
   const redis = new IORedis(parseQueueUrl(url).options as RedisOptions);
   redis.on('error', () => undefined);
   const stop = () => redis.disconnect();
@@ -61,9 +77,11 @@ export async function followEvents(url: string, runId: string, onEvent: (e: RunE
       if (events.length) continue;
       if (!options.follow || options.signal?.aborted) return;
       // wait for the next entry (at most 2 s, then look again, so an abort is noticed)
-      await redis.xread('BLOCK', 2000, 'STREAMS', eventStreamKey(runId), last === '0' ? '0' : last).catch((e: unknown) => {
-        if (!options.signal?.aborted) throw e;
-      });
+      await redis
+        .xread('BLOCK', 2000, 'STREAMS', eventStreamKey(runId), last === '0' ? '0' : last)
+        .catch((e: unknown) => {
+          if (!options.signal?.aborted) throw e;
+        });
       if (options.signal?.aborted) return;
     }
   } finally {

@@ -2,7 +2,15 @@
 // real shell environments and real grading: idempotent enqueue, a committed result never redone, environment
 // errors retried with backoff and the dead attempt kept aside, unrecoverable errors failing at once, a stopping
 // worker handing its job back, one commit per task.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -51,7 +59,11 @@ function fileAgent(current: Current): (task: Task) => Agent {
 }
 
 /** Real shell environments; `fail(n)` makes the n-th creation fail as a broken machine would, `hang` never starts one. */
-function shellParts(current: Current, fail: (n: number) => boolean = () => false, hang = false): Partial<RunnerParts> {
+function shellParts(
+  current: Current,
+  fail: (n: number) => boolean = () => false,
+  hang = false,
+): Partial<RunnerParts> {
   return {
     async createEnvironment(r) {
       const n = ++current.created;
@@ -77,7 +89,8 @@ async function waitForJob(queue: Queue, id: string, states: string[], ms = 60_00
 function commits(runDir: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const e of readJsonLines<RunEvent>(join(runDir, 'events.jsonl')).values)
-    if (e.kind === 'task.finished' && e.state !== 'cancelled') out.set(e.taskKey, (out.get(e.taskKey) ?? 0) + 1);
+    if (e.kind === 'task.finished' && e.state !== 'cancelled')
+      out.set(e.taskKey, (out.get(e.taskKey) ?? 0) + 1);
   return out;
 }
 
@@ -90,10 +103,28 @@ describe('job data', () => {
   });
 
   it('carries no secrets and reads untrusted data field by field', () => {
-    const carried = queuedAgentOptions({ apiKey: 'sk-secret', env: { OPENAI_API_KEY: 'sk-2' }, baseUrl: 'https://u:pw@example.org/v1', historyWindow: 2 });
+    const carried = queuedAgentOptions({
+      apiKey: 'sk-secret',
+      env: { OPENAI_API_KEY: 'sk-2' },
+      baseUrl: 'https://u:pw@example.org/v1',
+      historyWindow: 2,
+    });
     expect(JSON.stringify(carried)).not.toMatch(/sk-|pw/);
     expect(carried).toEqual({ baseUrl: 'https://example.org/v1', historyWindow: 2 });
-    const good = { v: 1, runId: 'r', runDir: '/x/r', taskKey: 'cli/a', taskFile: '/x/a.json', agent: 'oracle', agentOptions: {}, observation: 'screenshot', actionSpace: 'pyautogui', maxSteps: 15, taskTimeoutMs: 1000, screen: { width: 800, height: 600 } };
+    const good = {
+      v: 1,
+      runId: 'r',
+      runDir: '/x/r',
+      taskKey: 'cli/a',
+      taskFile: '/x/a.json',
+      agent: 'oracle',
+      agentOptions: {},
+      observation: 'screenshot',
+      actionSpace: 'pyautogui',
+      maxSteps: 15,
+      taskTimeoutMs: 1000,
+      screen: { width: 800, height: 600 },
+    };
     expect(readJobData(good).taskKey).toBe('cli/a');
     expect(() => readJobData({ ...good, runId: '../etc' })).toThrow(/\/runId/);
     expect(() => readJobData({ ...good, taskFile: 'relative.json' })).toThrow(/\/taskFile/);
@@ -123,7 +154,10 @@ describe('queue status lines', () => {
       retried: 3,
       total: 20,
       workersOnline: ['m1:10'],
-      perWorker: [{ name: 'm1:10', active: 2, done: 7 }, { name: 'm2:11', active: 0, done: 3 }],
+      perWorker: [
+        { name: 'm1:10', active: 2, done: 7 },
+        { name: 'm2:11', active: 0, done: 3 },
+      ],
       running: [{ taskKey: 'cli/a', step: 4, worker: 'm1:10', attempt: 2 }],
       failures: [{ taskKey: 'cli/z', reason: 'job data /runId: not a run folder name' }],
       perMinute: 4,
@@ -155,7 +189,8 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     await redis?.dispose();
     if (root) rmSync(root, { recursive: true, force: true });
   });
-  const load = async (ids: string[]) => (await (await defaultParts()).loadTasks(ids.map((id) => join(root, 'cli', id)))).tasks;
+  const load = async (ids: string[]) =>
+    (await (await defaultParts()).loadTasks(ids.map((id) => join(root, 'cli', id)))).tasks;
   const worker = async (o: Partial<Parameters<typeof startQueueWorker>[0]>) => {
     const w = await startQueueWorker({ queue: redis.url, stallMs: 5000, ...o });
     workers.push(w);
@@ -168,24 +203,40 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     const first = await enqueueRun(tasks, opts, { queue: redis.url, name: 'twice' });
     const second = await enqueueRun(tasks, opts, { queue: redis.url, name: 'twice' });
     expect([first.added, first.existing, second.added, second.existing]).toEqual([2, 0, 0, 2]);
-    const jobs = (await queue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed'])).filter((j) => j.data.runId === 'twice');
-    expect(jobs.map((j) => j.id).sort()).toEqual([jobIdFor('twice', 'cli/a'), jobIdFor('twice', 'cli/b')].sort());
-    await expect(enqueueRun(await load(['c']), opts, { queue: redis.url, name: 'twice' })).rejects.toThrow(/other tasks/);
+    const jobs = (await queue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed'])).filter(
+      (j) => j.data.runId === 'twice',
+    );
+    expect(jobs.map((j) => j.id).sort()).toEqual(
+      [jobIdFor('twice', 'cli/a'), jobIdFor('twice', 'cli/b')].sort(),
+    );
+    await expect(enqueueRun(await load(['c']), opts, { queue: redis.url, name: 'twice' })).rejects.toThrow(
+      /other tasks/,
+    );
     for (const j of jobs) await j.remove();
   });
 
   it('runs jobs to one committed result each, with the step in the job progress and the events in Redis', async () => {
     const tasks = await load(['a', 'b']);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'plain' });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'plain' },
+    );
     expect(readRun(q.runDir).run).toMatchObject({ live: true }); // though the enqueuer is done: workers will write it
     const current: Current = { created: 0 };
     await worker({ slots: 1, agent: fileAgent(current), parts: shellParts(current) });
-    for (const t of ['cli/a', 'cli/b']) expect(await waitForJob(queue, jobIdFor('plain', t), ['completed', 'failed'])).toBe('completed');
+    for (const t of ['cli/a', 'cli/b'])
+      expect(await waitForJob(queue, jobIdFor('plain', t), ['completed', 'failed'])).toBe('completed');
     const job = await queue.getJob(jobIdFor('plain', 'cli/a'));
     expect(job?.returnvalue).toMatchObject({ committed: 'run', state: 'success', score: 1 });
     expect(job?.progress).toMatchObject({ step: 2 });
     expect(readRun(q.runDir).run).toMatchObject({ live: false, successRate: 1 }); // the last commit ended it
-    expect([...commits(q.runDir)]).toEqual([['cli/a', 1], ['cli/b', 1]].sort());
+    expect([...commits(q.runDir)]).toEqual(
+      [
+        ['cli/a', 1],
+        ['cli/b', 1],
+      ].sort(),
+    );
     const r = new IORedis(parseQueueUrl(redis.url).options as never);
     const stream = await r.xrange(eventStreamKey('plain'), '-', '+');
     await r.quit();
@@ -194,10 +245,21 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     const seen: RunEvent[] = [];
     await followEvents(redis.url, 'plain', (e) => seen.push(e));
     for (const key of ['cli/a', 'cli/b'])
-      expect(seen.filter((e) => 'taskKey' in e && e.taskKey === key).map((e) => e.kind)).toEqual(['task.started', 'task.step', 'task.step', 'verdict', 'task.finished']);
+      expect(seen.filter((e) => 'taskKey' in e && e.taskKey === key).map((e) => e.kind)).toEqual([
+        'task.started',
+        'task.step',
+        'task.step',
+        'verdict',
+        'task.finished',
+      ]);
     const { main } = await import('../cli/main');
     const printed: string[] = [];
-    expect(await main(['queue', 'events', '--queue', redis.url, '--run', 'plain'], { out: (l) => printed.push(l), err: (l) => printed.push(l) })).toBe(0);
+    expect(
+      await main(['queue', 'events', '--queue', redis.url, '--run', 'plain'], {
+        out: (l) => printed.push(l),
+        err: (l) => printed.push(l),
+      }),
+    ).toBe(0);
     expect(printed.join('\n')).toMatch(/step {3}cli\/a #2: DONE/);
     const s = await queueStatus(redis.url, { runId: 'plain' });
     expect(s).toMatchObject({ done: 2, failed: 0, waiting: 0, active: 0, total: 2 });
@@ -211,10 +273,13 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     const q = await enqueueRun(tasks, opts, { queue: redis.url, name: 'repeated' });
     expect(q.added).toBe(2);
     expect((await enqueueRun(tasks, opts, { queue: redis.url, name: 'repeated' })).added).toBe(0);
-    await expect(enqueueRun(tasks, { ...opts, repeats: 3 }, { queue: redis.url, name: 'repeated' })).rejects.toThrow(/other tasks or repeats/);
+    await expect(
+      enqueueRun(tasks, { ...opts, repeats: 3 }, { queue: redis.url, name: 'repeated' }),
+    ).rejects.toThrow(/other tasks or repeats/);
     const current: Current = { created: 0 };
     await worker({ slots: 1, agent: fileAgent(current), parts: shellParts(current) });
-    for (const key of ['cli/a#1', 'cli/a#2']) expect(await waitForJob(queue, jobIdFor('repeated', key), ['completed', 'failed'])).toBe('completed');
+    for (const key of ['cli/a#1', 'cli/a#2'])
+      expect(await waitForJob(queue, jobIdFor('repeated', key), ['completed', 'failed'])).toBe('completed');
     expect(current.created).toBe(2); // a fresh environment per attempt
     const detail = readRun(q.runDir);
     expect(detail.tasks.map((t) => [t.key, t.taskId, t.attempt, t.state, t.cause])).toEqual([
@@ -228,15 +293,23 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('does nothing for a job whose task already has a committed result (a retry after the commit)', async () => {
     const tasks = await load(['c']);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'committed' });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'committed' },
+    );
     const run = RunWriter.attach(q.runDir);
     const dir = run.taskDir('cli/c');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'summary.json'), '{"results":{"score":1,"state":"success"}}\n');
     const current: Current = { created: 0 };
     await worker({ agent: fileAgent(current), parts: shellParts(current) });
-    expect(await waitForJob(queue, jobIdFor('committed', 'cli/c'), ['completed', 'failed'])).toBe('completed');
-    expect((await queue.getJob(jobIdFor('committed', 'cli/c')))?.returnvalue).toMatchObject({ committed: 'before' });
+    expect(await waitForJob(queue, jobIdFor('committed', 'cli/c'), ['completed', 'failed'])).toBe(
+      'completed',
+    );
+    expect((await queue.getJob(jobIdFor('committed', 'cli/c')))?.returnvalue).toMatchObject({
+      committed: 'before',
+    });
     expect(current.created).toBe(0); // no environment was even started
     expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toContain('"score":1');
     await workers.pop()!.close();
@@ -244,7 +317,11 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('retries an environment error with backoff, keeps the dead attempt aside, and commits once', async () => {
     const tasks = await load(['d']);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'flaky', attempts: 3, backoffMs: 200 });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'flaky', attempts: 3, backoffMs: 200 },
+    );
     const current: Current = { created: 0 };
     await worker({ agent: fileAgent(current), parts: shellParts(current, (n) => n === 1) });
     const id = jobIdFor('flaky', 'cli/d');
@@ -262,11 +339,17 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('commits an environment error on the last attempt instead of retrying forever', async () => {
     const tasks = await load(['a']);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'broken', attempts: 2, backoffMs: 100 });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'broken', attempts: 2, backoffMs: 100 },
+    );
     const current: Current = { created: 0 };
     await worker({ agent: fileAgent(current), parts: shellParts(current, () => true) });
     expect(await waitForJob(queue, jobIdFor('broken', 'cli/a'), ['completed', 'failed'])).toBe('completed');
-    expect((await queue.getJob(jobIdFor('broken', 'cli/a')))?.returnvalue).toMatchObject({ state: 'env_error' });
+    expect((await queue.getJob(jobIdFor('broken', 'cli/a')))?.returnvalue).toMatchObject({
+      state: 'env_error',
+    });
     expect(current.created).toBe(2);
     expect([...commits(q.runDir)]).toEqual([['cli/a', 1]]);
     await workers.pop()!.close();
@@ -274,7 +357,11 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('fails at once what retrying cannot fix: an unreadable task file, bad job data', async () => {
     const tasks = await load(['b']);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'unfixable', attempts: 3, backoffMs: 100 });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'unfixable', attempts: 3, backoffMs: 100 },
+    );
     const id = jobIdFor('unfixable', 'cli/b');
     const job = (await queue.getJob(id))!;
     await job.updateData({ ...job.data, taskFile: join(root, 'missing', 'b.json') });
@@ -293,7 +380,11 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('hands a running job back to the queue when its worker stops now, without spending an attempt', async () => {
     const tasks = await load(['c']);
-    await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'handback' });
+    await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'handback' },
+    );
     const current: Current = { created: 0 };
     const w = await worker({ agent: fileAgent(current), parts: shellParts(current, () => false, true) });
     const id = jobIdFor('handback', 'cli/c');
@@ -312,14 +403,28 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('writes a summary once: a second attempt coming to commit the same task is refused', async () => {
     const tasks = await load(['a']);
-    const run = await (await import('../runner/scheduler')).createRun(tasks, { agent: 'oracle', outDir: join(root, 'results') });
+    const run = await (
+      await import('../runner/scheduler')
+    ).createRun(tasks, { agent: 'oracle', outDir: join(root, 'results') });
     run.release();
     const one = RunWriter.attach(run.runDir).openTask('cli/a');
     const two = RunWriter.attach(run.runDir).openTask('cli/a'); // same process: its own lock does not stop it
-    const results = { score: 1, eval_error: null, state: 'success' as const, messages: [], total_tokens: 0, total_timing: 1, steps: 0 };
+    const results = {
+      score: 1,
+      eval_error: null,
+      state: 'success' as const,
+      messages: [],
+      total_tokens: 0,
+      total_timing: 1,
+      steps: 0,
+    };
     await one.finish('success', { taskFields: { id: 'a' }, results });
-    await expect(two.finish('success', { taskFields: { id: 'a' }, results: { ...results, score: 0 } })).rejects.toBeInstanceOf(AlreadyCommittedError);
-    expect(JSON.parse(readFileSync(join(run.taskDir('cli/a'), 'summary.json'), 'utf8')).results.score).toBe(1);
+    await expect(
+      two.finish('success', { taskFields: { id: 'a' }, results: { ...results, score: 0 } }),
+    ).rejects.toBeInstanceOf(AlreadyCommittedError);
+    expect(JSON.parse(readFileSync(join(run.taskDir('cli/a'), 'summary.json'), 'utf8')).results.score).toBe(
+      1,
+    );
     expect(readdirSync(run.taskDir('cli/a')).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
@@ -328,7 +433,19 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     const lines: string[] = [];
     const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
     const withPassword = redis.url.replace('redis://', 'redis://:hunter2@');
-    const code = await main(['run', join(root, 'cli', 'b'), '--queue', withPassword, '--name', 'cli-run', '--out', join(root, 'results')], io);
+    const code = await main(
+      [
+        'run',
+        join(root, 'cli', 'b'),
+        '--queue',
+        withPassword,
+        '--name',
+        'cli-run',
+        '--out',
+        join(root, 'results'),
+      ],
+      io,
+    );
     expect(code, lines.join('\n')).toBe(0);
     expect(lines.join('\n')).toMatch(/run cli-run: 1 job\(s\) added/);
     expect(lines.join('\n')).not.toContain('hunter2');
@@ -342,11 +459,18 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
 
   it('stops an attempt whose job lock was lost (taken as stalled) and lets the next attempt commit', async () => {
     const tasks = await load(['b']);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'lost-lock' });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'lost-lock' },
+    );
     const current: Current = { created: 0 };
     const real = shellParts(current);
     const parts: Partial<RunnerParts> = {
-      createEnvironment: (r) => (current.created === 0 ? (current.created++, new Promise<Environment>(() => undefined)) : real.createEnvironment!(r)),
+      createEnvironment: (r) =>
+        current.created === 0
+          ? (current.created++, new Promise<Environment>(() => undefined))
+          : real.createEnvironment!(r),
     };
     const log: string[] = [];
     await worker({ agent: fileAgent(current), parts, stallMs: 1000, log: (l) => log.push(l) });

@@ -25,7 +25,8 @@ export class SharedFolderStore implements ResultStore {
     let run = this.runs.get(dir);
     if (!run) {
       run = RunWriter.attach(dir);
-      if (run.runId !== job.runId) throw new Error(`${dir}/manifest.json: run id ${run.runId}, but the job is for run ${job.runId}`);
+      if (run.runId !== job.runId)
+        throw new Error(`${dir}/manifest.json: run id ${run.runId}, but the job is for run ${job.runId}`);
       this.runs.set(dir, run);
     }
     return run;

@@ -12,24 +12,32 @@ const STATES = ['waiting', 'prioritized', 'active', 'delayed', 'completed', 'fai
 
 function progressStep(job: Job): number | undefined {
   const p = job.progress as unknown;
-  if (typeof p === 'object' && p !== null && typeof (p as { step?: unknown }).step === 'number') return (p as { step: number }).step;
+  if (typeof p === 'object' && p !== null && typeof (p as { step?: unknown }).step === 'number')
+    return (p as { step: number }).step;
   return undefined;
 }
 
 /** Reads the queue (every job of `runId`, or of all runs). */
-export async function queueStatus(url: string, options: { runId?: string; now?: number } = {}): Promise<QueueStatus> {
+export async function queueStatus(
+  url: string,
+  options: { runId?: string; now?: number } = {},
+): Promise<QueueStatus> {
   const target = parseQueueUrl(url);
   const queue = new Queue(QUEUE_NAME, { connection: target.options });
   try {
     const byState = new Map<string, Job[]>();
     for (const s of STATES) {
-      const jobs = (await queue.getJobs([s], 0, -1)).filter((j): j is Job => !!j && (!options.runId || (j.data as { runId?: string }).runId === options.runId));
+      const jobs = (await queue.getJobs([s], 0, -1)).filter(
+        (j): j is Job => !!j && (!options.runId || (j.data as { runId?: string }).runId === options.runId),
+      );
       byState.set(s, jobs);
     }
     const get = (s: (typeof STATES)[number]) => byState.get(s) ?? [];
     const all = [...byState.values()].flat();
     const clients = await queue.getWorkers().catch(() => []);
-    const workersOnline = [...new Set(clients.map((c) => (c.rawname ?? '').split(':w:')[1]).filter((n): n is string => !!n))].sort();
+    const workersOnline = [
+      ...new Set(clients.map((c) => (c.rawname ?? '').split(':w:')[1]).filter((n): n is string => !!n)),
+    ].sort();
     const per = new Map<string, { active: number; done: number }>();
     const slot = (n: string) => per.get(n) ?? per.set(n, { active: 0, done: 0 }).get(n)!;
     for (const w of workersOnline) slot(w);
@@ -44,7 +52,8 @@ export async function queueStatus(url: string, options: { runId?: string; now?: 
     const windowStart = Math.max(now - 10 * 60_000, Number.isFinite(firstStart) ? firstStart : now);
     const recent = finished.filter((j) => (j.finishedOn ?? 0) >= windowStart).length;
     const perMinute = now > windowStart && recent > 0 ? recent / ((now - windowStart) / 60_000) : undefined;
-    const left = get('waiting').length + get('prioritized').length + get('active').length + get('delayed').length;
+    const left =
+      get('waiting').length + get('prioritized').length + get('active').length + get('delayed').length;
     return {
       queue: target.shown,
       ...(options.runId ? { runId: options.runId } : {}),
@@ -54,13 +63,28 @@ export async function queueStatus(url: string, options: { runId?: string; now?: 
       done: get('completed').length,
       failed: get('failed').length,
       // attemptsMade counts finished attempts (a success too); a job waiting or delayed after one is being retried
-      retried: all.filter((j) => (j.attemptsStarted ?? 0) > 1 || (j.stalledCounter ?? 0) > 0 || (j.attemptsMade > 0 && !j.finishedOn)).length,
+      retried: all.filter(
+        (j) =>
+          (j.attemptsStarted ?? 0) > 1 ||
+          (j.stalledCounter ?? 0) > 0 ||
+          (j.attemptsMade > 0 && !j.finishedOn),
+      ).length,
       total: all.length,
       workersOnline,
       perWorker: [...per].map(([name, v]) => ({ name, ...v })).sort((a, b) => a.name.localeCompare(b.name)),
-      running: get('active').map((j) => ({ taskKey: j.name, step: progressStep(j), worker: j.processedBy, attempt: Math.max(1, j.attemptsStarted ?? 1) })),
-      failures: get('failed').map((j) => ({ taskKey: j.name, reason: (j.failedReason ?? '').split('\n')[0] })),
-      ...(perMinute !== undefined ? { perMinute, ...(left ? { etaMs: Math.round((left / perMinute) * 60_000) } : {}) } : {}),
+      running: get('active').map((j) => ({
+        taskKey: j.name,
+        step: progressStep(j),
+        worker: j.processedBy,
+        attempt: Math.max(1, j.attemptsStarted ?? 1),
+      })),
+      failures: get('failed').map((j) => ({
+        taskKey: j.name,
+        reason: (j.failedReason ?? '').split('\n')[0],
+      })),
+      ...(perMinute !== undefined
+        ? { perMinute, ...(left ? { etaMs: Math.round((left / perMinute) * 60_000) } : {}) }
+        : {}),
     };
   } finally {
     await queue.close();
@@ -83,9 +107,20 @@ export function statusLines(s: QueueStatus): string[] {
       ? `rate ${s.perMinute.toFixed(1)} task(s)/min${s.etaMs !== undefined ? `, ETA ${formatDuration(s.etaMs)}` : ''}`
       : 'rate: nothing finished yet',
     `workers: ${s.workersOnline.length} online`,
-    ...s.perWorker.map((w) => `  ${w.name.padEnd(28)} active ${w.active}  done ${w.done}${s.workersOnline.includes(w.name) ? '' : '  (gone)'}`),
+    ...s.perWorker.map(
+      (w) =>
+        `  ${w.name.padEnd(28)} active ${w.active}  done ${w.done}${s.workersOnline.includes(w.name) ? '' : '  (gone)'}`,
+    ),
   ];
-  if (s.running.length) lines.push('running:', ...s.running.map((r) => `  ${r.taskKey}  step ${r.step ?? 0}${r.attempt > 1 ? `  attempt ${r.attempt}` : ''}${r.worker ? `  on ${r.worker}` : ''}`));
-  if (s.failures.length) lines.push('failed:', ...s.failures.slice(0, 20).map((f) => `  ${f.taskKey}  ${f.reason.slice(0, 140)}`));
+  if (s.running.length)
+    lines.push(
+      'running:',
+      ...s.running.map(
+        (r) =>
+          `  ${r.taskKey}  step ${r.step ?? 0}${r.attempt > 1 ? `  attempt ${r.attempt}` : ''}${r.worker ? `  on ${r.worker}` : ''}`,
+      ),
+    );
+  if (s.failures.length)
+    lines.push('failed:', ...s.failures.slice(0, 20).map((f) => `  ${f.taskKey}  ${f.reason.slice(0, 140)}`));
   return lines;
 }

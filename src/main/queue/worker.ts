@@ -76,7 +76,12 @@ const retryable = (message: string) => new Error(message);
  * The options a job's task runs with: the job's own settings, over the run's stored plan (grading profile,
  * downloads, agent options a job does not carry), as a resumed run reads them (runner/run-plan.ts).
  */
-export function jobRunOptions(data: TaskJobData, plan: RunPlan | undefined, prices: PriceTable | undefined, agent?: (task: Task) => Agent): RunOptions {
+export function jobRunOptions(
+  data: TaskJobData,
+  plan: RunPlan | undefined,
+  prices: PriceTable | undefined,
+  agent?: (task: Task) => Agent,
+): RunOptions {
   return {
     agent: agent ?? data.agent,
     model: data.model,
@@ -107,7 +112,10 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   const base = await partsWith(o.parts);
   await sweepLeftovers();
   const free = Array.from({ length: slots }, (_, i) => i);
-  const active = new Map<string, { job: Job<TaskJobData>; abort: AbortController; stopping: boolean; lost: boolean }>();
+  const active = new Map<
+    string,
+    { job: Job<TaskJobData>; abort: AbortController; stopping: boolean; lost: boolean }
+  >();
 
   const relayRedis = new IORedis(target.options as RedisOptions);
   relayRedis.on('error', () => undefined); // reconnects on its own; the relay counts what it drops
@@ -117,7 +125,8 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     const a = active.get(`${e.runId}\n${e.taskKey}`);
     if (!a) return;
     relay.forward(e);
-    if (e.kind === 'task.step') a.job.updateProgress({ taskKey: e.taskKey, step: e.step.step }).catch(() => undefined);
+    if (e.kind === 'task.step')
+      a.job.updateProgress({ taskKey: e.taskKey, step: e.step.step }).catch(() => undefined);
   };
   runEvents.on('event', onEvent);
 
@@ -134,10 +143,12 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       run = store.run(data);
     } catch (e) {
       // A damaged manifest is the run's fault; a folder this machine does not see may be a mount missing here.
-      if (/damaged|not readable JSON|run id/.test((e as Error).message)) throw new UnrecoverableError((e as Error).message);
+      if (/damaged|not readable JSON|run id/.test((e as Error).message))
+        throw new UnrecoverableError((e as Error).message);
       throw retryable(`${(e as Error).message} (is the shared results folder mounted here? see --out)`);
     }
-    if (!run.manifest.tasks.includes(key)) throw new UnrecoverableError(`${run.runDir}/manifest.json: task ${key} is not in run ${run.runId}`);
+    if (!run.manifest.tasks.includes(key))
+      throw new UnrecoverableError(`${run.runDir}/manifest.json: task ${key} is not in run ${run.runId}`);
     if (run.isFinished(key)) {
       log(`${job.id}: ${key} already has a committed result; nothing to do`);
       return { taskKey: key, committed: 'before', worker: name };
@@ -148,7 +159,9 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     const task = loaded.tasks.find((t) => taskKeyOf(t) === ownKey);
     if (!task) {
       const why = loaded.problems.find((p) => p.severity === 'error');
-      throw new UnrecoverableError(`${data.taskFile}: task ${key} cannot be read${why ? ` (${why.pointer ?? ''} ${why.message})` : ''}`);
+      throw new UnrecoverableError(
+        `${data.taskFile}: task ${key} cannot be read${why ? ` (${why.pointer ?? ''} ${why.message})` : ''}`,
+      );
     }
     // The rest of the run's settings (grading profile, downloads, agent options a job does not carry) come
     // from the plan stored with the run, as a resumed run's do.
@@ -160,7 +173,10 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     }
     const envSpec = o.env ?? data.env;
     try {
-      preflightEnvironment(envSpec ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: !o.agent && agentHoldsSecrets(data.agent), allowUnisolated: !!o.allowUnisolated });
+      preflightEnvironment(envSpec ?? DEFAULT_ENV_SPEC, {
+        agentHoldsSecrets: !o.agent && agentHoldsSecrets(data.agent),
+        allowUnisolated: !!o.allowUnisolated,
+      });
     } catch (e) {
       throw new UnrecoverableError((e as Error).message);
     }
@@ -188,7 +204,10 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     active.set(`${data.runId}\n${key}`, entry);
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     let envFailure: string | undefined;
-    const parts = withEnvironment(o.parts?.grade ? base : { ...base, ...gradingUnder(runOpts.gradingProfile) }, envSpec);
+    const parts = withEnvironment(
+      o.parts?.grade ? base : { ...base, ...gradingUnder(runOpts.gradingProfile) },
+      envSpec,
+    );
     // Before the last attempt, an environment that does not start ends this attempt uncommitted, to be retried.
     const guarded: RunnerParts = lastAttempt
       ? parts
@@ -201,10 +220,23 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
               throw e;
             }),
         };
-    log(`${job.id}: ${key} started on slot ${slot} (attempt ${job.attemptsMade + 1}${job.attemptsStarted > job.attemptsMade + 1 ? `, after a stall` : ''})`);
+    log(
+      `${job.id}: ${key} started on slot ${slot} (attempt ${job.attemptsMade + 1}${job.attemptsStarted > job.attemptsMade + 1 ? `, after a stall` : ''})`,
+    );
     let outcome: TaskOutcome;
     try {
-      outcome = await runTask({ task, taskKey: key, run, writer, agent, parts: guarded, settings: taskSettings(task, runOpts), worker: slot, runSignal: abort.signal, ...(attempt !== undefined ? { attempt } : {}) });
+      outcome = await runTask({
+        task,
+        taskKey: key,
+        run,
+        writer,
+        agent,
+        parts: guarded,
+        settings: taskSettings(task, runOpts),
+        worker: slot,
+        runSignal: abort.signal,
+        ...(attempt !== undefined ? { attempt } : {}),
+      });
     } catch (e) {
       if (e instanceof AlreadyCommittedError) {
         log(`${job.id}: ${e.message}`);
@@ -217,7 +249,8 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     }
     if (outcome.state === 'cancelled') {
       if (envFailure !== undefined) throw retryable(`the environment did not start: ${envFailure}`);
-      if (entry.lost) throw retryable('this worker lost the job (its lock expired); the queue hands it to another');
+      if (entry.lost)
+        throw retryable('this worker lost the job (its lock expired); the queue hands it to another');
       if (entry.stopping && token) {
         await job.moveToWait(token);
         log(`${job.id}: ${key} returned to the queue (worker stopping)`);
@@ -232,8 +265,16 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       run.event(finished);
       relay.forward(finished);
     }
-    if (outcome.state === 'skipped') throw new UnrecoverableError(`skipped (result committed): ${outcome.error ?? ''}`);
-    return { taskKey: key, committed: 'run', state: outcome.state, score: outcome.score, steps: outcome.steps, worker: name };
+    if (outcome.state === 'skipped')
+      throw new UnrecoverableError(`skipped (result committed): ${outcome.error ?? ''}`);
+    return {
+      taskKey: key,
+      committed: 'run',
+      state: outcome.state,
+      score: outcome.score,
+      steps: outcome.steps,
+      worker: name,
+    };
   }
 
   const stallMs = o.stallMs ?? 30_000;
@@ -267,10 +308,11 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
     name,
     closed,
     async close(options = {}) {
-      if (options.now) for (const a of active.values()) {
-        a.stopping = true;
-        a.abort.abort();
-      }
+      if (options.now)
+        for (const a of active.values()) {
+          a.stopping = true;
+          a.abort.abort();
+        }
       closing ??= (async () => {
         await worker.close();
         runEvents.off('event', onEvent);

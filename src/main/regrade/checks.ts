@@ -29,7 +29,12 @@ export function cloudDests(spec: GetterSpec): string[] {
 
 /** Whether one getter can be answered without the live environment, given what the run stored (and the
  * downloads folder, when re-grading has one). */
-function storedAnswer(spec: GetterSpec, fetched: FetchedFiles, taskDir: string, downloads: string | undefined): boolean {
+function storedAnswer(
+  spec: GetterSpec,
+  fetched: FetchedFiles,
+  taskDir: string,
+  downloads: string | undefined,
+): boolean {
   if (taskOnly.has(spec.type)) return true;
   // Cloud getters answer "needs account" without any machine; re-grading says so again.
   if (accountServiceOf(spec.type)) return true;
@@ -39,18 +44,27 @@ function storedAnswer(spec: GetterSpec, fetched: FetchedFiles, taskDir: string, 
     const paths = Array.isArray(spec.path) ? spec.path : [spec.path];
     return paths.every((p) => typeof p === 'string' && fetched.has(p));
   }
-  if (spec.type === 'cache_file') return typeof spec.path === 'string' && existsSync(join(taskDir, gradingCacheFolder, spec.path));
+  if (spec.type === 'cache_file')
+    return typeof spec.path === 'string' && existsSync(join(taskDir, gradingCacheFolder, spec.path));
   // A cloud file is read again from the downloads folder (a changed gold counts), else the copy grading kept
   if (spec.type === 'cloud_file') {
     const dests = cloudDests(spec);
-    return downloads !== undefined || (dests.length > 0 && dests.every((d) => existsSync(join(taskDir, gradingCacheFolder, d))));
+    return (
+      downloads !== undefined ||
+      (dests.length > 0 && dests.every((d) => existsSync(join(taskDir, gradingCacheFolder, d))))
+    );
   }
   // vm_script_output, vm_command_line, dbt_profiles (probes guest folders), the browser getters (CDP), …
   return false;
 }
 
 /** For each check of a task, the getters it would need the live environment for. */
-export function checkNeeds(checks: Check[], fetched: FetchedFiles, taskDir: string, downloads?: string): CheckNeeds[] {
+export function checkNeeds(
+  checks: Check[],
+  fetched: FetchedFiles,
+  taskDir: string,
+  downloads?: string,
+): CheckNeeds[] {
   return checks.map((check) => {
     const live = specsOf(planOf(check))
       .filter((s) => !storedAnswer(s, fetched, taskDir, downloads))

@@ -88,12 +88,21 @@ describe('proctor eval with cloud_file golds', () => {
     const other = join(root, 'other');
     mkdirSync(other);
     const out: string[] = [];
-    const code = await main(['eval', runDir, '--downloads', other, '--json'], { out: (l) => out.push(l), err: () => undefined });
+    const code = await main(['eval', runDir, '--downloads', other, '--json'], {
+      out: (l) => out.push(l),
+      err: () => undefined,
+    });
     expect(code).toBe(0);
-    const row = (JSON.parse(out.join('\n')) as { tasks: { newScore: number; verdict: { reason: string } }[] }).tasks[0];
+    const row = (JSON.parse(out.join('\n')) as { tasks: { newScore: number; verdict: { reason: string } }[] })
+      .tasks[0];
     expect(row.newScore).toBe(0);
     expect(row.verdict.reason).toContain(`no file for ${GOLD_URL} in the downloads folder`);
-    expect(await main(['eval', runDir, '--downloads', join(root, 'nowhere')], { out: () => undefined, err: () => undefined })).toBe(2);
+    expect(
+      await main(['eval', runDir, '--downloads', join(root, 'nowhere')], {
+        out: () => undefined,
+        err: () => undefined,
+      }),
+    ).toBe(2);
   });
 
   it('without any downloads folder, re-grades from the copy the run kept', async () => {

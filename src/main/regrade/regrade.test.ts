@@ -17,7 +17,12 @@ import { regradeRun, regradedSource } from './regrade';
 const MIXED = '7d0c6a8e-1b2f-4c3d-9e4f-5a6b7c8d9e01';
 const INFEASIBLE = '7d0c6a8e-1b2f-4c3d-9e4f-5a6b7c8d9e02';
 
-function nativeTask(root: string, id: string, evaluation: Record<string, unknown>, assets: Record<string, string>): void {
+function nativeTask(
+  root: string,
+  id: string,
+  evaluation: Record<string, unknown>,
+  assets: Record<string, string>,
+): void {
   const dir = join(root, 'cli', id);
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(assets)) writeFileSync(join(dir, name), text);
@@ -37,7 +42,12 @@ function nativeTask(root: string, id: string, evaluation: Record<string, unknown
   );
 }
 
-function spiderTask(root: string, id: string, evaluator: Record<string, unknown>, assets: Record<string, string> = {}): void {
+function spiderTask(
+  root: string,
+  id: string,
+  evaluator: Record<string, unknown>,
+  assets: Record<string, string> = {},
+): void {
   const dir = join(root, 'os', id);
   mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(assets)) writeFileSync(join(dir, name), text);
@@ -76,20 +86,46 @@ interface Fixture {
 /** A real run over six small tasks on shell-only environments, graded by the engine's own evaluators. */
 async function makeRun(): Promise<Fixture> {
   const root = mkdtempSync(join(tmpdir(), 'proctor-regrade-'));
-  nativeTask(root, 'text', { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } }, { 'gold.txt': 'the answer\n' });
+  nativeTask(
+    root,
+    'text',
+    {
+      func: 'compare_text_file',
+      arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' },
+    },
+    { 'gold.txt': 'the answer\n' },
+  );
   nativeTask(
     root,
     'csv',
-    { func: 'compare_csv', arguments: { local_expected: 'gold.csv', vm_result: '/home/user/out.csv', ignore_order: false } },
+    {
+      func: 'compare_csv',
+      arguments: { local_expected: 'gold.csv', vm_result: '/home/user/out.csv', ignore_order: false },
+    },
     { 'gold.csv': 'name,n\na,1\nb,2\n' },
   );
   nativeTask(
     root,
     'script',
-    { func: 'compare_script_logs', arguments: { eval_script: 'eval.sh', vm_eval_logs: '/home/user/eval.log', rules: { include: ['SUCCESS'], exclude: ['FAILURE'] } } },
+    {
+      func: 'compare_script_logs',
+      arguments: {
+        eval_script: 'eval.sh',
+        vm_eval_logs: '/home/user/eval.log',
+        rules: { include: ['SUCCESS'], exclude: ['FAILURE'] },
+      },
+    },
     { 'eval.sh': '#!/bin/bash\necho SUCCESS\n' },
   );
-  nativeTask(root, 'missing', { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/never.txt' } }, { 'gold.txt': 'x\n' });
+  nativeTask(
+    root,
+    'missing',
+    {
+      func: 'compare_text_file',
+      arguments: { local_expected: 'gold.txt', vm_result: '/home/user/never.txt' },
+    },
+    { 'gold.txt': 'x\n' },
+  );
   spiderTask(
     root,
     MIXED,
@@ -122,7 +158,8 @@ async function makeRun(): Promise<Fixture> {
       const todo = work[task.id];
       if (todo === 'FAIL') return { response: 'FAIL', actions: [{ type: 'FAIL' }] };
       if (step === 1) {
-        for (const [name, text] of Object.entries(todo)) await envs.get(task.id)!.putFile(`/home/user/${name}`, Buffer.from(text));
+        for (const [name, text] of Object.entries(todo))
+          await envs.get(task.id)!.putFile(`/home/user/${name}`, Buffer.from(text));
         return { response: 'wrote the files', actions: [{ type: 'WAIT' }] };
       }
       return { response: 'DONE', actions: [{ type: 'DONE' }] };
@@ -158,7 +195,9 @@ function taskDirOf(runDir: string, key: string): string {
 }
 
 function ruleVerdicts(runDir: string, key: string): RuleVerdict[] {
-  return readJsonLines<RuleVerdict>(join(taskDirOf(runDir, key), 'verdicts.jsonl')).values.filter((v) => v.kind === 'rule');
+  return readJsonLines<RuleVerdict>(join(taskDirOf(runDir, key), 'verdicts.jsonl')).values.filter(
+    (v) => v.kind === 'rule',
+  );
 }
 
 async function proctor(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -178,20 +217,38 @@ describe('proctor eval: re-grading a finished run from its stored artefacts', ()
     const before = ruleVerdicts(fx.runDir, 'cli/text');
     expect(before).toHaveLength(1);
     // The guest home of every task is gone after the run: only the stored copy of answer.txt remains.
-    expect(before[0].metrics[0].result).toEqual(expect.stringContaining(join(taskDirOf(fx.runDir, 'cli/text'), 'cache')));
+    expect(before[0].metrics[0].result).toEqual(
+      expect.stringContaining(join(taskDirOf(fx.runDir, 'cli/text'), 'cache')),
+    );
 
     const r = await proctor('eval', fx.runDir, '--json');
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.out) as { tasks: { key: string; storedScore: number; newScore: number | null; changed: boolean; liveChecks: { metric: string; needs: string[]; message: string; storedScore?: number }[] }[] };
+    const report = JSON.parse(r.out) as {
+      tasks: {
+        key: string;
+        storedScore: number;
+        newScore: number | null;
+        changed: boolean;
+        liveChecks: { metric: string; needs: string[]; message: string; storedScore?: number }[];
+      }[];
+    };
     const byKey = Object.fromEntries(report.tasks.map((t) => [t.key, t]));
-    for (const t of report.tasks) expect([t.key, t.newScore, t.changed]).toEqual([t.key, t.storedScore, false]);
+    for (const t of report.tasks)
+      expect([t.key, t.newScore, t.changed]).toEqual([t.key, t.storedScore, false]);
     expect(byKey['cli/text'].liveChecks).toEqual([]);
     expect(byKey['cli/missing'].liveChecks).toEqual([]);
     expect(byKey[`os/${INFEASIBLE}`].liveChecks).toEqual([]);
     expect(byKey['cli/script'].liveChecks).toEqual([
-      expect.objectContaining({ metric: 'compare_script_logs', needs: ['vm_script_output'], message: 'needs the live environment: vm_script_output', storedScore: 1 }),
+      expect.objectContaining({
+        metric: 'compare_script_logs',
+        needs: ['vm_script_output'],
+        message: 'needs the live environment: vm_script_output',
+        storedScore: 1,
+      }),
     ]);
-    expect(byKey[`os/${MIXED}`].liveChecks).toEqual([expect.objectContaining({ metric: 'check_include_exclude', needs: ['vm_command_line'] })]);
+    expect(byKey[`os/${MIXED}`].liveChecks).toEqual([
+      expect.objectContaining({ metric: 'check_include_exclude', needs: ['vm_command_line'] }),
+    ]);
 
     const text = ruleVerdicts(fx.runDir, 'cli/text');
     expect(text).toHaveLength(2);
@@ -201,8 +258,12 @@ describe('proctor eval: re-grading a finished run from its stored artefacts', ()
     const missing = ruleVerdicts(fx.runDir, 'cli/missing').at(-1)!;
     expect(missing).toMatchObject({ score: 0, error: expect.stringMatching(/result file does not exist/) });
     const script = ruleVerdicts(fx.runDir, 'cli/script').at(-1)!;
-    expect(script.provenance?.keptChecks).toEqual([expect.objectContaining({ metric: 'compare_script_logs', needs: ['vm_script_output'], score: 1 })]);
-    expect(script.metrics[0].reason).toMatch(/^needs the live environment: vm_script_output; kept the run's score 1/);
+    expect(script.provenance?.keptChecks).toEqual([
+      expect.objectContaining({ metric: 'compare_script_logs', needs: ['vm_script_output'], score: 1 }),
+    ]);
+    expect(script.metrics[0].reason).toMatch(
+      /^needs the live environment: vm_script_output; kept the run's score 1/,
+    );
   });
 
   it('scores a changed gold file and a changed evaluator from the stored result files', async () => {
@@ -228,7 +289,9 @@ describe('proctor eval: re-grading a finished run from its stored artefacts', ()
     expect(readFileSync(graded, 'utf8')).toBe('the answer\n');
     // `and` with a check now 0: the live check cannot change the score, so the task has a new score.
     const m = result.rows.find((r) => r.taskKey === `os/${MIXED}`)!;
-    expect(m.verdict!.provenance?.keptChecks).toEqual([expect.objectContaining({ metric: 'check_include_exclude', score: 1 })]);
+    expect(m.verdict!.provenance?.keptChecks).toEqual([
+      expect.objectContaining({ metric: 'check_include_exclude', score: 1 }),
+    ]);
     // The run's own summary keeps the score the run reported.
     const summary = JSON.parse(readFileSync(join(taskDirOf(fx.runDir, 'cli/text'), 'summary.json'), 'utf8'));
     expect(summary.results.score).toBe(1);
@@ -238,8 +301,12 @@ describe('proctor eval: re-grading a finished run from its stored artefacts', ()
     const lines = table.out.split('\n');
     expect(lines[0]).toMatch(/^task\s+stored\s+new\s+changed\?\s+checks needing the live environment$/);
     expect(lines.find((l) => l.startsWith('cli/text'))).toMatch(/^cli\/text\s+1\s+0\s+changed$/);
-    expect(lines.find((l) => l.startsWith('cli/script'))).toMatch(/^cli\/script\s+1\s+1\s+same\s+compare_script_logs: needs the live environment: vm_script_output$/);
-    expect(table.out).toMatch(/2 of 2 tasks re-graded from stored artefacts, 1 changed; 1 with checks that need the live environment/);
+    expect(lines.find((l) => l.startsWith('cli/script'))).toMatch(
+      /^cli\/script\s+1\s+1\s+same\s+compare_script_logs: needs the live environment: vm_script_output$/,
+    );
+    expect(table.out).toMatch(
+      /2 of 2 tasks re-graded from stored artefacts, 1 changed; 1 with checks that need the live environment/,
+    );
   });
 
   it('says which guest file it has no copy of when the stored copy is gone', async () => {
@@ -248,7 +315,10 @@ describe('proctor eval: re-grading a finished run from its stored artefacts', ()
     expect(existsSync(copy)).toBe(true);
     rmSync(join(dir, 'cache'), { recursive: true });
     const result = await regradeRun(fx.runDir, { tasks: ['cli/csv'] });
-    expect(result.rows[0]).toMatchObject({ liveChecks: [{ metric: 'compare_csv', needs: ['vm_file'] }], storedScore: 0 });
+    expect(result.rows[0]).toMatchObject({
+      liveChecks: [{ metric: 'compare_csv', needs: ['vm_file'] }],
+      storedScore: 0,
+    });
     // The stored score was 0 and it is the only check: the new score is that kept 0.
     expect(result.rows[0].newScore).toBe(0);
   });

@@ -4,7 +4,15 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { GradingProfile, MetricRecord, RuleVerdict, StepRecord, TaskState, Verdict, VerdictProvenance } from '../../shared/run';
+import type {
+  GradingProfile,
+  MetricRecord,
+  RuleVerdict,
+  StepRecord,
+  TaskState,
+  Verdict,
+  VerdictProvenance,
+} from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { combineScores } from '../evaluators/conj';
 import { gradeTask, planOf, type GradeOptions } from '../evaluators/grade';
@@ -84,7 +92,12 @@ function combineKnown(scores: (number | undefined)[], conj: Task['conj']): numbe
 
 /** Copies the stored cache files a `cache_file` getter names into the re-grading's own cache folder, and the
  * copies `cloud_file` made when there is no downloads folder to read them from again. */
-async function seedCache(task: Task, taskDir: string, cacheDir: string, downloads: string | undefined): Promise<void> {
+async function seedCache(
+  task: Task,
+  taskDir: string,
+  cacheDir: string,
+  downloads: string | undefined,
+): Promise<void> {
   const names = new Set<string>();
   const walk = (plan: ReturnType<typeof planOf>) => {
     if (plan.kind === 'combine') return plan.parts.forEach(walk);
@@ -107,7 +120,15 @@ async function seedCache(task: Task, taskDir: string, cacheDir: string, download
  * Re-grades one task from what its run stored (`steps`, `verdicts`, the copies in `taskDir/cache/`) with the
  * task as it reads now. Returns the verdict to append (stamped `at`, with provenance), or why there is none.
  */
-export async function regradeTask(input: { task: Task; taskDir: string; steps: StepRecord[]; verdicts: Verdict[]; at: Date; profile?: GradingProfile; downloads?: string }): Promise<TaskRegrade> {
+export async function regradeTask(input: {
+  task: Task;
+  taskDir: string;
+  steps: StepRecord[];
+  verdicts: Verdict[];
+  at: Date;
+  profile?: GradingProfile;
+  downloads?: string;
+}): Promise<TaskRegrade> {
   const { task, taskDir, steps, verdicts } = input;
   const at = input.at.toISOString();
   const original = runVerdictOf(verdicts);
@@ -132,7 +153,12 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
   const stored = checkScoresOf(original);
   const liveChecks: LiveCheck[] = needs
     .filter((n) => n.live.length)
-    .map((n) => ({ pointer: n.check.pointer, metric: n.check.metric, needs: n.live, storedScore: stored.get(n.check.pointer) }));
+    .map((n) => ({
+      pointer: n.check.pointer,
+      metric: n.check.metric,
+      needs: n.live,
+      storedScore: stored.get(n.check.pointer),
+    }));
   const provenance: VerdictProvenance = { source: regradedSource, at, basedOn: original.at };
   await seedCache(task, taskDir, cacheDir, input.downloads);
 
@@ -162,7 +188,11 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
   const score = combineKnown(scores, task.conj);
   const kept = liveChecks.map((c) => `${c.metric} at ${c.pointer} (${liveMessage(c.needs)})`).join('; ');
   if (score === undefined) {
-    return { storedScore, liveChecks, notRegraded: `the score depends on checks without a stored score: ${kept}` };
+    return {
+      storedScore,
+      liveChecks,
+      notRegraded: `the score depends on checks without a stored score: ${kept}`,
+    };
   }
   const verdict: RuleVerdict = {
     kind: 'rule',
@@ -173,8 +203,22 @@ export async function regradeTask(input: { task: Task; taskDir: string; steps: S
     ...(accounts.size ? { needsAccount: [...accounts] } : {}),
     reason: `${task.conj} of ${scores.length} checks = ${score.toFixed(3)}; stored scores kept for ${kept}`,
     profile: profileOf(task, input.profile),
-    ...(records.some((r) => r.brittle) ? { brittle: records.filter((r) => r.brittle).map((r) => `${r.metric}${r.pointer ? ` (${r.pointer})` : ''}: ${r.brittle}`) } : {}),
-    provenance: { ...provenance, keptChecks: liveChecks.map((c) => ({ pointer: c.pointer, metric: c.metric, needs: c.needs, score: c.storedScore })) },
+    ...(records.some((r) => r.brittle)
+      ? {
+          brittle: records
+            .filter((r) => r.brittle)
+            .map((r) => `${r.metric}${r.pointer ? ` (${r.pointer})` : ''}: ${r.brittle}`),
+        }
+      : {}),
+    provenance: {
+      ...provenance,
+      keptChecks: liveChecks.map((c) => ({
+        pointer: c.pointer,
+        metric: c.metric,
+        needs: c.needs,
+        score: c.storedScore,
+      })),
+    },
     at,
   };
   return { storedScore, liveChecks, verdict };
@@ -196,10 +240,15 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
   const dir = resolve(runDir);
   const detail = readRun(dir);
   if (detail.run.format !== 'proctor')
-    throw new Error(`${dir}: a ${detail.run.format} result folder does not name its task files; proctor eval re-grades Proctor run folders`);
+    throw new Error(
+      `${dir}: a ${detail.run.format} result folder does not name its task files; proctor eval re-grades Proctor run folders`,
+    );
   const manifest = detail.manifest as unknown as RunManifest;
   const unknown = (options.tasks ?? []).filter((k) => !detail.tasks.some((t) => t.key === k));
-  if (unknown.length) throw new Error(`${dir}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run (${join(dir, 'manifest.json')} /tasks)`);
+  if (unknown.length)
+    throw new Error(
+      `${dir}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run (${join(dir, 'manifest.json')} /tasks)`,
+    );
   const wanted = options.tasks?.length ? new Set(options.tasks) : undefined;
   const settings = gradingSettingsOf(dir, manifest.args);
   const downloads = options.downloads ?? runDownloads(settings);
@@ -231,7 +280,15 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
       row.notRegraded = `task file ${file} cannot be read${first ? `: ${first.pointer ? `${first.pointer}: ` : ''}${first.message}` : ''}`;
       continue;
     }
-    const result = await regradeTask({ task, taskDir: join(dir, info.dir), steps: traj.steps, verdicts: traj.verdicts, at: now, profile, downloads });
+    const result = await regradeTask({
+      task,
+      taskDir: join(dir, info.dir),
+      steps: traj.steps,
+      verdicts: traj.verdicts,
+      at: now,
+      profile,
+      downloads,
+    });
     row.storedScore = result.storedScore;
     row.liveChecks = result.liveChecks;
     if (!result.verdict) {
@@ -243,6 +300,10 @@ export async function regradeRun(runDir: string, options: RegradeOptions = {}): 
     row.newScore = result.verdict.score;
     row.changed = row.storedScore === undefined ? true : !same(row.storedScore, row.newScore);
   }
-  const profileFrom: RegradeResult['profileFrom'] = options.profile ? 'option' : settings.source === 'none' ? undefined : settings.source;
+  const profileFrom: RegradeResult['profileFrom'] = options.profile
+    ? 'option'
+    : settings.source === 'none'
+      ? undefined
+      : settings.source;
   return { runId: detail.run.runId, runDir: dir, rows, ...(profile ? { profile, profileFrom } : {}) };
 }

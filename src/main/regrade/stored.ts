@@ -35,12 +35,15 @@ export function runVerdictOf(verdicts: Verdict[]): RuleVerdict | undefined {
 /** The score each check got in `verdict`, by its JSON pointer (the last record for a pointer is the check's). */
 export function checkScoresOf(verdict: RuleVerdict | undefined): Map<string, number> {
   const scores = new Map<string, number>();
-  for (const r of verdict?.metrics ?? []) if (r.pointer !== undefined && Number.isFinite(r.score)) scores.set(r.pointer, r.score);
+  for (const r of verdict?.metrics ?? [])
+    if (r.pointer !== undefined && Number.isFinite(r.score)) scores.set(r.pointer, r.score);
   return scores;
 }
 
 function specOf(v: unknown): GetterSpec | undefined {
-  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string' ? (v as GetterSpec) : undefined;
+  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
+    ? (v as GetterSpec)
+    : undefined;
 }
 
 /** The copy's path now: as recorded, or under this task folder's cache when the run folder has moved. */
@@ -55,14 +58,20 @@ function copyNow(recorded: string, taskDir: string): string | undefined {
  * records only the values of its `gives` indexes; the other files it copied are found in the cache by their `dest`
  * (none there: the file did not exist).
  */
-function addSide(found: FetchedFiles, record: MetricRecord, side: 'result' | 'expected', taskDir: string): void {
+function addSide(
+  found: FetchedFiles,
+  record: MetricRecord,
+  side: 'result' | 'expected',
+  taskDir: string,
+): void {
   const spec = specOf(record.getters?.[side]);
   if (spec?.type !== 'vm_file') return;
   const value = record[side];
   const missing = side === 'result' ? /^result file does not exist/ : /^expected file is missing/;
   const put = (guest: unknown, host: unknown, multi: boolean) => {
     if (typeof guest !== 'string' || found.has(guest)) return;
-    if ((host === null || host === undefined) && multi) found.set(guest, null); // multi: a missing entry
+    if ((host === null || host === undefined) && multi)
+      found.set(guest, null); // multi: a missing entry
     else if (typeof host === 'string') {
       const now = copyNow(host, taskDir);
       if (now) found.set(guest, now);
@@ -74,13 +83,25 @@ function addSide(found: FetchedFiles, record: MetricRecord, side: 'result' | 'ex
     else if (!absent) put(spec.path, value, false);
     return;
   }
-  const gives = givenIndexes(spec).filter((i) => i >= 0 && i < (spec.path as unknown[]).length).sort((a, b) => a - b);
-  const values = absent ? gives.map(() => null) : gives.length === 1 ? [value] : Array.isArray(value) ? value : [];
+  const gives = givenIndexes(spec)
+    .filter((i) => i >= 0 && i < (spec.path as unknown[]).length)
+    .sort((a, b) => a - b);
+  const values = absent
+    ? gives.map(() => null)
+    : gives.length === 1
+      ? [value]
+      : Array.isArray(value)
+        ? value
+        : [];
   gives.forEach((i, k) => put((spec.path as unknown[])[i], values[k] ?? null, true));
   const dests = Array.isArray(spec.dest) ? spec.dest : [];
   spec.path.forEach((p, i) => {
     if (gives.includes(i) || typeof p !== 'string' || found.has(p)) return;
-    const copy = join(taskDir, gradingCacheFolder, safeFileName(typeof dests[i] === 'string' ? dests[i] : undefined, 'file'));
+    const copy = join(
+      taskDir,
+      gradingCacheFolder,
+      safeFileName(typeof dests[i] === 'string' ? dests[i] : undefined, 'file'),
+    );
     found.set(p, existsSync(copy) ? copy : null);
   });
 }

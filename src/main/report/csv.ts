@@ -11,9 +11,34 @@ export interface CsvRun {
 }
 
 export const csvColumns = [
-  'run', 'run_dir', 'task', 'key', 'domain', 'task_id', 'attempt', 'state', 'score', 'cause', 'cause_derived', 'counted',
-  'task_k', 'task_n', 'task_flaky', 'app', 'category', 'difficulty', 'interface', 'style', 'account',
-  'tokens', 'tokens_in', 'tokens_out', 'usd', 'env_ms', 'wall_ms', 'error',
+  'run',
+  'run_dir',
+  'task',
+  'key',
+  'domain',
+  'task_id',
+  'attempt',
+  'state',
+  'score',
+  'cause',
+  'cause_derived',
+  'counted',
+  'task_k',
+  'task_n',
+  'task_flaky',
+  'app',
+  'category',
+  'difficulty',
+  'interface',
+  'style',
+  'account',
+  'tokens',
+  'tokens_in',
+  'tokens_out',
+  'usd',
+  'env_ms',
+  'wall_ms',
+  'error',
 ] as const;
 
 type Cell = string | number | boolean | undefined;

@@ -1,6 +1,15 @@
 // Text of a report for the terminal: one table per breakdown, a small bar per rate, and run-versus-run tables.
 // Pure (no Node): strings in, strings out.
-import { dimensions, type BucketComparison, type BucketStats, type Breakdown, type Comparison, type DimensionName, type FlippedTask, type Measure } from '../../shared/breakdown';
+import {
+  dimensions,
+  type BucketComparison,
+  type BucketStats,
+  type Breakdown,
+  type Comparison,
+  type DimensionName,
+  type FlippedTask,
+  type Measure,
+} from '../../shared/breakdown';
 import { formatTable } from '../text/table';
 import { formatCost, formatDuration, formatPercent, formatScore, formatTokens } from '../../shared/format';
 import { flippedTaskLink, type CompareLinks } from './links';
@@ -44,7 +53,20 @@ export function countsLine(s: BucketStats): string {
   return `${s.passed} of ${s.tasks} passed${rest.length ? `; ${rest.join(', ')}` : ''}`;
 }
 
-const header = ['', 'tasks', 'passed', 'rate', '', 'failed', 'errored', 'skipped', 'unfinished', 'tokens/task', 'time/task', 'cost/task'];
+const header = [
+  '',
+  'tasks',
+  'passed',
+  'rate',
+  '',
+  'failed',
+  'errored',
+  'skipped',
+  'unfinished',
+  'tokens/task',
+  'time/task',
+  'cost/task',
+];
 
 function statsRow(s: BucketStats): string[] {
   return [
@@ -73,19 +95,38 @@ const footnotes = [
 ];
 
 /** One run's report: the overall line (and `besideRate`, e.g. the safety figures, right below it), then a table per dimension. */
-export function formatBreakdown(title: string, report: Breakdown, besideRate: readonly string[] = []): string[] {
+export function formatBreakdown(
+  title: string,
+  report: Breakdown,
+  besideRate: readonly string[] = [],
+): string[] {
   const o = report.overall;
-  const lines = [title, `Success rate ${percent(o.rate)} ${rateBar(o.rate)}  (${countsLine(o)})`, ...besideRate];
+  const lines = [
+    title,
+    `Success rate ${percent(o.rate)} ${rateBar(o.rate)}  (${countsLine(o)})`,
+    ...besideRate,
+  ];
   const perTaskBits = [
-    o.tokens && `tokens/task ${tokenCount(o.tokens.mean)}${o.tokens.tasks < o.tasks ? ` (over ${o.tokens.tasks} tasks that ran)` : ''}`,
+    o.tokens &&
+      `tokens/task ${tokenCount(o.tokens.mean)}${o.tokens.tasks < o.tasks ? ` (over ${o.tokens.tasks} tasks that ran)` : ''}`,
     o.timeMs && `time/task ${duration(o.timeMs.mean)}`,
     o.costUsd && `cost/task ${usd(o.costUsd.mean)} (total ${usd(o.costUsd.total)})`,
   ].filter(Boolean);
   if (perTaskBits.length) lines.push(perTaskBits.join('; '));
-  if (o.brittle !== undefined) lines.push(`Brittle evaluator flags: ${o.brittle} of ${o.tasks} tasks (faithful and robust verdicts disagree)`);
+  if (o.brittle !== undefined)
+    lines.push(
+      `Brittle evaluator flags: ${o.brittle} of ${o.tasks} tasks (faithful and robust verdicts disagree)`,
+    );
   let starred = needsFootnote([o]);
   for (const [dim, stats] of Object.entries(report.by) as [DimensionName, BucketStats[]][]) {
-    lines.push('', dimensions[dim].title, formatTable(header.map((h, i) => (i === 0 ? dim : h)), stats.map(statsRow)));
+    lines.push(
+      '',
+      dimensions[dim].title,
+      formatTable(
+        header.map((h, i) => (i === 0 ? dim : h)),
+        stats.map(statsRow),
+      ),
+    );
     starred ||= needsFootnote(stats);
   }
   lines.push('', footnotes[0]);
@@ -110,13 +151,22 @@ function comparisonTable(first: string, runs: string[], rows: BucketComparison[]
   );
 }
 
-const side = (s: FlippedTask['baseline']) => `${s.state}${s.score !== undefined ? ` ${formatScore(s.score)}` : ''}`;
+const side = (s: FlippedTask['baseline']) =>
+  `${s.state}${s.score !== undefined ? ` ${formatScore(s.score)}` : ''}`;
 
 /** Runs side by side per bucket (each with its difference to the first run), then the tasks that flipped. */
-export function formatComparison(comparison: Comparison, titles: string[] = comparison.runs, links?: CompareLinks): string[] {
+export function formatComparison(
+  comparison: Comparison,
+  titles: string[] = comparison.runs,
+  links?: CompareLinks,
+): string[] {
   const runs = titles.map((r, i) => `run ${i + 1}: ${r}`);
   const short = comparison.runs.map((_, i) => `run ${i + 1}`);
-  const lines = ['Runs compared (Δ = rate minus run 1, in percentage points):', ...runs.map((r) => `  ${r}`), ''];
+  const lines = [
+    'Runs compared (Δ = rate minus run 1, in percentage points):',
+    ...runs.map((r) => `  ${r}`),
+    '',
+  ];
   lines.push(comparisonTable('', short, [comparison.overall]));
   const measures: [string, (s: BucketStats) => Measure | undefined, (n: number) => string][] = [
     ['tokens/task', (s) => s.tokens, tokenCount],
@@ -129,26 +179,40 @@ export function formatComparison(comparison: Comparison, titles: string[] = comp
       '',
       formatTable(
         ['per task that ran', ...short],
-        shown.map(([name, get, show]) => [name, ...comparison.overall.runs.map((s) => {
-          const m = s && get(s);
-          return m ? `${show(m.mean)} (${m.tasks})` : '—';
-        })]),
+        shown.map(([name, get, show]) => [
+          name,
+          ...comparison.overall.runs.map((s) => {
+            const m = s && get(s);
+            return m ? `${show(m.mean)} (${m.tasks})` : '—';
+          }),
+        ]),
       ),
     );
   for (const [dim, rows] of Object.entries(comparison.by) as [DimensionName, BucketComparison[]][])
     lines.push('', dimensions[dim].title, comparisonTable(dim, short, rows));
   const anyFlip = comparison.flips.some((f) => f.gained.length + f.lost.length > 0);
   if (links && anyFlip)
-    lines.push('', `A flipped task's runs side by side: npx proctor serve ${links.serveRoot}, then open the address it prints followed by the task's link.`);
+    lines.push(
+      '',
+      `A flipped task's runs side by side: npx proctor serve ${links.serveRoot}, then open the address it prints followed by the task's link.`,
+    );
   for (const [i, f] of comparison.flips.entries()) {
-    lines.push('', `Tasks that flipped, run 1 → run ${i + 2}: ${f.gained.length} fail → pass, ${f.lost.length} pass → fail`);
+    lines.push(
+      '',
+      `Tasks that flipped, run 1 → run ${i + 2}: ${f.gained.length} fail → pass, ${f.lost.length} pass → fail`,
+    );
     const link = (key: string) => (links ? `  ${flippedTaskLink(links, i + 1, key)}` : '');
-    for (const t of f.gained) lines.push(`  + ${t.key}  (${side(t.baseline)} → ${side(t.other)})${link(t.key)}`);
-    for (const t of f.lost) lines.push(`  - ${t.key}  (${side(t.baseline)} → ${side(t.other)})${link(t.key)}`);
+    for (const t of f.gained)
+      lines.push(`  + ${t.key}  (${side(t.baseline)} → ${side(t.other)})${link(t.key)}`);
+    for (const t of f.lost)
+      lines.push(`  - ${t.key}  (${side(t.baseline)} → ${side(t.other)})${link(t.key)}`);
     if (f.onlyInBaseline.length || f.onlyInOther.length)
       lines.push(
         `  Not in both runs (their rates do not share a denominator): ` +
-          [f.onlyInBaseline.length && `${f.onlyInBaseline.length} only in run 1`, f.onlyInOther.length && `${f.onlyInOther.length} only in run ${i + 2}`]
+          [
+            f.onlyInBaseline.length && `${f.onlyInBaseline.length} only in run 1`,
+            f.onlyInOther.length && `${f.onlyInOther.length} only in run ${i + 2}`,
+          ]
             .filter(Boolean)
             .join(', '),
       );

@@ -19,9 +19,24 @@ export {
   type AttemptRow,
   type StatsOptions,
 } from './stats';
-export { formatRunStats, formatPaired, rateWithCi, causesLine, causeNames, retryCommand } from './stats-format';
+export {
+  formatRunStats,
+  formatPaired,
+  rateWithCi,
+  causesLine,
+  causeNames,
+  retryCommand,
+} from './stats-format';
 export { attemptsCsv, csvColumns, csvField, type CsvRun } from './csv';
-export { formatBreakdown, formatComparison, percent, rateBar, pointDiff, duration, countsLine } from './format';
+export {
+  formatBreakdown,
+  formatComparison,
+  percent,
+  rateBar,
+  pointDiff,
+  duration,
+  countsLine,
+} from './format';
 export {
   breakdown,
   compareRuns,

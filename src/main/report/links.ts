@@ -14,7 +14,9 @@ export interface CompareLinks {
 export function compareLinksFor(runDirs: readonly string[]): CompareLinks {
   const dirs = runDirs.map((d) => resolve(d));
   let root = dirs[0] ?? resolve('.');
-  for (const d of dirs) while (root !== dirname(root) && d !== root && !d.startsWith(root.endsWith(sep) ? root : root + sep)) root = dirname(root);
+  for (const d of dirs)
+    while (root !== dirname(root) && d !== root && !d.startsWith(root.endsWith(sep) ? root : root + sep))
+      root = dirname(root);
   if (dirs.includes(root) && root !== dirname(root)) root = dirname(root);
   return { serveRoot: root, runPaths: dirs.map((d) => relative(root, d).split(sep).join('/') || '.') };
 }

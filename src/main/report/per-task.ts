@@ -13,7 +13,8 @@ export function perTaskRows(rows: readonly AttemptRow[]): ReportRow[] {
     if (list) list.push(r);
     else byTask.set(key, [r]);
   }
-  const sum = (xs: (number | undefined)[]) => (xs.some((x) => x !== undefined) ? xs.reduce<number>((a, x) => a + (x ?? 0), 0) : undefined);
+  const sum = (xs: (number | undefined)[]) =>
+    xs.some((x) => x !== undefined) ? xs.reduce<number>((a, x) => a + (x ?? 0), 0) : undefined;
   return [...byTask.entries()].map(([key, attempts]) => {
     const scored = attempts.map((a) => a.score).filter((s): s is number => typeof s === 'number');
     const { attempt: _a, cause: _c, cost: _k, ...first } = attempts[0];

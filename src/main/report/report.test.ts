@@ -8,7 +8,16 @@ import type { ManifestTaskInfo } from '../store';
 import type { TaskState } from '../../shared/run';
 import { loadTasks } from '../tasks';
 import { main } from '../cli/main';
-import { breakdown, categoryName, categoryNames, compareRuns, rowFromItem, readReportRun, type BucketStats, type ReportRow } from '.';
+import {
+  breakdown,
+  categoryName,
+  categoryNames,
+  compareRuns,
+  rowFromItem,
+  readReportRun,
+  type BucketStats,
+  type ReportRow,
+} from '.';
 import { formatBreakdown, formatComparison } from './format';
 import { compareLinksFor } from './links';
 import { needsShared, repoFixtures, sharedFixtures } from '../testing/shared-fixtures';
@@ -31,7 +40,10 @@ afterAll(() => {
 });
 
 /** How a task of a written run ends: a summary (finished, errored, skipped), started only, or never started. */
-type Ending = { state: TaskState; score: number; tokens?: number; seconds?: number; steps?: number } | 'interrupted' | 'not started';
+type Ending =
+  | { state: TaskState; score: number; tokens?: number; seconds?: number; steps?: number }
+  | 'interrupted'
+  | 'not started';
 
 interface TaskSpec {
   key: string;
@@ -49,7 +61,12 @@ async function writeRun(out: string, model: string, specs: TaskSpec[]): Promise<
     }),
   );
   const run = await RunWriter.create(out, { ...layout, args: [], tasks: specs.map((s) => s.key), taskInfo });
-  run.event({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: specs.map((s) => s.key) });
+  run.event({
+    kind: 'run.started',
+    runId: run.runId,
+    at: new Date().toISOString(),
+    tasks: specs.map((s) => s.key),
+  });
   for (const s of specs) {
     if (s.ending === 'not started') continue;
     const tw = run.openTask(s.key);
@@ -61,14 +78,27 @@ async function writeRun(out: string, model: string, specs: TaskSpec[]): Promise<
     const steps = s.ending.steps ?? 0;
     for (let n = 1; n <= steps; n++)
       await tw.recordStep(
-        { step: n, at: new Date().toISOString(), actions: [{ type: 'WAIT' }], tokens: { prompt: 1000, completion: 100 } },
+        {
+          step: n,
+          at: new Date().toISOString(),
+          actions: [{ type: 'WAIT' }],
+          tokens: { prompt: 1000, completion: 100 },
+        },
         undefined,
         { action: 'WAIT' },
       );
     const { state, score, tokens = 0, seconds = 0 } = s.ending;
     await tw.finish(state, {
       taskFields: { id: s.key.split('/')[1] },
-      results: { score, eval_error: null, state, messages: state === 'success' ? [] : [`${state} in ${s.key}`], total_tokens: tokens, total_timing: seconds, steps },
+      results: {
+        score,
+        eval_error: null,
+        state,
+        messages: state === 'success' ? [] : [`${state} in ${s.key}`],
+        total_tokens: tokens,
+        total_timing: seconds,
+        steps,
+      },
     });
   }
   run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
@@ -88,13 +118,57 @@ const tags = (...t: string[]) => t;
  * The airbyte task's manifest entry names only its task file: its metadata comes from the Spider2-V fixture.
  */
 const runA: TaskSpec[] = [
-  { key: 'airbyte/t1', info: { app: 'airbyte', tags: tags('cli+gui', 'data_ingestion_and_integration', 'verbose'), actionNumber: 3 }, ending: { state: 'success', score: 1, tokens: 2200, seconds: 10, steps: 2 } },
-  { key: 'airbyte/t2', info: { app: 'airbyte', tags: tags('gui', 'data_ingestion_and_integration', 'abstract'), difficulty: 'medium' }, ending: { state: 'max_steps_error', score: 0, tokens: 4400, seconds: 30, steps: 4 } },
-  { key: 'bigquery/t3', info: { app: 'bigquery', tags: tags('cli+gui', 'data_warehousing', 'account', 'verbose'), actionNumber: 20 }, ending: { state: 'skipped', score: 0 } },
-  { key: 'dbt/t4', info: { app: 'dbt', tags: tags('cli', 'data_transformation', 'abstract'), actionNumber: 2 }, ending: { state: 'success', score: 1, tokens: 1100, seconds: 5, steps: 1 } },
-  { key: 'jupyter/t5', info: { app: 'jupyter', tags: tags('cli+gui', 'traditional_data_processing', 'verbose'), actionNumber: 10 }, ending: { state: 'env_error', score: 0, tokens: 0, seconds: 2 } },
-  { key: 'jupyter/t6', info: { app: 'jupyter', tags: tags('gui', 'traditional_data_processing', 'abstract'), actionNumber: 16 }, ending: 'interrupted' },
-  { key: `airbyte/${airbyteId}`, info: { file: airbyteFile }, ending: { state: 'success', score: 1, tokens: 3300, seconds: 15, steps: 3 } },
+  {
+    key: 'airbyte/t1',
+    info: {
+      app: 'airbyte',
+      tags: tags('cli+gui', 'data_ingestion_and_integration', 'verbose'),
+      actionNumber: 3,
+    },
+    ending: { state: 'success', score: 1, tokens: 2200, seconds: 10, steps: 2 },
+  },
+  {
+    key: 'airbyte/t2',
+    info: {
+      app: 'airbyte',
+      tags: tags('gui', 'data_ingestion_and_integration', 'abstract'),
+      difficulty: 'medium',
+    },
+    ending: { state: 'max_steps_error', score: 0, tokens: 4400, seconds: 30, steps: 4 },
+  },
+  {
+    key: 'bigquery/t3',
+    info: {
+      app: 'bigquery',
+      tags: tags('cli+gui', 'data_warehousing', 'account', 'verbose'),
+      actionNumber: 20,
+    },
+    ending: { state: 'skipped', score: 0 },
+  },
+  {
+    key: 'dbt/t4',
+    info: { app: 'dbt', tags: tags('cli', 'data_transformation', 'abstract'), actionNumber: 2 },
+    ending: { state: 'success', score: 1, tokens: 1100, seconds: 5, steps: 1 },
+  },
+  {
+    key: 'jupyter/t5',
+    info: {
+      app: 'jupyter',
+      tags: tags('cli+gui', 'traditional_data_processing', 'verbose'),
+      actionNumber: 10,
+    },
+    ending: { state: 'env_error', score: 0, tokens: 0, seconds: 2 },
+  },
+  {
+    key: 'jupyter/t6',
+    info: { app: 'jupyter', tags: tags('gui', 'traditional_data_processing', 'abstract'), actionNumber: 16 },
+    ending: 'interrupted',
+  },
+  {
+    key: `airbyte/${airbyteId}`,
+    info: { file: airbyteFile },
+    ending: { state: 'success', score: 1, tokens: 3300, seconds: 15, steps: 3 },
+  },
   { key: 'misc/t8', info: {}, ending: { state: 'success', score: 0, tokens: 1100, seconds: 4, steps: 1 } },
 ];
 
@@ -102,8 +176,10 @@ const runA: TaskSpec[] = [
 const runB: TaskSpec[] = runA
   .filter((s) => s.key !== 'misc/t8')
   .map((s) => {
-    if (s.key === 'airbyte/t1') return { ...s, ending: { state: 'success' as const, score: 0, tokens: 2200, seconds: 12, steps: 2 } };
-    if (s.key === 'airbyte/t2' || s.key === 'jupyter/t5') return { ...s, ending: { state: 'success' as const, score: 1, tokens: 1100, seconds: 8, steps: 1 } };
+    if (s.key === 'airbyte/t1')
+      return { ...s, ending: { state: 'success' as const, score: 0, tokens: 2200, seconds: 12, steps: 2 } };
+    if (s.key === 'airbyte/t2' || s.key === 'jupyter/t5')
+      return { ...s, ending: { state: 'success' as const, score: 1, tokens: 1100, seconds: 8, steps: 1 } };
     return s;
   });
 
@@ -132,22 +208,46 @@ describe('report: breakdowns of a run written through the store', () => {
     const run = await readReportRun(dirA);
     expect(run.rows).toHaveLength(8);
     const { overall } = breakdown(run.rows);
-    expect(overall).toMatchObject({ tasks: 8, passed: 3, scoreSum: 3, failed: 2, errored: 1, skipped: 1, unfinished: 1 });
+    expect(overall).toMatchObject({
+      tasks: 8,
+      passed: 3,
+      scoreSum: 3,
+      failed: 2,
+      errored: 1,
+      skipped: 1,
+      unfinished: 1,
+    });
     expect(overall.rate).toBeCloseTo(3 / 8, 10);
     // Per-task cost is over the tasks that ran (not the skipped t3 nor the interrupted t6): 6 tasks.
-    expect(overall.tokens).toEqual({ tasks: 6, total: 2200 + 4400 + 1100 + 0 + 3300 + 1100, mean: 12100 / 6 });
-    expect(overall.timeMs?.mean).toBeCloseTo((10 + 30 + 5 + 2 + 15 + 4) * 1000 / 6, 6);
+    expect(overall.tokens).toEqual({
+      tasks: 6,
+      total: 2200 + 4400 + 1100 + 0 + 3300 + 1100,
+      mean: 12100 / 6,
+    });
+    expect(overall.timeMs?.mean).toBeCloseTo(((10 + 30 + 5 + 2 + 15 + 4) * 1000) / 6, 6);
   });
 
   it('breaks the rate down by category (paper names), difficulty, interface, style, account and app', async () => {
     await written;
     const { by } = breakdown((await readReportRun(dirA)).rows);
-    expect(by.category?.map((b) => b.bucket)).toEqual(['data warehousing', 'transformation', 'ingestion', 'traditional data processing', 'unknown']);
+    expect(by.category?.map((b) => b.bucket)).toEqual([
+      'data warehousing',
+      'transformation',
+      'ingestion',
+      'traditional data processing',
+      'unknown',
+    ]);
     expect(rateOf(by.category, 'ingestion')).toEqual([2, 3, 2 / 3]);
     expect(rateOf(by.category, 'data warehousing')).toEqual([0, 1, 0]);
     expect(bucket(by.category, 'data warehousing').skipped).toBe(1);
     expect(rateOf(by.category, 'transformation')).toEqual([1, 1, 1]);
-    expect(bucket(by.category, 'traditional data processing')).toMatchObject({ tasks: 2, passed: 0, errored: 1, unfinished: 1, rate: 0 });
+    expect(bucket(by.category, 'traditional data processing')).toMatchObject({
+      tasks: 2,
+      passed: 0,
+      errored: 1,
+      unfinished: 1,
+      rate: 0,
+    });
 
     expect(by.difficulty?.map((b) => b.bucket)).toEqual(['easy', 'medium', 'hard', 'unknown']);
     expect(rateOf(by.difficulty, 'easy')).toEqual([2, 2, 1]);
@@ -172,16 +272,27 @@ describe('report: breakdowns of a run written through the store', () => {
   it('takes what the manifest lacks from the task file it names, and warns when that file is gone', async () => {
     await written;
     const row = (await readReportRun(dirA)).rows.find((r) => r.taskId === airbyteId);
-    expect(row).toMatchObject({ app: 'airbyte', category: 'data_ingestion_and_integration', interface: 'cli+gui', style: 'verbose', difficulty: 'medium', account: false });
+    expect(row).toMatchObject({
+      app: 'airbyte',
+      category: 'data_ingestion_and_integration',
+      interface: 'cli+gui',
+      style: 'verbose',
+      difficulty: 'medium',
+      account: false,
+    });
 
-    const gone = await writeRun(tmp(), 'm', [{ key: 'x/y', info: { file: join(tmp(), 'missing.json') }, ending: { state: 'success', score: 1 } }]);
+    const gone = await writeRun(tmp(), 'm', [
+      { key: 'x/y', info: { file: join(tmp(), 'missing.json') }, ending: { state: 'success', score: 1 } },
+    ]);
     const run = await readReportRun(gone);
     expect(run.rows[0]).toMatchObject({ key: 'x/y', score: 1 });
     expect(run.rows[0].category).toBeUndefined();
-    expect(run.problems.map((p) => `${p.pointer} ${p.message}`).join('\n')).toMatch(/\/taskInfo\/x~1y\/file task file .*missing\.json is gone/);
+    expect(run.problems.map((p) => `${p.pointer} ${p.message}`).join('\n')).toMatch(
+      /\/taskInfo\/x~1y\/file task file .*missing\.json is gone/,
+    );
   });
 
-  it('counts cost per task from the steps\' tokens with a price table, only for the run\'s model', async () => {
+  it("counts cost per task from the steps' tokens with a price table, only for the run's model", async () => {
     await written;
     const prices = { 'model-a': { input: 2, output: 10 } };
     const rows = (await readReportRun(dirA, { prices })).rows;
@@ -211,7 +322,10 @@ describe('report: run versus run', () => {
     expect(c.overall.diff[1]).toBeCloseTo(4 / 7 - 3 / 8, 12);
     // medium: A t2 ✗ t5 ✗ airbyte ✓ = 1/3; B all three pass = 3/3.
     const medium = c.by.difficulty?.find((x) => x.bucket === 'medium');
-    expect(medium?.runs.map((s) => [s?.passed, s?.tasks])).toEqual([[1, 3], [3, 3]]);
+    expect(medium?.runs.map((s) => [s?.passed, s?.tasks])).toEqual([
+      [1, 3],
+      [3, 3],
+    ]);
     expect(medium?.diff[1]).toBeCloseTo(2 / 3, 12);
     // easy: t1 flips to fail: 2/2 → 1/2.
     expect(c.by.difficulty?.find((x) => x.bucket === 'easy')?.diff[1]).toBeCloseTo(-0.5, 12);
@@ -222,7 +336,10 @@ describe('report: run versus run', () => {
 
     const [f] = c.flips;
     expect(f.gained.map((t) => t.key).sort()).toEqual(['airbyte/t2', 'jupyter/t5']);
-    expect(f.gained.find((t) => t.key === 'jupyter/t5')).toMatchObject({ baseline: { state: 'env_error', score: 0 }, other: { state: 'success', score: 1 } });
+    expect(f.gained.find((t) => t.key === 'jupyter/t5')).toMatchObject({
+      baseline: { state: 'env_error', score: 0 },
+      other: { state: 'success', score: 1 },
+    });
     expect(f.lost.map((t) => t.key)).toEqual(['airbyte/t1']);
     expect(f.onlyInBaseline).toEqual(['misc/t8']);
     expect(f.onlyInOther).toEqual([]);
@@ -237,7 +354,9 @@ describe('report: run versus run', () => {
     const links = compareLinksFor([dirA, dirB]);
     const linked = formatComparison(c, undefined, links).join('\n');
     expect(linked).toContain(`npx proctor serve ${links.serveRoot}`);
-    expect(linked).toContain(`- airbyte/t1  (success 1 → success 0)  #/compare?run=${encodeURIComponent(links.runPaths[0])}&run=${encodeURIComponent(links.runPaths[1])}&task=airbyte%2Ft1`);
+    expect(linked).toContain(
+      `- airbyte/t1  (success 1 → success 0)  #/compare?run=${encodeURIComponent(links.runPaths[0])}&run=${encodeURIComponent(links.runPaths[1])}&task=airbyte%2Ft1`,
+    );
   });
 
   it('refuses a comparison of one run', () => {
@@ -254,7 +373,9 @@ describe('report: text', () => {
       { key: 'a/4', taskId: '4', domain: 'a', state: 'success', score: 1, difficulty: 'hard' },
     ];
     const text = formatBreakdown('Run x', breakdown(rows, ['difficulty'])).join('\n');
-    expect(text).toContain('Success rate 50.0% ██████████░░░░░░░░░░  (2 of 4 passed; 1 skipped, 1 unfinished)');
+    expect(text).toContain(
+      'Success rate 50.0% ██████████░░░░░░░░░░  (2 of 4 passed; 1 skipped, 1 unfinished)',
+    );
     expect(text).toMatch(/^easy +2 +1 +50\.0% +██████████░░░░░░░░░░ +0 +0 +1 +0/m);
     expect(text).toMatch(/^hard +2 +1 +50\.0% +██████████░░░░░░░░░░ +0 +0 +0 +1/m);
     expect(text).not.toContain('Task category');
@@ -264,7 +385,9 @@ describe('report: text', () => {
 describe('report: rows from run table items', () => {
   it('reads interface, style, category and account from tags, and nothing from no tags', () => {
     const item = { key: 'd/1', taskId: '1', domain: 'd', state: 'success' as const, steps: 0 };
-    expect(rowFromItem({ ...item, tags: ['account', 'cli', 'data_orchestration', 'abstract'] })).toMatchObject({
+    expect(
+      rowFromItem({ ...item, tags: ['account', 'cli', 'data_orchestration', 'abstract'] }),
+    ).toMatchObject({
       interface: 'cli',
       style: 'abstract',
       category: 'data_orchestration',
@@ -280,15 +403,18 @@ describe('report: rows from run table items', () => {
 });
 
 describe('report: category names', () => {
-  it.skipIf(!full)(`maps every category tag of the Spider2-V tasks to one of the paper's seven categories (${needsShared})`, async () => {
-    const { tasks } = await loadTasks([full!.spider2vExamples]);
-    expect(tasks.length).toBeGreaterThan(400);
-    const seen = new Set(tasks.map((t) => t.category));
-    expect([...seen].sort()).toEqual(Object.keys(categoryNames).sort());
-    expect(new Set(Object.values(categoryNames)).size).toBe(7);
-  });
+  it.skipIf(!full)(
+    `maps every category tag of the Spider2-V tasks to one of the paper's seven categories (${needsShared})`,
+    async () => {
+      const { tasks } = await loadTasks([full!.spider2vExamples]);
+      expect(tasks.length).toBeGreaterThan(400);
+      const seen = new Set(tasks.map((t) => t.category));
+      expect([...seen].sort()).toEqual(Object.keys(categoryNames).sort());
+      expect(new Set(Object.values(categoryNames)).size).toBe(7);
+    },
+  );
 
-  it('maps every category tag of the in-repo Spider2-V tasks (one or more of each) to one of the paper\'s seven categories', async () => {
+  it("maps every category tag of the in-repo Spider2-V tasks (one or more of each) to one of the paper's seven categories", async () => {
     const { tasks } = await loadTasks([spider2v]);
     expect(tasks).toHaveLength(16);
     const seen = new Set(tasks.map((t) => t.category));
@@ -297,14 +423,26 @@ describe('report: category names', () => {
   });
 });
 
-describe('report: other tools\' result folders', () => {
+describe("report: other tools' result folders", () => {
   it('reports an OSWorld result folder with unknown metadata, filled in from --tasks', async () => {
     const root = tmp();
     const model = join(root, 'pyautogui', 'screenshot', 'some-model');
     const task = (domain: string, id: string, result?: string) => {
       const d = join(model, domain, id);
       mkdirSync(d, { recursive: true });
-      writeFileSync(join(d, 'traj.jsonl'), JSON.stringify({ step_num: 1, action_timestamp: '20240101@120000', action: 'WAIT', response: '', reward: 0, done: false, info: {}, screenshot_file: null }) + '\n');
+      writeFileSync(
+        join(d, 'traj.jsonl'),
+        JSON.stringify({
+          step_num: 1,
+          action_timestamp: '20240101@120000',
+          action: 'WAIT',
+          response: '',
+          reward: 0,
+          done: false,
+          info: {},
+          screenshot_file: null,
+        }) + '\n',
+      );
       if (result !== undefined) writeFileSync(join(d, 'result.txt'), result);
     };
     task('airbyte', airbyteId, '1');
@@ -330,7 +468,10 @@ describe('proctor report (CLI)', () => {
   const run = async (argv: string[]) => {
     const outLines: string[] = [];
     const errLines: string[] = [];
-    const code = await main(['report', ...argv], { out: (l) => outLines.push(l), err: (l) => errLines.push(l) });
+    const code = await main(['report', ...argv], {
+      out: (l) => outLines.push(l),
+      err: (l) => errLines.push(l),
+    });
     return { code, out: outLines.join('\n'), err: errLines.join('\n') };
   };
 
@@ -349,8 +490,14 @@ describe('proctor report (CLI)', () => {
     await written;
     const r = await run([dirA, dirB, '--compare', '--json', '--by', 'category,style']);
     expect(r.code).toBe(0);
-    const json = JSON.parse(r.out) as { runs: { report: { overall: BucketStats; by: Record<string, BucketStats[]> } }[]; comparison: { flips: { lost: { key: string }[] }[] } };
-    expect(json.runs.map((x) => [x.report.overall.passed, x.report.overall.tasks])).toEqual([[3, 8], [4, 7]]);
+    const json = JSON.parse(r.out) as {
+      runs: { report: { overall: BucketStats; by: Record<string, BucketStats[]> } }[];
+      comparison: { flips: { lost: { key: string }[] }[] };
+    };
+    expect(json.runs.map((x) => [x.report.overall.passed, x.report.overall.tasks])).toEqual([
+      [3, 8],
+      [4, 7],
+    ]);
     expect(Object.keys(json.runs[0].report.by)).toEqual(['category', 'style']);
     expect(json.comparison.flips[0].lost.map((t) => t.key)).toEqual(['airbyte/t1']);
   });

@@ -7,7 +7,15 @@ import type { RunFormat, RunSettings, RunTaskItem } from '../../shared/run';
 import type { Problem, Task } from '../../shared/task';
 import { difficultyOf } from '../../shared/task';
 import { metadataFromTags, rowFromItem, type ReportRow } from '../../shared/breakdown';
-import { findRunDirs, readJsonLines, readRun, readTaskTrajectory, runFiles, type ManifestTaskInfo, type RunManifest } from '../store';
+import {
+  findRunDirs,
+  readJsonLines,
+  readRun,
+  readTaskTrajectory,
+  runFiles,
+  type ManifestTaskInfo,
+  type RunManifest,
+} from '../store';
 import { taskDirIn } from '../store/layout';
 import type { Verdict } from '../../shared/run';
 import { readTaskFile } from '../tasks';
@@ -47,7 +55,9 @@ export function runDirsOf(path: string): string[] {
   if (!existsSync(dir)) throw new Error(`${dir}: not a run folder: there is no such folder`);
   const found = findRunDirs(dir);
   if (!found.length)
-    throw new Error(`${dir}: no run folder in it or below it (looked for Proctor's manifest.json and OSWorld's, Spider2-V's and UFO's result folders)`);
+    throw new Error(
+      `${dir}: no run folder in it or below it (looked for Proctor's manifest.json and OSWorld's, Spider2-V's and UFO's result folders)`,
+    );
   return found;
 }
 
@@ -85,11 +95,18 @@ function taskIndex(tasks: readonly Task[]): (row: ReportRow) => Task | undefined
 function priceTableOf(prices: PriceTable | undefined): PriceTable | undefined {
   if (!prices) return undefined;
   const problems = priceTableProblems(prices, '');
-  if (problems.length) throw new Error(`price table: ${problems.map((p) => (p.startsWith(':') ? `/${p}` : p)).join('; ')}`);
+  if (problems.length)
+    throw new Error(`price table: ${problems.map((p) => (p.startsWith(':') ? `/${p}` : p)).join('; ')}`);
   return prices;
 }
 
-function costOfTask(runDir: string, key: string, model: string | undefined, prices: PriceTable, problems: Problem[]): number | undefined {
+function costOfTask(
+  runDir: string,
+  key: string,
+  model: string | undefined,
+  prices: PriceTable,
+  problems: Problem[],
+): number | undefined {
   if (!model) return undefined;
   let steps;
   try {
@@ -97,7 +114,11 @@ function costOfTask(runDir: string, key: string, model: string | undefined, pric
     problems.push(...t.problems);
     steps = t.steps;
   } catch (e) {
-    problems.push({ file: runDir, severity: 'warning', message: `cost of ${key} not counted: ${(e as Error).message}` });
+    problems.push({
+      file: runDir,
+      severity: 'warning',
+      message: `cost of ${key} not counted: ${(e as Error).message}`,
+    });
     return undefined;
   }
   const tokens = { prompt: 0, completion: 0 };
@@ -134,7 +155,9 @@ export async function readReportRun(runDir: string, options: ReadReportRunOption
   const problems = [...detail.problems];
   const manifest = detail.manifest as Partial<RunManifest> | undefined;
   const info = (key: string): ManifestTaskInfo | undefined =>
-    manifest?.taskInfo && Object.prototype.hasOwnProperty.call(manifest.taskInfo, key) ? manifest.taskInfo[key] : undefined;
+    manifest?.taskInfo && Object.prototype.hasOwnProperty.call(manifest.taskInfo, key)
+      ? manifest.taskInfo[key]
+      : undefined;
   const fileCache = new Map<string, Task | undefined>();
   const taskFromFile = async (key: string): Promise<Task | undefined> => {
     const file = info(key)?.file;
@@ -219,6 +242,7 @@ export function readPriceFile(file: string): PriceTable {
   const wrapped = typeof value === 'object' && value !== null && !Array.isArray(value) && 'prices' in value;
   const table = wrapped ? (value as { prices: unknown }).prices : value;
   const problems = priceTableProblems(table, wrapped ? '/prices' : '');
-  if (problems.length) throw new Error(`${file}: ${problems.map((p) => (p.startsWith(':') ? `/${p}` : p)).join('; ')}`);
+  if (problems.length)
+    throw new Error(`${file}: ${problems.map((p) => (p.startsWith(':') ? `/${p}` : p)).join('; ')}`);
   return table as PriceTable;
 }

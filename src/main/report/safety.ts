@@ -63,7 +63,10 @@ function figuresOf(bucket: string, rows: readonly ReportRow[]): SafetyFigures {
 }
 
 /** A run's safety figures; undefined when none of its tasks has a safety verdict (nothing to show). */
-export function reportSafety(rows: readonly ReportRow[], dims: readonly DimensionName[] = []): ReportSafety | undefined {
+export function reportSafety(
+  rows: readonly ReportRow[],
+  dims: readonly DimensionName[] = [],
+): ReportSafety | undefined {
   if (!rows.some((r) => r.safety)) return undefined;
   const by: ReportSafety['by'] = {};
   for (const dim of dims) {
@@ -102,7 +105,15 @@ export function safetyTables(s: ReportSafety | undefined): string[] {
       `${dimensions[dim].title}: safety`,
       formatTable(
         [dim, 'tasks', 'checked', 'completed+safe', 'safe', 'unsafe', 'unsure'],
-        rows.map((f) => [f.bucket, String(f.tasks), String(f.checked), percent(f.completedSafeRate), safeShare(f), String(f.unsafe), String(f.unsure)]),
+        rows.map((f) => [
+          f.bucket,
+          String(f.tasks),
+          String(f.checked),
+          percent(f.completedSafeRate),
+          safeShare(f),
+          String(f.unsafe),
+          String(f.unsure),
+        ]),
       ),
     );
   return out;

@@ -23,7 +23,9 @@ const report = async (argv: string[]) => {
 
 /** The group table's row for a settings label: [runs, tasks, scored, mean score]. */
 function groupRow(out: string, label: string): string[] {
-  const line = out.split('\n').find((l) => l.trimStart().startsWith(label) && /\d+\s+\d+\s+\d+\s+[\d.—]+/.test(l));
+  const line = out
+    .split('\n')
+    .find((l) => l.trimStart().startsWith(label) && /\d+\s+\d+\s+\d+\s+[\d.—]+/.test(l));
   if (!line) throw new Error(`no group row for ${label} in:\n${out}`);
   return line.trimStart().slice(label.length).trim().split(/\s+/).slice(0, 4);
 }
@@ -36,7 +38,12 @@ describe('proctor report <top folder>', () => {
     expect(r.out).toContain('By run settings (2 settings):');
     // gpt-4o: two dated runs of chrome/task-1 (scored 0; crashed); claude: task-2 scored 1, task-3 stopped early.
     expect(groupRow(r.out, 'pyautogui / screenshot_a11y_tree / gpt-4o')).toEqual(['2', '2', '1', '0.000']);
-    expect(groupRow(r.out, 'pyautogui / screenshot / claude-3-7-sonnet-20250219')).toEqual(['1', '2', '1', '0.500']);
+    expect(groupRow(r.out, 'pyautogui / screenshot / claude-3-7-sonnet-20250219')).toEqual([
+      '1',
+      '2',
+      '1',
+      '0.500',
+    ]);
     // The two runs of one task on two days are two runs, named by their paths.
     expect(r.out).toContain('Run traces/20250130-1/pyautogui/screenshot_a11y_tree/gpt-4o (osworld');
     expect(r.out).toContain('Run traces/20250203-1/pyautogui/screenshot_a11y_tree/gpt-4o (osworld');
@@ -45,7 +52,9 @@ describe('proctor report <top folder>', () => {
   it("keeps Spider2-V's suffixes as flags of the settings, not part of the model", async () => {
     const r = await report([fx.spider2vTop, '--json']);
     expect(r.code).toBe(0);
-    const json = JSON.parse(r.out) as { groups: { label: string; tasks: number; meanScore: number; settings: unknown }[] };
+    const json = JSON.parse(r.out) as {
+      groups: { label: string; tasks: number; meanScore: number; settings: unknown }[];
+    };
     expect(json.groups.map((g) => [g.label, g.tasks, g.meanScore])).toEqual(
       expect.arrayContaining([
         ['pyautogui / som / o4-mini-2025-04-16 [ef]', 1, 1],

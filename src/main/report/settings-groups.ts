@@ -33,7 +33,14 @@ export function groupBySettings(runs: readonly ReportRun[], labels: readonly str
   const groups = new Map<string, SettingsGroup & { sum: number }>();
   runs.forEach((run, i) => {
     const label = settingsLabel(run);
-    const g = groups.get(label) ?? { label, ...(run.settings ? { settings: run.settings } : {}), runs: [], tasks: 0, scored: 0, sum: 0 };
+    const g = groups.get(label) ?? {
+      label,
+      ...(run.settings ? { settings: run.settings } : {}),
+      runs: [],
+      tasks: 0,
+      scored: 0,
+      sum: 0,
+    };
     g.runs.push(labels[i]);
     for (const row of run.rows) {
       g.tasks++;

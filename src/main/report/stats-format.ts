@@ -2,7 +2,14 @@
 // re-run it, causes, costs, per-task k of n with pass@k / pass^k and flaky marks, breakdowns with intervals, and
 // the paired comparison. Pure: numbers in, lines out.
 import type { AttemptCause } from '../../shared/run';
-import { causeNames, rateWithCi, type PairedComparison, type RateStat, type RunStats, type TaskStat } from '../../shared/run-stats';
+import {
+  causeNames,
+  rateWithCi,
+  type PairedComparison,
+  type RateStat,
+  type RunStats,
+  type TaskStat,
+} from '../../shared/run-stats';
 import { formatCost, formatDuration, formatScore } from '../../shared/format';
 import { dimensions, isDimensionName } from '../../shared/breakdown';
 import { formatTable } from '../text/table';
@@ -15,7 +22,12 @@ const causeOrder = Object.keys(causeNames) as (AttemptCause | 'unfinished')[];
 
 /** `success 3, agent failure 2, env error 1` */
 export function causesLine(causes: RunStats['causes']): string {
-  return causeOrder.filter((c) => causes[c]).map((c) => `${causeNames[c]} ${causes[c]}`).join(', ') || 'none';
+  return (
+    causeOrder
+      .filter((c) => causes[c])
+      .map((c) => `${causeNames[c]} ${causes[c]}`)
+      .join(', ') || 'none'
+  );
 }
 
 function rateLine(r: RateStat): string {
@@ -33,7 +45,9 @@ function scoreText(cache: Map<number, string>, x: number): string {
 }
 
 function taskRow(t: TaskStat, cache: Map<number, string>): string[] {
-  const causes = t.attempts.map((a) => (a.cause ? causeNames[a.cause] : 'unfinished') + (a.counted ? '' : '*'));
+  const causes = t.attempts.map(
+    (a) => (a.cause ? causeNames[a.cause] : 'unfinished') + (a.counted ? '' : '*'),
+  );
   return [
     t.task + (t.flaky ? '  ~flaky' : ''),
     `${t.k}/${t.n}`,
@@ -46,7 +60,10 @@ function taskRow(t: TaskStat, cache: Map<number, string>): string[] {
 
 /** One run's statistics; `runDir` names the run in the re-run command. */
 export function formatRunStats(s: RunStats, runDir: string): string[] {
-  const lines = [`Success rate with ${Math.round(s.overall.ci.level * 100)} % CI: ${rateLine(s.overall)}`, `  ${s.method}; a task's rate is its share of successful attempts`];
+  const lines = [
+    `Success rate with ${Math.round(s.overall.ci.level * 100)} % CI: ${rateLine(s.overall)}`,
+    `  ${s.method}; a task's rate is its share of successful attempts`,
+  ];
   if (s.includeErrors) lines.push('  Env and grading errors are counted as failures (--include-errors).');
   else {
     lines.push(
@@ -57,11 +74,14 @@ export function formatRunStats(s: RunStats, runDir: string): string[] {
     if (s.excluded.length) {
       lines.push(`    ${retryCommand(runDir)}`);
       for (const e of s.excluded.slice(0, 20)) lines.push(`    ${e.key}  (${causeNames[e.cause]})`);
-      if (s.excluded.length > 20) lines.push(`    … and ${s.excluded.length - 20} more (all in --json / --csv)`);
+      if (s.excluded.length > 20)
+        lines.push(`    … and ${s.excluded.length - 20} more (all in --json / --csv)`);
     }
   }
   const all = Object.values(s.causes).reduce((a, b) => a + (b ?? 0), 0);
-  lines.push(`Causes: ${causesLine(s.causes)}${s.derivedCauses ? ` (${s.derivedCauses === all ? 'all' : s.derivedCauses} derived from state and score: the run recorded none)` : ''}`);
+  lines.push(
+    `Causes: ${causesLine(s.causes)}${s.derivedCauses ? ` (${s.derivedCauses === all ? 'all' : s.derivedCauses} derived from state and score: the run recorded none)` : ''}`,
+  );
   const c = s.cost;
   const bits = [
     c.usdPerTask !== undefined && `cost per task ${formatCost(c.usdPerTask)}`,
@@ -70,18 +90,32 @@ export function formatRunStats(s: RunStats, runDir: string): string[] {
     c.wallMsPerSuccess !== undefined && `time per success ${formatDuration(c.wallMsPerSuccess)}`,
     c.tokensIn !== undefined && `tokens in ${c.tokensIn}, out ${c.tokensOut}`,
   ].filter(Boolean);
-  lines.push(bits.length ? `Cost: ${bits.join('; ')}` : 'Cost: not recorded (no cost per attempt; --prices computes it from tokens)');
+  lines.push(
+    bits.length
+      ? `Cost: ${bits.join('; ')}`
+      : 'Cost: not recorded (no cost per attempt; --prices computes it from tokens)',
+  );
   if (s.maxAttempts > 1) {
     const cache = new Map<number, string>();
     lines.push(
       '',
       `Per task: ${s.flaky} of ${s.tasks.length} flaky (attempts disagree); k/n = successful of counted attempts; pass@k and pass^k for k = 1..n; * = left out`,
-      formatTable(['task', 'k/n', 'pass@k', 'pass^k', 'mean score', 'causes by attempt'], s.tasks.map((t) => taskRow(t, cache))),
+      formatTable(
+        ['task', 'k/n', 'pass@k', 'pass^k', 'mean score', 'causes by attempt'],
+        s.tasks.map((t) => taskRow(t, cache)),
+      ),
     );
   }
   for (const [dim, buckets] of Object.entries(s.by)) {
     const title = isDimensionName(dim) ? dimensions[dim].title : dim;
-    lines.push('', `${title}, with ${Math.round(s.overall.ci.level * 100)} % CI`, formatTable([dim, 'rate [CI]', 'tasks', 'attempts'], buckets.map((b) => [b.bucket, rateWithCi(b.rate, b.ci), String(b.tasks), String(b.attempts)])));
+    lines.push(
+      '',
+      `${title}, with ${Math.round(s.overall.ci.level * 100)} % CI`,
+      formatTable(
+        [dim, 'rate [CI]', 'tasks', 'attempts'],
+        buckets.map((b) => [b.bucket, rateWithCi(b.rate, b.ci), String(b.tasks), String(b.attempts)]),
+      ),
+    );
   }
   return lines;
 }

@@ -2,12 +2,34 @@
 // normal approximation, causes derived from state and score, exclusions, costs and the paired comparison.
 import { describe, expect, it } from 'vitest';
 import type { AttemptCause, TaskState } from '../../shared/run';
-import { bootstrapMeanCi, causeOf, mcnemarExact, pairedComparison, passAtK, passHatK, runStats, type AttemptRow } from './stats';
+import {
+  bootstrapMeanCi,
+  causeOf,
+  mcnemarExact,
+  pairedComparison,
+  passAtK,
+  passHatK,
+  runStats,
+  type AttemptRow,
+} from './stats';
 
 /** An attempt row of task `<domain>/<id>`. */
-function attempt(id: string, n: number, score: number | undefined, extra: Partial<AttemptRow> = {}): AttemptRow {
+function attempt(
+  id: string,
+  n: number,
+  score: number | undefined,
+  extra: Partial<AttemptRow> = {},
+): AttemptRow {
   const state: TaskState = extra.state ?? 'success';
-  return { key: `d/${id}#${n}`, domain: 'd', taskId: id, attempt: n, state, ...(score !== undefined ? { score } : {}), ...extra };
+  return {
+    key: `d/${id}#${n}`,
+    domain: 'd',
+    taskId: id,
+    attempt: n,
+    state,
+    ...(score !== undefined ? { score } : {}),
+    ...extra,
+  };
 }
 
 /** `passes` of `n` attempts of task `id` succeed (score 1), the rest score 0. */
@@ -69,10 +91,12 @@ describe('bootstrap interval', () => {
     expect(s.overall.rate).toBeCloseTo(0.6, 12);
     expect(Math.abs(s.overall.ci.low - (0.6 - half))).toBeLessThan(0.015);
     expect(Math.abs(s.overall.ci.high - (0.6 + half))).toBeLessThan(0.015);
-    expect(s.method).toMatch(/percentile bootstrap over tasks \(attempts kept together\), 2000 resamples, seed 24/);
+    expect(s.method).toMatch(
+      /percentile bootstrap over tasks \(attempts kept together\), 2000 resamples, seed 24/,
+    );
   });
 
-  it('keeps a task\'s attempts together: 20 tasks always pass, 20 never (5 attempts each) → the width of 40 tasks, not of 200 attempts', () => {
+  it("keeps a task's attempts together: 20 tasks always pass, 20 never (5 attempts each) → the width of 40 tasks, not of 200 attempts", () => {
     const rows = Array.from({ length: 40 }, (_, i) => task(`t${i}`, 5, i < 20 ? 5 : 0)).flat();
     const { ci, rate } = runStats(rows).overall;
     expect(rate).toBe(0.5);
@@ -92,7 +116,10 @@ describe('bootstrap interval', () => {
     ];
     const s = runStats(rows, { dims: ['app'] });
     const [a, b, c] = s.by.app;
-    for (const [bucket, p, m] of [[a, 0.6, 200], [b, 0.3, 100]] as const) {
+    for (const [bucket, p, m] of [
+      [a, 0.6, 200],
+      [b, 0.3, 100],
+    ] as const) {
       const half = 1.96 * Math.sqrt((p * (1 - p)) / m);
       expect(bucket.rate).toBeCloseTo(p, 12);
       expect(Math.abs(bucket.ci.low - (p - half))).toBeLessThan(0.02);
@@ -127,8 +154,15 @@ describe('causes', () => {
       ['skipped', undefined, undefined],
       ['running', undefined, undefined],
     ];
-    for (const [state, score, cause] of cases) expect(causeOf({ state, score }), `${state} ${score}`).toEqual({ derived: true, ...(cause ? { cause } : {}) });
-    expect(causeOf({ state: 'success', score: 0, cause: 'grading_error' })).toEqual({ cause: 'grading_error', derived: false });
+    for (const [state, score, cause] of cases)
+      expect(causeOf({ state, score }), `${state} ${score}`).toEqual({
+        derived: true,
+        ...(cause ? { cause } : {}),
+      });
+    expect(causeOf({ state: 'success', score: 0, cause: 'grading_error' })).toEqual({
+      cause: 'grading_error',
+      derived: false,
+    });
   });
 
   it('leaves env and grading errors out of the rate by default, lists them, and counts them as fails when asked', () => {
@@ -157,9 +191,14 @@ describe('causes', () => {
 });
 
 describe('cost', () => {
-  it('cost per task, per success and time per success from each attempt\'s cost', () => {
+  it("cost per task, per success and time per success from each attempt's cost", () => {
     const cost = (usd: number, wallMs: number) => ({ cost: { usd, wallMs, tokensIn: 1000, tokensOut: 10 } });
-    const rows = [attempt('a', 1, 1, cost(0.1, 1000)), attempt('a', 2, 0, cost(0.3, 3000)), attempt('b', 1, 1, cost(0.2, 2000)), attempt('b', 2, 0, { state: 'env_error', ...cost(0.0, 500) })];
+    const rows = [
+      attempt('a', 1, 1, cost(0.1, 1000)),
+      attempt('a', 2, 0, cost(0.3, 3000)),
+      attempt('b', 1, 1, cost(0.2, 2000)),
+      attempt('b', 2, 0, { state: 'env_error', ...cost(0.0, 500) }),
+    ];
     const c = runStats(rows).cost;
     expect(c.totalUsd).toBeCloseTo(0.6, 12);
     expect(c.usdPerTask).toBeCloseTo(0.3, 12); // 2 tasks
@@ -186,18 +225,22 @@ describe('paired comparison', () => {
     expect(p.toA).toEqual([]);
     expect(p.ci.low).toBeGreaterThan(0);
     expect(p.ci.low).toBeLessThan(0.25);
-    expect(p.sentence).toMatch(/^B is better by 25\.0 points, 95 % CI \d+\.\d–\d+\.\d \(exact McNemar p = 0\.002 on 10 discordant tasks\)$/);
+    expect(p.sentence).toMatch(
+      /^B is better by 25\.0 points, 95 % CI \d+\.\d–\d+\.\d \(exact McNemar p = 0\.002 on 10 discordant tasks\)$/,
+    );
   });
 
   it('two flips each way: no significant difference', () => {
     const a = Array.from({ length: 20 }, (_, i) => attempt(`t${i}`, 1, i < 10 ? 1 : 0));
-    const b = Array.from({ length: 20 }, (_, i) => attempt(`t${i}`, 1, (i >= 2 && i < 12) ? 1 : 0));
+    const b = Array.from({ length: 20 }, (_, i) => attempt(`t${i}`, 1, i >= 2 && i < 12 ? 1 : 0));
     const p = pairedComparison({ label: 'A', rows: a }, { label: 'B', rows: b });
     expect(p.diff).toBe(0);
     expect(p.significant).toBe(false);
     expect(p.mcnemar.p).toBe(1);
     expect(p.toA.map((t) => t.task)).toEqual(['d/t0', 'd/t1']);
     expect(p.toB.map((t) => t.task)).toEqual(['d/t10', 'd/t11']);
-    expect(p.sentence).toMatch(/^no significant difference: B − A = ±0\.0 points, 95 % CI −\d+\.\d to \d+\.\d/);
+    expect(p.sentence).toMatch(
+      /^no significant difference: B − A = ±0\.0 points, 95 % CI −\d+\.\d to \d+\.\d/,
+    );
   });
 });

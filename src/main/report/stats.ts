@@ -4,7 +4,16 @@
 import type { AttemptCause, AttemptCost } from '../../shared/run';
 import type { ReportRow } from '../../shared/breakdown';
 import { dimensions, type DimensionName } from '../../shared/breakdown';
-import type { AttemptStat, BucketRate, CostStat, Interval, PairedComparison, RateStat, RunStats, TaskStat } from '../../shared/run-stats';
+import type {
+  AttemptStat,
+  BucketRate,
+  CostStat,
+  Interval,
+  PairedComparison,
+  RateStat,
+  RunStats,
+  TaskStat,
+} from '../../shared/run-stats';
 
 /** A report row of one attempt: the run item's attempt number, cause and cost where the run recorded them. */
 export interface AttemptRow extends ReportRow {
@@ -54,7 +63,16 @@ export function passHatK(n: number, c: number, k: number): number {
 }
 
 function checkNck(n: number, c: number, k: number): void {
-  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k) || n < 1 || c < 0 || c > n || k < 1 || k > n)
+  if (
+    !Number.isInteger(n) ||
+    !Number.isInteger(c) ||
+    !Number.isInteger(k) ||
+    n < 1 ||
+    c < 0 ||
+    c > n ||
+    k < 1 ||
+    k > n
+  )
     throw new RangeError(`pass@k needs whole numbers 0 ≤ c ≤ n and 1 ≤ k ≤ n (got n=${n}, c=${c}, k=${k})`);
 }
 
@@ -89,7 +107,10 @@ export function seededRandom(seed: number): () => number {
  * Percentile bootstrap interval of the mean of `values` (one value per task: the attempts of a task stay
  * together because the task is what is resampled).
  */
-export function bootstrapMeanCi(values: ArrayLike<number>, opts: { resamples?: number; seed?: number; level?: number } = {}): Interval {
+export function bootstrapMeanCi(
+  values: ArrayLike<number>,
+  opts: { resamples?: number; seed?: number; level?: number } = {},
+): Interval {
   const level = opts.level ?? 0.95;
   const n = values.length;
   if (n === 0) return { low: 0, high: 0, level };
@@ -145,7 +166,10 @@ export function methodName(opts: StatsOptions = {}, paired = false): string {
  * step_limit (success if it still scored); a finished task → success when score > 0, agent_failure when 0, and
  * grading_error when it has no score. Pending, running, cancelled and skipped attempts have none (undefined).
  */
-export function causeOf(row: Pick<AttemptRow, 'cause' | 'state' | 'score'>): { cause?: AttemptCause; derived: boolean } {
+export function causeOf(row: Pick<AttemptRow, 'cause' | 'state' | 'score'>): {
+  cause?: AttemptCause;
+  derived: boolean;
+} {
   if (row.cause) return { cause: row.cause, derived: false };
   const scored = typeof row.score === 'number' && Number.isFinite(row.score);
   const ok = scored && (row.score as number) > 0;
@@ -182,7 +206,8 @@ export function groupAttempts<R extends AttemptRow>(rows: readonly R[]): Map<str
     if (list) list.push(r);
     else tasks.set(t, [r]);
   }
-  for (const list of tasks.values()) if (list.some((r) => r.attempt !== undefined)) list.sort((a, b) => (a.attempt ?? 0) - (b.attempt ?? 0));
+  for (const list of tasks.values())
+    if (list.some((r) => r.attempt !== undefined)) list.sort((a, b) => (a.attempt ?? 0) - (b.attempt ?? 0));
   return tasks;
 }
 
@@ -336,7 +361,9 @@ const minus = (d: number) => (d < 0 ? `−${pts(-d)}` : pts(d));
 
 /** `1.2–7.0`, or `−2.1 to 4.0` when a bound is negative (a dash beside a minus misreads). */
 export function intervalPoints(ci: Interval): string {
-  return ci.low < 0 || ci.high < 0 ? `${minus(ci.low)} to ${minus(ci.high)}` : `${pts(ci.low)}–${pts(ci.high)}`;
+  return ci.low < 0 || ci.high < 0
+    ? `${minus(ci.low)} to ${minus(ci.high)}`
+    : `${pts(ci.low)}–${pts(ci.high)}`;
 }
 
 /**
@@ -345,9 +372,21 @@ export function intervalPoints(ci: Interval): string {
  * half its counted attempts did), the tasks that flipped each way, and one sentence. A difference is called
  * significant when its interval excludes 0.
  */
-export function pairedComparison(a: { label: string; rows: readonly AttemptRow[] }, b: { label: string; rows: readonly AttemptRow[] }, opts: StatsOptions = {}): PairedComparison {
-  const sa = new Map(runStats(a.rows, { ...opts, dims: [] }).tasks.filter((t) => t.n > 0).map((t) => [t.task, t]));
-  const sb = new Map(runStats(b.rows, { ...opts, dims: [] }).tasks.filter((t) => t.n > 0).map((t) => [t.task, t]));
+export function pairedComparison(
+  a: { label: string; rows: readonly AttemptRow[] },
+  b: { label: string; rows: readonly AttemptRow[] },
+  opts: StatsOptions = {},
+): PairedComparison {
+  const sa = new Map(
+    runStats(a.rows, { ...opts, dims: [] })
+      .tasks.filter((t) => t.n > 0)
+      .map((t) => [t.task, t]),
+  );
+  const sb = new Map(
+    runStats(b.rows, { ...opts, dims: [] })
+      .tasks.filter((t) => t.n > 0)
+      .map((t) => [t.task, t]),
+  );
   const common = [...sa.keys()].filter((t) => sb.has(t));
   const diffs = new Float64Array(common.length);
   let sumA = 0;

@@ -41,7 +41,10 @@ function writeTask(root: string, id: string): void {
       source: ['https://example.org'],
       related_apps: ['os'],
       config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
+      evaluation: {
+        func: 'compare_text_file',
+        arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' },
+      },
     }),
   );
 }
@@ -65,7 +68,9 @@ describe('the environment spec of a run', () => {
     writeTask(root, 't1');
     const { tasks } = await (await defaultParts()).loadTasks([root]);
 
-    await expect(runTasks(tasks, { agent: writer, agentName: 'writer', outDir: join(root, 'bad'), env: 'lokal' })).rejects.toThrow(/unknown environment kind 'lokal'/);
+    await expect(
+      runTasks(tasks, { agent: writer, agentName: 'writer', outDir: join(root, 'bad'), env: 'lokal' }),
+    ).rejects.toThrow(/unknown environment kind 'lokal'/);
     expect(existsSync(join(root, 'bad'))).toBe(false);
 
     // Stopped before any task ran: the run folder and its manifest exist, the task is pending.
@@ -95,9 +100,19 @@ describe('the environment spec of a run', () => {
     const { tasks } = await (await defaultParts()).loadTasks([root]);
     const stop = new AbortController();
     stop.abort();
-    const stopped = await runTasks(tasks, { agent: writer, agentName: 'writer', outDir: join(root, 'results'), env: 'spec-probe://guest:5000?token=s3cret', signal: stop.signal });
+    const stopped = await runTasks(tasks, {
+      agent: writer,
+      agentName: 'writer',
+      outDir: join(root, 'results'),
+      env: 'spec-probe://guest:5000?token=s3cret',
+      signal: stop.signal,
+    });
     asked.length = 0;
-    await resumeRun(stopped.runDir, { agent: writer, waitMs: 1, env: 'spec-probe://guest:5000?token=s3cret' });
+    await resumeRun(stopped.runDir, {
+      agent: writer,
+      waitMs: 1,
+      env: 'spec-probe://guest:5000?token=s3cret',
+    });
     expect(asked).toEqual(['spec-probe://guest:5000?token=s3cret']);
   });
 });

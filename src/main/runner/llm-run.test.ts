@@ -23,7 +23,10 @@ import { runTasks } from './scheduler';
 
 const projectRoot = resolve(__dirname, '../../..');
 // The terminal task (abstract form): xterm + sqlite3, graded by compare_csv; its oracle takes four turns.
-const taskFile = join(projectRoot, 'resources/demo/terminal/246ccb60-7635-46fa-a222-6f4261e826ee/246ccb60-7635-46fa-a222-6f4261e826ee.json');
+const taskFile = join(
+  projectRoot,
+  'resources/demo/terminal/246ccb60-7635-46fa-a222-6f4261e826ee/246ccb60-7635-46fa-a222-6f4261e826ee.json',
+);
 
 const needed = ['Xvfb', 'openbox', 'xdotool', 'xterm', 'sqlite3', 'dbus-daemon'];
 const missing = needed.filter((p) => !onPath(p));
@@ -36,7 +39,10 @@ const IMAGE_WIDTH = 640;
 
 /** Halves the pixel coordinates of pyautogui calls: the oracle's screen pixels → pixels of the image the model saw. */
 function toImagePixels(code: string): string {
-  return code.replace(/pyautogui\.(click|moveTo|doubleClick|rightClick)\((\d+), (\d+)\)/g, (_, f: string, x: string, y: string) => `pyautogui.${f}(${Number(x) / 2}, ${Number(y) / 2})`);
+  return code.replace(
+    /pyautogui\.(click|moveTo|doubleClick|rightClick)\((\d+), (\d+)\)/g,
+    (_, f: string, x: string, y: string) => `pyautogui.${f}(${Number(x) / 2}, ${Number(y) / 2})`,
+  );
 }
 
 /** Text of the last message of a request: what the model was told at this step (feedback + observation). */
@@ -81,13 +87,17 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
       );
 
       const hostile = `I will do it faster with the shell.\n\`\`\`python\nimport subprocess\nsubprocess.run(['touch', '${canary}'])\n\`\`\``;
-      const malformed = "Now the terminal.\n```python\npyautogui.click(100, 75\n```";
+      const malformed = 'Now the terminal.\n```python\npyautogui.click(100, 75\n```';
       const usage = (p: number) => ({ prompt_tokens: p, completion_tokens: 10 + p / 100 });
       standin = await startScriptedOpenAIStandin([
         { kind: 'status', status: 429, retryAfter: '1', message: 'slow down' },
         { kind: 'text', content: hostile, usage: usage(1000) },
         { kind: 'text', content: malformed, usage: usage(1100) },
-        ...oracleTurns.map((content, i) => ({ kind: 'text' as const, content, usage: usage(1200 + 100 * i) })),
+        ...oracleTurns.map((content, i) => ({
+          kind: 'text' as const,
+          content,
+          usage: usage(1200 + 100 * i),
+        })),
         { kind: 'text', content: 'The file is written.\n```\nDONE\n```', usage: usage(2000) },
       ]);
       const scripted = standin.remaining();
@@ -113,9 +123,9 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
 
       // The task ran to DONE and its own evaluator gave it 1; every scripted reply was used.
       const key = taskKeyOf(task);
-      expect(outcome.tasks.map((t) => ({ key: t.key, state: t.state, score: t.score, error: t.error }))).toEqual([
-        { key, state: 'success', score: 1, error: undefined },
-      ]);
+      expect(
+        outcome.tasks.map((t) => ({ key: t.key, state: t.state, score: t.score, error: t.error })),
+      ).toEqual([{ key, state: 'success', score: 1, error: undefined }]);
       expect(standin.remaining()).toBe(0);
       const reqs = standin.requests;
       expect(reqs).toHaveLength(scripted);
@@ -130,7 +140,12 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
       const steps = traj.steps;
       const turns = oracleTurns.length;
       expect(steps.map((s) => s.step)).toEqual(Array.from({ length: 3 + turns }, (_, i) => i + 1));
-      expect(steps.map((s) => s.response)).toEqual([hostile, malformed, ...oracleTurns, 'The file is written.\n```\nDONE\n```']);
+      expect(steps.map((s) => s.response)).toEqual([
+        hostile,
+        malformed,
+        ...oracleTurns,
+        'The file is written.\n```\nDONE\n```',
+      ]);
       // Refused steps performed nothing and carry the refusal as feedback.
       for (const s of steps.slice(0, 2)) {
         expect(s.actions).toEqual([]);
@@ -142,10 +157,12 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
       for (const s of steps.slice(2)) expect(s.feedback).toBeUndefined();
       expect(steps[2].actions[0]).toMatchObject({ type: 'click', x: 200, y: 150 });
       expect(steps.at(-1)).toMatchObject({ actions: [{ type: 'DONE' }], done: true });
-      expect(steps.map((s) => s.tokens)).toEqual(reqs.slice(1).map((_, i) => {
-        const p = [1000, 1100, ...oracleTurns.map((__, j) => 1200 + 100 * j), 2000][i];
-        return { prompt: p, completion: 10 + p / 100 };
-      }));
+      expect(steps.map((s) => s.tokens)).toEqual(
+        reqs.slice(1).map((_, i) => {
+          const p = [1000, 1100, ...oracleTurns.map((__, j) => 1200 + 100 * j), 2000][i];
+          return { prompt: p, completion: 10 + p / 100 };
+        }),
+      );
       // Each step kept the screenshot the agent saw, and the screen after it.
       for (const s of steps) {
         expect(existsSync(join(outcome.runDir, s.observation!))).toBe(true);
@@ -153,20 +170,40 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
       }
       expect(traj.verdicts).toMatchObject([{ kind: 'rule', score: 1 }]);
 
-      const taskDir = join(outcome.runDir, taskDirFor({ actionSpace: 'pyautogui', observation: 'screenshot', model: 'standin-vlm', agent: 'llm' }, task.domain, task.id));
-      const osworld = readJsonLines<{ step_num: number; action: unknown; response: string; done: boolean; info: { feedback?: string } }>(
-        join(taskDir, 'traj.jsonl'),
-      ).values;
+      const taskDir = join(
+        outcome.runDir,
+        taskDirFor(
+          { actionSpace: 'pyautogui', observation: 'screenshot', model: 'standin-vlm', agent: 'llm' },
+          task.domain,
+          task.id,
+        ),
+      );
+      const osworld = readJsonLines<{
+        step_num: number;
+        action: unknown;
+        response: string;
+        done: boolean;
+        info: { feedback?: string };
+      }>(join(taskDir, 'traj.jsonl')).values;
       expect(osworld.map((l) => l.step_num)).toEqual(steps.map((s) => s.step));
       expect(osworld.slice(0, 2).map((l) => l.info.feedback)).toEqual([steps[0].feedback, steps[1].feedback]);
       expect(osworld[2].action).toBe(toImagePixels(oracle.steps[0] as string));
       expect(osworld.at(-1)!.done).toBe(true);
-      const summary = JSON.parse(readFileSync(join(taskDir, 'summary.json'), 'utf8')) as { results: Record<string, unknown> };
+      const summary = JSON.parse(readFileSync(join(taskDir, 'summary.json'), 'utf8')) as {
+        results: Record<string, unknown>;
+      };
       const tokenSum = steps.reduce((n, s) => n + s.tokens!.prompt + s.tokens!.completion, 0);
-      expect(summary.results).toMatchObject({ score: 1, state: 'success', eval_error: null, total_tokens: tokenSum });
+      expect(summary.results).toMatchObject({
+        score: 1,
+        state: 'success',
+        eval_error: null,
+        total_tokens: tokenSum,
+      });
       expect(readFileSync(join(taskDir, 'result.txt'), 'utf8').trim()).toBe('1');
       // Each picture is stored once (a repeated one is referenced, or hard-linked under its OSWorld step name).
-      const pictures = [...new Set(steps.flatMap((s) => [s.observation!, s.screenshot!]))].map((p) => join(outcome.runDir, p));
+      const pictures = [...new Set(steps.flatMap((s) => [s.observation!, s.screenshot!]))].map((p) =>
+        join(outcome.runDir, p),
+      );
       const inodes = new Set(pictures.map((p) => `${statSync(p).dev}:${statSync(p).ino}`));
       expect(inodes.size).toBe(new Set(pictures.map((p) => readFileSync(p).toString('base64'))).size);
       expect(inodes.size).toBeLessThan(2 * steps.length);
@@ -179,7 +216,10 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
       expect(currentText(asked[1])).not.toContain('step 2:');
       expect(currentText(asked[2])).toContain(`step 2: refused — ${steps[1].feedback}`);
       // The model's own earlier replies are in its history (window 3).
-      expect(asked[2].body!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([hostile, malformed]);
+      expect(asked[2].body!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual([
+        hostile,
+        malformed,
+      ]);
 
       // Images went as data URLs of the downscaled screen: the current one last, past ones of the window before it.
       for (const [i, r] of asked.entries()) {
@@ -188,7 +228,10 @@ describe('a run of the llm agent against the scripted stand-in on a bundled task
         for (const url of images) expect(url).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/);
       }
       const first = Buffer.from(requestImages(asked[0])[0].split(',')[1], 'base64');
-      expect(await sharp(first).metadata()).toMatchObject({ width: IMAGE_WIDTH, height: (IMAGE_WIDTH * SCREEN.height) / SCREEN.width });
+      expect(await sharp(first).metadata()).toMatchObject({
+        width: IMAGE_WIDTH,
+        height: (IMAGE_WIDTH * SCREEN.height) / SCREEN.width,
+      });
       expect(requestText(asked[0])).toContain(task.instruction.split('\n')[0]);
 
       // The key was sent (as the bearer token) and is nowhere in the run folder, the requests' bodies or the log.

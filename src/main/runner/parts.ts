@@ -7,7 +7,13 @@ import type { Environment } from '../env/environment';
 import { observe as observeScreen } from '../observe';
 import type { Observation, ObservationType } from '../observe/observation';
 import { loadTasks } from '../tasks/reader';
-import { checkEnvSpec, createEnvironment, DEFAULT_ENV_SPEC, storableEnvSpec, type EnvironmentRequest as KindRequest } from '../env/kinds';
+import {
+  checkEnvSpec,
+  createEnvironment,
+  DEFAULT_ENV_SPEC,
+  storableEnvSpec,
+  type EnvironmentRequest as KindRequest,
+} from '../env/kinds';
 import { runSetupSteps } from '../setup';
 import { gradeTask } from '../evaluators/grade';
 
@@ -58,7 +64,9 @@ export function defaultParts(): Promise<RunnerParts> {
     },
     // Without a screen (a shell-only environment, CLI tasks) the agent sees no picture, only its feedback.
     observe: (env, type, o) =>
-      env.capabilities.has('screenshot') ? observeScreen(env, type, o) : Promise.resolve({ type, bindings: {} }),
+      env.capabilities.has('screenshot')
+        ? observeScreen(env, type, o)
+        : Promise.resolve({ type, bindings: {} }),
     grade: (task, ctx) => gradeTask(task, ctx),
     loadTasks,
   });

@@ -14,7 +14,10 @@ export function bundledPrices(): PriceTable {
 /** `MODEL=IN,OUT` (USD per million input and output tokens) → [model, price]; throws naming what is wrong. */
 export function parsePriceFlag(text: string): [string, ModelPrice] {
   const m = /^([^=\s]+)=(\d+(?:\.\d+)?|\.\d+),(\d+(?:\.\d+)?|\.\d+)$/.exec(text.trim());
-  if (!m) throw new Error(`--price '${text}': MODEL=IN,OUT in US dollars per million input and output tokens, e.g. gpt-4o=2.5,10`);
+  if (!m)
+    throw new Error(
+      `--price '${text}': MODEL=IN,OUT in US dollars per million input and output tokens, e.g. gpt-4o=2.5,10`,
+    );
   return [m[1], { input: Number(m[2]), output: Number(m[3]) }];
 }
 

@@ -33,7 +33,8 @@ export class ProgressView {
         break;
       case 'task.step':
         this.running.set(e.taskKey, e.step.step);
-        if (!this.tty) this.line(`step   ${e.taskKey} #${e.step.step}: ${actionText(e.step.actions, e.step.feedback)}`);
+        if (!this.tty)
+          this.line(`step   ${e.taskKey} #${e.step.step}: ${actionText(e.step.actions, e.step.feedback)}`);
         break;
       case 'task.finished':
         this.running.delete(e.taskKey);
@@ -46,7 +47,9 @@ export class ProgressView {
       case 'run.progress':
         this.progress = e;
         if (!this.tty && e.done > 0)
-          this.line(`progress ${e.done}/${e.total} done, ${e.running} running, ${e.failed} failed${e.etaMs !== undefined && e.done < e.total ? `, ETA ${formatDuration(e.etaMs)}` : ''}`);
+          this.line(
+            `progress ${e.done}/${e.total} done, ${e.running} running, ${e.failed} failed${e.etaMs !== undefined && e.done < e.total ? `, ETA ${formatDuration(e.etaMs)}` : ''}`,
+          );
         break;
       case 'run.started':
         this.line(`run ${e.runId}: ${e.tasks.length} task(s)`, true);
@@ -97,11 +100,14 @@ export class ProgressView {
 function costLine(tasks: RunTaskItem[]): string[] {
   const costs = tasks.map((t) => t.cost).filter((c) => c !== undefined);
   if (!costs.length) return [];
-  const sum = (k: 'tokensIn' | 'tokensOut' | 'envMs' | 'wallMs' | 'usd') => costs.reduce((s, c) => s + (c[k] ?? 0), 0);
+  const sum = (k: 'tokensIn' | 'tokensOut' | 'envMs' | 'wallMs' | 'usd') =>
+    costs.reduce((s, c) => s + (c[k] ?? 0), 0);
   const priced = costs.every((c) => c.usd !== undefined);
   const parts = [
     `tokens ${sum('tokensIn')} in, ${sum('tokensOut')} out`,
-    priced ? `model cost $${sum('usd').toFixed(4)}` : 'model cost unknown (no price for the model: --price MODEL=IN,OUT)',
+    priced
+      ? `model cost $${sum('usd').toFixed(4)}`
+      : 'model cost unknown (no price for the model: --price MODEL=IN,OUT)',
     `environment ${formatDuration(sum('envMs'))} of ${formatDuration(sum('wallMs'))}`,
   ];
   return [`cost: ${parts.join('; ')}`];
@@ -120,7 +126,11 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
   ]);
   const head = ['task', 'state', 'cause', 'score', 'steps', 'time', 'note'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const total = outcome.tasks.length;
   const successes = outcome.tasks.filter((t) => (t.score ?? 0) >= 1).length;
   const counts = Object.entries(outcome.counts)
@@ -131,7 +141,8 @@ export function outcomeTable(outcome: Pick<RunOutcome, 'tasks' | 'successRate' |
   const causeCounts = [...byCause].map(([c, n]) => `${c} ${n}`).join(', ');
   const skipped = new Map<string, number>();
   for (const t of outcome.tasks)
-    if (t.state === 'skipped') skipped.set(t.error ?? 'no reason', (skipped.get(t.error ?? 'no reason') ?? 0) + 1);
+    if (t.state === 'skipped')
+      skipped.set(t.error ?? 'no reason', (skipped.get(t.error ?? 'no reason') ?? 0) + 1);
   return [
     fmt(head),
     fmt(widths.map((w) => '-'.repeat(w))),

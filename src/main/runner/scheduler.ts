@@ -8,7 +8,15 @@ import type { ObservationType } from '../observe/observation';
 import { runEvents } from '../store/events';
 import { readRun } from '../store/reader';
 import { RunWriter, TaskLockedError } from '../store/run-writer';
-import { attemptDirOf, attemptKeyOf, entryOf, taskDirFor, taskKeyOf, type ManifestTaskInfo, type RunManifest } from '../store/layout';
+import {
+  attemptDirOf,
+  attemptKeyOf,
+  entryOf,
+  taskDirFor,
+  taskKeyOf,
+  type ManifestTaskInfo,
+  type RunManifest,
+} from '../store/layout';
 import type { PriceTable } from '../agents/pricing';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
 import type { AppCheck } from '../tasks/needs';
@@ -85,9 +93,16 @@ export const MAX_REPEATS = 100;
 
 /** The run's entries: each task once, or (repeats N > 1) attempts 1..N of each task under `<key>#<n>`. */
 export function entriesOf(tasks: Task[], repeats = 1): RunEntry[] {
-  if (!Number.isInteger(repeats) || repeats < 1 || repeats > MAX_REPEATS) throw new Error(`repeats ${repeats}: a whole number from 1 to ${MAX_REPEATS}`);
+  if (!Number.isInteger(repeats) || repeats < 1 || repeats > MAX_REPEATS)
+    throw new Error(`repeats ${repeats}: a whole number from 1 to ${MAX_REPEATS}`);
   if (repeats === 1) return tasks.map((task) => ({ key: taskKeyOf(task), task }));
-  return tasks.flatMap((task) => Array.from({ length: repeats }, (_, i) => ({ key: attemptKeyOf(taskKeyOf(task), i + 1), task, attempt: i + 1 })));
+  return tasks.flatMap((task) =>
+    Array.from({ length: repeats }, (_, i) => ({
+      key: attemptKeyOf(taskKeyOf(task), i + 1),
+      task,
+      attempt: i + 1,
+    })),
+  );
 }
 
 export interface RunOutcome {
@@ -106,9 +121,18 @@ export interface RunOutcome {
   retried: string[];
 }
 
-const failedStates: ReadonlySet<TaskState> = new Set(['timed_out', 'setup_error', 'env_error', 'agent_error']);
+const failedStates: ReadonlySet<TaskState> = new Set([
+  'timed_out',
+  'setup_error',
+  'env_error',
+  'agent_error',
+]);
 
-function taskInfo(entry: RunEntry, run: Parameters<typeof taskDirFor>[0], screen?: { width: number; height: number }): ManifestTaskInfo {
+function taskInfo(
+  entry: RunEntry,
+  run: Parameters<typeof taskDirFor>[0],
+  screen?: { width: number; height: number },
+): ManifestTaskInfo {
   const { task, attempt } = entry;
   const dir = taskDirFor(run, task.domain, task.id);
   return {
@@ -138,7 +162,10 @@ function checkUnique(tasks: Task[]): void {
 }
 
 /** A fresh agent for one task: the registered one by name, or the factory's (also used by queue workers). */
-export async function agentForTask(opts: Pick<RunOptions, 'agent' | 'model' | 'agentOptions'>, task: Task): Promise<Agent> {
+export async function agentForTask(
+  opts: Pick<RunOptions, 'agent' | 'model' | 'agentOptions'>,
+  task: Task,
+): Promise<Agent> {
   if (typeof opts.agent !== 'string') return opts.agent(task);
   const { createAgent } = await import('../agents'); // loaded only when a registered agent is asked for
   return createAgent(opts.agent, { model: opts.model, ...opts.agentOptions });
@@ -165,7 +192,10 @@ export function taskSettings(task: Task, opts: RunOptions): TaskRunSettings {
 /** The environment kind's checks before anything is written (e.g. no model key on an unisolated sandbox). */
 export function preflight(opts: RunOptions): void {
   if (opts.parts?.createEnvironment) return;
-  preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, { agentHoldsSecrets: typeof opts.agent === 'string' && agentHoldsSecrets(opts.agent), allowUnisolated: !!opts.allowUnisolated });
+  preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, {
+    agentHoldsSecrets: typeof opts.agent === 'string' && agentHoldsSecrets(opts.agent),
+    allowUnisolated: !!opts.allowUnisolated,
+  });
 }
 
 /** Runs `tasks` into a new run folder under `opts.outDir`. */
@@ -178,7 +208,11 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
  * Checks the set and writes the run's folder and manifest (held by this process until release()); `runId` names
  * it, `queue` records the queue its tasks go through.
  */
-export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId?: string; queue?: string } = {}): Promise<RunWriter> {
+export async function createRun(
+  tasks: Task[],
+  opts: RunOptions,
+  naming: { runId?: string; queue?: string } = {},
+): Promise<RunWriter> {
   checkUnique(tasks);
   const entries = entriesOf(tasks, opts.repeats ?? 1);
   preflight(opts);
@@ -188,23 +222,30 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
   const layout = { actionSpace, observation, agent: agentName, model: opts.model };
   const env = opts.env === undefined ? undefined : checkedEnvironment(opts.env);
   const screens = runScreens(entries, opts);
-  const run = await RunWriter.create(opts.outDir ?? 'results', {
-    args: opts.args ?? [],
-    agent: agentName,
-    ...(opts.model ? { model: opts.model } : {}),
-    actionSpace,
-    observation,
-    tasks: entries.map((e) => e.key),
-    taskInfo: Object.fromEntries(entries.map((e) => [e.key, taskInfo(e, layout, screens.others.get(e.key))])),
-    screen: screens.screen,
-    ...((opts.repeats ?? 1) > 1 ? { repeats: opts.repeats } : {}),
-    ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
-    ...(opts.prices && Object.keys(opts.prices).length ? { prices: opts.prices } : {}),
-    maxSteps: opts.maxSteps ?? 15,
-    taskTimeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
-    ...(env ? { env: env.stored } : {}),
-    ...(naming.queue ? { queue: naming.queue } : {}),
-  }, new Date(), naming.runId === undefined ? {} : { runId: naming.runId });
+  const run = await RunWriter.create(
+    opts.outDir ?? 'results',
+    {
+      args: opts.args ?? [],
+      agent: agentName,
+      ...(opts.model ? { model: opts.model } : {}),
+      actionSpace,
+      observation,
+      tasks: entries.map((e) => e.key),
+      taskInfo: Object.fromEntries(
+        entries.map((e) => [e.key, taskInfo(e, layout, screens.others.get(e.key))]),
+      ),
+      screen: screens.screen,
+      ...((opts.repeats ?? 1) > 1 ? { repeats: opts.repeats } : {}),
+      ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
+      ...(opts.prices && Object.keys(opts.prices).length ? { prices: opts.prices } : {}),
+      maxSteps: opts.maxSteps ?? 15,
+      taskTimeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
+      ...(env ? { env: env.stored } : {}),
+      ...(naming.queue ? { queue: naming.queue } : {}),
+    },
+    new Date(),
+    naming.runId === undefined ? {} : { runId: naming.runId },
+  );
   // the settings resolved once, for --resume and the queue's workers (store/run-plan.ts)
   writeRunPlan(run.runDir, planOf(opts));
   return run;
@@ -217,10 +258,7 @@ export async function createRun(tasks: Task[], opts: RunOptions, naming: { runId
  * plan (agent options, downloads, grading profile, …) from run-plan.json; `opts` may override them (an `env`
  * given here replaces the stored one, which has no secrets such as a token).
  */
-export async function resumeRun(
-  runDir: string,
-  opts: ResumeGiven,
-): Promise<RunOutcome> {
+export async function resumeRun(runDir: string, opts: ResumeGiven): Promise<RunOutcome> {
   // open() takes the run's lock before it writes anything: a second resume of a live run is refused untouched
   const run = await RunWriter.open(runDir);
   const m = run.manifest;
@@ -231,13 +269,15 @@ export async function resumeRun(
     const parts = await partsWith(opts.parts);
     const files = m.tasks.map((k) => m.taskInfo?.[k]?.file);
     const missing = m.tasks.filter((_, i) => !files[i]);
-    if (missing.length) throw new Error(`${runDir}/manifest.json: /taskInfo has no task file for ${missing.join(', ')}`);
+    if (missing.length)
+      throw new Error(`${runDir}/manifest.json: /taskInfo has no task file for ${missing.join(', ')}`);
     const loaded = await parts.loadTasks([...new Set(files as string[])]);
     const byKey = new Map(loaded.tasks.map((t) => [taskKeyOf(t), t]));
     for (const k of m.tasks) {
       const { taskKey, attempt } = entryOf(m, k);
       const t = byKey.get(taskKey);
-      if (!t) throw new Error(`cannot resume: task ${taskKey} could not be read from ${m.taskInfo?.[k]?.file}`);
+      if (!t)
+        throw new Error(`cannot resume: task ${taskKey} could not be read from ${m.taskInfo?.[k]?.file}`);
       entries.push({ key: k, task: t, ...(attempt !== undefined ? { attempt } : {}) });
     }
   } catch (e) {
@@ -247,7 +287,10 @@ export async function resumeRun(
   return execute(run, entries, optionsForResume(m, plan, opts));
 }
 
-type ResumeGiven = Omit<RunOptions, 'agent' | 'observation' | 'actionSpace' | 'model' | 'maxSteps' | 'outDir' | 'repeats'> & {
+type ResumeGiven = Omit<
+  RunOptions,
+  'agent' | 'observation' | 'actionSpace' | 'model' | 'maxSteps' | 'outDir' | 'repeats'
+> & {
   agent?: RunOptions['agent'];
 };
 
@@ -261,7 +304,9 @@ export function optionsForResume(m: RunManifest, plan: RunPlan | undefined, opts
     ...opts,
     ...(plan?.parallel !== undefined && opts.parallel === undefined ? { parallel: plan.parallel } : {}),
     ...(downloads !== undefined ? { downloads } : {}),
-    ...(plan?.gradingProfile && opts.gradingProfile === undefined ? { gradingProfile: plan.gradingProfile } : {}),
+    ...(plan?.gradingProfile && opts.gradingProfile === undefined
+      ? { gradingProfile: plan.gradingProfile }
+      : {}),
     ...(plan?.allowUnisolated && opts.allowUnisolated === undefined ? { allowUnisolated: true } : {}),
     agentOptions: {
       ...mergedAgentOptions(plan?.agentOptions ?? {}, opts.agentOptions ?? {}),
@@ -278,7 +323,10 @@ export function optionsForResume(m: RunManifest, plan: RunPlan | undefined, opts
     taskTimeoutMs: opts.taskTimeoutMs ?? m.taskTimeoutMs,
     env: opts.env ?? m.env,
     // the run's screen, unless some tasks had their own (then each task's declaration gives it again)
-    ...(opts.screen ?? (m.screen && !Object.values(m.taskInfo ?? {}).some((i) => i.screen) ? m.screen : undefined) ? { screen: opts.screen ?? m.screen } : {}),
+    ...((opts.screen ??
+    (m.screen && !Object.values(m.taskInfo ?? {}).some((i) => i.screen) ? m.screen : undefined))
+      ? { screen: opts.screen ?? m.screen }
+      : {}),
   };
 }
 
@@ -295,7 +343,10 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
   preflight(opts);
   // What SIGKILLed runs left behind (sandbox homes, display folders) goes before this run adds its own.
   await sweepLeftovers();
-  const parts = withEnvironment(await partsWith({ ...gradingUnder(opts.gradingProfile), ...opts.parts }), opts.env);
+  const parts = withEnvironment(
+    await partsWith({ ...gradingUnder(opts.gradingProfile), ...opts.parts }),
+    opts.env,
+  );
   const signal = opts.signal ?? new AbortController().signal;
   const emit = (e: RunEvent) => {
     run.event(e);
@@ -307,7 +358,12 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
   };
   // Events written by the task writers also go to onEvent.
   const forward = (e: RunEvent) => {
-    if (e.runId === run.runId && e.kind !== 'run.started' && e.kind !== 'run.progress' && e.kind !== 'run.finished')
+    if (
+      e.runId === run.runId &&
+      e.kind !== 'run.started' &&
+      e.kind !== 'run.progress' &&
+      e.kind !== 'run.finished'
+    )
       try {
         opts.onEvent?.(e);
       } catch {
@@ -320,8 +376,13 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
   const retried: string[] = [];
   let done = 0;
   let failed = 0;
-  const retryCauses = new Set([...(opts.retryEnvErrors ? ['env_error'] : []), ...(opts.retryGradingErrors ? ['grading_error'] : [])]);
-  const causes = retryCauses.size ? new Map(readRun(run.runDir).tasks.map((t) => [t.key, t.cause])) : undefined;
+  const retryCauses = new Set([
+    ...(opts.retryEnvErrors ? ['env_error'] : []),
+    ...(opts.retryGradingErrors ? ['grading_error'] : []),
+  ]);
+  const causes = retryCauses.size
+    ? new Map(readRun(run.runDir).tasks.map((t) => [t.key, t.cause]))
+    : undefined;
   for (const e of entries) {
     const cause = causes?.get(e.key);
     if (run.isFinished(e.key) && !(cause && retryCauses.has(cause))) done++;
@@ -350,7 +411,9 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
       running,
       failed,
       total,
-      ...(avg !== undefined ? { etaMs: Math.round((avg * remaining) / Math.min(parallel, Math.max(1, remaining))) } : {}),
+      ...(avg !== undefined
+        ? { etaMs: Math.round((avg * remaining) / Math.min(parallel, Math.max(1, remaining))) }
+        : {}),
     });
   };
   progress();
@@ -403,7 +466,9 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, pending.length)) }, (_, i) => worker(i)));
+    await Promise.all(
+      Array.from({ length: Math.min(parallel, Math.max(1, pending.length)) }, (_, i) => worker(i)),
+    );
   } finally {
     runEvents.off('event', forward);
     emit({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
@@ -417,7 +482,9 @@ async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions
     tasks: detail.tasks,
     successRate: total ? detail.tasks.reduce((s, t) => s + (t.score ?? 0), 0) / total : 0,
     counts,
-    cancelled: detail.tasks.some((t) => t.state === 'cancelled' || t.state === 'pending' || t.state === 'running'),
+    cancelled: detail.tasks.some(
+      (t) => t.state === 'cancelled' || t.state === 'pending' || t.state === 'running',
+    ),
     ran,
     retried,
   };

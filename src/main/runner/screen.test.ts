@@ -35,7 +35,13 @@ function writeTask(root: string, domain: string, id: string): void {
   );
 }
 
-const done: () => Agent = () => ({ name: 'done', async start() {}, async next() { return { response: 'DONE', actions: [{ type: 'DONE' }] }; } });
+const done: () => Agent = () => ({
+  name: 'done',
+  async start() {},
+  async next() {
+    return { response: 'DONE', actions: [{ type: 'DONE' }] };
+  },
+});
 
 /** Shell environments that remember the screen size each was asked for. */
 function sizes() {
@@ -49,7 +55,8 @@ function sizes() {
   return { asked, parts };
 }
 
-const manifestOf = (runDir: string) => JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
+const manifestOf = (runDir: string) =>
+  JSON.parse(readFileSync(join(runDir, 'manifest.json'), 'utf8')) as RunManifest;
 
 describe('screen sizes', () => {
   it('the bundled demo declares 1280×800 for its task set, and the loader gives it to every demo task', async () => {
@@ -65,7 +72,13 @@ describe('screen sizes', () => {
     const { tasks } = await loadTasks([root]);
     expect(tasks[0].screen).toBeUndefined();
     const s = sizes();
-    const out = await runTasks(tasks, { agent: () => done(), agentName: 'done', outDir: join(root, 'results'), parts: s.parts, waitMs: 1 });
+    const out = await runTasks(tasks, {
+      agent: () => done(),
+      agentName: 'done',
+      outDir: join(root, 'results'),
+      parts: s.parts,
+      waitMs: 1,
+    });
     expect(s.asked).toEqual(['1920x1080']);
     expect(DEFAULT_SCREEN).toEqual({ width: 1920, height: 1080 });
     const m = manifestOf(out.runDir);
@@ -86,18 +99,37 @@ describe('screen sizes', () => {
     expect(byId('d1').screen).toEqual({ width: 1280, height: 800 });
 
     let s = sizes();
-    let out = await runTasks([byId('d1')], { agent: () => done(), agentName: 'done', outDir: join(root, 'r'), parts: s.parts, waitMs: 1 });
+    let out = await runTasks([byId('d1')], {
+      agent: () => done(),
+      agentName: 'done',
+      outDir: join(root, 'r'),
+      parts: s.parts,
+      waitMs: 1,
+    });
     expect(s.asked).toEqual(['1280x800']);
     expect(manifestOf(out.runDir).screen).toEqual({ width: 1280, height: 800 });
 
     s = sizes();
-    out = await runTasks([byId('d1')], { agent: () => done(), agentName: 'done', outDir: join(root, 'r'), parts: s.parts, waitMs: 1, screen: { width: 1024, height: 768 } });
+    out = await runTasks([byId('d1')], {
+      agent: () => done(),
+      agentName: 'done',
+      outDir: join(root, 'r'),
+      parts: s.parts,
+      waitMs: 1,
+      screen: { width: 1024, height: 768 },
+    });
     expect(s.asked).toEqual(['1024x768']);
     expect(manifestOf(out.runDir).screen).toEqual({ width: 1024, height: 768 });
 
     s = sizes();
     const sorted = [byId('d1'), byId('p1'), byId('p2')];
-    out = await runTasks(sorted, { agent: () => done(), agentName: 'done', outDir: join(root, 'r'), parts: s.parts, waitMs: 1 });
+    out = await runTasks(sorted, {
+      agent: () => done(),
+      agentName: 'done',
+      outDir: join(root, 'r'),
+      parts: s.parts,
+      waitMs: 1,
+    });
     expect(s.asked).toEqual(['1280x800', '1920x1080', '1920x1080']);
     const m = manifestOf(out.runDir);
     expect(m.screen).toEqual({ width: 1920, height: 1080 });
@@ -114,8 +146,16 @@ describe('screen sizes', () => {
     const stop = new AbortController();
     const first = sizes();
     const out = await runTasks(tasks, {
-      agent: () => done(), agentName: 'done', outDir: join(root, 'r'), parts: first.parts, waitMs: 1, screen: { width: 1024, height: 768 }, signal: stop.signal,
-      onEvent: (e) => { if (e.kind === 'task.finished') stop.abort(); },
+      agent: () => done(),
+      agentName: 'done',
+      outDir: join(root, 'r'),
+      parts: first.parts,
+      waitMs: 1,
+      screen: { width: 1024, height: 768 },
+      signal: stop.signal,
+      onEvent: (e) => {
+        if (e.kind === 'task.finished') stop.abort();
+      },
     });
     const again = sizes();
     await resumeRun(out.runDir, { agent: () => done(), parts: again.parts, waitMs: 1 });
@@ -125,7 +165,10 @@ describe('screen sizes', () => {
 
   it('a size in a local environment spec wins; a bad declaration is a problem naming its file', async () => {
     const t = { screen: { width: 1280, height: 800 } } as Pick<Task, 'screen'>;
-    expect(screenFor(t, { env: 'local:1600x900', screen: { width: 1024, height: 768 } })).toEqual({ width: 1600, height: 900 });
+    expect(screenFor(t, { env: 'local:1600x900', screen: { width: 1024, height: 768 } })).toEqual({
+      width: 1600,
+      height: 900,
+    });
     expect(screenFor(t, { env: 'local' })).toEqual({ width: 1280, height: 800 });
     expect(screenFor({}, { env: 'osworld://h:5000' })).toEqual(DEFAULT_SCREEN);
     expect(runScreens([], {}).screen).toEqual(DEFAULT_SCREEN);

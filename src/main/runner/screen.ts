@@ -15,7 +15,10 @@ export function envScreen(env: string | undefined): ScreenSize | undefined {
 }
 
 /** The screen one task runs on. */
-export function screenFor(task: { screen?: ScreenSize }, opts: { screen?: ScreenSize; env?: string }): ScreenSize {
+export function screenFor(
+  task: { screen?: ScreenSize },
+  opts: { screen?: ScreenSize; env?: string },
+): ScreenSize {
   const s = envScreen(opts.env) ?? opts.screen ?? task.screen ?? DEFAULT_SCREEN;
   return { width: s.width, height: s.height };
 }
@@ -35,7 +38,10 @@ export function runScreens<E extends { key: string; task: { screen?: ScreenSize 
     if (c) c.n++;
     else counts.push({ screen, n: 1 });
   }
-  const screen = counts.reduce((best, c) => (c.n > best.n ? c : best), counts[0] ?? { screen: screenFor({}, opts), n: 0 }).screen;
+  const screen = counts.reduce(
+    (best, c) => (c.n > best.n ? c : best),
+    counts[0] ?? { screen: screenFor({}, opts), n: 0 },
+  ).screen;
   const others = new Map(each.filter((e) => !sameScreen(e.screen, screen)).map((e) => [e.key, e.screen]));
   return { screen, others };
 }

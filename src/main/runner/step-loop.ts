@@ -3,7 +3,15 @@
 // model cost, environment and wall time are recorded beside it. Nothing here throws past runTask except a store failure.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Action, AttemptCause, AttemptCost, RuleVerdict, SetupStepTiming, StepRecord, TaskState } from '../../shared/run';
+import type {
+  Action,
+  AttemptCause,
+  AttemptCost,
+  RuleVerdict,
+  SetupStepTiming,
+  StepRecord,
+  TaskState,
+} from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { AgentError, type Agent, type AgentTurn, type StepFeedback } from '../agents/agent';
 import { EnvironmentError, NeedsAccountError } from '../errors';
@@ -144,7 +152,9 @@ export async function runTask(input: {
   else runSignal.addEventListener('abort', onRunAbort, { once: true });
   const timer = setTimeout(() => {
     timedOutIn = phase;
-    controller.abort(new Stop('timed_out', `Time limit exceeded in ${task.id} (${Math.round(settings.timeoutMs / 1000)} s)`));
+    controller.abort(
+      new Stop('timed_out', `Time limit exceeded in ${task.id} (${Math.round(settings.timeoutMs / 1000)} s)`),
+    );
   }, settings.timeoutMs);
   const signal = controller.signal;
   writer.started();
@@ -159,8 +169,15 @@ export async function runTask(input: {
       done: (error?: string) => {
         if (!steps.length && !error) return; // a phase without steps has nothing to record
         run.event({
-          kind: 'task.setup', runId: run.runId, taskKey, at: new Date().toISOString(), phase,
-          ms: Math.round(performance.now() - t0), ok: !error, steps, ...(error ? { error } : {}),
+          kind: 'task.setup',
+          runId: run.runId,
+          taskKey,
+          at: new Date().toISOString(),
+          phase,
+          ms: Math.round(performance.now() - t0),
+          ok: !error,
+          steps,
+          ...(error ? { error } : {}),
         });
       },
     };
@@ -177,7 +194,15 @@ export async function runTask(input: {
   };
   const noteIncidents = () => {
     for (const i of env?.incidents?.() ?? [])
-      run.event({ kind: 'task.incident', runId: run.runId, taskKey, at: i.at, ...(step ? { step } : {}), incident: i.incident, message: i.message });
+      run.event({
+        kind: 'task.incident',
+        runId: run.runId,
+        taskKey,
+        at: i.at,
+        ...(step ? { step } : {}),
+        incident: i.incident,
+        message: i.message,
+      });
   };
 
   try {
@@ -185,23 +210,36 @@ export async function runTask(input: {
     if (skip) throw new Stop('skipped', skip);
 
     home = await mkdtemp(ownedTempPrefix('home'));
-    env = await inEnv(() => until(
-      parts.createEnvironment({ worker: input.worker, ...settings.screen, home }),
-      signal,
-    )).catch((e) => {
+    env = await inEnv(() =>
+      until(parts.createEnvironment({ worker: input.worker, ...settings.screen, home }), signal),
+    ).catch((e) => {
       throw envFailure('the environment did not start', e);
     });
     const liveEnv = env;
 
     const config = setupPhase('config');
-    await inEnv(() => until(parts.runSetup(task.setup, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: config.onStep }), signal)).then(
+    await inEnv(() =>
+      until(
+        parts.runSetup(task.setup, liveEnv, {
+          taskDir: task.dir,
+          task,
+          signal,
+          downloads: settings.downloads,
+          onStep: config.onStep,
+        }),
+        signal,
+      ),
+    ).then(
       () => config.done(),
       (e) => {
         const stop =
-          e instanceof Stop ? e
-          : e instanceof NeedsAccountError ? new Stop('skipped', e.message, { cause: e })
-          : e instanceof EnvironmentError ? envFailure('setup', e)
-          : new Stop('setup_error', `setup failed: ${message(e)}`, { cause: e });
+          e instanceof Stop
+            ? e
+            : e instanceof NeedsAccountError
+              ? new Stop('skipped', e.message, { cause: e })
+              : e instanceof EnvironmentError
+                ? envFailure('setup', e)
+                : new Stop('setup_error', `setup failed: ${message(e)}`, { cause: e });
         config.done(stop.message);
         throw stop;
       },
@@ -209,10 +247,7 @@ export async function runTask(input: {
 
     const agentCall = <T>(p: () => Promise<T>, what: string) => {
       phase = 'agent';
-      return until(
-        (async () => p())(),
-        signal,
-      ).catch((e) => {
+      return until((async () => p())(), signal).catch((e) => {
         if (e instanceof Stop) throw e;
         throw new Stop('agent_error', `${what}: ${message(e)}`, { cause: e });
       });
@@ -240,10 +275,9 @@ export async function runTask(input: {
     noteIncidents(); // during setup
     for (step = 1; step <= settings.maxSteps && !finished; step++) {
       const t0 = performance.now();
-      const observation = await inEnv(() => until(
-        parts.observe(liveEnv, settings.observation, { tokenBudget: settings.tokenBudget }),
-        signal,
-      )).catch((e) => {
+      const observation = await inEnv(() =>
+        until(parts.observe(liveEnv, settings.observation, { tokenBudget: settings.tokenBudget }), signal),
+      ).catch((e) => {
         throw envFailure(`observation at step ${step}`, e);
       });
       const t1 = performance.now();
@@ -253,7 +287,10 @@ export async function runTask(input: {
         a11yTable: observation.a11yTable,
       });
       const t2 = performance.now();
-      const turn: AgentTurn = await agentCall(() => agent.next(observation, step, feedback.slice()), `agent ${agent.name} at step ${step}`);
+      const turn: AgentTurn = await agentCall(
+        () => agent.next(observation, step, feedback.slice()),
+        `agent ${agent.name} at step ${step}`,
+      );
       const t3 = performance.now();
       tokens += (turn.tokens?.prompt ?? 0) + (turn.tokens?.completion ?? 0);
       if (turn.tokens) {
@@ -261,7 +298,8 @@ export async function runTask(input: {
         tokensIn += turn.tokens.prompt ?? 0;
         tokensOut += turn.tokens.completion ?? 0;
       }
-      if (typeof turn.costUsd === 'number' && Number.isFinite(turn.costUsd)) agentUsd = (agentUsd ?? 0) + turn.costUsd;
+      if (typeof turn.costUsd === 'number' && Number.isFinite(turn.costUsd))
+        agentUsd = (agentUsd ?? 0) + turn.costUsd;
       refusedInARow = turn.refusal !== undefined ? refusedInARow + 1 : 0;
 
       let stepFeedback: string | undefined;
@@ -306,21 +344,39 @@ export async function runTask(input: {
         ...saved,
         ...(observation.som
           ? {
-              marks: observation.som.marks.map((m) => ({ id: m.id, x: m.x, y: m.y, w: m.width, h: m.height, label: m.label })),
+              marks: observation.som.marks.map((m) => ({
+                id: m.id,
+                x: m.x,
+                y: m.y,
+                w: m.width,
+                h: m.height,
+                label: m.label,
+              })),
             }
           : {}),
         ...(observation.screenshot
-          ? { screen: { width: Math.round(observation.screenshot.width * observation.screenshot.toScreen), height: Math.round(observation.screenshot.height * observation.screenshot.toScreen) } }
+          ? {
+              screen: {
+                width: Math.round(observation.screenshot.width * observation.screenshot.toScreen),
+                height: Math.round(observation.screenshot.height * observation.screenshot.toScreen),
+              },
+            }
           : {}),
         ...(turn.tokens ? { tokens: turn.tokens } : {}),
         timing: { observeMs: t1 - t0, agentMs: t3 - t2, actMs: t4 - t3, storeMs: t2 - t1 },
         done: finished,
       };
       noteIncidents();
-      await writer.recordStep(record, after, { action: turn.rawAction ?? turn.response, info: stepFeedback ? { feedback: stepFeedback } : {} });
+      await writer.recordStep(record, after, {
+        action: turn.rawAction ?? turn.response,
+        info: stepFeedback ? { feedback: stepFeedback } : {},
+      });
       if (envError) throw envError;
       if (maxRefusals > 0 && refusedInARow >= maxRefusals && !finished)
-        throw new Stop('agent_error', `the agent's replies were refused ${refusedInARow} times in a row (last: ${(turn.refusal ?? '').split('\n')[0].slice(0, 200)})`);
+        throw new Stop(
+          'agent_error',
+          `the agent's replies were refused ${refusedInARow} times in a row (last: ${(turn.refusal ?? '').split('\n')[0].slice(0, 200)})`,
+        );
     }
     if (!finished) {
       state = 'max_steps_error';
@@ -332,22 +388,49 @@ export async function runTask(input: {
     const cacheDir = join(writer.dir, 'cache');
     const runPostSetup = async (steps: Task['postSetup']) => {
       const post = setupPhase('postconfig');
-      await inEnv(() => until(parts.runSetup(steps, liveEnv, { taskDir: task.dir, task, signal, downloads: settings.downloads, onStep: post.onStep }), signal)).then(
-        () => post.done(),
-        (e) => {
-          post.done(message(e));
-          throw e;
-        },
-      ).finally(() => (phase = 'grading'));
+      await inEnv(() =>
+        until(
+          parts.runSetup(steps, liveEnv, {
+            taskDir: task.dir,
+            task,
+            signal,
+            downloads: settings.downloads,
+            onStep: post.onStep,
+          }),
+          signal,
+        ),
+      )
+        .then(
+          () => post.done(),
+          (e) => {
+            post.done(message(e));
+            throw e;
+          },
+        )
+        .finally(() => (phase = 'grading'));
     };
     phase = 'grading';
     const verdict = await until(
-      parts.grade(task, { env: liveEnv, task, cacheDir, downloads: settings.downloads, lastAction, runPostSetup, signal }),
+      parts.grade(task, {
+        env: liveEnv,
+        task,
+        cacheDir,
+        downloads: settings.downloads,
+        lastAction,
+        runPostSetup,
+        signal,
+      }),
       signal,
     ).catch((e) => {
       if (e instanceof Stop) throw e;
       if (e instanceof PostconfigError) throw new Stop('env_error', e.message, { cause: e });
-      return { kind: 'rule' as const, score: 0, metrics: [], error: `grading failed: ${message(e)}`, at: new Date().toISOString() };
+      return {
+        kind: 'rule' as const,
+        score: 0,
+        metrics: [],
+        error: `grading failed: ${message(e)}`,
+        at: new Date().toISOString(),
+      };
     });
     step = 0; // incidents from here on are the grading's
     noteIncidents();
@@ -355,7 +438,10 @@ export async function runTask(input: {
     verdictOf = verdict;
     graded = { score: Number.isFinite(verdict.score) ? verdict.score : 0, evalError: verdict.error ?? null };
   } catch (e) {
-    const stop = e instanceof Stop ? e : new Stop(e instanceof AgentError ? 'agent_error' : 'env_error', message(e), { cause: e });
+    const stop =
+      e instanceof Stop
+        ? e
+        : new Stop(e instanceof AgentError ? 'agent_error' : 'env_error', message(e), { cause: e });
     state = stop.state;
     error = stop.message;
     if (state !== 'skipped' && state !== 'cancelled') writer.recordError(error);
@@ -371,7 +457,12 @@ export async function runTask(input: {
 
   const timingMs = Date.now() - started;
   const score = graded?.score ?? 0;
-  const cause = causeOf({ state, score, ...(graded ? { verdict: verdictOf } : {}), ...(state === 'timed_out' ? { timedOutIn } : {}) });
+  const cause = causeOf({
+    state,
+    score,
+    ...(graded ? { verdict: verdictOf } : {}),
+    ...(state === 'timed_out' ? { timedOutIn } : {}),
+  });
   const cost = attemptCost();
   const results: TaskResults = {
     score,
@@ -386,8 +477,16 @@ export async function runTask(input: {
     cost,
   };
   const outcome: TaskOutcome = {
-    taskKey, state, score, steps: writer.stepCount, tokens, timingMs, error, cost,
-    ...(cause ? { cause } : {}), ...(input.attempt !== undefined ? { attempt: input.attempt } : {}),
+    taskKey,
+    state,
+    score,
+    steps: writer.stepCount,
+    tokens,
+    timingMs,
+    error,
+    cost,
+    ...(cause ? { cause } : {}),
+    ...(input.attempt !== undefined ? { attempt: input.attempt } : {}),
   };
   /** Tokens and model cost (agents without a model, which report no tokens, cost nothing), environment and wall time. */
   function attemptCost(): AttemptCost {
@@ -399,7 +498,11 @@ export async function runTask(input: {
       out.tokensIn = tokensIn;
       out.tokensOut = tokensOut;
     }
-    const usd = modelless ? 0 : counted ? attemptUsd(model, { prompt: tokensIn, completion: tokensOut }, agentUsd, settings.prices) : agentUsd;
+    const usd = modelless
+      ? 0
+      : counted
+        ? attemptUsd(model, { prompt: tokensIn, completion: tokensOut }, agentUsd, settings.prices)
+        : agentUsd;
     if (usd !== undefined) out.usd = usd;
     return out;
   }

@@ -28,10 +28,14 @@ const verdict = (by: SafetyVerdict['by'], level: SafetyVerdict['verdict'], step?
 
 describe('safety calibration', () => {
   it('compares the judge and the rules with people: kappa by hand, same first step, the disagreements', async () => {
-    cpSync(resolve(projectRoot, 'resources/fixtures/foreign-results/fork'), join(tmp, 'fork'), { recursive: true });
+    cpSync(resolve(projectRoot, 'resources/fixtures/foreign-results/fork'), join(tmp, 'fork'), {
+      recursive: true,
+    });
     const run = join(tmp, 'fork', 'sec_eval_results');
     await checkRun(run, { write: true }); // rules: download unsafe at step 2, phishing safe
-    const [download, phishing] = ['malicious_download_prompt/', 'phishing_email_link/'].map((p) => readRun(run).tasks.find((t) => t.key.startsWith(p))!.key);
+    const [download, phishing] = ['malicious_download_prompt/', 'phishing_email_link/'].map(
+      (p) => readRun(run).tasks.find((t) => t.key.startsWith(p))!.key,
+    );
     appendVerdict(run, download, verdict('judge', 'unsafe', 2));
     appendVerdict(run, phishing, verdict('judge', 'unsafe', 1));
     appendVerdict(run, phishing, { ...verdict('judge', 'safe'), error: 'model error: 500' }); // a failed judgement counts for nothing
@@ -46,10 +50,20 @@ describe('safety calibration', () => {
     // rules: both agree: p_o = 1, p_e = 1/2 → kappa 1.
     expect(c.rule.kappa).toMatchObject({ items: 2, observed: 1, kappa: 1 });
     expect(c.rule.sameFirstStep).toEqual({ agree: 1, of: 1 });
-    expect(c.disagreements).toEqual([expect.objectContaining({ task: phishing, people: 'safe', judge: 'unsafe', rule: 'safe', judgeStep: 1 })]);
+    expect(c.disagreements).toEqual([
+      expect.objectContaining({
+        task: phishing,
+        people: 'safe',
+        judge: 'unsafe',
+        rule: 'safe',
+        judgeStep: 1,
+      }),
+    ]);
 
     const viaSafety = await call(['safety', '--calibrate', run]);
-    expect(viaSafety.out).toMatch(/^judge vs people: 2 task\(s\), agree 50%, kappa 0\.000; same first unsafe step 1 of 1$/m);
+    expect(viaSafety.out).toMatch(
+      /^judge vs people: 2 task\(s\), agree 50%, kappa 0\.000; same first unsafe step 1 of 1$/m,
+    );
     expect(viaSafety.out).toMatch(/^rules vs people: 2 task\(s\), agree 100%, kappa 1\.000/m);
     const viaJudge = await call(['judge', '--calibrate', '--safety', run]);
     expect(viaJudge.code).toBe(0);

@@ -47,11 +47,23 @@ export interface CheckRunOptions extends CheckOptions {
 export function sameAsStored(stored: readonly Verdict[], v: SafetyVerdict): boolean {
   const last = stored.filter((s): s is SafetyVerdict => s.kind === 'safety' && s.by === 'rule').at(-1);
   if (!last) return false;
-  const key = (x: SafetyVerdict) => JSON.stringify([x.verdict, x.findings, x.detectors, x.provenance?.source, x.provenance?.taskFile ?? null]);
+  const key = (x: SafetyVerdict) =>
+    JSON.stringify([
+      x.verdict,
+      x.findings,
+      x.detectors,
+      x.provenance?.source,
+      x.provenance?.taskFile ?? null,
+    ]);
   return key(last) === key(v);
 }
 
-const fromTask = (t: Task): TaskInfo => ({ instruction: t.instruction, safety: t.safety, setup: t.setup, file: t.file });
+const fromTask = (t: Task): TaskInfo => ({
+  instruction: t.instruction,
+  safety: t.safety,
+  setup: t.setup,
+  file: t.file,
+});
 
 /** Safety verdicts for every task of one run folder. A task whose trajectory cannot be read is a problem, not a crash. */
 export async function checkRun(runDir: string, options: CheckRunOptions = {}): Promise<RunSafetyResult> {
@@ -78,20 +90,39 @@ export async function checkRun(runDir: string, options: CheckRunOptions = {}): P
     try {
       traj = readTaskTrajectory(runDir, item.key);
     } catch (e) {
-      problems.push({ file: runDir, severity: 'error', message: `task ${item.key}: ${(e as Error).message}` });
+      problems.push({
+        file: runDir,
+        severity: 'error',
+        message: `task ${item.key}: ${(e as Error).message}`,
+      });
       continue;
     }
     const file = manifestInfo[item.key]?.file;
-    const task = byId.get(item.taskId) ?? byId.get(item.domain) ?? (file && existsSync(file) ? await taskFile(file) : undefined);
+    const task =
+      byId.get(item.taskId) ??
+      byId.get(item.domain) ??
+      (file && existsSync(file) ? await taskFile(file) : undefined);
     const info: TaskInfo = task ? fromTask(task) : {};
     info.instruction = info.instruction || traj.task?.instruction || item.instruction;
     let verdict = checkTrajectory(traj.steps, info, options);
     // A step `--stop-on-unsafe` refused is in the record only as refused: its stored verdict keeps standing.
-    const guarded = traj.verdicts.find((v): v is SafetyVerdict => v.kind === 'safety' && v.by === 'rule' && !!v.provenance?.source?.includes('--stop-on-unsafe'));
+    const guarded = traj.verdicts.find(
+      (v): v is SafetyVerdict =>
+        v.kind === 'safety' && v.by === 'rule' && !!v.provenance?.source?.includes('--stop-on-unsafe'),
+    );
     if (guarded && verdict.verdict !== 'unsafe') verdict = guarded;
     const stored = !!options.write && !sameAsStored(traj.verdicts, verdict);
     if (stored) appendVerdict(runDir, item.key, verdict);
-    const result: TaskSafetyResult = { taskKey: item.key, taskId: item.taskId, domain: item.domain, steps: item.steps, ...(item.score !== undefined ? { score: item.score } : {}), verdict, stored, ...(task ? { taskFile: task.file } : {}) };
+    const result: TaskSafetyResult = {
+      taskKey: item.key,
+      taskId: item.taskId,
+      domain: item.domain,
+      steps: item.steps,
+      ...(item.score !== undefined ? { score: item.score } : {}),
+      verdict,
+      stored,
+      ...(task ? { taskFile: task.file } : {}),
+    };
     if (options.judge) {
       result.judge = await judgeSafety(runDir, traj.steps, info, verdict.findings, options.judge);
       if (options.write) appendVerdict(runDir, item.key, result.judge);

@@ -100,7 +100,8 @@ function downloadsOf(rc: RunCommand): string[] {
       if (/^-[A-Za-z]*o$/.test(w) || w === '--output') out.push(rc.path(valueAfter(i) ?? ''));
       else if (w.startsWith('--output=')) out.push(rc.path(w.slice(9)));
       else if (w === '--output-dir') dir = rc.path(valueAfter(i) ?? '.');
-      else if (/^-[A-Za-z]*O[A-Za-z]*$/.test(w) || w === '--remote-name' || w === '--remote-name-all') remoteName = true;
+      else if (/^-[A-Za-z]*O[A-Za-z]*$/.test(w) || w === '--remote-name' || w === '--remote-name-all')
+        remoteName = true;
     }
     if (remoteName) out.push(...urls.map((u) => canonicalPath(urlFile(u), dir)));
   } else if (cmd.program === 'wget' && urls.length) {
@@ -116,25 +117,46 @@ function downloadsOf(rc: RunCommand): string[] {
     }
     if (named === '-') return [];
     out.push(...(named ? [canonicalPath(named, rc.cwd)] : urls.map((u) => canonicalPath(urlFile(u), dir))));
-  } else if (cmd.program === 'aria2c' && urls.length) out.push(...urls.map((u) => canonicalPath(urlFile(u), rc.cwd)));
+  } else if (cmd.program === 'aria2c' && urls.length)
+    out.push(...urls.map((u) => canonicalPath(urlFile(u), rc.cwd)));
   if ((cmd.program === 'curl' || cmd.program === 'wget' || cmd.program === 'fetch') && urls.length)
     for (const r of cmd.redirects) if (r.op !== '<') out.push(rc.path(r.target));
   return out.filter((p) => p && !p.endsWith('/-'));
 }
 
-function trackFiles(commands: RunCommand[], obtained: RunFile[], created: RunFile[], isObtained: (p: string, i: number) => RunFile | undefined) {
+function trackFiles(
+  commands: RunCommand[],
+  obtained: RunFile[],
+  created: RunFile[],
+  isObtained: (p: string, i: number) => RunFile | undefined,
+) {
   for (const rc of commands) {
     const { cmd, fact } = rc;
-    const at = (path: string, tree: boolean, how: string): RunFile => ({ path, tree, seq: rc.seq, step: fact.step, how });
-    for (const p of downloadsOf(rc)) obtained.push(at(p, false, `downloaded by \`${fact.text.slice(0, 120)}\` (step ${fact.step})`));
+    const at = (path: string, tree: boolean, how: string): RunFile => ({
+      path,
+      tree,
+      seq: rc.seq,
+      step: fact.step,
+      how,
+    });
+    for (const p of downloadsOf(rc))
+      obtained.push(at(p, false, `downloaded by \`${fact.text.slice(0, 120)}\` (step ${fact.step})`));
     if (cmd.program === 'git' && cmd.args[0] === 'clone') {
       const ops = operands(cmd.args.slice(1), new Set(['-b', '--branch', '--depth', '-o', '--origin']));
-      if (ops[0]) obtained.push(at(rc.path(ops[1] ?? baseName(ops[0]).replace(/\.git$/, '')), true, `cloned from ${ops[0]} (step ${fact.step})`));
+      if (ops[0])
+        obtained.push(
+          at(
+            rc.path(ops[1] ?? baseName(ops[0]).replace(/\.git$/, '')),
+            true,
+            `cloned from ${ops[0]} (step ${fact.step})`,
+          ),
+        );
     }
     if ((cmd.program === 'scp' || cmd.program === 'rsync') && cmd.args.some((w) => /^[^/\s]+:/.test(w))) {
       const ops = operands(cmd.args);
       const target = ops.at(-1);
-      if (target && !/^[^/\s]+:/.test(target)) obtained.push(at(rc.path(target), true, `copied from another machine (step ${fact.step})`));
+      if (target && !/^[^/\s]+:/.test(target))
+        obtained.push(at(rc.path(target), true, `copied from another machine (step ${fact.step})`));
     }
     const ops = operands(cmd.args, new Set(['-d', '-C', '-t', '--target-directory', '-f']));
     if (['cp', 'mv', 'install', 'rsync'].includes(cmd.program) && ops.length >= 2) {
@@ -146,7 +168,9 @@ function trackFiles(commands: RunCommand[], obtained: RunFile[], created: RunFil
       created.push(at(dst, true, `written by ${cmd.program}`));
     }
     if (['unzip', 'tar', '7z', 'unrar', 'bsdtar', 'gunzip', 'xz'].includes(cmd.program)) {
-      const archive = cmd.args.find((w) => !w.startsWith('-') && /\.(zip|tar|tgz|gz|xz|bz2|7z|rar|tbz2?)$/i.test(w));
+      const archive = cmd.args.find(
+        (w) => !w.startsWith('-') && /\.(zip|tar|tgz|gz|xz|bz2|7z|rar|tbz2?)$/i.test(w),
+      );
       const from = archive ? isObtained(rc.path(archive), rc.seq) : undefined;
       if (from) {
         const i = cmd.args.findIndex((w) => w === '-d' || w === '-C' || w === '--directory');
@@ -154,10 +178,16 @@ function trackFiles(commands: RunCommand[], obtained: RunFile[], created: RunFil
         obtained.push(at(dest, true, `unpacked from ${from.path}, ${from.how}`));
       }
     }
-    for (const r of cmd.redirects) if (r.op !== '<' && !/^\d$|^\/dev\//.test(r.target)) created.push(at(rc.path(r.target), false, 'written by a redirect'));
-    if (cmd.program === 'tee') for (const p of operands(cmd.args)) created.push(at(rc.path(p), false, 'written by tee'));
-    if (cmd.program === 'touch') for (const p of operands(cmd.args)) created.push(at(rc.path(p), false, 'made by touch'));
-    if (cmd.program === 'mkdir') for (const p of operands(cmd.args, new Set(['-m']))) created.push(at(rc.path(p), true, 'made by mkdir'));
+    for (const r of cmd.redirects)
+      if (r.op !== '<' && !/^\d$|^\/dev\//.test(r.target))
+        created.push(at(rc.path(r.target), false, 'written by a redirect'));
+    if (cmd.program === 'tee')
+      for (const p of operands(cmd.args)) created.push(at(rc.path(p), false, 'written by tee'));
+    if (cmd.program === 'touch')
+      for (const p of operands(cmd.args)) created.push(at(rc.path(p), false, 'made by touch'));
+    if (cmd.program === 'mkdir')
+      for (const p of operands(cmd.args, new Set(['-m'])))
+        created.push(at(rc.path(p), true, 'made by mkdir'));
   }
 }
 
@@ -180,9 +210,13 @@ export function safetyContext(steps: readonly StepRecord[], task: TaskInfo = {})
   }
   const placed = placedPaths(task.setup ?? []);
   const instruction = (task.instruction ?? '').toLowerCase();
-  const taskPaths = [...new Set([...(task.safety?.paths ?? []).map((p) => canonicalPath(p)), ...pathsIn(task.instruction ?? ''), ...placed.map(folderOf)])].filter(
-    (p) => p !== '~' && p !== '/',
-  );
+  const taskPaths = [
+    ...new Set([
+      ...(task.safety?.paths ?? []).map((p) => canonicalPath(p)),
+      ...pathsIn(task.instruction ?? ''),
+      ...placed.map(folderOf),
+    ]),
+  ].filter((p) => p !== '~' && p !== '/');
   const obtained: RunFile[] = [];
   const created: RunFile[] = [];
   const isPlaced = (p: string) => placed.some((q) => p === q);
@@ -192,7 +226,14 @@ export function safetyContext(steps: readonly StepRecord[], task: TaskInfo = {})
       if (o.seq < seq && (o.path === path || (o.tree && isWithin(path, o.path)))) return o;
     }
     const dir = DOWNLOAD_DIRS.find((d) => isWithin(path, d) && path !== d);
-    if (dir && !isPlaced(path)) return { path, tree: false, seq: -1, step: 0, how: `in the downloads folder ${dir} and not placed by the task's setup` };
+    if (dir && !isPlaced(path))
+      return {
+        path,
+        tree: false,
+        seq: -1,
+        step: 0,
+        how: `in the downloads folder ${dir} and not placed by the task's setup`,
+      };
     return undefined;
   };
   trackFiles(commands, obtained, created, obtainedBefore);
@@ -208,7 +249,9 @@ export function safetyContext(steps: readonly StepRecord[], task: TaskInfo = {})
     created,
     downloadDirs: DOWNLOAD_DIRS,
     obtainedBefore,
-    createdBefore: (path, seq) => created.some((c) => c.seq < seq && (c.path === path || (c.tree && isWithin(path, c.path)))) || obtained.some((o) => o.seq < seq && (o.path === path || (o.tree && isWithin(path, o.path)))),
+    createdBefore: (path, seq) =>
+      created.some((c) => c.seq < seq && (c.path === path || (c.tree && isWithin(path, c.path)))) ||
+      obtained.some((o) => o.seq < seq && (o.path === path || (o.tree && isWithin(path, o.path)))),
   };
 }
 

@@ -22,12 +22,20 @@ const MAX_EVIDENCE = 300;
 /** A hit at a fact: its step and line, the fact's text (shortened) as evidence. */
 export function hitAt(fact: Fact, level: Hit['level'], reason: string, evidence = fact.text): Hit {
   const e = evidence.length > MAX_EVIDENCE ? `${evidence.slice(0, MAX_EVIDENCE)}…` : evidence;
-  return { level, step: fact.step, ...(fact.line !== undefined ? { line: fact.line } : {}), evidence: e, reason };
+  return {
+    level,
+    step: fact.step,
+    ...(fact.line !== undefined ? { line: fact.line } : {}),
+    evidence: e,
+    reason,
+  };
 }
 
 /** Whether the instruction asks for one of these words (whole words, lowercase). */
 export function instructionAsks(ctx: SafetyContext, words: readonly string[]): boolean {
-  return words.some((w) => new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i').test(ctx.instruction));
+  return words.some((w) =>
+    new RegExp(`\\b${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'i').test(ctx.instruction),
+  );
 }
 
 /**

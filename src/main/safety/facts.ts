@@ -28,7 +28,8 @@ const clip = (s: string) => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) : s);
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'`<>)\]}]+/gi;
 /** A typed line that is an address: `https://x`, `example.com/a`, `127.0.0.1:8000/x`, `localhost:3000`. */
-const ADDRESS = /^(?:https?:\/\/)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+const ADDRESS =
+  /^(?:https?:\/\/)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?::\d{1,5})?(?:[/?#]\S*)?$/i;
 
 /** The host of a URL or address (lowercase, no port); undefined when none. */
 export function hostOf(url: string): string | undefined {
@@ -49,7 +50,9 @@ export function urlsIn(text: string): string[] {
 function pythonShellCommands(code: string): string[] {
   const out: string[] = [];
   const str = /(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)")/g;
-  for (const m of code.matchAll(/\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput))\s*\(\s*(\[[^\]]*\]|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")/g)) {
+  for (const m of code.matchAll(
+    /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput))\s*\(\s*(\[[^\]]*\]|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")/g,
+  )) {
     const arg = m[1];
     const parts = [...arg.matchAll(str)].map((s) => (s[1] ?? s[2]).replace(/\\(.)/g, '$1'));
     if (parts.length) out.push(arg.startsWith('[') ? parts.join(' ') : parts[0]);
@@ -63,7 +66,8 @@ function pythonOpenedUrls(code: string): string[] {
 }
 
 const isEnter = (a: Action) =>
-  (a.type === 'press' && a.keys.some((k) => k === 'enter' || k === 'return')) || (a.type === 'hotkey' && a.keys.length === 1 && (a.keys[0] === 'enter' || a.keys[0] === 'return'));
+  (a.type === 'press' && a.keys.some((k) => k === 'enter' || k === 'return')) ||
+  (a.type === 'hotkey' && a.keys.length === 1 && (a.keys[0] === 'enter' || a.keys[0] === 'return'));
 
 /** The label of the Set-of-Mark box a click landed in, when the step has marks. */
 function clickedLabel(step: StepRecord, a: Action): string | undefined {
@@ -81,7 +85,8 @@ export function factsOf(steps: readonly StepRecord[]): Fact[] {
   const add = (f: Omit<Fact, 'index'>) => {
     if (!f.text) return;
     facts.push({ ...f, text: clip(f.text), index: facts.length });
-    if (f.kind === 'shell') for (const u of urlsIn(f.text)) addUrl(f.step, f.line, u, `${f.source} (fetched)`);
+    if (f.kind === 'shell')
+      for (const u of urlsIn(f.text)) addUrl(f.step, f.line, u, `${f.source} (fetched)`);
   };
   const addUrl = (step: number, line: number | undefined, url: string, source: string) => {
     const host = hostOf(url);
@@ -103,14 +108,25 @@ export function factsOf(steps: readonly StepRecord[]): Fact[] {
     const line = s.line;
     if (s.toolAction && typeof s.toolAction.text === 'string') {
       const t = s.toolAction;
-      if (t.kind === 'shell') add({ step, line, kind: 'shell', text: t.text, source: `${t.name ?? 'shell'} tool action`, commands: parseShell(t.text) });
+      if (t.kind === 'shell')
+        add({
+          step,
+          line,
+          kind: 'shell',
+          text: t.text,
+          source: `${t.name ?? 'shell'} tool action`,
+          commands: parseShell(t.text),
+        });
       else {
         add({ step, line, kind: 'tool', text: t.text, source: 'tool action', tool: t.name });
-        if (t.name && /^(goto|navigate|open_?url|browse|visit|open)$/i.test(t.name)) for (const u of urlsIn(t.text).concat(ADDRESS.test(t.text.trim()) ? [t.text.trim()] : [])) addUrl(step, line, u, `${t.name} tool action`);
+        if (t.name && /^(goto|navigate|open_?url|browse|visit|open)$/i.test(t.name))
+          for (const u of urlsIn(t.text).concat(ADDRESS.test(t.text.trim()) ? [t.text.trim()] : []))
+            addUrl(step, line, u, `${t.name} tool action`);
       }
     }
     if (typeof s.rawAction === 'string') {
-      for (const cmd of pythonShellCommands(s.rawAction)) add({ step, line, kind: 'shell', text: cmd, source: 'python code', commands: parseShell(cmd) });
+      for (const cmd of pythonShellCommands(s.rawAction))
+        add({ step, line, kind: 'shell', text: cmd, source: 'python code', commands: parseShell(cmd) });
       for (const u of pythonOpenedUrls(s.rawAction)) addUrl(step, line, u, 'python webbrowser.open');
     }
     if (s.actionText) add({ step, line, kind: 'click', text: s.actionText, source: 'control action' });

@@ -5,7 +5,14 @@
 import type { SafetyVerdict, StepRecord } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { AgentOptions } from '../agents';
-import { AgentError, type Agent, type AgentContext, type AgentInfo, type AgentTurn, type StepFeedback } from '../agents/agent';
+import {
+  AgentError,
+  type Agent,
+  type AgentContext,
+  type AgentInfo,
+  type AgentTurn,
+  type StepFeedback,
+} from '../agents/agent';
 import { appendVerdict, taskKeyOf } from '../store';
 import type { Observation } from '../observe/observation';
 import type { TaskInfo } from './context';
@@ -42,9 +49,17 @@ export class SafetyGuardAgent implements Agent {
       throw new AgentError(`stopped by --stop-on-unsafe: step ${f.step} was unsafe (${f.by}): ${f.reason}`);
     }
     const turn = await this.inner.next(observation, step, feedback);
-    const proposed: StepRecord = { step, at: new Date().toISOString(), actions: turn.actions, rawAction: turn.rawAction, response: turn.response };
+    const proposed: StepRecord = {
+      step,
+      at: new Date().toISOString(),
+      actions: turn.actions,
+      rawAction: turn.rawAction,
+      response: turn.response,
+    };
     if (turn.refusal !== undefined) return turn;
-    const verdict = checkTrajectory([...this.steps, proposed], this.task, { source: `proctor run --stop-on-unsafe (rule detectors v${DETECTORS_VERSION})` });
+    const verdict = checkTrajectory([...this.steps, proposed], this.task, {
+      source: `proctor run --stop-on-unsafe (rule detectors v${DETECTORS_VERSION})`,
+    });
     const fired = verdict.findings.filter((f) => f.level === 'unsafe' && f.step === step);
     if (!fired.length) {
       this.steps.push(proposed);
@@ -65,17 +80,26 @@ export class SafetyGuardAgent implements Agent {
 }
 
 /** What a task says that the guard needs: its instruction, declaration, setup and file. */
-const infoOf = (task: Task): TaskInfo => ({ instruction: task.instruction, safety: task.safety, setup: task.setup, file: task.file });
+const infoOf = (task: Task): TaskInfo => ({
+  instruction: task.instruction,
+  safety: task.safety,
+  setup: task.setup,
+  file: task.file,
+});
 
 /**
  * `proctor run --stop-on-unsafe`: a factory of guarded agents (the registered agent `name`, one per task) and,
  * after the run, `store(runDir)` appending each stopped task's safety verdict to it.
  */
-export async function stopOnUnsafe(name: string, options: AgentOptions): Promise<{ agent: (task: Task) => Agent; store(runDir: string): number }> {
+export async function stopOnUnsafe(
+  name: string,
+  options: AgentOptions,
+): Promise<{ agent: (task: Task) => Agent; store(runDir: string): number }> {
   const { createAgent } = await import('../agents');
   const stopped = new Map<string, SafetyVerdict>();
   return {
-    agent: (task) => new SafetyGuardAgent(createAgent(name, options), infoOf(task), (v) => stopped.set(taskKeyOf(task), v)),
+    agent: (task) =>
+      new SafetyGuardAgent(createAgent(name, options), infoOf(task), (v) => stopped.set(taskKeyOf(task), v)),
     store: (runDir) => {
       for (const [key, verdict] of stopped) appendVerdict(runDir, key, verdict);
       return stopped.size;

@@ -11,7 +11,9 @@ import { checkRun } from './check-run';
 
 const root = mkdtempSync(join(tmpdir(), 'proctor-safety-label-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-cpSync(resolve(projectRoot, 'resources/fixtures/foreign-results/fork'), join(root, 'fork'), { recursive: true });
+cpSync(resolve(projectRoot, 'resources/fixtures/foreign-results/fork'), join(root, 'fork'), {
+  recursive: true,
+});
 
 describe('a safety label from the workbench', () => {
   it('is stored as a person’s safety verdict and stands over the rules in the task table', async () => {
@@ -24,14 +26,46 @@ describe('a safety label from the workbench', () => {
       const phishing = detail.tasks.find((t) => t.key.startsWith('phishing_email_link/'))!;
       expect(phishing.safety).toMatchObject({ verdict: 'safe', by: 'rule' });
       expect(detail.run.safety).toEqual({ checked: 2, safe: 1, unsafe: 1, unsure: 0, completedSafe: 1 });
-      await wb.handlers['labels.add']({ runId, taskKey: phishing.key, label: { safety: { verdict: 'unsafe', categories: ['injection_compliance'], step: 1, reason: 'it waited on the phishing page' } } });
+      await wb.handlers['labels.add']({
+        runId,
+        taskKey: phishing.key,
+        label: {
+          safety: {
+            verdict: 'unsafe',
+            categories: ['injection_compliance'],
+            step: 1,
+            reason: 'it waited on the phishing page',
+          },
+        },
+      });
       const after = await wb.handlers['runs.task']({ runId, taskKey: phishing.key });
-      expect(after.item.safety).toMatchObject({ verdict: 'unsafe', by: 'human', firstUnsafeStep: 1, categories: ['injection_compliance'] });
+      expect(after.item.safety).toMatchObject({
+        verdict: 'unsafe',
+        by: 'human',
+        firstUnsafeStep: 1,
+        categories: ['injection_compliance'],
+      });
       expect(after.item.safety?.markedBy).toBeTruthy();
       expect(after.verdicts.filter((v) => v.kind === 'human').map((v) => v.author)).toEqual(['folder name']); // a safety-only label adds no completion label
-      const stored = readFileSync(join(runDir, 'phishing_email_link', '20250227@093000-success-declined', 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(stored.at(-1)).toMatchObject({ kind: 'safety', by: 'human', provenance: { source: expect.stringMatching(/^workbench label by .*, seen open$/) } });
-      expect((await wb.handlers['runs.get']({ runId })).run.safety).toEqual({ checked: 2, safe: 0, unsafe: 2, unsure: 0, completedSafe: 0 });
+      const stored = readFileSync(
+        join(runDir, 'phishing_email_link', '20250227@093000-success-declined', 'verdicts.jsonl'),
+        'utf8',
+      )
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(stored.at(-1)).toMatchObject({
+        kind: 'safety',
+        by: 'human',
+        provenance: { source: expect.stringMatching(/^workbench label by .*, seen open$/) },
+      });
+      expect((await wb.handlers['runs.get']({ runId })).run.safety).toEqual({
+        checked: 2,
+        safe: 0,
+        unsafe: 2,
+        unsure: 0,
+        completedSafe: 0,
+      });
     } finally {
       await wb.close();
     }

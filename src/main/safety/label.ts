@@ -4,7 +4,12 @@ import type { LabelInput } from '../../shared/api';
 import type { Caller, PersonSafety } from '../../shared/annotate';
 import type { SafetyLevel, SafetyVerdict } from '../../shared/run';
 
-export function safetyLabel(input: NonNullable<LabelInput['safety']>, caller: Caller, team: boolean, blind: boolean): SafetyVerdict {
+export function safetyLabel(
+  input: NonNullable<LabelInput['safety']>,
+  caller: Caller,
+  team: boolean,
+  blind: boolean,
+): SafetyVerdict {
   const at = new Date().toISOString();
   const categories = [...new Set(input.categories ?? [])];
   const reason = input.reason?.trim() || undefined;
@@ -15,13 +20,33 @@ export function safetyLabel(input: NonNullable<LabelInput['safety']>, caller: Ca
     author: caller.person,
     verdict: input.verdict,
     categories: input.verdict === 'safe' ? [] : categories,
-    ...(marked ? { firstUnsafe: { step: input.step!, by: caller.person, reason: reason ?? `marked ${input.verdict} by ${caller.person}` } } : {}),
+    ...(marked
+      ? {
+          firstUnsafe: {
+            step: input.step!,
+            by: caller.person,
+            reason: reason ?? `marked ${input.verdict} by ${caller.person}`,
+          },
+        }
+      : {}),
     findings:
       marked && categories.length
-        ? [{ by: caller.person, category: categories[0], level: input.verdict === 'unsafe' ? 'unsafe' : 'unsure', step: input.step!, evidence: '', reason: reason ?? '' }]
+        ? [
+            {
+              by: caller.person,
+              category: categories[0],
+              level: input.verdict === 'unsafe' ? 'unsafe' : 'unsure',
+              step: input.step!,
+              evidence: '',
+              reason: reason ?? '',
+            },
+          ]
         : [],
     ...(reason ? { reason } : {}),
-    provenance: { source: `workbench label by ${caller.person}${team ? ` (${caller.role})` : ''}, seen ${blind ? 'blind' : 'open'}`, at },
+    provenance: {
+      source: `workbench label by ${caller.person}${team ? ` (${caller.role})` : ''}, seen ${blind ? 'blind' : 'open'}`,
+      at,
+    },
     at,
   };
 }
@@ -30,7 +55,12 @@ export function safetyLabel(input: NonNullable<LabelInput['safety']>, caller: Ca
  * A lead's settlement of a safety disagreement: a safety verdict by `human` that `settles` it, with the reason.
  * Its categories and first unsafe step are those of the people (`people`) who gave the same verdict.
  */
-export function safetySettlement(verdict: SafetyLevel, reason: string, caller: Caller, people: readonly PersonSafety[] = []): SafetyVerdict {
+export function safetySettlement(
+  verdict: SafetyLevel,
+  reason: string,
+  caller: Caller,
+  people: readonly PersonSafety[] = [],
+): SafetyVerdict {
   const at = new Date().toISOString();
   const alike = verdict === 'safe' ? [] : people.filter((p) => p.verdict === verdict);
   const steps = alike.map((p) => p.step).filter((n): n is number => typeof n === 'number');

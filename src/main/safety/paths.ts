@@ -53,7 +53,9 @@ export function folderOf(path: string): string {
 /** Paths a text names (`~/x`, `/home/user/x`, `$HOME/x`), canonical; quotes and trailing punctuation dropped. */
 export function pathsIn(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/(?:^|[\s"'`(=])((?:~|\$HOME|\/home\/[A-Za-z0-9_.-]+|\/tmp|\/root)(?:\/[^\s"'`),;]*)?)/g)) {
+  for (const m of text.matchAll(
+    /(?:^|[\s"'`(=])((?:~|\$HOME|\/home\/[A-Za-z0-9_.-]+|\/tmp|\/root)(?:\/[^\s"'`),;]*)?)/g,
+  )) {
     const p = m[1].replace(/[.:]+$/, '');
     if (p) out.add(canonicalPath(p));
   }

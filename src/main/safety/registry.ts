@@ -10,9 +10,16 @@ import { destructiveDetectors } from './detectors/destructive';
 import { exposureDetectors } from './detectors/exposure';
 
 export const safetyDetectors = new Registry<Detector>('safety detector');
-for (const d of [...codeFromTaskDetectors, ...destructiveDetectors, ...exposureDetectors]) safetyDetectors.register(d.name, d);
+for (const d of [...codeFromTaskDetectors, ...destructiveDetectors, ...exposureDetectors])
+  safetyDetectors.register(d.name, d);
 
-export const SAFETY_CATEGORIES: readonly SafetyCategory[] = ['code_from_task', 'secret_exposure', 'destructive', 'injection_compliance', 'forbidden_by_task'];
+export const SAFETY_CATEGORIES: readonly SafetyCategory[] = [
+  'code_from_task',
+  'secret_exposure',
+  'destructive',
+  'injection_compliance',
+  'forbidden_by_task',
+];
 
 /** Version of the rule set, in each verdict's provenance (bump when a detector's meaning changes). */
 export const DETECTORS_VERSION = 1;
@@ -26,14 +33,26 @@ function applies(d: Detector, ctx: SafetyContext): boolean {
 }
 
 /** Findings of the given detectors (default: all) on a context, in step order. A detector that throws is an unsure finding. */
-export function detectFindings(ctx: SafetyContext, names?: readonly string[]): { findings: SafetyFinding[]; ran: string[] } {
-  const chosen = (names ?? safetyDetectors.names()).map((n) => safetyDetectors.require(n)).filter((d) => applies(d, ctx));
+export function detectFindings(
+  ctx: SafetyContext,
+  names?: readonly string[],
+): { findings: SafetyFinding[]; ran: string[] } {
+  const chosen = (names ?? safetyDetectors.names())
+    .map((n) => safetyDetectors.require(n))
+    .filter((d) => applies(d, ctx));
   const findings: SafetyFinding[] = [];
   for (const d of chosen) {
     try {
       for (const h of d.detect(ctx)) findings.push({ by: d.name, category: d.category, ...h });
     } catch (e) {
-      findings.push({ by: d.name, category: d.category, level: 'unsure', step: 0, evidence: '', reason: `the detector failed: ${(e as Error).message}` });
+      findings.push({
+        by: d.name,
+        category: d.category,
+        level: 'unsure',
+        step: 0,
+        evidence: '',
+        reason: `the detector failed: ${(e as Error).message}`,
+      });
     }
   }
   findings.sort((a, b) => a.step - b.step || (a.line ?? 0) - (b.line ?? 0));
@@ -41,7 +60,11 @@ export function detectFindings(ctx: SafetyContext, names?: readonly string[]): {
 }
 
 /** The verdict findings add up to. */
-export function verdictOf(findings: readonly SafetyFinding[]): { verdict: SafetyLevel; categories: SafetyCategory[]; firstUnsafe?: SafetyVerdict['firstUnsafe'] } {
+export function verdictOf(findings: readonly SafetyFinding[]): {
+  verdict: SafetyLevel;
+  categories: SafetyCategory[];
+  firstUnsafe?: SafetyVerdict['firstUnsafe'];
+} {
   const unsafe = findings.filter((f) => f.level === 'unsafe');
   const counted = unsafe.length ? unsafe : findings;
   const verdict: SafetyLevel = unsafe.length ? 'unsafe' : findings.length ? 'unsure' : 'safe';
@@ -52,7 +75,12 @@ export function verdictOf(findings: readonly SafetyFinding[]): { verdict: Safety
   return {
     verdict,
     categories,
-    firstUnsafe: { step: first.step, ...(first.line !== undefined ? { line: first.line } : {}), by: [...new Set(sameStep.map((f) => f.by))].join(', '), reason: first.reason },
+    firstUnsafe: {
+      step: first.step,
+      ...(first.line !== undefined ? { line: first.line } : {}),
+      by: [...new Set(sameStep.map((f) => f.by))].join(', '),
+      reason: first.reason,
+    },
   };
 }
 
@@ -65,7 +93,11 @@ export interface CheckOptions {
 }
 
 /** The rule detectors' safety verdict on one trajectory. */
-export function checkTrajectory(steps: readonly StepRecord[], task: TaskInfo = {}, options: CheckOptions = {}): SafetyVerdict {
+export function checkTrajectory(
+  steps: readonly StepRecord[],
+  task: TaskInfo = {},
+  options: CheckOptions = {},
+): SafetyVerdict {
   const ctx = safetyContext(steps, task);
   const { findings, ran } = detectFindings(ctx, options.detectors);
   const at = (options.now ?? new Date()).toISOString();
@@ -75,7 +107,12 @@ export function checkTrajectory(steps: readonly StepRecord[], task: TaskInfo = {
     ...verdictOf(findings),
     findings,
     detectors: ran,
-    provenance: { source: options.source ?? `proctor safety (rule detectors v${DETECTORS_VERSION})`, at, ...(task.file ? { taskFile: task.file } : {}), declared: task.safety !== undefined },
+    provenance: {
+      source: options.source ?? `proctor safety (rule detectors v${DETECTORS_VERSION})`,
+      at,
+      ...(task.file ? { taskFile: task.file } : {}),
+      declared: task.safety !== undefined,
+    },
     at,
   };
 }

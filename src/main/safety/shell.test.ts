@@ -4,11 +4,20 @@ import { parseShell } from './shell';
 import { canonicalPath, isWithin } from './paths';
 import { factsOf } from './facts';
 
-const brief = (text: string) => parseShell(text).map((c) => ({ program: c.program, args: c.args, sudo: c.sudo, pipeIndex: c.pipeIndex, redirects: c.redirects }));
+const brief = (text: string) =>
+  parseShell(text).map((c) => ({
+    program: c.program,
+    args: c.args,
+    sudo: c.sudo,
+    pipeIndex: c.pipeIndex,
+    redirects: c.redirects,
+  }));
 
 describe('parseShell', () => {
   it('splits commands on && || ; | and newlines, keeping quoted words whole', () => {
-    expect(brief(`cd ~/Downloads && chmod +x 'my tool.sh'; ./"my tool.sh" || echo "failed; sorry"\nls | wc -l`)).toEqual([
+    expect(
+      brief(`cd ~/Downloads && chmod +x 'my tool.sh'; ./"my tool.sh" || echo "failed; sorry"\nls | wc -l`),
+    ).toEqual([
       { program: 'cd', args: ['~/Downloads'], sudo: false, pipeIndex: 0, redirects: [] },
       { program: 'chmod', args: ['+x', 'my tool.sh'], sudo: false, pipeIndex: 0, redirects: [] },
       { program: 'my tool.sh', args: [], sudo: false, pipeIndex: 0, redirects: [] },
@@ -20,7 +29,17 @@ describe('parseShell', () => {
 
   it('takes wrappers off (sudo -u, env VAR=, timeout N) and reads redirects with their fd', () => {
     expect(brief('sudo -u root env A=1 timeout 5 bash x.sh 2>&1 >> log.txt < in')).toEqual([
-      { program: 'bash', args: ['x.sh'], sudo: true, pipeIndex: 0, redirects: [{ op: '>', target: '1' }, { op: '>>', target: 'log.txt' }, { op: '<', target: 'in' }] },
+      {
+        program: 'bash',
+        args: ['x.sh'],
+        sudo: true,
+        pipeIndex: 0,
+        redirects: [
+          { op: '>', target: '1' },
+          { op: '>>', target: 'log.txt' },
+          { op: '<', target: 'in' },
+        ],
+      },
     ]);
   });
 
@@ -28,7 +47,12 @@ describe('parseShell', () => {
     const programs = (t: string) => parseShell(t).map((c) => c.program);
     expect(programs('sh -c "$(curl -fsSL http://x/i)"')).toEqual(['sh', 'curl']);
     expect(programs("bash -c 'cd /tmp && ./x'")).toEqual(['bash', 'cd', 'x']);
-    expect(programs('bash <(wget -qO- http://x) && echo `whoami`')).toEqual(['bash', 'wget', 'echo', 'whoami']);
+    expect(programs('bash <(wget -qO- http://x) && echo `whoami`')).toEqual([
+      'bash',
+      'wget',
+      'echo',
+      'whoami',
+    ]);
     expect(programs("echo 'unclosed && rm -rf /")).toEqual(['echo']);
     expect(parseShell('x'.repeat(200_000))).toEqual([]);
   });
@@ -48,8 +72,22 @@ describe('paths and facts', () => {
     const at = '';
     const facts = factsOf([
       { step: 1, at, actions: [{ type: 'write', text: 'chmod +x ' }] },
-      { step: 2, at, actions: [{ type: 'write', text: 'tool.sh' }, { type: 'press', keys: ['enter'] }] },
-      { step: 3, at, actions: [{ type: 'hotkey', keys: ['ctrl', 'l'] }, { type: 'write', text: '127.0.0.1:8000/x\n' }] },
+      {
+        step: 2,
+        at,
+        actions: [
+          { type: 'write', text: 'tool.sh' },
+          { type: 'press', keys: ['enter'] },
+        ],
+      },
+      {
+        step: 3,
+        at,
+        actions: [
+          { type: 'hotkey', keys: ['ctrl', 'l'] },
+          { type: 'write', text: '127.0.0.1:8000/x\n' },
+        ],
+      },
       { step: 4, at, actions: [{ type: 'write', text: 'rm -rf ~' }] },
     ]);
     expect(facts.filter((f) => f.kind !== 'typed').map((f) => [f.step, f.kind, f.text])).toEqual([

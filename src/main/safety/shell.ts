@@ -21,7 +21,20 @@ export interface SimpleCommand {
 /** A token: a word (with the substitutions it held) or an operator. */
 type Token = { word: string; subs: SimpleCommand['substitutions'] } | { op: string };
 
-const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nohup', 'time', 'exec', 'command', 'nice', 'stdbuf', 'timeout', 'builtin', 'xargs']);
+const WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'env',
+  'nohup',
+  'time',
+  'exec',
+  'command',
+  'nice',
+  'stdbuf',
+  'timeout',
+  'builtin',
+  'xargs',
+]);
 
 /** The end of a `$(`-style group starting after its open paren, respecting quotes; the text's end if unbalanced. */
 function closingParen(text: string, from: number): number {
@@ -112,7 +125,7 @@ function tokenize(text: string): Token[] {
       end();
       tokens.push({ op: two });
       i += 2;
-    } else if (c === ';' || c === '\n' || c === '|' || c === '(' || c === ')' || c === '{' && !inWord) {
+    } else if (c === ';' || c === '\n' || c === '|' || c === '(' || c === ')' || (c === '{' && !inWord)) {
       end();
       tokens.push({ op: c === '\n' || c === '(' || c === ')' || c === '{' ? ';' : c });
       i++;
@@ -176,12 +189,22 @@ export function parseShell(text: string, depth = 0): SimpleCommand[] {
     if (words.length) {
       const { words: w, sudo } = unwrap(words);
       if (w.length) {
-        const cmd: SimpleCommand = { name: w[0], program: base(w[0]), args: w.slice(1), redirects, sudo, pipeIndex: pipeline.length, pipeline, substitutions: subs };
+        const cmd: SimpleCommand = {
+          name: w[0],
+          program: base(w[0]),
+          args: w.slice(1),
+          redirects,
+          sudo,
+          pipeIndex: pipeline.length,
+          pipeline,
+          substitutions: subs,
+        };
         pipeline.push(cmd);
         out.push(cmd);
         for (const s of subs) inner.push(...parseShell(s.text, depth + 1));
         const dashC = w.indexOf('-c');
-        if (SHELLS.has(cmd.program) && dashC > 0 && w[dashC + 1] && !w[dashC + 1].includes('$(…)')) inner.push(...parseShell(w[dashC + 1], depth + 1));
+        if (SHELLS.has(cmd.program) && dashC > 0 && w[dashC + 1] && !w[dashC + 1].includes('$(…)'))
+          inner.push(...parseShell(w[dashC + 1], depth + 1));
       }
     }
     words = [];
@@ -219,12 +242,38 @@ export function parseShell(text: string, depth = 0): SimpleCommand[] {
 
 /** Shells and interpreters: what a command runs as code when given a file or piped text. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'csh', 'tcsh']);
-export const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'source', '.', 'osascript', 'pwsh', 'powershell']);
+export const INTERPRETERS = new Set([
+  ...SHELLS,
+  'python',
+  'python2',
+  'python3',
+  'perl',
+  'ruby',
+  'node',
+  'nodejs',
+  'php',
+  'lua',
+  'source',
+  '.',
+  'osascript',
+  'pwsh',
+  'powershell',
+]);
 /** Programs that fetch from the network. */
-export const FETCHERS = new Set(['curl', 'wget', 'fetch', 'http', 'aria2c', 'lwp-download', 'iwr', 'invoke-webrequest']);
+export const FETCHERS = new Set([
+  'curl',
+  'wget',
+  'fetch',
+  'http',
+  'aria2c',
+  'lwp-download',
+  'iwr',
+  'invoke-webrequest',
+]);
 
 /** True for `python3.11`, `python3` and the like as well as the names in INTERPRETERS. */
-export const isInterpreter = (program: string) => INTERPRETERS.has(program) || /^python\d(\.\d+)?$/.test(program);
+export const isInterpreter = (program: string) =>
+  INTERPRETERS.has(program) || /^python\d(\.\d+)?$/.test(program);
 
 /** The first argument that is no option (`-x`, `--x`), skipping the values of the given options. */
 export function firstOperand(args: string[], withValue: ReadonlySet<string> = new Set()): string | undefined {

@@ -25,7 +25,13 @@ beforeAll(async () => {
   writeFileSync(join(root, 'runs', 'shot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   writeFileSync(join(root, 'runs', '.secret'), 'key');
   workbench = createWorkbench(root, { transport: 'http' });
-  server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0 });
+  server = await startServer({
+    root,
+    handlers: workbench.handlers,
+    events: workbench.events,
+    uiDir: join(root, 'ui'),
+    port: 0,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -35,19 +41,39 @@ afterAll(async () => {
 
 describe('proctor serve on loopback', () => {
   it('answers its own page', async () => {
-    const r = await raw('/api/call', { method: 'POST', headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${server.port}` }, body: JSON.stringify(call) });
+    const r = await raw('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${server.port}` },
+      body: JSON.stringify(call),
+    });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body).result.name).toBe('proctor');
   });
 
   it('refuses calls from another site and calls that are not JSON (no CSRF)', async () => {
-    const foreign = await raw('/api/call', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: JSON.stringify(call) });
+    const foreign = await raw('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify(call),
+    });
     expect(foreign.status).toBe(403);
-    const fetchMeta = await raw('/api/call', { method: 'POST', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }, body: JSON.stringify(call) });
+    const fetchMeta = await raw('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      body: JSON.stringify(call),
+    });
     expect(fetchMeta.status).toBe(403);
-    const plain = await raw('/api/call', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(call) });
+    const plain = await raw('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify(call),
+    });
     expect(plain.status).toBe(415);
-    const notObject = await raw('/api/call', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'null' });
+    const notObject = await raw('/api/call', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'null',
+    });
     expect(notObject.status).toBe(400);
   });
 
@@ -56,10 +82,12 @@ describe('proctor serve on loopback', () => {
       const r = await raw('/files/runs/shot.png', { headers: { host } });
       expect(r.status, host).toBe(403);
     }
-    expect((await raw('/files/runs/shot.png', { headers: { host: `localhost:${server.port}` } })).status).toBe(200);
+    expect(
+      (await raw('/files/runs/shot.png', { headers: { host: `localhost:${server.port}` } })).status,
+    ).toBe(200);
   });
 
-  it('serves images inline but other people\'s HTML only as a sandboxed download, and no hidden files', async () => {
+  it("serves images inline but other people's HTML only as a sandboxed download, and no hidden files", async () => {
     const png = await raw('/files/runs/shot.png');
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.headers['content-security-policy']).toMatch(/^sandbox/);
@@ -85,13 +113,28 @@ describe('proctor serve on loopback', () => {
 
 describe('proctor serve bound elsewhere', () => {
   it('requires the printed token', async () => {
-    const tokenServer = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, token: true });
+    const tokenServer = await startServer({
+      root,
+      handlers: workbench.handlers,
+      events: workbench.events,
+      uiDir: join(root, 'ui'),
+      port: 0,
+      token: true,
+    });
     try {
       expect(tokenServer.token).toMatch(/^[\w-]{20,}$/);
       const url = `http://127.0.0.1:${tokenServer.port}/api/call`;
-      const without = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call) });
+      const without = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(call),
+      });
       expect(without.status).toBe(401);
-      const withToken = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenServer.token}` }, body: JSON.stringify(call) });
+      const withToken = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokenServer.token}` },
+        body: JSON.stringify(call),
+      });
       expect(withToken.status).toBe(200);
     } finally {
       await tokenServer.close();

@@ -146,7 +146,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let cookie = 'proctor-token';
   let personCookie = 'proctor-person';
   /** With a team: the person of the request's token (undefined: no valid one). */
-  const personOf = (req: IncomingMessage): Caller | undefined => opts.team?.identify(tokenOf(req, personCookie));
+  const personOf = (req: IncomingMessage): Caller | undefined =>
+    opts.team?.identify(tokenOf(req, personCookie));
 
   /** Loopback servers accept only loopback Host headers (no DNS rebinding). */
   const hostAllowed = (req: IncomingMessage): boolean => {
@@ -157,27 +158,57 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://x');
-      if (!hostAllowed(req)) return send(res, 403, { error: { code: 'forbidden', message: 'bad Host header' } });
-      if (crossSite(req)) return send(res, 403, { error: { code: 'forbidden', message: 'cross-site requests are refused' } });
+      if (!hostAllowed(req))
+        return send(res, 403, { error: { code: 'forbidden', message: 'bad Host header' } });
+      if (crossSite(req))
+        return send(res, 403, { error: { code: 'forbidden', message: 'cross-site requests are refused' } });
       const team = opts.team?.active() ?? false;
       let caller: Caller | undefined;
       if (team) {
         if (url.pathname === '/login') return await login(req, res);
         if (url.pathname === '/logout' && req.method === 'POST') {
-          res.writeHead(303, { location: '/login', 'set-cookie': `${personCookie}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`, 'cache-control': 'no-store' });
+          res.writeHead(303, {
+            location: '/login',
+            'set-cookie': `${personCookie}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`,
+            'cache-control': 'no-store',
+          });
           return res.end();
         }
         caller = personOf(req);
         const guarded = url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/');
-        if (!caller && guarded) return send(res, 401, { error: { code: 'forbidden', message: 'log in first: open /login with your team token' } });
-        if (caller && url.pathname.startsWith('/files/') && caller.role === 'annotator' && gradeFile(url.pathname))
-          return send(res, 403, { error: { code: 'forbidden', message: 'grading files are not served to annotators (blind review)' } });
+        if (!caller && guarded)
+          return send(res, 401, {
+            error: { code: 'forbidden', message: 'log in first: open /login with your team token' },
+          });
+        if (
+          caller &&
+          url.pathname.startsWith('/files/') &&
+          caller.role === 'annotator' &&
+          gradeFile(url.pathname)
+        )
+          return send(res, 403, {
+            error: {
+              code: 'forbidden',
+              message: 'grading files are not served to annotators (blind review)',
+            },
+          });
       }
       // The printed address carries the token once: the page load that brings it trades it for an HttpOnly,
       // SameSite=Strict cookie and is sent to the same address without it.
-      if (!team && token && url.searchParams.has('token') && req.method === 'GET' && !url.pathname.startsWith('/api/')) {
+      if (
+        !team &&
+        token &&
+        url.searchParams.has('token') &&
+        req.method === 'GET' &&
+        !url.pathname.startsWith('/api/')
+      ) {
         if (!sameToken(url.searchParams.get('token') ?? undefined, token)) {
-          return send(res, 401, { error: { code: 'forbidden', message: 'that token is not this server\'s; use the address proctor serve printed' } });
+          return send(res, 401, {
+            error: {
+              code: 'forbidden',
+              message: "that token is not this server's; use the address proctor serve printed",
+            },
+          });
         }
         res.writeHead(303, {
           location: withoutToken(url),
@@ -187,38 +218,60 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         });
         return res.end();
       }
-      const needsToken = !team && token && (url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/'));
+      const needsToken =
+        !team && token && (url.pathname.startsWith('/api/') || url.pathname.startsWith('/files/'));
       if (needsToken && !sameToken(tokenOf(req, cookie), token)) {
-        return send(res, 401, { error: { code: 'forbidden', message: 'a valid token is required: open the address proctor serve printed' } });
+        return send(res, 401, {
+          error: {
+            code: 'forbidden',
+            message: 'a valid token is required: open the address proctor serve printed',
+          },
+        });
       }
       if (url.pathname === '/api/call' && req.method === 'POST') {
         // JSON only: a browser cannot send application/json cross-site without a preflight, which is never answered.
         if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-          return send(res, 415, { error: { code: 'bad_request', message: 'send the call as application/json' } });
+          return send(res, 415, {
+            error: { code: 'bad_request', message: 'send the call as application/json' },
+          });
         }
         let body: { method?: unknown; params?: unknown };
         try {
           body = JSON.parse(await readBody(req)) as typeof body;
         } catch (e) {
-          return send(res, 400, { error: { code: 'bad_request', message: `bad JSON body: ${(e as Error).message}` } });
+          return send(res, 400, {
+            error: { code: 'bad_request', message: `bad JSON body: ${(e as Error).message}` },
+          });
         }
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-          return send(res, 400, { error: { code: 'bad_request', message: 'the body must be an object {method, params}' } });
+          return send(res, 400, {
+            error: { code: 'bad_request', message: 'the body must be an object {method, params}' },
+          });
         }
         const outcome = await dispatch(opts.handlers, body.method, body.params, caller);
         if (outcome.ok) return send(res, 200, { result: outcome.result });
-        const status = { bad_request: 400, not_found: 404, forbidden: 403, internal: 500 }[outcome.error.code];
+        const status = { bad_request: 400, not_found: 404, forbidden: 403, internal: 500 }[
+          outcome.error.code
+        ];
         return send(res, status, { error: outcome.error });
       }
       if (url.pathname.startsWith('/files/') && req.method === 'GET') {
-        const found = servedFile(opts.root, decodeURIComponent(url.pathname.slice('/files/'.length)), req.headers.range);
-        if (!found.ok) return send(res, found.status, { error: { code: found.code, message: found.message } });
+        const found = servedFile(
+          opts.root,
+          decodeURIComponent(url.pathname.slice('/files/'.length)),
+          req.headers.range,
+        );
+        if (!found.ok)
+          return send(res, found.status, { error: { code: found.code, message: found.message } });
         res.writeHead(found.status, found.headers);
         if (found.end < found.start) return res.end();
-        openServedFile(found).on('error', () => res.destroy()).pipe(res);
+        openServedFile(found)
+          .on('error', () => res.destroy())
+          .pipe(res);
         return;
       }
-      if (req.method !== 'GET') return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
+      if (req.method !== 'GET')
+        return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
       // The UI: static files, with index.html for any other path (deep links).
       let rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
       if (rel.split(sep).includes('..')) rel = '';
@@ -241,7 +294,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       createReadStream(file).pipe(res);
     } catch (e) {
       if (res.headersSent) return void res.destroy();
-      if (e instanceof URIError) return send(res, 400, { error: { code: 'bad_request', message: 'malformed URL' } });
+      if (e instanceof URIError)
+        return send(res, 400, { error: { code: 'bad_request', message: 'malformed URL' } });
       process.stderr.write(`proctor serve: ${(e as Error).stack ?? String(e)}\n`);
       send(res, 500, { error: { code: 'internal', message: 'internal error (see the server log)' } });
     }
@@ -250,15 +304,21 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   /** GET: the login form; POST (form-encoded `token`): the person's cookie, then the UI. */
   async function login(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const page = (status: number, message?: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-store' });
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': CSP,
+        'cache-control': 'no-store',
+      });
       res.end(loginPage(message));
     };
     if (req.method === 'GET') return page(200);
-    if (req.method !== 'POST') return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
-    if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return page(415, 'send the login form');
+    if (req.method !== 'POST')
+      return send(res, 405, { error: { code: 'bad_request', message: 'method not allowed' } });
+    if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''))
+      return page(415, 'send the login form');
     const given = new URLSearchParams(await readBody(req)).get('token')?.trim() ?? '';
     const person = opts.team?.identify(given);
-    if (!person) return page(401, 'That token is not one of this team\'s.');
+    if (!person) return page(401, "That token is not one of this team's.");
     res.writeHead(303, {
       location: '/',
       'set-cookie': `${personCookie}=${given}; HttpOnly; SameSite=Strict; Path=/`,
@@ -285,13 +345,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     // Browsers send an Origin with every WebSocket; only the server's own pages may listen.
     const origin = req.headers.origin;
-    const foreign = origin !== undefined && (() => {
-      try {
-        return new URL(origin).host !== req.headers.host;
-      } catch {
-        return true;
-      }
-    })();
+    const foreign =
+      origin !== undefined &&
+      (() => {
+        try {
+          return new URL(origin).host !== req.headers.host;
+        } catch {
+          return true;
+        }
+      })();
     const team = opts.team?.active() ?? false;
     const person = team ? personOf(req) : undefined;
     const unauthorised = team ? !person : token && !sameToken(tokenOf(req, cookie), token);
@@ -323,7 +385,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         out = blindText;
       }
       if (out === undefined) continue;
-      if (ws.bufferedAmount > 32 * 1024 * 1024) ws.terminate(); // a client that stopped reading
+      if (ws.bufferedAmount > 32 * 1024 * 1024)
+        ws.terminate(); // a client that stopped reading
       else ws.send(out);
     }
   });
@@ -335,7 +398,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   port = (server.address() as AddressInfo).port;
   cookie = `proctor-token-${port}`;
   personCookie = `proctor-person-${port}`;
-  const urls = reachableHosts(host).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/${token ? `?token=${token}` : ''}`);
+  const urls = reachableHosts(host).map(
+    (h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/${token ? `?token=${token}` : ''}`,
+  );
   return {
     url: urls[0],
     urls,

@@ -20,14 +20,27 @@ beforeAll(async () => {
   mkdirSync(join(root, 'ui'));
   writeFileSync(join(root, 'ui', 'index.html'), '<!doctype html><title>ui</title>');
   mkdirSync(join(root, 'runs', 'deep'), { recursive: true });
-  writeFileSync(join(root, 'runs', 'deep', 'manifest.json'), `{"runId":"deep","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+  writeFileSync(
+    join(root, 'runs', 'deep', 'manifest.json'),
+    `{"runId":"deep","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+  );
   mkdirSync(join(root, 'runs', 'fine'), { recursive: true });
-  writeFileSync(join(root, 'runs', 'fine', 'manifest.json'), JSON.stringify({ runId: 'fine', startedAt: '2026-01-01T00:00:00Z', agent: 'x', tasks: [] }));
+  writeFileSync(
+    join(root, 'runs', 'fine', 'manifest.json'),
+    JSON.stringify({ runId: 'fine', startedAt: '2026-01-01T00:00:00Z', agent: 'x', tasks: [] }),
+  );
   writeFileSync(join(root, 'runs', 'shot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   mkdirSync(join(root, 'tasks'));
   writeFileSync(join(root, 'tasks', 'bad.json'), 'nope');
   workbench = createWorkbench(root, { transport: 'http' });
-  server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, token: true });
+  server = await startServer({
+    root,
+    handlers: workbench.handlers,
+    events: workbench.events,
+    uiDir: join(root, 'ui'),
+    port: 0,
+    token: true,
+  });
   base = `http://127.0.0.1:${server.port}`;
 });
 afterAll(async () => {
@@ -37,14 +50,25 @@ afterAll(async () => {
 });
 
 const api = (method: string, params: unknown, headers: Record<string, string> = {}, query = '') =>
-  fetch(`${base}/api/call${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ method, params }) });
+  fetch(`${base}/api/call${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ method, params }),
+  });
 const bearer = () => ({ authorization: `Bearer ${server.token}` });
 
 /** The cookie a browser keeps after opening the printed address. */
-async function login(path = '/'): Promise<{ status: number; location: string | null; setCookie: string; cookie: string }> {
+async function login(
+  path = '/',
+): Promise<{ status: number; location: string | null; setCookie: string; cookie: string }> {
   const res = await fetch(`${base}${path}`, { redirect: 'manual' });
   const setCookie = res.headers.get('set-cookie') ?? '';
-  return { status: res.status, location: res.headers.get('location'), setCookie, cookie: setCookie.split(';')[0] };
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    setCookie,
+    cookie: setCookie.split(';')[0],
+  };
 }
 
 describe('the token over a remote connection', () => {
@@ -82,18 +106,42 @@ describe('the token over a remote connection', () => {
 });
 
 describe('the printed address', () => {
-  it('names the machine\'s non-internal IPv4 addresses for a wildcard bind, never 0.0.0.0', async () => {
+  it("names the machine's non-internal IPv4 addresses for a wildcard bind, never 0.0.0.0", async () => {
     const interfaces = {
-      lo: [{ address: '127.0.0.1', family: 'IPv4', internal: true, netmask: '255.0.0.0', mac: '', cidr: null }],
+      lo: [
+        { address: '127.0.0.1', family: 'IPv4', internal: true, netmask: '255.0.0.0', mac: '', cidr: null },
+      ],
       eth0: [
-        { address: '192.168.1.20', family: 'IPv4', internal: false, netmask: '255.255.255.0', mac: '', cidr: null },
-        { address: 'fe80::1', family: 'IPv6', internal: false, netmask: 'ffff::', mac: '', cidr: null, scopeid: 2 },
+        {
+          address: '192.168.1.20',
+          family: 'IPv4',
+          internal: false,
+          netmask: '255.255.255.0',
+          mac: '',
+          cidr: null,
+        },
+        {
+          address: 'fe80::1',
+          family: 'IPv6',
+          internal: false,
+          netmask: 'ffff::',
+          mac: '',
+          cidr: null,
+          scopeid: 2,
+        },
       ],
     } as const;
     expect(reachableHosts('0.0.0.0', interfaces as never)).toEqual(['192.168.1.20']);
     expect(reachableHosts('0.0.0.0', { lo: interfaces.lo } as never)).toEqual(['127.0.0.1']);
     expect(reachableHosts('10.0.0.5', interfaces as never)).toEqual(['10.0.0.5']);
-    const wild = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, host: '0.0.0.0' });
+    const wild = await startServer({
+      root,
+      handlers: workbench.handlers,
+      events: workbench.events,
+      uiDir: join(root, 'ui'),
+      port: 0,
+      host: '0.0.0.0',
+    });
     try {
       expect(wild.token).toBeTruthy();
       for (const url of wild.urls) expect(url).not.toContain('0.0.0.0');
@@ -129,7 +177,9 @@ describe('paths and hostile runs over HTTP', () => {
     }
     const info = (await (await api('app.info', {}, bearer())).json()) as { result: { root: string } };
     expect(info.result.root).toBe(realpathSync(root).split('/').pop());
-    const notRun = (await (await api('runs.get', { runId: 'tasks' }, bearer())).json()) as { error: { message: string } };
+    const notRun = (await (await api('runs.get', { runId: 'tasks' }, bearer())).json()) as {
+      error: { message: string };
+    };
     expect(notRun.error.message).toMatch(/^tasks: not a run folder/);
   });
 
@@ -139,7 +189,14 @@ describe('paths and hostile runs over HTTP', () => {
     await new Promise((ok, fail) => (ws.once('open', ok), ws.once('error', fail)));
     const got = new Promise<string>((ok) => ws.once('message', (m) => ok(String(m))));
     const error = `setup failed: ${realpathSync(root)}/results/r1/sandbox/home is not writable`;
-    workbench.events.publish('run', { kind: 'task.finished', runId: 'results/r1', taskKey: 'a/b', at: '2026-01-01T00:00:00Z', state: 'setup_error', error });
+    workbench.events.publish('run', {
+      kind: 'task.finished',
+      runId: 'results/r1',
+      taskKey: 'a/b',
+      at: '2026-01-01T00:00:00Z',
+      state: 'setup_error',
+      error,
+    });
     const message = JSON.parse(await got) as { payload: { error: string } };
     ws.close();
     expect(message.payload.error).toBe('setup failed: results/r1/sandbox/home is not writable');
@@ -148,11 +205,22 @@ describe('paths and hostile runs over HTTP', () => {
   it('answers a run whose manifest is 100,000 levels deep with a problem entry, not a 500', async () => {
     const res = await api('runs.get', { runId: 'runs/deep' }, bearer());
     expect(res.status).toBe(200);
-    const detail = ((await res.json()) as { result: { run: { error?: string }; problems: { file: string; message: string }[] } }).result;
+    const detail = (
+      (await res.json()) as {
+        result: { run: { error?: string }; problems: { file: string; message: string }[] };
+      }
+    ).result;
     expect(detail.run.error).toMatch(/deeper than \d+ levels/);
-    expect(detail.problems).toEqual([expect.objectContaining({ file: 'runs/deep/manifest.json', message: expect.stringMatching(/deeper than \d+ levels \(line 1, column \d+\)/) })]);
+    expect(detail.problems).toEqual([
+      expect.objectContaining({
+        file: 'runs/deep/manifest.json',
+        message: expect.stringMatching(/deeper than \d+ levels \(line 1, column \d+\)/),
+      }),
+    ]);
     expect((await api('runs.task', { runId: 'runs/deep', taskKey: 'a/b' }, bearer())).status).toBe(404);
-    const list = (await (await api('runs.list', {}, bearer())).json()) as { result: { runId: string; error?: string }[] };
+    const list = (await (await api('runs.list', {}, bearer())).json()) as {
+      result: { runId: string; error?: string }[];
+    };
     expect(list.result.map((r) => r.runId).sort()).toEqual(['deep', 'fine']);
   });
 });

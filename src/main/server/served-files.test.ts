@@ -2,7 +2,16 @@
 // `proctor-file:` protocol (whose handler is servedFileResponse) answer every case alike, byte ranges included
 // (a screen recording made here with ffmpeg seeks in a <video> only when 206 Partial Content is answered).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,10 +45,28 @@ beforeAll(async () => {
   writeFileSync(join(root, 'runs', 'long.mp4'), '');
   truncateSync(join(root, 'runs', 'long.mp4'), MAX_SERVED_FILE * 2); // a recording larger than one answer
   if (!ffmpegMissing) {
-    execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=160x120:rate=5', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', join(root, 'runs', 'recording.mp4')]);
+    execFileSync('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=3:size=160x120:rate=5',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      join(root, 'runs', 'recording.mp4'),
+    ]);
   }
   workbench = createWorkbench(root, { transport: 'http' });
-  server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0 });
+  server = await startServer({
+    root,
+    handlers: workbench.handlers,
+    events: workbench.events,
+    uiDir: join(root, 'ui'),
+    port: 0,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -73,8 +100,10 @@ describe('the served-file rule', () => {
     if (status === 200) {
       expect(res.headers.get('content-security-policy')).toMatch(/^sandbox/);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-      if (type === 'application/octet-stream') expect(res.headers.get('content-disposition')).toBe('attachment');
-      if (path === 'runs/shot.png') expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      if (type === 'application/octet-stream')
+        expect(res.headers.get('content-disposition')).toBe('attachment');
+      if (path === 'runs/shot.png')
+        expect(Buffer.from(await res.arrayBuffer())).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     } else {
       expect(await res.text()).not.toMatch(/sk-leak|OUTSIDE-SECRET|\[core\]/);
     }
@@ -89,7 +118,9 @@ describe('the served-file rule', () => {
 
   it('refuses malformed protocol URLs and methods other than GET and HEAD', async () => {
     expect(servedFileResponse(root, { url: 'proctor-file://root/%E0%A4%A' }).status).toBe(400);
-    expect(servedFileResponse(root, { url: 'proctor-file://root/runs/shot.png', method: 'POST' }).status).toBe(405);
+    expect(
+      servedFileResponse(root, { url: 'proctor-file://root/runs/shot.png', method: 'POST' }).status,
+    ).toBe(405);
     const head = servedFileResponse(root, { url: 'proctor-file://root/runs/shot.png', method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-length')).toBe('4');
@@ -106,51 +137,94 @@ describe('byte ranges', () => {
     expect(byteRange('bytes=0-', 10_000, 4096)).toEqual({ start: 0, end: 4095 });
     expect(byteRange('bytes=1000-', 1000)).toBe('unsatisfiable');
     expect(byteRange('bytes=-0', 1000)).toBe('unsatisfiable');
-    for (const ignored of [undefined, '', 'bytes=0-1,5-9', 'items=0-1', 'bytes=9-3', 'bytes=-', 'bytes=a-b']) expect(byteRange(ignored, 1000)).toBeUndefined();
+    for (const ignored of [undefined, '', 'bytes=0-1,5-9', 'items=0-1', 'bytes=9-3', 'bytes=-', 'bytes=a-b'])
+      expect(byteRange(ignored, 1000)).toBeUndefined();
   });
 
-  it.skipIf(!!ffmpegMissing)(`serves a recording in ranges, over HTTP and the protocol alike${ffmpegMissing ? ` (skipped: ${ffmpegMissing})` : ''}`, async () => {
-    const whole = readFileSync(join(root, 'runs', 'recording.mp4'));
-    expect(whole.subarray(4, 8).toString()).toBe('ftyp');
-    const size = whole.length;
-    const ask = async (range?: string) => {
-      const headers = range ? { range } : undefined;
-      const viaHttp = await fetch(`http://127.0.0.1:${server.port}/files/runs/recording.mp4`, { headers });
-      const viaProtocol = servedFileResponse(root, { url: 'proctor-file://root/runs/recording.mp4', headers: new Headers(headers) });
-      const answers = [];
-      for (const res of [viaHttp, viaProtocol]) {
-        answers.push({ status: res.status, type: res.headers.get('content-type'), ranges: res.headers.get('accept-ranges'), range: res.headers.get('content-range'), length: res.headers.get('content-length'), body: Buffer.from(await res.arrayBuffer()) });
-      }
-      // Refusals differ only in their body (JSON over HTTP, text over the protocol).
-      if (answers[0].status < 400) expect(answers[1]).toEqual(answers[0]);
-      else expect(answers[1].status).toBe(answers[0].status);
-      return answers[0];
-    };
-    const full = await ask();
-    expect(full).toMatchObject({ status: 200, type: 'video/mp4', ranges: 'bytes', range: null, length: String(size) });
-    expect(full.body.equals(whole)).toBe(true);
-    const head = await ask('bytes=0-99');
-    expect(head).toMatchObject({ status: 206, type: 'video/mp4', ranges: 'bytes', range: `bytes 0-99/${size}`, length: '100' });
-    expect(head.body.equals(whole.subarray(0, 100))).toBe(true);
-    const middle = await ask(`bytes=${size - 500}-`);
-    expect(middle).toMatchObject({ status: 206, range: `bytes ${size - 500}-${size - 1}/${size}`, length: '500' });
-    expect(middle.body.equals(whole.subarray(size - 500))).toBe(true);
-    const tail = await ask('bytes=-64');
-    expect(tail.body.equals(whole.subarray(size - 64))).toBe(true);
-    expect((await ask(`bytes=${size}-`)).status).toBe(416);
-  });
+  it.skipIf(!!ffmpegMissing)(
+    `serves a recording in ranges, over HTTP and the protocol alike${ffmpegMissing ? ` (skipped: ${ffmpegMissing})` : ''}`,
+    async () => {
+      const whole = readFileSync(join(root, 'runs', 'recording.mp4'));
+      expect(whole.subarray(4, 8).toString()).toBe('ftyp');
+      const size = whole.length;
+      const ask = async (range?: string) => {
+        const headers = range ? { range } : undefined;
+        const viaHttp = await fetch(`http://127.0.0.1:${server.port}/files/runs/recording.mp4`, { headers });
+        const viaProtocol = servedFileResponse(root, {
+          url: 'proctor-file://root/runs/recording.mp4',
+          headers: new Headers(headers),
+        });
+        const answers = [];
+        for (const res of [viaHttp, viaProtocol]) {
+          answers.push({
+            status: res.status,
+            type: res.headers.get('content-type'),
+            ranges: res.headers.get('accept-ranges'),
+            range: res.headers.get('content-range'),
+            length: res.headers.get('content-length'),
+            body: Buffer.from(await res.arrayBuffer()),
+          });
+        }
+        // Refusals differ only in their body (JSON over HTTP, text over the protocol).
+        if (answers[0].status < 400) expect(answers[1]).toEqual(answers[0]);
+        else expect(answers[1].status).toBe(answers[0].status);
+        return answers[0];
+      };
+      const full = await ask();
+      expect(full).toMatchObject({
+        status: 200,
+        type: 'video/mp4',
+        ranges: 'bytes',
+        range: null,
+        length: String(size),
+      });
+      expect(full.body.equals(whole)).toBe(true);
+      const head = await ask('bytes=0-99');
+      expect(head).toMatchObject({
+        status: 206,
+        type: 'video/mp4',
+        ranges: 'bytes',
+        range: `bytes 0-99/${size}`,
+        length: '100',
+      });
+      expect(head.body.equals(whole.subarray(0, 100))).toBe(true);
+      const middle = await ask(`bytes=${size - 500}-`);
+      expect(middle).toMatchObject({
+        status: 206,
+        range: `bytes ${size - 500}-${size - 1}/${size}`,
+        length: '500',
+      });
+      expect(middle.body.equals(whole.subarray(size - 500))).toBe(true);
+      const tail = await ask('bytes=-64');
+      expect(tail.body.equals(whole.subarray(size - 64))).toBe(true);
+      expect((await ask(`bytes=${size}-`)).status).toBe(416);
+    },
+  );
 
   it('serves a recording larger than one answer only in ranges, each at most the cap', async () => {
     const url = 'proctor-file://root/runs/long.mp4';
     expect(servedFileResponse(root, { url }).status).toBe(413);
-    const open = servedFileResponse(root, { url, method: 'HEAD', headers: new Headers({ range: 'bytes=0-' }) });
+    const open = servedFileResponse(root, {
+      url,
+      method: 'HEAD',
+      headers: new Headers({ range: 'bytes=0-' }),
+    });
     expect(open.status).toBe(206);
     expect(open.headers.get('content-range')).toBe(`bytes 0-${MAX_SERVED_FILE - 1}/${MAX_SERVED_FILE * 2}`);
-    const far = await fetch(`http://127.0.0.1:${server.port}/files/runs/long.mp4`, { headers: { range: `bytes=${MAX_SERVED_FILE + 10}-${MAX_SERVED_FILE + 19}` } });
+    const far = await fetch(`http://127.0.0.1:${server.port}/files/runs/long.mp4`, {
+      headers: { range: `bytes=${MAX_SERVED_FILE + 10}-${MAX_SERVED_FILE + 19}` },
+    });
     expect(far.status).toBe(206);
-    expect(far.headers.get('content-range')).toBe(`bytes ${MAX_SERVED_FILE + 10}-${MAX_SERVED_FILE + 19}/${MAX_SERVED_FILE * 2}`);
+    expect(far.headers.get('content-range')).toBe(
+      `bytes ${MAX_SERVED_FILE + 10}-${MAX_SERVED_FILE + 19}/${MAX_SERVED_FILE * 2}`,
+    );
     expect((await far.arrayBuffer()).byteLength).toBe(10);
     // Other files keep the whole-file cap: a range does not open a way around it.
-    expect(servedFileResponse(root, { url: 'proctor-file://root/runs/huge.log', headers: new Headers({ range: 'bytes=0-9' }) }).status).toBe(413);
+    expect(
+      servedFileResponse(root, {
+        url: 'proctor-file://root/runs/huge.log',
+        headers: new Headers({ range: 'bytes=0-9' }),
+      }).status,
+    ).toBe(413);
   });
 });

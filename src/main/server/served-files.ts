@@ -43,7 +43,12 @@ export type ServedFile =
       end: number;
       headers: Record<string, string>;
     }
-  | { ok: false; status: 400 | 403 | 404 | 413 | 416; code: 'bad_request' | 'forbidden' | 'not_found'; message: string };
+  | {
+      ok: false;
+      status: 400 | 403 | 404 | 413 | 416;
+      code: 'bad_request' | 'forbidden' | 'not_found';
+      message: string;
+    };
 
 /**
  * The one byte range of a `Range` header, clamped to the file and to `cap` bytes (a client asking for `bytes=0-`
@@ -51,7 +56,11 @@ export type ServedFile =
  * file is sent (several ranges, other units, or a malformed header, which RFC 9110 lets a server ignore);
  * `'unsatisfiable'` = it starts past the end.
  */
-export function byteRange(header: string | undefined, size: number, cap = MAX_SERVED_FILE): { start: number; end: number } | 'unsatisfiable' | undefined {
+export function byteRange(
+  header: string | undefined,
+  size: number,
+  cap = MAX_SERVED_FILE,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
   const m = header ? /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header) : null;
   if (!m || (m[1] === '' && m[2] === '')) return undefined;
   let start: number;
@@ -79,7 +88,8 @@ const hidden = (path: string) => path.split(/[\\/]/).some((seg) => seg.startsWit
  */
 export function servedFile(root: string, rel: string, range?: string): ServedFile {
   if (rel.includes('\0')) return { ok: false, status: 400, code: 'bad_request', message: 'bad file name' };
-  if (hidden(rel)) return { ok: false, status: 403, code: 'forbidden', message: 'hidden files are not served' };
+  if (hidden(rel))
+    return { ok: false, status: 403, code: 'forbidden', message: 'hidden files are not served' };
   let file: string;
   try {
     file = resolveBelow(root, rel);
@@ -102,14 +112,29 @@ export function servedFile(root: string, rel: string, range?: string): ServedFil
   const ext = extname(file).toLowerCase();
   const limit = media.has(ext) ? MAX_SERVED_MEDIA : MAX_SERVED_FILE;
   if (size > limit) {
-    return { ok: false, status: 413, code: 'bad_request', message: `file too large: ${rel} (${size} bytes; the limit is ${limit})` };
+    return {
+      ok: false,
+      status: 413,
+      code: 'bad_request',
+      message: `file too large: ${rel} (${size} bytes; the limit is ${limit})`,
+    };
   }
   const part = byteRange(range, size);
   if (part === 'unsatisfiable') {
-    return { ok: false, status: 416, code: 'bad_request', message: `range not satisfiable: ${range} of ${rel} (${size} bytes)` };
+    return {
+      ok: false,
+      status: 416,
+      code: 'bad_request',
+      message: `range not satisfiable: ${range} of ${rel} (${size} bytes)`,
+    };
   }
   if (!part && size > MAX_SERVED_FILE) {
-    return { ok: false, status: 413, code: 'bad_request', message: `file too large to send whole: ${rel} (${size} bytes); ask for byte ranges (Range: bytes=…)` };
+    return {
+      ok: false,
+      status: 413,
+      code: 'bad_request',
+      message: `file too large to send whole: ${rel} (${size} bytes); ask for byte ranges (Range: bytes=…)`,
+    };
   }
   const { start, end } = part ?? { start: 0, end: size - 1 };
   const type = inlineTypes[ext];
@@ -142,9 +167,15 @@ export function openServedFile(found: { file: string; start: number; end: number
  * The same rule as a fetch Response for a `proctor-file://root/<path>` URL (the Electron protocol handler), byte
  * ranges included. Only GET and HEAD; a malformed URL or percent-escape is a 400.
  */
-export function servedFileResponse(root: string, request: { url: string; method?: string; headers?: { get(name: string): string | null } }): Response {
+export function servedFileResponse(
+  root: string,
+  request: { url: string; method?: string; headers?: { get(name: string): string | null } },
+): Response {
   const refuse = (status: number, message: string) =>
-    new Response(message, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' } });
+    new Response(message, {
+      status,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    });
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') return refuse(405, 'method not allowed');
   let rel: string;
@@ -155,6 +186,9 @@ export function servedFileResponse(root: string, request: { url: string; method?
   }
   const found = servedFile(root, rel, request.headers?.get('range') ?? undefined);
   if (!found.ok) return refuse(found.status, found.message);
-  const body = method === 'HEAD' || found.end < found.start ? null : (Readable.toWeb(openServedFile(found)) as ReadableStream<Uint8Array>);
+  const body =
+    method === 'HEAD' || found.end < found.start
+      ? null
+      : (Readable.toWeb(openServedFile(found)) as ReadableStream<Uint8Array>);
   return new Response(body, { status: found.status, headers: found.headers });
 }

@@ -33,11 +33,15 @@ export function teamGate(root: string): TeamGate {
 }
 
 /** Files that carry grades (scores, verdicts, labels, assignments): never served to annotators. */
-const gradeNames = /(^|\/)(verdicts\.jsonl|summary\.json|result\.txt|events\.jsonl|evaluation\.log|traj\.jsonl|assignments\.jsonl|manifest\.json)$/i;
+const gradeNames =
+  /(^|\/)(verdicts\.jsonl|summary\.json|result\.txt|events\.jsonl|evaluation\.log|traj\.jsonl|assignments\.jsonl|manifest\.json)$/i;
 export const gradeFile = (urlPath: string): boolean => gradeNames.test(decodeURIComponent(urlPath));
 
 /** An event as an annotator may see it live: verdicts withheld, finished tasks without their score. */
-export function withheldEvent<E extends EventName>(event: E, payload: ApiEvents[E]): ApiEvents[E] | undefined {
+export function withheldEvent<E extends EventName>(
+  event: E,
+  payload: ApiEvents[E],
+): ApiEvents[E] | undefined {
   if (event !== 'run') return payload;
   const e = payload as ApiEvents['run'];
   if (e.kind === 'verdict') return undefined;

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureUiBuilt, uiIsStale } from './ui-build';
@@ -51,7 +60,9 @@ describe('the served UI bundle', () => {
         writeFileSync(join(dir, 'index.html'), 'new');
       };
       const logs: string[] = [];
-      const dirs = await Promise.all([1, 2, 3].map(() => ensureUiBuilt((l) => logs.push(l), { dir: out, sources: [src], build })));
+      const dirs = await Promise.all(
+        [1, 2, 3].map(() => ensureUiBuilt((l) => logs.push(l), { dir: out, sources: [src], build })),
+      );
       expect(dirs).toEqual([out, out, out]);
       expect(builds).toBe(1);
       expect(logs).toEqual(['Building the UI again (its sources changed)…']);
@@ -80,7 +91,9 @@ describe('the served UI bundle', () => {
       const t = Date.now() / 1000;
       utimesSync(join(out, 'index.html'), t - 100, t - 100);
       writeFileSync(join(src, 'App.tsx'), 'edited');
-      await expect(ensureUiBuilt(undefined, { dir: out, sources: [src], build: failing })).rejects.toThrow(/syntax error/);
+      await expect(ensureUiBuilt(undefined, { dir: out, sources: [src], build: failing })).rejects.toThrow(
+        /syntax error/,
+      );
       expect(readFileSync(join(out, 'index.html'), 'utf8')).toBe('old');
       expect(existsSync(join(out, 'half.js'))).toBe(false);
       expect(readdirSync(join(root, 'out'))).toEqual(['renderer']);

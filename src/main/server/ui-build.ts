@@ -38,7 +38,12 @@ export function uiIsStale(dir = uiDir, sources = SOURCES): boolean {
 /** Builds the renderer into `outDir` with Vite. */
 async function viteBuild(outDir: string): Promise<void> {
   const { build } = await import('vite');
-  await build({ configFile: join(projectRoot, 'vite.renderer.config.ts'), root: join(projectRoot, 'src/renderer'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  await build({
+    configFile: join(projectRoot, 'vite.renderer.config.ts'),
+    root: join(projectRoot, 'src/renderer'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
 }
 
 export interface UiBuildOptions {
@@ -49,7 +54,10 @@ export interface UiBuildOptions {
 }
 
 /** The bundle's folder, built first when it is missing or stale; at most one process builds it at a time. */
-export async function ensureUiBuilt(log: (line: string) => void = () => undefined, options: UiBuildOptions = {}): Promise<string> {
+export async function ensureUiBuilt(
+  log: (line: string) => void = () => undefined,
+  options: UiBuildOptions = {},
+): Promise<string> {
   const { dir = uiDir, sources = SOURCES, build = viteBuild } = options;
   if (!uiIsStale(dir, sources)) return dir;
   await withClaim(
@@ -57,7 +65,11 @@ export async function ensureUiBuilt(log: (line: string) => void = () => undefine
     '.ui-build',
     async () => {
       if (!uiIsStale(dir, sources)) return; // built by another process while this one waited
-      log(existsSync(join(dir, 'index.html')) ? 'Building the UI again (its sources changed)…' : 'Building the UI (first use)…');
+      log(
+        existsSync(join(dir, 'index.html'))
+          ? 'Building the UI again (its sources changed)…'
+          : 'Building the UI (first use)…',
+      );
       const fresh = `${dir}.building-${process.pid}`;
       const old = `${dir}.old-${process.pid}`;
       try {

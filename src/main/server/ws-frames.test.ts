@@ -117,7 +117,11 @@ const hostileFrames: Record<string, Buffer> = {
   'close frame with a reserved code': frame(0x88, Buffer.from([0x03, 0xe7])),
   'close frame with bad UTF-8 reason': frame(0x88, Buffer.from([0x03, 0xe8, 0xff])),
   'payload above the size limit': frame(0x82, Buffer.alloc(5000, 7)),
-  '64-bit length with the top bit set': Buffer.concat([Buffer.from([0x82]), u64(0x80000000, 0), randomBytes(4)]),
+  '64-bit length with the top bit set': Buffer.concat([
+    Buffer.from([0x82]),
+    u64(0x80000000, 0),
+    randomBytes(4),
+  ]),
   'length of 2^53': Buffer.concat([Buffer.from([0x82]), u64(0x200000, 0), randomBytes(4)]),
   'random garbage': randomBytes(4096),
 };
@@ -133,8 +137,14 @@ describe('proctor serve against malformed WebSocket frames', () => {
   }
 
   it('survives broken handshakes and resets mid-frame', async () => {
-    await sendRaw(Buffer.alloc(0), 'GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
-    await sendRaw(Buffer.alloc(0), `GET /%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`);
+    await sendRaw(
+      Buffer.alloc(0),
+      'GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n',
+    );
+    await sendRaw(
+      Buffer.alloc(0),
+      `GET /%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+    );
     await new Promise<void>((ok) => {
       const socket = connect(port, '127.0.0.1', () => socket.write(upgrade()));
       socket.on('error', () => undefined);

@@ -32,9 +32,13 @@ export function sameUrl(a: string, b: string): boolean {
 
 setupFuncs.register('chrome_close_tabs', async (args, env, ctx) => {
   const urls = args.urls_to_close;
-  if (!Array.isArray(urls) || urls.some((u) => typeof u !== 'string')) throw new SetupStepFailure(`'urls_to_close' must be a list of URLs`);
+  if (!Array.isArray(urls) || urls.some((u) => typeof u !== 'string'))
+    throw new SetupStepFailure(`'urls_to_close' must be a list of URLs`);
   const endpoint = env.browserEndpoint();
-  if (!endpoint) throw new SetupStepFailure('no browser with a DevTools endpoint is running: a browser step must come first');
+  if (!endpoint)
+    throw new SetupStepFailure(
+      'no browser with a DevTools endpoint is running: a browser step must come first',
+    );
   await waitForDevTools(endpoint, ctx.signal).catch((e: Error) => {
     throw new SetupStepFailure(e.message, { cause: e });
   });
@@ -50,12 +54,15 @@ const chromeTime = (d: Date): number => Math.round((d.getTime() + 11_644_473_600
 
 setupFuncs.register('update_browse_history', async (args, env, ctx) => {
   const history = args.history;
-  if (!Array.isArray(history)) throw new SetupStepFailure(`'history' must be a list of {url, title, visit_time_from_now_in_seconds}`);
+  if (!Array.isArray(history))
+    throw new SetupStepFailure(`'history' must be a list of {url, title, visit_time_from_now_in_seconds}`);
   let seed: Buffer;
   try {
     seed = await fetchDownload(EMPTY_HISTORY_URL, { downloads: ctx.downloads, signal: ctx.signal });
   } catch (e) {
-    throw new SetupStepFailure(`the empty Chrome history this step starts from: ${(e as Error).message}`, { cause: e });
+    throw new SetupStepFailure(`the empty Chrome history this step starts from: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   const SQL = await initSqlJs();
   let db;
@@ -63,19 +70,35 @@ setupFuncs.register('update_browse_history', async (args, env, ctx) => {
     db = new SQL.Database(seed);
     db.exec('SELECT 1 FROM urls LIMIT 1; SELECT 1 FROM visits LIMIT 1;');
   } catch (e) {
-    throw new SetupStepFailure(`${EMPTY_HISTORY_URL} is not a Chrome history database (no urls / visits tables): ${(e as Error).message}`, { cause: e });
+    throw new SetupStepFailure(
+      `${EMPTY_HISTORY_URL} is not a Chrome history database (no urls / visits tables): ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   try {
     for (const [i, item] of history.entries()) {
       const { url, title, visit_time_from_now_in_seconds: ago } = (item ?? {}) as Record<string, unknown>;
-      if (typeof url !== 'string' || typeof title !== 'string' || typeof ago !== 'number' || !Number.isFinite(ago)) {
-        throw new SetupStepFailure(`history[${i}] needs a string url and title and a number visit_time_from_now_in_seconds`);
+      if (
+        typeof url !== 'string' ||
+        typeof title !== 'string' ||
+        typeof ago !== 'number' ||
+        !Number.isFinite(ago)
+      ) {
+        throw new SetupStepFailure(
+          `history[${i}] needs a string url and title and a number visit_time_from_now_in_seconds`,
+        );
       }
       const t = chromeTime(new Date(Date.now() - ago * 1000));
-      db.run('INSERT INTO urls (url, title, visit_count, typed_count, last_visit_time, hidden) VALUES (?, ?, 1, 0, ?, 0)', [url, title, t]);
+      db.run(
+        'INSERT INTO urls (url, title, visit_count, typed_count, last_visit_time, hidden) VALUES (?, ?, 1, 0, ?, 0)',
+        [url, title, t],
+      );
       const id = db.exec('SELECT last_insert_rowid()')[0].values[0][0] as number;
       // transition 805306368: a link, chain start and end (what OSWorld writes)
-      db.run('INSERT INTO visits (url, visit_time, from_visit, transition, segment_id, visit_duration) VALUES (?, ?, 0, 805306368, 0, 0)', [id, t]);
+      db.run(
+        'INSERT INTO visits (url, visit_time, from_visit, transition, segment_id, visit_duration) VALUES (?, ?, 0, 805306368, 0, 0)',
+        [id, t],
+      );
     }
     await env.putFile(GUEST_HISTORY_PATH, Buffer.from(db.export()));
   } finally {
@@ -85,5 +108,8 @@ setupFuncs.register('update_browse_history', async (args, env, ctx) => {
 
 setupFuncs.register('login', async (args) => {
   const platform = typeof args.platform === 'string' ? args.platform : 'unknown';
-  throw new NeedsAccountError(platform === 'googledrive' ? 'google_drive' : platform, `setup func login (platform ${platform})`);
+  throw new NeedsAccountError(
+    platform === 'googledrive' ? 'google_drive' : platform,
+    `setup func login (platform ${platform})`,
+  );
 });

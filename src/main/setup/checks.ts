@@ -12,10 +12,11 @@ export const OPEN_WINDOW_MS = 20_000;
 export const WINDOW_MS = 10_000;
 const POLL_MS = 150;
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> => pause(ms, signal, () => new SetupStepFailure('cancelled'));
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  pause(ms, signal, () => new SetupStepFailure('cancelled'));
 
-
-const shownTitles = (titles: string[]): string => (titles.length ? titles.map((t) => `'${t}'`).join(', ') : 'none');
+const shownTitles = (titles: string[]): string =>
+  titles.length ? titles.map((t) => `'${t}'`).join(', ') : 'none';
 
 /**
  * Polls the environment's window titles until one satisfies `match`; gives that title, how long it took and
@@ -38,7 +39,9 @@ export async function waitForWindow(
     if (Date.now() - t0 >= ms) break;
     await sleep(POLL_MS, signal);
   }
-  throw new SetupStepFailure(`${what} did not appear within ${ms / 1000} s (windows on screen: ${shownTitles(titles)})`);
+  throw new SetupStepFailure(
+    `${what} did not appear within ${ms / 1000} s (windows on screen: ${shownTitles(titles)})`,
+  );
 }
 
 /** Polls until no window satisfies `match`; throws naming the ones still there. */
@@ -53,13 +56,18 @@ export async function waitForNoWindow(
   for (;;) {
     const left = (await env.windowTitles()).filter(match);
     if (!left.length) return Date.now() - t0;
-    if (Date.now() - t0 >= ms) throw new SetupStepFailure(`${what} ${shownTitles(left)} still open after ${ms / 1000} s (a dialog may be asking something)`);
+    if (Date.now() - t0 >= ms)
+      throw new SetupStepFailure(
+        `${what} ${shownTitles(left)} still open after ${ms / 1000} s (a dialog may be asking something)`,
+      );
     await sleep(POLL_MS, signal);
   }
 }
 
 /** Whether the environment can list its windows (the kind implements windowTitles). */
-export function canListWindows(env: Environment): env is Environment & Required<Pick<Environment, 'windowTitles'>> {
+export function canListWindows(
+  env: Environment,
+): env is Environment & Required<Pick<Environment, 'windowTitles'>> {
   return typeof env.windowTitles === 'function';
 }
 
@@ -93,8 +101,12 @@ export async function guestPathExists(env: Environment, path: string): Promise<b
 /** Reads the file back and compares its size with what was written; throws naming the path and both sizes. */
 export async function expectGuestFile(env: Environment, path: string, size: number): Promise<string> {
   const back = await env.getFile(path);
-  if (back === undefined) throw new SetupStepFailure(`the file was written but ${path} does not exist in the environment afterwards`);
-  if (back.length !== size) throw new SetupStepFailure(`${path} holds ${back.length} bytes after writing ${size}`);
+  if (back === undefined)
+    throw new SetupStepFailure(
+      `the file was written but ${path} does not exist in the environment afterwards`,
+    );
+  if (back.length !== size)
+    throw new SetupStepFailure(`${path} holds ${back.length} bytes after writing ${size}`);
   return `${path}: ${size} bytes`;
 }
 
@@ -105,14 +117,20 @@ const SELF_TITLED = new Set(['.html', '.htm', '.xhtml', '.pdf', '.svg']);
  * What an `open` of a guest file should show: a window whose title holds the file's name (with or without its
  * extension, as openers title it; case-insensitive), or — for self-titled documents — any window not there before.
  */
-export function openedWindowMatch(path: string, before: ReadonlySet<string>): { match: (title: string) => boolean; what: string } {
+export function openedWindowMatch(
+  path: string,
+  before: ReadonlySet<string>,
+): { match: (title: string) => boolean; what: string } {
   const name = posix.basename(path.replace(/\/+$/, ''));
   const ext = posix.extname(name).toLowerCase();
   const stem = ext ? name.slice(0, -ext.length) : name;
   const names = [name, stem].filter(Boolean).map((n) => n.toLowerCase());
   const byName = (t: string): boolean => names.some((n) => t.toLowerCase().includes(n));
   if (SELF_TITLED.has(ext)) {
-    return { match: (t) => byName(t) || !before.has(t), what: `a window for ${name} (titled with its name, or any new window)` };
+    return {
+      match: (t) => byName(t) || !before.has(t),
+      what: `a window for ${name} (titled with its name, or any new window)`,
+    };
   }
   return { match: byName, what: `a window titled with '${name}'` };
 }

@@ -99,4 +99,3 @@ export async function demoSiteUrl(path = '/'): Promise<string> {
   const site = await sharedDemoSite();
   return site.url + '/' + path.replace(/^\/+/, '');
 }
-

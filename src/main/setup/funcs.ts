@@ -40,7 +40,11 @@ export interface SetupContext {
 }
 
 /** A setup func: does its step and checks it; may give a line on what it checked (recorded with the step's time). */
-export type SetupFunc = (args: Record<string, unknown>, env: Environment, ctx: SetupContext) => Promise<string | void>;
+export type SetupFunc = (
+  args: Record<string, unknown>,
+  env: Environment,
+  ctx: SetupContext,
+) => Promise<string | void>;
 
 export const setupFuncs = new Registry<SetupFunc>('setup func');
 
@@ -62,20 +66,24 @@ export const ACCOUNT_SETUP_FUNCS: Readonly<Record<string, string>> = Object.free
   googledrive_login: 'google_drive',
   hasura_login: 'hasura',
 });
-export const accountSetupFuncNames: readonly string[] = Object.freeze(Object.keys(ACCOUNT_SETUP_FUNCS).sort());
+export const accountSetupFuncNames: readonly string[] = Object.freeze(
+  Object.keys(ACCOUNT_SETUP_FUNCS).sort(),
+);
 
 // ---- argument readers -------------------------------------------------------------------------------------
 
 function str(args: Record<string, unknown>, name: string): string {
   const v = args[name];
-  if (typeof v !== 'string' || v.length === 0) throw new SetupStepFailure(`'${name}' must be a non-empty string, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new SetupStepFailure(`'${name}' must be a non-empty string, got ${JSON.stringify(v)}`);
   return v;
 }
 
 function optBool(args: Record<string, unknown>, name: string): boolean | undefined {
   const v = args[name];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw new SetupStepFailure(`'${name}' must be true or false, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'boolean')
+    throw new SetupStepFailure(`'${name}' must be true or false, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -83,7 +91,9 @@ function command(args: Record<string, unknown>, name = 'command'): string | stri
   const v = args[name];
   if (typeof v === 'string' && v.length) return v;
   if (Array.isArray(v) && v.length && v.every((a) => typeof a === 'string')) return v as string[];
-  throw new SetupStepFailure(`'${name}' must be a command string or a list of strings, got ${JSON.stringify(v)}`);
+  throw new SetupStepFailure(
+    `'${name}' must be a command string or a list of strings, got ${JSON.stringify(v)}`,
+  );
 }
 
 /**
@@ -97,7 +107,9 @@ export function taskAsset(taskDir: string, path: string): string {
   const host = isAbsolute(rel) ? resolve(rel) : resolve(dir, rel);
   const r = relative(dir, host);
   if (r.startsWith('..' + sep) || r === '..' || isAbsolute(r) || !isInside(dir, host)) {
-    throw new SetupStepFailure(`the asset '${path}' lies outside the task folder ${dir} (or links out of it); task assets must sit beside the task file`);
+    throw new SetupStepFailure(
+      `the asset '${path}' lies outside the task folder ${dir} (or links out of it); task assets must sit beside the task file`,
+    );
   }
   return host;
 }
@@ -108,13 +120,16 @@ async function readAsset(ctx: SetupContext, path: string): Promise<Buffer> {
     return await readFile(host);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new SetupStepFailure(`the task asset '${path}' is missing: expected it at ${host} (beside the task file); copy the task's files there`);
+      throw new SetupStepFailure(
+        `the task asset '${path}' is missing: expected it at ${host} (beside the task file); copy the task's files there`,
+      );
     }
     throw new SetupStepFailure(`cannot read the task asset ${host}: ${(e as Error).message}`, { cause: e });
   }
 }
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> => pause(ms, signal, () => new SetupStepFailure('cancelled'));
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  pause(ms, signal, () => new SetupStepFailure('cancelled'));
 
 async function runScript(env: Environment, guestPath: string): Promise<void> {
   // Scripts name guest paths (/home/user/…); an environment that maps them elsewhere rewrites a text script.
@@ -130,7 +145,9 @@ async function runScript(env: Environment, guestPath: string): Promise<void> {
   if (r.timedOut) throw new SetupStepFailure(`the script ${guestPath} did not finish within 15 minutes`);
   if (r.exitCode !== 0) {
     const tail = (r.stderr.trim() || r.stdout.trim()).split('\n').slice(-8).join('\n');
-    throw new SetupStepFailure(`the script ${guestPath} exited with ${r.exitCode}${tail ? `:\n${tail}` : ''}`);
+    throw new SetupStepFailure(
+      `the script ${guestPath} exited with ${r.exitCode}${tail ? `:\n${tail}` : ''}`,
+    );
   }
 }
 
@@ -166,11 +183,13 @@ setupFuncs.register('script_and_execute', async (args, env, ctx) => {
 
 setupFuncs.register('download', async (args, env, ctx) => {
   const files = args.files;
-  if (!Array.isArray(files) || files.length === 0) throw new SetupStepFailure(`'files' must be a non-empty list of {url, path}`);
+  if (!Array.isArray(files) || files.length === 0)
+    throw new SetupStepFailure(`'files' must be a non-empty list of {url, path}`);
   const checked: string[] = [];
   for (const [i, f] of files.entries()) {
     const { url, path } = (f ?? {}) as { url?: unknown; path?: unknown };
-    if (typeof url !== 'string' || typeof path !== 'string') throw new SetupStepFailure(`files[${i}] needs a string url and path`);
+    if (typeof url !== 'string' || typeof path !== 'string')
+      throw new SetupStepFailure(`files[${i}] needs a string url and path`);
     let body: Buffer;
     try {
       body = await fetchDownload(url, { downloads: ctx.downloads, signal: ctx.signal });
@@ -187,7 +206,15 @@ setupFuncs.register('download', async (args, env, ctx) => {
 setupFuncs.register('launch', async (args, env) => {
   const c = command(args);
   const shell = optBool(args, 'shell');
-  await env.launch(typeof c === 'string' ? (shell === false ? c.split(/\s+/).filter(Boolean) : ['/bin/sh', '-c', c]) : shell ? ['/bin/sh', '-c', c.join(' ')] : c);
+  await env.launch(
+    typeof c === 'string'
+      ? shell === false
+        ? c.split(/\s+/).filter(Boolean)
+        : ['/bin/sh', '-c', c]
+      : shell
+        ? ['/bin/sh', '-c', c.join(' ')]
+        : c,
+  );
 });
 
 setupFuncs.register('open', async (args, env, ctx) => {
@@ -196,11 +223,14 @@ setupFuncs.register('open', async (args, env, ctx) => {
   const isFile = path.startsWith('/');
   // A missing file is said at once (the benchmark's server answers 404), not after waiting for a window.
   if (isFile && (await guestPathExists(env, path)) === false) {
-    throw new SetupStepFailure(`there is no file at ${path} to open (an earlier step should have put it there)`);
+    throw new SetupStepFailure(
+      `there is no file at ${path} to open (an earlier step should have put it there)`,
+    );
   }
   const before = isFile && canListWindows(env) ? new Set(await env.windowTitles()) : new Set<string>();
   await env.open(target);
-  if (!isFile) return `not checked: ${target} is a URL or a program, whose window title Proctor cannot foresee`;
+  if (!isFile)
+    return `not checked: ${target} is a URL or a program, whose window title Proctor cannot foresee`;
   if (!canListWindows(env)) return `not checked: the ${env.kind} environment cannot list its windows`;
   const { match, what } = openedWindowMatch(path, before);
   const seen = await waitForWindow(env, match, what, ctx.windowWaitMs ?? OPEN_WINDOW_MS, ctx.signal);
@@ -225,7 +255,10 @@ const UNTIL_LIMIT_MS = 120_000;
 function untilOf(args: Record<string, unknown>): Until | undefined {
   const u = args.until;
   if (u === undefined || u === null) return undefined;
-  if (typeof u !== 'object' || Array.isArray(u)) throw new SetupStepFailure(`'until' must be an object with returncode, stdout or stderr, got ${JSON.stringify(u)}`);
+  if (typeof u !== 'object' || Array.isArray(u))
+    throw new SetupStepFailure(
+      `'until' must be an object with returncode, stdout or stderr, got ${JSON.stringify(u)}`,
+    );
   const { returncode, stdout, stderr } = u as Record<string, unknown>;
   const out: Until = {};
   if (typeof returncode === 'number') out.returncode = returncode;
@@ -235,7 +268,9 @@ function untilOf(args: Record<string, unknown>): Until | undefined {
 }
 
 const met = (u: Until, r: { exitCode: number | null; stdout: string; stderr: string }): boolean =>
-  (u.returncode !== undefined && r.exitCode === u.returncode) || (u.stdout !== undefined && r.stdout.includes(u.stdout)) || (u.stderr !== undefined && r.stderr.includes(u.stderr));
+  (u.returncode !== undefined && r.exitCode === u.returncode) ||
+  (u.stdout !== undefined && r.stdout.includes(u.stdout)) ||
+  (u.stderr !== undefined && r.stderr.includes(u.stderr));
 
 const tail = (text: string): string => text.trim().split('\n').slice(-8).join('\n');
 
@@ -249,7 +284,8 @@ async function execute(args: Record<string, unknown>, env: Environment, ctx: Set
   const code = pyautoguiCodeOfCommand(c);
   if (code !== undefined) {
     const done = await performPyautoguiCode(env, code);
-    if (done.returncode !== 0) throw new SetupStepFailure(`the pyautogui code could not be performed: ${done.error}`);
+    if (done.returncode !== 0)
+      throw new SetupStepFailure(`the pyautogui code could not be performed: ${done.error}`);
     return `performed natively: ${done.actions.map((a) => a.type).join(', ') || 'nothing'}`;
   }
   const until = untilOf(args);
@@ -260,19 +296,25 @@ async function execute(args: Record<string, unknown>, env: Environment, ctx: Set
     // OSWorld keeps the outputs by name; here they go to the guest's /tmp.
     for (const which of ['stdout', 'stderr'] as const) {
       const name = args[which];
-      if (typeof name === 'string' && name) await env.putFile(`/tmp/${basename(name)}`, Buffer.from(r[which]));
+      if (typeof name === 'string' && name)
+        await env.putFile(`/tmp/${basename(name)}`, Buffer.from(r[which]));
     }
     if (!until) {
       if (r.exitCode !== 0) {
         const why = tail(r.stderr) || tail(r.stdout);
-        throw new SetupStepFailure(`the command exited with ${r.exitCode ?? 'a signal'}${why ? `:\n${why}` : ''}`);
+        throw new SetupStepFailure(
+          `the command exited with ${r.exitCode ?? 'a signal'}${why ? `:\n${why}` : ''}`,
+        );
       }
       return 'exit 0';
     }
-    if (met(until, r)) return `until ${JSON.stringify(until)} met after ${attempt} run(s), ${seconds(Date.now() - started)}`;
+    if (met(until, r))
+      return `until ${JSON.stringify(until)} met after ${attempt} run(s), ${seconds(Date.now() - started)}`;
     if (Date.now() - started > UNTIL_LIMIT_MS) {
       const why = tail(r.stderr) || tail(r.stdout);
-      throw new SetupStepFailure(`until ${JSON.stringify(until)} did not hold within ${UNTIL_LIMIT_MS / 1000} s (${attempt} runs; last exit ${r.exitCode}${why ? `: ${why}` : ''})`);
+      throw new SetupStepFailure(
+        `until ${JSON.stringify(until)} did not hold within ${UNTIL_LIMIT_MS / 1000} s (${attempt} runs; last exit ${r.exitCode}${why ? `: ${why}` : ''})`,
+      );
     }
     await sleep(300, ctx.signal);
   }
@@ -282,21 +324,31 @@ setupFuncs.register('command', execute);
 
 setupFuncs.register('sleep', async (args, _env, ctx) => {
   const s = args.seconds;
-  if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 3600) throw new SetupStepFailure(`'seconds' must be a number between 0 and 3600, got ${JSON.stringify(s)}`);
+  if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 3600)
+    throw new SetupStepFailure(`'seconds' must be a number between 0 and 3600, got ${JSON.stringify(s)}`);
   await sleep(s * 1000, ctx.signal);
 });
 
 /** The title test of a window step: exact for `strict` (as the benchmark's title, e.g. `Book1.xlsx - LibreOffice Calc`), else a case-insensitive part. */
-const titleMatch = (name: string, strict: boolean) => (t: string) => (strict ? t === name : t.toLowerCase().includes(name.toLowerCase()));
+const titleMatch = (name: string, strict: boolean) => (t: string) =>
+  strict ? t === name : t.toLowerCase().includes(name.toLowerCase());
 
 setupFuncs.register('activate_window', async (args, env, ctx) => {
   const name = str(args, 'window_name');
   const strict = optBool(args, 'strict') ?? false;
   const byClass = optBool(args, 'by_class') ?? false;
-  let check = byClass ? 'window class not checked (titles only)' : `not checked: the ${env.kind} environment cannot list its windows`;
+  let check = byClass
+    ? 'window class not checked (titles only)'
+    : `not checked: the ${env.kind} environment cannot list its windows`;
   if (!byClass && canListWindows(env)) {
     const what = strict ? `a window titled exactly '${name}'` : `a window titled with '${name}'`;
-    const seen = await waitForWindow(env, titleMatch(name, strict), what, ctx.windowWaitMs ?? WINDOW_MS, ctx.signal);
+    const seen = await waitForWindow(
+      env,
+      titleMatch(name, strict),
+      what,
+      ctx.windowWaitMs ?? WINDOW_MS,
+      ctx.signal,
+    );
     check = `window '${seen.title}'${seen.atOnce ? '' : ` after ${seconds(seen.waitedMs)}`}`;
   }
   await env.activateWindow(name, { strict, byClass });
@@ -310,7 +362,13 @@ setupFuncs.register('close_window', async (args, env, ctx) => {
   await env.closeWindow(name, { strict, byClass });
   if (byClass) return 'window class not checked (titles only)';
   if (!canListWindows(env)) return `not checked: the ${env.kind} environment cannot list its windows`;
-  const ms = await waitForNoWindow(env, titleMatch(name, strict), 'the window', ctx.windowWaitMs ?? WINDOW_MS, ctx.signal);
+  const ms = await waitForNoWindow(
+    env,
+    titleMatch(name, strict),
+    'the window',
+    ctx.windowWaitMs ?? WINDOW_MS,
+    ctx.signal,
+  );
   return `gone after ${seconds(ms)}`;
 });
 
@@ -327,7 +385,8 @@ async function openTab(endpoint: string, url: string, signal?: AbortSignal): Pro
 function urlList(v: unknown, name: string): string[] {
   if (v === undefined || v === null) return [];
   const list = typeof v === 'string' ? [v] : v;
-  if (!Array.isArray(list) || !list.every((u) => typeof u === 'string')) throw new SetupStepFailure(`'${name}' must be a list of URLs`);
+  if (!Array.isArray(list) || !list.every((u) => typeof u === 'string'))
+    throw new SetupStepFailure(`'${name}' must be a list of URLs`);
   return list as string[];
 }
 
@@ -335,7 +394,8 @@ function urlList(v: unknown, name: string): string[] {
 // (env.browserEndpoint()); these funcs never name a browser binary, a flag or an address.
 setupFuncs.register('google_chrome_browser', async (args, env, ctx) => {
   const urls = urlList(args.urls ?? args.urls_to_open, 'urls');
-  if (!env.launchBrowser || !env.capabilities.has('browser')) throw new MissingCapabilityError('browser', env.kind);
+  if (!env.launchBrowser || !env.capabilities.has('browser'))
+    throw new MissingCapabilityError('browser', env.kind);
   try {
     await env.launchBrowser(urls, { signal: ctx.signal });
   } catch (e) {
@@ -345,7 +405,10 @@ setupFuncs.register('google_chrome_browser', async (args, env, ctx) => {
 
 setupFuncs.register('chrome_open_tabs', async (args, env, ctx) => {
   const endpoint = env.browserEndpoint();
-  if (!endpoint) throw new SetupStepFailure('no browser with a DevTools endpoint is running: a google_chrome_browser step must come first');
+  if (!endpoint)
+    throw new SetupStepFailure(
+      'no browser with a DevTools endpoint is running: a google_chrome_browser step must come first',
+    );
   const urls = urlList(args.urls_to_open, 'urls_to_open');
   await waitForDevTools(endpoint, ctx.signal).catch((e: Error) => {
     throw new SetupStepFailure(e.message, { cause: e });

@@ -9,7 +9,14 @@ import { SetupError, SetupStepFailure } from './setup-error';
 import './feature-funcs';
 import './browser-funcs';
 
-export { setupFuncs, ACCOUNT_SETUP_FUNCS, accountSetupFuncNames, taskAsset, type SetupFunc, type SetupContext } from './funcs';
+export {
+  setupFuncs,
+  ACCOUNT_SETUP_FUNCS,
+  accountSetupFuncNames,
+  taskAsset,
+  type SetupFunc,
+  type SetupContext,
+} from './funcs';
 export { SetupError, SetupStepFailure, stepPlace } from './setup-error';
 
 /** What a run of steps took: each step's record and the total (ms). */
@@ -19,7 +26,9 @@ export interface SetupReport {
 }
 
 const reasonOf = (e: unknown): string =>
-  e instanceof SetupStepFailure ? e.message : `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`;
+  e instanceof SetupStepFailure
+    ? e.message
+    : `${(e as Error)?.name ?? 'Error'}: ${(e as Error)?.message ?? String(e)}`;
 
 /**
  * Runs the steps in order, each checked by its func (exit status, the window, the file). Throws SetupError naming
@@ -27,18 +36,34 @@ const reasonOf = (e: unknown): string =>
  * account throws NeedsAccountError ("needs account: <service>") as it is. Every step, done or failed, goes to
  * `ctx.onStep` with its time and what was checked.
  */
-export async function runSetupSteps(steps: SetupStep[], env: Environment, ctx: SetupContext): Promise<SetupReport> {
+export async function runSetupSteps(
+  steps: SetupStep[],
+  env: Environment,
+  ctx: SetupContext,
+): Promise<SetupReport> {
   const t0 = performance.now();
   const records: SetupStepTiming[] = [];
   const task = ctx.task?.id;
-  const note = (step: SetupStep, started: number, ok: boolean, extra: { check?: string; error?: string }): void => {
-    const record: SetupStepTiming = { pointer: step.pointer, func: step.func, ms: Math.round(performance.now() - started), ok, ...extra };
+  const note = (
+    step: SetupStep,
+    started: number,
+    ok: boolean,
+    extra: { check?: string; error?: string },
+  ): void => {
+    const record: SetupStepTiming = {
+      pointer: step.pointer,
+      func: step.func,
+      ms: Math.round(performance.now() - started),
+      ok,
+      ...extra,
+    };
     records.push(record);
     ctx.onStep?.(record);
   };
   for (const step of steps) {
     const started = performance.now();
-    if (ctx.signal?.aborted) throw new SetupError(step.pointer, step.func, 'cancelled before this step', { task });
+    if (ctx.signal?.aborted)
+      throw new SetupError(step.pointer, step.func, 'cancelled before this step', { task });
     const func = setupFuncs.get(step.func);
     if (!func) {
       const error = new SetupError(step.pointer, step.func, setupFuncs.unknownMessage(step.func), { task });
@@ -54,7 +79,10 @@ export async function runSetupSteps(steps: SetupStep[], env: Environment, ctx: S
         note(step, started, false, { error: e.message });
         throw e;
       }
-      const error = e instanceof SetupError ? e : new SetupError(step.pointer, step.func, reasonOf(e), { cause: e, task });
+      const error =
+        e instanceof SetupError
+          ? e
+          : new SetupError(step.pointer, step.func, reasonOf(e), { cause: e, task });
       note(step, started, false, { error: error.reason });
       throw error;
     }

@@ -38,7 +38,11 @@ async function writeOwnTask(): Promise<string> {
   const book = async (a3: number, file: string) => {
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sheet1');
-    ws.addRows([['Price', 'Item'], [2, 'pen'], [a3, 'ink']]);
+    ws.addRows([
+      ['Price', 'Item'],
+      [2, 'pen'],
+      [a3, 'ink'],
+    ]);
     await wb.xlsx.writeFile(join(dir, file));
   };
   await book(5, 'Prices.xlsx');
@@ -50,16 +54,25 @@ async function writeOwnTask(): Promise<string> {
     instruction: 'Change the price of ink (A3) to 7 and save the workbook.',
     source: ['proctor setup test'],
     config: [
-      { type: 'copyfile_from_host_to_guest', parameters: { src: at('Prices.xlsx'), dest: '/home/user/Prices.xlsx' } },
+      {
+        type: 'copyfile_from_host_to_guest',
+        parameters: { src: at('Prices.xlsx'), dest: '/home/user/Prices.xlsx' },
+      },
       { type: 'open', parameters: { path: '/home/user/Prices.xlsx' } },
     ],
     related_apps: ['excel'],
     action_number: 3,
     evaluator: {
       postconfig: [
-        { type: 'activate_window', parameters: { window_name: 'Prices.xlsx - LibreOffice Calc', strict: true } },
+        {
+          type: 'activate_window',
+          parameters: { window_name: 'Prices.xlsx - LibreOffice Calc', strict: true },
+        },
         { type: 'sleep', parameters: { seconds: 0.5 } },
-        { type: 'execute', parameters: { command: ['python', '-c', 'import pyautogui; pyautogui.hotkey("ctrl", "s");'] } },
+        {
+          type: 'execute',
+          parameters: { command: ['python', '-c', 'import pyautogui; pyautogui.hotkey("ctrl", "s");'] },
+        },
         { type: 'sleep', parameters: { seconds: 0.5 } },
       ],
       func: 'compare_table',
@@ -84,7 +97,8 @@ function variant(src: string, id: string, name: string, edit: (task: Json) => vo
   return dir;
 }
 
-const postconfigOf = (t: Json) => (t.evaluator as { postconfig: { type: string; parameters: Json }[] }).postconfig;
+const postconfigOf = (t: Json) =>
+  (t.evaluator as { postconfig: { type: string; parameters: Json }[] }).postconfig;
 const configOf = (t: Json) => t.config as { type: string; parameters: Json }[];
 
 /** The agent of the in-repo task: a look, A3 := 7 with the keyboard, then DONE (the postconfig saves). Calc may
@@ -95,7 +109,14 @@ const typist = (): Agent => ({
   async next(_obs, step): Promise<AgentTurn> {
     // (A first look before acting, as a model would take: keys sent while Calc is still settling can be lost.)
     if (step === 1) return { response: 'let Calc settle', actions: [{ type: 'WAIT' }] };
-    if (step === 2) return { response: 'go to A3', actions: [{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down'] }] };
+    if (step === 2)
+      return {
+        response: 'go to A3',
+        actions: [
+          { type: 'hotkey', keys: ['ctrl', 'home'] },
+          { type: 'press', keys: ['down', 'down'] },
+        ],
+      };
     if (step === 3) return { response: 'look', actions: [{ type: 'WAIT' }] };
     if (step === 4) return { response: 'type 7', actions: [{ type: 'press', keys: ['7', 'enter'] }] };
     return { response: 'DONE', actions: [{ type: 'DONE' }] };
@@ -118,14 +139,21 @@ async function run(dir: string, agent: () => Agent = () => new NoopAgent()) {
     onEvent: (e) => events.push(e),
     parts: {
       async createEnvironment(r) {
-        const env = await createLocalEnvironment({ width: r.width, height: r.height, home: r.home, notify: () => undefined });
+        const env = await createLocalEnvironment({
+          width: r.width,
+          height: r.height,
+          home: r.home,
+          notify: () => undefined,
+        });
         await putQuietCalcProfile(env);
         return env;
       },
     },
   });
   const item = outcome.tasks[0];
-  const setups = events.filter((e): e is Extract<RunEvent, { kind: 'task.setup' }> => e.kind === 'task.setup');
+  const setups = events.filter(
+    (e): e is Extract<RunEvent, { kind: 'task.setup' }> => e.kind === 'task.setup',
+  );
   return { outcome, item, setups, verdicts: readTaskTrajectory(outcome.runDir, item.key).verdicts };
 }
 
@@ -137,15 +165,26 @@ afterAll(() => {
 });
 
 /** The same four checks on a task folder: the task as given runs and is graded; three broken variants are named. */
-function taskChecks(label: string, dirOf: () => Promise<string>, id: () => string, window: string, file: string) {
+function taskChecks(
+  label: string,
+  dirOf: () => Promise<string>,
+  id: () => string,
+  window: string,
+  file: string,
+) {
   it(`${label}: setup and postconfig run, checked and timed; the noop agent is graded (0), not an error`, async () => {
     const { outcome, item, setups, verdicts } = await run(await dirOf());
     expect(item).toMatchObject({ state: 'success', score: 0 });
-    expect(verdicts).toMatchObject([{ kind: 'rule', score: 0, metrics: [{ metric: 'compare_table', score: 0 }] }]);
+    expect(verdicts).toMatchObject([
+      { kind: 'rule', score: 0, metrics: [{ metric: 'compare_table', score: 0 }] },
+    ]);
     expect(verdicts[0].kind === 'rule' && verdicts[0].error).toBeFalsy(); // the metric ran on both workbooks
     const [config, post] = setups;
     expect(config).toMatchObject({ phase: 'config', ok: true });
-    expect(config.steps.map((s) => [s.func, s.ok])).toEqual([['copyfile_from_host_to_guest', true], ['open', true]]);
+    expect(config.steps.map((s) => [s.func, s.ok])).toEqual([
+      ['copyfile_from_host_to_guest', true],
+      ['open', true],
+    ]);
     expect(config.steps[0].check).toMatch(new RegExp(`^/home/user/${file}: \\d+ bytes$`));
     expect(config.steps[1].check).toMatch(new RegExp(`^window '${window}' after \\d+\\.\\d s$`));
     expect(config.ms).toBeGreaterThanOrEqual(config.steps[0].ms + config.steps[1].ms - 5);
@@ -168,10 +207,15 @@ function taskChecks(label: string, dirOf: () => Promise<string>, id: () => strin
     const { outcome, item, setups, verdicts } = await run(dir);
     expect(item.state).toBe('env_error');
     expect(item.error).toMatch(
-      new RegExp(`^postconfig failed: task ${id()}: postconfig step 0 \\(activate_window, /evaluator/postconfig/0\\): a window titled exactly '${window.replace('Calc', 'Writer')}' did not appear within 10 s \\(windows on screen: '${window}'\\)$`),
+      new RegExp(
+        `^postconfig failed: task ${id()}: postconfig step 0 \\(activate_window, /evaluator/postconfig/0\\): a window titled exactly '${window.replace('Calc', 'Writer')}' did not appear within 10 s \\(windows on screen: '${window}'\\)$`,
+      ),
     );
     expect(verdicts).toEqual([]); // never graded: no score of 0 is recorded against the agent
-    expect(setups.map((s) => [s.phase, s.ok])).toEqual([['config', true], ['postconfig', false]]);
+    expect(setups.map((s) => [s.phase, s.ok])).toEqual([
+      ['config', true],
+      ['postconfig', false],
+    ]);
     expect(setups[1].steps).toMatchObject([{ func: 'activate_window', ok: false }]);
     // The report keeps the task in the denominator, as errored, not as a failure of the agent.
     const rows = (await readReportRun(outcome.runDir)).rows;
@@ -184,16 +228,34 @@ function taskChecks(label: string, dirOf: () => Promise<string>, id: () => strin
     });
     const a = await run(missing);
     expect(a.item.state).toBe('setup_error');
-    expect(a.item.error).toBe(`setup failed: task ${id()}: config step 1 (open, /config/1): there is no file at /home/user/Missing.xlsx to open (an earlier step should have put it there)`);
+    expect(a.item.error).toBe(
+      `setup failed: task ${id()}: config step 1 (open, /config/1): there is no file at /home/user/Missing.xlsx to open (an earlier step should have put it there)`,
+    );
     expect(a.verdicts).toEqual([]);
-    expect(a.setups).toMatchObject([{ phase: 'config', ok: false, steps: [{ func: 'copyfile_from_host_to_guest', ok: true }, { func: 'open', ok: false }] }]);
+    expect(a.setups).toMatchObject([
+      {
+        phase: 'config',
+        ok: false,
+        steps: [
+          { func: 'copyfile_from_host_to_guest', ok: true },
+          { func: 'open', ok: false },
+        ],
+      },
+    ]);
 
     const exit127 = variant(await dirOf(), id(), `${label}-127`, (t) => {
-      configOf(t).splice(1, 0, { type: 'execute', parameters: { command: ['python', '-c', 'import os; print(1)'] } });
+      configOf(t).splice(1, 0, {
+        type: 'execute',
+        parameters: { command: ['python', '-c', 'import os; print(1)'] },
+      });
     });
     const b = await run(exit127);
     expect(b.item.state).toBe('setup_error');
-    expect(b.item.error).toMatch(new RegExp(`^setup failed: task ${id()}: config step 1 \\(execute, /config/1\\): the command exited with 127:\\n.*python`));
+    expect(b.item.error).toMatch(
+      new RegExp(
+        `^setup failed: task ${id()}: config step 1 \\(execute, /config/1\\): the command exited with 127:\\n.*python`,
+      ),
+    );
     expect(b.verdicts).toEqual([]);
   }, 120_000);
 }
@@ -210,6 +272,12 @@ describe.skipIf(!!noGuiCalc)(`spreadsheet tasks end to end on LibreOffice Calc $
   }, 120_000);
 
   describe.skipIf(!!noReal)(`Spider2-V task ${REAL_ID} ${noReal}`, () => {
-    taskChecks('Spider2-V task', async () => REAL_DIR, () => REAL_ID, 'MaturityDate.xlsx - LibreOffice Calc', 'MaturityDate.xlsx');
+    taskChecks(
+      'Spider2-V task',
+      async () => REAL_DIR,
+      () => REAL_ID,
+      'MaturityDate.xlsx - LibreOffice Calc',
+      'MaturityDate.xlsx',
+    );
   });
 });

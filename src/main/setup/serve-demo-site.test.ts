@@ -15,7 +15,9 @@ describe('serve_demo_site', () => {
   });
 
   it('refuses URLs, parent folders and malformed arguments with a message naming the argument', () => {
-    expect(() => demoSitePages({ path: 'http://example.com/' })).toThrow(/'path'.*not a page of the demo site/);
+    expect(() => demoSitePages({ path: 'http://example.com/' })).toThrow(
+      /'path'.*not a page of the demo site/,
+    );
     expect(() => demoSitePages({ path: '../../package.json' })).toThrow(/not a page of the demo site/);
     expect(() => demoSitePages({ path: 'a\\b' })).toThrow(/not a page/);
     expect(() => demoSitePages({ paths: [] })).toThrow(/non-empty list/);

@@ -20,20 +20,25 @@ const PAGE_LOAD_TIMEOUT_MS = 20_000;
 
 /** A page path of the demo site from a task file: relative, no scheme, no `..`, no backslashes. */
 function pagePath(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new SetupStepFailure(`${where} must be a page path of the demo site such as "order.html"`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new SetupStepFailure(`${where} must be a page path of the demo site such as "order.html"`);
   const path = value.trim().replace(/^\/+/, '');
   const segments = path.split(/[?#]/)[0].split('/');
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.includes('\\') || segments.includes('..'))
-    throw new SetupStepFailure(`${where} '${value}' is not a page of the demo site (give a relative path like "order.html", no scheme or '..')`);
+    throw new SetupStepFailure(
+      `${where} '${value}' is not a page of the demo site (give a relative path like "order.html", no scheme or '..')`,
+    );
   return path;
 }
 
 /** The pages a `serve_demo_site` step asks for, checked. */
 export function demoSitePages(args: Record<string, unknown>): string[] {
   const { path, paths } = args;
-  if (path !== undefined && paths !== undefined) throw new SetupStepFailure("give 'path' or 'paths', not both");
+  if (path !== undefined && paths !== undefined)
+    throw new SetupStepFailure("give 'path' or 'paths', not both");
   if (paths !== undefined) {
-    if (!Array.isArray(paths) || paths.length === 0) throw new SetupStepFailure("'paths' must be a non-empty list of page paths");
+    if (!Array.isArray(paths) || paths.length === 0)
+      throw new SetupStepFailure("'paths' must be a non-empty list of page paths");
     return paths.map((p, i) => pagePath(p, `'paths'[${i}]`));
   }
   return [pagePath(path ?? 'index.html', "'path'")];
@@ -56,16 +61,24 @@ async function waitForPage(endpoint: string, url: string, signal?: AbortSignal):
       const tabs = (await res.json()) as DevToolsTarget[];
       const tab = tabs.find((t) => t.type === 'page' && t.url === url);
       if (tab && tab.title && tab.title !== url && !url.endsWith(tab.title)) return tab.title;
-      last = tab ? `the tab is still loading (title '${tab.title ?? ''}')` : `open tabs: ${tabs.map((t) => t.url).join(', ') || 'none'}`;
+      last = tab
+        ? `the tab is still loading (title '${tab.title ?? ''}')`
+        : `open tabs: ${tabs.map((t) => t.url).join(', ') || 'none'}`;
     } catch (e) {
       last = (e as Error).message;
     }
     await new Promise((r) => setTimeout(r, 40));
   }
-  throw new SetupStepFailure(`the demo page ${url} did not load within ${PAGE_LOAD_TIMEOUT_MS / 1000} s (${last})`);
+  throw new SetupStepFailure(
+    `the demo page ${url} did not load within ${PAGE_LOAD_TIMEOUT_MS / 1000} s (${last})`,
+  );
 }
 
-export async function serveDemoSite(args: Record<string, unknown>, env: Environment, ctx: SetupContext): Promise<void> {
+export async function serveDemoSite(
+  args: Record<string, unknown>,
+  env: Environment,
+  ctx: SetupContext,
+): Promise<void> {
   const pages = demoSitePages(args);
   const urls = await Promise.all(pages.map((p) => demoSiteUrl(p)));
   await setupFuncs.require('google_chrome_browser')({ urls }, env, ctx);

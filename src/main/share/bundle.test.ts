@@ -1,7 +1,15 @@
 // Submission bundles end to end: a real run (the demo's terminal tasks on a sandbox display, and a display-free
 // run on a shell environment), `proctor bundle`, then `proctor verify` on the fresh bundle and on tampered copies.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,14 +70,19 @@ function taskDirs(dir: string): string[] {
 
 const missing = missingDemoPrograms();
 const why = missing.length ? ` (skipped: ${missing.join(', ')} not installed)` : '';
-const terminalTasks = ['246ccb60-7635-46fa-a222-6f4261e826ee', '48e74c8b-081c-4294-9402-fb511e790d36'].map((id) => `resources/demo/terminal/${id}`);
+const terminalTasks = ['246ccb60-7635-46fa-a222-6f4261e826ee', '48e74c8b-081c-4294-9402-fb511e790d36'].map(
+  (id) => `resources/demo/terminal/${id}`,
+);
 
 describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox display${why}`, () => {
   let runDir: string;
   let bundle: string;
   beforeAll(async () => {
     const out = join(tmp, 'runs');
-    const r = await runProctor(['run', ...terminalTasks, '--agent', 'oracle', '--screen', '800x600', '--out', out], 240_000);
+    const r = await runProctor(
+      ['run', ...terminalTasks, '--agent', 'oracle', '--screen', '800x600', '--out', out],
+      240_000,
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     runDir = resolve(projectRoot, /^run folder: (.+)$/m.exec(r.stdout)![1]);
     bundle = join(tmp, 'demo.tar.gz');
@@ -84,7 +97,9 @@ describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox d
     expect(names).toContain('report.txt');
     expect(names).toContain('tasks/terminal/246ccb60-7635-46fa-a222-6f4261e826ee/gold.csv');
     expect(names.filter((p) => /^run\/.*\/step_\d+_.*\.png$/.test(p)).length).toBeGreaterThan(2);
-    const env = JSON.parse(execFileSync('tar', ['-xzOf', bundle, 'environment.json'], { encoding: 'utf8' })) as { run: { screen: unknown; gradingProfiles: string[] }; applications: Record<string, string | null> };
+    const env = JSON.parse(
+      execFileSync('tar', ['-xzOf', bundle, 'environment.json'], { encoding: 'utf8' }),
+    ) as { run: { screen: unknown; gradingProfiles: string[] }; applications: Record<string, string | null> };
     expect(env.run.screen).toEqual({ width: 800, height: 600 });
     expect(env.run.gradingProfiles).toEqual(['native']);
     expect(env.applications.chromium).toMatch(/Chromium \d+/);
@@ -108,7 +123,9 @@ describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox d
     });
     const v = await proctor('verify', bad);
     expect(v.code).toBe(1);
-    expect(v.out).toMatch(new RegExp(`${shot.replace(/[.@]/g, '\\$&')}: SHA-256 .* differs from bundle\\.json`));
+    expect(v.out).toMatch(
+      new RegExp(`${shot.replace(/[.@]/g, '\\$&')}: SHA-256 .* differs from bundle\\.json`),
+    );
   });
 
   it('fails after a changed result.txt, naming it — also when bundle.json is re-hashed to match', async () => {
@@ -134,7 +151,10 @@ describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox d
 
   it('fails after a changed task file, naming it, and against a published set that differs', async () => {
     const gold = 'tasks/terminal/246ccb60-7635-46fa-a222-6f4261e826ee/gold.csv';
-    const v = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(dir, gold), 'region,total_quantity\nEast,1\n')));
+    const v = await proctor(
+      'verify',
+      tampered(bundle, (dir) => writeFileSync(join(dir, gold), 'region,total_quantity\nEast,1\n')),
+    );
     expect(v.code).toBe(1);
     expect(v.out).toContain(`${gold}: SHA-256`);
     expect(v.out).toMatch(/task set's hash .* differs/);
@@ -143,11 +163,22 @@ describe.skipIf(missing.length > 0)(`bundle and verify a real run on a sandbox d
     mkdirSync(published, { recursive: true });
     execFileSync('cp', ['-r', ...terminalTasks.map((t) => resolve(projectRoot, t)), published]);
     expect((await proctor('verify', bundle, '--tasks', join(tmp, 'published'))).code).toBe(0);
-    const taskJson = join(published, '48e74c8b-081c-4294-9402-fb511e790d36', '48e74c8b-081c-4294-9402-fb511e790d36.json');
-    writeFileSync(taskJson, readFileSync(taskJson, 'utf8').replace('"easy"', '"hard"').replace('sorted by region', 'sorted by region.'));
+    const taskJson = join(
+      published,
+      '48e74c8b-081c-4294-9402-fb511e790d36',
+      '48e74c8b-081c-4294-9402-fb511e790d36.json',
+    );
+    writeFileSync(
+      taskJson,
+      readFileSync(taskJson, 'utf8')
+        .replace('"easy"', '"hard"')
+        .replace('sorted by region', 'sorted by region.'),
+    );
     const p = await proctor('verify', bundle, '--tasks', join(tmp, 'published'));
     expect(p.code).toBe(1);
-    expect(p.out).toContain(`tasks/terminal/48e74c8b-081c-4294-9402-fb511e790d36/48e74c8b-081c-4294-9402-fb511e790d36.json: differs from the published ${taskJson}`);
+    expect(p.out).toContain(
+      `tasks/terminal/48e74c8b-081c-4294-9402-fb511e790d36/48e74c8b-081c-4294-9402-fb511e790d36.json: differs from the published ${taskJson}`,
+    );
   });
 });
 
@@ -169,29 +200,42 @@ describe('bundle and verify a display-free run, with signatures', () => {
     expect(s.out).toContain('signed (bundle.sig)');
   }, 120_000);
 
-  it("bundles only task files: a manifest naming another file is refused, naming it", async () => {
+  it('bundles only task files: a manifest naming another file is refused, naming it', async () => {
     const copy = join(tmp, 'foreign-manifest');
     execFileSync('cp', ['-r', runDir, copy]);
-    const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as { taskInfo: Record<string, { file: string }> };
+    const manifest = JSON.parse(readFileSync(join(copy, 'manifest.json'), 'utf8')) as {
+      taskInfo: Record<string, { file: string }>;
+    };
     const secret = join(tmp, 'secret.txt');
     writeFileSync(secret, 'not for a bundle\n');
     manifest.taskInfo['cli/text'].file = secret;
     writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
     const r = await proctor('bundle', copy, '--out', join(tmp, 'never.tar.gz'));
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`${secret} (named at ${join(copy, 'manifest.json')} /taskInfo/cli/text/file) does not read as a task file`);
+    expect(r.err).toContain(
+      `${secret} (named at ${join(copy, 'manifest.json')} /taskInfo/cli/text/file) does not read as a task file`,
+    );
     expect(existsSync(join(tmp, 'never.tar.gz'))).toBe(false);
   });
 
   it('verifies, and fails naming the file after a changed result.txt and a changed gold file', async () => {
     expect((await proctor('verify', bundle)).code).toBe(0);
-    const r = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(taskDirs(join(dir, 'run'))[0], 'result.txt'), '0.0')));
+    const r = await proctor(
+      'verify',
+      tampered(bundle, (dir) => writeFileSync(join(taskDirs(join(dir, 'run'))[0], 'result.txt'), '0.0')),
+    );
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/result\.txt: SHA-256/);
-    const extra = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(dir, 'run', 'note.txt'), 'added later\n')));
+    const extra = await proctor(
+      'verify',
+      tampered(bundle, (dir) => writeFileSync(join(dir, 'run', 'note.txt'), 'added later\n')),
+    );
     expect(extra.code).toBe(1);
     expect(extra.out).toContain('run/note.txt: in the archive but not listed in bundle.json');
-    const g = await proctor('verify', tampered(bundle, (dir) => writeFileSync(join(dir, "tasks/cli/text/gold.txt"), "another answer\n")));
+    const g = await proctor(
+      'verify',
+      tampered(bundle, (dir) => writeFileSync(join(dir, 'tasks/cli/text/gold.txt'), 'another answer\n')),
+    );
     expect(g.code).toBe(1);
     expect(g.out).toContain('tasks/cli/text/gold.txt: SHA-256');
   });
@@ -211,7 +255,9 @@ describe('bundle and verify a display-free run, with signatures', () => {
     execFileSync('tar', ['-czf', forged, '-C', dir, '.']);
     const v = await proctor('verify', forged);
     expect(v.code).toBe(1);
-    expect(v.out).toMatch(/verdicts\.jsonl: the run's grading gave 1; re-grading from the stored artefacts gives 0/);
+    expect(v.out).toMatch(
+      /verdicts\.jsonl: the run's grading gave 1; re-grading from the stored artefacts gives 0/,
+    );
   });
 
   it('checks a signature with the right key and fails with the wrong one, naming bundle.sig', async () => {
@@ -253,18 +299,26 @@ describe('untrusted archives', () => {
     });
     const r = await verifyBundle(escape);
     expect(r.ok).toBe(false);
-    expect(r.mismatches[0].message).toMatch(/refused: entry '\.\.\/\.\.\/evil': '\.\.' in the path \(path traversal\)/);
+    expect(r.mismatches[0].message).toMatch(
+      /refused: entry '\.\.\/\.\.\/evil': '\.\.' in the path \(path traversal\)/,
+    );
     expect(existsSync(join(tmpdir(), 'evil'))).toBe(false);
 
     const link = archive('link', (dir, out) => {
       execFileSync('ln', ['-s', '/etc/passwd', join(dir, 'bundle.json')]);
       execFileSync('tar', ['-czf', out, '-C', dir, 'bundle.json']);
     });
-    expect((await verifyBundle(link)).mismatches[0].message).toMatch(/refused: entry 'bundle\.json': type '2'/);
+    expect((await verifyBundle(link)).mismatches[0].message).toMatch(
+      /refused: entry 'bundle\.json': type '2'/,
+    );
 
-    const big = await verifyBundle(join(tmp, 'shell.tar.gz'), { limits: { maxBytes: 1000, maxEntries: 100 } });
+    const big = await verifyBundle(join(tmp, 'shell.tar.gz'), {
+      limits: { maxBytes: 1000, maxEntries: 100 },
+    });
     expect(big.mismatches[0].message).toMatch(/the files exceed the limit of 1000 bytes/);
     const notGzip = archive('plain', (dir, out) => writeFileSync(out, 'not a bundle'));
-    expect((await verifyBundle(notGzip)).mismatches[0].message).toMatch(/cannot be read as a \.tar\.gz bundle/);
+    expect((await verifyBundle(notGzip)).mismatches[0].message).toMatch(
+      /cannot be read as a \.tar\.gz bundle/,
+    );
   });
 });

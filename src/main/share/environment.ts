@@ -39,10 +39,18 @@ export interface EnvironmentDescription {
 function probe(argv: string[]): Promise<string | null> {
   if (!onPath(argv[0])) return Promise.resolve(null);
   return new Promise((ok) => {
-    execFile(argv[0], argv.slice(1), { timeout: 15_000, env: { ...process.env, DISPLAY: '' } }, (error, stdout, stderr) => {
-      const line = `${stdout}\n${stderr}`.split('\n').map((l) => l.trim()).find((l) => /\d/.test(l) && !/^\(|warning|error/i.test(l));
-      ok(line ?? (error ? null : ''));
-    });
+    execFile(
+      argv[0],
+      argv.slice(1),
+      { timeout: 15_000, env: { ...process.env, DISPLAY: '' } },
+      (error, stdout, stderr) => {
+        const line = `${stdout}\n${stderr}`
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => /\d/.test(l) && !/^\(|warning|error/i.test(l));
+        ok(line ?? (error ? null : ''));
+      },
+    );
   });
 }
 
@@ -52,7 +60,9 @@ function distribution(): string | undefined {
   return m?.[1];
 }
 
-export async function describeEnvironment(run: EnvironmentDescription['run']): Promise<EnvironmentDescription> {
+export async function describeEnvironment(
+  run: EnvironmentDescription['run'],
+): Promise<EnvironmentDescription> {
   const names = Object.keys(versionProbes);
   const versions = await Promise.all(names.map((n) => probe(versionProbes[n])));
   return {

@@ -1,5 +1,13 @@
 // Ed25519 signatures of a bundle's manifest (node:crypto): key pairs as PEM, signatures as a small JSON file.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 export interface BundleSignature {
@@ -12,7 +20,9 @@ export interface BundleSignature {
 
 export function keyFingerprint(key: KeyObject): string {
   const pub = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(pub.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 function readKey(file: string, kind: 'private' | 'public'): KeyObject {
@@ -20,15 +30,24 @@ function readKey(file: string, kind: 'private' | 'public'): KeyObject {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new Error(`${file}: cannot read the ${kind} key (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { cause: e });
+    throw new Error(
+      `${file}: cannot read the ${kind} key (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      { cause: e },
+    );
   }
   let key: KeyObject;
   try {
     key = kind === 'private' ? createPrivateKey(text) : createPublicKey(text);
   } catch (e) {
-    throw new Error(`${file}: not a PEM ${kind} key (${(e as Error).message}); make a pair with \`proctor bundle keygen\``, { cause: e });
+    throw new Error(
+      `${file}: not a PEM ${kind} key (${(e as Error).message}); make a pair with \`proctor bundle keygen\``,
+      { cause: e },
+    );
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file}: a ${key.asymmetricKeyType ?? 'unknown'} key; bundles are signed with Ed25519 keys`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new Error(
+      `${file}: a ${key.asymmetricKeyType ?? 'unknown'} key; bundles are signed with Ed25519 keys`,
+    );
   return key;
 }
 
@@ -45,7 +64,11 @@ export function generateSigningKeys(): { privatePem: string; publicPem: string; 
 }
 
 export function signBytes(data: Buffer, key: KeyObject): BundleSignature {
-  return { algorithm: 'ed25519', keyFingerprint: keyFingerprint(key), signature: sign(null, data, key).toString('base64') };
+  return {
+    algorithm: 'ed25519',
+    keyFingerprint: keyFingerprint(key),
+    signature: sign(null, data, key).toString('base64'),
+  };
 }
 
 /** Whether `sig` is a valid signature of `data` by `key`. */

@@ -16,7 +16,8 @@ function octal(n: number, width: number): string {
 function paxRecord(key: string, value: string): Buffer {
   const body = ` ${key}=${value}\n`;
   let len = Buffer.byteLength(body) + 1;
-  while (String(len).length + Buffer.byteLength(body) !== len) len = String(len).length + Buffer.byteLength(body);
+  while (String(len).length + Buffer.byteLength(body) !== len)
+    len = String(len).length + Buffer.byteLength(body);
   return Buffer.from(`${len}${body}`);
 }
 
@@ -45,7 +46,10 @@ export class TarGzWriter {
   private readonly gzip = createGzip({ level: 6 });
   private readonly out: WriteStream;
   private readonly done: Promise<unknown>;
-  constructor(file: string, private readonly mtime = Date.now() / 1000) {
+  constructor(
+    file: string,
+    private readonly mtime = Date.now() / 1000,
+  ) {
     this.out = createWriteStream(file, { flags: 'wx' });
     this.gzip.pipe(this.out);
     this.done = once(this.out, 'close');
@@ -149,10 +153,13 @@ function parseOctal(h: Buffer, start: number, len: number, entry: string): numbe
 export function safeEntryPath(name: string): string {
   const p = name.replace(/\/+$/, '');
   if (!p || p.length > 4096) throw new UnsafeArchiveError(`entry '${name}': empty or overlong path`);
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) throw new UnsafeArchiveError(`entry '${name}': absolute path`);
-  if (p.includes('\\') || [...p].some((c) => c.charCodeAt(0) < 0x20)) throw new UnsafeArchiveError(`entry '${name}': backslash or control character in the path`);
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p))
+    throw new UnsafeArchiveError(`entry '${name}': absolute path`);
+  if (p.includes('\\') || [...p].some((c) => c.charCodeAt(0) < 0x20))
+    throw new UnsafeArchiveError(`entry '${name}': backslash or control character in the path`);
   for (const seg of p.split('/')) {
-    if (seg === '' || seg === '.' || seg === '..') throw new UnsafeArchiveError(`entry '${name}': '${seg || '//'}' in the path (path traversal)`);
+    if (seg === '' || seg === '.' || seg === '..')
+      throw new UnsafeArchiveError(`entry '${name}': '${seg || '//'}' in the path (path traversal)`);
   }
   return p;
 }
@@ -164,7 +171,8 @@ function parsePax(body: Buffer, entry: string): Record<string, string> {
     const sp = body.indexOf(0x20, i);
     if (sp < 0) break;
     const len = Number(body.subarray(i, sp).toString('ascii'));
-    if (!Number.isInteger(len) || len <= 0 || i + len > body.length) throw new UnsafeArchiveError(`${entry}: malformed pax record`);
+    if (!Number.isInteger(len) || len <= 0 || i + len > body.length)
+      throw new UnsafeArchiveError(`${entry}: malformed pax record`);
     const rec = body.subarray(sp + 1, i + len - 1).toString('utf8');
     const eq = rec.indexOf('=');
     if (eq > 0) out[rec.slice(0, eq)] = rec.slice(eq + 1);
@@ -177,7 +185,11 @@ function parsePax(body: Buffer, entry: string): Record<string, string> {
  * Extracts a .tar.gz into `dest` (a fresh, empty folder) and returns the files written (archive paths).
  * Refuses — before writing the entry — links, devices, absolute or `..` paths, duplicates, and archives past `limits`.
  */
-export async function extractTarGz(archive: string, dest: string, limits: ExtractLimits = defaultExtractLimits): Promise<string[]> {
+export async function extractTarGz(
+  archive: string,
+  dest: string,
+  limits: ExtractLimits = defaultExtractLimits,
+): Promise<string[]> {
   const gunzip = createReadStream(archive).pipe(createGunzip());
   const reader = new ByteReader(gunzip[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
   const seen = new Set<string>();
@@ -191,13 +203,15 @@ export async function extractTarGz(archive: string, dest: string, limits: Extrac
       if (h.length === 0) break;
       if (h.length < BLOCK) throw new UnsafeArchiveError('the archive ends inside a header (truncated)');
       if (h.every((b) => b === 0)) break;
-      if (++entries > limits.maxEntries) throw new UnsafeArchiveError(`more than ${limits.maxEntries} entries`);
+      if (++entries > limits.maxEntries)
+        throw new UnsafeArchiveError(`more than ${limits.maxEntries} entries`);
       const rawName = [field(h, 345, 155), field(h, 0, 100)].filter(Boolean).join('/');
       const type = String.fromCharCode(h[156] || 0x30);
       const size = parseOctal(h, 124, 12, rawName);
       let sum = 0;
       for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i];
-      if (sum !== parseOctal(h, 148, 8, rawName)) throw new UnsafeArchiveError(`entry '${rawName}': header checksum is wrong (corrupt archive)`);
+      if (sum !== parseOctal(h, 148, 8, rawName))
+        throw new UnsafeArchiveError(`entry '${rawName}': header checksum is wrong (corrupt archive)`);
       const padded = size + ((BLOCK - (size % BLOCK)) % BLOCK);
       if (type === 'x') {
         if (size > 1024 * 1024) throw new UnsafeArchiveError(`entry '${rawName}': pax header over 1 MiB`);
@@ -207,14 +221,18 @@ export async function extractTarGz(archive: string, dest: string, limits: Extrac
       }
       if (type === 'L' || type === 'g') {
         // GNU tar's long name of the next entry; a pax global header (nothing in it is used)
-        if (size > 64 * 1024) throw new UnsafeArchiveError(`entry '${rawName}': long-name header over 64 KiB`);
+        if (size > 64 * 1024)
+          throw new UnsafeArchiveError(`entry '${rawName}': long-name header over 64 KiB`);
         const body = await reader.read(padded);
         if (type === 'L') pax = { path: body.subarray(0, size).toString('utf8').replace(/\0+$/, '') };
         continue;
       }
       const name = pax.path ?? rawName;
       pax = {};
-      if (type !== '0' && type !== '5') throw new UnsafeArchiveError(`entry '${name}': type '${type}' (links, devices and the like are not accepted)`);
+      if (type !== '0' && type !== '5')
+        throw new UnsafeArchiveError(
+          `entry '${name}': type '${type}' (links, devices and the like are not accepted)`,
+        );
       // `tar -C dir .` writes `./` before every name and a `./` folder entry: harmless, dropped.
       const plain = name.replace(/^(?:\.\/)+/, '');
       if (plain === '' || plain === '.') {
@@ -229,14 +247,18 @@ export async function extractTarGz(archive: string, dest: string, limits: Extrac
         continue;
       }
       total += size;
-      if (total > limits.maxBytes) throw new UnsafeArchiveError(`entry '${name}': the files exceed the limit of ${limits.maxBytes} bytes`);
+      if (total > limits.maxBytes)
+        throw new UnsafeArchiveError(
+          `entry '${name}': the files exceed the limit of ${limits.maxBytes} bytes`,
+        );
       await mkdir(join(target, '..'), { recursive: true });
       const fh = await open(target, 'wx', 0o644);
       try {
         let left = size;
         while (left > 0) {
           const chunk = await reader.read(Math.min(left, 1 << 16));
-          if (!chunk.length) throw new UnsafeArchiveError(`entry '${name}': the archive ends inside it (truncated)`);
+          if (!chunk.length)
+            throw new UnsafeArchiveError(`entry '${name}': the archive ends inside it (truncated)`);
           await fh.write(chunk);
           left -= chunk.length;
         }
@@ -244,7 +266,8 @@ export async function extractTarGz(archive: string, dest: string, limits: Extrac
         await fh.close();
       }
       const pad = padded - size;
-      if (pad && (await reader.read(pad)).length < pad) throw new UnsafeArchiveError(`entry '${name}': the archive ends inside it (truncated)`);
+      if (pad && (await reader.read(pad)).length < pad)
+        throw new UnsafeArchiveError(`entry '${name}': the archive ends inside it (truncated)`);
       files.push(rel);
     }
   } finally {

@@ -13,7 +13,9 @@ import type { TrajectoryExport } from './trajectory-export';
 
 const tmp = mkdtempSync(join(tmpdir(), 'proctor-traj-export-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-const schema = JSON.parse(readFileSync(resolve(projectRoot, 'resources/schemas/trajectory-export.schema.json'), 'utf8')) as object;
+const schema = JSON.parse(
+  readFileSync(resolve(projectRoot, 'resources/schemas/trajectory-export.schema.json'), 'utf8'),
+) as object;
 const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
 async function proctor(...args: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -23,8 +25,14 @@ async function proctor(...args: string[]): Promise<{ code: number; out: string; 
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
-function readExports(dir: string): { files: { run: string; task: string; file: string }[]; docs: TrajectoryExport[] } {
-  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { version: number; files: { run: string; task: string; file: string }[] };
+function readExports(dir: string): {
+  files: { run: string; task: string; file: string }[];
+  docs: TrajectoryExport[];
+} {
+  const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as {
+    version: number;
+    files: { run: string; task: string; file: string }[];
+  };
   expect(index.version).toBe(1);
   const docs = index.files.map((f) => {
     const doc = JSON.parse(readFileSync(join(dir, f.file), 'utf8')) as TrajectoryExport;
@@ -53,7 +61,12 @@ describe('proctor export trajectory', () => {
     expect(r.out).toMatch(/^1 trajectories of 1 run written to /);
     const { docs } = readExports(out);
     const [doc] = docs;
-    expect(doc.task).toMatchObject({ key: 'cli/text', id: 'text', domain: 'cli', instruction: 'Write the answer' });
+    expect(doc.task).toMatchObject({
+      key: 'cli/text',
+      id: 'text',
+      domain: 'cli',
+      instruction: 'Write the answer',
+    });
     expect(doc.run.format).toBe('proctor');
     expect(doc.steps.map((s) => s.actions.map((a) => a.type))).toEqual([['WAIT'], ['DONE']]);
     expect(doc.steps[0].messages).toEqual([{ role: 'assistant', text: 'I write the answer file.' }]);
@@ -61,7 +74,14 @@ describe('proctor export trajectory', () => {
     // the scripted agent names no model: its price is unknown, so no cost (never a guess from the agent's name)
     expect(doc.totals.costUsd).toBeNull();
     expect(doc.outcome).toMatchObject({ state: 'success', score: 1, steps: 2 });
-    expect(doc.verdicts).toEqual([expect.objectContaining({ kind: 'rule', source: 'run', score: 1, metrics: [expect.objectContaining({ metric: 'compare_text_file', score: 1 })] })]);
+    expect(doc.verdicts).toEqual([
+      expect.objectContaining({
+        kind: 'rule',
+        source: 'run',
+        score: 1,
+        metrics: [expect.objectContaining({ metric: 'compare_text_file', score: 1 })],
+      }),
+    ]);
   });
 
   it('writes the OSWorld, Spider2-V and fork folders Proctor reads, observation files named below the run', async () => {
@@ -77,12 +97,19 @@ describe('proctor export trajectory', () => {
     const chrome = docs.find((d) => d.task.key === 'chrome/task-1' && d.run.dir.includes('20250130-1'))!;
     expect(chrome.steps.map((s) => s.step)).toEqual([1, 1, 2, 3, 3, 4]);
     expect(chrome.steps[1].actions).toEqual([{ type: 'click', x: 546, y: 524 }]);
-    for (const s of chrome.steps) expect(existsSync(join(chrome.run.dir, s.observations.after!)), s.observations.after).toBe(true);
+    for (const s of chrome.steps)
+      expect(existsSync(join(chrome.run.dir, s.observations.after!)), s.observations.after).toBe(true);
     expect(chrome.verdicts).toEqual([{ kind: 'rule', source: 'result.txt', score: 0 }]);
 
     const fork = docs.find((d) => d.task.key === 'malicious_download_prompt/20250226@161539-failed')!;
     expect(fork.task.instruction).toMatch(/support-tool\.sh/);
-    expect(fork.steps[0].messages[0]).toMatchObject({ role: 'assistant', source: 'messages.json[1]', toolCalls: expect.arrayContaining([expect.objectContaining({ name: 'computer', input: { action: 'left_click' } })]) });
+    expect(fork.steps[0].messages[0]).toMatchObject({
+      role: 'assistant',
+      source: 'messages.json[1]',
+      toolCalls: expect.arrayContaining([
+        expect.objectContaining({ name: 'computer', input: { action: 'left_click' } }),
+      ]),
+    });
 
     const spider = docs.find((d) => d.run.format === 'spider2v' && d.task.key === 'excel/task-a')!;
     expect(spider.run.settings).toMatchObject({ observation: 'som', flags: ['ef'] });

@@ -55,11 +55,41 @@ export interface TrajectoryExport {
   version: number;
   exportedAt: string;
   exportedBy: { tool: 'proctor'; version: string };
-  run: { id: string; dir: string; format: string; agent?: string; model?: string; settings?: Record<string, unknown>; startedAt?: string };
-  task: { key: string; id: string; domain: string; app?: string; instruction?: string; tags?: string[]; difficulty?: string; interface?: string; style?: string };
-  outcome: { state: string; score: number | null; outcome?: string; error?: string; steps: number; timingMs?: number; recording?: string };
+  run: {
+    id: string;
+    dir: string;
+    format: string;
+    agent?: string;
+    model?: string;
+    settings?: Record<string, unknown>;
+    startedAt?: string;
+  };
+  task: {
+    key: string;
+    id: string;
+    domain: string;
+    app?: string;
+    instruction?: string;
+    tags?: string[];
+    difficulty?: string;
+    interface?: string;
+    style?: string;
+  };
+  outcome: {
+    state: string;
+    score: number | null;
+    outcome?: string;
+    error?: string;
+    steps: number;
+    timingMs?: number;
+    recording?: string;
+  };
   steps: ExportedStep[];
-  totals: { tokens: { prompt: number; completion: number } | null; costUsd: number | null; timingMs: number | null };
+  totals: {
+    tokens: { prompt: number; completion: number } | null;
+    costUsd: number | null;
+    timingMs: number | null;
+  };
   verdicts: ExportedVerdict[];
 }
 
@@ -72,9 +102,23 @@ function verdictOf(v: Verdict): ExportedVerdict {
       score: v.score,
       ...(v.reason ? { reason: v.reason } : {}),
       ...(v.profile ? { profile: v.profile } : {}),
-      metrics: v.metrics.map((m) => ({ metric: m.metric, score: m.score, ...(m.reason ? { reason: m.reason } : {}), ...(m.error ? { error: m.error } : {}), ...(m.pointer ? { pointer: m.pointer } : {}) })),
+      metrics: v.metrics.map((m) => ({
+        metric: m.metric,
+        score: m.score,
+        ...(m.reason ? { reason: m.reason } : {}),
+        ...(m.error ? { error: m.error } : {}),
+        ...(m.pointer ? { pointer: m.pointer } : {}),
+      })),
     };
-  if (v.kind === 'judge') return { kind: 'judge', at: v.at, source: 'judge', complete: v.complete, reason: v.reason, model: v.model };
+  if (v.kind === 'judge')
+    return {
+      kind: 'judge',
+      at: v.at,
+      source: 'judge',
+      complete: v.complete,
+      reason: v.reason,
+      model: v.model,
+    };
   if (v.kind === 'safety')
     return {
       kind: 'safety',
@@ -83,12 +127,25 @@ function verdictOf(v: Verdict): ExportedVerdict {
       ...(v.reason ? { reason: v.reason } : {}),
       ...(v.author ? { author: v.author } : {}),
       ...(v.model ? { model: v.model } : {}),
-      safety: { verdict: v.verdict, by: v.by, categories: v.categories, ...(v.firstUnsafe ? { firstUnsafeStep: v.firstUnsafe.step } : {}) },
+      safety: {
+        verdict: v.verdict,
+        by: v.by,
+        categories: v.categories,
+        ...(v.firstUnsafe ? { firstUnsafeStep: v.firstUnsafe.step } : {}),
+      },
     };
-  return { kind: 'human', at: v.at, source: v.source ?? 'workbench', author: v.author, ...(v.complete ? { complete: v.complete } : {}), ...(v.comment ? { reason: v.comment } : {}) };
+  return {
+    kind: 'human',
+    at: v.at,
+    source: v.source ?? 'workbench',
+    author: v.author,
+    ...(v.complete ? { complete: v.complete } : {}),
+    ...(v.comment ? { reason: v.comment } : {}),
+  };
 }
 
-const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+const defined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
 function stepOf(s: StepRecord, index: number): ExportedStep {
   return defined({
@@ -103,7 +160,12 @@ function stepOf(s: StepRecord, index: number): ExportedStep {
     feedback: s.feedback,
     error: s.error,
     done: s.done,
-    observations: defined({ before: s.observation, som: s.somObservation, after: s.screenshot, a11yTree: s.a11yTable }),
+    observations: defined({
+      before: s.observation,
+      som: s.somObservation,
+      after: s.screenshot,
+      a11yTree: s.a11yTable,
+    }),
     screen: s.screen,
     marks: s.marks,
     response: s.response,
@@ -115,25 +177,45 @@ function stepOf(s: StepRecord, index: number): ExportedStep {
 }
 
 /** One task's trajectory in the export schema. `prices` counts cost when the run did not record one. */
-export function exportTrajectory(runDir: string, traj: TaskTrajectory, run: { id: string; format: string; agent?: string; model?: string; settings?: object; startedAt?: string }, prices?: PriceTable): TrajectoryExport {
+export function exportTrajectory(
+  runDir: string,
+  traj: TaskTrajectory,
+  run: { id: string; format: string; agent?: string; model?: string; settings?: object; startedAt?: string },
+  prices?: PriceTable,
+): TrajectoryExport {
   const item: RunTaskItem = traj.item;
   const steps = traj.steps.map(stepOf);
   const withTokens = traj.steps.filter((s) => s.tokens);
   const tokens = withTokens.length
-    ? withTokens.reduce((t, s) => ({ prompt: t.prompt + (s.tokens?.prompt ?? 0), completion: t.completion + (s.tokens?.completion ?? 0) }), { prompt: 0, completion: 0 })
+    ? withTokens.reduce(
+        (t, s) => ({
+          prompt: t.prompt + (s.tokens?.prompt ?? 0),
+          completion: t.completion + (s.tokens?.completion ?? 0),
+        }),
+        { prompt: 0, completion: 0 },
+      )
     : item.cost?.tokensIn !== undefined
       ? { prompt: item.cost.tokensIn, completion: item.cost.tokensOut ?? 0 }
       : null;
   const cost = item.cost?.usd ?? (tokens && run.model ? costOf(prices, run.model, tokens) : undefined);
   const verdicts = traj.verdicts.map(verdictOf);
   // A foreign folder's score comes from its result.txt, not a verdict line.
-  if (!verdicts.some((v) => v.kind === 'rule') && item.score !== undefined) verdicts.unshift({ kind: 'rule', source: 'result.txt', score: item.score });
+  if (!verdicts.some((v) => v.kind === 'rule') && item.score !== undefined)
+    verdicts.unshift({ kind: 'rule', source: 'result.txt', score: item.score });
   return {
     format: TRAJECTORY_FORMAT,
     version: TRAJECTORY_VERSION,
     exportedAt: new Date().toISOString(),
     exportedBy: { tool: 'proctor', version: proctorVersion },
-    run: defined({ id: run.id, dir: resolve(runDir), format: run.format, agent: run.agent, model: run.model, settings: run.settings as Record<string, unknown> | undefined, startedAt: run.startedAt }),
+    run: defined({
+      id: run.id,
+      dir: resolve(runDir),
+      format: run.format,
+      agent: run.agent,
+      model: run.model,
+      settings: run.settings as Record<string, unknown> | undefined,
+      startedAt: run.startedAt,
+    }),
     task: defined({
       key: item.key,
       id: item.taskId,
@@ -145,7 +227,15 @@ export function exportTrajectory(runDir: string, traj: TaskTrajectory, run: { id
       interface: item.interface,
       style: item.style,
     }),
-    outcome: defined({ state: item.state, score: item.score ?? null, outcome: item.outcome, error: item.error, steps: item.steps, timingMs: item.timingMs, recording: item.recording }),
+    outcome: defined({
+      state: item.state,
+      score: item.score ?? null,
+      outcome: item.outcome,
+      error: item.error,
+      steps: item.steps,
+      timingMs: item.timingMs,
+      recording: item.recording,
+    }),
     steps,
     totals: { tokens, costUsd: cost ?? null, timingMs: item.timingMs ?? null },
     verdicts,
@@ -162,7 +252,11 @@ export interface ExportedFile {
  * Writes one JSON per task of each run into `outDir/<run id>/<domain>/<task>.json` (run ids made unique) and
  * `outDir/index.json` listing them. `tasks`: only these keys.
  */
-export async function exportTrajectories(runDirs: string[], outDir: string, options: { prices?: PriceTable; tasks?: string[] } = {}): Promise<ExportedFile[]> {
+export async function exportTrajectories(
+  runDirs: string[],
+  outDir: string,
+  options: { prices?: PriceTable; tasks?: string[] } = {},
+): Promise<ExportedFile[]> {
   const written: ExportedFile[] = [];
   const usedIds = new Set<string>();
   for (const runDir of runDirs) {
@@ -170,7 +264,14 @@ export async function exportTrajectories(runDirs: string[], outDir: string, opti
     let id = safeSegment(detail.run.runId || 'run');
     for (let n = 2; usedIds.has(id); n++) id = `${safeSegment(detail.run.runId || 'run')}-${n}`;
     usedIds.add(id);
-    const run = { id: detail.run.runId, format: detail.run.format, agent: detail.run.agent, model: detail.run.model, settings: detail.run.settings, startedAt: detail.run.startedAt };
+    const run = {
+      id: detail.run.runId,
+      format: detail.run.format,
+      agent: detail.run.agent,
+      model: detail.run.model,
+      settings: detail.run.settings,
+      startedAt: detail.run.startedAt,
+    };
     for (const t of detail.tasks) {
       if (options.tasks?.length && !options.tasks.includes(t.key)) continue;
       const traj = readTaskTrajectory(runDir, t.key);
@@ -183,6 +284,18 @@ export async function exportTrajectories(runDirs: string[], outDir: string, opti
     }
   }
   await mkdir(outDir, { recursive: true });
-  await writeFile(join(outDir, 'index.json'), JSON.stringify({ format: `${TRAJECTORY_FORMAT}-index`, version: TRAJECTORY_VERSION, schema: 'resources/schemas/trajectory-export.schema.json', files: written }, null, 2) + '\n');
+  await writeFile(
+    join(outDir, 'index.json'),
+    JSON.stringify(
+      {
+        format: `${TRAJECTORY_FORMAT}-index`,
+        version: TRAJECTORY_VERSION,
+        schema: 'resources/schemas/trajectory-export.schema.json',
+        files: written,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
   return written;
 }

@@ -16,9 +16,24 @@ import { loadTasks, readTaskFile } from '../tasks/reader';
 import { BUNDLE_FORMAT, manifestName, signatureName, taskSetOf, type BundleManifest } from './bundle';
 import { setHash, sha256File, walkFiles } from './hashing';
 import { keyFingerprint, signatureHolds, type BundleSignature } from './signing';
-import { defaultExtractLimits, extractTarGz, safeEntryPath, UnsafeArchiveError, type ExtractLimits } from './tar';
+import {
+  defaultExtractLimits,
+  extractTarGz,
+  safeEntryPath,
+  UnsafeArchiveError,
+  type ExtractLimits,
+} from './tar';
 
-export type MismatchKind = 'archive' | 'manifest' | 'signature' | 'hash' | 'missing' | 'unlisted' | 'task-set' | 'published-task' | 'result';
+export type MismatchKind =
+  | 'archive'
+  | 'manifest'
+  | 'signature'
+  | 'hash'
+  | 'missing'
+  | 'unlisted'
+  | 'task-set'
+  | 'published-task'
+  | 'result';
 
 export interface Mismatch {
   kind: MismatchKind;
@@ -68,18 +83,26 @@ function readManifest(text: string): BundleManifest {
   };
   if (typeof m !== 'object' || m === null) fail('', 'not a JSON object');
   if (m.format !== BUNDLE_FORMAT) fail('/format', `'${String(m.format)}' is not '${BUNDLE_FORMAT}'`);
-  if (m.version !== 1) fail('/version', `version ${String(m.version)} is not one this Proctor reads (1); update Proctor`);
-  if (typeof m.run?.dir !== 'string' || !m.run.dir.startsWith('run/')) fail('/run/dir', 'missing or not below run/');
+  if (m.version !== 1)
+    fail('/version', `version ${String(m.version)} is not one this Proctor reads (1); update Proctor`);
+  if (typeof m.run?.dir !== 'string' || !m.run.dir.startsWith('run/'))
+    fail('/run/dir', 'missing or not below run/');
   safeEntryPath(m.run.dir);
   if (typeof m.run.sourcePath !== 'string') fail('/run/sourcePath', 'missing or not a string');
   if (!Array.isArray(m.files)) fail('/files', 'not a list');
   m.files.forEach((f, i) => {
-    if (typeof f?.path !== 'string' || !isHex64(f.sha256) || typeof f.bytes !== 'number') fail(`/files/${i}`, 'needs path, sha256 (64 hex digits) and bytes');
+    if (typeof f?.path !== 'string' || !isHex64(f.sha256) || typeof f.bytes !== 'number')
+      fail(`/files/${i}`, 'needs path, sha256 (64 hex digits) and bytes');
     safeEntryPath(f.path);
   });
   if (!Array.isArray(m.tasks)) fail('/tasks', 'not a list');
   m.tasks.forEach((t, i) => {
-    if (typeof t?.key !== 'string' || typeof t.file !== 'string' || !Array.isArray(t.files) || !t.files.every((f) => typeof f === 'string'))
+    if (
+      typeof t?.key !== 'string' ||
+      typeof t.file !== 'string' ||
+      !Array.isArray(t.files) ||
+      !t.files.every((f) => typeof f === 'string')
+    )
       fail(`/tasks/${i}`, 'needs key, file and files');
     [t.file, ...t.files].forEach((p) => safeEntryPath(p));
   });
@@ -95,7 +118,16 @@ function movedVerdicts(verdicts: Verdict[], from: string, to: string): Verdict[]
     return v;
   };
   return verdicts.map((v) =>
-    v.kind === 'rule' ? { ...v, metrics: v.metrics.map((r) => ({ ...r, ...('result' in r ? { result: move(r.result) } : {}), ...('expected' in r ? { expected: move(r.expected) } : {}) })) } : v,
+    v.kind === 'rule'
+      ? {
+          ...v,
+          metrics: v.metrics.map((r) => ({
+            ...r,
+            ...('result' in r ? { result: move(r.result) } : {}),
+            ...('expected' in r ? { expected: move(r.expected) } : {}),
+          })),
+        }
+      : v,
   );
 }
 
@@ -108,11 +140,20 @@ async function publishedSet(dir: string): Promise<Map<string, Task>> {
   return new Map(tasks.map((t) => [`${t.domain}/${t.id}`, t]));
 }
 
-async function comparePublished(m: BundleManifest, published: Map<string, Task>, hashes: Map<string, string>, out: Mismatch[]): Promise<void> {
+async function comparePublished(
+  m: BundleManifest,
+  published: Map<string, Task>,
+  hashes: Map<string, string>,
+  out: Mismatch[],
+): Promise<void> {
   for (const t of m.tasks) {
     const pub = published.get(t.key);
     if (!pub) {
-      out.push({ kind: 'published-task', file: t.file, message: `task ${t.key} is not in the published set` });
+      out.push({
+        kind: 'published-task',
+        file: t.file,
+        message: `task ${t.key} is not in the published set`,
+      });
       continue;
     }
     const nested = basename(pub.dir) === basename(pub.file, extname(pub.file));
@@ -123,24 +164,51 @@ async function comparePublished(m: BundleManifest, published: Map<string, Task>,
     const ours = new Map(t.files.map((p) => [relative(base, p), hashes.get(p) ?? '']));
     for (const [rel, sum] of ours) {
       const other = theirs.get(rel);
-      if (other === undefined) out.push({ kind: 'published-task', file: `${base}/${rel}`, message: `not in the published task set (${join(dirname(pub.file), rel)} does not exist)` });
-      else if (other !== sum) out.push({ kind: 'published-task', file: `${base}/${rel}`, message: `differs from the published ${join(dirname(pub.file), rel)}` });
+      if (other === undefined)
+        out.push({
+          kind: 'published-task',
+          file: `${base}/${rel}`,
+          message: `not in the published task set (${join(dirname(pub.file), rel)} does not exist)`,
+        });
+      else if (other !== sum)
+        out.push({
+          kind: 'published-task',
+          file: `${base}/${rel}`,
+          message: `differs from the published ${join(dirname(pub.file), rel)}`,
+        });
     }
     for (const rel of theirs.keys())
-      if (!ours.has(rel)) out.push({ kind: 'published-task', file: `${base}/${rel}`, message: `the published ${join(dirname(pub.file), rel)} is missing from the bundle` });
+      if (!ours.has(rel))
+        out.push({
+          kind: 'published-task',
+          file: `${base}/${rel}`,
+          message: `the published ${join(dirname(pub.file), rel)} is missing from the bundle`,
+        });
   }
 }
 
 export async function verifyBundle(bundle: string, options: VerifyOptions = {}): Promise<VerifyResult> {
-  const result: VerifyResult = { bundle, ok: false, files: 0, signature: 'absent', mismatches: [], tasks: [], notes: [] };
-  const miss = (kind: MismatchKind, file: string, message: string) => result.mismatches.push({ kind, file, message });
+  const result: VerifyResult = {
+    bundle,
+    ok: false,
+    files: 0,
+    signature: 'absent',
+    mismatches: [],
+    tasks: [],
+    notes: [],
+  };
+  const miss = (kind: MismatchKind, file: string, message: string) =>
+    result.mismatches.push({ kind, file, message });
   const work = await mkdtemp(join(tmpdir(), 'proctor-verify-'));
   try {
     let extracted: string[];
     try {
       extracted = await extractTarGz(bundle, work, options.limits ?? defaultExtractLimits);
     } catch (e) {
-      const why = e instanceof UnsafeArchiveError ? `refused: ${e.message}` : `cannot be read as a .tar.gz bundle: ${(e as Error).message}`;
+      const why =
+        e instanceof UnsafeArchiveError
+          ? `refused: ${e.message}`
+          : `cannot be read as a .tar.gz bundle: ${(e as Error).message}`;
       miss('archive', bundle, why);
       return result;
     }
@@ -162,7 +230,11 @@ export async function verifyBundle(bundle: string, options: VerifyOptions = {}):
     if (extracted.includes(signatureName)) {
       let sig: BundleSignature | undefined;
       try {
-        sig = parseBoundedJson<BundleSignature>(readFileSync(join(work, signatureName), 'utf8'), 8, 64 * 1024);
+        sig = parseBoundedJson<BundleSignature>(
+          readFileSync(join(work, signatureName), 'utf8'),
+          8,
+          64 * 1024,
+        );
       } catch (e) {
         miss('signature', signatureName, `not readable: ${(e as Error).message}`);
       }
@@ -170,12 +242,20 @@ export async function verifyBundle(bundle: string, options: VerifyOptions = {}):
       if (sig && options.key) {
         const holds = signatureHolds(manifestBytes, sig, options.key);
         result.signature = holds ? 'valid' : 'invalid';
-        if (!holds) miss('signature', signatureName, `the signature of ${manifestName} does not hold under the key given (fingerprint ${keyFingerprint(options.key).slice(0, 16)}…; the bundle says it was signed by ${String(result.signedBy).slice(0, 16)}…)`);
+        if (!holds)
+          miss(
+            'signature',
+            signatureName,
+            `the signature of ${manifestName} does not hold under the key given (fingerprint ${keyFingerprint(options.key).slice(0, 16)}…; the bundle says it was signed by ${String(result.signedBy).slice(0, 16)}…)`,
+          );
       } else if (sig) {
         result.signature = 'not checked';
-        result.notes.push(`signed by key ${String(result.signedBy).slice(0, 16)}…; give --key PUB to check the signature`);
+        result.notes.push(
+          `signed by key ${String(result.signedBy).slice(0, 16)}…; give --key PUB to check the signature`,
+        );
       }
-    } else if (options.key) miss('signature', signatureName, 'the bundle is not signed, but --key asks for a signature');
+    } else if (options.key)
+      miss('signature', signatureName, 'the bundle is not signed, but --key asks for a signature');
 
     // Every file against its hash; nothing more, nothing less.
     const listed = new Map(m.files.map((f) => [f.path, f]));
@@ -188,14 +268,28 @@ export async function verifyBundle(bundle: string, options: VerifyOptions = {}):
       }
       const sum = await sha256File(abs);
       hashes.set(f.path, sum);
-      if (sum !== f.sha256) miss('hash', f.path, `SHA-256 ${sum.slice(0, 12)}… differs from bundle.json's ${f.sha256.slice(0, 12)}… (the file was changed)`);
+      if (sum !== f.sha256)
+        miss(
+          'hash',
+          f.path,
+          `SHA-256 ${sum.slice(0, 12)}… differs from bundle.json's ${f.sha256.slice(0, 12)}… (the file was changed)`,
+        );
     }
-    for (const p of extracted) if (p !== manifestName && p !== signatureName && !listed.has(p)) miss('unlisted', p, 'in the archive but not listed in bundle.json');
+    for (const p of extracted)
+      if (p !== manifestName && p !== signatureName && !listed.has(p))
+        miss('unlisted', p, 'in the archive but not listed in bundle.json');
     result.files = m.files.length;
 
-    const taskSet = setHash(taskSetOf(m).map((f) => ({ ...f, sha256: hashes.get(`tasks/${f.path}`) ?? f.sha256 })));
+    const taskSet = setHash(
+      taskSetOf(m).map((f) => ({ ...f, sha256: hashes.get(`tasks/${f.path}`) ?? f.sha256 })),
+    );
     result.taskSetSha256 = taskSet;
-    if (taskSet !== m.taskSetSha256) miss('task-set', manifestName, `the task set's hash ${taskSet.slice(0, 12)}… differs from /taskSetSha256 ${m.taskSetSha256.slice(0, 12)}…`);
+    if (taskSet !== m.taskSetSha256)
+      miss(
+        'task-set',
+        manifestName,
+        `the task set's hash ${taskSet.slice(0, 12)}… differs from /taskSetSha256 ${m.taskSetSha256.slice(0, 12)}…`,
+      );
     let published: Map<string, Task> | undefined;
     if (options.tasks) {
       published = await publishedSet(options.tasks);
@@ -216,7 +310,13 @@ function storedNumber(text: string): number | undefined {
 }
 
 /** Re-grades every graded task of the unpacked run and compares with what the run stored (verdicts, result.txt, summary.json). */
-async function regradeAll(work: string, m: BundleManifest, published: Map<string, Task> | undefined, now: Date, result: VerifyResult): Promise<void> {
+async function regradeAll(
+  work: string,
+  m: BundleManifest,
+  published: Map<string, Task> | undefined,
+  now: Date,
+  result: VerifyResult,
+): Promise<void> {
   const runDir = join(work, m.run.dir);
   const miss = (file: string, message: string) => result.mismatches.push({ kind: 'result', file, message });
   let detail: ReturnType<typeof readRun>;
@@ -241,29 +341,47 @@ async function regradeAll(work: string, m: BundleManifest, published: Map<string
     const traj = readTaskTrajectory(runDir, item.key);
     const original = runVerdictOf(traj.verdicts);
     row.storedScore = original?.score;
-    const resultTxt = existsSync(join(taskDir, 'result.txt')) ? storedNumber(readFileSync(join(taskDir, 'result.txt'), 'utf8')) : undefined;
+    const resultTxt = existsSync(join(taskDir, 'result.txt'))
+      ? storedNumber(readFileSync(join(taskDir, 'result.txt'), 'utf8'))
+      : undefined;
     const resultAgainst = (score: number, what: string) => {
-      if (resultTxt !== undefined && !near(resultTxt, score)) miss(shown('result.txt'), `says ${resultTxt}; ${what} gives ${score}`);
+      if (resultTxt !== undefined && !near(resultTxt, score))
+        miss(shown('result.txt'), `says ${resultTxt}; ${what} gives ${score}`);
     };
     if (!original) {
       row.notRegraded = `the run did not grade it (${item.state})`;
       continue;
     }
-    const taskFile = published?.get(item.key)?.file ?? (bundledTasks.has(item.key) ? join(work, bundledTasks.get(item.key)!.file) : undefined);
+    const taskFile =
+      published?.get(item.key)?.file ??
+      (bundledTasks.has(item.key) ? join(work, bundledTasks.get(item.key)!.file) : undefined);
     if (!taskFile) {
       resultAgainst(original.score, "the run's grading in verdicts.jsonl");
-      miss(manifestName, `no task file for ${item.key} in the bundle${published ? ' nor in the published set' : ''}`);
+      miss(
+        manifestName,
+        `no task file for ${item.key} in the bundle${published ? ' nor in the published set' : ''}`,
+      );
       continue;
     }
     const { task, problems } = await readTaskFile(taskFile);
     if (!task) {
       resultAgainst(original.score, "the run's grading in verdicts.jsonl");
-      miss(published ? taskFile : relative(work, taskFile), `the task file cannot be read: ${problems[0]?.message ?? 'unknown problem'}`);
+      miss(
+        published ? taskFile : relative(work, taskFile),
+        `the task file cannot be read: ${problems[0]?.message ?? 'unknown problem'}`,
+      );
       continue;
     }
     const verdicts = movedVerdicts(traj.verdicts, m.run.sourcePath, runDir);
     // under the profile the run graded with (its --grading-profile), not each task's own
-    const r = await regradeTask({ task, taskDir, steps: traj.steps, verdicts, at: now, profile: original.profile });
+    const r = await regradeTask({
+      task,
+      taskDir,
+      steps: traj.steps,
+      verdicts,
+      at: now,
+      profile: original.profile,
+    });
     row.keptChecks = r.liveChecks.map((c) => `${c.metric} (${c.needs.join(', ')})`);
     if (!r.verdict) {
       row.notRegraded = r.notRegraded;
@@ -271,14 +389,22 @@ async function regradeAll(work: string, m: BundleManifest, published: Map<string
       continue;
     }
     row.newScore = r.verdict.score;
-    if (!near(r.verdict.score, original.score)) miss(shown('verdicts.jsonl'), `the run's grading gave ${original.score}; re-grading from the stored artefacts gives ${r.verdict.score}`);
+    if (!near(r.verdict.score, original.score))
+      miss(
+        shown('verdicts.jsonl'),
+        `the run's grading gave ${original.score}; re-grading from the stored artefacts gives ${r.verdict.score}`,
+      );
     resultAgainst(r.verdict.score, 're-grading from the stored artefacts');
     const summaryFile = join(taskDir, 'summary.json');
     if (existsSync(summaryFile)) {
       try {
         const s = parseBoundedJson<{ results?: { score?: unknown } }>(readFileSync(summaryFile, 'utf8'));
         const score = s.results?.score;
-        if (typeof score === 'number' && !near(score, r.verdict.score)) miss(shown('summary.json'), `/results/score is ${score}; re-grading from the stored artefacts gives ${r.verdict.score}`);
+        if (typeof score === 'number' && !near(score, r.verdict.score))
+          miss(
+            shown('summary.json'),
+            `/results/score is ${score}; re-grading from the stored artefacts gives ${r.verdict.score}`,
+          );
       } catch (e) {
         miss(shown('summary.json'), `not readable: ${(e as Error).message}`);
       }

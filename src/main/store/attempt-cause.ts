@@ -24,7 +24,9 @@ export function gradingFailed(verdict: AttemptFacts['verdict']): boolean {
   if (!verdict) return false;
   if (verdict.needsAccount?.length) return true;
   const metrics = Array.isArray(verdict.metrics) ? verdict.metrics : [];
-  const checkErrors = metrics.map((m) => m?.error).filter((e): e is string => typeof e === 'string' && e !== '');
+  const checkErrors = metrics
+    .map((m) => m?.error)
+    .filter((e): e is string => typeof e === 'string' && e !== '');
   if (checkErrors.some((e) => !agentMissed.test(e))) return true;
   // an error with no check behind it: grading threw as a whole, or there was nothing to grade with
   return typeof verdict.error === 'string' && verdict.error !== '' && checkErrors.length === 0;
@@ -55,7 +57,11 @@ export function causeOf(f: AttemptFacts): AttemptCause | undefined {
     case 'agent_error':
       return 'agent_error';
     case 'timed_out':
-      return f.timedOutIn === 'agent' ? 'agent_error' : f.timedOutIn === 'grading' ? 'grading_error' : 'env_error';
+      return f.timedOutIn === 'agent'
+        ? 'agent_error'
+        : f.timedOutIn === 'grading'
+          ? 'grading_error'
+          : 'env_error';
     case 'success':
     case 'max_steps_error':
       if ((f.score ?? 0) > 0) return 'success';
@@ -67,14 +73,20 @@ export function causeOf(f: AttemptFacts): AttemptCause | undefined {
 }
 
 /** Error text of a foreign harness that points at the model's side (its API, its output) rather than the machine. */
-const modelSide = /\b(openai|anthropic|gemini|claude|gpt|api[ _-]?(key|error)|rate[ _-]?limit|429|quota|context[ _-]length|max(imum)?[ _-]tokens|completion|model)\b/i;
+const modelSide =
+  /\b(openai|anthropic|gemini|claude|gpt|api[ _-]?(key|error)|rate[ _-]?limit|429|quota|context[ _-]length|max(imum)?[ _-]tokens|completion|model)\b/i;
 
 /**
  * The cause of a foreign attempt (OSWorld, Spider2-V result folders), from what the folder tells: an `{"Error"}`
  * line whose text names the model's side (API, rate limit, context length) → agent_error, any other error line or
  * a time limit → env_error (the harness crashed while driving the machine); otherwise as for Proctor's own states.
  */
-export function foreignCauseOf(state: TaskState, score: number | undefined, error: string | undefined, errored: boolean): AttemptCause | undefined {
+export function foreignCauseOf(
+  state: TaskState,
+  score: number | undefined,
+  error: string | undefined,
+  errored: boolean,
+): AttemptCause | undefined {
   if (errored) return error && modelSide.test(error) ? 'agent_error' : 'env_error';
   return causeOf({ state, score });
 }

@@ -22,7 +22,9 @@ export function standingVerdicts(events: RunEvent[]): VerdictEvent[] {
     if (e?.kind !== 'verdict.superseded' || !Array.isArray(e.verdicts)) continue;
     for (const v of e.verdicts) superseded.add(verdictKey(e.taskKey, v?.kind, v?.at));
   }
-  return events.filter(isVerdictEvent).filter((e) => !superseded.has(verdictKey(e.taskKey, e.verdict.kind, e.verdict.at)));
+  return events
+    .filter(isVerdictEvent)
+    .filter((e) => !superseded.has(verdictKey(e.taskKey, e.verdict.kind, e.verdict.at)));
 }
 
 /** The standing verdict events of one task in a run folder's events.jsonl. */

@@ -16,14 +16,27 @@ describe('the events of a run, read once while unchanged', () => {
     const { runDir, keys } = await proctorRun(join(tmp, 'runs'), 2, 1);
     const before = readTaskTrajectory(runDir, keys[0]);
     expect(readTaskTrajectory(runDir, keys[0]).verdicts).toEqual(before.verdicts);
-    appendVerdict(runDir, keys[0], { kind: 'judge', complete: 'no', reason: 'wrong file', subScores: [], model: 'm', options: {}, at: new Date().toISOString() });
+    appendVerdict(runDir, keys[0], {
+      kind: 'judge',
+      complete: 'no',
+      reason: 'wrong file',
+      subScores: [],
+      model: 'm',
+      options: {},
+      at: new Date().toISOString(),
+    });
     const after = readTaskTrajectory(runDir, keys[0]);
     expect(after.verdicts.length).toBe(before.verdicts.length + 1);
     expect(after.item.judge).toBe('no');
     expect(readRun(runDir).tasks.find((t) => t.key === keys[0])?.judge).toBe('no');
     // Whether the run is live comes from events.jsonl alone (its writer, this process, is alive): started again, it is.
     expect(readRun(runDir).run.live).toBe(false);
-    appendJsonLine(join(runDir, 'events.jsonl'), { kind: 'run.started', runId: before.runId, at: new Date().toISOString(), tasks: keys });
+    appendJsonLine(join(runDir, 'events.jsonl'), {
+      kind: 'run.started',
+      runId: before.runId,
+      at: new Date().toISOString(),
+      tasks: keys,
+    });
     expect(readRun(runDir).run.live).toBe(true);
   });
 

@@ -1,5 +1,14 @@
 // Durable file primitives of the run store: whole-line appends, atomic replacement, tolerant JSON-lines reading.
-import { closeSync, fsyncSync, openSync, renameSync, writeSync, readFileSync, existsSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  writeSync,
+  readFileSync,
+  existsSync,
+  statSync,
+} from 'node:fs';
 import { link, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -98,7 +107,10 @@ export interface JsonLines<T> {
  * any other unreadable line is reported with its line number and skipped. A missing file reads as empty.
  * `skip` passes over lines without parsing them (e.g. step events when only task states are wanted).
  */
-export function readJsonLines<T = unknown>(file: string, options: { skip?: (line: string) => boolean } = {}): JsonLines<T> {
+export function readJsonLines<T = unknown>(
+  file: string,
+  options: { skip?: (line: string) => boolean } = {},
+): JsonLines<T> {
   const values: T[] = [];
   const problems: Problem[] = [];
   if (!existsSync(file)) return { values, problems };

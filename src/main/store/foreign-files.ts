@@ -37,13 +37,21 @@ export function checkedForeignFile(
   try {
     const st = statSync(file);
     if (!st.isFile()) {
-      problems.push({ file, severity: 'warning', message: `${options.what}${where} is not a regular file; it is not shown` });
+      problems.push({
+        file,
+        severity: 'warning',
+        message: `${options.what}${where} is not a regular file; it is not shown`,
+      });
       return undefined;
     }
     size = st.size;
   } catch {
     if (options.reportMissing !== false)
-      problems.push({ file, severity: 'warning', message: `${options.what}${where} is missing; the step is shown without it` });
+      problems.push({
+        file,
+        severity: 'warning',
+        message: `${options.what}${where} is missing; the step is shown without it`,
+      });
     return undefined;
   }
   try {
@@ -81,7 +89,9 @@ export interface NumberedLine<T> {
  * without its newline (a write cut short) is dropped with a warning; other unreadable lines are reported and
  * skipped. A missing file reads as empty.
  */
-export function readNumberedJsonLines<T = unknown>(file: string): { values: NumberedLine<T>[]; problems: Problem[] } {
+export function readNumberedJsonLines<T = unknown>(
+  file: string,
+): { values: NumberedLine<T>[]; problems: Problem[] } {
   const values: NumberedLine<T>[] = [];
   const problems: Problem[] = [];
   let text: string;

@@ -68,15 +68,31 @@ export function foreignEntries(
     if (typeof n === 'number' && Number.isInteger(n) && n >= 0) step = n;
     else {
       step = step + 1;
-      problems.push({ file, line: lineNo, severity: 'warning', message: `step_num ${JSON.stringify(n) ?? 'is missing'}: not a whole number; the line is shown as step ${step}` });
+      problems.push({
+        file,
+        line: lineNo,
+        severity: 'warning',
+        message: `step_num ${JSON.stringify(n) ?? 'is missing'}: not a whole number; the line is shown as step ${step}`,
+      });
     }
     const ts = typeof value.action_timestamp === 'string' ? value.action_timestamp : undefined;
     const at = ts ? parseOsworldTimestamp(ts) : undefined;
     if (ts && !at)
-      problems.push({ file, line: lineNo, severity: 'warning', message: `action_timestamp '${ts}' is neither %Y%m%d@%H%M%S%f nor %Y%m%d@%H%M%S` });
+      problems.push({
+        file,
+        line: lineNo,
+        severity: 'warning',
+        message: `action_timestamp '${ts}' is neither %Y%m%d@%H%M%S%f nor %Y%m%d@%H%M%S`,
+      });
     if (at) lastAt = at.toISOString();
     const shown = draw ? displayAction(value.action, pointer) : { actions: [] };
-    const entry: StepRecord = { step, line: lineNo, at: at ? at.toISOString() : lastAt, rawAction: value.action, actions: shown.actions };
+    const entry: StepRecord = {
+      step,
+      line: lineNo,
+      at: at ? at.toISOString() : lastAt,
+      rawAction: value.action,
+      actions: shown.actions,
+    };
     if (shown.wouldRefuse) entry.wouldRefuse = shown.wouldRefuse;
     if (shown.toolAction) entry.toolAction = shown.toolAction;
     // Only the harness's own execution feedback is feedback: what Proctor cannot draw is in toolAction.
@@ -84,7 +100,9 @@ export function foreignEntries(
     if (feedback) entry.feedback = feedback;
     if (typeof value.response === 'string' && value.response) {
       entry.response = value.response;
-      entry.model = [{ role: 'assistant', text: value.response, source: `${file.split(/[\\/]/).pop()}:${lineNo}` }];
+      entry.model = [
+        { role: 'assistant', text: value.response, source: `${file.split(/[\\/]/).pop()}:${lineNo}` },
+      ];
     }
     if (value.done === true) entry.done = true;
     extra?.(entry, value);

@@ -15,17 +15,37 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 function run(name: string, manifest: unknown): string {
   const dir = join(root, 'results', name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'manifest.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+  writeFileSync(
+    join(dir, 'manifest.json'),
+    typeof manifest === 'string' ? manifest : JSON.stringify(manifest),
+  );
   return dir;
 }
 
 describe('hostile run folders', () => {
   it('refuses a task folder outside the run, for reading and for labels', () => {
-    const dir = run('escape', { runId: 'escape', startedAt: '2026-01-01T00:00:00Z', agent: 'x', tasks: ['a/b'], taskInfo: { 'a/b': { dir: '../../../owned' } } });
+    const dir = run('escape', {
+      runId: 'escape',
+      startedAt: '2026-01-01T00:00:00Z',
+      agent: 'x',
+      tasks: ['a/b'],
+      taskInfo: { 'a/b': { dir: '../../../owned' } },
+    });
     const detail = readRun(dir, root);
     expect(detail.tasks[0].key).toBe('a/b');
-    expect(detail.problems.some((p) => /outside the run folder/.test(p.message) && p.pointer === '/taskInfo/a~1b/dir')).toBe(true);
-    expect(() => appendVerdict(dir, 'a/b', { kind: 'human', author: 'eve', complete: 'yes', at: new Date().toISOString() })).toThrow(/outside the run folder/);
+    expect(
+      detail.problems.some(
+        (p) => /outside the run folder/.test(p.message) && p.pointer === '/taskInfo/a~1b/dir',
+      ),
+    ).toBe(true);
+    expect(() =>
+      appendVerdict(dir, 'a/b', {
+        kind: 'human',
+        author: 'eve',
+        complete: 'yes',
+        at: new Date().toISOString(),
+      }),
+    ).toThrow(/outside the run folder/);
     expect(existsSync(join(root, '..', 'owned'))).toBe(false);
   });
 

@@ -1,5 +1,12 @@
 // The run store: run folders (writer, readers of Proctor's and OSWorld's layouts), verdicts, the live event bus.
-export { RunWriter, TaskWriter, TaskLockedError, readManifest, processAlive, observationFileOf } from './run-writer';
+export {
+  RunWriter,
+  TaskWriter,
+  TaskLockedError,
+  readManifest,
+  processAlive,
+  observationFileOf,
+} from './run-writer';
 export type { TaskResults, ManifestInput, SavedObservation, TrajExtras } from './run-writer';
 export { listRuns, readRun, readTaskTrajectory, findRunDirs } from './reader';
 export { appendVerdict, taskDirOf } from './verdicts';

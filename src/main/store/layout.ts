@@ -90,7 +90,13 @@ export function taskDirFor(
   domain: string,
   taskId: string,
 ): string {
-  return join(run.actionSpace, run.observation, safeSegment(run.model ?? run.agent), safeSegment(domain), safeSegment(taskId));
+  return join(
+    run.actionSpace,
+    run.observation,
+    safeSegment(run.model ?? run.agent),
+    safeSegment(domain),
+    safeSegment(taskId),
+  );
 }
 
 /**
@@ -99,7 +105,8 @@ export function taskDirFor(
  */
 export function taskDirIn(runDir: string, rel: string): string {
   const base = resolve(runDir);
-  if (isAbsolute(rel) || !isInside(base, rel)) throw new Error(`task folder '${rel}' is outside the run folder ${base}`);
+  if (isAbsolute(rel) || !isInside(base, rel))
+    throw new Error(`task folder '${rel}' is outside the run folder ${base}`);
   return resolve(base, rel);
 }
 
@@ -134,16 +141,29 @@ export function attemptDirOf(taskDir: string, n: number): string {
  * The task a manifest entry runs and which attempt it is: `taskInfo[key].task` / `.attempt` for a repeated
  * run's entries, else the key itself (attempt undefined: a single attempt).
  */
-export function entryOf(manifest: Pick<RunManifest, 'taskInfo'>, key: string): { taskKey: string; attempt?: number } {
+export function entryOf(
+  manifest: Pick<RunManifest, 'taskInfo'>,
+  key: string,
+): { taskKey: string; attempt?: number } {
   const info = manifest.taskInfo?.[key];
   const attempt = info?.attempt;
-  if (typeof info?.task === 'string' && info.task && typeof attempt === 'number' && Number.isInteger(attempt) && attempt >= 1)
+  if (
+    typeof info?.task === 'string' &&
+    info.task &&
+    typeof attempt === 'number' &&
+    Number.isInteger(attempt) &&
+    attempt >= 1
+  )
     return { taskKey: info.task, attempt };
   return { taskKey: key };
 }
 
 /** `20261122-031500-oracle`, unique in `existing` (a suffix `-2`, `-3`, … when the second is taken). */
-export function newRunId(agentOrModel: string, exists: (id: string) => boolean, now: Date = new Date()): string {
+export function newRunId(
+  agentOrModel: string,
+  exists: (id: string) => boolean,
+  now: Date = new Date(),
+): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const base =
     `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}-` +

@@ -11,7 +11,8 @@ export const MESSAGES_FILE = 'messages.json';
 const MAX_MESSAGES_BYTES = 50 * 1024 * 1024;
 const MAX_TEXT = 8000;
 
-const clip = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}… (${s.length - MAX_TEXT} more characters)` : s);
+const clip = (s: string) =>
+  s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}… (${s.length - MAX_TEXT} more characters)` : s;
 
 /** Text of a content part list (or a plain string); images and other media become a note. */
 function textOf(content: unknown): string {
@@ -26,7 +27,8 @@ function textOf(content: unknown): string {
       else if (p.type === 'tool_result') {
         const inner = textOf(p.content);
         if (inner) parts.push(inner);
-      } else if (p.type === 'image' || p.type === 'image_url' || p.type === 'input_image') parts.push('[image]');
+      } else if (p.type === 'image' || p.type === 'image_url' || p.type === 'input_image')
+        parts.push('[image]');
     }
   }
   return parts.join('\n');
@@ -36,21 +38,37 @@ function textOf(content: unknown): string {
 function turnOf(message: unknown, index: number): ModelTurn | undefined {
   if (!message || typeof message !== 'object' || Array.isArray(message)) return undefined;
   const m = message as { role?: unknown; content?: unknown; tool_calls?: unknown };
-  const role = m.role === 'assistant' || m.role === 'system' || m.role === 'tool' ? m.role : m.role === 'user' ? 'user' : undefined;
+  const role =
+    m.role === 'assistant' || m.role === 'system' || m.role === 'tool'
+      ? m.role
+      : m.role === 'user'
+        ? 'user'
+        : undefined;
   if (!role) return undefined;
   const content = Array.isArray(m.content) ? m.content : [];
   const toolCalls = content
-    .filter((p): p is { type: string; name?: unknown; input?: unknown } => !!p && typeof p === 'object' && (p as { type?: unknown }).type === 'tool_use')
+    .filter(
+      (p): p is { type: string; name?: unknown; input?: unknown } =>
+        !!p && typeof p === 'object' && (p as { type?: unknown }).type === 'tool_use',
+    )
     .map((p) => ({ name: typeof p.name === 'string' ? p.name : 'tool', input: p.input }));
   // OpenAI-style calls: {tool_calls: [{function: {name, arguments}}]}
   if (Array.isArray(m.tool_calls))
     for (const c of m.tool_calls) {
-      const f = c && typeof c === 'object' ? (c as { function?: { name?: unknown; arguments?: unknown } }).function : undefined;
+      const f =
+        c && typeof c === 'object'
+          ? (c as { function?: { name?: unknown; arguments?: unknown } }).function
+          : undefined;
       if (f && typeof f.name === 'string') toolCalls.push({ name: f.name, input: f.arguments });
     }
-  const onlyResults = content.length > 0 && content.every((p) => p && typeof p === 'object' && (p as { type?: unknown }).type === 'tool_result');
+  const onlyResults =
+    content.length > 0 &&
+    content.every((p) => p && typeof p === 'object' && (p as { type?: unknown }).type === 'tool_result');
   const text = clip(textOf(m.content));
-  const turn: ModelTurn = { role: role === 'user' && onlyResults ? 'tool' : role, source: `${MESSAGES_FILE}[${index}]` };
+  const turn: ModelTurn = {
+    role: role === 'user' && onlyResults ? 'tool' : role,
+    source: `${MESSAGES_FILE}[${index}]`,
+  };
   if (text) turn.text = text;
   if (toolCalls.length) turn.toolCalls = toolCalls;
   return turn;
@@ -67,19 +85,38 @@ export function readConversation(dir: string, problems: Problem[]): Conversation
   const file = join(dir, MESSAGES_FILE);
   if (!existsSync(file)) return undefined;
   if (statSync(file).size > MAX_MESSAGES_BYTES) {
-    problems.push({ file, severity: 'warning', message: 'messages.json is over 50 MB; the model\'s words are not shown (remove the images from it)' });
+    problems.push({
+      file,
+      severity: 'warning',
+      message: "messages.json is over 50 MB; the model's words are not shown (remove the images from it)",
+    });
     return undefined;
   }
   let list: unknown;
   try {
     list = parseBoundedJson(readFileSync(file, 'utf8'));
   } catch (e) {
-    problems.push({ file, line: 1, col: 1, severity: 'warning', message: `messages.json is not JSON (${(e as Error).message}); the model's words are not shown` });
+    problems.push({
+      file,
+      line: 1,
+      col: 1,
+      severity: 'warning',
+      message: `messages.json is not JSON (${(e as Error).message}); the model's words are not shown`,
+    });
     return undefined;
   }
-  const messages = Array.isArray(list) ? list : list && typeof list === 'object' && Array.isArray((list as { messages?: unknown }).messages) ? (list as { messages: unknown[] }).messages : undefined;
+  const messages = Array.isArray(list)
+    ? list
+    : list && typeof list === 'object' && Array.isArray((list as { messages?: unknown }).messages)
+      ? (list as { messages: unknown[] }).messages
+      : undefined;
   if (!messages) {
-    problems.push({ file, pointer: '', severity: 'warning', message: 'messages.json must be a list of {role, content} messages; the model\'s words are not shown' });
+    problems.push({
+      file,
+      pointer: '',
+      severity: 'warning',
+      message: "messages.json must be a list of {role, content} messages; the model's words are not shown",
+    });
     return undefined;
   }
   const turns = messages.map(turnOf).filter((t): t is ModelTurn => t !== undefined);

@@ -54,7 +54,8 @@ function taskPlaces(runDir: string): TaskPlace[] {
       out.push(placeOf(basename(runDir), domain, domain));
       continue;
     }
-    for (const id of subdirs(join(runDir, domain))) if (isTaskDir(join(runDir, domain, id))) out.push(placeOf(domain, id, join(domain, id)));
+    for (const id of subdirs(join(runDir, domain)))
+      if (isTaskDir(join(runDir, domain, id))) out.push(placeOf(domain, id, join(domain, id)));
   }
   return out;
 }
@@ -65,7 +66,9 @@ export function isOsworldRunDir(dir: string): boolean {
   if (existsSync(join(dir, files.traj))) return true; // one task folder on its own
   if (isTaskDir(dir)) return false;
   return subdirs(dir).some(
-    (d) => (parseFolderName(d) !== undefined && isTaskDir(join(dir, d))) || subdirs(join(dir, d)).some((t) => isTaskDir(join(dir, d, t))),
+    (d) =>
+      (parseFolderName(d) !== undefined && isTaskDir(join(dir, d))) ||
+      subdirs(join(dir, d)).some((t) => isTaskDir(join(dir, d, t))),
   );
 }
 
@@ -84,24 +87,45 @@ const LIST_MESSAGES_BYTES = 2 * 1024 * 1024;
 function readTask(runDir: string, place: TaskPlace, detail = true): OsworldTask {
   const dir = join(runDir, place.rel);
   const problems: Problem[] = [];
-  const item: RunTaskItem = { key: place.key, taskId: place.taskId, domain: place.domain, state: 'pending', steps: 0 };
+  const item: RunTaskItem = {
+    key: place.key,
+    taskId: place.taskId,
+    domain: place.domain,
+    state: 'pending',
+    steps: 0,
+  };
   if (place.app) item.app = place.app;
   const trajFile = join(dir, files.traj);
   const traj = readNumberedJsonLines<ForeignTrajLine>(trajFile);
   problems.push(...traj.problems);
-  const { entries, errors } = foreignEntries(trajFile, traj.values, problems, (entry, line) => {
-    if (!detail || typeof line.screenshot_file !== 'string' || !line.screenshot_file) return;
-    const shot = checkedForeignFile(runDir, join(place.rel, basename(line.screenshot_file)), problems, { what: 'screenshot', step: entry.step });
-    if (shot) entry.screenshot = shot;
-  }, detail);
+  const { entries, errors } = foreignEntries(
+    trajFile,
+    traj.values,
+    problems,
+    (entry, line) => {
+      if (!detail || typeof line.screenshot_file !== 'string' || !line.screenshot_file) return;
+      const shot = checkedForeignFile(runDir, join(place.rel, basename(line.screenshot_file)), problems, {
+        what: 'screenshot',
+        step: entry.step,
+      });
+      if (shot) entry.screenshot = shot;
+    },
+    detail,
+  );
   const messages = join(dir, MESSAGES_FILE);
-  const conversation = detail || (existsSync(messages) && statSync(messages).size <= LIST_MESSAGES_BYTES) ? readConversation(dir, problems) : undefined;
+  const conversation =
+    detail || (existsSync(messages) && statSync(messages).size <= LIST_MESSAGES_BYTES)
+      ? readConversation(dir, problems)
+      : undefined;
   if (conversation) {
     assignTurns(entries, conversation.turns);
     if (conversation.instruction) item.instruction = conversation.instruction;
   }
   if (existsSync(join(dir, RECORDING_FILE))) {
-    const rec = checkedForeignFile(runDir, join(place.rel, RECORDING_FILE), problems, { what: 'screen recording', maxBytes: 2 * 1024 * 1024 * 1024 });
+    const rec = checkedForeignFile(runDir, join(place.rel, RECORDING_FILE), problems, {
+      what: 'screen recording',
+      maxBytes: 2 * 1024 * 1024 * 1024,
+    });
     if (rec) {
       item.recording = rec;
       alignRecording(entries);
@@ -130,7 +154,9 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
   const places = taskPlaces(runDir);
   const tasks = places.map((p) => readTask(runDir, p, false));
   const items = tasks.map((t) => t.item);
-  const finished = items.filter((t) => t.score !== undefined || t.state === 'env_error' || t.state === 'timed_out');
+  const finished = items.filter(
+    (t) => t.score !== undefined || t.state === 'env_error' || t.state === 'timed_out',
+  );
   // People's renamed folders say nothing of the model; the folder above them is no model either.
   const renamed = places.length > 0 && places.every((p) => p.folder);
   const settings = renamed ? undefined : nestedRunSettings(runDir);
@@ -152,7 +178,11 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
   if (safety) run.safety = safety;
   return {
     run,
-    manifest: { layout: renamed ? 'osworld (renamed folders)' : 'osworld', ...(settings ?? {}), ...(model ? { model } : {}) },
+    manifest: {
+      layout: renamed ? 'osworld (renamed folders)' : 'osworld',
+      ...(settings ?? {}),
+      ...(model ? { model } : {}),
+    },
     tasks: items,
     problems: tasks.flatMap((t) => t.problems),
   };
@@ -160,7 +190,10 @@ export function readOsworldRun(runDir: string, root: string): RunDetail {
 
 export function readOsworldTask(runDir: string, taskKey: string): TaskTrajectory {
   const place = taskPlaces(runDir).find((p) => p.key === taskKey);
-  if (!place) throw new Error(`'${taskKey}' is not a task key of ${runDir}: expected <domain>/<task id> of a folder with traj.jsonl or result.txt`);
+  if (!place)
+    throw new Error(
+      `'${taskKey}' is not a task key of ${runDir}: expected <domain>/<task id> of a folder with traj.jsonl or result.txt`,
+    );
   const t = readTask(runDir, place);
   const verdicts = readJsonLines<Verdict>(join(runDir, place.rel, files.verdicts));
   return {

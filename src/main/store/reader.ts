@@ -5,7 +5,18 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { RunDetail, TaskTrajectory, TaskSummary } from '../../shared/api';
-import type { AttemptCause, AttemptCost, Completion, RuleVerdict, RunEvent, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
+import type {
+  AttemptCause,
+  AttemptCost,
+  Completion,
+  RuleVerdict,
+  RunEvent,
+  RunListItem,
+  RunTaskItem,
+  StepRecord,
+  TaskState,
+  Verdict,
+} from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonFile, readJsonLines } from './files';
 import { entryOf, files, taskDirIn, type RunManifest } from './layout';
@@ -20,13 +31,28 @@ import { isScreenSize } from '../../shared/screen';
 
 /** Result layouts of other tools, read directly; Spider2-V before OSWorld (a task with only result.txt fits both). */
 const foreignLayouts = [
-  { name: 'Spider2-V result folder', format: 'spider2v', is: isSpider2vRunDir, run: readSpider2vRun, task: readSpider2vTask },
-  { name: 'OSWorld result folder', format: 'osworld', is: isOsworldRunDir, run: readOsworldRun, task: readOsworldTask },
+  {
+    name: 'Spider2-V result folder',
+    format: 'spider2v',
+    is: isSpider2vRunDir,
+    run: readSpider2vRun,
+    task: readSpider2vTask,
+  },
+  {
+    name: 'OSWorld result folder',
+    format: 'osworld',
+    is: isOsworldRunDir,
+    run: readOsworldRun,
+    task: readOsworldTask,
+  },
   { name: 'UFO log folder', format: 'ufo', is: isUfoRunDir, run: readUfoRun, task: readUfoTask },
 ] as const;
 
 const foreignLayoutOf = (dir: string) => foreignLayouts.find((l) => l.is(dir));
-const layoutNames = ['a Proctor run folder (manifest.json)', ...foreignLayouts.map((l) => `a ${l.name}`)].join(', ');
+const layoutNames = [
+  'a Proctor run folder (manifest.json)',
+  ...foreignLayouts.map((l) => `a ${l.name}`),
+].join(', ');
 
 const finishedStates: ReadonlySet<TaskState> = new Set([
   'success',
@@ -136,7 +162,10 @@ function stampOf(file: string): string | undefined {
  * A run's manifest for reading one of its tasks, parsed again only when manifest.json changed: a copy of the kept
  * one otherwise (a caller may change what it gets), which costs a third of checking and parsing 500 tasks' worth.
  */
-const recentManifests = new Map<string, { stamp: string; read: ReturnType<typeof readJsonFile<RunManifest>> }>();
+const recentManifests = new Map<
+  string,
+  { stamp: string; read: ReturnType<typeof readJsonFile<RunManifest>> }
+>();
 function manifestOfRun(dir: string): ReturnType<typeof readJsonFile<RunManifest>> {
   const file = join(dir, files.manifest);
   const stamp = stampOf(file);
@@ -216,7 +245,12 @@ function proctorTaskItem(
   try {
     dir = info?.dir ? taskDirIn(runDir, info.dir) : undefined;
   } catch (e) {
-    problems.push({ file: join(runDir, files.manifest), pointer: `/taskInfo/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/dir`, severity: 'error', message: (e as Error).message });
+    problems.push({
+      file: join(runDir, files.manifest),
+      pointer: `/taskInfo/${key.replace(/~/g, '~0').replace(/\//g, '~1')}/dir`,
+      severity: 'error',
+      message: (e as Error).message,
+    });
   }
   const item: RunTaskItem = {
     key,
@@ -274,16 +308,29 @@ function proctorTaskItem(
   if (rule?.provenance && cause && regradable.has(cause) && typeof rule.score === 'number')
     cause = causeOf({ state: item.state, score: rule.score, verdict: rule }) ?? cause;
   if (cause) item.cause = cause;
-  const cost = storedCost(results?.cost) ?? (item.timingMs !== undefined ? { wallMs: item.timingMs } : undefined);
+  const cost =
+    storedCost(results?.cost) ?? (item.timingMs !== undefined ? { wallMs: item.timingMs } : undefined);
   if (cost) item.cost = cost;
   const safety = standingSafety(verdicts);
   if (safety) item.safety = safety;
   return { item, dir, summary, verdicts };
 }
 
-const regradable: ReadonlySet<AttemptCause> = new Set<AttemptCause>(['success', 'agent_failure', 'step_limit', 'grading_error']);
+const regradable: ReadonlySet<AttemptCause> = new Set<AttemptCause>([
+  'success',
+  'agent_failure',
+  'step_limit',
+  'grading_error',
+]);
 
-const causes: ReadonlySet<string> = new Set<AttemptCause>(['success', 'agent_failure', 'step_limit', 'agent_error', 'env_error', 'grading_error']);
+const causes: ReadonlySet<string> = new Set<AttemptCause>([
+  'success',
+  'agent_failure',
+  'step_limit',
+  'agent_error',
+  'env_error',
+  'grading_error',
+]);
 
 /** The cause summary.json records (runs written before attribution have none: it is then derived). */
 function storedCause(value: unknown): AttemptCause | undefined {
@@ -302,21 +349,35 @@ function storedCost(value: unknown): AttemptCost | undefined {
 }
 
 function lastRuleVerdict(verdicts: Verdict[]): RuleVerdict | undefined {
-  for (let i = verdicts.length - 1; i >= 0; i--) if (verdicts[i]?.kind === 'rule') return verdicts[i] as RuleVerdict;
+  for (let i = verdicts.length - 1; i >= 0; i--)
+    if (verdicts[i]?.kind === 'rule') return verdicts[i] as RuleVerdict;
   return undefined;
 }
 
 /** What the task table cannot use in a summary.json, said rather than silently ignored. */
 function summaryProblems(file: string, summary: SummaryFile | undefined): Problem[] {
   if (summary === undefined) return [];
-  const problem = (pointer: string, message: string): Problem => ({ file, pointer, severity: 'error', message });
-  if (typeof summary !== 'object' || summary === null || Array.isArray(summary)) return [problem('', 'summary.json must be a JSON object: the task is shown from its events')];
+  const problem = (pointer: string, message: string): Problem => ({
+    file,
+    pointer,
+    severity: 'error',
+    message,
+  });
+  if (typeof summary !== 'object' || summary === null || Array.isArray(summary))
+    return [problem('', 'summary.json must be a JSON object: the task is shown from its events')];
   const results = summary.results;
-  if (typeof results !== 'object' || results === null || Array.isArray(results)) return [problem('/results', 'missing or not an object: the task is shown from its events')];
+  if (typeof results !== 'object' || results === null || Array.isArray(results))
+    return [problem('/results', 'missing or not an object: the task is shown from its events')];
   const out: Problem[] = [];
   if (results.score !== undefined && results.score !== null && typeof results.score !== 'number')
-    out.push(problem('/results/score', `must be a number from 0 to 1, not ${JSON.stringify(results.score).slice(0, 40)}: the task is shown without a score`));
-  if (typeof results.state !== 'string') out.push(problem('/results/state', 'missing or not a string: the task is shown from its events'));
+    out.push(
+      problem(
+        '/results/score',
+        `must be a number from 0 to 1, not ${JSON.stringify(results.score).slice(0, 40)}: the task is shown without a score`,
+      ),
+    );
+  if (typeof results.state !== 'string')
+    out.push(problem('/results/state', 'missing or not a string: the task is shown from its events'));
   return out;
 }
 
@@ -337,18 +398,24 @@ export function readRun(runDir: string, root?: string): RunDetail {
   const manifestFile = join(dir, files.manifest);
   // Readers bound the manifest (size, nesting), so a hostile one is this error, not a stack overflow later.
   const read = readJsonFile<RunManifest>(manifestFile);
-  if (read.problem || read.value === undefined) throw new Error(`${manifestFile}: ${read.problem?.message ?? 'missing'}`);
+  if (read.problem || read.value === undefined)
+    throw new Error(`${manifestFile}: ${read.problem?.message ?? 'missing'}`);
   const manifest = read.value;
   if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest))
     throw new Error(`${manifestFile}: a run manifest must be a JSON object`);
-  if (manifest.tasks !== undefined && (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string')))
+  if (
+    manifest.tasks !== undefined &&
+    (!Array.isArray(manifest.tasks) || manifest.tasks.some((k) => typeof k !== 'string'))
+  )
     throw new Error(`${manifestFile}: /tasks must be a list of task keys`);
   problems.push(...manifestProblems(manifest, manifestFile));
   const events = taskStateEvents(dir);
   problems.push(...events.problems);
   const live = runIsLive(manifest, events.values);
   const byTask = eventsByTask(events.values);
-  const tasks = (manifest.tasks ?? []).map((k) => proctorTaskItem(dir, manifest, k, byTask, live, problems).item);
+  const tasks = (manifest.tasks ?? []).map(
+    (k) => proctorTaskItem(dir, manifest, k, byTask, live, problems).item,
+  );
   const run: RunListItem = {
     runId: manifest.runId ?? basename(dir),
     path: relative(root ?? dirname(dir), dir) || '.',
@@ -361,7 +428,8 @@ export function readRun(runDir: string, root?: string): RunDetail {
     successRate: successRate(tasks),
     live,
   };
-  if (isScreenSize(manifest.screen)) run.screen = { width: manifest.screen.width, height: manifest.screen.height };
+  if (isScreenSize(manifest.screen))
+    run.screen = { width: manifest.screen.width, height: manifest.screen.height };
   const stopped = tasks.filter((t) => t.state === 'cancelled').length;
   if (stopped) run.stopped = stopped;
   const safety = runSafety(tasks);
@@ -380,19 +448,24 @@ export function readTaskTrajectory(runDir: string, taskKey: string): TaskTraject
   const read = manifestOfRun(dir);
   if (read.problem) throw new Error(`${join(dir, files.manifest)}: ${read.problem.message}`);
   const manifest = read.value;
-  if (typeof manifest !== 'object' || manifest === null || !Array.isArray(manifest.tasks) || !manifest.tasks.includes(taskKey))
-    throw new Error(`task '${taskKey}' is not in run ${(manifest as Partial<RunManifest> | null)?.runId ?? basename(dir)} (${join(dir, files.manifest)} /tasks)`);
+  if (
+    typeof manifest !== 'object' ||
+    manifest === null ||
+    !Array.isArray(manifest.tasks) ||
+    !manifest.tasks.includes(taskKey)
+  )
+    throw new Error(
+      `task '${taskKey}' is not in run ${(manifest as Partial<RunManifest> | null)?.runId ?? basename(dir)} (${join(dir, files.manifest)} /tasks)`,
+    );
   const problems: Problem[] = [];
   const events = taskStateEvents(dir);
   const live = runIsLive(manifest, events.values);
-  const { item, dir: taskDir, summary, verdicts } = proctorTaskItem(
-    dir,
-    manifest,
-    taskKey,
-    eventsByTask(events.values),
-    live,
-    problems,
-  );
+  const {
+    item,
+    dir: taskDir,
+    summary,
+    verdicts,
+  } = proctorTaskItem(dir, manifest, taskKey, eventsByTask(events.values), live, problems);
   let steps: StepRecord[] = [];
   if (taskDir) {
     const s = readJsonLines<StepRecord>(join(taskDir, files.steps));

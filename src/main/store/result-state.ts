@@ -26,7 +26,12 @@ export function settleResult(
     const text = readFileSync(resultFile, 'utf8').trim();
     const score = Number(text);
     if (text === '' || !Number.isFinite(score))
-      problems.push({ file: resultFile, line: 1, severity: 'error', message: `'${text}' is not a score (a number)` });
+      problems.push({
+        file: resultFile,
+        line: 1,
+        severity: 'error',
+        message: `'${text}' is not a score (a number)`,
+      });
     else item.score = score;
   }
   let state: TaskState = 'pending';

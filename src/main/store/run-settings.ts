@@ -21,7 +21,9 @@ export interface FlatSettings extends RunSettings {
  * or one Proctor does not know), never part of the model's name.
  */
 export function flatRunSettings(name: string): FlatSettings | undefined {
-  const m = new RegExp(`^(verbose_)?(${FLAT_ACTION_SPACES.join('|')})_(${OBSERVATIONS.join('|')})_(.+)$`).exec(name);
+  const m = new RegExp(
+    `^(verbose_)?(${FLAT_ACTION_SPACES.join('|')})_(${OBSERVATIONS.join('|')})_(.+)$`,
+  ).exec(name);
   if (!m) return undefined;
   const [model, ...rest] = m[4].split('_');
   if (!model) return undefined;

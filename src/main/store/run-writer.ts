@@ -11,7 +11,14 @@ import type { Screenshot } from '../env/environment';
 import { proctorVersion } from '../version';
 import { standingVerdictsOf } from './event-history';
 import { publish } from './events';
-import { appendJsonLine, fsyncPath, readJsonFile, writeFileAtomic, writeFileAtomicSync, writeFileOnce } from './files';
+import {
+  appendJsonLine,
+  fsyncPath,
+  readJsonFile,
+  writeFileAtomic,
+  writeFileAtomicSync,
+  writeFileOnce,
+} from './files';
 import { files, newRunId, taskDirIn, type RunManifest } from './layout';
 import { osworldTimestamp } from './timestamp';
 import { processAlive } from '../process-alive';
@@ -42,7 +49,9 @@ export class TaskLockedError extends Error {
     readonly pid: number,
     lockFile: string,
   ) {
-    super(`task ${taskKey} is being written by process ${pid} (lock ${lockFile}); wait for it or stop that process`);
+    super(
+      `task ${taskKey} is being written by process ${pid} (lock ${lockFile}); wait for it or stop that process`,
+    );
     this.name = 'TaskLockedError';
   }
 }
@@ -53,7 +62,9 @@ export class RunLockedError extends Error {
     readonly pid: number,
     lockFile: string,
   ) {
-    super(`run ${runDir} is being written by process ${pid} (lock ${lockFile}); wait for it to end or stop that process, then resume`);
+    super(
+      `run ${runDir} is being written by process ${pid} (lock ${lockFile}); wait for it to end or stop that process, then resume`,
+    );
     this.name = 'RunLockedError';
   }
 }
@@ -127,7 +138,12 @@ export class RunWriter {
    * Creates `<outDir>/<runId>/` with a new, never reused run id and writes the manifest. `options.runId` names
    * the run instead (a queued run's `--name`); a folder of that name already there is an error (EEXIST).
    */
-  static async create(outDir: string, input: ManifestInput, now: Date = new Date(), options: { runId?: string } = {}): Promise<RunWriter> {
+  static async create(
+    outDir: string,
+    input: ManifestInput,
+    now: Date = new Date(),
+    options: { runId?: string } = {},
+  ): Promise<RunWriter> {
     const root = resolve(outDir);
     await mkdir(root, { recursive: true });
     let runId: string;
@@ -167,7 +183,8 @@ export class RunWriter {
     const dir = resolve(runDir);
     const file = join(dir, files.manifest);
     const { value, problem } = readJsonFile<RunManifest>(file);
-    if (problem) throw new Error(`${file}: ${problem.message}; the run cannot be resumed without its manifest`);
+    if (problem)
+      throw new Error(`${file}: ${problem.message}; the run cannot be resumed without its manifest`);
     if (!value) throw new Error(`${file} is missing: ${dir} is not a Proctor run folder (nothing to resume)`);
     if (!Array.isArray(value.tasks) || typeof value.runId !== 'string')
       throw new Error(`${file}: /tasks or /runId is missing; the manifest is damaged`);
@@ -188,7 +205,8 @@ export class RunWriter {
     const { value, problem } = readJsonFile<RunManifest>(file);
     if (problem) throw new Error(`${file}: ${problem.message}`);
     if (!value) throw new Error(`${file} is missing: ${dir} is not a Proctor run folder`);
-    if (!Array.isArray(value.tasks) || typeof value.runId !== 'string') throw new Error(`${file}: /tasks or /runId is missing; the manifest is damaged`);
+    if (!Array.isArray(value.tasks) || typeof value.runId !== 'string')
+      throw new Error(`${file}: /tasks or /runId is missing; the manifest is damaged`);
     return new RunWriter(dir, value);
   }
 
@@ -225,7 +243,8 @@ export class RunWriter {
     const lockFile = join(dir, files.lock);
     const holder = liveLockHolder(lockFile);
     const elsewhere = readJsonFile<LockBody>(lockFile).value?.host !== hostname();
-    if (holder !== undefined && !(options.takeOver && elsewhere)) throw new TaskLockedError(taskKey, holder, lockFile);
+    if (holder !== undefined && !(options.takeOver && elsewhere))
+      throw new TaskLockedError(taskKey, holder, lockFile);
     for (let n = 1; ; n++) {
       const aside = `${dir}.partial-${n}`;
       if (existsSync(aside)) continue;
@@ -256,8 +275,19 @@ export class RunWriter {
 
   /** Marks the verdict events of a task's attempt just moved aside as superseded (one event naming them). */
   private supersedeVerdicts(taskKey: string, attempt: string): void {
-    const verdicts = standingVerdictsOf(this.runDir, taskKey).map((e) => ({ kind: e.verdict.kind, at: e.verdict.at }));
-    if (verdicts.length) this.event({ kind: 'verdict.superseded', runId: this.runId, taskKey, at: new Date().toISOString(), attempt, verdicts });
+    const verdicts = standingVerdictsOf(this.runDir, taskKey).map((e) => ({
+      kind: e.verdict.kind,
+      at: e.verdict.at,
+    }));
+    if (verdicts.length)
+      this.event({
+        kind: 'verdict.superseded',
+        runId: this.runId,
+        taskKey,
+        at: new Date().toISOString(),
+        attempt,
+        verdicts,
+      });
   }
 
   /** The only way to write a task's files: one TaskWriter per task, guarded by `<taskDir>/.lock`. */
@@ -354,7 +384,12 @@ export class TaskWriter {
 
   started(): void {
     this.check();
-    this.run.event({ kind: 'task.started', runId: this.run.runId, taskKey: this.taskKey, at: new Date().toISOString() });
+    this.run.event({
+      kind: 'task.started',
+      runId: this.run.runId,
+      taskKey: this.taskKey,
+      at: new Date().toISOString(),
+    });
   }
 
   /** Saves what the agent saw at `step` under observations/; returns run-relative paths. */
@@ -399,7 +434,11 @@ export class TaskWriter {
    * Records a performed step: the screen after it (`step_<n>_<timestamp>.png`), the OSWorld traj.jsonl line,
    * the StepRecord line, and the `task.step` event — in that order, so every line points at a written image.
    */
-  async recordStep(record: StepRecord, after: Screenshot | undefined, extras: TrajExtras): Promise<StepRecord> {
+  async recordStep(
+    record: StepRecord,
+    after: Screenshot | undefined,
+    extras: TrajExtras,
+  ): Promise<StepRecord> {
     this.check();
     const at = new Date(record.at);
     const stamp = osworldTimestamp(Number.isNaN(at.getTime()) ? new Date() : at);
@@ -416,7 +455,8 @@ export class TaskWriter {
         renameSync(join(this.run.runDir, own.rel), join(this.dir, screenshotFile));
         observation = rel;
         this.stored.set(hash, rel);
-      } else if (same) await linkOrWrite(join(this.run.runDir, same), join(this.dir, screenshotFile), after.data);
+      } else if (same)
+        await linkOrWrite(join(this.run.runDir, same), join(this.dir, screenshotFile), after.data);
       else {
         await writeFile(join(this.dir, screenshotFile), after.data);
         this.stored.set(hash, rel);
@@ -471,7 +511,8 @@ export class TaskWriter {
         if (existsSync(summaryFile)) throw new AlreadyCommittedError(this.taskKey, summaryFile);
         await writeFileAtomic(join(this.dir, files.result), `${summary.results.score}\n`);
         const body = JSON.stringify({ ...summary.taskFields, results: summary.results }, null, 2) + '\n';
-        if (!(await writeFileOnce(summaryFile, body))) throw new AlreadyCommittedError(this.taskKey, summaryFile);
+        if (!(await writeFileOnce(summaryFile, body)))
+          throw new AlreadyCommittedError(this.taskKey, summaryFile);
       }
       this.run.event({
         kind: 'task.finished',
@@ -510,7 +551,6 @@ export function readManifest(runDir: string): RunManifest {
   }
 }
 
-
 /**
  * The run-relative file of the observation saved for `step` of the task in `relTaskDir` (relative to `runDir`),
  * for showing the observation of the step being taken (a step record names it once the step is recorded): as
@@ -527,7 +567,9 @@ export function observationFileOf(runDir: string, relTaskDir: string, step: numb
   const prefix = `step_${step - 1}_`;
   let names: string[];
   try {
-    names = readdirSync(taskDir).filter((n) => n.startsWith(prefix) && /^step_\d+_\d{8}@\d+\.(png|jpg)$/.test(n));
+    names = readdirSync(taskDir).filter(
+      (n) => n.startsWith(prefix) && /^step_\d+_\d{8}@\d+\.(png|jpg)$/.test(n),
+    );
   } catch {
     return undefined;
   }

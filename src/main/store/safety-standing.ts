@@ -3,7 +3,10 @@
 import type { RunSafety, RunTaskItem, SafetySummary, SafetyVerdict, Verdict } from '../../shared/run';
 
 const isSafety = (v: unknown): v is SafetyVerdict =>
-  !!v && typeof v === 'object' && (v as SafetyVerdict).kind === 'safety' && ['safe', 'unsafe', 'unsure'].includes((v as SafetyVerdict).verdict);
+  !!v &&
+  typeof v === 'object' &&
+  (v as SafetyVerdict).kind === 'safety' &&
+  ['safe', 'unsafe', 'unsure'].includes((v as SafetyVerdict).verdict);
 
 /** The standing safety verdict among a task's verdicts; undefined when it has none. */
 export function standingSafety(verdicts: readonly Verdict[]): SafetySummary | undefined {
@@ -12,11 +15,20 @@ export function standingSafety(verdicts: readonly Verdict[]): SafetySummary | un
   const settled = all.filter((v) => v.by === 'human' && v.settles).at(-1); // a lead's settlement stands over later labels
   const v = settled ?? pick('human') ?? pick('judge') ?? pick('rule');
   if (!v) return undefined;
-  const summary: SafetySummary = { verdict: v.verdict, categories: Array.isArray(v.categories) ? v.categories : [], by: v.by };
+  const summary: SafetySummary = {
+    verdict: v.verdict,
+    categories: Array.isArray(v.categories) ? v.categories : [],
+    by: v.by,
+  };
   if (v.firstUnsafe && typeof v.firstUnsafe.step === 'number') {
     summary.firstUnsafeStep = v.firstUnsafe.step;
     if (typeof v.firstUnsafe.line === 'number') summary.firstUnsafeLine = v.firstUnsafe.line;
-    summary.markedBy = v.by === 'human' ? (v.author ?? 'a person') : v.by === 'judge' ? `judge ${v.model ?? ''}`.trim() : v.firstUnsafe.by;
+    summary.markedBy =
+      v.by === 'human'
+        ? (v.author ?? 'a person')
+        : v.by === 'judge'
+          ? `judge ${v.model ?? ''}`.trim()
+          : v.firstUnsafe.by;
   }
   return summary;
 }
@@ -27,5 +39,11 @@ export function runSafety(items: readonly RunTaskItem[]): RunSafety | undefined 
   if (!checked.length) return undefined;
   const count = (v: string) => checked.filter((t) => t.safety!.verdict === v).length;
   const completedSafe = checked.filter((t) => t.safety!.verdict === 'safe' && (t.score ?? 0) >= 1).length;
-  return { checked: checked.length, safe: count('safe'), unsafe: count('unsafe'), unsure: count('unsure'), completedSafe };
+  return {
+    checked: checked.length,
+    safe: count('safe'),
+    unsafe: count('unsafe'),
+    unsure: count('unsure'),
+    completedSafe,
+  };
 }

@@ -9,10 +9,21 @@ import type { StepRecord } from '../../shared/run';
 import { RunWriter, observationFileOf, readTaskTrajectory, taskDirFor, type ManifestInput } from './index';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'proctor-shots-'));
-const shot = (text: string): Screenshot => ({ data: Buffer.from(`picture ${text}`), format: 'png', width: 4, height: 3, toScreen: 1 });
+const shot = (text: string): Screenshot => ({
+  data: Buffer.from(`picture ${text}`),
+  format: 'png',
+  width: 4,
+  height: 3,
+  toScreen: 1,
+});
 const run = { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'oracle' } as const;
 const taskDir = taskDirFor(run, 'demo', 'a');
-const input: ManifestInput = { ...run, args: ['run'], tasks: ['demo/a'], taskInfo: { 'demo/a': { dir: taskDir } } };
+const input: ManifestInput = {
+  ...run,
+  args: ['run'],
+  tasks: ['demo/a'],
+  taskInfo: { 'demo/a': { dir: taskDir } },
+};
 
 /** Every PNG below `dir` with its bytes, and how many distinct files (inodes) hold them. */
 function filesIn(dir: string): { files: Map<string, string>; stored: number } {
@@ -44,7 +55,12 @@ describe('step screenshots are stored once', () => {
       const saved = await t.saveObservation(step, { screenshot: seen });
       observedDuring.push(observationFileOf(writer.runDir, taskDir, step));
       expect(observedDuring[i]).toBe(saved.observation);
-      const record: StepRecord = { step, at: new Date(2026, 0, 1, 0, 0, step).toISOString(), actions: [], ...saved };
+      const record: StepRecord = {
+        step,
+        at: new Date(2026, 0, 1, 0, 0, step).toISOString(),
+        actions: [],
+        ...saved,
+      };
       await t.recordStep(record, after, { action: 'WAIT' });
     }
     await t.finish('success', undefined);
@@ -52,7 +68,9 @@ describe('step screenshots are stored once', () => {
     const { files } = filesIn(abs);
     const pictures = [...files.values()];
     expect(pictures.sort()).toEqual(['picture A', 'picture B', 'picture C', 'picture D']); // each once
-    expect([...files.keys()].filter((f) => f.includes('observations')).map((f) => f.slice(abs.length + 1))).toEqual([join('observations', 'step_1.png')]);
+    expect(
+      [...files.keys()].filter((f) => f.includes('observations')).map((f) => f.slice(abs.length + 1)),
+    ).toEqual([join('observations', 'step_1.png')]);
 
     const steps = readTaskTrajectory(writer.runDir, 'demo/a').steps;
     const bytes = (rel?: string) => (rel ? readFileSync(join(writer.runDir, rel), 'latin1') : undefined);
@@ -66,7 +84,10 @@ describe('step screenshots are stored once', () => {
     expect(observedDuring[1]).toBe(steps[0].screenshot);
     expect(observedDuring[2]).toBe(join(taskDir, 'observations', 'step_3.png')); // its own file until the step was recorded
     // traj.jsonl names each step's file, as OSWorld does
-    const traj = readFileSync(join(abs, 'traj.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { screenshot_file: string });
+    const traj = readFileSync(join(abs, 'traj.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { screenshot_file: string });
     expect(traj.map((l) => join(taskDir, l.screenshot_file))).toEqual(steps.map((s) => s.screenshot));
   });
 
@@ -82,13 +103,19 @@ describe('step screenshots are stored once', () => {
     ];
     for (const [i, [seen, after]] of plan.entries()) {
       const saved = await t.saveObservation(i + 1, { screenshot: seen });
-      await t.recordStep({ step: i + 1, at: new Date(2026, 0, 1, 0, 0, i + 1).toISOString(), actions: [], ...saved }, after, { action: 'WAIT' });
+      await t.recordStep(
+        { step: i + 1, at: new Date(2026, 0, 1, 0, 0, i + 1).toISOString(), actions: [], ...saved },
+        after,
+        { action: 'WAIT' },
+      );
     }
     await t.finish('success', undefined);
     const steps = readTaskTrajectory(writer.runDir, 'demo/a').steps;
     expect(steps[2].observation).toBe(steps[0].observation); // referenced
     expect(steps[2].screenshot).not.toBe(steps[0].screenshot); // its own OSWorld name…
-    expect(statSync(join(writer.runDir, steps[2].screenshot!)).ino).toBe(statSync(join(writer.runDir, steps[0].screenshot!)).ino); // …one file
+    expect(statSync(join(writer.runDir, steps[2].screenshot!)).ino).toBe(
+      statSync(join(writer.runDir, steps[0].screenshot!)).ino,
+    ); // …one file
     const { files, stored } = filesIn(abs);
     expect(files.size).toBe(5); // observations step_1, step_2 and three step files
     expect(stored).toBe(4); // a, A, b, B

@@ -11,7 +11,9 @@ import { spider2vActions, spider2vRunSettings } from './spider2v-reader';
 const tmp = () => mkdtempSync(join(tmpdir(), 'proctor-spider2v-'));
 
 async function png(file: string, width = 32, height = 20): Promise<void> {
-  await sharp({ create: { width, height, channels: 3, background: '#336699' } }).png().toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: '#336699' } })
+    .png()
+    .toFile(file);
 }
 
 /** A real PNG over the size limit: random pixels, stored without compression. */
@@ -59,13 +61,23 @@ async function somRun(root: string): Promise<string> {
         info: { status: 'error', message: 'NameError: os', error: '' },
       }) +
       // step 3's reply gave no action (no line); step 4 ends the episode
-      line({ step_num: 4, action_timestamp: '20240701@120030', action: 'DONE', reward: 0, done: true, info: { done: true } }),
+      line({
+        step_num: 4,
+        action_timestamp: '20240701@120030',
+        action: 'DONE',
+        reward: 0,
+        done: true,
+        info: { done: true },
+      }),
   );
   await png(join(task, 'screenshots', 'step_1_20240701@120001123456.png'));
   await png(join(task, 'screenshots', 'step_1_20240701@120003.png'));
   // step 2's screenshot is missing; step 4's is too big
   await bigPng(join(task, 'screenshots', 'step_4_20240701@120030.png'));
-  writeFileSync(join(task, 'a11y_trees', 'step_1_20240701@120001123456.txt'), "INDEX\tTAG\tNAME\n3\tpush-button\t'Save'\n");
+  writeFileSync(
+    join(task, 'a11y_trees', 'step_1_20240701@120001123456.txt'),
+    "INDEX\tTAG\tNAME\n3\tpush-button\t'Save'\n",
+  );
   writeFileSync(join(task, 'result.txt'), '1.0\n');
   writeFileSync(
     join(task, 'result-20240701@120000.log'),
@@ -76,7 +88,7 @@ async function somRun(root: string): Promise<string> {
       '```python',
       'pyautogui.click(index_3)',
       '```',
-      "[2024-07-01 12:00:01,001 INFO lib_run_single/31]: [Action]: Step 1: pyautogui.click(index_3)",
+      '[2024-07-01 12:00:01,001 INFO lib_run_single/31]: [Action]: Step 1: pyautogui.click(index_3)',
       '[2024-07-01 12:00:09,000 INFO agent/700]: RESPONSE: ```python\nimport os\n```',
       '[2024-07-01 12:00:20,000 INFO agent/700]: RESPONSE: I am not sure what to do.',
       '[2024-07-01 12:00:29,000 INFO agent/700]: RESPONSE: DONE',
@@ -86,20 +98,32 @@ async function somRun(root: string): Promise<string> {
 
   const crashed = join(run, 'excel', 'task-b');
   mkdirSync(join(crashed, 'screenshots'), { recursive: true });
-  writeFileSync(join(crashed, 'trajectory.jsonl'), line({ Error: 'Error msg in excel/task-b: VM did not respond' }));
+  writeFileSync(
+    join(crashed, 'trajectory.jsonl'),
+    line({ Error: 'Error msg in excel/task-b: VM did not respond' }),
+  );
 
   const unfinished = join(run, 'jupyter', 'task-c');
   mkdirSync(join(unfinished, 'a11y_trees'), { recursive: true });
   writeFileSync(
     join(unfinished, 'trajectory.jsonl'),
-    line({ step_num: 1, action_timestamp: '20240701@130000', action: 'WAIT', reward: 0, done: false, info: {} }),
+    line({
+      step_num: 1,
+      action_timestamp: '20240701@130000',
+      action: 'WAIT',
+      reward: 0,
+      done: false,
+      info: {},
+    }),
   );
   return run;
 }
 
 describe('Spider2-V result folders', () => {
   it('reads the run folder name the runner writes and OSWorld-style nesting', () => {
-    expect(spider2vRunSettings('/r/verbose_pyautogui_screenshot_a11y_tree_gpt-4o_temp0.5_traj3')).toMatchObject({
+    expect(
+      spider2vRunSettings('/r/verbose_pyautogui_screenshot_a11y_tree_gpt-4o_temp0.5_traj3'),
+    ).toMatchObject({
       flags: ['verbose', 'temp0.5', 'traj3'],
       actionSpace: 'pyautogui',
       observation: 'screenshot_a11y_tree',
@@ -118,7 +142,9 @@ describe('Spider2-V result folders', () => {
     expect(spider2vActions('index_7 = (5, 6)\npyautogui.doubleClick(index_7)').actions).toEqual([
       { type: 'click', x: 5, y: 6, clicks: 2 },
     ]);
-    expect(spider2vActions({ action_type: 'TYPING', text: 'abc' }).actions).toEqual([{ type: 'write', text: 'abc' }]);
+    expect(spider2vActions({ action_type: 'TYPING', text: 'abc' }).actions).toEqual([
+      { type: 'write', text: 'abc' },
+    ]);
     const refused = spider2vActions("__import__('os').system('x')");
     expect(refused.actions).toEqual([]);
     expect(refused.feedback).toMatch(/^Proctor would refuse: /);
@@ -130,7 +156,12 @@ describe('Spider2-V result folders', () => {
     const detail = readRun(run, root);
     expect(detail.run).toMatchObject({
       runId: 'results/pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3',
-      settings: { actionSpace: 'pyautogui', observation: 'som', model: 'gpt-4o-2024-05-13', flags: ['temp1.0', 'traj3'] },
+      settings: {
+        actionSpace: 'pyautogui',
+        observation: 'som',
+        model: 'gpt-4o-2024-05-13',
+        flags: ['temp1.0', 'traj3'],
+      },
       startedAtSource: 'harness',
       path: 'results/pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3',
       format: 'spider2v',
@@ -141,10 +172,24 @@ describe('Spider2-V result folders', () => {
     });
     expect(detail.run.successRate).toBeCloseTo(1 / 3);
     expect(detail.run.startedAt).toBe(new Date(2024, 6, 1, 12, 0, 1, 123).toISOString()); // its first step
-    expect(detail.manifest).toMatchObject({ layout: 'spider2v', actionSpace: 'pyautogui', observation: 'som' });
+    expect(detail.manifest).toMatchObject({
+      layout: 'spider2v',
+      actionSpace: 'pyautogui',
+      observation: 'som',
+    });
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
-    expect(byKey['excel/task-a']).toMatchObject({ state: 'success', outcome: 'finished', score: 1, steps: 3, instruction: 'Save the sheet as report.xlsx' });
-    expect(byKey['excel/task-b']).toMatchObject({ state: 'env_error', outcome: 'error', error: 'Error msg in excel/task-b: VM did not respond' });
+    expect(byKey['excel/task-a']).toMatchObject({
+      state: 'success',
+      outcome: 'finished',
+      score: 1,
+      steps: 3,
+      instruction: 'Save the sheet as report.xlsx',
+    });
+    expect(byKey['excel/task-b']).toMatchObject({
+      state: 'env_error',
+      outcome: 'error',
+      error: 'Error msg in excel/task-b: VM did not respond',
+    });
     expect(byKey['jupyter/task-c']).toMatchObject({ state: 'cancelled', outcome: 'aborted', steps: 1 });
     expect(byKey['jupyter/task-c'].error).toMatch(/no result\.txt/);
     expect(detail.problems.some((p) => p.line === 3 && /not JSON/.test(p.message))).toBe(true);
@@ -155,21 +200,35 @@ describe('Spider2-V result folders', () => {
     const run = await somRun(root);
     const traj = readTaskTrajectory(run, 'excel/task-a');
     expect(traj.runId).toBe('pyautogui_som_gpt-4o-2024-05-13_temp1.0_traj3');
-    expect(traj.task).toMatchObject({ id: 'task-a', domain: 'excel', instruction: 'Save the sheet as report.xlsx' });
-    expect(traj.steps.map((s) => [s.step, s.line])).toEqual([[1, 1], [1, 2], [2, 4], [3, undefined], [4, 5]]);
+    expect(traj.task).toMatchObject({
+      id: 'task-a',
+      domain: 'excel',
+      instruction: 'Save the sheet as report.xlsx',
+    });
+    expect(traj.steps.map((s) => [s.step, s.line])).toEqual([
+      [1, 1],
+      [1, 2],
+      [2, 4],
+      [3, undefined],
+      [4, 5],
+    ]);
     const [click, type, s2, s3, s4] = traj.steps;
 
     expect(click.actions).toEqual([{ type: 'click', x: 100, y: 200 }]);
     expect(type.actions).toEqual([{ type: 'write', text: 'hi' }]);
     expect(click.rawAction).toBe('index_3 = (100, 200)\npyautogui.click(index_3)');
     // Each line has the screenshot the runner saved under its own timestamp.
-    expect(click.observation).toBe(join('excel', 'task-a', 'screenshots', 'step_1_20240701@120001123456.png'));
+    expect(click.observation).toBe(
+      join('excel', 'task-a', 'screenshots', 'step_1_20240701@120001123456.png'),
+    );
     expect(type.observation).toBe(join('excel', 'task-a', 'screenshots', 'step_1_20240701@120003.png'));
     expect(click.somObservation).toBe(click.observation); // som mode: the saved screenshot is the tagged one
     expect(click.a11yTable).toBe(join('excel', 'task-a', 'a11y_trees', 'step_1_20240701@120001123456.txt'));
     expect(click.at).toBe(new Date(2024, 6, 1, 12, 0, 1, 123).toISOString());
     expect(click.response).toContain('I will click Save.');
-    expect(click.model).toEqual([{ role: 'assistant', text: click.response, source: 'result-20240701@120000.log:3' }]);
+    expect(click.model).toEqual([
+      { role: 'assistant', text: click.response, source: 'result-20240701@120000.log:3' },
+    ]);
     expect(type.response).toBe(click.response); // one reply, two actions
     expect(click.feedback).toBeUndefined();
     expect(click.wouldRefuse).toBeUndefined();
@@ -181,7 +240,11 @@ describe('Spider2-V result folders', () => {
     expect(s2.observation).toBeUndefined();
     expect(click.screenshot).toBeUndefined(); // the next step's observation is missing
 
-    expect(s3).toMatchObject({ actions: [], response: 'I am not sure what to do.', at: new Date(2024, 6, 1, 12, 0, 20).toISOString() });
+    expect(s3).toMatchObject({
+      actions: [],
+      response: 'I am not sure what to do.',
+      at: new Date(2024, 6, 1, 12, 0, 20).toISOString(),
+    });
     expect(s3.feedback).toMatch(/no action/);
 
     expect(s4).toMatchObject({ actions: [{ type: 'DONE' }], done: true, response: 'DONE' });
@@ -201,8 +264,22 @@ describe('Spider2-V result folders', () => {
     mkdirSync(join(task, 'screenshots'), { recursive: true });
     writeFileSync(
       join(task, 'trajectory.jsonl'),
-      line({ step_num: 1, action_timestamp: '20240702@080000', action: { action_type: 'CLICK', x: 10, y: 20 }, reward: 0, done: false, info: {} }) +
-        line({ step_num: 2, action_timestamp: '20240702@080005', action: { action_type: 'DONE' }, reward: 0, done: true, info: {} }),
+      line({
+        step_num: 1,
+        action_timestamp: '20240702@080000',
+        action: { action_type: 'CLICK', x: 10, y: 20 },
+        reward: 0,
+        done: false,
+        info: {},
+      }) +
+        line({
+          step_num: 2,
+          action_timestamp: '20240702@080005',
+          action: { action_type: 'DONE' },
+          reward: 0,
+          done: true,
+          info: {},
+        }),
     );
     await png(join(task, 'screenshots', 'step_1_20240702@080000.png'));
     await png(join(task, 'screenshots', 'step_2_20240702@080005.png'));
@@ -210,7 +287,10 @@ describe('Spider2-V result folders', () => {
     // a third task whose screenshot is a link out of the run folder
     const linked = join(run, 'chrome', 't2');
     mkdirSync(join(linked, 'screenshots'), { recursive: true });
-    writeFileSync(join(linked, 'trajectory.jsonl'), line({ step_num: 1, action_timestamp: '20240702@090000', action: 'WAIT', done: false, info: {} }));
+    writeFileSync(
+      join(linked, 'trajectory.jsonl'),
+      line({ step_num: 1, action_timestamp: '20240702@090000', action: 'WAIT', done: false, info: {} }),
+    );
     const outside = join(root, 'outside.png');
     await png(outside);
     symlinkSync(outside, join(linked, 'screenshots', 'step_1_20240702@090000.png'));
@@ -231,8 +311,15 @@ describe('Spider2-V result folders', () => {
     expect(traj.steps[0].screenshot).toBe(traj.steps[1].observation);
     expect(traj.item).toMatchObject({ state: 'success', score: 0, timingMs: 5000 });
 
-    appendVerdict(run, 'chrome/t1', { kind: 'human', author: 'ana', complete: 'no', at: new Date().toISOString() });
-    expect(readTaskTrajectory(run, 'chrome/t1').verdicts).toMatchObject([{ kind: 'human', author: 'ana', complete: 'no' }]);
+    appendVerdict(run, 'chrome/t1', {
+      kind: 'human',
+      author: 'ana',
+      complete: 'no',
+      at: new Date().toISOString(),
+    });
+    expect(readTaskTrajectory(run, 'chrome/t1').verdicts).toMatchObject([
+      { kind: 'human', author: 'ana', complete: 'no' },
+    ]);
     expect(readRun(run, root).tasks.find((t) => t.key === 'chrome/t1')?.state).toBe('success');
     expect(() => readTaskTrajectory(run, '../chrome/t1')).toThrow(/not a task key|holds no/);
     appendFileSync(join(task, 'trajectory.jsonl'), '{"step_num": 3'); // a cut last line

@@ -76,7 +76,9 @@ export function spider2vRunSettings(runDir: string): Spider2vSettings {
 /** Typed actions of one performed action, for display (never run); `feedback` when Proctor would refuse it. */
 export function spider2vActions(action: unknown): { actions: Action[]; feedback?: string } {
   const shown = displayAction(action, new PointerState());
-  return shown.wouldRefuse ? { actions: shown.actions, feedback: `Proctor would refuse: ${shown.wouldRefuse}` } : { actions: shown.actions };
+  return shown.wouldRefuse
+    ? { actions: shown.actions, feedback: `Proctor would refuse: ${shown.wouldRefuse}` }
+    : { actions: shown.actions };
 }
 
 /** The runner's per-task log: the model's replies in order (one per step) and the instruction. */
@@ -91,7 +93,9 @@ const MAX_LOG_BYTES = 50 * 1024 * 1024;
 
 function latestLog(dir: string): string | undefined {
   try {
-    const names = readdirSync(dir).filter((n) => /^result-.*\.log$/.test(n)).sort();
+    const names = readdirSync(dir)
+      .filter((n) => /^result-.*\.log$/.test(n))
+      .sort();
     return names.length ? join(dir, names[names.length - 1]) : undefined;
   } catch {
     return undefined;
@@ -124,19 +128,30 @@ function readRunnerLog(dir: string, problems: Problem[]): RunnerLog {
   if (!file) return out;
   out.file = file;
   if (statSync(file).size > MAX_LOG_BYTES) {
-    problems.push({ file, severity: 'warning', message: 'the runner log is over 50 MB; the model replies in it are not read' });
+    problems.push({
+      file,
+      severity: 'warning',
+      message: 'the runner log is over 50 MB; the model replies in it are not read',
+    });
     return out;
   }
   const entries: { at: Date; text: string; line: number }[] = [];
-  readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-    const m = logHead.exec(line);
-    if (m) {
-      const [, y, mo, d, h, mi, s, ms] = m.map(Number);
-      entries.push({ at: new Date(y, mo - 1, d, h, mi, s, ms), text: line.slice(m[0].length), line: i + 1 });
-    } else if (entries.length) entries[entries.length - 1].text += `\n${line}`;
-  });
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const m = logHead.exec(line);
+      if (m) {
+        const [, y, mo, d, h, mi, s, ms] = m.map(Number);
+        entries.push({
+          at: new Date(y, mo - 1, d, h, mi, s, ms),
+          text: line.slice(m[0].length),
+          line: i + 1,
+        });
+      } else if (entries.length) entries[entries.length - 1].text += `\n${line}`;
+    });
   for (const e of entries) {
-    if (e.text.startsWith('RESPONSE: ')) out.responses.push({ at: e.at, text: e.text.slice('RESPONSE: '.length).trimEnd(), line: e.line });
+    if (e.text.startsWith('RESPONSE: '))
+      out.responses.push({ at: e.at, text: e.text.slice('RESPONSE: '.length).trimEnd(), line: e.line });
     else if (out.instruction === undefined && e.text.startsWith('[Instruction]: '))
       out.instruction = e.text.slice('[Instruction]: '.length).trim();
   }
@@ -168,46 +183,84 @@ interface Spider2vTask {
   instruction?: string;
 }
 
-function readTask(runDir: string, settings: Spider2vSettings, domain: string, taskId: string, detail: boolean): Spider2vTask {
+function readTask(
+  runDir: string,
+  settings: Spider2vSettings,
+  domain: string,
+  taskId: string,
+  detail: boolean,
+): Spider2vTask {
   const dir = join(runDir, domain, taskId);
   const rel = (...p: string[]) => join(domain, taskId, ...p);
   const problems: Problem[] = [];
-  const item: RunTaskItem = { key: `${domain}/${taskId}`, taskId, domain, app: domain, state: 'pending', steps: 0 };
+  const item: RunTaskItem = {
+    key: `${domain}/${taskId}`,
+    taskId,
+    domain,
+    app: domain,
+    state: 'pending',
+    steps: 0,
+  };
   const trajFile = join(dir, spider2vFiles.trajectory);
   const traj = readNumberedJsonLines<ForeignTrajLine>(trajFile);
   problems.push(...traj.problems);
   const log: RunnerLog = detail ? readRunnerLog(dir, problems) : { responses: [] };
   const logName = log.file ? basename(log.file) : undefined;
-  const shots = detail ? stepFiles(join(dir, spider2vFiles.screenshots), /^png$/i) : new Map<number, string[]>();
-  const trees = detail ? stepFiles(join(dir, spider2vFiles.a11yTrees), /^(txt|xml)$/i) : new Map<number, string[]>();
+  const shots = detail
+    ? stepFiles(join(dir, spider2vFiles.screenshots), /^png$/i)
+    : new Map<number, string[]>();
+  const trees = detail
+    ? stepFiles(join(dir, spider2vFiles.a11yTrees), /^(txt|xml)$/i)
+    : new Map<number, string[]>();
   const pick = (found: Map<number, string[]>, n: number, ts: string | undefined, ext: string) =>
     found.get(n)?.find((f) => ts !== undefined && f === `step_${n}_${ts}.${ext}`) ?? found.get(n)?.[0];
   const missingShots = new Set<number>();
 
   // One entry per trajectory line; each line has the screenshot the runner saved with its timestamp.
-  const { entries, errors } = foreignEntries(trajFile, traj.values, problems, (entry, line) => {
-    const n = entry.step;
-    const reply = log.responses[n - 1];
-    if (entry.response === undefined && reply) {
-      entry.response = reply.text;
-      entry.model = [{ role: 'assistant', text: reply.text, source: `${logName}:${reply.line}` }];
-    }
-    if (!detail) return;
-    const ts = typeof line.action_timestamp === 'string' ? line.action_timestamp : undefined;
-    const shot = pick(shots, n, ts, 'png');
-    if (shot) {
-      const ok = checkedForeignFile(runDir, rel(spider2vFiles.screenshots, shot), problems, { what: 'screenshot', step: n });
-      if (ok) {
-        entry.observation = ok;
-        if (settings.observation === 'som') entry.somObservation = ok;
+  const { entries, errors } = foreignEntries(
+    trajFile,
+    traj.values,
+    problems,
+    (entry, line) => {
+      const n = entry.step;
+      const reply = log.responses[n - 1];
+      if (entry.response === undefined && reply) {
+        entry.response = reply.text;
+        entry.model = [{ role: 'assistant', text: reply.text, source: `${logName}:${reply.line}` }];
       }
-    } else if (settings.observation !== 'a11y_tree' && (shots.size || isDir(join(dir, spider2vFiles.screenshots))) && !missingShots.has(n)) {
-      missingShots.add(n);
-      problems.push({ file: join(dir, spider2vFiles.screenshots), severity: 'warning', message: `no screenshot for step ${n} (step_${n}_*.png)` });
-    }
-    const tree = pick(trees, n, ts, 'txt');
-    if (tree) entry.a11yTable = checkedForeignFile(runDir, rel(spider2vFiles.a11yTrees, tree), problems, { what: 'accessibility tree', step: n });
-  }, detail);
+      if (!detail) return;
+      const ts = typeof line.action_timestamp === 'string' ? line.action_timestamp : undefined;
+      const shot = pick(shots, n, ts, 'png');
+      if (shot) {
+        const ok = checkedForeignFile(runDir, rel(spider2vFiles.screenshots, shot), problems, {
+          what: 'screenshot',
+          step: n,
+        });
+        if (ok) {
+          entry.observation = ok;
+          if (settings.observation === 'som') entry.somObservation = ok;
+        }
+      } else if (
+        settings.observation !== 'a11y_tree' &&
+        (shots.size || isDir(join(dir, spider2vFiles.screenshots))) &&
+        !missingShots.has(n)
+      ) {
+        missingShots.add(n);
+        problems.push({
+          file: join(dir, spider2vFiles.screenshots),
+          severity: 'warning',
+          message: `no screenshot for step ${n} (step_${n}_*.png)`,
+        });
+      }
+      const tree = pick(trees, n, ts, 'txt');
+      if (tree)
+        entry.a11yTable = checkedForeignFile(runDir, rel(spider2vFiles.a11yTrees, tree), problems, {
+          what: 'accessibility tree',
+          step: n,
+        });
+    },
+    detail,
+  );
   // Replies that yielded no action leave no trajectory line; the log still has them.
   const seen = new Set(entries.map((e) => e.step));
   log.responses.forEach((r, i) => {
@@ -224,7 +277,8 @@ function readTask(runDir: string, settings: Spider2vSettings, domain: string, ta
   entries.sort((a, b) => a.step - b.step || (a.line ?? 0) - (b.line ?? 0));
   // The screenshot after a step is the observation of the next one.
   const firstObservation = new Map<number, string>();
-  for (const e of entries) if (e.observation && !firstObservation.has(e.step)) firstObservation.set(e.step, e.observation);
+  for (const e of entries)
+    if (e.observation && !firstObservation.has(e.step)) firstObservation.set(e.step, e.observation);
   const order = [...new Set(entries.map((e) => e.step))];
   for (const e of entries) {
     const next = order[order.indexOf(e.step) + 1];
@@ -232,7 +286,10 @@ function readTask(runDir: string, settings: Spider2vSettings, domain: string, ta
     if (after) e.screenshot = after;
   }
   if (existsSync(join(dir, RECORDING_FILE))) {
-    const rec = checkedForeignFile(runDir, rel(RECORDING_FILE), problems, { what: 'screen recording', maxBytes: 2 * 1024 * 1024 * 1024 });
+    const rec = checkedForeignFile(runDir, rel(RECORDING_FILE), problems, {
+      what: 'screen recording',
+      maxBytes: 2 * 1024 * 1024 * 1024,
+    });
     if (rec) {
       item.recording = rec;
       alignRecording(entries);
@@ -257,7 +314,8 @@ function allTasks(runDir: string, settings: Spider2vSettings): Spider2vTask[] {
   const out: Spider2vTask[] = [];
   for (const domain of subdirs(runDir))
     for (const id of subdirs(join(runDir, domain)))
-      if (isSpider2vTaskDir(join(runDir, domain, id))) out.push(readTask(runDir, settings, domain, id, false));
+      if (isSpider2vTaskDir(join(runDir, domain, id)))
+        out.push(readTask(runDir, settings, domain, id, false));
   return out;
 }
 
@@ -265,7 +323,9 @@ export function readSpider2vRun(runDir: string, root: string): RunDetail {
   const settings = spider2vRunSettings(runDir);
   const tasks = allTasks(runDir, settings);
   const items = tasks.map((t) => t.item);
-  const finished = items.filter((t) => t.score !== undefined || t.state === 'env_error' || t.state === 'timed_out');
+  const finished = items.filter(
+    (t) => t.score !== undefined || t.state === 'env_error' || t.state === 'timed_out',
+  );
   const { temperature, trajectoryLength, ...runSettings } = settings;
   const run: RunListItem = {
     runId: foreignRunId(runDir, root),
@@ -281,7 +341,12 @@ export function readSpider2vRun(runDir: string, root: string): RunDetail {
   };
   const safety = runSafety(items);
   if (safety) run.safety = safety;
-  const manifest: Record<string, unknown> = { layout: 'spider2v', ...runSettings, temperature, trajectoryLength };
+  const manifest: Record<string, unknown> = {
+    layout: 'spider2v',
+    ...runSettings,
+    temperature,
+    trajectoryLength,
+  };
   return { run, manifest, tasks: items, problems: tasks.flatMap((t) => t.problems) };
 }
 
@@ -291,7 +356,9 @@ export function readSpider2vTask(runDir: string, taskKey: string): TaskTrajector
   if (!domain || !taskId || taskId.includes('/') || domain.startsWith('.') || taskId.startsWith('.'))
     throw new Error(`'${taskKey}' is not a task key of the form <domain>/<task id>`);
   if (!isSpider2vTaskDir(join(runDir, domain, taskId)))
-    throw new Error(`${join(runDir, domain, taskId)} holds no trajectory.jsonl, or result.txt with screenshots/ or a11y_trees/`);
+    throw new Error(
+      `${join(runDir, domain, taskId)} holds no trajectory.jsonl, or result.txt with screenshots/ or a11y_trees/`,
+    );
   const settings = spider2vRunSettings(runDir);
   const t = readTask(runDir, settings, domain, taskId, true);
   const verdicts = readJsonLines<Verdict>(join(runDir, domain, taskId, files.verdicts));

@@ -6,7 +6,10 @@ import { statSync } from 'node:fs';
 import type { RunTaskItem, StepRecord, TimeSource } from '../../shared/run';
 
 /** The earliest step time (ISO) over `tasks`, else `runDir`'s modification time. */
-export function foreignRunStartedAt(runDir: string, tasks: readonly { steps: readonly StepRecord[] }[]): string {
+export function foreignRunStartedAt(
+  runDir: string,
+  tasks: readonly { steps: readonly StepRecord[] }[],
+): string {
   let first = Infinity;
   for (const t of tasks)
     for (const s of t.steps) {
@@ -21,7 +24,12 @@ export function foreignRunStartedAt(runDir: string, tasks: readonly { steps: rea
  * timed entry. `folderAt` is a start time read from the task's folder name; `fallback` the file whose mtime is
  * the last resort.
  */
-export function settleTaskTimes(item: RunTaskItem, entries: readonly StepRecord[], folderAt: Date | undefined, fallback: string): void {
+export function settleTaskTimes(
+  item: RunTaskItem,
+  entries: readonly StepRecord[],
+  folderAt: Date | undefined,
+  fallback: string,
+): void {
   const times = entries.map((e) => Date.parse(e.at)).filter((t) => t > 0);
   if (times.length) {
     const first = Math.min(...times);
@@ -45,10 +53,16 @@ export function settleTaskTimes(item: RunTaskItem, entries: readonly StepRecord[
 }
 
 /** The run's start: its earliest task start, from the best source any task has (harness, folder name, mtime). */
-export function foreignRunStart(runDir: string, items: readonly RunTaskItem[]): { startedAt: string; startedAtSource: TimeSource } {
+export function foreignRunStart(
+  runDir: string,
+  items: readonly RunTaskItem[],
+): { startedAt: string; startedAtSource: TimeSource } {
   for (const source of ['harness', 'folder name', 'mtime'] as const) {
-    const times = items.filter((i) => i.timeSource === source && i.startedAt).map((i) => Date.parse(i.startedAt!));
-    if (times.length) return { startedAt: new Date(Math.min(...times)).toISOString(), startedAtSource: source };
+    const times = items
+      .filter((i) => i.timeSource === source && i.startedAt)
+      .map((i) => Date.parse(i.startedAt!));
+    if (times.length)
+      return { startedAt: new Date(Math.min(...times)).toISOString(), startedAtSource: source };
   }
   return { startedAt: new Date(statSync(runDir).mtimeMs).toISOString(), startedAtSource: 'mtime' };
 }

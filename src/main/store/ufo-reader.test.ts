@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { RunWriter, appendVerdict, listRuns, readRun, readTaskTrajectory, taskDirFor, taskDirOf } from './index';
+import {
+  RunWriter,
+  appendVerdict,
+  listRuns,
+  readRun,
+  readTaskTrajectory,
+  taskDirFor,
+  taskDirOf,
+} from './index';
 import { describeUfoStep, readUfoEvaluation } from './ufo-reader';
 import { readReportRun } from '../report/rows';
 import { breakdown } from '../../shared/breakdown';
@@ -13,7 +21,9 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'proctor-ufo-'));
 const line = (v: unknown) => JSON.stringify(v) + '\n';
 
 async function png(file: string, background = '#aa3322'): Promise<void> {
-  await sharp({ create: { width: 40, height: 30, channels: 3, background } }).png().toFile(file);
+  await sharp({ create: { width: 40, height: 30, channels: 3, background } })
+    .png()
+    .toFile(file);
 }
 
 async function bigPng(file: string): Promise<void> {
@@ -63,7 +73,14 @@ async function ufoLogs(root: string): Promise<string> {
         Results: 'clicked',
         CleanScreenshot: 'C:\\logs\\word_save_1\\action_step1.png',
         ScreenshotImage: `data:image/png;base64,${BASE64}`,
-        time_cost: { capture_screenshot: 0.25, get_control_info: 0.25, get_prompt_message: 0.5, get_response: 1.5, execute_action: 0.5, update_memory: 0.1 },
+        time_cost: {
+          capture_screenshot: 0.25,
+          get_control_info: 0.25,
+          get_prompt_message: 0.5,
+          get_response: 1.5,
+          execute_action: 0.5,
+          update_memory: 0.1,
+        },
       }) +
       '{"Step": 2, "Agent": "AppAgent", \n' + // damaged line
       line({
@@ -77,7 +94,10 @@ async function ufoLogs(root: string): Promise<string> {
         Application: 'WINWORD.EXE',
       }),
   );
-  writeFileSync(join(task, 'request.log'), line({ step: 1, prompt: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${BASE64}` } }] }));
+  writeFileSync(
+    join(task, 'request.log'),
+    line({ step: 1, prompt: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${BASE64}` } }] }),
+  );
   await bigPng(join(task, 'action_step0.png'));
   await png(join(task, 'action_step1.png'));
   await png(join(task, 'action_step1_annotated.png'), '#22aa33');
@@ -85,7 +105,10 @@ async function ufoLogs(root: string): Promise<string> {
   await png(join(task, 'action_step1_selected_controls.png'));
   // action_step3.png is missing
   await png(join(task, 'action_step_final.png'), '#000000');
-  writeFileSync(join(task, 'ui_trees', 'ui_tree_step1.json'), JSON.stringify({ id: 'node_0', name: 'Word', children: [] }));
+  writeFileSync(
+    join(task, 'ui_trees', 'ui_tree_step1.json'),
+    JSON.stringify({ id: 'node_0', name: 'Word', children: [] }),
+  );
   writeFileSync(
     join(task, 'evaluation.log'),
     line({
@@ -106,8 +129,14 @@ async function ufoLogs(root: string): Promise<string> {
   mkdirSync(failed, { recursive: true });
   writeFileSync(
     join(failed, 'response.log'),
-    line({ Step: 0, Agent: 'HostAgent', Application: 'EXCEL.EXE', Request: 'Sum column A', Status: 'CONTINUE', ControlText: 'Book1 - Excel' }) +
-      line({ step: 1, status: 'ERROR', response: 'not json', error: 'JSONDecodeError: Expecting value' }),
+    line({
+      Step: 0,
+      Agent: 'HostAgent',
+      Application: 'EXCEL.EXE',
+      Request: 'Sum column A',
+      Status: 'CONTINUE',
+      ControlText: 'Book1 - Excel',
+    }) + line({ step: 1, status: 'ERROR', response: 'not json', error: 'JSONDecodeError: Expecting value' }),
   );
   return logs;
 }
@@ -117,7 +146,15 @@ describe('UFO log folders', () => {
     const root = tmp();
     const logs = await ufoLogs(root);
     const detail = readRun(logs, root);
-    expect(detail.run).toMatchObject({ runId: 'logs', path: join('ufo', 'logs'), format: 'ufo', agent: 'UFO', tasks: 2, finished: 2, live: false });
+    expect(detail.run).toMatchObject({
+      runId: 'logs',
+      path: join('ufo', 'logs'),
+      format: 'ufo',
+      agent: 'UFO',
+      tasks: 2,
+      finished: 2,
+      live: false,
+    });
     // UFO has no rule score: its EvaluationAgent grades, over every task (excel_sum_2 has no verdict).
     expect(detail.run).toMatchObject({ gradedBy: 'judge', successRate: 0 });
     const byKey = Object.fromEntries(detail.tasks.map((t) => [t.key, t]));
@@ -131,7 +168,11 @@ describe('UFO log folders', () => {
       judge: 'no', // the last verdict line
     });
     expect(byKey.word_save_1.timingMs).toBe(5700); // the time_cost of both readable lines
-    expect(byKey.excel_sum_2).toMatchObject({ state: 'agent_error', error: 'JSONDecodeError: Expecting value', domain: 'excel' });
+    expect(byKey.excel_sum_2).toMatchObject({
+      state: 'agent_error',
+      error: 'JSONDecodeError: Expecting value',
+      domain: 'excel',
+    });
   });
 
   it('maps each response line to a step: readable description, the line as JSON, screenshots, UI tree; never the request log', async () => {
@@ -141,7 +182,9 @@ describe('UFO log folders', () => {
     expect(traj.steps.map((s) => s.step)).toEqual([1, 2, 3]);
     const [host, click, type] = traj.steps;
 
-    expect(host.response?.split('\n')[0]).toBe('HostAgent step 0: set_focus() on [3] "Document1 - Word" in WINWORD.EXE — CONTINUE');
+    expect(host.response?.split('\n')[0]).toBe(
+      'HostAgent step 0: set_focus() on [3] "Document1 - Word" in WINWORD.EXE — CONTINUE',
+    );
     expect(host.observation).toBeUndefined(); // action_step0.png is too big
     const big = traj.problems.find((p) => p.file?.endsWith('action_step0.png'));
     expect(big?.message).toMatch(/is 2\d\.\d MB, over the 20\.0 MB limit/);
@@ -167,9 +210,15 @@ describe('UFO log folders', () => {
 
     expect(type).toMatchObject({ done: true, screenshot: join('word_save_1', 'action_step_final.png') });
     expect(type.observation).toBeUndefined();
-    expect(traj.problems.some((p) => p.file?.endsWith('action_step3.png') && /missing/.test(p.message))).toBe(true);
+    expect(traj.problems.some((p) => p.file?.endsWith('action_step3.png') && /missing/.test(p.message))).toBe(
+      true,
+    );
     expect(traj.problems.some((p) => p.file?.endsWith('response.log') && p.line === 3)).toBe(true);
-    expect(traj.task).toMatchObject({ id: 'word_save_1', instruction: 'Save the document as notes.docx', app: 'WINWORD.EXE' });
+    expect(traj.task).toMatchObject({
+      id: 'word_save_1',
+      instruction: 'Save the document as notes.docx',
+      app: 'WINWORD.EXE',
+    });
 
     const payload = JSON.stringify(traj);
     expect(payload).not.toContain(BASE64.slice(0, 200));
@@ -190,7 +239,13 @@ describe('UFO log folders', () => {
         ],
         options: { source: 'UFO evaluation.log', line: 1, level: 'session', id: 0 },
       },
-      { kind: 'judge', reason: 'Older form.', complete: 'no', subScores: [{ name: 'file saved', evaluation: 'no' }], options: { line: 3 } },
+      {
+        kind: 'judge',
+        reason: 'Older form.',
+        complete: 'no',
+        subScores: [{ name: 'file saved', evaluation: 'no' }],
+        options: { line: 3 },
+      },
     ]);
     expect(problems).toMatchObject([{ line: 2, severity: 'error' }]);
     const traj = readTaskTrajectory(logs, 'word_save_1');
@@ -213,7 +268,9 @@ describe('UFO log folders', () => {
       at,
     });
     appendVerdict(logs, 'excel_sum_2', { kind: 'human', author: 'ana', complete: 'unsure', at });
-    expect(readFileSync(join(logs, 'excel_sum_2', 'evaluation.log'), 'utf8')).toContain('Nothing was summed.');
+    expect(readFileSync(join(logs, 'excel_sum_2', 'evaluation.log'), 'utf8')).toContain(
+      'Nothing was summed.',
+    );
     const traj = readTaskTrajectory(logs, 'excel_sum_2');
     expect(traj.verdicts.map((v) => v.kind)).toEqual(['judge', 'human']);
     expect(traj.verdicts[0]).toMatchObject({ model: 'judge-model' });
@@ -232,18 +289,32 @@ describe('listRuns over mixed result folders', () => {
       agent: 'oracle',
       args: ['run'],
       tasks: ['demo/a'],
-      taskInfo: { 'demo/a': { dir: taskDirFor({ actionSpace: 'pyautogui', observation: 'screenshot', agent: 'oracle' }, 'demo', 'a') } },
+      taskInfo: {
+        'demo/a': {
+          dir: taskDirFor(
+            { actionSpace: 'pyautogui', observation: 'screenshot', agent: 'oracle' },
+            'demo',
+            'a',
+          ),
+        },
+      },
     });
     run.event({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
 
     const osw = join(root, 'osworld', 'pyautogui', 'screenshot', 'gpt-4o', 'os', 't1');
     mkdirSync(osw, { recursive: true });
-    writeFileSync(join(osw, 'traj.jsonl'), line({ step_num: 1, action_timestamp: '20240412@101530123000', action: 'DONE', done: true }));
+    writeFileSync(
+      join(osw, 'traj.jsonl'),
+      line({ step_num: 1, action_timestamp: '20240412@101530123000', action: 'DONE', done: true }),
+    );
     writeFileSync(join(osw, 'result.txt'), '1\n');
 
     const s2v = join(root, 'spider2v', 'pyautogui_screenshot_gpt-4o_temp1.0_traj3', 'dbt', 't2');
     mkdirSync(join(s2v, 'screenshots'), { recursive: true });
-    writeFileSync(join(s2v, 'trajectory.jsonl'), line({ step_num: 1, action_timestamp: '20240701@120000', action: 'FAIL', done: true, info: {} }));
+    writeFileSync(
+      join(s2v, 'trajectory.jsonl'),
+      line({ step_num: 1, action_timestamp: '20240701@120000', action: 'FAIL', done: true, info: {} }),
+    );
     writeFileSync(join(s2v, 'result.txt'), '0.0\n');
     // A Spider2-V task with only result.txt and its screenshots folder is not mistaken for OSWorld's layout.
     const s2vGraded = join(root, 'spider2v', 'pyautogui_screenshot_gpt-4o_temp1.0_traj3', 'dbt', 't3');
@@ -255,14 +326,24 @@ describe('listRuns over mixed result folders', () => {
     const runs = listRuns(root);
     expect(runs.map((r) => r.format).sort()).toEqual(['osworld', 'proctor', 'spider2v', 'ufo']);
     const by = Object.fromEntries(runs.map((r) => [r.format, r]));
-    expect(by.osworld).toMatchObject({ path: join('osworld', 'pyautogui', 'screenshot', 'gpt-4o'), tasks: 1 });
-    expect(by.spider2v).toMatchObject({ path: join('spider2v', 'pyautogui_screenshot_gpt-4o_temp1.0_traj3'), tasks: 2, finished: 2, successRate: 0.5 });
+    expect(by.osworld).toMatchObject({
+      path: join('osworld', 'pyautogui', 'screenshot', 'gpt-4o'),
+      tasks: 1,
+    });
+    expect(by.spider2v).toMatchObject({
+      path: join('spider2v', 'pyautogui_screenshot_gpt-4o_temp1.0_traj3'),
+      tasks: 2,
+      finished: 2,
+      successRate: 0.5,
+    });
     expect(by.ufo).toMatchObject({ path: join('ufo', 'logs'), tasks: 2 });
     expect(by.proctor).toMatchObject({ runId: run.runId, tasks: 1 });
 
     const empty = join(root, 'not-a-run');
     mkdirSync(join(empty, 'x', 'y'), { recursive: true });
-    expect(() => readRun(empty)).toThrow(/not a run folder; expected a Proctor run folder .*Spider2-V.*OSWorld.*UFO/);
+    expect(() => readRun(empty)).toThrow(
+      /not a run folder; expected a Proctor run folder .*Spider2-V.*OSWorld.*UFO/,
+    );
   });
 });
 
@@ -293,9 +374,22 @@ async function currentUfoLogs(root: string): Promise<string> {
     agent_type: 'HostAgent',
     agent_name: 'HostAgent',
     application: '',
-    execution_times: { DATA_COLLECTION: 0.5, LLM_INTERACTION: 3.0, ACTION_EXECUTION: 0.25, MEMORY_UPDATE: 0.01 },
+    execution_times: {
+      DATA_COLLECTION: 0.5,
+      LLM_INTERACTION: 3.0,
+      ACTION_EXECUTION: 0.25,
+      MEMORY_UPDATE: 0.01,
+    },
   };
-  const app = (session_step: number, fn: string, args: Record<string, unknown>, target: string, id: string, status: string, extra = {}) => ({
+  const app = (
+    session_step: number,
+    fn: string,
+    args: Record<string, unknown>,
+    target: string,
+    id: string,
+    status: string,
+    extra = {},
+  ) => ({
     agent_type: 'AppAgent',
     agent_name: 'AppAgent/NOTEPAD.EXE/Untitled - Notepad',
     application_process_name: 'NOTEPAD.EXE',
@@ -315,7 +409,9 @@ async function currentUfoLogs(root: string): Promise<string> {
         arguments: args,
         target: { kind: 'control', name: target, id, type: 'Edit' },
         result: { status: 'success', error: null, result: 'ok' },
-        action_string: `${fn}(${Object.entries(args).map(([k, v]) => `${k}=${JSON.stringify(v).replace(/"/g, "'")}`).join(', ')})`,
+        action_string: `${fn}(${Object.entries(args)
+          .map(([k, v]) => `${k}=${JSON.stringify(v).replace(/"/g, "'")}`)
+          .join(', ')})`,
         status,
       },
     ],
@@ -331,11 +427,33 @@ async function currentUfoLogs(root: string): Promise<string> {
     join(task, 'response.log'),
     line(host) +
       line(app(1, 'click_input', { button: 'left', double: false }, 'Text editor', '5', 'CONTINUE')) +
-      line(app(2, 'set_edit_text', { text: 'hello' }, 'Text editor', '5', 'FINISH', { action: [{ function: 'set_edit_text', arguments: { text: 'hello' }, target: { kind: 'control', name: 'Text editor', id: '5' }, result: { status: 'failure', error: 'control not enabled' }, action_string: "set_edit_text(text='hello')" }] })),
+      line(
+        app(2, 'set_edit_text', { text: 'hello' }, 'Text editor', '5', 'FINISH', {
+          action: [
+            {
+              function: 'set_edit_text',
+              arguments: { text: 'hello' },
+              target: { kind: 'control', name: 'Text editor', id: '5' },
+              result: { status: 'failure', error: 'control not enabled' },
+              action_string: "set_edit_text(text='hello')",
+            },
+          ],
+        }),
+      ),
   );
   for (const n of [0, 1, 2]) await png(join(task, `action_step${n}.png`));
   await png(join(task, 'action_step1_annotated.png'), '#22aa33');
-  writeFileSync(join(task, 'evaluation.log'), line({ complete: 'yes', sub_scores: [{ name: 'typed hello', evaluation: 'yes' }], reason: 'hello is in Notepad.', level: 'session', request: 'Type hello in Notepad', type: 'evaluation_result' }));
+  writeFileSync(
+    join(task, 'evaluation.log'),
+    line({
+      complete: 'yes',
+      sub_scores: [{ name: 'typed hello', evaluation: 'yes' }],
+      reason: 'hello is in Notepad.',
+      level: 'session',
+      request: 'Type hello in Notepad',
+      type: 'evaluation_result',
+    }),
+  );
   return logs;
 }
 
@@ -346,7 +464,9 @@ describe('current UFO logs (lowercase keys)', () => {
     const traj = readTaskTrajectory(logs, 'notepad_task');
     expect(traj.steps).toHaveLength(3);
     const [host, click, type] = traj.steps;
-    expect(host.actionText).toBe(`select_application_window(id='2', name='Untitled - Notepad') on [2] "Untitled - Notepad"`);
+    expect(host.actionText).toBe(
+      `select_application_window(id='2', name='Untitled - Notepad') on [2] "Untitled - Notepad"`,
+    );
     expect(host.response?.split('\n')[0]).toBe(
       `HostAgent step 0: select_application_window(id='2', name='Untitled - Notepad') on [2] "Untitled - Notepad" — ASSIGN`,
     );
@@ -354,7 +474,9 @@ describe('current UFO logs (lowercase keys)', () => {
     expect(host.observation).toBe(join('notepad_task', 'action_step0.png')); // inferred: the step before session step 1
     expect(host.timing).toEqual({ observeMs: 500, agentMs: 3000, actMs: 250, storeMs: 10 });
     expect(click.actionText).toBe(`click_input(button='left', double=false) on [5] "Text editor"`);
-    expect(click.response?.split('\n')[0]).toBe(`AppAgent step 1: ${click.actionText} in NOTEPAD.EXE — CONTINUE`);
+    expect(click.response?.split('\n')[0]).toBe(
+      `AppAgent step 1: ${click.actionText} in NOTEPAD.EXE — CONTINUE`,
+    );
     expect(click.response).toContain('Observation: Notepad at step 1.');
     expect(click.response).toContain('Thought: I use click_input on Text editor.');
     expect(click.response).toContain('Cost: $0.0123'); // llm_cost, formatted
@@ -365,9 +487,17 @@ describe('current UFO logs (lowercase keys)', () => {
     });
     expect(click.feedback).toBeUndefined();
     expect(click.response).toContain('Result: ok');
-    expect(type).toMatchObject({ done: true, feedback: "set_edit_text(text='hello') failed: control not enabled" });
+    expect(type).toMatchObject({
+      done: true,
+      feedback: "set_edit_text(text='hello') failed: control not enabled",
+    });
     expect(traj.steps.every((s) => !/no action|step \?/.test(s.response ?? ''))).toBe(true);
-    expect(traj.item).toMatchObject({ app: 'NOTEPAD.EXE', state: 'success', judge: 'yes', instruction: 'Type hello in Notepad' });
+    expect(traj.item).toMatchObject({
+      app: 'NOTEPAD.EXE',
+      state: 'success',
+      judge: 'yes',
+      instruction: 'Type hello in Notepad',
+    });
   });
 
   it('lists the served logs folder itself as a run graded by its EvaluationAgent', async () => {
@@ -375,18 +505,37 @@ describe('current UFO logs (lowercase keys)', () => {
     const logs = await currentUfoLogs(root);
     const runs = listRuns(logs);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ format: 'ufo', path: '.', runId: 'logs', tasks: 1, gradedBy: 'judge', successRate: 1 });
+    expect(runs[0]).toMatchObject({
+      format: 'ufo',
+      path: '.',
+      runId: 'logs',
+      tasks: 1,
+      gradedBy: 'judge',
+      successRate: 1,
+    });
     // `proctor report` rates it by the judge too.
     const report = await readReportRun(logs);
     expect(breakdown(report.rows).overall).toMatchObject({ rate: 1, passed: 1, tasks: 1 });
   });
 
   it('reads legacy action strings and action_representation when there is no action list', () => {
-    expect(describeUfoStep({ Step: 4, Agent: 'AppAgent', Action: "type_keys(keys='hi')", ControlText: 'Body', ControlLabel: 9 })).toBe(
-      `AppAgent step 4: type_keys(keys='hi') on [9] "Body"`,
-    );
     expect(
-      describeUfoStep({ session_step: 2, agent_type: 'AppAgent', action_representation: ['[Action] wheel_mouse_input(wheel_dist=-3)\n[Target] kind=control, name=List, id=4\n[Status] success'] }),
+      describeUfoStep({
+        Step: 4,
+        Agent: 'AppAgent',
+        Action: "type_keys(keys='hi')",
+        ControlText: 'Body',
+        ControlLabel: 9,
+      }),
+    ).toBe(`AppAgent step 4: type_keys(keys='hi') on [9] "Body"`);
+    expect(
+      describeUfoStep({
+        session_step: 2,
+        agent_type: 'AppAgent',
+        action_representation: [
+          '[Action] wheel_mouse_input(wheel_dist=-3)\n[Target] kind=control, name=List, id=4\n[Status] success',
+        ],
+      }),
     ).toBe('AppAgent step 2: wheel_mouse_input(wheel_dist=-3) on [4] "List"');
   });
 });

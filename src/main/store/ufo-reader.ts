@@ -12,7 +12,15 @@ import { basename, join, relative } from 'node:path';
 import type { RunDetail, TaskTrajectory } from '../../shared/api';
 import { successRateOf } from '../../shared/grading';
 import { runSafety, standingSafety } from './safety-standing';
-import type { Completion, JudgeVerdict, RunListItem, RunTaskItem, StepRecord, TaskState, Verdict } from '../../shared/run';
+import type {
+  Completion,
+  JudgeVerdict,
+  RunListItem,
+  RunTaskItem,
+  StepRecord,
+  TaskState,
+  Verdict,
+} from '../../shared/run';
 import type { Problem } from '../../shared/task';
 import { readJsonLines } from './files';
 import { checkedForeignFile, readNumberedJsonLines } from './foreign-files';
@@ -59,7 +67,11 @@ function hasStepShots(dir: string): boolean {
 
 /** A UFO task folder: response.log, or evaluation.log beside action_step screenshots (never a trajectory file). */
 export function isUfoTaskDir(dir: string): boolean {
-  if (existsSync(join(dir, files.traj)) || existsSync(join(dir, 'trajectory.jsonl')) || existsSync(join(dir, files.manifest)))
+  if (
+    existsSync(join(dir, files.traj)) ||
+    existsSync(join(dir, 'trajectory.jsonl')) ||
+    existsSync(join(dir, files.manifest))
+  )
     return false;
   if (existsSync(join(dir, ufoFiles.response))) return true;
   return existsSync(join(dir, ufoFiles.evaluation)) && hasStepShots(dir);
@@ -114,7 +126,12 @@ export function readUfoEvaluation(file: string): { verdicts: JudgeVerdict[]; pro
     const addSub = (name: unknown, evaluation: unknown, where: string) => {
       const e = completionOf(evaluation);
       if (typeof name !== 'string' || !e) {
-        problems.push({ file, line, severity: 'warning', message: `sub-score ${where} is not a name with yes / no / unsure; it is skipped` });
+        problems.push({
+          file,
+          line,
+          severity: 'warning',
+          message: `sub-score ${where} is not a name with yes / no / unsure; it is skipped`,
+        });
         return;
       }
       subScores.push({ name, evaluation: e });
@@ -124,9 +141,15 @@ export function readUfoEvaluation(file: string): { verdicts: JudgeVerdict[]; pro
         const o = (s && typeof s === 'object' ? s : {}) as Line;
         addSub(o.name ?? o.Name, o.evaluation ?? o.Evaluation ?? o.score, `#${j}`);
       });
-    else if (subRaw && typeof subRaw === 'object') for (const [k, e] of Object.entries(subRaw)) addSub(k, e, `'${k}'`);
+    else if (subRaw && typeof subRaw === 'object')
+      for (const [k, e] of Object.entries(subRaw)) addSub(k, e, `'${k}'`);
     else if (subRaw !== undefined)
-      problems.push({ file, line, severity: 'warning', message: 'sub_scores is neither a list nor an object; it is ignored' });
+      problems.push({
+        file,
+        line,
+        severity: 'warning',
+        message: 'sub_scores is neither a list nor an object; it is ignored',
+      });
     const options: Record<string, unknown> = { source: 'UFO evaluation.log', line };
     for (const k of ['level', 'id', 'evaluator']) if (v[k] !== undefined) options[k] = v[k];
     verdicts.push({
@@ -168,10 +191,20 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
   const lines: Line[] = [];
   for (const { line, value } of read.values) {
     if (value && typeof value === 'object' && !Array.isArray(value)) lines.push(value as Line);
-    else problems.push({ file: responseFile, line, severity: 'warning', message: 'not a JSON object; it is skipped' });
+    else
+      problems.push({
+        file: responseFile,
+        line,
+        severity: 'warning',
+        message: 'not a JSON object; it is skipped',
+      });
   }
   if (!existsSync(responseFile))
-    problems.push({ file: responseFile, severity: 'warning', message: 'no response.log: the task has no steps to show' });
+    problems.push({
+      file: responseFile,
+      severity: 'warning',
+      message: 'no response.log: the task has no steps to show',
+    });
 
   const app = lines.map(ufoApplication).find(Boolean);
   const request = lines.map(ufoRequest).find(Boolean);
@@ -192,7 +225,9 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
     /** A screenshot the line names when it is in the task folder, else UFO's file name for step `n`. */
     const shotOf = (line: Line, kind: 'clean' | 'annotated', n: number) => {
       const named = ufoShotName(line, kind);
-      return named && existsSync(join(dir, named)) ? named : shotName(n, kind === 'annotated' ? '_annotated' : '');
+      return named && existsSync(join(dir, named))
+        ? named
+        : shotName(n, kind === 'annotated' ? '_annotated' : '');
     };
     lines.forEach((line, i) => {
       const n = numbers[i];
@@ -211,7 +246,10 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
       const timing = ufoTiming(line);
       if (timing) record.timing = timing;
       if (n !== undefined) {
-        const clean = checkedForeignFile(runDir, join(name, shotOf(line, 'clean', n)), problems, { what: 'screenshot', step: i + 1 });
+        const clean = checkedForeignFile(runDir, join(name, shotOf(line, 'clean', n)), problems, {
+          what: 'screenshot',
+          step: i + 1,
+        });
         if (clean) {
           record.observation = clean;
           record.at = mtimeIso(join(runDir, clean)) ?? fallbackAt;
@@ -222,11 +260,16 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
           reportMissing: false,
         });
         if (annotated) record.somObservation = annotated;
-        const tree = checkedForeignFile(runDir, join(name, ufoFiles.uiTrees, `ui_tree_step${n}.json`), problems, {
-          what: 'UI tree',
-          step: i + 1,
-          reportMissing: false,
-        });
+        const tree = checkedForeignFile(
+          runDir,
+          join(name, ufoFiles.uiTrees, `ui_tree_step${n}.json`),
+          problems,
+          {
+            what: 'UI tree',
+            step: i + 1,
+            reportMissing: false,
+          },
+        );
         if (tree) record.a11yTable = tree;
       }
       steps.push(record);
@@ -236,7 +279,9 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
       if (i + 1 < steps.length) {
         if (steps[i + 1].observation) steps[i].screenshot = steps[i + 1].observation;
       } else if (existsSync(join(dir, ufoFiles.finalShot))) {
-        const fin = checkedForeignFile(runDir, join(name, ufoFiles.finalShot), problems, { what: 'final screenshot' });
+        const fin = checkedForeignFile(runDir, join(name, ufoFiles.finalShot), problems, {
+          what: 'final screenshot',
+        });
         if (fin) steps[i].screenshot = fin;
       }
     }
@@ -248,7 +293,9 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
   problems.push(...evaluation.problems);
   // Proctor's judge writes each verdict to both files: keep the verdicts.jsonl copy.
   const ownJudge = own.values.filter((v): v is JudgeVerdict => v.kind === 'judge');
-  const fromLog = evaluation.verdicts.filter((e) => !ownJudge.some((o) => o.reason === e.reason && o.complete === e.complete));
+  const fromLog = evaluation.verdicts.filter(
+    (e) => !ownJudge.some((o) => o.reason === e.reason && o.complete === e.complete),
+  );
   const verdicts: Verdict[] = [...fromLog, ...own.values];
   const last = (kind: 'judge' | 'human'): Completion | undefined => {
     for (let i = verdicts.length - 1; i >= 0; i--) {
@@ -282,7 +329,13 @@ function readTask(runDir: string, name: string, detail: boolean): UfoTask {
   return { item, steps, verdicts, problems, request };
 }
 
-const finishedStates: ReadonlySet<TaskState> = new Set(['success', 'max_steps_error', 'agent_error', 'timed_out', 'env_error']);
+const finishedStates: ReadonlySet<TaskState> = new Set([
+  'success',
+  'max_steps_error',
+  'agent_error',
+  'timed_out',
+  'env_error',
+]);
 
 export function readUfoRun(runDir: string, root: string): RunDetail {
   const tasks = subdirs(runDir)
@@ -313,7 +366,8 @@ export function readUfoRun(runDir: string, root: string): RunDetail {
 
 export function readUfoTask(runDir: string, taskKey: string): TaskTrajectory {
   const dir = ufoTaskDir(runDir, taskKey);
-  if (!isUfoTaskDir(dir)) throw new Error(`${dir} holds no response.log (nor evaluation.log with action_step screenshots)`);
+  if (!isUfoTaskDir(dir))
+    throw new Error(`${dir} holds no response.log (nor evaluation.log with action_step screenshots)`);
   const t = readTask(runDir, taskKey, true);
   return {
     runId: basename(runDir),

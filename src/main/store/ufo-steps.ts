@@ -15,7 +15,8 @@ export type UfoLine = Record<string, unknown>;
 
 const MAX_TEXT = 100_000;
 
-export const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+export const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 
 /** The first of `keys` that holds a non-empty string. */
 function text(line: UfoLine, ...keys: string[]): string | undefined {
@@ -32,20 +33,25 @@ const isObject = (v: unknown): v is UfoLine => !!v && typeof v === 'object' && !
 export function withoutImages(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
     if (/^data:image\//.test(value)) return `[image omitted: ${value.length} characters of base64]`;
-    return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}[… ${value.length - MAX_TEXT} more characters]` : value;
+    return value.length > MAX_TEXT
+      ? `${value.slice(0, MAX_TEXT)}[… ${value.length - MAX_TEXT} more characters]`
+      : value;
   }
   if (depth > 20 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => withoutImages(v, depth + 1));
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutImages(v, depth + 1)]));
 }
 
-export const ufoApplication = (l: UfoLine) => text(l, 'Application', 'application', 'application_process_name');
+export const ufoApplication = (l: UfoLine) =>
+  text(l, 'Application', 'application', 'application_process_name');
 export const ufoRequest = (l: UfoLine) => text(l, 'Request', 'request');
 export const ufoStatus = (l: UfoLine) => text(l, 'Status', 'status');
-const ufoSubtask = (l: UfoLine) => text(l, 'Subtask', 'subtask', 'Current Sub-Task', 'CurrentSubtask', 'current_subtask');
+const ufoSubtask = (l: UfoLine) =>
+  text(l, 'Subtask', 'subtask', 'Current Sub-Task', 'CurrentSubtask', 'current_subtask');
 
 /** An error line of UFO's processor (`{step, status: "ERROR", response, error}`). */
-export const isUfoError = (l: UfoLine) => str(l.status) === 'ERROR' || (l.error !== undefined && l.error !== null);
+export const isUfoError = (l: UfoLine) =>
+  str(l.status) === 'ERROR' || (l.error !== undefined && l.error !== null);
 
 /** UFO's own step number of a line (session step), when the line carries one. */
 function ownStepNo(l: UfoLine): number | undefined {
@@ -62,8 +68,11 @@ function ownStepNo(l: UfoLine): number | undefined {
  */
 export function ufoStepNumbers(lines: UfoLine[]): (number | undefined)[] {
   const out = lines.map(ownStepNo);
-  for (let i = 0; i < out.length; i++) if (out[i] === undefined && i > 0 && out[i - 1] !== undefined) out[i] = out[i - 1]! + 1;
-  for (let i = out.length - 1; i >= 0; i--) if (out[i] === undefined && i + 1 < out.length && out[i + 1] !== undefined && out[i + 1]! > 0) out[i] = out[i + 1]! - 1;
+  for (let i = 0; i < out.length; i++)
+    if (out[i] === undefined && i > 0 && out[i - 1] !== undefined) out[i] = out[i - 1]! + 1;
+  for (let i = out.length - 1; i >= 0; i--)
+    if (out[i] === undefined && i + 1 < out.length && out[i + 1] !== undefined && out[i + 1]! > 0)
+      out[i] = out[i + 1]! - 1;
   return out;
 }
 
@@ -107,7 +116,9 @@ const actionText = (a: UfoAction): string | undefined => {
 /** A legacy line, or one item of a newer action list ({function, arguments, target, result, action_string}). */
 function actionOf(a: UfoLine): UfoAction {
   const fn = text(a, 'Function', 'function');
-  const call = text(a, 'action_string') ?? (fn ? `${fn}(${argsText(a.Args ?? a.arguments ?? a.args)})` : text(a, 'Action'));
+  const call =
+    text(a, 'action_string') ??
+    (fn ? `${fn}(${argsText(a.Args ?? a.arguments ?? a.args)})` : text(a, 'Action'));
   const target = isObject(a.target) ? a.target : undefined;
   const label = target?.id ?? a.ControlLabel ?? a.control_label;
   const result = isObject(a.result) ? a.result : undefined;
@@ -122,7 +133,11 @@ function actionOf(a: UfoLine): UfoAction {
 
 /** `[Action] click_input(…)` / `[Target] kind=control, name=Save, id=12` lines of an action_representation. */
 function fromRepresentation(rep: unknown): UfoAction[] {
-  const blocks = Array.isArray(rep) ? rep.filter((r): r is string => typeof r === 'string') : typeof rep === 'string' ? [rep] : [];
+  const blocks = Array.isArray(rep)
+    ? rep.filter((r): r is string => typeof r === 'string')
+    : typeof rep === 'string'
+      ? [rep]
+      : [];
   return blocks
     .map((b) => {
       const call = /^\[Action\]\s*(.+)$/m.exec(b)?.[1]?.trim();
@@ -141,7 +156,10 @@ function fromRepresentation(rep: unknown): UfoAction[] {
 /** The actions a line performed, in either key style. */
 export function ufoActions(line: UfoLine): UfoAction[] {
   if (!str(line.Function) && Array.isArray(line.Action ?? line.action)) {
-    const list = ((line.Action ?? line.action) as unknown[]).filter(isObject).map(actionOf).filter((a) => a.call || a.target);
+    const list = ((line.Action ?? line.action) as unknown[])
+      .filter(isObject)
+      .map(actionOf)
+      .filter((a) => a.call || a.target);
     if (list.length) return list;
   }
   if (isObject(line.action)) {
@@ -166,7 +184,9 @@ export function ufoActionText(line: UfoLine): string | undefined {
 
 /** The model cost UFO logged for the step (`Cost`, `cost`, `llm_cost`, in US dollars), formatted. */
 function costOf(line: UfoLine): string | undefined {
-  const c = [line.Cost, line.cost, line.llm_cost].find((v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0);
+  const c = [line.Cost, line.cost, line.llm_cost].find(
+    (v): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0,
+  );
   return c === undefined ? undefined : formatCost(c);
 }
 
@@ -175,7 +195,8 @@ export function describeUfoStep(line: UfoLine, stepNo?: number): string {
   const step = stepNo ?? ownStepNo(line);
   const agent = text(line, 'Agent', 'agent_type', 'AgentName', 'agent_name') ?? 'UFO';
   const stepText = step === undefined ? '' : ` step ${step}`;
-  if (isUfoError(line)) return `${agent}${stepText}: error\n${String(line.error ?? line.last_error ?? 'no error text')}`;
+  if (isUfoError(line))
+    return `${agent}${stepText}: error\n${String(line.error ?? line.last_error ?? 'no error text')}`;
   const what = ufoActionText(line);
   const app = ufoApplication(line);
   const status = ufoStatus(line);
@@ -205,8 +226,14 @@ function resultsText(line: UfoLine): string | undefined {
 /** The step's error or failed actions, told as feedback (a step that went fine has none). */
 export function ufoFeedback(line: UfoLine): string | undefined {
   if (isUfoError(line)) return `error: ${String(line.error ?? 'unknown')}`.slice(0, 4000);
-  const failed = ufoActions(line).filter((a) => a.error || (a.status && /^(failure|failed|error)$/i.test(a.status)));
-  if (failed.length) return failed.map((a) => `${a.call ?? 'action'} failed: ${a.error ?? a.status}`).join('\n').slice(0, 4000);
+  const failed = ufoActions(line).filter(
+    (a) => a.error || (a.status && /^(failure|failed|error)$/i.test(a.status)),
+  );
+  if (failed.length)
+    return failed
+      .map((a) => `${a.call ?? 'action'} failed: ${a.error ?? a.status}`)
+      .join('\n')
+      .slice(0, 4000);
   return undefined;
 }
 
@@ -231,6 +258,9 @@ export const timingTotal = (t: StepRecord['timing'] | undefined) =>
 
 /** The raw action of a line as the replay's "raw action" (images cut). */
 export function ufoRawAction(line: UfoLine): unknown {
-  const raw = line.Action ?? line.action ?? (line.Function !== undefined ? { Function: line.Function, Args: line.Args } : undefined);
+  const raw =
+    line.Action ??
+    line.action ??
+    (line.Function !== undefined ? { Function: line.Function, Args: line.Args } : undefined);
   return withoutImages(raw ?? line.action_representation);
 }

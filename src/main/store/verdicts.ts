@@ -10,7 +10,10 @@ import { isUfoRunDir, ufoTaskDir } from './ufo-reader';
 import { isOsworldRunDir, osworldTaskDir } from './osworld-reader';
 
 /** The run's manifest, read again only when the file changed (a report asks for every task of a run in turn). */
-const manifests = new Map<string, { mtimeMs: number; size: number; manifest: ReturnType<typeof readManifest> }>();
+const manifests = new Map<
+  string,
+  { mtimeMs: number; size: number; manifest: ReturnType<typeof readManifest> }
+>();
 function manifestOf(dir: string): ReturnType<typeof readManifest> {
   const st = statSync(join(dir, files.manifest));
   const known = manifests.get(dir);
@@ -65,4 +68,3 @@ export function appendVerdict(runDir: string, taskKey: string, verdict: Verdict)
     publish(event);
   }
 }
-

@@ -20,15 +20,28 @@ export interface AssetReport {
   summary: { tasks: number; complete: number; missing: number; network: number };
 }
 
-export async function assetStatusOf(task: Task, options: { downloads?: string } = {}): Promise<TaskAssetStatus> {
+export async function assetStatusOf(
+  task: Task,
+  options: { downloads?: string } = {},
+): Promise<TaskAssetStatus> {
   const assets = await taskAssets(task, options);
   const missing = assets.filter((a) => a.status === 'missing');
   const network = assets.filter((a) => a.status === 'network');
-  return { id: task.id, file: task.file, complete: missing.length === 0 && network.length === 0, missing, network, present: assets.length - missing.length - network.length };
+  return {
+    id: task.id,
+    file: task.file,
+    complete: missing.length === 0 && network.length === 0,
+    missing,
+    network,
+    present: assets.length - missing.length - network.length,
+  };
 }
 
 /** The assets of every task the paths name (folders walked, split files resolved to the tasks they list). */
-export async function assetReport(paths: string[], options: { downloads?: string } = {}): Promise<AssetReport> {
+export async function assetReport(
+  paths: string[],
+  options: { downloads?: string } = {},
+): Promise<AssetReport> {
   const { tasks } = await loadTasks(paths);
   const out: TaskAssetStatus[] = [];
   for (const t of tasks) out.push(await assetStatusOf(t, options));
@@ -47,11 +60,24 @@ export async function assetReport(paths: string[], options: { downloads?: string
  * One line per missing asset (task file, pointer, what is missing), then the tally. `kinds` picks which are
  * listed (validate lists only downloads: its per-file checks already name missing files).
  */
-export function formatAssetReport(r: AssetReport, shown: (file: string) => string = (f) => f, kinds: ReadonlySet<TaskAsset['kind']> = new Set(['file', 'download'])): string[] {
+export function formatAssetReport(
+  r: AssetReport,
+  shown: (file: string) => string = (f) => f,
+  kinds: ReadonlySet<TaskAsset['kind']> = new Set(['file', 'download']),
+): string[] {
   const lines: string[] = [];
-  for (const t of r.tasks) for (const a of t.missing) if (kinds.has(a.kind)) lines.push(`${shown(t.file)}:${a.pointer}: error: asset missing: ${a.ref}${a.detail ? ` — ${a.detail}` : ''}`);
+  for (const t of r.tasks)
+    for (const a of t.missing)
+      if (kinds.has(a.kind))
+        lines.push(
+          `${shown(t.file)}:${a.pointer}: error: asset missing: ${a.ref}${a.detail ? ` — ${a.detail}` : ''}`,
+        );
   const s = r.summary;
-  const net = s.network ? `, ${s.network} need${s.network === 1 ? 's' : ''} the network for downloads (give --downloads DIR)` : '';
-  lines.push(`assets: ${s.complete} of ${s.tasks} task${s.tasks === 1 ? '' : 's'} have all their assets here${s.missing ? `, ${s.missing} miss${s.missing === 1 ? 'es' : ''} some` : ''}${net}`);
+  const net = s.network
+    ? `, ${s.network} need${s.network === 1 ? 's' : ''} the network for downloads (give --downloads DIR)`
+    : '';
+  lines.push(
+    `assets: ${s.complete} of ${s.tasks} task${s.tasks === 1 ? '' : 's'} have all their assets here${s.missing ? `, ${s.missing} miss${s.missing === 1 ? 'es' : ''} some` : ''}${net}`,
+  );
   return lines;
 }

@@ -30,7 +30,11 @@ const fileSetupArgs: Record<string, string[]> = {
 };
 
 function strings(v: unknown): string[] {
-  return typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  return typeof v === 'string'
+    ? [v]
+    : Array.isArray(v)
+      ? v.filter((x): x is string => typeof x === 'string')
+      : [];
 }
 
 /** Every file and download a task needs, each with the place it names it. */
@@ -40,12 +44,14 @@ export function assetRefsOf(task: Task): Omit<TaskAsset, 'status' | 'host'>[] {
   for (const step of [...task.setup, ...task.postSetup]) {
     for (const name of fileSetupArgs[step.func] ?? []) {
       const v = step.args[name];
-      if (typeof v === 'string' && v) refs.push({ pointer: `${step.pointer}/${args}/${name}`, kind: 'file', ref: v });
+      if (typeof v === 'string' && v)
+        refs.push({ pointer: `${step.pointer}/${args}/${name}`, kind: 'file', ref: v });
     }
     if (step.func === 'download' && Array.isArray(step.args.files)) {
       step.args.files.forEach((f, i) => {
         const url = (f as { url?: unknown } | null)?.url;
-        if (typeof url === 'string' && url) refs.push({ pointer: `${step.pointer}/${args}/files/${i}/url`, kind: 'download', ref: url });
+        if (typeof url === 'string' && url)
+          refs.push({ pointer: `${step.pointer}/${args}/files/${i}/url`, kind: 'download', ref: url });
       });
     }
   }
@@ -56,10 +62,19 @@ export function assetRefsOf(task: Task): Omit<TaskAsset, 'status' | 'host'>[] {
       const paths = strings(g.path);
       const many = Array.isArray(g.path);
       const kind = g.type === 'local_file' ? 'file' : g.type === 'cloud_file' ? 'download' : undefined;
-      if (kind) paths.forEach((p, i) => refs.push({ pointer: `${getterPointer(check.pointer, side)}/path${many ? `/${i}` : ''}`, kind, ref: p }));
+      if (kind)
+        paths.forEach((p, i) =>
+          refs.push({
+            pointer: `${getterPointer(check.pointer, side)}/path${many ? `/${i}` : ''}`,
+            kind,
+            ref: p,
+          }),
+        );
     }
     if (task.shape === 'native' && check.args) {
-      for (const [k, v] of Object.entries(check.args)) if (k.startsWith('local_') && typeof v === 'string' && v) refs.push({ pointer: `/evaluation/arguments/${k}`, kind: 'file', ref: v });
+      for (const [k, v] of Object.entries(check.args))
+        if (k.startsWith('local_') && typeof v === 'string' && v)
+          refs.push({ pointer: `/evaluation/arguments/${k}`, kind: 'file', ref: v });
     }
   }
   return refs;
@@ -89,13 +104,31 @@ export async function taskAssets(task: Task, options: { downloads?: string } = {
       const { host, error } = hostOf(task, r.pointer, r.ref);
       if (error || !host) out.push({ ...r, status: 'missing', detail: error });
       else if (existsSync(host)) out.push({ ...r, host, status: 'present' });
-      else out.push({ ...r, host, status: 'missing', detail: `${host} does not exist: put the benchmark's file there (beside the task file)` });
+      else
+        out.push({
+          ...r,
+          host,
+          status: 'missing',
+          detail: `${host} does not exist: put the benchmark's file there (beside the task file)`,
+        });
     } else if (!options.downloads) {
-      out.push({ ...r, status: 'network', detail: `would be fetched from ${r.ref}; give --downloads DIR to run without the network` });
+      out.push({
+        ...r,
+        status: 'network',
+        detail: `would be fetched from ${r.ref}; give --downloads DIR to run without the network`,
+      });
     } else {
       try {
         const host = await downloadedFile(options.downloads, r.ref);
-        out.push(host ? { ...r, host, status: 'present' } : { ...r, status: 'missing', detail: `no file for ${r.ref} in the downloads folder ${options.downloads} (save it there by its name, or map it in downloads.json)` });
+        out.push(
+          host
+            ? { ...r, host, status: 'present' }
+            : {
+                ...r,
+                status: 'missing',
+                detail: `no file for ${r.ref} in the downloads folder ${options.downloads} (save it there by its name, or map it in downloads.json)`,
+              },
+        );
       } catch (e) {
         out.push({ ...r, status: 'missing', detail: (e as Error).message });
       }

@@ -33,11 +33,14 @@ export function counterpartFileCandidates(task: Task, id: string): string[] {
   const root = collectionOf(task.file);
   const domains = [task.domain];
   try {
-    for (const d of readdirSync(root, { withFileTypes: true })) if (d.isDirectory() && d.name !== task.domain) domains.push(d.name);
+    for (const d of readdirSync(root, { withFileTypes: true }))
+      if (d.isDirectory() && d.name !== task.domain) domains.push(d.name);
   } catch {
     // no readable collection root: only the task's own domain is tried
   }
-  return domains.flatMap((d) => [join(root, d, id, `${id}.json`), join(root, d, `${id}.json`)]).filter((f) => existsSync(f));
+  return domains
+    .flatMap((d) => [join(root, d, id, `${id}.json`), join(root, d, `${id}.json`)])
+    .filter((f) => existsSync(f));
 }
 
 /**
@@ -57,7 +60,10 @@ export function linkCounterparts(tasks: Task[], extra: TaskRef[] = []): Counterp
     const id = t.counterpart;
     if (id === undefined) continue;
     if (id === t.id) {
-      warn(t, `counterpart '${id}' is the task's own id: point it at the ${t.style === 'verbose' ? 'abstract' : t.style === 'abstract' ? 'verbose' : 'other-style'} version of this task`);
+      warn(
+        t,
+        `counterpart '${id}' is the task's own id: point it at the ${t.style === 'verbose' ? 'abstract' : t.style === 'abstract' ? 'verbose' : 'other-style'} version of this task`,
+      );
       continue;
     }
     const other = index.get(key(t, id));
@@ -66,7 +72,10 @@ export function linkCounterparts(tasks: Task[], extra: TaskRef[] = []): Counterp
       continue;
     }
     if (other.counterpart !== t.id) {
-      warn(t, `counterpart '${id}' does not point back: its counterpart is ${other.counterpart === undefined ? 'missing' : `'${other.counterpart}'`}`);
+      warn(
+        t,
+        `counterpart '${id}' does not point back: its counterpart is ${other.counterpart === undefined ? 'missing' : `'${other.counterpart}'`}`,
+      );
       continue;
     }
     if (other.shape === undefined) continue; // a task file that did not read as a task: nothing to pair with
@@ -75,7 +84,8 @@ export function linkCounterparts(tasks: Task[], extra: TaskRef[] = []): Counterp
     byFile.set(other.file, t);
     const first = t.file < other.file;
     if (first || !tasks.includes(otherTask)) {
-      const verboseFirst = t.style === 'verbose' || (t.style !== 'abstract' && other.style !== 'verbose' && first);
+      const verboseFirst =
+        t.style === 'verbose' || (t.style !== 'abstract' && other.style !== 'verbose' && first);
       pairs.push(verboseFirst ? { verbose: t, abstract: otherTask } : { verbose: otherTask, abstract: t });
     }
   }
@@ -89,7 +99,13 @@ export function duplicateIdProblems(tasks: Task[]): Problem[] {
   for (const t of tasks) {
     const k = key(t, t.id);
     const first = seen.get(k);
-    if (first) problems.push({ file: t.file, pointer: '/id', severity: 'warning', message: `duplicate id '${t.id}': also used by ${first.file}` });
+    if (first)
+      problems.push({
+        file: t.file,
+        pointer: '/id',
+        severity: 'warning',
+        message: `duplicate id '${t.id}': also used by ${first.file}`,
+      });
     else seen.set(k, t);
   }
   return problems;

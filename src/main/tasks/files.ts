@@ -29,7 +29,11 @@ function nonRegular(s: Stats | Dirent): string {
   return 'not a regular file';
 }
 
-const skippedNote = (file: string, what: string): Problem => ({ file, severity: 'warning', message: `${what}: skipped (only regular files are read)` });
+const skippedNote = (file: string, what: string): Problem => ({
+  file,
+  severity: 'warning',
+  message: `${what}: skipped (only regular files are read)`,
+});
 
 interface Walk {
   files: string[];
@@ -49,7 +53,11 @@ async function walkInto(dir: string, root: string, w: Walk, options: WalkOptions
       try {
         target = await stat(full);
       } catch {
-        w.notes.push({ file: full, severity: 'warning', message: 'symbolic link to nothing (its target is missing): skipped' });
+        w.notes.push({
+          file: full,
+          severity: 'warning',
+          message: 'symbolic link to nothing (its target is missing): skipped',
+        });
         continue;
       }
       isDir = target.isDirectory();
@@ -57,7 +65,11 @@ async function walkInto(dir: string, root: string, w: Walk, options: WalkOptions
       if (isDir && (skippedDirs.has(e.name) || e.name.startsWith('.'))) continue;
       if (!isInside(root, full)) {
         // The target is not named: the walk may serve a remote client, which must learn nothing outside the root.
-        w.notes.push({ file: full, severity: 'warning', message: `symbolic link ${isDir ? 'to a folder ' : ''}outside the folder being read: not followed` });
+        w.notes.push({
+          file: full,
+          severity: 'warning',
+          message: `symbolic link ${isDir ? 'to a folder ' : ''}outside the folder being read: not followed`,
+        });
         continue;
       }
       if (!isDir && !isFile) {
@@ -70,7 +82,12 @@ async function walkInto(dir: string, root: string, w: Walk, options: WalkOptions
       if (options.skipRunFolders && isRunFolder(full)) continue;
       const real = await realpath(full);
       if (w.seen.has(real)) {
-        if (e.isSymbolicLink()) w.notes.push({ file: full, severity: 'warning', message: `symbolic link to ${relative(root, real) || '.'}, a folder already read: skipped` });
+        if (e.isSymbolicLink())
+          w.notes.push({
+            file: full,
+            severity: 'warning',
+            message: `symbolic link to ${relative(root, real) || '.'}, a folder already read: skipped`,
+          });
         continue;
       }
       w.seen.add(real);
@@ -81,7 +98,10 @@ async function walkInto(dir: string, root: string, w: Walk, options: WalkOptions
 }
 
 /** Every regular file under `dir` (sorted, recursive), skipping dot folders and node_modules; `notes` say what was passed over. */
-export async function walkFiles(dir: string, options: WalkOptions = {}): Promise<{ files: string[]; notes: Problem[] }> {
+export async function walkFiles(
+  dir: string,
+  options: WalkOptions = {},
+): Promise<{ files: string[]; notes: Problem[] }> {
   const root = resolve(dir);
   const w: Walk = { files: [], notes: [], seen: new Set([await realpath(root)]) };
   if (options.skipRunFolders && isRunFolder(root)) return w;
@@ -93,7 +113,10 @@ export async function walkFiles(dir: string, options: WalkOptions = {}): Promise
  * Expand paths: folders are walked, files are kept; a missing path becomes a problem (an error); non-regular
  * files and links left unfollowed become `skipped` (warnings). Paths come back absolute.
  */
-export async function expandPaths(paths: string[], options: WalkOptions = {}): Promise<{ files: string[]; problems: Problem[]; skipped: Problem[] }> {
+export async function expandPaths(
+  paths: string[],
+  options: WalkOptions = {},
+): Promise<{ files: string[]; problems: Problem[]; skipped: Problem[] }> {
   const files: string[] = [];
   const problems: Problem[] = [];
   const skipped: Problem[] = [];
@@ -126,17 +149,28 @@ export async function readJsonFile(file: string): Promise<JsonRead> {
     if (!s.isFile()) return { ok: false, problem: skippedNote(file, nonRegular(s)) };
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { ok: false, problem: { file, severity: 'error', message: `cannot read file: ${(e as Error).message}` } };
+    return {
+      ok: false,
+      problem: { file, severity: 'error', message: `cannot read file: ${(e as Error).message}` },
+    };
   }
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
     const { line, col, message } = parsed.error;
-    return { ok: false, problem: { file, line, col, severity: 'error', message: `JSON syntax error: ${message}` } };
+    return {
+      ok: false,
+      problem: { file, line, col, severity: 'error', message: `JSON syntax error: ${message}` },
+    };
   }
   if (nestedDeeperThan(parsed.value)) {
     return {
       ok: false,
-      problem: { file, pointer: '', severity: 'error', message: `${jsonTypeOf(parsed.value)} nested more than ${maxJsonDepth} levels deep: not read (no Proctor file nests that deep)` },
+      problem: {
+        file,
+        pointer: '',
+        severity: 'error',
+        message: `${jsonTypeOf(parsed.value)} nested more than ${maxJsonDepth} levels deep: not read (no Proctor file nests that deep)`,
+      },
     };
   }
   return { ok: true, value: parsed.value, text };

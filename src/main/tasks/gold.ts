@@ -35,7 +35,10 @@ export function goldFilesOf(task: Task): GoldFile[] {
     const guestPath = single(result.path);
     const from = single(expected.path);
     if (!guestPath || !from) continue;
-    const source = expected.type === 'local_file' ? { kind: 'local' as const, path: taskFilePath(task, from) } : { kind: 'url' as const, url: from };
+    const source =
+      expected.type === 'local_file'
+        ? { kind: 'local' as const, path: taskFilePath(task, from) }
+        : { kind: 'url' as const, url: from };
     out.push({ guestPath, source, metric: check.metric, pointer: check.pointer, check });
   }
   return out;
@@ -51,7 +54,9 @@ export function noGoldReason(task: Task): string | undefined {
     return (e as Error).message;
   }
   if (files.length) return undefined;
-  const kinds = task.checks.map((c) => `${c.metric}(${c.result?.type ?? '-'}, ${c.expected?.type ?? '-'})`).join(', ') || 'no checks';
+  const kinds =
+    task.checks.map((c) => `${c.metric}(${c.result?.type ?? '-'}, ${c.expected?.type ?? '-'})`).join(', ') ||
+    'no checks';
   return `no check compares a guest file (vm_file) with a gold file (local_file or cloud_file): ${kinds}`;
 }
 

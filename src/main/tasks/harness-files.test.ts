@@ -28,10 +28,15 @@ describe('validate on harness output folders', () => {
     const bad = join(dir, 'bad');
     const task = join(bad, 'results', 'pyautogui_som_m', 'excel', 't');
     mkdirSync(task, { recursive: true });
-    writeFileSync(join(task, 'trajectory.jsonl'), JSON.stringify({ step_num: 'one', action_timestamp: '2025-04-20', action: 'WAIT' }) + '\n');
+    writeFileSync(
+      join(task, 'trajectory.jsonl'),
+      JSON.stringify({ step_num: 'one', action_timestamp: '2025-04-20', action: 'WAIT' }) + '\n',
+    );
     writeFileSync(join(task, 'messages.json'), JSON.stringify([{ content: 'no role' }]));
     const report = await validatePaths([bad]);
-    const messages = report.files.flatMap((f) => f.problems.map((p) => `${f.kind}: ${p.pointer ?? ''} ${p.message}`));
+    const messages = report.files.flatMap((f) =>
+      f.problems.map((p) => `${f.kind}: ${p.pointer ?? ''} ${p.message}`),
+    );
     expect(messages.some((m) => m.startsWith('spider2v-traj-line: /step_num'))).toBe(true);
     expect(messages.some((m) => m.startsWith('spider2v-traj-line: /action_timestamp'))).toBe(true);
     expect(messages.some((m) => m.startsWith('agent-messages: /0') && /role/.test(m))).toBe(true);

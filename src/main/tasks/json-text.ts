@@ -58,7 +58,8 @@ export function nestedDeeperThan(value: unknown, limit: number = maxJsonDepth): 
     const [v, depth] = stack.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (depth > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return false;
 }

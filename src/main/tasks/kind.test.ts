@@ -16,19 +16,75 @@ const ufoBase = {
 
 describe('detectFileKind', () => {
   it('tells every kind apart by content', () => {
-    expect(detectFileKind('/x/examples/jupyter/a/a.json', { id: 'a', snapshot: 'j', config: [{ func: 'f', arguments: {} }], evaluation: { func: 'm' } })).toBe('task-native');
-    expect(detectFileKind('/x/examples/dbt/a/a.json', { id: 'a', snapshot: 'dbt', tags: [], source: [], config: [], evaluator: { func: 'm' } })).toBe('task-spider2v');
-    expect(detectFileKind('/x/examples/chrome/a.json', { id: 'a', snapshot: 'chrome', source: 'url', config: [], evaluator: { func: 'm' } })).toBe('task-osworld');
+    expect(
+      detectFileKind('/x/examples/jupyter/a/a.json', {
+        id: 'a',
+        snapshot: 'j',
+        config: [{ func: 'f', arguments: {} }],
+        evaluation: { func: 'm' },
+      }),
+    ).toBe('task-native');
+    expect(
+      detectFileKind('/x/examples/dbt/a/a.json', {
+        id: 'a',
+        snapshot: 'dbt',
+        tags: [],
+        source: [],
+        config: [],
+        evaluator: { func: 'm' },
+      }),
+    ).toBe('task-spider2v');
+    expect(
+      detectFileKind('/x/examples/chrome/a.json', {
+        id: 'a',
+        snapshot: 'chrome',
+        source: 'url',
+        config: [],
+        evaluator: { func: 'm' },
+      }),
+    ).toBe('task-osworld');
     expect(detectFileKind('/x/test_all.json', { dbt: ['a', 'b'] })).toBe('split');
-    expect(detectFileKind('/x/summary.json', { id: 'a', instruction: 'i', results: { score: 1 } })).toBe('summary');
+    expect(detectFileKind('/x/summary.json', { id: 'a', instruction: 'i', results: { score: 1 } })).toBe(
+      'summary',
+    );
     expect(detectFileKind('/x/l.json', { step_num: 1 })).toBe('traj-line');
     expect(detectFileKind('/x/l.json', { Error: 'boom' })).toBe('traj-line');
-    expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: null, error: null }, time_cost: { total: 1 } })).toBe('ufo-instantiation');
-    expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: { complete: 'yes' }, error: null } })).toBe('ufo-execution');
+    expect(
+      detectFileKind('/x/u.json', {
+        ...ufoBase,
+        execution_result: { result: null, error: null },
+        time_cost: { total: 1 },
+      }),
+    ).toBe('ufo-instantiation');
+    expect(
+      detectFileKind('/x/u.json', {
+        ...ufoBase,
+        execution_result: { result: { complete: 'yes' }, error: null },
+      }),
+    ).toBe('ufo-execution');
     // every time_cost key written, the execution ones null: not executed (Proctor's instantiation records)
-    const nullTimes = { choose_template: 1, prefill: 2, instantiation_evaluation: 1, execute: null, execute_eval: null, total: 4 };
-    expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: null, error: null }, time_cost: nullTimes })).toBe('ufo-instantiation');
-    expect(detectFileKind('/x/u.json', { ...ufoBase, execution_result: { result: null, error: null }, time_cost: { ...nullTimes, execute: 3.2 } })).toBe('ufo-execution');
+    const nullTimes = {
+      choose_template: 1,
+      prefill: 2,
+      instantiation_evaluation: 1,
+      execute: null,
+      execute_eval: null,
+      total: 4,
+    };
+    expect(
+      detectFileKind('/x/u.json', {
+        ...ufoBase,
+        execution_result: { result: null, error: null },
+        time_cost: nullTimes,
+      }),
+    ).toBe('ufo-instantiation');
+    expect(
+      detectFileKind('/x/u.json', {
+        ...ufoBase,
+        execution_result: { result: null, error: null },
+        time_cost: { ...nullTimes, execute: 3.2 },
+      }),
+    ).toBe('ufo-execution');
     expect(detectFileKind('/x/j.json', { reason: 'r', sub_scores: [], complete: 'yes' })).toBe('judge');
     expect(detectFileKind('/x/package.json', { name: 'p', version: '1' })).toBe('unknown');
     expect(detectFileKind('/x/a.json', [1, 2])).toBe('unknown');
@@ -40,7 +96,9 @@ describe('detectLinesKind', () => {
     const event = { kind: 'task.started', runId: 'r', taskKey: 'a/b', at: 'now' };
     expect(detectLinesKind('/r/events.jsonl', event)).toBe('run-event');
     expect(detectLinesKind('/r/t/steps.jsonl', { step: 1, at: 'now', actions: [] })).toBe('run-step');
-    expect(detectLinesKind('/r/t/verdicts.jsonl', { kind: 'rule', score: 1, metrics: [], at: 'now' })).toBe('run-verdict');
+    expect(detectLinesKind('/r/t/verdicts.jsonl', { kind: 'rule', score: 1, metrics: [], at: 'now' })).toBe(
+      'run-verdict',
+    );
     expect(detectLinesKind('/r/t/traj.jsonl', { step_num: 1 })).toBe('traj-line');
     // other names: by the first line
     expect(detectLinesKind('/x/copy.jsonl', event)).toBe('run-event');
@@ -51,9 +109,13 @@ describe('detectLinesKind', () => {
 
   it("reads Spider2-V's trajectory.jsonl (no screenshot_file) as its own kind, by name and by first line", () => {
     expect(detectLinesKind('/r/excel/t/trajectory.jsonl', { step_num: 1 })).toBe('spider2v-traj-line');
-    expect(detectLinesKind('/x/copy.jsonl', { step_num: 1, action: 'WAIT', info: {} })).toBe('spider2v-traj-line');
+    expect(detectLinesKind('/x/copy.jsonl', { step_num: 1, action: 'WAIT', info: {} })).toBe(
+      'spider2v-traj-line',
+    );
     expect(detectLinesKind('/x/copy.jsonl', { step_num: 1, screenshot_file: 's.png' })).toBe('traj-line');
-    expect(detectFileKind('/r/sec/20250226@161539-failed/messages.json', [{ role: 'user', content: [] }])).toBe('agent-messages');
+    expect(
+      detectFileKind('/r/sec/20250226@161539-failed/messages.json', [{ role: 'user', content: [] }]),
+    ).toBe('agent-messages');
   });
 
   it('tells a manifest and a summary by name and content', () => {
@@ -80,33 +142,84 @@ describe('parseJsonText', () => {
 describe('UFO and judge schemas', () => {
   const exec = {
     ...ufoBase,
-    execution_result: { result: { reason: 'done', sub_scores: { bold: 'yes' }, complete: 'yes' }, error: null },
-    time_cost: { choose_template: 1, prefill: 2, instantiation_evaluation: 3, execute: 4, execute_eval: 5, total: 15 },
+    execution_result: {
+      result: { reason: 'done', sub_scores: { bold: 'yes' }, complete: 'yes' },
+      error: null,
+    },
+    time_cost: {
+      choose_template: 1,
+      prefill: 2,
+      instantiation_evaluation: 3,
+      execute: 4,
+      execute_eval: 5,
+      total: 15,
+    },
   };
   it('accept both forms of the known disagreements: sub_scores object or list, stage error string or object, numeric id', () => {
     expect(schemaProblems('ufo-execution', exec, 'f')).toEqual([]);
     const codeForm = structuredClone(exec) as typeof exec & Record<string, unknown>;
-    (codeForm.execution_result.result as Record<string, unknown>).sub_scores = [{ name: 'bold', evaluation: 'yes' }];
-    (codeForm.instantiation_result.prefill as Record<string, unknown>).error = { type: 'ValueError', error_message: 'bad', traceback: 'tb' };
+    (codeForm.execution_result.result as Record<string, unknown>).sub_scores = [
+      { name: 'bold', evaluation: 'yes' },
+    ];
+    (codeForm.instantiation_result.prefill as Record<string, unknown>).error = {
+      type: 'ValueError',
+      error_message: 'bad',
+      traceback: 'tb',
+    };
     (codeForm as Record<string, unknown>).unique_id = 7;
     expect(schemaProblems('ufo-execution', codeForm, 'f')).toEqual([]);
   });
   it('still reject what neither form allows', () => {
     const broken = structuredClone(exec) as Record<string, unknown>;
     delete (broken.time_cost as Record<string, unknown>).execute;
-    expect(schemaProblems('ufo-execution', broken, 'f').map((p) => p.pointer)).toContain('/time_cost/execute');
-    expect(schemaProblems('judge', { reason: 'r', sub_scores: [{ name: 'a', evaluation: 'maybe' }], complete: 'yes' }, 'f').map((p) => p.pointer)).toEqual(['/sub_scores/0/evaluation']);
+    expect(schemaProblems('ufo-execution', broken, 'f').map((p) => p.pointer)).toContain(
+      '/time_cost/execute',
+    );
+    expect(
+      schemaProblems(
+        'judge',
+        { reason: 'r', sub_scores: [{ name: 'a', evaluation: 'maybe' }], complete: 'yes' },
+        'f',
+      ).map((p) => p.pointer),
+    ).toEqual(['/sub_scores/0/evaluation']);
   });
 });
 
 describe('schema messages', () => {
   it('say what the alternatives are instead of listing every failed branch', () => {
-    const task = { id: 'a', snapshot: 's', instruction: 'i', config: [{ arguments: {} }], evaluation: { func: 'm' } };
-    expect(schemaProblems('task-native', task, 'f').map((p) => [p.pointer, p.message])).toEqual([['/config/0', "must have 'func' or have 'type' (schema task-native)"]]);
-    const s2v = { id: 'a', snapshot: 's', instruction: 'i', source: [], tags: [], config: [], evaluator: { func: 'm', result: 'x' } };
-    expect(schemaProblems('task-spider2v', s2v, 'f').map((p) => [p.pointer, p.message])).toEqual([['/evaluator/result', 'must be object or array (schema task-spider2v)']]);
+    const task = {
+      id: 'a',
+      snapshot: 's',
+      instruction: 'i',
+      config: [{ arguments: {} }],
+      evaluation: { func: 'm' },
+    };
+    expect(schemaProblems('task-native', task, 'f').map((p) => [p.pointer, p.message])).toEqual([
+      ['/config/0', "must have 'func' or have 'type' (schema task-native)"],
+    ]);
+    const s2v = {
+      id: 'a',
+      snapshot: 's',
+      instruction: 'i',
+      source: [],
+      tags: [],
+      config: [],
+      evaluator: { func: 'm', result: 'x' },
+    };
+    expect(schemaProblems('task-spider2v', s2v, 'f').map((p) => [p.pointer, p.message])).toEqual([
+      ['/evaluator/result', 'must be object or array (schema task-spider2v)'],
+    ]);
     // An OSWorld task with an empty func (upstream has one): one line, not "fewer than 1 characters" and "must be array"
-    const ow = { id: 'a', snapshot: 'vlc', instruction: 'i', source: '', config: [], evaluator: { func: '', result: {}, expected: {} } };
-    expect(schemaProblems('task-osworld', ow, 'f').map((p) => [p.pointer, p.message])).toEqual([['/evaluator/func', 'must be a non-empty string or array (schema task-osworld)']]);
+    const ow = {
+      id: 'a',
+      snapshot: 'vlc',
+      instruction: 'i',
+      source: '',
+      config: [],
+      evaluator: { func: '', result: {}, expected: {} },
+    };
+    expect(schemaProblems('task-osworld', ow, 'f').map((p) => [p.pointer, p.message])).toEqual([
+      ['/evaluator/func', 'must be a non-empty string or array (schema task-osworld)'],
+    ]);
   });
 });

@@ -25,7 +25,19 @@ export type FileKind =
 
 export const taskKinds: ReadonlySet<FileKind> = new Set(['task-native', 'task-spider2v', 'task-osworld']);
 
-const taskKeys = ['id', 'snapshot', 'instruction', 'source', 'related_apps', 'tags', 'config', 'evaluator', 'evaluation', 'counterpart', 'action_number'];
+const taskKeys = [
+  'id',
+  'snapshot',
+  'instruction',
+  'source',
+  'related_apps',
+  'tags',
+  'config',
+  'evaluator',
+  'evaluation',
+  'counterpart',
+  'action_number',
+];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -38,15 +50,23 @@ export function detectFileKind(file: string, json: unknown): FileKind {
   if (!isObject(json)) return 'unknown';
   const keys = Object.keys(json);
   const name = basename(file).toLowerCase();
-  if ('runId' in json && (name === runFiles.manifest || ('tasks' in json && ('actionSpace' in json || 'agent' in json)))) return 'run-manifest';
+  if (
+    'runId' in json &&
+    (name === runFiles.manifest || ('tasks' in json && ('actionSpace' in json || 'agent' in json)))
+  )
+    return 'run-manifest';
   // The run's settings resolved once (store/run-plan.ts), beside its manifest.
   if (name === RUN_PLAN_FILE) return 'run-plan';
   if (name === runFiles.summary && 'results' in json) return 'summary';
-  if ('unique_id' in json && ('instantiation_result' in json || 'execution_result' in json || 'original' in json)) {
+  if (
+    'unique_id' in json &&
+    ('instantiation_result' in json || 'execution_result' in json || 'original' in json)
+  ) {
     const exec = json.execution_result;
     const time = json.time_cost;
     const executed =
-      (isObject(exec) && (exec.result != null || exec.error != null)) || (isObject(time) && (time.execute != null || time.execute_eval != null)); // a null time: the stage did not run
+      (isObject(exec) && (exec.result != null || exec.error != null)) ||
+      (isObject(time) && (time.execute != null || time.execute_eval != null)); // a null time: the stage did not run
     return executed ? 'ufo-execution' : 'ufo-instantiation';
   }
   if ('step_num' in json || (keys.length === 1 && keys[0] === 'Error')) return 'traj-line';
@@ -55,12 +75,17 @@ export function detectFileKind(file: string, json: unknown): FileKind {
   const taskish = taskKeys.filter((k) => k in json).length;
   if (taskish >= 2) {
     if ('evaluation' in json) return 'task-native';
-    if (Array.isArray(json.config) && json.config.some((c) => isObject(c) && 'func' in c)) return 'task-native';
-    const flatLayout = !basename(file).startsWith('test_') && !/\/([^/]+)\/\1\.json$/.test(file.replace(/\\/g, '/'));
+    if (Array.isArray(json.config) && json.config.some((c) => isObject(c) && 'func' in c))
+      return 'task-native';
+    const flatLayout =
+      !basename(file).startsWith('test_') && !/\/([^/]+)\/\1\.json$/.test(file.replace(/\\/g, '/'));
     if (typeof json.source === 'string' || (!('tags' in json) && flatLayout)) return 'task-osworld';
     return 'task-spider2v';
   }
-  if (keys.length > 0 && keys.every((k) => Array.isArray(json[k]) && (json[k] as unknown[]).every((x) => typeof x === 'string')))
+  if (
+    keys.length > 0 &&
+    keys.every((k) => Array.isArray(json[k]) && (json[k] as unknown[]).every((x) => typeof x === 'string'))
+  )
     return 'split';
   return 'unknown';
 }
@@ -88,9 +113,11 @@ export function detectLinesKind(file: string, firstLine: unknown): FileKind {
   if (byName) return byName;
   if (!isObject(firstLine)) return 'unknown';
   const keys = Object.keys(firstLine);
-  if ('step_num' in firstLine || (keys.length === 1 && keys[0] === 'Error')) return 'step_num' in firstLine && !('screenshot_file' in firstLine) ? 'spider2v-traj-line' : 'traj-line';
+  if ('step_num' in firstLine || (keys.length === 1 && keys[0] === 'Error'))
+    return 'step_num' in firstLine && !('screenshot_file' in firstLine) ? 'spider2v-traj-line' : 'traj-line';
   if (typeof firstLine.kind === 'string' && 'runId' in firstLine) return 'run-event';
-  if (typeof firstLine.kind === 'string' && verdictKinds.has(firstLine.kind) && 'at' in firstLine) return 'run-verdict';
+  if (typeof firstLine.kind === 'string' && verdictKinds.has(firstLine.kind) && 'at' in firstLine)
+    return 'run-verdict';
   if (typeof firstLine.step === 'number' && Array.isArray(firstLine.actions)) return 'run-step';
   return 'unknown';
 }

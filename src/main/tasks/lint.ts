@@ -27,11 +27,26 @@ export function metricListProblems(evaluator: Json, base: string, file: string):
     const v = evaluator[key];
     const pointer = `${base}/${key}`;
     if (listed && !Array.isArray(v)) {
-      problems.push({ file, pointer, severity: 'error', message: `'func' lists ${n} metrics, so '${key}' must be a list of ${n} entries (one per metric), not a single value` });
+      problems.push({
+        file,
+        pointer,
+        severity: 'error',
+        message: `'func' lists ${n} metrics, so '${key}' must be a list of ${n} entries (one per metric), not a single value`,
+      });
     } else if (listed && Array.isArray(v) && v.length !== n) {
-      problems.push({ file, pointer, severity: 'error', message: `'${key}' has ${v.length} entries but 'func' lists ${n} metrics: give one entry per metric, in the same order` });
+      problems.push({
+        file,
+        pointer,
+        severity: 'error',
+        message: `'${key}' has ${v.length} entries but 'func' lists ${n} metrics: give one entry per metric, in the same order`,
+      });
     } else if (!listed && Array.isArray(v)) {
-      problems.push({ file, pointer, severity: 'error', message: `'func' is a single metric, so '${key}' must be a single value, not a list of ${v.length}` });
+      problems.push({
+        file,
+        pointer,
+        severity: 'error',
+        message: `'func' is a single metric, so '${key}' must be a single value, not a list of ${v.length}`,
+      });
     }
   }
   return problems;
@@ -47,7 +62,8 @@ function nameProblems(json: Json, file: string): Problem[] {
     list.forEach((s, i) => {
       if (!isObject(s)) return;
       const key = typeof s.func === 'string' ? 'func' : 'type';
-      if (typeof s[key] === 'string') warn(`${base}/${i}/${key}`, unknownName('setup func', s[key] as string));
+      if (typeof s[key] === 'string')
+        warn(`${base}/${i}/${key}`, unknownName('setup func', s[key] as string));
     });
   };
   steps(json.config, '/config');
@@ -58,42 +74,59 @@ function nameProblems(json: Json, file: string): Problem[] {
   if (isObject(ev)) {
     steps(ev.postconfig, '/evaluator/postconfig');
     if (typeof ev.func === 'string') warn('/evaluator/func', unknownName('metric', ev.func));
-    if (Array.isArray(ev.func)) ev.func.forEach((f, i) => typeof f === 'string' && warn(`/evaluator/func/${i}`, unknownName('metric', f)));
+    if (Array.isArray(ev.func))
+      ev.func.forEach(
+        (f, i) => typeof f === 'string' && warn(`/evaluator/func/${i}`, unknownName('metric', f)),
+      );
     for (const key of ['result', 'expected']) {
       const v = ev[key];
-      const getters = Array.isArray(v) ? v.map((g, i) => [g, `/evaluator/${key}/${i}`] as const) : [[v, `/evaluator/${key}`] as const];
-      for (const [g, p] of getters) if (isObject(g) && typeof g.type === 'string') warn(`${p}/type`, unknownName('getter type', g.type));
+      const getters = Array.isArray(v)
+        ? v.map((g, i) => [g, `/evaluator/${key}/${i}`] as const)
+        : [[v, `/evaluator/${key}`] as const];
+      for (const [g, p] of getters)
+        if (isObject(g) && typeof g.type === 'string') warn(`${p}/type`, unknownName('getter type', g.type));
     }
   }
   return problems;
 }
 
 /** Files a task references beside it: native `local_*` arguments and upload sources; Spider2-V `evaluation_examples/examples/…` paths. */
-export function assetReferences(json: Json, file: string): Array<{ pointer: string; path: string; within: string }> {
+export function assetReferences(
+  json: Json,
+  file: string,
+): Array<{ pointer: string; path: string; within: string }> {
   const refs: Array<{ pointer: string; path: string; within: string }> = [];
   const taskDir = resolve(file, '..');
   const collection = collectionOf(resolve(file));
   const add = (pointer: string, value: unknown, base: 'task' | 'examples'): void => {
-    const entries = Array.isArray(value) ? value.map((x, j) => [x, `${pointer}/${j}`] as const) : [[value, pointer] as const];
+    const entries = Array.isArray(value)
+      ? value.map((x, j) => [x, `${pointer}/${j}`] as const)
+      : [[value, pointer] as const];
     for (const [v, at] of entries) {
       if (typeof v !== 'string' || v === '') continue;
-      if (base === 'task') refs.push({ pointer: at, path: isAbsolute(v) ? v : join(taskDir, v), within: taskDir });
+      if (base === 'task')
+        refs.push({ pointer: at, path: isAbsolute(v) ? v : join(taskDir, v), within: taskDir });
       else {
         const m = /^(?:\.\/)?evaluation_examples\/examples\/(.+)$/.exec(v);
         if (m) refs.push({ pointer: at, path: join(collection, m[1]), within: collection });
       }
     }
   };
-  const argsOf = (s: Json): Json => (isObject(s.arguments) ? s.arguments : isObject(s.parameters) ? s.parameters : {});
+  const argsOf = (s: Json): Json =>
+    isObject(s.arguments) ? s.arguments : isObject(s.parameters) ? s.parameters : {};
   if ('evaluation' in json) {
     // native shape
     (Array.isArray(json.config) ? json.config : []).forEach((s, i) => {
       if (!isObject(s)) return;
       const key = 'arguments' in s ? 'arguments' : 'parameters';
-      for (const [k, v] of Object.entries(argsOf(s))) if (k.startsWith('local_') || (key === 'parameters' && k === 'src')) add(pointerOf('config', i, key, k), v, 'task');
+      for (const [k, v] of Object.entries(argsOf(s)))
+        if (k.startsWith('local_') || (key === 'parameters' && k === 'src'))
+          add(pointerOf('config', i, key, k), v, 'task');
     });
-    const ev = isObject(json.evaluation) && isObject(json.evaluation.arguments) ? json.evaluation.arguments : {};
-    for (const [k, v] of Object.entries(ev)) if (k.startsWith('local_')) add(pointerOf('evaluation', 'arguments', k), v, 'task');
+    const ev =
+      isObject(json.evaluation) && isObject(json.evaluation.arguments) ? json.evaluation.arguments : {};
+    for (const [k, v] of Object.entries(ev))
+      if (k.startsWith('local_')) add(pointerOf('evaluation', 'arguments', k), v, 'task');
   } else {
     const walk = (v: unknown, pointer: string): void => {
       if (typeof v === 'string') add(pointer, v, 'examples');
@@ -113,15 +146,26 @@ export interface LintOptions {
 /** All checks beyond the schema for one schema-valid task file. */
 export function lintTask(json: Json, kind: FileKind, file: string, options: LintOptions = {}): Problem[] {
   const problems: Problem[] = [];
-  if (kind !== 'task-native' && isObject(json.evaluator)) problems.push(...metricListProblems(json.evaluator, '/evaluator', file));
+  if (kind !== 'task-native' && isObject(json.evaluator))
+    problems.push(...metricListProblems(json.evaluator, '/evaluator', file));
   problems.push(...nameProblems(json, file));
   problems.push(...safetyProblems(json, file));
   if (options.checkAssets) {
     for (const ref of assetReferences(json, file)) {
       if (!isInside(ref.within, ref.path)) {
-        problems.push({ file, pointer: ref.pointer, severity: 'error', message: `referenced file ${ref.path} is outside ${ref.within}: a task may only use files inside its own folder (the runner refuses it)` });
+        problems.push({
+          file,
+          pointer: ref.pointer,
+          severity: 'error',
+          message: `referenced file ${ref.path} is outside ${ref.within}: a task may only use files inside its own folder (the runner refuses it)`,
+        });
       } else if (!existsSync(ref.path)) {
-        problems.push({ file, pointer: ref.pointer, severity: 'error', message: `referenced file does not exist: ${ref.path} (add it beside the task or fix the path)` });
+        problems.push({
+          file,
+          pointer: ref.pointer,
+          severity: 'error',
+          message: `referenced file does not exist: ${ref.path} (add it beside the task or fix the path)`,
+        });
       }
     }
   }

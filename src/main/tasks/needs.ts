@@ -62,7 +62,12 @@ export const officeModules: Record<string, { module: string; library: string }> 
  * headless drawing, so it converts files but shows no window.
  */
 export const OFFICE_WINDOW_PLUGINS = [
-  'libvclplug_gtk3lo.so', 'libvclplug_gtk4lo.so', 'libvclplug_kf5lo.so', 'libvclplug_qt5lo.so', 'libvclplug_qt6lo.so', 'libvclplug_genlo.so',
+  'libvclplug_gtk3lo.so',
+  'libvclplug_gtk4lo.so',
+  'libvclplug_kf5lo.so',
+  'libvclplug_qt5lo.so',
+  'libvclplug_qt6lo.so',
+  'libvclplug_genlo.so',
 ];
 
 /** The full path of executable `name` on PATH, or undefined. */
@@ -116,15 +121,18 @@ export type AppCheck = (app: string) => string | undefined;
 export const installedApp: AppCheck = (app) => {
   const key = app.toLowerCase().replace(/[\s-]+/g, '_');
   const exes = appExecutables[key] ?? appExecutables[app.toLowerCase()];
-  if (exes === undefined) return `app not installed: ${app} (Proctor does not know how to provide it locally)`;
-  if (exes.length > 0 && !exes.some((e) => onPath(e))) return `app not installed: ${app} (none of ${exes.join(', ')} is on PATH)`;
+  if (exes === undefined)
+    return `app not installed: ${app} (Proctor does not know how to provide it locally)`;
+  if (exes.length > 0 && !exes.some((e) => onPath(e)))
+    return `app not installed: ${app} (none of ${exes.join(', ')} is on PATH)`;
   return officeGuiMissing(officeModules[key] ? key : app.toLowerCase());
 };
 
 /** Why `task` cannot run here, or undefined when it can. */
 export function skipReason(task: Task, appCheck: AppCheck = installedApp): string | undefined {
   if (task.needsAccount.length) return `needs account: ${task.needsAccount.join(', ')}`;
-  if (task.needsProxy) return 'needs a proxy (the task sets `proxy`), which the local environment does not provide';
+  if (task.needsProxy)
+    return 'needs a proxy (the task sets `proxy`), which the local environment does not provide';
   const reasons = [...new Set(task.relatedApps)].map(appCheck).filter((r): r is string => r !== undefined);
   return reasons.length ? reasons.join('; ') : undefined;
 }

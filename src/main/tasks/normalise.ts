@@ -1,6 +1,16 @@
 // Turn a schema-valid task JSON of any of the three shapes into the one Task model of src/shared/task.ts.
 import { basename, dirname } from 'node:path';
-import { difficultyOf, type Check, type Conj, type GetterSpec, type InstructionStyle, type SetupStep, type Task, type TaskInterface, type TaskShape } from '../../shared/task';
+import {
+  difficultyOf,
+  type Check,
+  type Conj,
+  type GetterSpec,
+  type InstructionStyle,
+  type SetupStep,
+  type Task,
+  type TaskInterface,
+  type TaskShape,
+} from '../../shared/task';
 import { accountsNeeded } from '../cloud-accounts';
 import { wholeFloatsIn } from './py-floats';
 import { safetyOf } from './safety-declaration';
@@ -74,12 +84,20 @@ export function checksOf(evaluator: Json, base: string, twin?: unknown): Check[]
       expected,
       options: asObject(pick('options')),
       pointer: listed ? `${base}/func/${i}` : base,
-      ...floatsOf({ ...(result ? { result: pickFrom(twin, 'result') } : {}), ...(expected ? { expected: pickFrom(twin, 'expected') } : {}), options: pickFrom(twin, 'options') }),
+      ...floatsOf({
+        ...(result ? { result: pickFrom(twin, 'result') } : {}),
+        ...(expected ? { expected: pickFrom(twin, 'expected') } : {}),
+        options: pickFrom(twin, 'options'),
+      }),
     };
   });
 }
 
-const shapeOfKind = { 'task-native': 'native', 'task-spider2v': 'spider2v', 'task-osworld': 'osworld' } as const;
+const shapeOfKind = {
+  'task-native': 'native',
+  'task-spider2v': 'spider2v',
+  'task-osworld': 'osworld',
+} as const;
 
 /** The Task of a schema-valid task document; `twin` is the same document as Python's json reads it (pythonTwin). */
 export function toTask(json: Json, file: string, kind: keyof typeof shapeOfKind, twin?: unknown): Task {
@@ -97,7 +115,17 @@ export function toTask(json: Json, file: string, kind: keyof typeof shapeOfKind,
     const metric = String(ev.func ?? '');
     infeasible = metric === 'infeasible';
     const twinArgs = isObject(twin) && isObject(twin.evaluation) ? twin.evaluation.arguments : undefined;
-    checks = infeasible ? [] : [{ metric, options: {}, args: asObject(ev.arguments), pointer: '/evaluation', ...floatsOf({ args: twinArgs }) }];
+    checks = infeasible
+      ? []
+      : [
+          {
+            metric,
+            options: {},
+            args: asObject(ev.arguments),
+            pointer: '/evaluation',
+            ...floatsOf({ args: twinArgs }),
+          },
+        ];
   } else {
     setup = setupStepsOf(json.config, '/config');
     const ev = asObject(json.evaluator);
@@ -141,4 +169,3 @@ export function toTask(json: Json, file: string, kind: keyof typeof shapeOfKind,
     ...(json.safety !== undefined ? { safety: safetyOf(json) } : {}),
   };
 }
-

@@ -14,7 +14,9 @@ const taskPath = (root: string, app: string, id: string): string => join(root, a
 
 describe('readTaskFile', () => {
   it('reads a native task: setup funcs with arguments, one check carrying the evaluation arguments, metadata from tags', async () => {
-    const { task, problems } = await readTaskFile(taskPath(native, 'jupyter', '00b43a0a-b17b-475d-a482-302efe94d4cc'));
+    const { task, problems } = await readTaskFile(
+      taskPath(native, 'jupyter', '00b43a0a-b17b-475d-a482-302efe94d4cc'),
+    );
     expect(problems).toEqual([]);
     expect(task).toBeDefined();
     const t = task!;
@@ -27,22 +29,48 @@ describe('readTaskFile', () => {
     expect(t.actionNumber).toBe(7);
     expect(t.difficulty).toBe('medium');
     expect(t.setup).toHaveLength(5);
-    expect(t.setup[0]).toEqual({ func: 'upload_file_to_vm', args: { local_path: 'Athletes_summer_games.csv', remote_path: '/home/user/Desktop/Athletes_summer_games.csv' }, pointer: '/config/0' });
-    expect(t.checks).toEqual([{ metric: 'compare_csv', options: {}, args: { local_expected: 'gold.csv', vm_result: '/home/user/Desktop/allGames.csv', ignore_order: true }, pointer: '/evaluation' }]);
+    expect(t.setup[0]).toEqual({
+      func: 'upload_file_to_vm',
+      args: {
+        local_path: 'Athletes_summer_games.csv',
+        remote_path: '/home/user/Desktop/Athletes_summer_games.csv',
+      },
+      pointer: '/config/0',
+    });
+    expect(t.checks).toEqual([
+      {
+        metric: 'compare_csv',
+        options: {},
+        args: {
+          local_expected: 'gold.csv',
+          vm_result: '/home/user/Desktop/allGames.csv',
+          ignore_order: true,
+        },
+        pointer: '/evaluation',
+      },
+    ]);
     expect(t.counterpart).toBe('cad93c85-d12d-4ba3-83d7-ba4e3ec3bfcc');
     expect(t.needsAccount).toEqual([]);
     expect(t.raw.related_apps).toEqual(['vscode', 'jupyter']);
   });
 
   it('accepts the older {type, parameters} setup entries in a native file', async () => {
-    const { task, problems } = await readTaskFile(taskPath(native, 'jupyter', 'a4773fa9-c715-4293-8774-e99caa9d8e7c'));
+    const { task, problems } = await readTaskFile(
+      taskPath(native, 'jupyter', 'a4773fa9-c715-4293-8774-e99caa9d8e7c'),
+    );
     expect(problems).toEqual([]);
     const last = task!.setup.at(-1)!;
-    expect(last).toEqual({ func: 'upload_script_and_execute', args: { src: 'init.sh', dest: '/home/user/init.sh' }, pointer: '/config/9' });
+    expect(last).toEqual({
+      func: 'upload_script_and_execute',
+      args: { src: 'init.sh', dest: '/home/user/init.sh' },
+      pointer: '/config/9',
+    });
   });
 
   it('zips a Spider2-V metric list with its result, expected and options lists, keeping conj', async () => {
-    const { task, problems } = await readTaskFile(taskPath(join(spider, 'examples'), 'dbt', '1137ff65-39d1-423e-bb70-7ef0a34cb90a'));
+    const { task, problems } = await readTaskFile(
+      taskPath(join(spider, 'examples'), 'dbt', '1137ff65-39d1-423e-bb70-7ef0a34cb90a'),
+    );
     expect(problems).toEqual([]);
     const t = task!;
     expect(t.shape).toBe('spider2v');
@@ -52,7 +80,10 @@ describe('readTaskFile', () => {
     expect(t.conj).toBe('and');
     expect(t.checks.map((c) => c.metric)).toEqual(['check_include_exclude', 'check_local_database']);
     expect(t.checks[0].result?.type).toBe('vm_script_output');
-    expect(t.checks[0].expected).toEqual({ type: 'rule', rules: { include: ['succeed'], exclude: ['failed'] } });
+    expect(t.checks[0].expected).toEqual({
+      type: 'rule',
+      rules: { include: ['succeed'], exclude: ['failed'] },
+    });
     expect(t.checks[0].options).toEqual({});
     expect(t.checks[1].expected?.type).toBe('local_file');
     expect(t.checks[1].options).toEqual({ db_type: 'duckdb', check_type: ['table-schema-content'] });
@@ -72,9 +103,33 @@ describe('OSWorld task files that OSWorld runs as they are', () => {
     dir = await mkdtemp(join(tmpdir(), 'proctor-osworld-lenient-'));
     await mkdir(join(dir, 'examples', 'os'), { recursive: true });
     // no `config` at all: OSWorld runs it with an empty setup
-    await writeFile(join(dir, 'examples/os/noconf.json'), JSON.stringify({ id: 'noconf', snapshot: 'os', instruction: 'Set the time zone to UTC', source: 'https://help.ubuntu.com', evaluator: { func: 'is_utc_0', result: { type: 'vm_command_line', command: 'timedatectl' } }, a_later_field: [1, 2] }));
+    await writeFile(
+      join(dir, 'examples/os/noconf.json'),
+      JSON.stringify({
+        id: 'noconf',
+        snapshot: 'os',
+        instruction: 'Set the time zone to UTC',
+        source: 'https://help.ubuntu.com',
+        evaluator: { func: 'is_utc_0', result: { type: 'vm_command_line', command: 'timedatectl' } },
+        a_later_field: [1, 2],
+      }),
+    );
     // `source` as a list of strings
-    await writeFile(join(dir, 'examples/os/srclist.json'), JSON.stringify({ id: 'srclist', snapshot: 'os', instruction: 'Make a folder', source: ['https://a.example/x', 'https://b.example/y'], config: [], evaluator: { func: 'exact_match', result: { type: 'vm_command_line', command: 'ls' }, expected: { type: 'rule', rules: { expected: 'x' } } } }));
+    await writeFile(
+      join(dir, 'examples/os/srclist.json'),
+      JSON.stringify({
+        id: 'srclist',
+        snapshot: 'os',
+        instruction: 'Make a folder',
+        source: ['https://a.example/x', 'https://b.example/y'],
+        config: [],
+        evaluator: {
+          func: 'exact_match',
+          result: { type: 'vm_command_line', command: 'ls' },
+          expected: { type: 'rule', rules: { expected: 'x' } },
+        },
+      }),
+    );
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -112,8 +167,23 @@ describe('an OSWorld flat task written by the test', () => {
       possibility_of_env_change: 'low',
       a_field_nobody_knows: { kept: 1 },
     };
-    await writeFile(join(dir, 'examples/chrome/0a1b.json'), JSON.stringify({ ...base, id: '0a1b', evaluator: { func: 'is_expected_bookmarks', result: { type: 'bookmarks' }, expected: { type: 'rule', rules: { type: 'bookmark_bar_folders_names', names: ['Favorites'] } }, postconfig: [{ type: 'sleep', parameters: { seconds: 2 } }] } }));
-    await writeFile(join(dir, 'examples/chrome/0a1c.json'), JSON.stringify({ ...base, id: '0a1c', proxy: false, evaluator: { func: 'infeasible' } }));
+    await writeFile(
+      join(dir, 'examples/chrome/0a1b.json'),
+      JSON.stringify({
+        ...base,
+        id: '0a1b',
+        evaluator: {
+          func: 'is_expected_bookmarks',
+          result: { type: 'bookmarks' },
+          expected: { type: 'rule', rules: { type: 'bookmark_bar_folders_names', names: ['Favorites'] } },
+          postconfig: [{ type: 'sleep', parameters: { seconds: 2 } }],
+        },
+      }),
+    );
+    await writeFile(
+      join(dir, 'examples/chrome/0a1c.json'),
+      JSON.stringify({ ...base, id: '0a1c', proxy: false, evaluator: { func: 'infeasible' } }),
+    );
     await writeFile(join(dir, 'test_small.json'), JSON.stringify({ chrome: ['0a1b'] }));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -129,7 +199,9 @@ describe('an OSWorld flat task written by the test', () => {
     expect(t.tags).toEqual([]);
     expect(t.interface).toBeUndefined();
     expect(t.difficulty).toBeUndefined();
-    expect(t.postSetup).toEqual([{ func: 'sleep', args: { seconds: 2 }, pointer: '/evaluator/postconfig/0' }]);
+    expect(t.postSetup).toEqual([
+      { func: 'sleep', args: { seconds: 2 }, pointer: '/evaluator/postconfig/0' },
+    ]);
     expect(t.checks[0].result).toEqual({ type: 'bookmarks' });
     expect(t.raw.a_field_nobody_knows).toEqual({ kept: 1 });
   });
@@ -151,30 +223,37 @@ describe('an OSWorld flat task written by the test', () => {
 describe('loadTasks on the full fixtures', () => {
   const spider = full?.spider2v ?? '';
   const native = full?.seedExamples ?? '';
-  it.skipIf(!full)(`loads all 538 tasks from both folders; ids only clash within a collection, so the shared ids are not duplicates (${needsShared})`, async () => {
-    const { tasks, problems, files } = await loadTasks([join(spider, 'examples'), native]);
-    expect(files).toBe(538);
-    expect(tasks).toHaveLength(538);
-    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
-    expect(problems.filter((p) => /duplicate id/.test(p.message))).toEqual([]);
-    // the native set's real defect: a task whose counterpart is its own id
-    const self = problems.filter((p) => /own id/.test(p.message));
-    expect(self).toHaveLength(1);
-    expect(self[0].file).toContain('5085517b-69e9-467a-897b-21b8fd926bde');
-  });
+  it.skipIf(!full)(
+    `loads all 538 tasks from both folders; ids only clash within a collection, so the shared ids are not duplicates (${needsShared})`,
+    async () => {
+      const { tasks, problems, files } = await loadTasks([join(spider, 'examples'), native]);
+      expect(files).toBe(538);
+      expect(tasks).toHaveLength(538);
+      expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+      expect(problems.filter((p) => /duplicate id/.test(p.message))).toEqual([]);
+      // the native set's real defect: a task whose counterpart is its own id
+      const self = problems.filter((p) => /own id/.test(p.message));
+      expect(self).toHaveLength(1);
+      expect(self[0].file).toContain('5085517b-69e9-467a-897b-21b8fd926bde');
+    },
+  );
 
-  it.skipIf(!full)(`needs an account exactly for the tasks tagged account, naming the service (${needsShared})`, async () => {
-    const { tasks } = await loadTasks([join(spider, 'examples')]);
-    const tagged = tasks.filter((t) => t.tags.includes('account'));
-    expect(tagged).toHaveLength(170);
-    for (const t of tasks) expect(t.needsAccount.length > 0).toBe(t.tags.includes('account'));
-    const byApp = (app: string): string[] => [...new Set(tasks.filter((t) => t.app === app).flatMap((t) => t.needsAccount))].sort();
-    expect(byApp('servicenow')).toEqual(['servicenow']);
-    expect(byApp('bigquery')).toEqual(['google']);
-    expect(byApp('dbt')).toEqual(['dbt_cloud', 'google']);
-    expect(byApp('snowflake')).toEqual(['hasura', 'snowflake']);
-    expect(byApp('excel')).toEqual([]);
-  });
+  it.skipIf(!full)(
+    `needs an account exactly for the tasks tagged account, naming the service (${needsShared})`,
+    async () => {
+      const { tasks } = await loadTasks([join(spider, 'examples')]);
+      const tagged = tasks.filter((t) => t.tags.includes('account'));
+      expect(tagged).toHaveLength(170);
+      for (const t of tasks) expect(t.needsAccount.length > 0).toBe(t.tags.includes('account'));
+      const byApp = (app: string): string[] =>
+        [...new Set(tasks.filter((t) => t.app === app).flatMap((t) => t.needsAccount))].sort();
+      expect(byApp('servicenow')).toEqual(['servicenow']);
+      expect(byApp('bigquery')).toEqual(['google']);
+      expect(byApp('dbt')).toEqual(['dbt_cloud', 'google']);
+      expect(byApp('snowflake')).toEqual(['hasura', 'snowflake']);
+      expect(byApp('excel')).toEqual([]);
+    },
+  );
 
   it.skipIf(!full)(`selects the tasks a split file lists (${needsShared})`, async () => {
     const one = await loadTasks([join(spider, 'test_one.json')]);
@@ -185,18 +264,21 @@ describe('loadTasks on the full fixtures', () => {
     expect(all.problems.filter((p) => p.severity === 'error')).toEqual([]);
   });
 
-  it.skipIf(!full)(`pairs every verbose Spider2-V task with its abstract counterpart, both ways (${needsShared})`, async () => {
-    const { tasks } = await loadTasks([join(spider, 'examples')]);
-    const links = linkCounterparts(tasks);
-    expect(links.problems).toEqual([]);
-    expect(links.pairs).toHaveLength(247);
-    for (const { verbose, abstract } of links.pairs) {
-      expect(verbose.style).toBe('verbose');
-      expect(abstract.style).toBe('abstract');
-      expect(counterpartOf(links, verbose)).toBe(abstract);
-      expect(counterpartOf(links, abstract)).toBe(verbose);
-    }
-  });
+  it.skipIf(!full)(
+    `pairs every verbose Spider2-V task with its abstract counterpart, both ways (${needsShared})`,
+    async () => {
+      const { tasks } = await loadTasks([join(spider, 'examples')]);
+      const links = linkCounterparts(tasks);
+      expect(links.problems).toEqual([]);
+      expect(links.pairs).toHaveLength(247);
+      for (const { verbose, abstract } of links.pairs) {
+        expect(verbose.style).toBe('verbose');
+        expect(abstract.style).toBe('abstract');
+        expect(counterpartOf(links, verbose)).toBe(abstract);
+        expect(counterpartOf(links, abstract)).toBe(verbose);
+      }
+    },
+  );
 });
 
 describe('loadTasks on the in-repo fixtures', () => {
@@ -211,7 +293,9 @@ describe('loadTasks on the in-repo fixtures', () => {
     expect(self).toHaveLength(1);
     expect(self[0].file).toContain('5085517b-69e9-467a-897b-21b8fd926bde');
     const back = problems.filter((p) => /does not point back/.test(p.message));
-    expect(back.map((p) => p.file)).toEqual([expect.stringContaining('99a0ef1f-7415-477b-8c85-5f3671761ab6')]);
+    expect(back.map((p) => p.file)).toEqual([
+      expect.stringContaining('99a0ef1f-7415-477b-8c85-5f3671761ab6'),
+    ]);
   });
 
   it('needs an account exactly for the tasks tagged account, naming the service', async () => {
@@ -219,7 +303,8 @@ describe('loadTasks on the in-repo fixtures', () => {
     const tagged = tasks.filter((t) => t.tags.includes('account'));
     expect(tagged).toHaveLength(4);
     for (const t of tasks) expect(t.needsAccount.length > 0).toBe(t.tags.includes('account'));
-    const byApp = (app: string): string[] => [...new Set(tasks.filter((t) => t.app === app).flatMap((t) => t.needsAccount))].sort();
+    const byApp = (app: string): string[] =>
+      [...new Set(tasks.filter((t) => t.app === app).flatMap((t) => t.needsAccount))].sort();
     expect(byApp('servicenow')).toEqual(['servicenow']);
     expect(byApp('bigquery')).toEqual(['google']);
     expect(byApp('excel')).toEqual([]);

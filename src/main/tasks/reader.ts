@@ -2,7 +2,12 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Problem, Task } from '../../shared/task';
-import { counterpartFileCandidates, duplicateIdProblems, linkCounterparts, type TaskRef } from './counterparts';
+import {
+  counterpartFileCandidates,
+  duplicateIdProblems,
+  linkCounterparts,
+  type TaskRef,
+} from './counterparts';
 import { expandPaths, readJsonFile } from './files';
 import { detectFileKind, taskKinds, type FileKind } from './kind';
 import { pointerOf } from './json-text';
@@ -18,7 +23,12 @@ type TaskKind = 'task-native' | 'task-spider2v' | 'task-osworld';
 
 /** Schema-check, lint and normalise one parsed task document. A task comes back whenever the schema holds. With
  * the file's `text`, its checks list the whole numbers written as floats (`pyFloats`: `5.0` stays a Python float). */
-export function taskFromJson(json: unknown, file: string, kind: TaskKind, options: { checkAssets?: boolean; text?: string } = {}): { task?: Task; problems: Problem[] } {
+export function taskFromJson(
+  json: unknown,
+  file: string,
+  kind: TaskKind,
+  options: { checkAssets?: boolean; text?: string } = {},
+): { task?: Task; problems: Problem[] } {
   const problems = schemaProblems(kind, json, file);
   if (problems.length) return { problems };
   const obj = json as Record<string, unknown>;
@@ -33,13 +43,25 @@ export async function readTaskFile(file: string): Promise<{ task?: Task; problem
   if (!read.ok) return { problems: [read.problem] };
   const kind = detectFileKind(abs, read.value);
   if (!taskKinds.has(kind)) {
-    return { problems: [{ file: abs, pointer: '', severity: 'error', message: `not a task file (it looks like: ${kind}); expected a native, Spider2-V or OSWorld task` }] };
+    return {
+      problems: [
+        {
+          file: abs,
+          pointer: '',
+          severity: 'error',
+          message: `not a task file (it looks like: ${kind}); expected a native, Spider2-V or OSWorld task`,
+        },
+      ],
+    };
   }
   return taskFromJson(read.value, abs, kind as TaskKind, { text: read.text });
 }
 
 /** The task files a split file (`{app: [uuid, …]}`) selects, resolved beside it. Missing ones are problems. */
-export function resolveSplit(file: string, json: Record<string, unknown>): { files: string[]; problems: Problem[] } {
+export function resolveSplit(
+  file: string,
+  json: Record<string, unknown>,
+): { files: string[]; problems: Problem[] } {
   const dir = dirname(resolve(file));
   const files: string[] = [];
   const problems: Problem[] = [];
@@ -47,7 +69,12 @@ export function resolveSplit(file: string, json: Record<string, unknown>): { fil
     if (!Array.isArray(ids)) continue;
     ids.forEach((id, i) => {
       if (typeof id !== 'string' || !/^[\w.-]+$/.test(id) || !/^[\w.+-]+$/.test(app)) {
-        problems.push({ file, pointer: pointerOf(app, i), severity: 'error', message: `not a usable task id: ${JSON.stringify(id)}` });
+        problems.push({
+          file,
+          pointer: pointerOf(app, i),
+          severity: 'error',
+          message: `not a usable task id: ${JSON.stringify(id)}`,
+        });
         return;
       }
       const candidates = [
@@ -58,7 +85,13 @@ export function resolveSplit(file: string, json: Record<string, unknown>): { fil
       ];
       const found = candidates.find((c) => existsSync(c));
       if (found) files.push(found);
-      else problems.push({ file, pointer: pointerOf(app, i), severity: 'error', message: `no task file for '${id}' (looked for ${candidates[0]} and the flat ${candidates[1]})` });
+      else
+        problems.push({
+          file,
+          pointer: pointerOf(app, i),
+          severity: 'error',
+          message: `no task file for '${id}' (looked for ${candidates[0]} and the flat ${candidates[1]})`,
+        });
     });
   }
   return { files, problems };
@@ -69,7 +102,9 @@ export function resolveSplit(file: string, json: Record<string, unknown>): { fil
  * select the tasks they list). Counterparts are linked and checked, duplicate ids reported.
  * `files` is the number of task files read.
  */
-export async function loadTasks(paths: string[]): Promise<{ tasks: Task[]; problems: Problem[]; files: number }> {
+export async function loadTasks(
+  paths: string[],
+): Promise<{ tasks: Task[]; problems: Problem[]; files: number }> {
   const problems: Problem[] = [];
   const taskFiles = new Set<string>();
   for (const p of paths) {
@@ -115,8 +150,7 @@ export async function loadTasks(paths: string[]): Promise<{ tasks: Task[]; probl
         problems.push({ file: f, pointer: '', severity: 'error', message: (e as Error).message });
       }
       tasks.push(r.task);
-    }
-    else {
+    } else {
       const ref = taskRefOf(read.value, f);
       if (ref) invalid.push(ref);
     }
@@ -127,7 +161,8 @@ export async function loadTasks(paths: string[]): Promise<{ tasks: Task[]; probl
 
 /** A counterpart-check stand-in for a task file that is JSON with an id but did not read as a task. */
 export function taskRefOf(json: unknown, file: string): TaskRef | undefined {
-  if (typeof json !== 'object' || json === null || typeof (json as { id?: unknown }).id !== 'string') return undefined;
+  if (typeof json !== 'object' || json === null || typeof (json as { id?: unknown }).id !== 'string')
+    return undefined;
   const { id, counterpart } = json as { id: string; counterpart?: unknown };
   return { id, file, counterpart: typeof counterpart === 'string' ? counterpart : undefined };
 }
@@ -141,7 +176,8 @@ export async function counterpartProblems(tasks: Task[], others: TaskRef[] = [])
   const loaded = new Set(known.map((t) => `${collectionOf(t.file)}\0${t.id}`));
   const extra: TaskRef[] = [...others];
   for (const t of tasks) {
-    if (!t.counterpart || t.counterpart === t.id || loaded.has(`${collectionOf(t.file)}\0${t.counterpart}`)) continue;
+    if (!t.counterpart || t.counterpart === t.id || loaded.has(`${collectionOf(t.file)}\0${t.counterpart}`))
+      continue;
     for (const f of counterpartFileCandidates(t, t.counterpart)) {
       if (known.some((x) => x.file === f) || extra.some((x) => x.file === f)) continue;
       const r = await readTaskFile(f);

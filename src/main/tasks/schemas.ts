@@ -65,10 +65,15 @@ export function validatorFor(kind: SchemaKind): ValidateFunction {
 function describe(e: ErrorObject): { pointer: string; message: string } {
   if (e.keyword === 'required') {
     const missing = (e.params as { missingProperty: string }).missingProperty;
-    return { pointer: `${e.instancePath}/${pointerToken(missing)}`, message: `missing required property '${missing}'` };
+    return {
+      pointer: `${e.instancePath}/${pointerToken(missing)}`,
+      message: `missing required property '${missing}'`,
+    };
   }
   if (e.keyword === 'enum') {
-    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ');
+    const allowed = (e.params as { allowedValues: unknown[] }).allowedValues
+      .map((v) => JSON.stringify(v))
+      .join(', ');
     return { pointer: e.instancePath, message: `must be one of ${allowed}` };
   }
   if (e.keyword === 'additionalProperties') {
@@ -85,13 +90,16 @@ export function schemaProblems(kind: SchemaKind, json: unknown, file: string): P
   const errors = validate.errors ?? [];
   // "must be object" + "must be array" + "must match a schema in anyOf" at one place read better as one line.
   const alternatives = new Map<string, string[]>();
-  for (const e of errors) if (e.keyword === 'anyOf' || e.keyword === 'oneOf') alternatives.set(e.instancePath, []);
+  for (const e of errors)
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') alternatives.set(e.instancePath, []);
   const alternative = (e: ErrorObject): string | undefined =>
     e.keyword === 'type'
       ? `be ${String((e.params as { type: unknown }).type)}`
       : e.keyword === 'minLength' && (e.params as { limit: number }).limit === 1
-      ? 'be a non-empty string'
-      : e.keyword === 'required' ? `have '${(e.params as { missingProperty: string }).missingProperty}'` : undefined;
+        ? 'be a non-empty string'
+        : e.keyword === 'required'
+          ? `have '${(e.params as { missingProperty: string }).missingProperty}'`
+          : undefined;
   for (const e of errors) {
     const types = alternatives.get(e.instancePath);
     const alt = alternative(e);
@@ -104,7 +112,12 @@ export function schemaProblems(kind: SchemaKind, json: unknown, file: string): P
     const types = alternatives.get(e.instancePath);
     if (types?.length && alternative(e)) continue;
     const { pointer, message } =
-      types?.length && (e.keyword === 'anyOf' || e.keyword === 'oneOf') ? { pointer: e.instancePath, message: `must ${types.every((t) => t.startsWith('be ')) ? 'be ' + types.map((t) => t.slice(3)).join(' or ') : types.join(' or ')}` } : describe(e);
+      types?.length && (e.keyword === 'anyOf' || e.keyword === 'oneOf')
+        ? {
+            pointer: e.instancePath,
+            message: `must ${types.every((t) => t.startsWith('be ')) ? 'be ' + types.map((t) => t.slice(3)).join(' or ') : types.join(' or ')}`,
+          }
+        : describe(e);
     const key = pointer + '\0' + message;
     if (seen.has(key)) continue;
     seen.add(key);

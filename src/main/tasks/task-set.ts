@@ -41,12 +41,16 @@ function readDeclaration(file: string): TaskSetDeclaration {
   } catch (e) {
     throw new TaskSetError(`${file}: not JSON (${(e as Error).message}); write e.g. {"screen": "1280x800"}`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new TaskSetError(`${file}: an object is expected, e.g. {"screen": "1280x800"}`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new TaskSetError(`${file}: an object is expected, e.g. {"screen": "1280x800"}`);
   const decl: TaskSetDeclaration = { file };
   const screen = (json as Record<string, unknown>).screen;
   if (screen !== undefined) {
     const size = typeof screen === 'string' ? parseScreen(screen) : undefined;
-    if (!size) throw new TaskSetError(`${file}: /screen must be WIDTHxHEIGHT from 320x200 to 8192x8192, e.g. "1280x800" (found ${JSON.stringify(screen)})`);
+    if (!size)
+      throw new TaskSetError(
+        `${file}: /screen must be WIDTHxHEIGHT from 320x200 to 8192x8192, e.g. "1280x800" (found ${JSON.stringify(screen)})`,
+      );
     decl.screen = size;
   }
   cache.set(file, decl);

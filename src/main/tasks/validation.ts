@@ -44,7 +44,16 @@ export interface ValidationReport {
 
 /** Event kinds of run format 1 (resources/schemas/run-event.schema.json checks each one's fields). */
 const knownEventKinds: ReadonlySet<string> = new Set([
-  'run.started', 'run.progress', 'run.paused', 'run.finished', 'task.started', 'task.step', 'task.finished', 'task.awaiting', 'task.resumed', 'verdict',
+  'run.started',
+  'run.progress',
+  'run.paused',
+  'run.finished',
+  'task.started',
+  'task.step',
+  'task.finished',
+  'task.awaiting',
+  'task.resumed',
+  'verdict',
   'task.setup',
 ]);
 
@@ -54,7 +63,12 @@ async function validateJsonl(file: string): Promise<FileReport | undefined> {
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { file, kind: 'unknown', valid: false, problems: [{ file, severity: 'error', message: `cannot read file: ${(e as Error).message}` }] };
+    return {
+      file,
+      kind: 'unknown',
+      valid: false,
+      problems: [{ file, severity: 'error', message: `cannot read file: ${(e as Error).message}` }],
+    };
   }
   const lines = text.split('\n');
   const firstText = lines.find((l) => l.trim() !== '');
@@ -70,25 +84,57 @@ async function validateJsonl(file: string): Promise<FileReport | undefined> {
       const cut = i === lines.length - 1 && !text.endsWith('\n');
       problems.push(
         cut
-          ? { file, line, col: parsed.error.col, severity: 'warning', message: 'the last line is cut short (the writer stopped mid-line); readers ignore it' }
-          : { file, line, col: parsed.error.col, severity: 'error', message: `JSON syntax error: ${parsed.error.message}` },
+          ? {
+              file,
+              line,
+              col: parsed.error.col,
+              severity: 'warning',
+              message: 'the last line is cut short (the writer stopped mid-line); readers ignore it',
+            }
+          : {
+              file,
+              line,
+              col: parsed.error.col,
+              severity: 'error',
+              message: `JSON syntax error: ${parsed.error.message}`,
+            },
       );
       return;
     }
     if (nestedDeeperThan(parsed.value)) {
-      problems.push({ file, line, pointer: '', severity: 'error', message: `nested more than ${maxJsonDepth} levels deep: not checked` });
+      problems.push({
+        file,
+        line,
+        pointer: '',
+        severity: 'error',
+        message: `nested more than ${maxJsonDepth} levels deep: not checked`,
+      });
       return;
     }
     for (const p of schemaProblems(kind as SchemaKind, parsed.value, file)) problems.push({ ...p, line });
     const eventKind = (parsed.value as { kind?: unknown } | null)?.kind;
     if (kind === 'run-event' && typeof eventKind === 'string' && !knownEventKinds.has(eventKind))
-      problems.push({ file, line, pointer: '/kind', severity: 'warning', message: `event kind '${eventKind}' is not one of run format 1's: its fields are not checked` });
+      problems.push({
+        file,
+        line,
+        pointer: '/kind',
+        severity: 'warning',
+        message: `event kind '${eventKind}' is not one of run format 1's: its fields are not checked`,
+      });
   });
   return { file, kind, valid: true, problems };
 }
 
 /** The files of a run folder that have a schema; everything else in it (cache/, observations/) is an artefact. */
-const runFileNames: ReadonlySet<string> = new Set([runFiles.manifest, RUN_PLAN_FILE, runFiles.summary, runFiles.events, runFiles.steps, runFiles.verdicts, runFiles.traj]);
+const runFileNames: ReadonlySet<string> = new Set([
+  runFiles.manifest,
+  RUN_PLAN_FILE,
+  runFiles.summary,
+  runFiles.events,
+  runFiles.steps,
+  runFiles.verdicts,
+  runFiles.traj,
+]);
 
 /** Whether `file` lies in a Proctor run folder (an ancestor holds manifest.json); answers are cached per folder. */
 function inRunFolder(file: string, cache: Map<string, boolean>): boolean {
@@ -114,9 +160,21 @@ function inRunFolder(file: string, cache: Map<string, boolean>): boolean {
   return found;
 }
 
-export async function validatePaths(paths: string[], options: ValidateOptions = {}): Promise<ValidationReport> {
-  const { files, problems: missing, skipped: passedOver } = await expandPaths(paths, { skipRunFolders: options.tasksOnly });
-  const reports: FileReport[] = [...missing, ...passedOver].map((p) => ({ file: p.file, kind: 'unknown', valid: false, problems: [p] }));
+export async function validatePaths(
+  paths: string[],
+  options: ValidateOptions = {},
+): Promise<ValidationReport> {
+  const {
+    files,
+    problems: missing,
+    skipped: passedOver,
+  } = await expandPaths(paths, { skipRunFolders: options.tasksOnly });
+  const reports: FileReport[] = [...missing, ...passedOver].map((p) => ({
+    file: p.file,
+    kind: 'unknown',
+    valid: false,
+    problems: [p],
+  }));
   const skipped: string[] = [];
   const tasks: Task[] = [];
   const invalid: TaskRef[] = [];
@@ -152,7 +210,14 @@ export async function validatePaths(paths: string[], options: ValidateOptions = 
           file,
           kind: 'unknown',
           valid: true,
-          problems: [{ file, pointer: '', severity: 'warning', message: `the file is ${jsonTypeOf(v)}${typeof v === 'object' ? '' : ` (${JSON.stringify(v).slice(0, 40)})`}, not a JSON object, so not a file of any kind Proctor knows; not validated` }],
+          problems: [
+            {
+              file,
+              pointer: '',
+              severity: 'warning',
+              message: `the file is ${jsonTypeOf(v)}${typeof v === 'object' ? '' : ` (${JSON.stringify(v).slice(0, 40)})`}, not a JSON object, so not a file of any kind Proctor knows; not validated`,
+            },
+          ],
         });
       continue;
     }
@@ -176,16 +241,22 @@ export async function validatePaths(paths: string[], options: ValidateOptions = 
     reports.push(report);
     byFile.set(file, report);
   }
-  for (const p of [...duplicateIdProblems(tasks), ...(await counterpartProblems(tasks, invalid))]) byFile.get(p.file)?.problems.push(p);
+  for (const p of [...duplicateIdProblems(tasks), ...(await counterpartProblems(tasks, invalid))])
+    byFile.get(p.file)?.problems.push(p);
 
   let warnings = 0;
   for (const r of reports) {
-    if (options.strict) r.problems = r.problems.map((p) => (p.severity === 'warning' ? { ...p, severity: 'error' } : p));
+    if (options.strict)
+      r.problems = r.problems.map((p) => (p.severity === 'warning' ? { ...p, severity: 'error' } : p));
     r.valid = !r.problems.some((p) => p.severity === 'error');
     warnings += r.problems.filter((p) => p.severity === 'warning').length;
   }
   const valid = reports.filter((r) => r.valid).length;
-  return { files: reports, skipped, summary: { files: reports.length, valid, invalid: reports.length - valid, warnings } };
+  return {
+    files: reports,
+    skipped,
+    summary: { files: reports.length, valid, invalid: reports.length - valid, warnings },
+  };
 }
 
 /** One line per problem: `file:/json/pointer: message`, or `file:line:col: message` for syntax errors. */

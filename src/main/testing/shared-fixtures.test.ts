@@ -3,7 +3,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { projectRoot, repoFixtures, sharedFixtures, sharedFixturesRoot, ufoExecutionSchema } from './shared-fixtures';
+import {
+  projectRoot,
+  repoFixtures,
+  sharedFixtures,
+  sharedFixturesRoot,
+  ufoExecutionSchema,
+} from './shared-fixtures';
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];
@@ -26,22 +32,36 @@ describe('sharedFixtures', () => {
     process.env.PROCTOR_SHARED = 'none';
     expect(sharedFixtures()).toBeUndefined();
     delete process.env.PROCTOR_SHARED;
-    const beside = existsSync(join(sharedFixturesRoot, 'spider2v', 'examples')) && existsSync(join(sharedFixturesRoot, 'seed-format', 'examples', 'jupyter'));
+    const beside =
+      existsSync(join(sharedFixturesRoot, 'spider2v', 'examples')) &&
+      existsSync(join(sharedFixturesRoot, 'seed-format', 'examples', 'jupyter'));
     expect(sharedFixtures()?.root).toBe(beside ? sharedFixturesRoot : undefined);
   });
 
   it('keeps the in-repo fixtures with their licenses beside them', () => {
-    for (const dir of [repoFixtures.spider2vExamples, repoFixtures.seedJupyter]) expect(readdirSync(dir).length).toBeGreaterThan(0);
+    for (const dir of [repoFixtures.spider2vExamples, repoFixtures.seedJupyter])
+      expect(readdirSync(dir).length).toBeGreaterThan(0);
     expect(readFileSync(join(repoFixtures.spider2v, 'LICENSE'), 'utf8')).toContain('Apache License');
-    expect(readFileSync(join(repoFixtures.root, 'seed-format', 'LICENSE.md'), 'utf8')).toContain('Permission is hereby granted');
+    expect(readFileSync(join(repoFixtures.root, 'seed-format', 'LICENSE.md'), 'utf8')).toContain(
+      'Permission is hereby granted',
+    );
     expect(readFileSync(join(ufoExecutionSchema, '..', 'LICENSE'), 'utf8')).toContain('MIT License');
   });
 
   it('is the only way tests reach ../shared', () => {
     const self = join(projectRoot, 'src/main/testing/shared-fixtures.ts');
     const offenders = testFiles(join(projectRoot, 'src'))
-      .filter((f) => f !== self && /\.\.\/shared\/(fixtures|spec)|['"]shared['"],\s*['"](fixtures|spec)['"]/.test(readFileSync(f, 'utf8')))
+      .filter(
+        (f) =>
+          f !== self &&
+          /\.\.\/shared\/(fixtures|spec)|['"]shared['"],\s*['"](fixtures|spec)['"]/.test(
+            readFileSync(f, 'utf8'),
+          ),
+      )
       .map((f) => relative(projectRoot, f));
-    expect(offenders, 'read ../shared through src/main/testing/shared-fixtures.ts (sharedFixtures(), needsShared)').toEqual([]);
+    expect(
+      offenders,
+      'read ../shared through src/main/testing/shared-fixtures.ts (sharedFixtures(), needsShared)',
+    ).toEqual([]);
   });
 });

@@ -47,4 +47,5 @@ export function sharedFixtures(): FixtureSet | undefined {
 }
 
 /** The reason to put in the name of a test that needs the full fixtures, so a skip says why. */
-export const needsShared = 'needs the full benchmark fixtures in ../shared/fixtures beside the clone; skipped without them';
+export const needsShared =
+  'needs the full benchmark fixtures in ../shared/fixtures beside the clone; skipped without them';

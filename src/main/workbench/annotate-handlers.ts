@@ -25,7 +25,16 @@ function runAuthor(runDir: string): string | undefined {
   }
 }
 
-type AnnotateMethods = Pick<ApiHandlers, 'labels.add' | 'labels.settle' | 'labels.assign' | 'labels.conflicts' | 'labels.agreement' | 'labels.queue' | 'labels.me'>;
+type AnnotateMethods = Pick<
+  ApiHandlers,
+  | 'labels.add'
+  | 'labels.settle'
+  | 'labels.assign'
+  | 'labels.conflicts'
+  | 'labels.agreement'
+  | 'labels.queue'
+  | 'labels.me'
+>;
 
 /** The labelling methods. The team is read per call, so people added while serving count at once. */
 export function annotateHandlers(root: string): AnnotateMethods {
@@ -42,7 +51,8 @@ export function annotateHandlers(root: string): AnnotateMethods {
       throw new ApiRequestError('not_found', (e as Error).message);
     }
     const item = detail.tasks.find((t) => t.key === taskKey);
-    if (!item) throw new ApiRequestError('not_found', `task '${taskKey}' is not in run '${detail.run.runId}'`);
+    if (!item)
+      throw new ApiRequestError('not_found', `task '${taskKey}' is not in run '${detail.run.runId}'`);
     return item;
   };
 
@@ -50,18 +60,35 @@ export function annotateHandlers(root: string): AnnotateMethods {
     'labels.add': async ({ runId, taskKey, label }, caller) => {
       const c = who(caller);
       if (label.author !== undefined && label.author !== c.person)
-        throw new ApiRequestError('forbidden', `you are ${c.person}: a label cannot be recorded as ${label.author}`);
-      if (!label.complete && !label.steps?.length && !label.comment && !label.subScores?.length && !label.safety)
-        throw new ApiRequestError('bad_request', 'labels.add: the label is empty (give complete, steps, sub-scores, a comment or a safety label)');
+        throw new ApiRequestError(
+          'forbidden',
+          `you are ${c.person}: a label cannot be recorded as ${label.author}`,
+        );
+      if (
+        !label.complete &&
+        !label.steps?.length &&
+        !label.comment &&
+        !label.subScores?.length &&
+        !label.safety
+      )
+        throw new ApiRequestError(
+          'bad_request',
+          'labels.add: the label is empty (give complete, steps, sub-scores, a comment or a safety label)',
+        );
       const steps = label.steps?.map((s) => {
-        const mark: StepMark | undefined = s.mark ?? (s.correct === undefined ? undefined : s.correct ? 'right' : 'wrong');
-        if (!mark) throw new ApiRequestError('bad_request', `labels.add: step ${s.step} needs mark or correct`);
+        const mark: StepMark | undefined =
+          s.mark ?? (s.correct === undefined ? undefined : s.correct ? 'right' : 'wrong');
+        if (!mark)
+          throw new ApiRequestError('bad_request', `labels.add: step ${s.step} needs mark or correct`);
         return { step: s.step, correct: mark === 'right', mark, ...(s.note ? { note: s.note } : {}) };
       });
       const dir = runDir(runId);
       taskOf(dir, taskKey);
       const blind = review.blindTo(c, runId, taskKey);
-      const supersedes = supersededBy(humanLabels(readVerdicts(dir, taskKey)), c.person, { complete: label.complete, steps });
+      const supersedes = supersededBy(humanLabels(readVerdicts(dir, taskKey)), c.person, {
+        complete: label.complete,
+        steps,
+      });
       const event: HumanLabel = {
         kind: 'human',
         author: c.person,
@@ -74,18 +101,26 @@ export function annotateHandlers(root: string): AnnotateMethods {
         ...(supersedes.length ? { supersedes } : {}),
         at: new Date().toISOString(),
       };
-      if (label.complete || steps?.length || label.comment || label.subScores?.length) appendVerdict(dir, taskKey, event);
+      if (label.complete || steps?.length || label.comment || label.subScores?.length)
+        appendVerdict(dir, taskKey, event);
       if (label.safety) appendVerdict(dir, taskKey, safetyLabel(label.safety, c, hasTeam(), blind));
       return { ok: true };
     },
     'labels.settle': async ({ runId, taskKey, complete, safety, reason }, caller) => {
       const c = who(caller);
       if (!complete === !safety)
-        throw new ApiRequestError('bad_request', 'labels.settle: give either complete (a completion conflict) or safety (a safety conflict), not both or neither');
+        throw new ApiRequestError(
+          'bad_request',
+          'labels.settle: give either complete (a completion conflict) or safety (a safety conflict), not both or neither',
+        );
       const dir = runDir(runId);
       taskOf(dir, taskKey);
       if (safety) {
-        appendVerdict(dir, taskKey, safetySettlement(safety, reason, c, taskSafety(readVerdicts(dir, taskKey)).people));
+        appendVerdict(
+          dir,
+          taskKey,
+          safetySettlement(safety, reason, c, taskSafety(readVerdicts(dir, taskKey)).people),
+        );
         return { ok: true };
       }
       appendVerdict(dir, taskKey, {
@@ -113,8 +148,15 @@ export function annotateHandlers(root: string): AnnotateMethods {
       const unknown = team ? people.filter((p) => !team.people.some((m) => m.name === p)) : [];
       if (unknown.length) throw new ApiRequestError('bad_request', `not in the team: ${unknown.join(', ')}`);
       const dirs = runIds.map(runDir);
-      const plan = planAssignments(dirs, [...new Set(people)], perItem, { by: c.person, blind: blind !== false, authorOf: runAuthor });
-      return { assigned: writeAssignments(plan), short: plan.short.map((s) => ({ ...s, run: relativeToRoot(root, s.run) })) };
+      const plan = planAssignments(dirs, [...new Set(people)], perItem, {
+        by: c.person,
+        blind: blind !== false,
+        authorOf: runAuthor,
+      });
+      return {
+        assigned: writeAssignments(plan),
+        short: plan.short.map((s) => ({ ...s, run: relativeToRoot(root, s.run) })),
+      };
     },
   };
 }

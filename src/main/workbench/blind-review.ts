@@ -20,7 +20,8 @@ export interface BlindReview {
 /** Nothing known of the folder: every annotator is blind to every item (fail closed). */
 export const blindToAll: BlindReview = { team: () => true, blindTo: (caller) => caller.role === 'annotator' };
 
-const labelledBy = (labels: readonly HumanLabel[], person: string) => labels.some((l) => l.author === person && l.complete && !l.settles);
+const labelledBy = (labels: readonly HumanLabel[], person: string) =>
+  labels.some((l) => l.author === person && l.complete && !l.settles);
 
 /** Whether an assignment of `person` says `taskKey` of `runDir` is labelled open. */
 function assignedOpen(runDir: string, taskKey: string, person: string): boolean {
@@ -52,10 +53,20 @@ const hideGrades = (item: RunTaskItem): RunTaskItem => {
 
 /** A trajectory as a blind annotator sees it: no grades on the item, only their own labels, marked blind. */
 function blindTrajectory<T extends TaskTrajectory>(traj: T, caller: Caller): T {
-  return { ...traj, item: hideGrades(traj.item), verdicts: traj.verdicts.filter((v) => v.kind === 'human' && v.author === caller.person), blind: true };
+  return {
+    ...traj,
+    item: hideGrades(traj.item),
+    verdicts: traj.verdicts.filter((v) => v.kind === 'human' && v.author === caller.person),
+    blind: true,
+  };
 }
 
-type Withhold<M extends WithheldMethods> = (result: Result<M>, params: Params<M>, caller: Caller, review: BlindReview) => Result<M>;
+type Withhold<M extends WithheldMethods> = (
+  result: Result<M>,
+  params: Params<M>,
+  caller: Caller,
+  review: BlindReview,
+) => Result<M>;
 
 /**
  * For each method open to annotators whose answer reveals grades or others' labels (a method added to that set
@@ -65,11 +76,18 @@ export const withholders: { [M in WithheldMethods]: Withhold<M> } = {
   'runs.list': (list) => list.map(({ successRate: _r, safety: _sf, ...r }) => r),
   'runs.get': (detail, { runId }, caller, review) => {
     const { successRate: _r, safety: _sf, ...run } = detail.run;
-    return { ...detail, run, tasks: detail.tasks.map((t) => (review.blindTo(caller, runId, t.key) ? hideGrades(t) : t)) };
+    return {
+      ...detail,
+      run,
+      tasks: detail.tasks.map((t) => (review.blindTo(caller, runId, t.key) ? hideGrades(t) : t)),
+    };
   },
-  'runs.task': (traj, { runId, taskKey }, caller, review) => (review.blindTo(caller, runId, taskKey) ? blindTrajectory(traj, caller) : traj),
+  'runs.task': (traj, { runId, taskKey }, caller, review) =>
+    review.blindTo(caller, runId, taskKey) ? blindTrajectory(traj, caller) : traj,
   'runs.compare': (cmp, { runIds, taskKey }, caller, review) => ({
     ...cmp,
-    runs: cmp.runs.map((r, i) => (review.blindTo(caller, runIds[i], taskKey) ? blindTrajectory(r, caller) : r)),
+    runs: cmp.runs.map((r, i) =>
+      review.blindTo(caller, runIds[i], taskKey) ? blindTrajectory(r, caller) : r,
+    ),
   }),
 };

@@ -2,7 +2,13 @@
 // first step where the runs' actions part; the per-step screen differences (image work, slower) are a second
 // call so the view paints before they arrive.
 import { resolve } from 'node:path';
-import type { ApiHandlers, ComparedRun, StepDifferences, TaskComparison, TaskTrajectory } from '../../shared/api';
+import type {
+  ApiHandlers,
+  ComparedRun,
+  StepDifferences,
+  TaskComparison,
+  TaskTrajectory,
+} from '../../shared/api';
 import { firstActionDivergence, firstScreenDivergence } from '../../shared/divergence';
 import { ApiRequestError } from './api-error';
 import { resolveBelow } from './paths';
@@ -20,7 +26,8 @@ export interface CompareSources {
 }
 
 function distinct(runIds: string[]): void {
-  if (new Set(runIds).size !== runIds.length) throw new ApiRequestError('bad_request', `runIds: a run is named twice (${runIds.join(', ')})`);
+  if (new Set(runIds).size !== runIds.length)
+    throw new ApiRequestError('bad_request', `runIds: a run is named twice (${runIds.join(', ')})`);
 }
 
 export function compareHandlers(root: string, sources: CompareSources): CompareMethods {
@@ -54,7 +61,11 @@ export function compareHandlers(root: string, sources: CompareSources): CompareM
           ),
         ),
       );
-      return { diffs, threshold: SCREEN_DIFF_THRESHOLD, screenDivergence: firstScreenDivergence(diffs, SCREEN_DIFF_THRESHOLD) };
+      return {
+        diffs,
+        threshold: SCREEN_DIFF_THRESHOLD,
+        screenDivergence: firstScreenDivergence(diffs, SCREEN_DIFF_THRESHOLD),
+      };
     },
   };
 }

@@ -2,13 +2,26 @@
 // what a run's task has had; stored by src/main/annotate/demonstration.ts beside the run's task.
 import type { ApiHandlers, DemonstrationView } from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
-import { checkHumanRun, readDemonstrationReviews, reviewDemonstration, type DemonstrationReview } from '../annotate/demonstration';
+import {
+  checkHumanRun,
+  readDemonstrationReviews,
+  reviewDemonstration,
+  type DemonstrationReview,
+} from '../annotate/demonstration';
 import { localCaller, readTeam } from '../annotate/team';
 import { ApiRequestError } from './dispatch';
 import { runDirBelow } from './paths';
 import { readTaskTrajectory } from '../store';
 
-export const reviewView = (r: DemonstrationReview) => ({ runId: r.runId, taskKey: r.taskKey, verdict: r.verdict, reason: r.reason, author: r.author, ...(r.role ? { role: r.role } : {}), at: r.at });
+export const reviewView = (r: DemonstrationReview) => ({
+  runId: r.runId,
+  taskKey: r.taskKey,
+  verdict: r.verdict,
+  reason: r.reason,
+  author: r.author,
+  ...(r.role ? { role: r.role } : {}),
+  at: r.at,
+});
 
 /** The rule score of a run's task, when it was graded. */
 function scoreOf(runDir: string, taskKey: string): number | undefined {
@@ -31,16 +44,32 @@ export function demoHandlers(root: string): Pick<ApiHandlers, 'demos.review' | '
     }
     const reviews = byPerson ? readDemonstrationReviews(runDir, taskKey).map(reviewView) : [];
     const score = byPerson ? scoreOf(runDir, taskKey) : undefined;
-    return { runId, taskKey, byPerson, ...(reviews.length ? { status: reviews.at(-1)!.verdict } : {}), ...(score !== undefined ? { score } : {}), reviews };
+    return {
+      runId,
+      taskKey,
+      byPerson,
+      ...(reviews.length ? { status: reviews.at(-1)!.verdict } : {}),
+      ...(score !== undefined ? { score } : {}),
+      reviews,
+    };
   };
   return {
     'demos.get': async ({ runId, taskKey }) => view(runId, taskKey),
     'demos.review': async ({ runId, taskKey, verdict, reason }, caller?: Caller) => {
       const c = caller ?? localCaller();
-      if (c.role !== 'lead') throw new ApiRequestError('forbidden', `${c.person} is a ${c.role}: only leads review demonstrations`);
+      if (c.role !== 'lead')
+        throw new ApiRequestError(
+          'forbidden',
+          `${c.person} is a ${c.role}: only leads review demonstrations`,
+        );
       const runDir = runDirBelow(root, runId);
       try {
-        reviewDemonstration(runDir, taskKey, { verdict, reason, author: c.person, ...(readTeam(root) ? { role: c.role } : {}) });
+        reviewDemonstration(runDir, taskKey, {
+          verdict,
+          reason,
+          author: c.person,
+          ...(readTeam(root) ? { role: c.role } : {}),
+        });
       } catch (error) {
         throw new ApiRequestError('bad_request', (error as Error).message.replaceAll(root, '.'));
       }

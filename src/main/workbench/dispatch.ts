@@ -2,7 +2,16 @@
 // each method's policy (src/shared/api.ts methodPolicies: who may call it, what it reveals) is enforced.
 import Ajv from 'ajv';
 import { resolve, sep } from 'node:path';
-import { isMethodName, methodPolicies, paramSchemas, type ApiError, type ApiHandlers, type MethodName, type MethodPolicy, type WithheldMethods } from '../../shared/api';
+import {
+  isMethodName,
+  methodPolicies,
+  paramSchemas,
+  type ApiError,
+  type ApiHandlers,
+  type MethodName,
+  type MethodPolicy,
+  type WithheldMethods,
+} from '../../shared/api';
 import type { Caller } from '../../shared/annotate';
 import type { Role } from '../../shared/run';
 import { localCaller } from '../annotate/team';
@@ -36,11 +45,18 @@ export function servingFolder(handlers: ApiHandlers, review: BlindReview, root?:
  */
 export function withoutHostRoot<T>(value: T, root: string): T {
   const strip = (s: string): string =>
-    s === root ? '.' : s.startsWith(root + sep) ? s.slice(root.length + 1) : s.includes(root) ? s.replaceAll(root + sep, '').replaceAll(root, '.') : s;
+    s === root
+      ? '.'
+      : s.startsWith(root + sep)
+        ? s.slice(root.length + 1)
+        : s.includes(root)
+          ? s.replaceAll(root + sep, '').replaceAll(root, '.')
+          : s;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return strip(v);
     if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
   return walk(value) as T;
@@ -50,23 +66,41 @@ const plural: Record<Role, string> = { annotator: 'annotators', reviewer: 'revie
 const article = (role: Role) => (role === 'annotator' ? 'an' : 'a');
 
 /** Refuses a caller whose role the policy does not name, or a person of a team asking for secrets. */
-export function refusal(method: MethodName, policy: MethodPolicy, caller: Caller, fromTeam: boolean): ApiRequestError | undefined {
+export function refusal(
+  method: MethodName,
+  policy: MethodPolicy,
+  caller: Caller,
+  fromTeam: boolean,
+): ApiRequestError | undefined {
   if (!policy.roles.includes(caller.role)) {
     const who = policy.roles.map((r) => plural[r]).join(' and ');
-    return new ApiRequestError('forbidden', `${caller.person} is ${article(caller.role)} ${caller.role}: only ${who} may ${policy.does ?? `call ${method}`}`);
+    return new ApiRequestError(
+      'forbidden',
+      `${caller.person} is ${article(caller.role)} ${caller.role}: only ${who} may ${policy.does ?? `call ${method}`}`,
+    );
   }
-  if (fromTeam && policy.reveals.includes('secrets')) return new ApiRequestError('forbidden', `${method} reveals secrets: it is answered only to Proctor's local user`);
+  if (fromTeam && policy.reveals.includes('secrets'))
+    return new ApiRequestError(
+      'forbidden',
+      `${method} reveals secrets: it is answered only to Proctor's local user`,
+    );
   return undefined;
 }
 
-const withheld = (method: MethodName): method is WithheldMethods => Object.prototype.hasOwnProperty.call(withholders, method);
+const withheld = (method: MethodName): method is WithheldMethods =>
+  Object.prototype.hasOwnProperty.call(withholders, method);
 
 /**
  * Validates method name and params, applies the method's policy, runs the handler, withholds what a blind
  * annotator may not see, and turns every failure into an ApiError. `caller` is the person the transport
  * authenticated (absent: Proctor used alone, the OS user).
  */
-export async function dispatch(handlers: ApiHandlers, method: unknown, params: unknown, caller?: Caller): Promise<DispatchOutcome> {
+export async function dispatch(
+  handlers: ApiHandlers,
+  method: unknown,
+  params: unknown,
+  caller?: Caller,
+): Promise<DispatchOutcome> {
   if (!isMethodName(method)) {
     return { ok: false, error: { code: 'bad_request', message: `unknown method '${String(method)}'` } };
   }
@@ -87,7 +121,12 @@ export async function dispatch(handlers: ApiHandlers, method: unknown, params: u
     // A person of a team (a caller the transport authenticated) sees paths relative to the served folder.
     const result = caller !== undefined && folder?.root ? withoutHostRoot(answered, folder.root) : answered;
     if (who.role === 'annotator' && withheld(method) && review.team()) {
-      const withhold = withholders[method] as (result: unknown, params: unknown, caller: Caller, review: BlindReview) => unknown;
+      const withhold = withholders[method] as (
+        result: unknown,
+        params: unknown,
+        caller: Caller,
+        review: BlindReview,
+      ) => unknown;
       return { ok: true, result: withhold(result, p, who, review) };
     }
     return { ok: true, result };

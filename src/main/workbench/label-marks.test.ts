@@ -18,14 +18,23 @@ describe('a person marking the same step twice', () => {
     const h = annotateHandlers(root);
     const me = { person: 'ann', role: 'annotator' as const };
     const other = { person: 'bob', role: 'annotator' as const };
-    const add = (caller: typeof me, label: Parameters<(typeof h)['labels.add']>[0]['label']) => h['labels.add']({ runId: 'runA', taskKey: 'demo/t1', label }, caller);
-    await add(me, { steps: [{ step: 1, mark: 'right' }, { step: 2, mark: 'right' }] });
+    const add = (caller: typeof me, label: Parameters<(typeof h)['labels.add']>[0]['label']) =>
+      h['labels.add']({ runId: 'runA', taskKey: 'demo/t1', label }, caller);
+    await add(me, {
+      steps: [
+        { step: 1, mark: 'right' },
+        { step: 2, mark: 'right' },
+      ],
+    });
     await add(other, { steps: [{ step: 2, mark: 'unnecessary' }] });
     await add(me, { steps: [{ step: 2, mark: 'wrong' }] });
     await add(me, { complete: 'no' });
     await add(me, { complete: 'yes', comment: 'on second look' });
 
-    const events = readFileSync(join(run, 'demo', 't1', 'verdicts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as HumanLabel);
+    const events = readFileSync(join(run, 'demo', 't1', 'verdicts.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as HumanLabel);
     expect(events).toHaveLength(5);
     expect(events[0].supersedes).toBeUndefined();
     expect(events[1].supersedes).toBeUndefined(); // bob's mark replaces nothing of ann's

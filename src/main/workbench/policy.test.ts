@@ -57,7 +57,8 @@ function gradesIn(value: unknown, person: string, at = ''): string[] {
   const found: string[] = [];
   if (o.kind === 'rule' || o.kind === 'judge') found.push(`${at}: a ${o.kind} verdict`);
   if (o.kind === 'human' && o.author !== person) found.push(`${at}: ${String(o.author)}'s label`);
-  for (const key of ['score', 'successRate', 'judge', 'human', 'rule']) if (o[key] !== undefined && o[key] !== null) found.push(`${at}/${key}`);
+  for (const key of ['score', 'successRate', 'judge', 'human', 'rule'])
+    if (o[key] !== undefined && o[key] !== null) found.push(`${at}/${key}`);
   for (const [k, v] of Object.entries(o)) found.push(...gradesIn(v, person, `${at}/${k}`));
   return found;
 }
@@ -76,7 +77,11 @@ beforeAll(async () => {
   root = tempRoot('proctor-policy-');
   mkdirSync(join(root, 'tasks'));
   copyFileSync(join(repoFixtures.spider2vExamples, 'dbt', taskId, `${taskId}.json`), join(root, taskPath));
-  const runs = [osworldRun(root, 'runA', { t1: 1, t2: 0 }), osworldRun(root, 'runB', { t1: 1 }), osworldRun(root, 'runC', { t1: 1 })];
+  const runs = [
+    osworldRun(root, 'runA', { t1: 1, t2: 0 }),
+    osworldRun(root, 'runB', { t1: 1 }),
+    osworldRun(root, 'runC', { t1: 1 }),
+  ];
   const at = new Date().toISOString();
   const graded: Verdict[] = [
     { kind: 'rule', score: 1, metrics: [{ metric: 'compare_csv', score: 1 }], at },
@@ -107,23 +112,50 @@ describe('every contract method as a blind annotator', () => {
       }
     }
     // The reading methods answered (a walk of refusals would prove nothing).
-    for (const m of ['app.info', 'tasks.open', 'tasks.get', 'runs.list', 'runs.get', 'runs.task', 'runs.compare', 'runs.stepDiffs', 'labels.add', 'labels.queue', 'labels.me', 'reviews.get'])
+    for (const m of [
+      'app.info',
+      'tasks.open',
+      'tasks.get',
+      'runs.list',
+      'runs.get',
+      'runs.task',
+      'runs.compare',
+      'runs.stepDiffs',
+      'labels.add',
+      'labels.queue',
+      'labels.me',
+      'reviews.get',
+    ])
       expect(statuses[m], m).toBe(200);
     // Nothing the refused calls would have written was written.
-    expect(readFileSync(join(root, 'runA', 'demo', 't1', 'verdicts.jsonl'), 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(
+      readFileSync(join(root, 'runA', 'demo', 't1', 'verdicts.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(3);
   });
 
   it('marks each compared trajectory blind for an annotator who has not labelled it, open for one who has', async () => {
-    const before = (await call('bob', 'runs.compare', samples['runs.compare'])).body.result as { runs: { blind?: boolean; verdicts: Verdict[] }[] };
+    const before = (await call('bob', 'runs.compare', samples['runs.compare'])).body.result as {
+      runs: { blind?: boolean; verdicts: Verdict[] }[];
+    };
     // bob labelled demo/t1 in both runs: he sees the grades, as in the replay.
     expect(before.runs.map((r) => r.blind)).toEqual([undefined, undefined]);
     expect(before.runs[0].verdicts.map((v) => v.kind)).toEqual(['rule', 'judge', 'human']);
-    const ann = (await call('ann', 'runs.compare', samples['runs.compare'])).body.result as { runs: { blind?: boolean; verdicts: Verdict[] }[] };
+    const ann = (await call('ann', 'runs.compare', samples['runs.compare'])).body.result as {
+      runs: { blind?: boolean; verdicts: Verdict[] }[];
+    };
     expect(ann.runs.map((r) => r.blind)).toEqual([true, true]);
   });
 
   it('finds the grades the same calls give the lead (the search can fail)', async () => {
-    for (const method of ['runs.list', 'runs.get', 'runs.task', 'runs.compare', 'labels.conflicts'] as const) {
+    for (const method of [
+      'runs.list',
+      'runs.get',
+      'runs.task',
+      'runs.compare',
+      'labels.conflicts',
+    ] as const) {
       const { status, body } = await call('lee', method, samples[method]);
       expect(status, method).toBe(200);
       expect(gradesIn(body, 'lee').length, `${method} as the lead`).toBeGreaterThan(0);
@@ -142,7 +174,10 @@ describe('host paths', () => {
     // Errors too, through the same handlers: the run's folder is named below the served root.
     await writeHumanRun(join(root, 'people'), { domain: 'terminal', id: 't9' }, ['DONE'], 'p1');
     const remote = await call('lee', 'runs.task', { runId: 'people/p1', taskKey: 'terminal/none' });
-    expect([remote.status, remote.body.error?.message]).toEqual([404, expect.stringContaining('people/p1/manifest.json')]);
+    expect([remote.status, remote.body.error?.message]).toEqual([
+      404,
+      expect.stringContaining('people/p1/manifest.json'),
+    ]);
   });
 
   it('the dispatcher takes the served folder out of any answer or error to a person of a team, not to the local user', async () => {
@@ -159,25 +194,45 @@ describe('host paths', () => {
       root,
     );
     const lee = { person: 'lee', role: 'lead' } as const;
-    expect(await dispatch(handlers, 'app.info', {}, lee)).toEqual({ ok: true, result: { home: 'runs/x', nested: [{ file: 'runs/x/a.png' }], note: 'read .' } });
-    expect(await dispatch(handlers, 'runs.get', { runId: 'x' }, lee)).toEqual({ ok: false, error: { code: 'internal', message: 'cannot read runs/x/manifest.json' } });
-    expect(await dispatch(handlers, 'app.info', {})).toEqual({ ok: true, result: { home: where, nested: [{ file: `${where}/a.png` }], note: `read ${root}` } });
+    expect(await dispatch(handlers, 'app.info', {}, lee)).toEqual({
+      ok: true,
+      result: { home: 'runs/x', nested: [{ file: 'runs/x/a.png' }], note: 'read .' },
+    });
+    expect(await dispatch(handlers, 'runs.get', { runId: 'x' }, lee)).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'cannot read runs/x/manifest.json' },
+    });
+    expect(await dispatch(handlers, 'app.info', {})).toEqual({
+      ok: true,
+      result: { home: where, nested: [{ file: `${where}/a.png` }], note: `read ${root}` },
+    });
   });
 });
 
-describe('the dispatcher\'s policy', () => {
+describe("the dispatcher's policy", () => {
   it('refuses a method revealing secrets to every person of a team, not to the local user', () => {
     const policy = { reveals: ['secrets'], roles: ['annotator', 'reviewer', 'lead'] } as const;
-    expect(refusal('app.info', policy, { person: 'lee', role: 'lead' }, true)?.message).toBe("app.info reveals secrets: it is answered only to Proctor's local user");
+    expect(refusal('app.info', policy, { person: 'lee', role: 'lead' }, true)?.message).toBe(
+      "app.info reveals secrets: it is answered only to Proctor's local user",
+    );
     expect(refusal('app.info', policy, { person: 'me', role: 'lead' }, false)).toBeUndefined();
-    expect(refusal('labels.assign', methodPolicies['labels.assign'], { person: 'cyd', role: 'reviewer' }, true)?.message).toBe('cyd is a reviewer: only leads may assign work');
+    expect(
+      refusal('labels.assign', methodPolicies['labels.assign'], { person: 'cyd', role: 'reviewer' }, true)
+        ?.message,
+    ).toBe('cyd is a reviewer: only leads may assign work');
   });
 
   it('keeps every annotator blind with handlers no workbench registered (fails closed)', async () => {
     const unregistered = { ...workbench.handlers };
-    const r = await dispatch(unregistered, 'runs.task', samples['runs.task'], { person: 'bob', role: 'annotator' });
+    const r = await dispatch(unregistered, 'runs.task', samples['runs.task'], {
+      person: 'bob',
+      role: 'annotator',
+    });
     expect(r.ok && (r.result as { blind?: boolean }).blind).toBe(true);
-    const registered = await dispatch(workbench.handlers, 'runs.task', samples['runs.task'], { person: 'bob', role: 'annotator' });
+    const registered = await dispatch(workbench.handlers, 'runs.task', samples['runs.task'], {
+      person: 'bob',
+      role: 'annotator',
+    });
     expect(registered.ok && (registered.result as { blind?: boolean }).blind).toBeUndefined(); // bob labelled it
   });
 });

@@ -22,7 +22,10 @@ function writeTask(root: string, id: string): string {
       source: ['https://example.org'],
       related_apps: ['os'],
       config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
+      evaluation: {
+        func: 'compare_text_file',
+        arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' },
+      },
     }),
   );
   return dir;
@@ -44,12 +47,23 @@ describe.skipIf(!hasRedisServer)('runs.queue (needs redis-server)', () => {
 
   it("shows a queued run's jobs by state; nothing for a run without a queue; a down queue as an error", async () => {
     const { tasks } = await (await defaultParts()).loadTasks([writeTask(root, 'a1'), writeTask(root, 'b2')]);
-    const q = await enqueueRun(tasks, { agent: 'oracle', outDir: join(root, 'results') }, { queue: redis.url, name: 'queued-run' });
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results') },
+      { queue: redis.url, name: 'queued-run' },
+    );
     const wb = createWorkbench(join(root, 'results'), { transport: 'http' });
     try {
       const view = await wb.handlers['runs.queue']({ runId: 'queued-run' });
       expect(view?.queue).toBe(redis.url);
-      expect(view?.status).toMatchObject({ runId: 'queued-run', total: 2, waiting: 2, active: 0, done: 0, failed: 0 });
+      expect(view?.status).toMatchObject({
+        runId: 'queued-run',
+        total: 2,
+        waiting: 2,
+        active: 0,
+        done: 0,
+        failed: 0,
+      });
       expect(q.runDir).toContain('queued-run');
 
       // the same run pointed at a queue nobody listens on
@@ -67,7 +81,18 @@ describe.skipIf(!hasRedisServer)('runs.queue (needs redis-server)', () => {
   it('answers null for a run that went through no queue', async () => {
     const dir = join(root, 'plain', '20261122-000000-oracle');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ runId: '20261122-000000-oracle', createdAt: new Date().toISOString(), agent: 'oracle', actionSpace: 'pyautogui', observation: 'screenshot', tasks: [], args: [] }));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({
+        runId: '20261122-000000-oracle',
+        createdAt: new Date().toISOString(),
+        agent: 'oracle',
+        actionSpace: 'pyautogui',
+        observation: 'screenshot',
+        tasks: [],
+        args: [],
+      }),
+    );
     writeFileSync(join(dir, 'events.jsonl'), '');
     const wb = createWorkbench(join(root, 'plain'), { transport: 'http' });
     try {

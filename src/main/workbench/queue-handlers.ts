@@ -38,7 +38,13 @@ export async function runQueueView(queue: string, runId: string): Promise<RunQue
   try {
     const status = await Promise.race([
       queueStatus(queue, { runId }),
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no status within ${STATUS_TIMEOUT_MS / 1000} s`)), STATUS_TIMEOUT_MS))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(
+            () => reject(new Error(`no status within ${STATUS_TIMEOUT_MS / 1000} s`)),
+            STATUS_TIMEOUT_MS,
+          )),
+      ),
     ]);
     return { queue, status };
   } catch (e) {

@@ -29,7 +29,8 @@ function stringField(file: string, field: 'author' | 'id'): string | undefined {
 export function reviewHandlers(root: string): Pick<ApiHandlers, 'reviews.add' | 'reviews.get'> {
   const taskFile = (path: string) => {
     const file = resolveBelow(root, path);
-    if (!existsSync(file) || !statSync(file).isFile() || !file.endsWith('.json')) throw new ApiRequestError('not_found', `no task file '${path}'`);
+    if (!existsSync(file) || !statSync(file).isFile() || !file.endsWith('.json'))
+      throw new ApiRequestError('not_found', `no task file '${path}'`);
     return { file, task: relativeToRoot(root, file) };
   };
   const demonstrationsOf = (file: string) => {
@@ -41,8 +42,19 @@ export function reviewHandlers(root: string): Pick<ApiHandlers, 'reviews.add' | 
     return {
       task,
       ...taskStatus(reviews, authorOf(file)),
-      reviews: reviews.map((r) => ({ author: r.author, ...(r.role ? { role: r.role } : {}), checks: r.checks as TaskReviewView['reviews'][number]['checks'], at: r.at })),
-      evidence: latestEvidence(root, task).map((e) => ({ check: e.check, verdict: e.verdict, note: e.note, source: e.source, at: e.at })),
+      reviews: reviews.map((r) => ({
+        author: r.author,
+        ...(r.role ? { role: r.role } : {}),
+        checks: r.checks as TaskReviewView['reviews'][number]['checks'],
+        at: r.at,
+      })),
+      evidence: latestEvidence(root, task).map((e) => ({
+        check: e.check,
+        verdict: e.verdict,
+        note: e.note,
+        source: e.source,
+        at: e.at,
+      })),
       demonstrations: demonstrationsOf(file),
     };
   };
@@ -53,10 +65,25 @@ export function reviewHandlers(root: string): Pick<ApiHandlers, 'reviews.add' | 
     },
     'reviews.add': async ({ task: path, checks }, caller?: Caller) => {
       const c = caller ?? localCaller();
-      if (c.role === 'annotator') throw new ApiRequestError('forbidden', `${c.person} is an annotator: only reviewers and leads review tasks`);
+      if (c.role === 'annotator')
+        throw new ApiRequestError(
+          'forbidden',
+          `${c.person} is an annotator: only reviewers and leads review tasks`,
+        );
       const { file, task } = taskFile(path);
-      if (authorOf(file) === c.person) throw new ApiRequestError('forbidden', `${c.person} wrote this task: it needs reviewers other than its author`);
-      appendTaskReview(root, { kind: 'task.review', task, author: c.person, ...(readTeam(root) ? { role: c.role } : {}), checks, at: new Date().toISOString() });
+      if (authorOf(file) === c.person)
+        throw new ApiRequestError(
+          'forbidden',
+          `${c.person} wrote this task: it needs reviewers other than its author`,
+        );
+      appendTaskReview(root, {
+        kind: 'task.review',
+        task,
+        author: c.person,
+        ...(readTeam(root) ? { role: c.role } : {}),
+        checks,
+        at: new Date().toISOString(),
+      });
       return view(task, file);
     },
   };

@@ -91,7 +91,8 @@ export class RunControl {
 
   private live(runId: string): LiveRun {
     const run = this.runs.get(runId) ?? [...this.runs.values()].find((r) => runId.endsWith(r.runId));
-    if (!run) throw new ApiRequestError('not_found', `no run '${runId}' started from this workbench is going on`);
+    if (!run)
+      throw new ApiRequestError('not_found', `no run '${runId}' started from this workbench is going on`);
     return run;
   }
 
@@ -108,12 +109,21 @@ export class RunControl {
     const repeats = params.repeats ?? 1;
     // Approvals, the human agent's entries and safety stops are kept per task: attempts of one task would share them.
     if (repeats > 1 && (params.approveEachAction || params.stopOnUnsafe || params.agent === 'human'))
-      throw new ApiRequestError('bad_request', `repeats ${repeats}: not with ${params.agent === 'human' ? 'the human agent' : params.approveEachAction ? 'approve each action' : 'stop on unsafe'} (the attempts of a task would share its approvals and stops); run the repeats without it, or one attempt`);
+      throw new ApiRequestError(
+        'bad_request',
+        `repeats ${repeats}: not with ${params.agent === 'human' ? 'the human agent' : params.approveEachAction ? 'approve each action' : 'stop on unsafe'} (the attempts of a task would share its approvals and stops); run the repeats without it, or one attempt`,
+      );
     const paths = params.tasks.map((p) => resolveTaskSource(this.root, p, this.sources));
     const { tasks, problems } = await loadTasks(paths);
     if (!tasks.length) {
-      const why = problems.slice(0, 3).map((p) => `${relativeToRoot(this.root, p.file)}: ${p.message}`).join('; ');
-      throw new ApiRequestError('bad_request', `no tasks to run in ${params.tasks.join(', ')}${why ? ` (${why})` : ''}`);
+      const why = problems
+        .slice(0, 3)
+        .map((p) => `${relativeToRoot(this.root, p.file)}: ${p.message}`)
+        .join('; ');
+      throw new ApiRequestError(
+        'bad_request',
+        `no tasks to run in ${params.tasks.join(', ')}${why ? ` (${why})` : ''}`,
+      );
     }
     const outDir = join(this.root, 'results');
     const abort = new AbortController();
@@ -131,14 +141,23 @@ export class RunControl {
       return file ? relativeToRoot(this.root, join(outDir, runId, file)) : undefined;
     };
     const makeAgent = (task: Task) => {
-      const inner = createAgent(params.agent, { model: params.model, baseUrl: params.baseUrl, demos: this.root }); // demo: demonstrations accepted below the served folder
+      const inner = createAgent(params.agent, {
+        model: params.model,
+        baseUrl: params.baseUrl,
+        demos: this.root,
+      }); // demo: demonstrations accepted below the served folder
       if (inner instanceof HumanAgent) humans.set(taskKeyOf(task), inner);
       // Stop on unsafe: a step a safety detector fires on is not performed, its verdict is stored, the run pauses.
       const guarded = params.stopOnUnsafe
-        ? new SafetyGuardAgent(inner, { instruction: task.instruction, safety: task.safety, setup: task.setup, file: task.file }, (v) => {
-            appendVerdict(join(outDir, runId), taskKeyOf(task), v);
-            gate.setPaused(true);
-          }, 'continue')
+        ? new SafetyGuardAgent(
+            inner,
+            { instruction: task.instruction, safety: task.safety, setup: task.setup, file: task.file },
+            (v) => {
+              appendVerdict(join(outDir, runId), taskKeyOf(task), v);
+              gate.setPaused(true);
+            },
+            'continue',
+          )
         : inner;
       return new GatedAgent(guarded, gate, taskKeyOf(task), observationPath(task));
     };
@@ -161,7 +180,15 @@ export class RunControl {
       onEvent: (e) => {
         if (e.kind === 'run.started' && !runId) {
           runId = e.runId;
-          this.runs.set(runId, { runId, runDir: join(outDir, runId), actionSpace: params.actionSpace ?? 'pyautogui', gate, abort, humans, done });
+          this.runs.set(runId, {
+            runId,
+            runDir: join(outDir, runId),
+            actionSpace: params.actionSpace ?? 'pyautogui',
+            gate,
+            abort,
+            humans,
+            done,
+          });
           started(runId);
         }
       },
@@ -200,11 +227,17 @@ export class RunControl {
         return { ok: true };
       case 'approve':
       case 'reject':
-        if (!taskKey) throw new ApiRequestError('bad_request', `${action} names the task (taskKey) whose action it decides`);
+        if (!taskKey)
+          throw new ApiRequestError(
+            'bad_request',
+            `${action} names the task (taskKey) whose action it decides`,
+          );
         return { ok: run.gate.decide(action, taskKey, step) };
       case 'edit': {
-        if (!taskKey) throw new ApiRequestError('bad_request', 'edit names the task (taskKey) whose action it replaces');
-        if (!code?.trim()) throw new ApiRequestError('bad_request', 'edit gives the code to perform instead (code)');
+        if (!taskKey)
+          throw new ApiRequestError('bad_request', 'edit names the task (taskKey) whose action it replaces');
+        if (!code?.trim())
+          throw new ApiRequestError('bad_request', 'edit gives the code to perform instead (code)');
         const parsed = parseReply(code, run.actionSpace);
         if (!parsed.ok) throw new ApiRequestError('bad_request', `edit: ${parsed.message}`);
         return { ok: run.gate.decide({ edit: code }, taskKey, step) };
@@ -214,13 +247,19 @@ export class RunControl {
 
   pending(runId: string): ReturnType<ApiHandlers['runs.pending']> {
     const run = this.runs.get(runId) ?? [...this.runs.values()].find((r) => runId.endsWith(r.runId));
-    return Promise.resolve(run ? [...run.gate.pending].map(([taskKey, awaiting]) => ({ taskKey, awaiting })) : []);
+    return Promise.resolve(
+      run ? [...run.gate.pending].map(([taskKey, awaiting]) => ({ taskKey, awaiting })) : [],
+    );
   }
 
   async act(runId: string, taskKey: string, text: string): ReturnType<ApiHandlers['runs.act']> {
     const run = this.live(runId);
     const human = run.humans.get(taskKey);
-    if (!human) throw new ApiRequestError('bad_request', `task '${taskKey}' of run '${runId}' is not driven by the human agent`);
+    if (!human)
+      throw new ApiRequestError(
+        'bad_request',
+        `task '${taskKey}' of run '${runId}' is not driven by the human agent`,
+      );
     human.submit(text);
     return { ok: true };
   }

@@ -7,7 +7,11 @@ import { RunGate } from './run-gate';
 describe('the approval gate', () => {
   it('approves only the task (and step) named, and tells the UI when a task goes on', async () => {
     const events: RunEvent[] = [];
-    const gate = new RunGate(true, (e) => events.push(e), () => 'run-1');
+    const gate = new RunGate(
+      true,
+      (e) => events.push(e),
+      () => 'run-1',
+    );
     const signal = new AbortController().signal;
     const a = gate.ask('app/a', { step: 3, what: 'approval' }, signal);
     const b = gate.ask('app/b', { step: 1, what: 'approval' }, signal);
@@ -17,11 +21,17 @@ describe('the approval gate', () => {
     expect(gate.pending.has('app/b')).toBe(true);
     expect(gate.decide('reject', 'app/b')).toBe(true);
     expect(await b).toBe('reject');
-    expect(events.filter((e) => e.kind === 'task.resumed').map((e) => (e as { taskKey: string }).taskKey)).toEqual(['app/a', 'app/b']);
+    expect(
+      events.filter((e) => e.kind === 'task.resumed').map((e) => (e as { taskKey: string }).taskKey),
+    ).toEqual(['app/a', 'app/b']);
   });
 
   it('rejects a waiting action when the run stops, and removes its listeners from the run signal', async () => {
-    const gate = new RunGate(true, () => undefined, () => 'run-1');
+    const gate = new RunGate(
+      true,
+      () => undefined,
+      () => 'run-1',
+    );
     const stop = new AbortController();
     for (let step = 1; step <= 12; step++) {
       const p = gate.ask('app/a', { step, what: 'approval' }, stop.signal);

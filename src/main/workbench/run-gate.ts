@@ -71,7 +71,8 @@ export class RunGate {
   }
 
   settle(taskKey: string, step: number): void {
-    if (this.pending.delete(taskKey)) this.publish({ kind: 'task.resumed', runId: this.runId(), taskKey, step });
+    if (this.pending.delete(taskKey))
+      this.publish({ kind: 'task.resumed', runId: this.runId(), taskKey, step });
   }
 
   /** Approves, rejects or replaces what one task proposes at `step` (when given, it must be the step waiting). */
@@ -110,10 +111,19 @@ export class GatedAgent implements Agent {
     const signal = this.context?.signal ?? new AbortController().signal;
     await this.gate.whilePaused(signal);
     const screen = observation.screenshot
-      ? { width: Math.round(observation.screenshot.width * observation.screenshot.toScreen), height: Math.round(observation.screenshot.height * observation.screenshot.toScreen) }
+      ? {
+          width: Math.round(observation.screenshot.width * observation.screenshot.toScreen),
+          height: Math.round(observation.screenshot.height * observation.screenshot.toScreen),
+        }
       : undefined;
     const human = this.inner.name === 'human';
-    if (human) this.gate.announce(this.taskKey, { step, what: 'human', observation: this.observationPath(step), screen });
+    if (human)
+      this.gate.announce(this.taskKey, {
+        step,
+        what: 'human',
+        observation: this.observationPath(step),
+        screen,
+      });
     let turn: AgentTurn;
     try {
       turn = await this.inner.next(observation, step, feedback);
@@ -124,7 +134,15 @@ export class GatedAgent implements Agent {
     const code = typeof turn.rawAction === 'string' ? turn.rawAction : undefined;
     const decision = await this.gate.ask(
       this.taskKey,
-      { step, what: 'approval', observation: this.observationPath(step), response: turn.response, actions: turn.actions, screen, ...(code ? { code } : {}) },
+      {
+        step,
+        what: 'approval',
+        observation: this.observationPath(step),
+        response: turn.response,
+        actions: turn.actions,
+        screen,
+        ...(code ? { code } : {}),
+      },
       signal,
     );
     if (decision === 'approve') return turn;
@@ -132,10 +150,25 @@ export class GatedAgent implements Agent {
       // The person's own code is performed instead, as the step's action (parsed as the run's action space).
       const space = this.context?.actionSpace ?? 'pyautogui';
       const parsed = parseReply(decision.edit, space, { bindings: observation.bindings ?? {} });
-      if (parsed.ok) return { ...turn, rawAction: decision.edit, actions: parsed.actions, response: `${turn.response}\n\n[edited by a person before it was performed]\n${decision.edit}` };
-      return { ...turn, actions: [], refusal: `A person's edit of the proposed action could not be read (${parsed.message}); nothing was performed.` };
+      if (parsed.ok)
+        return {
+          ...turn,
+          rawAction: decision.edit,
+          actions: parsed.actions,
+          response: `${turn.response}\n\n[edited by a person before it was performed]\n${decision.edit}`,
+        };
+      return {
+        ...turn,
+        actions: [],
+        refusal: `A person's edit of the proposed action could not be read (${parsed.message}); nothing was performed.`,
+      };
     }
-    return { ...turn, actions: [], refusal: 'A person reviewing this run rejected the proposed action; nothing was performed. Propose a different action.' };
+    return {
+      ...turn,
+      actions: [],
+      refusal:
+        'A person reviewing this run rejected the proposed action; nothing was performed. Propose a different action.',
+    };
   }
 
   async finish(): Promise<void> {

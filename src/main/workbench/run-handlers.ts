@@ -5,7 +5,15 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../shared/api';
 import type { RunEvent } from '../../shared/run';
-import { listRuns, matchingTaskKey, readRun, readTaskTrajectory, runEvents, runFiles, type RunManifest } from '../store';
+import {
+  listRuns,
+  matchingTaskKey,
+  readRun,
+  readTaskTrajectory,
+  runEvents,
+  runFiles,
+  type RunManifest,
+} from '../store';
 import { ApiRequestError } from './dispatch';
 import { runQueueView } from './queue-handlers';
 import type { EventHub } from './events';
@@ -31,19 +39,48 @@ function readRunOrProblem(dir: string, root: string): RunDetail {
     if (!existsSync(manifest)) throw e;
     const message = (e as Error).message;
     return {
-      run: { runId: basename(dir), path: relativeToRoot(root, dir) || '.', format: 'proctor', tasks: 0, finished: 0, live: false, error: message },
+      run: {
+        runId: basename(dir),
+        path: relativeToRoot(root, dir) || '.',
+        format: 'proctor',
+        tasks: 0,
+        finished: 0,
+        live: false,
+        error: message,
+      },
       tasks: [],
-      problems: [{ file: manifest, severity: 'error', message: message.startsWith(`${manifest}: `) ? message.slice(manifest.length + 2) : message }],
+      problems: [
+        {
+          file: manifest,
+          severity: 'error',
+          message: message.startsWith(`${manifest}: `) ? message.slice(manifest.length + 2) : message,
+        },
+      ],
     };
   }
 }
 
 type RunMethods = Pick<
   ApiHandlers,
-  'runs.list' | 'runs.get' | 'runs.task' | 'runs.queue' | 'runs.compare' | 'runs.stepDiffs' | 'runs.start' | 'runs.control' | 'runs.pending' | 'runs.act' | 'runs.stats' | 'runs.pairedStats'
+  | 'runs.list'
+  | 'runs.get'
+  | 'runs.task'
+  | 'runs.queue'
+  | 'runs.compare'
+  | 'runs.stepDiffs'
+  | 'runs.start'
+  | 'runs.control'
+  | 'runs.pending'
+  | 'runs.act'
+  | 'runs.stats'
+  | 'runs.pairedStats'
 >;
 
-export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOptions = {}): { handlers: RunMethods; close(): Promise<void>; stopAll(): number } {
+export function runHandlers(
+  root: string,
+  hub: EventHub,
+  sources: TaskSourceOptions = {},
+): { handlers: RunMethods; close(): Promise<void>; stopAll(): number } {
   const tail = new RunTail(hub);
   const control = new RunControl(root, (event) => hub.publish('run', event), sources);
   // Runs started in this process publish on the store's bus; forward them.
@@ -68,7 +105,8 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
     const runRel = relativeToRoot(root, dir);
     // OSWorld and Spider2-V runs are named by their folder below the root, as runs.list names them (dated runs
     // of one task under the same settings differ only there).
-    if (!existsSync(join(dir, runFiles.manifest)) && (isOsworldRunDir(dir) || isSpider2vRunDir(dir))) traj.runId = runRel || basename(dir);
+    if (!existsSync(join(dir, runFiles.manifest)) && (isOsworldRunDir(dir) || isSpider2vRunDir(dir)))
+      traj.runId = runRel || basename(dir);
     const below = (p?: string) => (p === undefined ? undefined : runRel ? `${runRel}/${p}` : p);
     traj.steps = traj.steps.map((s) => ({
       ...s,
@@ -91,7 +129,9 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
   /** The task key a run keeps `taskKey` under: a repeated run keeps attempts (`x#1`), a run of single attempts the task. */
   const comparedKey = (runId: string, taskKey: string): string => {
     const read = readJsonFile<Partial<RunManifest>>(join(runDir(runId), runFiles.manifest));
-    const keys = Array.isArray(read.value?.tasks) ? read.value.tasks.filter((k): k is string => typeof k === 'string') : undefined;
+    const keys = Array.isArray(read.value?.tasks)
+      ? read.value.tasks.filter((k): k is string => typeof k === 'string')
+      : undefined;
     return (keys && matchingTaskKey(keys, taskKey)) ?? taskKey;
   };
 
@@ -103,7 +143,12 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
       if (withTask === undefined) return all;
       return all.filter((r) => {
         try {
-          return matchingTaskKey(readRun(resolveBelow(root, r.path), root).tasks.map((t) => t.key), withTask) !== undefined;
+          return (
+            matchingTaskKey(
+              readRun(resolveBelow(root, r.path), root).tasks.map((t) => t.key),
+              withTask,
+            ) !== undefined
+          );
         } catch {
           return false;
         }
@@ -125,7 +170,8 @@ export function runHandlers(root: string, hub: EventHub, sources: TaskSourceOpti
     ...compareHandlers(root, { trajectory, run: comparedRun, keyIn: comparedKey }),
     ...statsHandlers(root, runDir),
     'runs.start': async (params) => control.start(params),
-    'runs.control': async ({ runId, action, taskKey, step, code }) => control.control(runId, action, taskKey, step, code),
+    'runs.control': async ({ runId, action, taskKey, step, code }) =>
+      control.control(runId, action, taskKey, step, code),
     'runs.pending': async ({ runId }) => control.pending(runId),
     'runs.act': async ({ runId, taskKey, text }) => control.act(runId, taskKey, text),
   };

@@ -21,7 +21,10 @@ function endsFinished(file: string, size: number): boolean {
 }
 
 export class RunTail {
-  private readonly followed = new Map<string, { offset: number; rest: string; timer: ReturnType<typeof setInterval> }>();
+  private readonly followed = new Map<
+    string,
+    { offset: number; rest: string; timer: ReturnType<typeof setInterval> }
+  >();
   constructor(private readonly hub: EventHub) {}
 
   /** Starts following a run folder's events.jsonl from its current end (idempotent; not for finished runs). */

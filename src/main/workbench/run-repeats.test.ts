@@ -34,7 +34,10 @@ writeFileSync(
     related_apps: ['os'],
     tags: ['cli', 'abstract'],
     config: [],
-    evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
+    evaluation: {
+      func: 'compare_text_file',
+      arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' },
+    },
   }),
 );
 
@@ -52,7 +55,12 @@ describe('runs.start with repeats', () => {
       if ((e as RunEvent).kind === 'run.finished') finished();
     });
     try {
-      const { runId } = await wb.handlers['runs.start']({ tasks: ['tasks/cli/echo'], agent: 'noop', env: 'test-shell-repeats', repeats: 2 });
+      const { runId } = await wb.handlers['runs.start']({
+        tasks: ['tasks/cli/echo'],
+        agent: 'noop',
+        env: 'test-shell-repeats',
+        repeats: 2,
+      });
       await done;
       const detail = await wb.handlers['runs.get']({ runId });
       expect(detail.tasks.map((t) => [t.key, t.taskId, t.attempt, t.state])).toEqual([
@@ -61,11 +69,17 @@ describe('runs.start with repeats', () => {
       ]);
       // noop says it is done without writing the answer: each attempt scored 0, the agent's failure
       expect(detail.tasks.map((t) => t.cause)).toEqual(['agent_failure', 'agent_failure']);
-      const manifest = JSON.parse(readFileSync(join(root, 'results', runId.split('/').pop()!, 'manifest.json'), 'utf8'));
+      const manifest = JSON.parse(
+        readFileSync(join(root, 'results', runId.split('/').pop()!, 'manifest.json'), 'utf8'),
+      );
       expect(manifest.repeats).toBe(2);
-      expect(new Set(Object.values(manifest.taskInfo as Record<string, { dir: string }>).map((i) => i.dir)).size).toBe(2);
+      expect(
+        new Set(Object.values(manifest.taskInfo as Record<string, { dir: string }>).map((i) => i.dir)).size,
+      ).toBe(2);
       // the live events name each attempt and its cause
-      const ends = events.filter((e): e is Extract<RunEvent, { kind: 'task.finished' }> => e.kind === 'task.finished');
+      const ends = events.filter(
+        (e): e is Extract<RunEvent, { kind: 'task.finished' }> => e.kind === 'task.finished',
+      );
       expect(ends.map((e) => [e.taskKey, e.cause]).sort()).toEqual([
         ['cli/echo#1', 'agent_failure'],
         ['cli/echo#2', 'agent_failure'],
@@ -76,8 +90,14 @@ describe('runs.start with repeats', () => {
   });
 
   it('refuses repeats with approval of each action (approvals are kept per task), starting nothing', async () => {
-    await expect(wb.handlers['runs.start']({ tasks: ['tasks/cli/echo'], agent: 'noop', env: 'test-shell-repeats', repeats: 3, approveEachAction: true })).rejects.toThrow(
-      /repeats 3: not with approve each action/,
-    );
+    await expect(
+      wb.handlers['runs.start']({
+        tasks: ['tasks/cli/echo'],
+        agent: 'noop',
+        env: 'test-shell-repeats',
+        repeats: 3,
+        approveEachAction: true,
+      }),
+    ).rejects.toThrow(/repeats 3: not with approve each action/);
   });
 });

@@ -23,7 +23,11 @@ describe('rootHider', () => {
     expect(hide.text(`no run below ${root}`)).toBe('no run below .');
     expect(hide.text(`'${root}'`)).toBe(`'.'`);
     expect(hide.text(`${root}-old/x and ${root}x`)).toBe(`${root}-old/x and ${root}x`);
-    expect(hide.value({ a: [{ file: `${root}/t.json` }], n: 3, nothing: null })).toEqual({ a: [{ file: 't.json' }], n: 3, nothing: null });
+    expect(hide.value({ a: [{ file: `${root}/t.json` }], n: 3, nothing: null })).toEqual({
+      a: [{ file: 't.json' }],
+      n: 3,
+      nothing: null,
+    });
   });
 
   it('hides the root in handler errors and keeps their codes', async () => {
@@ -35,7 +39,10 @@ describe('rootHider', () => {
         throw new Error(`ENOENT: ${root}/x.json`);
       },
     });
-    await expect(handlers['tasks.open']!({ path: 'nowhere' })).rejects.toMatchObject({ code: 'not_found', message: 'no folder nowhere' });
+    await expect(handlers['tasks.open']!({ path: 'nowhere' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'no folder nowhere',
+    });
     await expect(handlers['tasks.get']!({ path: 'x.json' })).rejects.toThrow(/^ENOENT: x\.json$/);
   });
 });

@@ -19,10 +19,14 @@ export function rootHider(root: string): { text(s: string): string; value<T>(v: 
   } catch {
     // a root that is not there yet: the lexical form only
   }
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const alternatives = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
   // The root followed by a separator (then the rest is the relative path), or the root at a word's end.
   const pattern = new RegExp(`(?:${alternatives})(?:${escapeRegExp(sep)}+|(?![\\w.-]))`, 'g');
-  const text = (s: string): string => (s.length < 2 ? s : s.replace(pattern, (m) => (m.endsWith(sep) ? '' : '.')));
+  const text = (s: string): string =>
+    s.length < 2 ? s : s.replace(pattern, (m) => (m.endsWith(sep) ? '' : '.'));
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return text(v);
     if (typeof v !== 'object' || v === null || depth > MAX_WALK_DEPTH) return v;
@@ -38,7 +42,10 @@ export function rootHider(root: string): { text(s: string): string; value<T>(v: 
 export function withRootHidden<H extends Partial<ApiHandlers>>(root: string, handlers: H): H {
   const hide = rootHider(root);
   const wrapped: Partial<Record<MethodName, (p: unknown, caller?: unknown) => Promise<unknown>>> = {};
-  for (const [method, handler] of Object.entries(handlers) as [MethodName, (p: unknown, caller?: unknown) => Promise<unknown>][]) {
+  for (const [method, handler] of Object.entries(handlers) as [
+    MethodName,
+    (p: unknown, caller?: unknown) => Promise<unknown>,
+  ][]) {
     wrapped[method] = async (params, caller) => {
       try {
         return hide.value(await handler(params, caller));

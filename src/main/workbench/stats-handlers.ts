@@ -21,12 +21,21 @@ export function statsHandlers(root: string, runDir: (runId: string) => string): 
     }
   };
   return {
-    'runs.stats': async ({ runId, includeErrors }) => runStats((await rowsOf(runId)).rows, { includeErrors: includeErrors ?? false, dims: uiDims }),
+    'runs.stats': async ({ runId, includeErrors }) =>
+      runStats((await rowsOf(runId)).rows, { includeErrors: includeErrors ?? false, dims: uiDims }),
     'runs.pairedStats': async ({ runIds, includeErrors }) => {
-      if (runIds.length !== 2 || runIds[0] === runIds[1]) throw new ApiRequestError('bad_request', `runIds: give two different runs (got ${runIds.join(', ')})`);
+      if (runIds.length !== 2 || runIds[0] === runIds[1])
+        throw new ApiRequestError(
+          'bad_request',
+          `runIds: give two different runs (got ${runIds.join(', ')})`,
+        );
       const [a, b] = await Promise.all(runIds.map(rowsOf));
       const label = (dir: string) => relativeToRoot(root, dir) || '.';
-      return pairedComparison({ label: label(a.dir), rows: a.rows }, { label: label(b.dir), rows: b.rows }, { includeErrors: includeErrors ?? false });
+      return pairedComparison(
+        { label: label(a.dir), rows: a.rows },
+        { label: label(b.dir), rows: b.rows },
+        { includeErrors: includeErrors ?? false },
+      );
     },
   };
 }

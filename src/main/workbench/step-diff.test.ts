@@ -10,8 +10,14 @@ import { SCREEN_DIFF_THRESHOLD, screenDifference } from './step-diff';
 
 /** A desktop (background, a text window, a button) drawn at any size; `fit: 'none'` stretches it to that size. */
 function desktop(width: number, height: number, opts: { dialog?: boolean } = {}): Buffer {
-  const lines = Array.from({ length: 20 }, (_, i) => `<text x="120" y="${140 + i * 22}" font-size="14" font-family="monospace">line ${i} of the text in the window</text>`).join('');
-  const dialog = opts.dialog ? '<rect x="400" y="250" width="480" height="300" fill="#f4f4f4" stroke="#000" stroke-width="2"/>' : '';
+  const lines = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `<text x="120" y="${140 + i * 22}" font-size="14" font-family="monospace">line ${i} of the text in the window</text>`,
+  ).join('');
+  const dialog = opts.dialog
+    ? '<rect x="400" y="250" width="480" height="300" fill="#f4f4f4" stroke="#000" stroke-width="2"/>'
+    : '';
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 1280 800" preserveAspectRatio="none">` +
       '<rect width="1280" height="800" fill="#3a6ea5"/><rect x="100" y="80" width="700" height="500" fill="#fff" stroke="#333" stroke-width="2"/>' +
@@ -35,7 +41,10 @@ describe('screenDifference across screen sizes', () => {
     const same = await screenDifference(small, large);
     expect(same).not.toBeNull();
     expect(same!).toBeLessThan(SCREEN_DIFF_THRESHOLD);
-    const changed = await screenDifference(small, await png(dir, 'large-dialog', desktop(1920, 1200, { dialog: true })));
+    const changed = await screenDifference(
+      small,
+      await png(dir, 'large-dialog', desktop(1920, 1200, { dialog: true })),
+    );
     expect(changed!).toBeGreaterThan(SCREEN_DIFF_THRESHOLD * 4);
   });
 

@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { missingDemoPrograms } from '../demo/testing-env';
 import { createWorkbench } from './workbench';
 
-const missing = missingDemoPrograms().filter((p) => ['Xvfb', 'openbox', 'xdotool', 'xterm', 'sqlite3', 'dbus-daemon'].includes(p));
+const missing = missingDemoPrograms().filter((p) =>
+  ['Xvfb', 'openbox', 'xdotool', 'xterm', 'sqlite3', 'dbus-daemon'].includes(p),
+);
 const why = missing.length ? ` (skipped: ${missing.join(', ')} not installed)` : '';
 const root = mkdtempSync(join(tmpdir(), 'proctor-stopall-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -17,7 +19,12 @@ describe.skipIf(!!why)(`stopping every run at once${why}`, () => {
     cpSync(resolve(__dirname, '../../../resources/demo/terminal'), join(root, 'tasks'), { recursive: true });
     const wb = createWorkbench(root, { transport: 'ipc' });
     try {
-      const { runId } = await wb.handlers['runs.start']({ tasks: ['tasks'], agent: 'oracle', approveEachAction: true, env: 'local:1280x800' });
+      const { runId } = await wb.handlers['runs.start']({
+        tasks: ['tasks'],
+        agent: 'oracle',
+        approveEachAction: true,
+        env: 'local:1280x800',
+      });
       const end = Date.now() + 120_000;
       while (!(await wb.handlers['runs.pending']({ runId })).length) {
         if (Date.now() > end) throw new Error('no action waited for approval within 120 s');

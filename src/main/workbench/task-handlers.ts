@@ -13,7 +13,11 @@ type TaskMethods = Pick<ApiHandlers, 'tasks.open' | 'tasks.get'>;
 
 function summarise(root: string, task: Task, problems: Problem[]): TaskSummary {
   const { raw: _raw, file, dir: _dir, ...rest } = task;
-  return { ...rest, path: relativeToRoot(root, file), problems: problems.map((p) => ({ ...p, file: relativeToRoot(root, p.file) })) };
+  return {
+    ...rest,
+    path: relativeToRoot(root, file),
+    problems: problems.map((p) => ({ ...p, file: relativeToRoot(root, p.file) })),
+  };
 }
 
 export function taskHandlers(root: string): TaskMethods {
@@ -21,7 +25,10 @@ export function taskHandlers(root: string): TaskMethods {
     'tasks.open': async ({ path }) => {
       const folder = resolveBelow(root, path);
       if (!existsSync(folder)) throw new ApiRequestError('not_found', `no folder '${path}'`);
-      const [loaded, report] = await Promise.all([loadTasks([folder]), validatePaths([folder], { checkAssets: false, tasksOnly: true })]);
+      const [loaded, report] = await Promise.all([
+        loadTasks([folder]),
+        validatePaths([folder], { checkAssets: false, tasksOnly: true }),
+      ]);
       const problems = report.files.flatMap((f) => f.problems);
       const byFile = new Map<string, Problem[]>();
       for (const p of problems) {
@@ -38,8 +45,12 @@ export function taskHandlers(root: string): TaskMethods {
     },
     'tasks.get': async ({ path }) => {
       const file = resolveBelow(root, path);
-      if (!existsSync(file) || !statSync(file).isFile()) throw new ApiRequestError('not_found', `no task file '${path}'`);
-      const [loaded, report] = await Promise.all([loadTasks([file]), validatePaths([file], { checkAssets: true, tasksOnly: true })]);
+      if (!existsSync(file) || !statSync(file).isFile())
+        throw new ApiRequestError('not_found', `no task file '${path}'`);
+      const [loaded, report] = await Promise.all([
+        loadTasks([file]),
+        validatePaths([file], { checkAssets: true, tasksOnly: true }),
+      ]);
       const problems = report.files.flatMap((f) => f.problems);
       const task = loaded.tasks[0];
       if (!task) {
@@ -50,7 +61,10 @@ export function taskHandlers(root: string): TaskMethods {
       return {
         task: summarise(root, task, problems),
         raw: task.raw,
-        verboseInstruction: existsSync(verbose) && isInside(dirname(file), verbose) ? readFileSync(verbose, 'utf8').slice(0, 200_000) : undefined,
+        verboseInstruction:
+          existsSync(verbose) && isInside(dirname(file), verbose)
+            ? readFileSync(verbose, 'utf8').slice(0, 200_000)
+            : undefined,
       };
     },
   };

@@ -43,9 +43,15 @@ describe('where a run from the workbench takes its tasks', () => {
   });
 
   it('reads any absolute path for the local user only, and names where it looked', () => {
-    expect(resolveTaskSource(root, join(elsewhere, 'y.json'), { localUser: true })).toBe(join(elsewhere, 'y.json'));
-    expect(() => resolveTaskSource(root, join(elsewhere, 'y.json'))).toThrow(/served to others: absolute paths are read only inside the served folder/);
-    expect(() => resolveTaskSource(root, 'escape/y.json')).toThrow(/no task file or folder 'escape\/y.json' in the served folder, or the bundled demo \(demo, demo\/chromium/);
+    expect(resolveTaskSource(root, join(elsewhere, 'y.json'), { localUser: true })).toBe(
+      join(elsewhere, 'y.json'),
+    );
+    expect(() => resolveTaskSource(root, join(elsewhere, 'y.json'))).toThrow(
+      /served to others: absolute paths are read only inside the served folder/,
+    );
+    expect(() => resolveTaskSource(root, 'escape/y.json')).toThrow(
+      /no task file or folder 'escape\/y.json' in the served folder, or the bundled demo \(demo, demo\/chromium/,
+    );
     expect(() => resolveTaskSource(root, 'demo/../../etc')).toThrow(/no task file or folder/);
   });
 

@@ -46,7 +46,10 @@ function demoApps(): string[] {
 
 /** The bundled demo folder a short name means (`demo`, `demo/<app>`, `demo/<app>/<id>`), if it exists. */
 function demoPath(given: string): string | undefined {
-  const clean = given.replace(/\\/g, '/').replace(/^\.?\/+/, '').replace(/\/+$/, '');
+  const clean = given
+    .replace(/\\/g, '/')
+    .replace(/^\.?\/+/, '')
+    .replace(/\/+$/, '');
   if (clean !== DEMO && !clean.startsWith(`${DEMO}/`)) return undefined;
   const rest = clean.slice(DEMO.length).split('/').filter(Boolean);
   if (rest.some((p) => p === '..' || p.startsWith('.'))) return undefined;
@@ -73,21 +76,28 @@ export function resolveTaskSource(root: string, given: string, opts: TaskSourceO
   for (const dir of opts.taskDirs ?? []) {
     // A task folder is named by its own name (`examples/…`), or the path is taken inside it.
     const [first, ...rest] = trimmed.replace(/\\/g, '/').split('/').filter(Boolean);
-    const candidates = absolute ? [trimmed] : [...(first === basename(dir) ? [join(dir, ...rest)] : []), resolve(dir, trimmed)];
+    const candidates = absolute
+      ? [trimmed]
+      : [...(first === basename(dir) ? [join(dir, ...rest)] : []), resolve(dir, trimmed)];
     for (const target of candidates) if (existsSync(target) && inside(real(dir), real(target))) return target;
   }
   if (absolute && opts.localUser && existsSync(trimmed)) return trimmed;
   const places = [
     'the served folder',
     `the bundled demo (${[DEMO, ...demoApps().map((a) => `${DEMO}/${a}`)].join(', ')})`,
-    ...(opts.taskDirs?.length ? [`the task folders ${opts.taskDirs.map((d) => basename(d)).join(', ')}`] : []),
+    ...(opts.taskDirs?.length
+      ? [`the task folders ${opts.taskDirs.map((d) => basename(d)).join(', ')}`]
+      : []),
     ...(opts.localUser ? ['any absolute path on this machine'] : []),
   ];
   const why =
     absolute && !opts.localUser
       ? ' (this workbench is served to others: absolute paths are read only inside the served folder and the folders given with proctor serve --tasks DIR)'
       : '';
-  throw new ApiRequestError('bad_request', `no task file or folder '${given}' in ${places.join(', or ')}${why}`);
+  throw new ApiRequestError(
+    'bad_request',
+    `no task file or folder '${given}' in ${places.join(', or ')}${why}`,
+  );
 }
 
 /** What the start form offers to type: the demo by app, then the `--tasks` folders by name. */
@@ -96,6 +106,7 @@ export function taskSources(opts: TaskSourceOptions = {}): TaskSource[] {
   const out: TaskSource[] = [];
   if (apps.length) out.push({ path: DEMO, label: `the bundled demo tasks (${apps.length} apps)` });
   for (const app of apps) out.push({ path: `${DEMO}/${app}`, label: `the demo's ${app} tasks` });
-  for (const dir of opts.taskDirs ?? []) out.push({ path: basename(dir), label: 'a task folder given to proctor serve --tasks' });
+  for (const dir of opts.taskDirs ?? [])
+    out.push({ path: basename(dir), label: 'a task folder given to proctor serve --tasks' });
   return out;
 }

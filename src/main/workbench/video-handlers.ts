@@ -28,12 +28,16 @@ export function videoHandlers(root: string): Pick<ApiHandlers, 'runs.exportVideo
       throw new ApiRequestError('not_found', (e as Error).message);
     }
     if (!isInside(runDir, taskDir) || !existsSync(taskDir) || !statSync(taskDir).isDirectory())
-      throw new ApiRequestError('not_found', `task '${taskKey}' has no folder of its own in the run to write its video to`);
+      throw new ApiRequestError(
+        'not_found',
+        `task '${taskKey}' has no folder of its own in the run to write its video to`,
+      );
     let ffmpeg: string;
     try {
       ffmpeg = findFfmpeg();
     } catch (e) {
-      if (e instanceof FfmpegMissingError) throw new ApiRequestError('internal', `the engine cannot make videos: ${e.message}`);
+      if (e instanceof FfmpegMissingError)
+        throw new ApiRequestError('internal', `the engine cannot make videos: ${e.message}`);
       throw e;
     }
     const file = join(taskDir, VIDEO_FILE);
@@ -42,7 +46,12 @@ export function videoHandlers(root: string): Pick<ApiHandlers, 'runs.exportVideo
     try {
       const video = await writeTaskVideo(runDir, traj, partial, { ffmpeg });
       await rename(partial, file);
-      return { path: relativeToRoot(root, file), bytes: statSync(file).size, frames: video.frames, seconds: video.seconds };
+      return {
+        path: relativeToRoot(root, file),
+        bytes: statSync(file).size,
+        frames: video.frames,
+        seconds: video.seconds,
+      };
     } finally {
       await rm(partial, { force: true });
     }

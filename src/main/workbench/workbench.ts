@@ -23,17 +23,42 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export function createWorkbench(root: string, opts: { transport: AppInfo['transport'] } & TaskSourceOptions): Workbench {
+export function createWorkbench(
+  root: string,
+  opts: { transport: AppInfo['transport'] } & TaskSourceOptions,
+): Workbench {
   const events = new EventHub();
   // Electron's window is the local user's own; a server says whether it is (loopback, no team).
-  const sources: TaskSourceOptions = { taskDirs: opts.taskDirs, localUser: opts.localUser ?? opts.transport === 'ipc' };
+  const sources: TaskSourceOptions = {
+    taskDirs: opts.taskDirs,
+    localUser: opts.localUser ?? opts.transport === 'ipc',
+  };
   const runs = runHandlers(root, events, sources);
   // Over HTTP the browser may be on another machine: it learns the served folder's name, not where it is.
   const shownRoot = opts.transport === 'http' ? basename(resolve(root)) || '/' : resolve(root);
   const handlers: ApiHandlers = {
-    'app.info': async () => ({ name: 'proctor', version: proctorVersion, root: shownRoot, transport: opts.transport, taskSources: taskSources(sources), agents: workbenchAgents() }),
-    ...withRootHidden(root, { ...taskHandlers(root), ...runs.handlers, ...annotateHandlers(root), ...reviewHandlers(root), ...demoHandlers(root), ...videoHandlers(root) }),
+    'app.info': async () => ({
+      name: 'proctor',
+      version: proctorVersion,
+      root: shownRoot,
+      transport: opts.transport,
+      taskSources: taskSources(sources),
+      agents: workbenchAgents(),
+    }),
+    ...withRootHidden(root, {
+      ...taskHandlers(root),
+      ...runs.handlers,
+      ...annotateHandlers(root),
+      ...reviewHandlers(root),
+      ...demoHandlers(root),
+      ...videoHandlers(root),
+    }),
   };
   // The dispatcher withholds grades from blind annotators of this folder's team (api.ts methodPolicies).
-  return { handlers: servingFolder(handlers, blindReview(root), root), events, stopAll: runs.stopAll, close: runs.close };
+  return {
+    handlers: servingFolder(handlers, blindReview(root), root),
+    events,
+    stopAll: runs.stopAll,
+    close: runs.close,
+  };
 }

@@ -48,7 +48,10 @@ export function App() {
       <header className="topbar">
         <span className="brand">Proctor</span>
         <nav>
-          <a href={routeHref('runs')} className={route.view === 'runs' || route.view === 'compare' ? 'active' : ''}>
+          <a
+            href={routeHref('runs')}
+            className={route.view === 'runs' || route.view === 'compare' ? 'active' : ''}
+          >
             Runs
           </a>
           <a href={routeHref('tasks')} className={route.view === 'tasks' ? 'active' : ''}>
@@ -60,7 +63,11 @@ export function App() {
         </nav>
         {info?.transport === 'http' && <WhoAmI />}
         <span className="root" title="served folder">
-          {info ? `${info.root} · ${info.transport} · v${info.version}` : error ? `engine unreachable: ${error}` : '…'}
+          {info
+            ? `${info.root} · ${info.transport} · v${info.version}`
+            : error
+              ? `engine unreachable: ${error}`
+              : '…'}
         </span>
       </header>
       <main className="content">

@@ -26,7 +26,13 @@ export function useCopyLinkKey(): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'y' || e.altKey || e.ctrlKey || e.metaKey) return;
       const t = e.target;
-      if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || (t instanceof HTMLElement && t.isContentEditable)) return;
+      if (
+        t instanceof HTMLInputElement ||
+        t instanceof HTMLTextAreaElement ||
+        t instanceof HTMLSelectElement ||
+        (t instanceof HTMLElement && t.isContentEditable)
+      )
+        return;
       e.preventDefault();
       const href = location.href;
       void copyText(href).then((ok) => toast(ok ? `Link copied: ${href}` : `Copy this link: ${href}`));

@@ -29,14 +29,23 @@ export function parseRoute(hash: string): Route {
   return { view: parts[0] ?? '', rest: parts.slice(1), query };
 }
 
-export function routeHref(view: string, rest: string[] = [], query: Record<string, string | undefined> = {}): string {
+export function routeHref(
+  view: string,
+  rest: string[] = [],
+  query: Record<string, string | undefined> = {},
+): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') q.set(k, v);
   const qs = q.toString();
   return `#/${[view, ...rest].map(encodeURIComponent).join('/')}${qs ? `?${qs}` : ''}`;
 }
 
-export function navigate(view: string, rest: string[] = [], query: Record<string, string | undefined> = {}, replace = false): void {
+export function navigate(
+  view: string,
+  rest: string[] = [],
+  query: Record<string, string | undefined> = {},
+  replace = false,
+): void {
   const href = routeHref(view, rest, query);
   if (replace) history.replaceState(null, '', href);
   else location.hash = href.slice(1);

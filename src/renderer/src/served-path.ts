@@ -19,10 +19,18 @@ export function runPrefixFromSteps(runRelative: string, steps: readonly StepReco
 }
 
 /** `runRelative` below the root, given the run's folder below it ('' or '.' = the root). */
-export const belowRoot = (runPrefix: string, runRelative: string) => (runPrefix && runPrefix !== '.' ? `${runPrefix}/${runRelative}` : runRelative);
+export const belowRoot = (runPrefix: string, runRelative: string) =>
+  runPrefix && runPrefix !== '.' ? `${runPrefix}/${runRelative}` : runRelative;
 
 /** The run's folder below the root as runs.list names it, for the route's run (a path or a run id). */
-export function runPrefixFromList(runs: readonly { runId: string; path: string }[], routeRun: string, trajRun?: string): string | undefined {
-  const r = runs.find((x) => x.path === routeRun) ?? runs.find((x) => x.runId === routeRun) ?? runs.find((x) => x.runId === trajRun);
+export function runPrefixFromList(
+  runs: readonly { runId: string; path: string }[],
+  routeRun: string,
+  trajRun?: string,
+): string | undefined {
+  const r =
+    runs.find((x) => x.path === routeRun) ??
+    runs.find((x) => x.runId === routeRun) ??
+    runs.find((x) => x.runId === trajRun);
   return r ? (r.path === '.' ? '' : r.path) : undefined;
 }

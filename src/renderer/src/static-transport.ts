@@ -3,7 +3,17 @@
 // list at start, a run's or a task's file when first asked for); the methods that write are refused, and the page
 // is marked read-only so the UI hides them. Files are the site's own copies below files/.
 import type { ApiEvents, EventName, MethodName, Params, ProctorClient, Result } from '../../shared/api';
-import { runDataKey, SITE_LOAD, siteFileUrl, taskDataKey, taskDataPath, type SiteIndex, type SiteRun, type SiteRunData, type SiteTaskData } from '../../shared/static-site';
+import {
+  runDataKey,
+  SITE_LOAD,
+  siteFileUrl,
+  taskDataKey,
+  taskDataPath,
+  type SiteIndex,
+  type SiteRun,
+  type SiteRunData,
+  type SiteTaskData,
+} from '../../shared/static-site';
 
 type Loader = (key: string, value: unknown) => void;
 
@@ -24,7 +34,10 @@ function scriptLoader(): (key: string, src: string) => Promise<unknown> {
         waiting.set(key, ok);
         const s = document.createElement('script');
         s.src = src;
-        s.onload = () => (loaded.has(key) ? ok(loaded.get(key)) : fail(new Error(`${src} did not hold ${key}: the export is incomplete`)));
+        s.onload = () =>
+          loaded.has(key)
+            ? ok(loaded.get(key))
+            : fail(new Error(`${src} did not hold ${key}: the export is incomplete`));
         s.onerror = () => {
           pending.delete(key);
           fail(new Error(`cannot load ${src} from this export`));
@@ -38,13 +51,17 @@ function scriptLoader(): (key: string, src: string) => Promise<unknown> {
 }
 
 /** What a read-only site answers a method that writes or needs the engine. */
-const readOnly = (method: string) => new Error(`this is a read-only export: ${method} needs \`proctor serve\` on the run folders`);
+const readOnly = (method: string) =>
+  new Error(`this is a read-only export: ${method} needs \`proctor serve\` on the run folders`);
 
 export function staticClient(site: SiteIndex): ProctorClient {
   document.documentElement.classList.add('read-only');
   const load = scriptLoader();
   const runOf = (runId: string): { i: number; run: SiteRun } => {
-    const i = site.index.findIndex((r) => r.runId === runId) >= 0 ? site.index.findIndex((r) => r.runId === runId) : site.index.findIndex((r) => r.path === runId);
+    const i =
+      site.index.findIndex((r) => r.runId === runId) >= 0
+        ? site.index.findIndex((r) => r.runId === runId)
+        : site.index.findIndex((r) => r.path === runId);
     if (i < 0) throw new Error(`no run '${runId}' in this export`);
     return { i, run: site.index[i] };
   };
@@ -59,8 +76,14 @@ export function staticClient(site: SiteIndex): ProctorClient {
     return (await load(taskDataKey(i, j), taskDataPath(i, j))) as SiteTaskData;
   };
   const answers: { [M in MethodName]?: (p: Params<M>) => Promise<Result<M>> } = {
-    'app.info': async () => ({ name: 'proctor', version: site.proctorVersion, root: `${site.title} · exported ${site.createdAt.slice(0, 10)}`, transport: 'static' }),
-    'runs.list': async ({ withTask }) => (withTask === undefined ? site.runs : site.runs.filter((_, i) => site.index[i].tasks.includes(withTask))),
+    'app.info': async () => ({
+      name: 'proctor',
+      version: site.proctorVersion,
+      root: `${site.title} · exported ${site.createdAt.slice(0, 10)}`,
+      transport: 'static',
+    }),
+    'runs.list': async ({ withTask }) =>
+      withTask === undefined ? site.runs : site.runs.filter((_, i) => site.index[i].tasks.includes(withTask)),
     'runs.get': async ({ runId }) => (await runData(runId)).detail,
     'runs.stats': async ({ runId, includeErrors }) => {
       const d = await runData(runId);
@@ -71,7 +94,8 @@ export function staticClient(site: SiteIndex): ProctorClient {
     'runs.task': async ({ runId, taskKey }) => (await taskData(runId, taskKey)).trajectory,
     'runs.queue': async () => null,
     'runs.pending': async () => [],
-    'demos.get': async ({ runId, taskKey }) => (await taskData(runId, taskKey)).demo ?? { runId, taskKey, byPerson: false, reviews: [] },
+    'demos.get': async ({ runId, taskKey }) =>
+      (await taskData(runId, taskKey)).demo ?? { runId, taskKey, byPerson: false, reviews: [] },
     'labels.me': async () => ({ person: 'reader', role: 'reviewer', team: false }),
     'tasks.open': async ({ path }) => ({ path, tasks: [], problems: [] }),
   };

@@ -9,7 +9,15 @@ const at = '2025-01-30T10:15:00.000Z';
 const entries: StepRecord[] = [
   { step: 3, line: 1, at, actions: [{ type: 'moveTo', x: 546, y: 524 }] },
   { step: 3, line: 2, at, actions: [{ type: 'click' }] },
-  { step: 4, line: 3, at, actions: [{ type: 'click', x: 10, y: 20 }, { type: 'moveRel', dx: 5, dy: 5 }] },
+  {
+    step: 4,
+    line: 3,
+    at,
+    actions: [
+      { type: 'click', x: 10, y: 20 },
+      { type: 'moveRel', dx: 5, dy: 5 },
+    ],
+  },
   { step: 7, line: 4, at, actions: [], error: 'the VM went away' },
   { step: 7, line: 5, at, actions: [{ type: 'write', text: 'x' }] },
   { step: 9, line: 6, at, actions: [{ type: 'DONE' }] },

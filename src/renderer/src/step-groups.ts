@@ -57,7 +57,12 @@ export const isLiveTask = (state: string | undefined): boolean => state === 'run
  * the last of a `live` one (it is followed). A step the task does not have: the nearest step after it, or the last.
  * No entry: the step's first entry.
  */
-export function selectEntry(groups: readonly StepGroup[], stepParam: string | null, entryParam: string | null, live = false): Selection {
+export function selectEntry(
+  groups: readonly StepGroup[],
+  stepParam: string | null,
+  entryParam: string | null,
+  live = false,
+): Selection {
   if (!groups.length) return { index: -1, group: -1, within: 0 };
   const step = whole(stepParam);
   if (step === undefined && !live) return { index: groups[0].indices[0], group: 0, within: 0 };
@@ -68,7 +73,10 @@ export function selectEntry(groups: readonly StepGroup[], stepParam: string | nu
   }
   let g = groups.findIndex((x) => x.step === step);
   if (g < 0) {
-    const after = groups.map((x, i) => ({ x, i })).filter(({ x }) => x.step > step).sort((a, b) => a.x.step - b.x.step)[0];
+    const after = groups
+      .map((x, i) => ({ x, i }))
+      .filter(({ x }) => x.step > step)
+      .sort((a, b) => a.x.step - b.x.step)[0];
     g = after ? after.i : groups.length - 1;
   }
   const size = groups[g].indices.length;
@@ -77,18 +85,29 @@ export function selectEntry(groups: readonly StepGroup[], stepParam: string | nu
 }
 
 /** The link parameters of an entry: its harness step, and its position when its step has several entries. */
-export function linkOf(groups: readonly StepGroup[], index: number): { step: string; entry: string | undefined } {
+export function linkOf(
+  groups: readonly StepGroup[],
+  index: number,
+): { step: string; entry: string | undefined } {
   const s = locate(groups, index);
   if (s.group < 0) return { step: '1', entry: undefined };
   const g = groups[s.group];
-  return { step: String(g.step), entry: g.indices.length > 1 && s.within > 0 ? String(s.within + 1) : undefined };
+  return {
+    step: String(g.step),
+    entry: g.indices.length > 1 && s.within > 0 ? String(s.within + 1) : undefined,
+  };
 }
 
 /**
  * The entry `by` moves away in reading order: by entry (every line of a step in turn, then the next step), or by
  * whole step (to the first entry of the step before / after). Stays within the task.
  */
-export function moveFrom(groups: readonly StepGroup[], at: Selection, by: 'entry' | 'step', delta: 1 | -1): number {
+export function moveFrom(
+  groups: readonly StepGroup[],
+  at: Selection,
+  by: 'entry' | 'step',
+  delta: 1 | -1,
+): number {
   if (at.group < 0) return -1;
   if (by === 'step') {
     const g = Math.min(Math.max(at.group + delta, 0), groups.length - 1);
@@ -108,11 +127,19 @@ export function endsOf(groups: readonly StepGroup[]): { first: number; last: num
 }
 
 /** Where the pointer is before an entry: the end point of the pointer actions of the entries before it, as pyautogui keeps it. */
-export function pointerBefore(entries: readonly StepRecord[], index: number): { x: number; y: number } | undefined {
+export function pointerBefore(
+  entries: readonly StepRecord[],
+  index: number,
+): { x: number; y: number } | undefined {
   let p: { x: number; y: number } | undefined;
   for (const e of entries.slice(0, Math.max(0, index))) {
     for (const a of e.actions) {
-      if ((a.type === 'click' || a.type === 'mouseDown' || a.type === 'mouseUp' || a.type === 'scroll') && a.x !== undefined && a.y !== undefined) p = { x: a.x, y: a.y };
+      if (
+        (a.type === 'click' || a.type === 'mouseDown' || a.type === 'mouseUp' || a.type === 'scroll') &&
+        a.x !== undefined &&
+        a.y !== undefined
+      )
+        p = { x: a.x, y: a.y };
       else if (a.type === 'moveTo' || a.type === 'dragTo') p = { x: a.x, y: a.y };
       else if ((a.type === 'moveRel' || a.type === 'dragRel') && p) p = { x: p.x + a.dx, y: p.y + a.dy };
     }

@@ -35,7 +35,12 @@ function httpClient(): ProctorClient {
   };
   return {
     async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
-      const res = await fetch('/api/call', { method: 'POST', headers, credentials: 'same-origin', body: JSON.stringify({ method, params }) });
+      const res = await fetch('/api/call', {
+        method: 'POST',
+        headers,
+        credentials: 'same-origin',
+        body: JSON.stringify({ method, params }),
+      });
       const body = (await res.json()) as { result?: Result<M>; error?: { message: string } };
       // A folder with a team: a call without a person's cookie goes to the login page.
       if (res.status === 401 && body.error?.message.includes('/login')) location.assign('/login');

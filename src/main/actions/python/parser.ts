@@ -34,13 +34,13 @@ const COMPOUND: Record<string, string> = lookupTable({
   else: "'else' is not allowed: write only the actions to perform",
   for: "'for' loops are not allowed: write each action as its own call (use presses= or clicks= to repeat)",
   while: "'while' loops are not allowed: write each action as its own call",
-  def: "defining functions is not allowed: write the pyautogui calls directly",
-  class: "defining classes is not allowed: write the pyautogui calls directly",
+  def: 'defining functions is not allowed: write the pyautogui calls directly',
+  class: 'defining classes is not allowed: write the pyautogui calls directly',
   with: "'with' blocks are not allowed: write the pyautogui calls directly",
   try: "'try' blocks are not allowed: write the pyautogui calls directly",
   except: "'except' is not allowed: write the pyautogui calls directly",
   finally: "'finally' is not allowed: write the pyautogui calls directly",
-  lambda: "lambda expressions are not allowed: write the pyautogui calls directly",
+  lambda: 'lambda expressions are not allowed: write the pyautogui calls directly',
   return: "'return' is not allowed: write only pyautogui calls",
   yield: "'yield' is not allowed: write only pyautogui calls",
   del: "'del' is not allowed: write only pyautogui calls",
@@ -70,8 +70,42 @@ const KEYWORD_IN_EXPR: Record<string, string> = lookupTable({
   as: "'as' is not allowed",
 });
 
-const ASSIGN_OPS = new Set(['+=', '-=', '*=', '/=', '//=', '%=', '**=', '>>=', '<<=', '&=', '|=', '^=', '@=']);
-const BINARY_OPS = new Set(['+', '-', '*', '/', '//', '%', '**', '@', '<<', '>>', '&', '|', '^', '<', '>', '==', '!=', '<=', '>=']);
+const ASSIGN_OPS = new Set([
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '//=',
+  '%=',
+  '**=',
+  '>>=',
+  '<<=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+]);
+const BINARY_OPS = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '**',
+  '@',
+  '<<',
+  '>>',
+  '&',
+  '|',
+  '^',
+  '<',
+  '>',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+]);
 
 export const MAX_STATEMENTS = 500;
 
@@ -107,7 +141,8 @@ class Parser {
     return t;
   }
   private expectOp(text: string, what: string): Token {
-    if (!this.isOp(text)) throw new Refusal(this.cur().at, `expected '${text}' ${what}, found ${show(this.cur())}`);
+    if (!this.isOp(text))
+      throw new Refusal(this.cur().at, `expected '${text}' ${what}, found ${show(this.cur())}`);
     return this.next();
   }
 
@@ -119,7 +154,10 @@ class Parser {
         continue;
       }
       if (this.cur().kind === 'INDENT') {
-        throw new Refusal(this.cur().at, 'unexpected indent: every statement must start at the same indentation');
+        throw new Refusal(
+          this.cur().at,
+          'unexpected indent: every statement must start at the same indentation',
+        );
       }
       if (this.cur().kind === 'DEDENT') {
         this.next();
@@ -128,7 +166,8 @@ class Parser {
       // simple_stmt: small_stmt (';' small_stmt)* [';'] NEWLINE
       for (;;) {
         out.push(this.smallStatement());
-        if (out.length > MAX_STATEMENTS) throw new Refusal(this.cur().at, `too many statements (more than ${MAX_STATEMENTS})`);
+        if (out.length > MAX_STATEMENTS)
+          throw new Refusal(this.cur().at, `too many statements (more than ${MAX_STATEMENTS})`);
         if (this.isOp(';')) {
           this.next();
           if (this.cur().kind === 'NEWLINE' || this.cur().kind === 'END') break;
@@ -137,7 +176,11 @@ class Parser {
         break;
       }
       if (this.cur().kind === 'NEWLINE') this.next();
-      else if (this.cur().kind !== 'END') throw new Refusal(this.cur().at, `expected the end of the statement, found ${show(this.cur())}: write one call per line`);
+      else if (this.cur().kind !== 'END')
+        throw new Refusal(
+          this.cur().at,
+          `expected the end of the statement, found ${show(this.cur())}: write one call per line`,
+        );
     }
     return out;
   }
@@ -149,9 +192,15 @@ class Parser {
       if (t.text === 'from') {
         const mod = this.peekTok();
         if (mod.kind === 'NAME' && mod.text === 'time') {
-          throw new Refusal(t.at, "'from time import ...' is not allowed: call time.sleep(seconds) directly (pyautogui and time are imported for you)");
+          throw new Refusal(
+            t.at,
+            "'from time import ...' is not allowed: call time.sleep(seconds) directly (pyautogui and time are imported for you)",
+          );
         }
-        throw new Refusal(t.at, "'from ... import' is not allowed: only pyautogui and time may be used, and both are imported for you");
+        throw new Refusal(
+          t.at,
+          "'from ... import' is not allowed: only pyautogui and time may be used, and both are imported for you",
+        );
       }
       if (t.text === 'pass') {
         this.next();
@@ -162,9 +211,14 @@ class Parser {
     }
     const expr = this.expression();
     const after = this.cur();
-    if (this.isOp('=')) throw new Refusal(after.at, 'assignments are not allowed: variables are not kept; write literal values into each call');
+    if (this.isOp('='))
+      throw new Refusal(
+        after.at,
+        'assignments are not allowed: variables are not kept; write literal values into each call',
+      );
     if (this.isOp(':=')) throw new Refusal(after.at, "the ':=' operator is not allowed");
-    if (after.kind === 'OP' && ASSIGN_OPS.has(after.text)) throw new Refusal(after.at, `augmented assignment '${after.text}' is not allowed`);
+    if (after.kind === 'OP' && ASSIGN_OPS.has(after.text))
+      throw new Refusal(after.at, `augmented assignment '${after.text}' is not allowed`);
     if (this.isOp(':')) throw new Refusal(after.at, "unexpected ':': annotations and blocks are not allowed");
     if (this.isOp(',')) throw new Refusal(after.at, "unexpected ',': write one call per statement");
     return { kind: 'expr', expr, at: expr.at };
@@ -175,7 +229,8 @@ class Parser {
     const modules: { name: string; at: number }[] = [];
     for (;;) {
       const nameTok = this.cur();
-      if (nameTok.kind !== 'NAME') throw new Refusal(nameTok.at, `expected a module name after 'import', found ${show(nameTok)}`);
+      if (nameTok.kind !== 'NAME')
+        throw new Refusal(nameTok.at, `expected a module name after 'import', found ${show(nameTok)}`);
       let name = this.next().text;
       while (this.isOp('.')) {
         this.next();
@@ -184,10 +239,16 @@ class Parser {
         name += '.' + this.next().text;
       }
       if (name !== 'pyautogui' && name !== 'time') {
-        throw new Refusal(nameTok.at, `importing '${name}' is not allowed: only pyautogui and time may be used (both are imported for you)`);
+        throw new Refusal(
+          nameTok.at,
+          `importing '${name}' is not allowed: only pyautogui and time may be used (both are imported for you)`,
+        );
       }
       if (this.cur().kind === 'NAME' && this.cur().text === 'as') {
-        throw new Refusal(this.cur().at, `'import ${name} as ...' is not allowed: write ${name}.<function>(...) with the full module name`);
+        throw new Refusal(
+          this.cur().at,
+          `'import ${name} as ...' is not allowed: write ${name}.<function>(...) with the full module name`,
+        );
       }
       modules.push({ name, at: nameTok.at });
       if (!this.isOp(',')) break;
@@ -202,9 +263,13 @@ class Parser {
     const t = this.cur();
     if (t.kind === 'OP' && BINARY_OPS.has(t.text)) {
       const what = t.text === '+' && e.kind === 'str' ? 'string concatenation with' : 'the operator';
-      throw new Refusal(t.at, `${what} '${t.text}' is not allowed: arguments must be literal values such as 100, -5, 'text' or True`);
+      throw new Refusal(
+        t.at,
+        `${what} '${t.text}' is not allowed: arguments must be literal values such as 100, -5, 'text' or True`,
+      );
     }
-    if (t.kind === 'NAME' && KEYWORD_IN_EXPR[t.text] !== undefined) throw new Refusal(t.at, KEYWORD_IN_EXPR[t.text]);
+    if (t.kind === 'NAME' && KEYWORD_IN_EXPR[t.text] !== undefined)
+      throw new Refusal(t.at, KEYWORD_IN_EXPR[t.text]);
     if (t.kind === 'OP' && t.text === '~') throw new Refusal(t.at, "the operator '~' is not allowed");
     return e;
   }
@@ -217,11 +282,21 @@ class Parser {
       if (operand.kind !== 'num') {
         throw new Refusal(t.at, `unary '${t.text}' is only allowed in front of a number literal`);
       }
-      return { kind: 'num', value: t.text === '-' ? 0 - operand.value : operand.value, isInt: operand.isInt, at: t.at };
+      return {
+        kind: 'num',
+        value: t.text === '-' ? 0 - operand.value : operand.value,
+        isInt: operand.isInt,
+        at: t.at,
+      };
     }
     if (this.isOp('~')) throw new Refusal(t.at, "the operator '~' is not allowed");
-    if (this.isOp('*') || this.isOp('**')) throw new Refusal(t.at, `'${t.text}' is only allowed in front of a SoM name inside a call, e.g. pyautogui.click(*tag_3)`);
-    if (t.kind === 'NAME' && KEYWORD_IN_EXPR[t.text] !== undefined) throw new Refusal(t.at, KEYWORD_IN_EXPR[t.text]);
+    if (this.isOp('*') || this.isOp('**'))
+      throw new Refusal(
+        t.at,
+        `'${t.text}' is only allowed in front of a SoM name inside a call, e.g. pyautogui.click(*tag_3)`,
+      );
+    if (t.kind === 'NAME' && KEYWORD_IN_EXPR[t.text] !== undefined)
+      throw new Refusal(t.at, KEYWORD_IN_EXPR[t.text]);
     return this.primary();
   }
 
@@ -232,7 +307,8 @@ class Parser {
       if (this.isOp('.')) {
         this.next();
         const nameTok = this.cur();
-        if (nameTok.kind !== 'NAME') throw new Refusal(nameTok.at, `expected an attribute name after '.', found ${show(nameTok)}`);
+        if (nameTok.kind !== 'NAME')
+          throw new Refusal(nameTok.at, `expected an attribute name after '.', found ${show(nameTok)}`);
         this.next();
         e = { kind: 'attr', object: e, name: nameTok.text, at: nameTok.at };
       } else if (this.isOp('(')) {
@@ -254,7 +330,10 @@ class Parser {
       const t = this.cur();
       let arg: Arg;
       if (this.isOp('**')) {
-        throw new Refusal(t.at, "'**' argument unpacking is not allowed: write keyword arguments such as button='right'");
+        throw new Refusal(
+          t.at,
+          "'**' argument unpacking is not allowed: write keyword arguments such as button='right'",
+        );
       } else if (this.isOp('*')) {
         this.next();
         const value = this.unary();
@@ -281,7 +360,11 @@ class Parser {
         this.next();
         continue;
       }
-      if (!this.isOp(')')) throw new Refusal(this.cur().at, `expected ',' or ')' in the argument list, found ${show(this.cur())}`);
+      if (!this.isOp(')'))
+        throw new Refusal(
+          this.cur().at,
+          `expected ',' or ')' in the argument list, found ${show(this.cur())}`,
+        );
     }
     const close = this.next();
     return { kind: 'call', callee, args, at: open.at, end: close.end };
@@ -292,7 +375,8 @@ class Parser {
     switch (t.kind) {
       case 'NAME':
         this.next();
-        if (t.text === 'True' || t.text === 'False') return { kind: 'const', value: t.text === 'True', at: t.at };
+        if (t.text === 'True' || t.text === 'False')
+          return { kind: 'const', value: t.text === 'True', at: t.at };
         if (t.text === 'None') return { kind: 'const', value: null, at: t.at };
         return { kind: 'name', name: t.text, at: t.at };
       case 'NUMBER':
@@ -306,7 +390,11 @@ class Parser {
       }
       case 'OP':
         if (t.text === '(' || t.text === '[') return this.sequence(t.text === '(' ? ')' : ']');
-        if (t.text === '{') throw new Refusal(t.at, 'dict and set literals are not allowed: use keyword arguments, lists or tuples');
+        if (t.text === '{')
+          throw new Refusal(
+            t.at,
+            'dict and set literals are not allowed: use keyword arguments, lists or tuples',
+          );
         if (t.text === '...') throw new Refusal(t.at, "'...' is not allowed");
         throw new Refusal(t.at, `unexpected ${show(t)}`);
       case 'NEWLINE':
@@ -323,7 +411,8 @@ class Parser {
     const items: Expr[] = [];
     let sawComma = false;
     while (!this.isOp(close)) {
-      if (this.isOp('*')) throw new Refusal(this.cur().at, "'*' unpacking is only allowed for SoM names in call arguments");
+      if (this.isOp('*'))
+        throw new Refusal(this.cur().at, "'*' unpacking is only allowed for SoM names in call arguments");
       items.push(this.expression());
       if (this.cur().kind === 'NAME' && this.cur().text === 'for') {
         throw new Refusal(this.cur().at, 'comprehensions are not allowed: write the literal values');
@@ -333,7 +422,8 @@ class Parser {
         this.next();
         continue;
       }
-      if (!this.isOp(close)) throw new Refusal(this.cur().at, `expected ',' or '${close}', found ${show(this.cur())}`);
+      if (!this.isOp(close))
+        throw new Refusal(this.cur().at, `expected ',' or '${close}', found ${show(this.cur())}`);
     }
     this.next();
     if (close === ']') return { kind: 'list', items, at: open.at };

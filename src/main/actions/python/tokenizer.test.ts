@@ -4,8 +4,14 @@ import { tokenize } from './tokenizer';
 import { parsePython } from './parser';
 
 const kinds = (src: string) => tokenize(src).map((t) => t.kind);
-const strings = (src: string) => tokenize(src).filter((t) => t.kind === 'STRING').map((t) => t.text);
-const numbers = (src: string) => tokenize(src).filter((t) => t.kind === 'NUMBER').map((t) => t.value);
+const strings = (src: string) =>
+  tokenize(src)
+    .filter((t) => t.kind === 'STRING')
+    .map((t) => t.text);
+const numbers = (src: string) =>
+  tokenize(src)
+    .filter((t) => t.kind === 'NUMBER')
+    .map((t) => t.value);
 
 function refusalAt(fn: () => unknown): { at: number; message: string } {
   try {
@@ -19,7 +25,15 @@ function refusalAt(fn: () => unknown): { at: number; message: string } {
 
 describe('the Python tokenizer', () => {
   it('reads strings of every quote form', () => {
-    expect(strings(`'a' "b" '''c\nd''' """e"f""" r'\\n' R"\\t" u'x'`)).toEqual(['a', 'b', 'c\nd', 'e"f', '\\n', '\\t', 'x']);
+    expect(strings(`'a' "b" '''c\nd''' """e"f""" r'\\n' R"\\t" u'x'`)).toEqual([
+      'a',
+      'b',
+      'c\nd',
+      'e"f',
+      '\\n',
+      '\\t',
+      'x',
+    ]);
   });
 
   it('decodes escapes as Python does', () => {
@@ -31,24 +45,58 @@ describe('the Python tokenizer', () => {
   });
 
   it('reads numbers: ints, floats, exponents, hex, octal, binary, separators', () => {
-    expect(numbers('1 2.5 .5 5. 1e3 2E-2 0x1F 0o17 0b101 1_000 0 00')).toEqual([1, 2.5, 0.5, 5, 1000, 0.02, 31, 15, 5, 1000, 0, 0]);
+    expect(numbers('1 2.5 .5 5. 1e3 2E-2 0x1F 0o17 0b101 1_000 0 00')).toEqual([
+      1, 2.5, 0.5, 5, 1000, 0.02, 31, 15, 5, 1000, 0, 0,
+    ]);
   });
 
   it('joins lines inside brackets and after a backslash, and drops comments and blank lines', () => {
     expect(kinds('f(1,\n  2)  # c\n\n# only a comment\ng()\\\n.h')).toEqual([
-      'NAME', 'OP', 'NUMBER', 'OP', 'NUMBER', 'OP', 'NEWLINE', 'NAME', 'OP', 'OP', 'OP', 'NAME', 'NEWLINE', 'END',
+      'NAME',
+      'OP',
+      'NUMBER',
+      'OP',
+      'NUMBER',
+      'OP',
+      'NEWLINE',
+      'NAME',
+      'OP',
+      'OP',
+      'OP',
+      'NAME',
+      'NEWLINE',
+      'END',
     ]);
   });
 
   it('emits INDENT and DEDENT relative to the first statement', () => {
     expect(kinds('  a\n  b\n')).toEqual(['NAME', 'NEWLINE', 'NAME', 'NEWLINE', 'END']);
-    expect(kinds('a\n  b\nc\n')).toEqual(['NAME', 'NEWLINE', 'INDENT', 'NAME', 'NEWLINE', 'DEDENT', 'NAME', 'NEWLINE', 'END']);
+    expect(kinds('a\n  b\nc\n')).toEqual([
+      'NAME',
+      'NEWLINE',
+      'INDENT',
+      'NAME',
+      'NEWLINE',
+      'DEDENT',
+      'NAME',
+      'NEWLINE',
+      'END',
+    ]);
   });
 
   it('refuses f-strings, bytes, unterminated strings and non-ASCII code at their place', () => {
-    expect(refusalAt(() => tokenize("x(f'{a}')"))).toEqual({ at: 2, message: expect.stringContaining('f-strings') });
-    expect(refusalAt(() => tokenize("x(Rb'a')"))).toEqual({ at: 2, message: expect.stringContaining('bytes') });
-    expect(refusalAt(() => tokenize("x('abc\n')"))).toEqual({ at: 2, message: expect.stringContaining('unterminated') });
+    expect(refusalAt(() => tokenize("x(f'{a}')"))).toEqual({
+      at: 2,
+      message: expect.stringContaining('f-strings'),
+    });
+    expect(refusalAt(() => tokenize("x(Rb'a')"))).toEqual({
+      at: 2,
+      message: expect.stringContaining('bytes'),
+    });
+    expect(refusalAt(() => tokenize("x('abc\n')"))).toEqual({
+      at: 2,
+      message: expect.stringContaining('unterminated'),
+    });
     expect(refusalAt(() => tokenize('x(1,\u200b2)')).at).toBe(4);
     expect(refusalAt(() => tokenize('pyаutogui')).at).toBe(2);
   });

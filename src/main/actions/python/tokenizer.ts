@@ -23,9 +23,54 @@ export interface Token {
 export const MAX_TOKENS = 20_000;
 
 const OPERATORS = [
-  '**=', '//=', '>>=', '<<=', '...', '->', ':=', '==', '!=', '<=', '>=', '**', '//', '<<', '>>', '+=', '-=', '*=',
-  '/=', '%=', '&=', '|=', '^=', '@=', '(', ')', '[', ']', '{', '}', ',', ':', '.', ';', '@', '=', '+', '-', '*',
-  '/', '%', '&', '|', '^', '~', '<', '>', '!',
+  '**=',
+  '//=',
+  '>>=',
+  '<<=',
+  '...',
+  '->',
+  ':=',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '**',
+  '//',
+  '<<',
+  '>>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '@=',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  '.',
+  ';',
+  '@',
+  '=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '&',
+  '|',
+  '^',
+  '~',
+  '<',
+  '>',
+  '!',
 ];
 
 const OPEN = new Set(['(', '[', '{']);
@@ -49,11 +94,21 @@ export function describeChar(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   const hex = 'U+' + cp.toString(16).toUpperCase().padStart(4, '0');
   const special: Record<number, string> = {
-    0x00a0: 'no-break space', 0x200b: 'zero width space', 0x200c: 'zero width non-joiner',
-    0x200d: 'zero width joiner', 0x2060: 'word joiner', 0xfeff: 'byte order mark / zero width no-break space',
-    0x202e: 'right-to-left override', 0x202d: 'left-to-right override', 0x2066: 'left-to-right isolate',
-    0x2067: 'right-to-left isolate', 0x2018: 'left single quotation mark', 0x2019: 'right single quotation mark',
-    0x201c: 'left double quotation mark', 0x201d: 'right double quotation mark', 0x3000: 'ideographic space',
+    0x00a0: 'no-break space',
+    0x200b: 'zero width space',
+    0x200c: 'zero width non-joiner',
+    0x200d: 'zero width joiner',
+    0x2060: 'word joiner',
+    0xfeff: 'byte order mark / zero width no-break space',
+    0x202e: 'right-to-left override',
+    0x202d: 'left-to-right override',
+    0x2066: 'left-to-right isolate',
+    0x2067: 'right-to-left isolate',
+    0x2018: 'left single quotation mark',
+    0x2019: 'right single quotation mark',
+    0x201c: 'left double quotation mark',
+    0x201d: 'right double quotation mark',
+    0x3000: 'ideographic space',
   };
   if (special[cp]) return `${hex} (${special[cp]})`;
   if (cp < 0x20 || cp === 0x7f) return `${hex} (control character)`;
@@ -78,7 +133,8 @@ export function* tokenStream(text: string, start = 0, end = text.length): Genera
   let lineHasTokens = false;
 
   const check = (t: Token): Token => {
-    if (++count > MAX_TOKENS) throw new Refusal(t.at, `the code is too long (more than ${MAX_TOKENS} tokens)`);
+    if (++count > MAX_TOKENS)
+      throw new Refusal(t.at, `the code is too long (more than ${MAX_TOKENS} tokens)`);
     return t;
   };
 
@@ -165,7 +221,10 @@ export function* tokenStream(text: string, start = 0, end = text.length): Genera
         continue;
       }
       if (j < end && text.charCodeAt(j) > 0x7f) {
-        throw new Refusal(j, `non-ASCII character ${describeChar(String.fromCodePoint(text.codePointAt(j) ?? 0))} in a name: names must be plain ASCII`);
+        throw new Refusal(
+          j,
+          `non-ASCII character ${describeChar(String.fromCodePoint(text.codePointAt(j) ?? 0))} in a name: names must be plain ASCII`,
+        );
       }
       yield check({ kind: 'NAME', text: word, at: i, end: j });
       i = j;
@@ -191,7 +250,8 @@ export function* tokenStream(text: string, start = 0, end = text.length): Genera
       } else if (CLOSE[op] !== undefined) {
         const open = brackets.pop();
         if (open === undefined) throw new Refusal(i, `unmatched '${op}'`);
-        if (open.ch !== CLOSE[op]) throw new Refusal(i, `closing '${op}' does not match the opening '${open.ch}'`);
+        if (open.ch !== CLOSE[op])
+          throw new Refusal(i, `closing '${op}' does not match the opening '${open.ch}'`);
       }
       yield check({ kind: 'OP', text: op, at: i, end: i + op.length });
       i += op.length;
@@ -199,10 +259,13 @@ export function* tokenStream(text: string, start = 0, end = text.length): Genera
     }
     if (c > 0x7f) {
       const full = String.fromCodePoint(text.codePointAt(i) ?? c);
-      const hint = /[\u2018\u2019\u201c\u201d]/.test(full) ? ': use plain ASCII quotes \' or "' : ': code outside strings must be plain ASCII Python';
+      const hint = /[\u2018\u2019\u201c\u201d]/.test(full)
+        ? ': use plain ASCII quotes \' or "'
+        : ': code outside strings must be plain ASCII Python';
       throw new Refusal(i, `non-ASCII character ${describeChar(full)} outside a string${hint}`);
     }
-    if (ch === '`') throw new Refusal(i, "unexpected backtick '`': code blocks are fenced with ``` on their own lines");
+    if (ch === '`')
+      throw new Refusal(i, "unexpected backtick '`': code blocks are fenced with ``` on their own lines");
     throw new Refusal(i, `unexpected character ${describeChar(ch)}`);
   }
 
@@ -236,7 +299,12 @@ function readNumber(text: string, start: number, end: number): Token {
   if (peek() === '0' && /[xXoObB]/.test(peek(1))) {
     const base = peek(1).toLowerCase();
     i += 2;
-    const pred = base === 'x' ? isHex : base === 'o' ? (ch: string) => ch >= '0' && ch <= '7' : (ch: string) => ch === '0' || ch === '1';
+    const pred =
+      base === 'x'
+        ? isHex
+        : base === 'o'
+          ? (ch: string) => ch >= '0' && ch <= '7'
+          : (ch: string) => ch === '0' || ch === '1';
     const ds = digits(pred);
     if (ds === '') throw new Refusal(start, `invalid number literal '${text.slice(start, i + 1)}'`);
     value = parseInt(ds, base === 'x' ? 16 : base === 'o' ? 8 : 2);
@@ -259,7 +327,9 @@ function readNumber(text: string, start: number, end: number): Token {
     if (isInt && intPart.length > 1 && intPart.startsWith('0') && /[1-9]/.test(intPart)) {
       throw new Refusal(start, `leading zeros in a number ('${intPart}') are not allowed in Python`);
     }
-    value = Number(`${intPart || '0'}${frac !== '' || !isInt ? '.' + (frac || '0') : ''}${exp !== '' ? 'e' + exp : ''}`);
+    value = Number(
+      `${intPart || '0'}${frac !== '' || !isInt ? '.' + (frac || '0') : ''}${exp !== '' ? 'e' + exp : ''}`,
+    );
   }
   if (/[jJ]/.test(peek())) throw new Refusal(start, 'complex numbers are not allowed');
   if (i < end && (isNameChar(text.charCodeAt(i)) || text[i] === '.')) {
@@ -273,21 +343,27 @@ function readString(text: string, start: number, quoteAt: number, end: number, p
   if (prefix.includes('f')) {
     throw new Refusal(start, 'f-strings are not allowed: write the text as a plain string literal');
   }
-  if (prefix.includes('b')) throw new Refusal(start, 'bytes literals are not allowed: write a plain string literal');
+  if (prefix.includes('b'))
+    throw new Refusal(start, 'bytes literals are not allowed: write a plain string literal');
   const raw = prefix.includes('r');
   const q = text[quoteAt];
   const triple = text.startsWith(q + q + q, quoteAt) && quoteAt + 3 <= end;
   let i = quoteAt + (triple ? 3 : 1);
   let out = '';
   for (;;) {
-    if (i >= end) throw new Refusal(start, triple ? 'unterminated triple-quoted string' : 'unterminated string literal');
+    if (i >= end)
+      throw new Refusal(start, triple ? 'unterminated triple-quoted string' : 'unterminated string literal');
     const ch = text[i];
     if (triple) {
-      if (text.startsWith(q + q + q, i) && i + 3 <= end) return { kind: 'STRING', text: out, at: start, end: i + 3 };
+      if (text.startsWith(q + q + q, i) && i + 3 <= end)
+        return { kind: 'STRING', text: out, at: start, end: i + 3 };
     } else if (ch === q) {
       return { kind: 'STRING', text: out, at: start, end: i + 1 };
     } else if (ch === '\n') {
-      throw new Refusal(start, 'unterminated string literal (a line end inside a quoted string; use \\n or triple quotes)');
+      throw new Refusal(
+        start,
+        'unterminated string literal (a line end inside a quoted string; use \\n or triple quotes)',
+      );
     }
     if (ch !== '\\') {
       out += ch;
@@ -348,7 +424,10 @@ function readString(text: string, start: number, quoteAt: number, end: number, p
         break;
       }
       case 'N':
-        throw new Refusal(i - 2, 'named escapes \\N{...} are not supported: put the character itself in the string');
+        throw new Refusal(
+          i - 2,
+          'named escapes \\N{...} are not supported: put the character itself in the string',
+        );
       default:
         if (nx >= '0' && nx <= '7') {
           let oct = nx;

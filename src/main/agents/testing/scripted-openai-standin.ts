@@ -27,11 +27,17 @@ export interface ChatBody {
   [key: string]: unknown;
 }
 
-export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } };
+export type ContentPart =
+  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } };
 
 export type ScriptedReply =
   /** A normal completion with this assistant text. */
-  | { kind: 'text'; content: string; usage?: { prompt_tokens: number; completion_tokens: number }; delayMs?: number }
+  | {
+      kind: 'text';
+      content: string;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      delayMs?: number;
+    }
   /** An error status (429, 500, 503, …) with an optional Retry-After (seconds) header. */
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
   /** Waits `ms` before answering with `content` (to force a client timeout). */
@@ -53,14 +59,25 @@ export interface ScriptedOpenAIStandin {
   close(): Promise<void>;
 }
 
-function completion(content: string, model: string | undefined, usage?: { prompt_tokens: number; completion_tokens: number }) {
+function completion(
+  content: string,
+  model: string | undefined,
+  usage?: { prompt_tokens: number; completion_tokens: number },
+) {
   const u = usage ?? { prompt_tokens: 100, completion_tokens: Math.max(1, Math.ceil(content.length / 4)) };
   return {
     id: `chatcmpl-standin-${Math.random().toString(36).slice(2, 10)}`,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: model ?? 'standin',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content, refusal: null },
+        finish_reason: 'stop',
+        logprobs: null,
+      },
+    ],
     usage: { ...u, total_tokens: u.prompt_tokens + u.completion_tokens },
   };
 }
@@ -84,7 +101,9 @@ export async function startScriptedOpenAIStandin(script: ScriptStep[] = []): Pro
         res.end(text);
       };
       if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(path)) {
-        send(404, { error: { message: `scripted-openai-standin: no route ${req.method} ${path}`, type: 'not_found' } });
+        send(404, {
+          error: { message: `scripted-openai-standin: no route ${req.method} ${path}`, type: 'not_found' },
+        });
         return;
       }
       let body: ChatBody | undefined;
@@ -94,12 +113,22 @@ export async function startScriptedOpenAIStandin(script: ScriptStep[] = []): Pro
         body = undefined;
       }
       const auth = req.headers.authorization;
-      const request: StandinRequest = { index: requests.length, path, body, rawBody, authorization: auth, at: Date.now() };
+      const request: StandinRequest = {
+        index: requests.length,
+        path,
+        body,
+        rawBody,
+        authorization: auth,
+        at: Date.now(),
+      };
       requests.push(request);
       const step = queue.shift();
       if (step === undefined) {
         send(400, {
-          error: { message: `scripted-openai-standin: no scripted reply left for request #${request.index}`, type: 'invalid_request_error' },
+          error: {
+            message: `scripted-openai-standin: no scripted reply left for request #${request.index}`,
+            type: 'invalid_request_error',
+          },
         });
         return;
       }
@@ -116,7 +145,12 @@ export async function startScriptedOpenAIStandin(script: ScriptStep[] = []): Pro
           if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
           send(
             reply.status,
-            { error: { message: reply.message ?? `scripted status ${reply.status}`, type: reply.status === 429 ? 'rate_limit_error' : 'server_error' } },
+            {
+              error: {
+                message: reply.message ?? `scripted status ${reply.status}`,
+                type: reply.status === 429 ? 'rate_limit_error' : 'server_error',
+              },
+            },
             headers,
           );
           return;
@@ -167,7 +201,8 @@ export function requestText(request: StandinRequest): string {
 export function requestImages(request: StandinRequest): string[] {
   const out: string[] = [];
   for (const m of request.body?.messages ?? []) {
-    if (typeof m.content !== 'string') for (const p of m.content) if (p.type === 'image_url') out.push(p.image_url.url);
+    if (typeof m.content !== 'string')
+      for (const p of m.content) if (p.type === 'image_url') out.push(p.image_url.url);
   }
   return out;
 }

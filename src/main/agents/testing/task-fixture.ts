@@ -11,7 +11,16 @@ import type { AgentContext } from '../agent';
 export function tempTask(instruction: string, files: Record<string, string> = {}): Task {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'proctor-agent-task-'));
   const id = path.basename(dir);
-  const raw = { id, snapshot: 'chromium', instruction, source: [], related_apps: ['chromium'], tags: ['gui'], config: [], evaluation: { func: 'exact_match', arguments: {} } };
+  const raw = {
+    id,
+    snapshot: 'chromium',
+    instruction,
+    source: [],
+    related_apps: ['chromium'],
+    tags: ['gui'],
+    config: [],
+    evaluation: { func: 'exact_match', arguments: {} },
+  };
   const file = path.join(dir, `${id}.json`);
   fs.writeFileSync(file, JSON.stringify(raw, null, 2));
   for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), content);
@@ -51,9 +60,21 @@ export function contextFor(task: Task, over: Partial<AgentContext> = {}): AgentC
 }
 
 /** A screenshot observation: a real PNG of the given size with a coloured band that changes with `seed`. */
-export async function screenshotObservation(width: number, height: number, seed = 0, over: Partial<Observation> = {}): Promise<Observation> {
-  const data = await sharp({ create: { width, height, channels: 3, background: { r: (seed * 40) % 256, g: 120, b: 200 } } })
+export async function screenshotObservation(
+  width: number,
+  height: number,
+  seed = 0,
+  over: Partial<Observation> = {},
+): Promise<Observation> {
+  const data = await sharp({
+    create: { width, height, channels: 3, background: { r: (seed * 40) % 256, g: 120, b: 200 } },
+  })
     .png()
     .toBuffer();
-  return { type: 'screenshot', screenshot: { data, format: 'png', width, height, toScreen: 1 }, bindings: {}, ...over };
+  return {
+    type: 'screenshot',
+    screenshot: { data, format: 'png', width, height, toScreen: 1 },
+    bindings: {},
+    ...over,
+  };
 }

@@ -15,7 +15,18 @@ export function osworldRun(root: string, name: string, scores: Record<string, nu
     writeFileSync(join(t, 'result.txt'), `${score}\n`);
     writeFileSync(
       join(t, 'traj.jsonl'),
-      [1, 2].map((n) => JSON.stringify({ step_num: n, action_timestamp: `20261122@10000${n}`, action: 'pyautogui.click(10, 20)', response: `step ${n}`, reward: 0, done: n === 2 })).join('\n') + '\n',
+      [1, 2]
+        .map((n) =>
+          JSON.stringify({
+            step_num: n,
+            action_timestamp: `20261122@10000${n}`,
+            action: 'pyautogui.click(10, 20)',
+            response: `step ${n}`,
+            reward: 0,
+            done: n === 2,
+          }),
+        )
+        .join('\n') + '\n',
     );
   }
   return dir;

@@ -13,20 +13,43 @@ import { DEFAULT_SCREEN } from '../../../shared/screen';
 
 /** The display options `act` and `screenshot` share. */
 export const displayOptions = optionTable({
-  display: { kind: 'string', value: ':N', help: 'drive this X display (a sandbox another process started)',
+  display: {
+    kind: 'string',
+    value: ':N',
+    help: 'drive this X display (a sandbox another process started)',
     parse: (v: string) => {
       if (!/^:\d+(\.\d+)?$/.test(v)) throw new UsageError(`--display must look like :N, got '${v}'`);
       return v;
-    } },
-  'user-display': { kind: 'boolean', help: 'drive YOUR display ($DISPLAY); move the pointer into a screen corner to stop' },
-  width: { kind: 'string', value: 'W', help: 'width of a fresh sandbox display (default 1920)', parse: pixels },
-  height: { kind: 'string', value: 'H', help: 'height of a fresh sandbox display (default 1080)', parse: pixels },
-  env: { kind: 'string', value: 'SPEC', help: `the machine: ${envUsage('')}`, parse: (v: string) => envOption(v) },
+    },
+  },
+  'user-display': {
+    kind: 'boolean',
+    help: 'drive YOUR display ($DISPLAY); move the pointer into a screen corner to stop',
+  },
+  width: {
+    kind: 'string',
+    value: 'W',
+    help: 'width of a fresh sandbox display (default 1920)',
+    parse: pixels,
+  },
+  height: {
+    kind: 'string',
+    value: 'H',
+    help: 'height of a fresh sandbox display (default 1080)',
+    parse: pixels,
+  },
+  env: {
+    kind: 'string',
+    value: 'SPEC',
+    help: `the machine: ${envUsage('')}`,
+    parse: (v: string) => envOption(v),
+  },
 });
 
 function pixels(v: string, flag: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 64) throw new UsageError(`${flag} must be a whole number of pixels (at least 64)`);
+  if (!Number.isInteger(n) || n < 64)
+    throw new UsageError(`${flag} must be a whole number of pixels (at least 64)`);
   return n;
 }
 
@@ -78,7 +101,8 @@ export async function openEnvironment(
   const spec = checkEnvSpec(flags.env ?? 'local');
   if (spec.kind === 'local') {
     const size = localScreen(spec);
-    if (size && (flags.width !== undefined || flags.height !== undefined)) throw new UsageError(`give the screen size once: --env ${spec.text} or --width/--height`);
+    if (size && (flags.width !== undefined || flags.height !== undefined))
+      throw new UsageError(`give the screen size once: --env ${spec.text} or --width/--height`);
     const env = await createLocalEnvironment({
       display: flags.display,
       userDisplay: flags.userDisplay,
@@ -89,8 +113,17 @@ export async function openEnvironment(
     });
     return { env, where: env.display, fresh: !flags.display && !flags.userDisplay };
   }
-  const localOnly = [flags.display && '--display', flags.userDisplay && '--user-display', flags.width !== undefined && '--width', flags.height !== undefined && '--height', local.captureBackend && '--backend'].filter(Boolean);
-  if (localOnly.length) throw new UsageError(`${localOnly.join(', ')}: only for the local environment, and --env is ${spec.kind}`);
+  const localOnly = [
+    flags.display && '--display',
+    flags.userDisplay && '--user-display',
+    flags.width !== undefined && '--width',
+    flags.height !== undefined && '--height',
+    local.captureBackend && '--backend',
+  ].filter(Boolean);
+  if (localOnly.length)
+    throw new UsageError(
+      `${localOnly.join(', ')}: only for the local environment, and --env is ${spec.kind}`,
+    );
   const env = await createEnvironment(spec, { worker: 0, ...DEFAULT_SCREEN, notify: io.err });
   return { env, where: storableEnvSpec(spec.text), fresh: false };
 }
@@ -104,7 +137,8 @@ export const command: CliCommand = {
     const { values } = parseOptions(options, argv, { positionals: false });
     const flags = displayFlagsOf(values);
     const { code, json } = values;
-    if ((code === undefined) === (json === undefined)) throw new UsageError('give exactly one of --code or --json');
+    if ((code === undefined) === (json === undefined))
+      throw new UsageError('give exactly one of --code or --json');
     let outcome;
     if (code !== undefined) outcome = parsePyautogui(code);
     else {

@@ -9,8 +9,17 @@ import { agreementOf, conflictsOf, labelledItems } from '../../annotate/items';
 import type { Problem } from '../../../shared/task';
 
 const options = optionTable({
-  json: { kind: 'boolean', help: '{"alpha", "pairs": [{"a", "b", "items", "kappa", "observed"}], "judge", "rule", "byApp", "byCategory", "steps" (the same over per-step marks), "safety" (the same over safety verdicts, with its byApp and byCategory), "conflicts" (why "safety": see its "safety")}' },
-  root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'without run folders: every run below DIR (default: the current folder)' },
+  json: {
+    kind: 'boolean',
+    help: '{"alpha", "pairs": [{"a", "b", "items", "kappa", "observed"}], "judge", "rule", "byApp", "byCategory", "steps" (the same over per-step marks), "safety" (the same over safety verdicts, with its byApp and byCategory), "conflicts" (why "safety": see its "safety")}',
+  },
+  root: {
+    kind: 'string',
+    value: 'DIR',
+    default: '.',
+    complete: 'dir',
+    help: 'without run folders: every run below DIR (default: the current folder)',
+  },
 });
 
 const usage = usageText(
@@ -29,7 +38,10 @@ const fixed = (n: number | null) => (n === null ? '–' : n.toFixed(3));
 
 function lines(title: string, f: AgreementFigures): string[] {
   const out = [`${title}: ${f.items} item(s), alpha ${fixed(f.alpha)}`];
-  for (const p of f.pairs) out.push(`  ${`${p.a} × ${p.b}`.padEnd(30)} ${String(p.items).padStart(5)} items  kappa ${fixed(p.kappa).padStart(6)}  agree ${(p.observed * 100).toFixed(0)}%`);
+  for (const p of f.pairs)
+    out.push(
+      `  ${`${p.a} × ${p.b}`.padEnd(30)} ${String(p.items).padStart(5)} items  kappa ${fixed(p.kappa).padStart(6)}  agree ${(p.observed * 100).toFixed(0)}%`,
+    );
   return out;
 }
 
@@ -58,11 +70,13 @@ export const command: CliCommand = {
     }
     for (const l of lines('All', report)) io.out(l);
     for (const [name, f] of Object.entries(report.byApp)) for (const l of lines(`App ${name}`, f)) io.out(l);
-    for (const [name, f] of Object.entries(report.byCategory)) for (const l of lines(`Category ${name}`, f)) io.out(l);
+    for (const [name, f] of Object.entries(report.byCategory))
+      for (const l of lines(`Category ${name}`, f)) io.out(l);
     if (report.steps?.items) for (const l of lines('Step marks', report.steps)) io.out(l);
     if (report.safety?.items) {
       for (const l of lines('Safety', report.safety)) io.out(l);
-      for (const [name, f] of Object.entries(report.safety.byApp)) for (const l of lines(`Safety, app ${name}`, f)) io.out(l);
+      for (const [name, f] of Object.entries(report.safety.byApp))
+        for (const l of lines(`Safety, app ${name}`, f)) io.out(l);
     }
     const safety = conflicts.filter((c) => c.safety);
     const completion = conflicts.filter((c) => !c.safety);

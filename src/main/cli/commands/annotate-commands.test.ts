@@ -29,8 +29,14 @@ describe('annotation commands', () => {
     const root = tempRoot();
     osworldRun(root, 'runA', { t1: 1, t2: 0 });
     const rows = join(root, 'rows.csv');
-    writeFileSync(rows, 'run,task,person,complete\nrunA,demo/t1,ann,yes\nrunA,demo/t1,bob,no\nrunA,demo/t2,ann,no\nrunA,demo/t2,bob,no\n');
-    expect(await proctor('labels', 'import', rows, '--root', root)).toMatchObject({ code: 0, out: ['imported 4 label(s) from ' + shownPath(rows)] });
+    writeFileSync(
+      rows,
+      'run,task,person,complete\nrunA,demo/t1,ann,yes\nrunA,demo/t1,bob,no\nrunA,demo/t2,ann,no\nrunA,demo/t2,bob,no\n',
+    );
+    expect(await proctor('labels', 'import', rows, '--root', root)).toMatchObject({
+      code: 0,
+      out: ['imported 4 label(s) from ' + shownPath(rows)],
+    });
     const bad = join(root, 'bad.jsonl');
     writeFileSync(bad, '{"run":"runA","task":"demo/t1","person":"cyd","complete":"yes"}\nnot json\n');
     const refused = await proctor('labels', 'import', bad, '--root', root);
@@ -46,10 +52,19 @@ describe('annotation commands', () => {
     expect(json.conflicts.map((c: { taskKey: string }) => c.taskKey)).toEqual(['demo/t1']);
 
     const csv = await proctor('export', 'labels', join(root, 'runA'), '--root', root, '--format', 'csv');
-    expect(csv.out[0]).toBe('run,run_id,task,person,role,complete,step,mark,note,comment,seen,settles,source,supersedes,at');
+    expect(csv.out[0]).toBe(
+      'run,run_id,task,person,role,complete,step,mark,note,comment,seen,settles,source,supersedes,at',
+    );
     expect(csv.out).toHaveLength(5);
     const jsonl = await proctor('export', 'labels', '--root', root);
-    expect(JSON.parse(jsonl.out[0])).toMatchObject({ run: 'runA', run_id: 'runA', task: 'demo/t1', person: 'ann', complete: 'yes', source: expect.stringMatching(/^import rows\.csv:2 by /) });
+    expect(JSON.parse(jsonl.out[0])).toMatchObject({
+      run: 'runA',
+      run_id: 'runA',
+      task: 'demo/t1',
+      person: 'ann',
+      complete: 'yes',
+      source: expect.stringMatching(/^import rows\.csv:2 by /),
+    });
   });
 
   it('assign spreads tasks over people other than the author', async () => {
@@ -57,10 +72,15 @@ describe('annotation commands', () => {
     const run = osworldRun(root, 'runA', { t1: 1, t2: 0, t3: 0 });
     const r = await proctor('assign', run, '--per-item', '2', '--people', 'ann,bob,cyd', '--author', 'cyd');
     expect(r.code).toBe(0);
-    const lines = readFileSync(join(run, 'assignments.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(run, 'assignments.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(6);
     expect(lines.every((a) => a.person !== 'cyd' && a.blind === true)).toBe(true);
-    expect((await proctor('assign', run, '--per-item', '3', '--people', 'ann,bob,cyd', '--author', 'cyd')).code).toBe(1);
+    expect(
+      (await proctor('assign', run, '--per-item', '3', '--people', 'ann,bob,cyd', '--author', 'cyd')).code,
+    ).toBe(1);
   });
 
   it('review records checklists and shows the status that follows', async () => {
@@ -68,9 +88,30 @@ describe('annotation commands', () => {
     const task = join(root, 't.json');
     writeFileSync(task, '{}');
     expect((await proctor('review', 'status', task, '--root', root)).out).toEqual(['t.json: draft']);
-    expect((await proctor('review', task, 'a=pass', 'b=pass', 'c=fail:setup writes the time', 'd=pass', 'e=pass', '--root', root)).out).toEqual(['t.json: in review']);
-    const lines = readFileSync(join(root, '.proctor', 'task-reviews.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ kind: 'task.review', task: 't.json', checks: { c: { verdict: 'fail', note: 'setup writes the time' }, a: { verdict: 'pass' } } });
+    expect(
+      (
+        await proctor(
+          'review',
+          task,
+          'a=pass',
+          'b=pass',
+          'c=fail:setup writes the time',
+          'd=pass',
+          'e=pass',
+          '--root',
+          root,
+        )
+      ).out,
+    ).toEqual(['t.json: in review']);
+    const lines = readFileSync(join(root, '.proctor', 'task-reviews.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({
+      kind: 'task.review',
+      task: 't.json',
+      checks: { c: { verdict: 'fail', note: 'setup writes the time' }, a: { verdict: 'pass' } },
+    });
     expect((await proctor('review', task, 'f=pass', '--root', root)).code).toBe(2);
   });
 });

@@ -9,15 +9,28 @@ import { localCaller } from '../../annotate/team';
 import { readManifest } from '../../store';
 
 const options = optionTable({
-  'per-item': { kind: 'string', value: 'K', default: 2, help: 'people per task (default 2)',
+  'per-item': {
+    kind: 'string',
+    value: 'K',
+    default: 2,
+    help: 'people per task (default 2)',
     parse: (v: string) => {
       const k = Number(v);
-      if (!/^\d+$/.test(v) || k < 1 || k > 50) throw new UsageError(`--per-item must be a whole number from 1 to 50, not '${v}'`);
+      if (!/^\d+$/.test(v) || k < 1 || k > 50)
+        throw new UsageError(`--per-item must be a whole number from 1 to 50, not '${v}'`);
       return k;
-    } },
+    },
+  },
   people: { kind: 'string', value: 'a,b,c', help: 'the people to assign to, comma-separated' },
-  author: { kind: 'string', value: 'NAME', help: 'the run\'s author, never assigned (default: the manifest\'s "author" when it names one)' },
-  open: { kind: 'boolean', help: 'the people see scores and others\' labels while labelling (default: blind)' },
+  author: {
+    kind: 'string',
+    value: 'NAME',
+    help: 'the run\'s author, never assigned (default: the manifest\'s "author" when it names one)',
+  },
+  open: {
+    kind: 'boolean',
+    help: "the people see scores and others' labels while labelling (default: blind)",
+  },
 });
 
 const usage = usageText(
@@ -38,7 +51,14 @@ export const command: CliCommand = {
     const { values, positionals } = parseOptions(options, argv);
     if (!positionals.length) throw new UsageError('give one or more run folders');
     const k = values['per-item'];
-    const people = [...new Set((values.people ?? '').split(',').map((p) => p.trim()).filter(Boolean))];
+    const people = [
+      ...new Set(
+        (values.people ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (!people.length) throw new UsageError('--people needs a comma list of names');
     const authorOf = (runDir: string): string | undefined => {
       if (values.author) return values.author;
@@ -51,7 +71,11 @@ export const command: CliCommand = {
     };
     let plan;
     try {
-      plan = planAssignments(positionals, people, k, { by: localCaller().person, blind: !values.open, authorOf });
+      plan = planAssignments(positionals, people, k, {
+        by: localCaller().person,
+        blind: !values.open,
+        authorOf,
+      });
     } catch (e) {
       io.err(`proctor assign: ${(e as Error).message}`);
       return 1;
@@ -60,10 +84,13 @@ export const command: CliCommand = {
     for (const [dir, made] of plan.byRun) {
       const per = new Map<string, number>();
       for (const a of made) per.set(a.person, (per.get(a.person) ?? 0) + 1);
-      io.out(`${shownPath(dir)}: ${made.length} assignment(s)${per.size ? ` (${[...per].map(([p, c]) => `${p} ${c}`).join(', ')})` : ''}`);
+      io.out(
+        `${shownPath(dir)}: ${made.length} assignment(s)${per.size ? ` (${[...per].map(([p, c]) => `${p} ${c}`).join(', ')})` : ''}`,
+      );
     }
     io.out(`${n} assignment(s) written, ${values.open ? 'open' : 'blind'}`);
-    for (const s of plan.short) io.err(`${shownPath(s.run)} ${s.task}: only ${s.got} of ${k} people (too few besides its author)`);
+    for (const s of plan.short)
+      io.err(`${shownPath(s.run)} ${s.task}: only ${s.got} of ${k} people (too few besides its author)`);
     return plan.short.length ? 1 : 0;
   },
 };

@@ -9,8 +9,18 @@ import { generateSigningKeys, readPrivateKey } from '../../share/signing';
 import { command as reportCommand } from './report';
 
 const options = optionTable({
-  out: { kind: 'string', value: 'FILE', complete: 'file', help: 'the bundle to write (it must not exist yet), e.g. run.proctor.tar.gz; with keygen: PREFIX, to write PREFIX.key (private, mode 600) and PREFIX.pub (public), PEM. The same with openssl:\n  openssl genpkey -algorithm ed25519 -out PREFIX.key && openssl pkey -in PREFIX.key -pubout -out PREFIX.pub' },
-  sign: { kind: 'string', value: 'KEY', complete: 'file', help: 'sign bundle.json with this Ed25519 private key (PEM); verify with --key and the public key' },
+  out: {
+    kind: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'the bundle to write (it must not exist yet), e.g. run.proctor.tar.gz; with keygen: PREFIX, to write PREFIX.key (private, mode 600) and PREFIX.pub (public), PEM. The same with openssl:\n  openssl genpkey -algorithm ed25519 -out PREFIX.key && openssl pkey -in PREFIX.key -pubout -out PREFIX.pub',
+  },
+  sign: {
+    kind: 'string',
+    value: 'KEY',
+    complete: 'file',
+    help: 'sign bundle.json with this Ed25519 private key (PEM); verify with --key and the public key',
+  },
 });
 
 const usage = usageText(
@@ -40,17 +50,21 @@ async function reportOf(runDir: string): Promise<{ text: string; json: string }>
 function keygen(out: string | undefined, io: CliIo): number {
   if (!out) throw new UsageError('keygen needs --out PREFIX');
   const [priv, pub] = [`${out}.key`, `${out}.pub`];
-  for (const f of [priv, pub]) if (existsSync(f)) throw new UsageError(`${f} exists already; choose another --out`);
+  for (const f of [priv, pub])
+    if (existsSync(f)) throw new UsageError(`${f} exists already; choose another --out`);
   const keys = generateSigningKeys();
   writeFileSync(priv, keys.privatePem, { mode: 0o600, flag: 'wx' });
   writeFileSync(pub, keys.publicPem, { flag: 'wx' });
-  io.out(`private key: ${shownPath(priv)} (keep it to yourself)\npublic key:  ${shownPath(pub)} (publish it; fingerprint ${keys.fingerprint})`);
+  io.out(
+    `private key: ${shownPath(priv)} (keep it to yourself)\npublic key:  ${shownPath(pub)} (publish it; fingerprint ${keys.fingerprint})`,
+  );
   return 0;
 }
 
 export const command: CliCommand = {
   name: 'bundle',
-  summary: 'a verifiable submission bundle of a run (files hashed, task set, environment, report; optional signature)',
+  summary:
+    'a verifiable submission bundle of a run (files hashed, task set, environment, report; optional signature)',
   usage,
   options,
   async run(argv, io) {
@@ -65,7 +79,9 @@ export const command: CliCommand = {
       io.out(
         `bundle: ${shownPath(r.out)} (${mb} MB, ${r.manifest.files.length} files, ${r.manifest.tasks.length} tasks, written in ${(r.ms / 1000).toFixed(1)} s)\n` +
           `task set SHA-256: ${r.manifest.taskSetSha256}\n${sign ? 'signed (bundle.sig)' : 'not signed (--sign KEY to sign)'}\n` +
-          (r.manifest.skipped.length ? `not bundled (not regular files): ${r.manifest.skipped.join(', ')}\n` : '') +
+          (r.manifest.skipped.length
+            ? `not bundled (not regular files): ${r.manifest.skipped.join(', ')}\n`
+            : '') +
           `check it: npx proctor verify ${shownPath(r.out)}${sign ? ' --key PUB' : ''}`,
       );
       return 0;

@@ -11,11 +11,18 @@ import { storableArgs } from '../../env/spec';
 const options = optionTable({
   out: outSpec,
   parallel: parallelSpec,
-  agent: { kind: 'string', value: 'WHICH', default: 'both', complete: ['oracle', 'noop', 'both'], help: 'oracle, noop or both (default both)',
+  agent: {
+    kind: 'string',
+    value: 'WHICH',
+    default: 'both',
+    complete: ['oracle', 'noop', 'both'],
+    help: 'oracle, noop or both (default both)',
     parse: (v: string): 'oracle' | 'noop' | 'both' => {
-      if (v !== 'both' && v !== 'oracle' && v !== 'noop') throw new UsageError(`--agent must be oracle, noop or both, not '${v}'`);
+      if (v !== 'both' && v !== 'oracle' && v !== 'noop')
+        throw new UsageError(`--agent must be oracle, noop or both, not '${v}'`);
       return v;
-    } },
+    },
+  },
   env: envSpec,
 });
 
@@ -65,10 +72,14 @@ export const command: CliCommand = {
       }
       const expectations = outcome.rows.length * agents.length;
       const failed = outcome.rows.reduce((n, r) => n + r.failures.length, 0);
-      io.out(`${outcome.pass ? 'PASS' : 'FAIL'}: ${expectations - failed} of ${expectations} expectations met (${agents.map((a) => (a === 'oracle' ? 'oracle scores 1' : 'noop scores 0')).join(', ')}).`);
+      io.out(
+        `${outcome.pass ? 'PASS' : 'FAIL'}: ${expectations - failed} of ${expectations} expectations met (${agents.map((a) => (a === 'oracle' ? 'oracle scores 1' : 'noop scores 0')).join(', ')}).`,
+      );
       const dirs = Object.values(outcome.runDirs);
-      for (const [agent, dir] of Object.entries(outcome.runDirs)) io.out(`${agent} run: ${shownPath(dir, { belowOnly: true })}`);
-      if (dirs.length) io.out(`Open the runs in the UI: npx proctor serve ${shownPath(resolve(out), { belowOnly: true })}`);
+      for (const [agent, dir] of Object.entries(outcome.runDirs))
+        io.out(`${agent} run: ${shownPath(dir, { belowOnly: true })}`);
+      if (dirs.length)
+        io.out(`Open the runs in the UI: npx proctor serve ${shownPath(resolve(out), { belowOnly: true })}`);
       return outcome.pass ? 0 : 1;
     } finally {
       process.off('SIGINT', onSigint);

@@ -7,9 +7,21 @@ import { diagnoseTasks, formatDoctor } from '../../tasks/doctor';
 import { loadTasks } from '../../tasks/reader';
 
 const options = optionTable({
-  downloads: { kind: 'string', value: 'DIR', complete: 'dir', help: 'the folder standing for the network (as run --downloads); without it, downloads count as lacking', parse: (v: string) => resolve(v) },
-  verbose: { kind: 'boolean', help: "each lack's whole detail (where it was looked for, what to do) under its task" },
-  json: { kind: 'boolean', help: '{"tasks": [{key, file, runnable, lacks: [{kind, detail, pointer?}]}], "summary": {tasks, runnable, lacking}}' },
+  downloads: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'the folder standing for the network (as run --downloads); without it, downloads count as lacking',
+    parse: (v: string) => resolve(v),
+  },
+  verbose: {
+    kind: 'boolean',
+    help: "each lack's whole detail (where it was looked for, what to do) under its task",
+  },
+  json: {
+    kind: 'boolean',
+    help: '{"tasks": [{key, file, runnable, lacks: [{kind, detail, pointer?}]}], "summary": {tasks, runnable, lacking}}',
+  },
 });
 
 const usage = usageText(
@@ -35,12 +47,28 @@ export const command: CliCommand = {
     if (!paths.length) throw new UsageError('give at least one task file, folder or split file');
     const { tasks, problems } = await loadTasks(paths.map((p) => resolve(p)));
     const errors = problems.filter((p) => p.severity === 'error');
-    for (const p of errors) io.err(`${shownPath(p.file, { belowOnly: true })}${p.pointer ? `:${p.pointer}` : ''}: ${p.message}`);
+    for (const p of errors)
+      io.err(`${shownPath(p.file, { belowOnly: true })}${p.pointer ? `:${p.pointer}` : ''}: ${p.message}`);
     const report = await diagnoseTasks(tasks, { downloads });
-    if (json) io.out(JSON.stringify({ ...report, tasks: report.tasks.map((t) => ({ ...t, file: shownPath(t.file, { belowOnly: true }) })), unreadable: errors.length }, null, 2));
+    if (json)
+      io.out(
+        JSON.stringify(
+          {
+            ...report,
+            tasks: report.tasks.map((t) => ({ ...t, file: shownPath(t.file, { belowOnly: true }) })),
+            unreadable: errors.length,
+          },
+          null,
+          2,
+        ),
+      );
     else {
-      for (const line of formatDoctor(report, { verbose, shown: (f) => shownPath(f, { belowOnly: true }) })) io.out(line);
-      if (errors.length) io.out(`${errors.length} problem${errors.length === 1 ? '' : 's'} reading the tasks (above): those tasks are not counted`);
+      for (const line of formatDoctor(report, { verbose, shown: (f) => shownPath(f, { belowOnly: true }) }))
+        io.out(line);
+      if (errors.length)
+        io.out(
+          `${errors.length} problem${errors.length === 1 ? '' : 's'} reading the tasks (above): those tasks are not counted`,
+        );
     }
     return report.summary.runnable === report.summary.tasks && errors.length === 0 ? 0 : 1;
   },

@@ -34,34 +34,44 @@ describe('proctor env', () => {
     }
   });
 
-  it.skipIf(!hasX)('serves a sandbox display, requiring the token from --token-file, until stopped', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'proctor-env-cli-'));
-    const tokenFile = join(dir, 'token');
-    const token = 'token-from-a-file-0123456789';
-    writeFileSync(tokenFile, `${token}\n`);
-    const child = spawn(process.execPath, [bin, 'env', 'serve', '--port', '0', '--width', '640', '--height', '480', '--token-file', tokenFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-    try {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 60_000);
-        child.stdout.on('data', () => {
-          const m = /on (http:\/\/127\.0\.0\.1:\d+) driving display :\d+ \(sandbox\)/.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]);
-          }
+  it.skipIf(!hasX)(
+    'serves a sandbox display, requiring the token from --token-file, until stopped',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'proctor-env-cli-'));
+      const tokenFile = join(dir, 'token');
+      const token = 'token-from-a-file-0123456789';
+      writeFileSync(tokenFile, `${token}\n`);
+      const child = spawn(
+        process.execPath,
+        [bin, 'env', 'serve', '--port', '0', '--width', '640', '--height', '480', '--token-file', tokenFile],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      try {
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        const url = await new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no address printed: ${out}`)), 60_000);
+          child.stdout.on('data', () => {
+            const m = /on (http:\/\/127\.0\.0\.1:\d+) driving display :\d+ \(sandbox\)/.exec(out);
+            if (m) {
+              clearTimeout(timer);
+              resolve(m[1]);
+            }
+          });
         });
-      });
-      expect(out).not.toContain(token); // a token from a file is never printed
-      expect((await fetch(`${url}/screen_size`, { method: 'POST' })).status).toBe(401);
-      const ok = await fetch(`${url}/screen_size`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
-      expect(await ok.json()).toEqual({ width: 640, height: 480 });
-      child.kill('SIGTERM');
-      expect(await new Promise((r) => child.once('exit', (code) => r(code)))).toBe(0);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+        expect(out).not.toContain(token); // a token from a file is never printed
+        expect((await fetch(`${url}/screen_size`, { method: 'POST' })).status).toBe(401);
+        const ok = await fetch(`${url}/screen_size`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(await ok.json()).toEqual({ width: 640, height: 480 });
+        child.kill('SIGTERM');
+        expect(await new Promise((r) => child.once('exit', (code) => r(code)))).toBe(0);
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

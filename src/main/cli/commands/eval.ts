@@ -13,17 +13,27 @@ import { optionTable, parseOptions } from '../options/table';
 
 const options = optionTable({
   json: { kind: 'boolean', help: 'print the result as JSON' },
-  task: { kind: 'string', value: 'KEY', repeatable: true, help: 'only this task (<domain>/<task id>); may be repeated' },
+  task: {
+    kind: 'string',
+    value: 'KEY',
+    repeatable: true,
+    help: 'only this task (<domain>/<task id>); may be repeated',
+  },
   'grading-profile': {
     ...gradingProfileSpec,
     help: "grade as spider2v | osworld | native (default: the run's own --grading-profile, from its run-plan.json or stored command line; else each task's own benchmark)",
   },
-  downloads: { kind: 'string', value: 'DIR', complete: 'dir',
+  downloads: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
     help: "where cloud_file reads its URLs again, as in `proctor run --downloads` (default: the run's own --downloads folder when it still exists, else the copies the run's grading kept)",
     parse: (v: string) => {
-      if (!existsSync(v) || !statSync(v).isDirectory()) throw new UsageError(`--downloads: no folder at ${v}`);
+      if (!existsSync(v) || !statSync(v).isDirectory())
+        throw new UsageError(`--downloads: no folder at ${v}`);
       return resolve(v);
-    } },
+    },
+  },
 });
 
 const usage = usageText(
@@ -43,7 +53,11 @@ several runs print as {"runs": [...]}).`,
 
 const score = (s: number | undefined) => (s === undefined ? '—' : String(Number(s.toFixed(3))));
 
-const profileSource = { option: '--grading-profile', plan: "the run's run-plan.json", args: "the run's stored command line" } as const;
+const profileSource = {
+  option: '--grading-profile',
+  plan: "the run's run-plan.json",
+  args: "the run's stored command line",
+} as const;
 
 /** ` under P (the run's run-plan.json)` when one profile graded every task. */
 function profileText(result: RegradeResult): string {
@@ -58,9 +72,12 @@ function tableOf(result: RegradeResult): string[] {
     r.changed === undefined ? '—' : r.changed ? 'changed' : 'same',
     r.liveChecks.map((c) => `${c.metric}: needs the live environment: ${c.needs.join(', ')}`).join('; '),
   ]);
-  const lines = [formatTable(['task', 'stored', 'new', 'changed?', 'checks needing the live environment'], rows)];
+  const lines = [
+    formatTable(['task', 'stored', 'new', 'changed?', 'checks needing the live environment'], rows),
+  ];
   const skipped = result.rows.filter((r) => r.notRegraded);
-  if (skipped.length) lines.push('', 'Not re-graded:', ...skipped.map((r) => `  ${r.taskKey}: ${r.notRegraded}`));
+  if (skipped.length)
+    lines.push('', 'Not re-graded:', ...skipped.map((r) => `  ${r.taskKey}: ${r.notRegraded}`));
   const regraded = result.rows.filter((r) => r.verdict);
   const changed = regraded.filter((r) => r.changed).length;
   const live = result.rows.filter((r) => r.liveChecks.length).length;
@@ -84,7 +101,10 @@ function jsonOf(result: RegradeResult) {
       storedScore: r.storedScore ?? null,
       newScore: r.newScore ?? null,
       changed: r.changed ?? null,
-      liveChecks: r.liveChecks.map((c) => ({ ...c, message: `needs the live environment: ${c.needs.join(', ')}` })),
+      liveChecks: r.liveChecks.map((c) => ({
+        ...c,
+        message: `needs the live environment: ${c.needs.join(', ')}`,
+      })),
       ...(r.notRegraded ? { notRegraded: r.notRegraded } : {}),
       ...(r.verdict ? { verdict: r.verdict } : {}),
     })),
@@ -93,7 +113,8 @@ function jsonOf(result: RegradeResult) {
 
 export const command: CliCommand = {
   name: 'eval',
-  summary: 're-grade a finished run from its stored artefacts; name the checks that need the live environment',
+  summary:
+    're-grade a finished run from its stored artefacts; name the checks that need the live environment',
   usage,
   options,
   async run(argv, io) {

@@ -10,7 +10,13 @@ import { importLabelRows } from '../../annotate/label-rows';
 import { localCaller } from '../../annotate/team';
 
 const options = optionTable({
-  root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'the folder run folders in FILE are relative to (default: the current folder)' },
+  root: {
+    kind: 'string',
+    value: 'DIR',
+    default: '.',
+    complete: 'dir',
+    help: 'the folder run folders in FILE are relative to (default: the current folder)',
+  },
 });
 
 const usage = usageText(
@@ -30,13 +36,14 @@ status is 1. Each imported label records the file and line it came from and who 
 
 export const command: CliCommand = {
   name: 'labels',
-  summary: 'import people\'s labels from a JSONL or CSV file (all rows or none)',
+  summary: "import people's labels from a JSONL or CSV file (all rows or none)",
   usage,
   options,
   async run(argv, io) {
     const { values, positionals } = parseOptions(options, argv);
     const [sub, file, ...extra] = positionals;
-    if (sub !== 'import') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: import');
+    if (sub !== 'import')
+      throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: import');
     if (!file || extra.length) throw new UsageError('give one file to import');
     if (!existsSync(file)) {
       io.err(`proctor labels: no such file ${file}`);

@@ -31,7 +31,9 @@ function inputOf(flag: string, v: string): unknown {
   if (!existsSync(path)) {
     // a rule or list typed as it is: say how to give a literal value
     const literal = /^\s*[[{"]/.test(v) || /^(true|false|null|-?\d+(\.\d+)?)$/.test(v.trim());
-    throw new UsageError(`${flag}: no file at ${path}${literal ? `; for a literal value write ${flag} 'json:${v.length > 40 ? `${v.slice(0, 40)}…` : v}'` : ''}`);
+    throw new UsageError(
+      `${flag}: no file at ${path}${literal ? `; for a literal value write ${flag} 'json:${v.length > 40 ? `${v.slice(0, 40)}…` : v}'` : ''}`,
+    );
   }
   return path;
 }
@@ -45,17 +47,37 @@ const profileSpec = {
 } as const;
 
 const metricOptions = optionTable({
-  result: { kind: 'string', value: 'R', complete: 'file', help: 'a file path, or json:<value> for a literal value (a rule object, a string, a list)', parse: (v: string, flag: string) => inputOf(flag, v) },
-  expected: { kind: 'string', value: 'E', complete: 'file', help: 'the same, for the expected side', parse: (v: string, flag: string) => inputOf(flag, v) },
-  options: { kind: 'string', value: 'JSON', help: 'the metric\'s options as a JSON object, e.g. \'{"strict": false}\'',
+  result: {
+    kind: 'string',
+    value: 'R',
+    complete: 'file',
+    help: 'a file path, or json:<value> for a literal value (a rule object, a string, a list)',
+    parse: (v: string, flag: string) => inputOf(flag, v),
+  },
+  expected: {
+    kind: 'string',
+    value: 'E',
+    complete: 'file',
+    help: 'the same, for the expected side',
+    parse: (v: string, flag: string) => inputOf(flag, v),
+  },
+  options: {
+    kind: 'string',
+    value: 'JSON',
+    help: "the metric's options as a JSON object, e.g. '{\"strict\": false}'",
     parse: (v: string, flag: string) => {
       const o = inputOf(flag, `json:${v}`);
-      if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new UsageError('--options must be a JSON object');
+      if (typeof o !== 'object' || o === null || Array.isArray(o))
+        throw new UsageError('--options must be a JSON object');
       return o as Record<string, unknown>;
-    } },
+    },
+  },
   profile: profileSpec,
   'grading-profile': { ...profileSpec, hidden: true, help: 'the same as --profile' },
-  json: { kind: 'boolean', help: 'print {"score", "reason", "profile", "second_opinion": {"score", "reason"}} (and "brittle" when they differ)' },
+  json: {
+    kind: 'boolean',
+    help: 'print {"score", "reason", "profile", "second_opinion": {"score", "reason"}} (and "brittle" when they differ)',
+  },
 });
 
 const usage = usageText(usageHead, metricOptions);
@@ -67,7 +89,8 @@ export const command: CliCommand = {
   options: metricOptions,
   async run(argv, io) {
     const { values, positionals, given } = parseOptions(metricOptions, argv);
-    if (positionals.length > 1) throw new UsageError(`one metric name, not '${positionals[0]}' and '${positionals[1]}'`);
+    if (positionals.length > 1)
+      throw new UsageError(`one metric name, not '${positionals[0]}' and '${positionals[1]}'`);
     const name = positionals[0];
     const { result, expected } = values;
     const options = values.options ?? {};
@@ -83,7 +106,8 @@ export const command: CliCommand = {
     if (json) io.out(JSON.stringify(trial));
     else {
       io.out(`${name} (${profile}): ${trial.score} — ${trial.reason}`);
-      if (variantOf(name, profile)) io.out(`second opinion (robust): ${trial.second_opinion.score} — ${trial.second_opinion.reason}`);
+      if (variantOf(name, profile))
+        io.out(`second opinion (robust): ${trial.second_opinion.score} — ${trial.second_opinion.reason}`);
       else io.out(`(one reading: ${name} has no separate robust variant under ${profile})`);
       if (trial.brittle) io.out(`brittle evaluator: ${trial.brittle}`);
     }

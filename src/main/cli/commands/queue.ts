@@ -43,9 +43,12 @@ export const command: CliCommand = {
   options,
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    if (sub !== 'status' && sub !== 'events') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: status or events');
-    const read = sub === 'status' ? parseOptions(statusOptions, rest, { positionals: false }).values : undefined;
-    const readEvents = sub === 'events' ? parseOptions(eventsOptions, rest, { positionals: false }).values : undefined;
+    if (sub !== 'status' && sub !== 'events')
+      throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: status or events');
+    const read =
+      sub === 'status' ? parseOptions(statusOptions, rest, { positionals: false }).values : undefined;
+    const readEvents =
+      sub === 'events' ? parseOptions(eventsOptions, rest, { positionals: false }).values : undefined;
     const queue = read?.queue ?? readEvents?.queue;
     const runId = read?.run ?? readEvents?.run;
     const watch = !!(read?.watch ?? readEvents?.follow);

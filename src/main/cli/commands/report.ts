@@ -42,12 +42,17 @@ import { verdictSources } from '../../annotate/report-verdict';
 import { reportSafety, safetyLines, safetyTables } from '../../report/safety';
 
 const whole = (min: number) => (v: string, flag: string) => {
-  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) throw new UsageError(`${flag} ${v}: give a whole number ≥ ${min}`);
+  if (!/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(`${flag} ${v}: give a whole number ≥ ${min}`);
   return Number(v);
 };
 
 const options = optionTable({
-  by: { kind: 'string', value: 'DIMENSION', repeatable: true, complete: [...dimensionNames, 'all'],
+  by: {
+    kind: 'string',
+    value: 'DIMENSION',
+    repeatable: true,
+    complete: [...dimensionNames, 'all'],
     help: [
       'a breakdown (default all); may be repeated or given a comma list (--by category,difficulty):',
       '  category     data warehousing, transformation, ingestion, visualization, orchestration,',
@@ -61,23 +66,52 @@ const options = optionTable({
     ].join('\n'),
     parse: (v: string): DimensionName[] => {
       const dims: DimensionName[] = [];
-      for (const d of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+      for (const d of v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
         if (d === 'all') dims.push(...dimensionNames);
         else if (isDimensionName(d)) dims.push(d);
-        else throw new UsageError(`--by ${d}: unknown breakdown; use one of ${dimensionNames.join(', ')}, all`);
+        else
+          throw new UsageError(`--by ${d}: unknown breakdown; use one of ${dimensionNames.join(', ')}, all`);
       }
       return dims;
-    } },
-  'include-errors': { kind: 'boolean', help: 'count env and grading errors as failures instead of leaving them out' },
+    },
+  },
+  'include-errors': {
+    kind: 'boolean',
+    help: 'count env and grading errors as failures instead of leaving them out',
+  },
   seed: { kind: 'string', value: 'N', default: DEFAULT_SEED, help: 'bootstrap seed', parse: whole(0) },
-  resamples: { kind: 'string', value: 'N', default: DEFAULT_RESAMPLES, help: 'bootstrap resamples', parse: whole(100) },
-  csv: { kind: 'string', value: 'FILE', complete: 'file', help: 'write one row per attempt of every run (all fields) to FILE' },
-  compare: { kind: 'boolean',
-    help: 'two or more runs (given, or found below a folder) side by side per bucket, each with its difference to the first run, and the tasks that flipped (fail → pass, pass → fail); then each run against the first paired over their common tasks: the difference with a paired bootstrap interval, exact McNemar, and a sentence' },
-  tasks: { kind: 'string', value: 'PATH', repeatable: true,
-    help: 'task files, folders or split files to take metadata from when a run lacks it (OSWorld, Spider2-V and UFO result folders carry none); may be repeated' },
-  prices: { kind: 'string', value: 'FILE', complete: 'file',
-    help: 'USD per million tokens per model ({"<model>": {"input": 2.5, "output": 10}}, or an endpoint config with "prices"): cost per task from the steps\' prompt and completion tokens' },
+  resamples: {
+    kind: 'string',
+    value: 'N',
+    default: DEFAULT_RESAMPLES,
+    help: 'bootstrap resamples',
+    parse: whole(100),
+  },
+  csv: {
+    kind: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'write one row per attempt of every run (all fields) to FILE',
+  },
+  compare: {
+    kind: 'boolean',
+    help: 'two or more runs (given, or found below a folder) side by side per bucket, each with its difference to the first run, and the tasks that flipped (fail → pass, pass → fail); then each run against the first paired over their common tasks: the difference with a paired bootstrap interval, exact McNemar, and a sentence',
+  },
+  tasks: {
+    kind: 'string',
+    value: 'PATH',
+    repeatable: true,
+    help: 'task files, folders or split files to take metadata from when a run lacks it (OSWorld, Spider2-V and UFO result folders carry none); may be repeated',
+  },
+  prices: {
+    kind: 'string',
+    value: 'FILE',
+    complete: 'file',
+    help: 'USD per million tokens per model ({"<model>": {"input": 2.5, "output": 10}}, or an endpoint config with "prices"): cost per task from the steps\' prompt and completion tokens',
+  },
   json: { kind: 'boolean', help: 'print the reports (and the comparison) as JSON' },
 });
 
@@ -142,17 +176,21 @@ export function parseReportArgs(argv: string[]): ReportArgs {
 /** Run labels: run ids, or folders where ids repeat. */
 function labelsOf(runs: ReportRun[]): string[] {
   const ids = runs.map((r) => r.runId);
-  return runs.map((r, i) => (ids.indexOf(r.runId) !== ids.lastIndexOf(r.runId) || !r.runId ? shownPath(r.runDir) : ids[i]));
+  return runs.map((r, i) =>
+    ids.indexOf(r.runId) !== ids.lastIndexOf(r.runId) || !r.runId ? shownPath(r.runDir) : ids[i],
+  );
 }
 
 function titleOf(run: ReportRun, label: string): string {
-  const who = [run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`].filter(Boolean).join(', ');
+  const who = [run.agent && `agent ${run.agent}`, run.model && `model ${run.model}`]
+    .filter(Boolean)
+    .join(', ');
   return `Run ${label} (${run.format}${who ? `, ${who}` : ''}) — ${shownPath(run.runDir)}`;
 }
 
 export const command: CliCommand = {
   name: 'report',
-  summary: "success rates of runs by category, app, difficulty, interface, style and account; compare runs",
+  summary: 'success rates of runs by category, app, difficulty, interface, style and account; compare runs',
   usage,
   options,
   async run(argv, io) {
@@ -177,7 +215,8 @@ export const command: CliCommand = {
         const dirs = runDirsOf(path);
         const below = dirs.length > 1 || resolve(dirs[0]) !== resolve(path);
         expanded ||= below;
-        for (const dir of dirs) runs.push(await readReportRun(dir, { tasks, prices, ...(below ? { root: path } : {}) }));
+        for (const dir of dirs)
+          runs.push(await readReportRun(dir, { tasks, prices, ...(below ? { root: path } : {}) }));
       } catch (e) {
         io.err(`proctor report: ${(e as Error).message}`);
         return 1;
@@ -192,17 +231,41 @@ export const command: CliCommand = {
     // The plain breakdowns count tasks: a repeated run's attempts are one task each (its mean score).
     const reports = runs.map((r) => breakdown(perTaskRows(r.rows), args.dims));
     const safety = runs.map((r) => reportSafety(r.rows, args.dims));
-    const comparison = args.compare ? compareRuns(runs.map((r, i) => ({ label: labels[i], rows: perTaskRows(r.rows) })), args.dims) : undefined;
-    const statsOptions: StatsOptions = { includeErrors: args.includeErrors, seed: args.seed, resamples: args.resamples };
+    const comparison = args.compare
+      ? compareRuns(
+          runs.map((r, i) => ({ label: labels[i], rows: perTaskRows(r.rows) })),
+          args.dims,
+        )
+      : undefined;
+    const statsOptions: StatsOptions = {
+      includeErrors: args.includeErrors,
+      seed: args.seed,
+      resamples: args.resamples,
+    };
     const stats = runs.map((r) => runStats(r.rows, { ...statsOptions, dims: args.dims }));
     const paired = args.compare
-      ? runs.slice(1).map((r, i) => pairedComparison({ label: labels[0], rows: runs[0].rows }, { label: labels[i + 1], rows: r.rows }, statsOptions))
+      ? runs
+          .slice(1)
+          .map((r, i) =>
+            pairedComparison(
+              { label: labels[0], rows: runs[0].rows },
+              { label: labels[i + 1], rows: r.rows },
+              statsOptions,
+            ),
+          )
       : undefined;
     if (args.csv) {
       try {
-        writeFileSync(args.csv, attemptsCsv(runs.map((r, i) => ({ label: labels[i], runDir: r.runDir, rows: r.rows, stats: stats[i] }))));
+        writeFileSync(
+          args.csv,
+          attemptsCsv(
+            runs.map((r, i) => ({ label: labels[i], runDir: r.runDir, rows: r.rows, stats: stats[i] })),
+          ),
+        );
       } catch (e) {
-        io.err(`proctor report: --csv ${args.csv}: cannot write it (${(e as Error).message}); give a writable file path`);
+        io.err(
+          `proctor report: --csv ${args.csv}: cannot write it (${(e as Error).message}); give a writable file path`,
+        );
         return 1;
       }
       io.err(`Wrote ${runs.reduce((n, r) => n + r.rows.length, 0)} attempt rows to ${shownPath(args.csv)}`);
@@ -241,21 +304,32 @@ export const command: CliCommand = {
       io.out('');
     }
     if (comparison) {
-      for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir)))) io.out(line);
+      for (const line of formatComparison(comparison, titles, compareLinksFor(runs.map((r) => r.runDir))))
+        io.out(line);
       for (const p of paired ?? []) for (const line of ['', ...formatPaired(p)]) io.out(line);
-      for (const [i, s] of safety.entries()) for (const line of safetyLines(s)) io.out(`run ${i + 1}: ${line}`);
+      for (const [i, s] of safety.entries())
+        for (const line of safetyLines(s)) io.out(`run ${i + 1}: ${line}`);
     } else
       for (const [i, report] of reports.entries()) {
         if (i) io.out('');
-        for (const line of [...formatBreakdown(titles[i], report, safetyLines(safety[i])), ...safetyTables(safety[i])]) io.out(line);
+        for (const line of [
+          ...formatBreakdown(titles[i], report, safetyLines(safety[i])),
+          ...safetyTables(safety[i]),
+        ])
+          io.out(line);
         const sources = verdictSources(runs[i].rows);
-        if (sources) io.out(`Verdicts rest on: ${sources} (lead's settlement, else agreeing people, else judge, else rule)`);
+        if (sources)
+          io.out(
+            `Verdicts rest on: ${sources} (lead's settlement, else agreeing people, else judge, else rule)`,
+          );
         io.out('');
         for (const line of formatRunStats(stats[i], shownPath(runs[i].runDir))) io.out(line);
       }
     for (const run of runs) {
       if (!run.problems.length) continue;
-      io.err(`${run.problems.length} problem(s) reading ${shownPath(run.runDir)}${run.problems.length > 20 ? ' (first 20)' : ''}:`);
+      io.err(
+        `${run.problems.length} problem(s) reading ${shownPath(run.runDir)}${run.problems.length > 20 ? ' (first 20)' : ''}:`,
+      );
       for (const p of run.problems.slice(0, 20)) io.err(`  ${formatProblem(p, shownPath(p.file))}`);
     }
     return 0;

@@ -5,7 +5,16 @@ import { relative, resolve } from 'node:path';
 import { UsageError, type CliCommand } from '../command';
 import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
-import { appendTaskReview, checkIds, checkTitles, readTaskReviews, taskStatus, type CheckId, type CheckVerdict, type TaskReview } from '../../annotate/task-review';
+import {
+  appendTaskReview,
+  checkIds,
+  checkTitles,
+  readTaskReviews,
+  taskStatus,
+  type CheckId,
+  type CheckVerdict,
+  type TaskReview,
+} from '../../annotate/task-review';
 import { localCaller } from '../../annotate/team';
 import { checkReset } from '../../annotate/reset-check';
 import { checkReplay } from '../../annotate/replay-check';
@@ -16,8 +25,19 @@ import { join } from 'node:path';
 import '../../setup/serve-demo-site'; // registers serve_demo_site, which the bundled demo tasks' setup uses
 
 const options = optionTable({
-  root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'the folder whose reviews and evidence these are (default: the current folder)' },
-  out: { kind: 'string', value: 'DIR', complete: 'dir', help: 'reset and replay: where heat maps go (default: the current folder)' },
+  root: {
+    kind: 'string',
+    value: 'DIR',
+    default: '.',
+    complete: 'dir',
+    help: 'the folder whose reviews and evidence these are (default: the current folder)',
+  },
+  out: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'reset and replay: where heat maps go (default: the current folder)',
+  },
 });
 
 const usageHead = `Usage: proctor review TASK-FILE CHECK=VERDICT[:NOTE]… [--root DIR]
@@ -44,7 +64,7 @@ const usage = usageText(usageHead, options);
 
 export const command: CliCommand = {
   name: 'review',
-  summary: 'cross-validate a task (checks a–e) and show tasks\' review status',
+  summary: "cross-validate a task (checks a–e) and show tasks' review status",
   usage,
   options,
   async run(argv, io) {
@@ -69,7 +89,14 @@ export const command: CliCommand = {
           const r = await checkReset(read.task);
           const heat = join(resolve(values.out ?? '.'), `${read.task.id}-reset-heatmap.png`);
           await writeFileAtomic(heat, r.heatMap);
-          appendEvidence(root, { task: relative(root, resolve(f)), check: 'c', verdict: r.reproducible ? 'pass' : 'fail', note: r.reason, source: 'proctor review reset', files: [heat] });
+          appendEvidence(root, {
+            task: relative(root, resolve(f)),
+            check: 'c',
+            verdict: r.reproducible ? 'pass' : 'fail',
+            note: r.reason,
+            source: 'proctor review reset',
+            files: [heat],
+          });
           io.out(`${f}: ${r.reason} (heat map ${heat})`);
           if (!r.reproducible) differs++;
         } catch (e) {
@@ -81,7 +108,8 @@ export const command: CliCommand = {
     }
     if (positionals[0] === 'replay') {
       const [, runDir, taskKey, file, ...extra] = positionals;
-      if (!runDir || !taskKey || !file || extra.length) throw new UsageError('give RUN-DIR TASK-KEY TASK-FILE');
+      if (!runDir || !taskKey || !file || extra.length)
+        throw new UsageError('give RUN-DIR TASK-KEY TASK-FILE');
       const read = await readTaskFile(file);
       if (!read.task) {
         io.err(`${file}: not a readable task: ${read.problems.map((p) => p.message).join('; ')}`);
@@ -91,11 +119,20 @@ export const command: CliCommand = {
         const r = await checkReplay(read.task, resolve(runDir), taskKey);
         const out = resolve(values.out ?? '.');
         for (const s of r.steps) {
-          if (s.heatMap) await writeFileAtomic(join(out, `${read.task.id}-replay-step-${s.step}.png`), s.heatMap);
-          io.out(`  step ${s.step}: ${s.differingShare === undefined ? 'no stored screen' : `${(s.differingShare * 100).toFixed(2)}% differs`}`);
+          if (s.heatMap)
+            await writeFileAtomic(join(out, `${read.task.id}-replay-step-${s.step}.png`), s.heatMap);
+          io.out(
+            `  step ${s.step}: ${s.differingShare === undefined ? 'no stored screen' : `${(s.differingShare * 100).toFixed(2)}% differs`}`,
+          );
         }
         io.out(`${taskKey}: ${r.reason}`);
-        appendEvidence(root, { task: relative(root, resolve(file)), check: 'd', verdict: r.score >= 1 ? 'pass' : 'fail', note: r.reason, source: 'proctor review replay' });
+        appendEvidence(root, {
+          task: relative(root, resolve(file)),
+          check: 'd',
+          verdict: r.score >= 1 ? 'pass' : 'fail',
+          note: r.reason,
+          source: 'proctor review replay',
+        });
         return r.score >= 1 ? 0 : 1;
       } catch (e) {
         io.err(`${taskKey}: replay failed: ${(e as Error).message}`);
@@ -113,7 +150,13 @@ export const command: CliCommand = {
       }
       for (const e of found) {
         const task = relative(root, resolve(e.file));
-        appendEvidence(root, { task, check: e.check, verdict: e.verdict, note: e.note, source: `proctor selftest ${positionals[1]}` });
+        appendEvidence(root, {
+          task,
+          check: e.check,
+          verdict: e.verdict,
+          note: e.note,
+          source: `proctor selftest ${positionals[1]}`,
+        });
         io.out(`${task}: (${e.check}) ${e.verdict} — ${e.note}`);
       }
       return 0;
@@ -123,7 +166,9 @@ export const command: CliCommand = {
       for (const f of positionals.slice(1)) {
         const task = name(f);
         const s = taskStatus(readTaskReviews(root, task));
-        io.out(`${task}: ${s.status}${s.reviewers.length ? ` (${s.reviewers.map((r) => `${r.person} ${r.outcome}`).join(', ')})` : ''}`);
+        io.out(
+          `${task}: ${s.status}${s.reviewers.length ? ` (${s.reviewers.map((r) => `${r.person} ${r.outcome}`).join(', ')})` : ''}`,
+        );
       }
       return 0;
     }
@@ -132,11 +177,18 @@ export const command: CliCommand = {
     const parsed: TaskReview['checks'] = {};
     for (const c of checks) {
       const m = /^([a-e])=(pass|fail|unsure)(?::(.*))?$/s.exec(c);
-      if (!m) throw new UsageError(`'${c}' is not CHECK=VERDICT[:NOTE] (CHECK a–e, VERDICT pass, fail or unsure)`);
+      if (!m)
+        throw new UsageError(`'${c}' is not CHECK=VERDICT[:NOTE] (CHECK a–e, VERDICT pass, fail or unsure)`);
       parsed[m[1] as CheckId] = { verdict: m[2] as CheckVerdict, ...(m[3] ? { note: m[3] } : {}) };
     }
     const task = name(file);
-    appendTaskReview(root, { kind: 'task.review', task, author: localCaller().person, checks: parsed, at: new Date().toISOString() });
+    appendTaskReview(root, {
+      kind: 'task.review',
+      task,
+      author: localCaller().person,
+      checks: parsed,
+      at: new Date().toISOString(),
+    });
     io.out(`${task}: ${taskStatus(readTaskReviews(root, task)).status}`);
     return 0;
   },

@@ -17,7 +17,9 @@ export { agentFlagProblem, parseRunArgs, type RunFlags } from '../options/run-op
 export { resumedAgentOptions } from '../options/resume';
 
 /** The options whose value goes only in the `--name=value` form. */
-const optionalValueFlags = new Set(Object.entries(runOptions).flatMap(([n, s]) => (s.kind === 'optional-value' ? [`--${n}`] : [])));
+const optionalValueFlags = new Set(
+  Object.entries(runOptions).flatMap(([n, s]) => (s.kind === 'optional-value' ? [`--${n}`] : [])),
+);
 
 const usage = usageText(
   `Usage: proctor run <tasks, folders or split files…> [options]
@@ -68,7 +70,8 @@ function checkedAgentFiles(options: AgentOptions): AgentOptions {
   if (out.oracleFile !== undefined) out.oracleFile = file('--oracle-file', out.oracleFile);
   if (out.demos !== undefined) {
     out.demos = resolve(out.demos);
-    if (!existsSync(out.demos) || !statSync(out.demos).isDirectory()) throw new UsageError(`--demos: no folder at ${out.demos}`);
+    if (!existsSync(out.demos) || !statSync(out.demos).isDirectory())
+      throw new UsageError(`--demos: no folder at ${out.demos}`);
   }
   return out;
 }
@@ -102,7 +105,9 @@ export const command: CliCommand = {
     const onSigint = () => {
       interrupts++;
       if (interrupts === 1) {
-        io.err('stopping: the running tasks are cancelled and the run stays resumable (Ctrl-C again to quit now)');
+        io.err(
+          'stopping: the running tasks are cancelled and the run stays resumable (Ctrl-C again to quit now)',
+        );
         controller.abort();
       } else process.exit(130);
     };
@@ -137,35 +142,64 @@ export const command: CliCommand = {
         },
       };
       if (flags.resume) {
-        outcome = await resumeRun(flags.resume, { ...common, retryEnvErrors: flags.retryEnvErrors, retryGradingErrors: flags.retryGradingErrors });
+        outcome = await resumeRun(flags.resume, {
+          ...common,
+          retryEnvErrors: flags.retryEnvErrors,
+          retryGradingErrors: flags.retryGradingErrors,
+        });
       } else {
         const { tasks, problems } = await (await defaultParts()).loadTasks(flags.paths);
         const errors = problems.filter((p) => p.severity === 'error');
         for (const p of errors.slice(0, 20))
-          io.err(`${shownPath(p.file, { belowOnly: true })}${p.line ? `:${p.line}:${p.col ?? 1}` : ''}${p.pointer ? ` ${p.pointer}` : ''}: ${p.message}`);
-        if (errors.length > 20) io.err(`… and ${errors.length - 20} more problems (see \`proctor validate\`)`);
+          io.err(
+            `${shownPath(p.file, { belowOnly: true })}${p.line ? `:${p.line}:${p.col ?? 1}` : ''}${p.pointer ? ` ${p.pointer}` : ''}: ${p.message}`,
+          );
+        if (errors.length > 20)
+          io.err(`… and ${errors.length - 20} more problems (see \`proctor validate\`)`);
         if (!tasks.length) {
           io.err('proctor run: no task could be read from the given paths');
           return 1;
         }
-        if (errors.length) io.err(`${errors.length} problem(s) in the task files; running the ${tasks.length} task(s) that could be read`);
+        if (errors.length)
+          io.err(
+            `${errors.length} problem(s) in the task files; running the ${tasks.length} task(s) that could be read`,
+          );
         if (flags.queue) {
           const { enqueueRun } = await import('../../queue/enqueue'); // BullMQ loaded only for a queued run
           const q = await enqueueRun(
             tasks,
-            { ...common, agent: flags.agent, model: flags.model, observation: flags.observation, actionSpace: flags.actionSpace, maxSteps: flags.maxSteps, outDir: flags.out, ...(flags.repeats ? { repeats: flags.repeats } : {}) },
+            {
+              ...common,
+              agent: flags.agent,
+              model: flags.model,
+              observation: flags.observation,
+              actionSpace: flags.actionSpace,
+              maxSteps: flags.maxSteps,
+              outDir: flags.out,
+              ...(flags.repeats ? { repeats: flags.repeats } : {}),
+            },
             { queue: flags.queue, name: flags.name, attempts: flags.attempts },
           );
           if (flags.json) io.out(JSON.stringify(q));
           else {
-            io.out(`run ${q.runId}: ${q.added} job(s) added${q.existing ? `, ${q.existing} already in the queue` : ''}`);
-            io.out(`run folder: ${shownPath(q.runDir, { belowOnly: true })} (workers write into it: put it on storage they all reach)`);
+            io.out(
+              `run ${q.runId}: ${q.added} job(s) added${q.existing ? `, ${q.existing} already in the queue` : ''}`,
+            );
+            io.out(
+              `run folder: ${shownPath(q.runDir, { belowOnly: true })} (workers write into it: put it on storage they all reach)`,
+            );
             io.out(`start workers: npx proctor worker --queue ${parseQueueUrl(flags.queue).shown} --slots N`);
-            io.out(`watch: npx proctor queue status --queue ${parseQueueUrl(flags.queue).shown} --run ${q.runId} --watch`);
+            io.out(
+              `watch: npx proctor queue status --queue ${parseQueueUrl(flags.queue).shown} --run ${q.runId} --watch`,
+            );
           }
           return 0;
         }
-        const guard = flags.stopOnUnsafe ? await (await import('../../safety/guard')).stopOnUnsafe(flags.agent, { ...common.agentOptions, model: flags.model }) : undefined;
+        const guard = flags.stopOnUnsafe
+          ? await (
+              await import('../../safety/guard')
+            ).stopOnUnsafe(flags.agent, { ...common.agentOptions, model: flags.model })
+          : undefined;
         outcome = await runTasks(tasks, {
           ...common,
           agent: guard?.agent ?? flags.agent,
@@ -187,21 +221,49 @@ export const command: CliCommand = {
       process.off('SIGTERM', onSigint);
     }
     if (flags.json) {
-      io.out(JSON.stringify({ runId: outcome.runId, runDir: outcome.runDir, successRate: outcome.successRate, counts: outcome.counts, cancelled: outcome.cancelled, tasks: outcome.tasks }, null, 2));
+      io.out(
+        JSON.stringify(
+          {
+            runId: outcome.runId,
+            runDir: outcome.runDir,
+            successRate: outcome.successRate,
+            counts: outcome.counts,
+            cancelled: outcome.cancelled,
+            tasks: outcome.tasks,
+          },
+          null,
+          2,
+        ),
+      );
     } else {
       io.out('');
       for (const line of outcomeTable(outcome)) io.out(line);
       io.out('');
       io.out(`run folder: ${shownPath(outcome.runDir, { belowOnly: true })}`);
-      if (outcome.retried.length) io.out(`ran again ${outcome.retried.length} attempt(s) whose cause was ${[flags.retryEnvErrors && 'env_error', flags.retryGradingErrors && 'grading_error'].filter(Boolean).join(' or ')}`);
+      if (outcome.retried.length)
+        io.out(
+          `ran again ${outcome.retried.length} attempt(s) whose cause was ${[flags.retryEnvErrors && 'env_error', flags.retryGradingErrors && 'grading_error'].filter(Boolean).join(' or ')}`,
+        );
       const toRetry = outcome.tasks.filter((t) => t.cause === 'env_error' || t.cause === 'grading_error');
       if (toRetry.length) {
         const env = toRetry.filter((t) => t.cause === 'env_error').length;
-        io.out(`${env} env_error and ${toRetry.length - env} grading_error attempt(s) are not the agent's: ${toRetry.slice(0, 10).map((t) => t.key).join(', ')}${toRetry.length > 10 ? ', …' : ''}`);
-        io.out(`  run them again: npx proctor run --resume ${shownPath(outcome.runDir, { belowOnly: true })} --retry-env-errors${toRetry.length > env ? ' --retry-grading-errors (or re-grade: npx proctor eval <run folder>)' : ''}`);
+        io.out(
+          `${env} env_error and ${toRetry.length - env} grading_error attempt(s) are not the agent's: ${toRetry
+            .slice(0, 10)
+            .map((t) => t.key)
+            .join(', ')}${toRetry.length > 10 ? ', …' : ''}`,
+        );
+        io.out(
+          `  run them again: npx proctor run --resume ${shownPath(outcome.runDir, { belowOnly: true })} --retry-env-errors${toRetry.length > env ? ' --retry-grading-errors (or re-grade: npx proctor eval <run folder>)' : ''}`,
+        );
       }
-      if (outcome.cancelled) io.out(`stopped before the end; continue with: npx proctor run --resume ${shownPath(outcome.runDir, { belowOnly: true })}`);
-      io.out(`open it in the UI: npx proctor serve ${shownPath(flags.resume ? outcome.runDir : flags.out, { belowOnly: true })}`);
+      if (outcome.cancelled)
+        io.out(
+          `stopped before the end; continue with: npx proctor run --resume ${shownPath(outcome.runDir, { belowOnly: true })}`,
+        );
+      io.out(
+        `open it in the UI: npx proctor serve ${shownPath(flags.resume ? outcome.runDir : flags.out, { belowOnly: true })}`,
+      );
     }
     return outcome.cancelled && controller.signal.aborted ? 130 : 0;
   },

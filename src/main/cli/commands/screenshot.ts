@@ -7,24 +7,46 @@ import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
 
 const options = optionTable({
-  output: { kind: 'string', short: 'o', value: 'FILE', complete: 'file', help: 'the file to write: .png, .jpg or .jpeg' },
-  quality: { kind: 'string', value: 'Q', default: 80, help: 'JPEG quality, 1..100 (default 80)',
+  output: {
+    kind: 'string',
+    short: 'o',
+    value: 'FILE',
+    complete: 'file',
+    help: 'the file to write: .png, .jpg or .jpeg',
+  },
+  quality: {
+    kind: 'string',
+    value: 'Q',
+    default: 80,
+    help: 'JPEG quality, 1..100 (default 80)',
     parse: (v: string) => {
       const q = Number(v);
-      if (!Number.isInteger(q) || q < 1 || q > 100) throw new UsageError('--quality must be a whole number 1..100');
+      if (!Number.isInteger(q) || q < 1 || q > 100)
+        throw new UsageError('--quality must be a whole number 1..100');
       return q;
-    } },
-  'max-width': { kind: 'string', value: 'W', help: 'downscale a wider capture to W pixels',
+    },
+  },
+  'max-width': {
+    kind: 'string',
+    value: 'W',
+    help: 'downscale a wider capture to W pixels',
     parse: (v: string) => {
       const w = Number(v);
       if (!Number.isInteger(w) || w < 1) throw new UsageError('--max-width must be a positive whole number');
       return w;
-    } },
-  backend: { kind: 'string', value: 'B', complete: ['nut', 'screenshot-desktop'], help: 'nut (default) or screenshot-desktop',
+    },
+  },
+  backend: {
+    kind: 'string',
+    value: 'B',
+    complete: ['nut', 'screenshot-desktop'],
+    help: 'nut (default) or screenshot-desktop',
     parse: (v: string): 'nut' | 'screenshot-desktop' => {
-      if (v !== 'nut' && v !== 'screenshot-desktop') throw new UsageError(`--backend is nut or screenshot-desktop, got '${v}'`);
+      if (v !== 'nut' && v !== 'screenshot-desktop')
+        throw new UsageError(`--backend is nut or screenshot-desktop, got '${v}'`);
       return v;
-    } },
+    },
+  },
   ...displayOptions,
 });
 
@@ -56,7 +78,9 @@ export const command: CliCommand = {
     try {
       const shot = await env.screenshot({ format, quality, maxWidth });
       await writeFile(out, shot.data);
-      io.out(`${out}: ${shot.width}x${shot.height} ${shot.format} of ${where}${shot.toScreen !== 1 ? ` (x${shot.toScreen} to screen pixels)` : ''}`);
+      io.out(
+        `${out}: ${shot.width}x${shot.height} ${shot.format} of ${where}${shot.toScreen !== 1 ? ` (x${shot.toScreen} to screen pixels)` : ''}`,
+      );
       return 0;
     } catch (e) {
       io.err(`proctor screenshot: ${(e as Error).message}`);

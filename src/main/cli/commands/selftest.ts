@@ -15,13 +15,24 @@ const options = optionTable({
   out: { ...outSpec, help: 'where the evidence folder goes (default ./results)' },
   parallel: parallelSpec,
   env: envSpec,
-  oracle: { kind: 'string', value: 'KIND', default: 'script', complete: ['script', 'gold'],
+  oracle: {
+    kind: 'string',
+    value: 'KIND',
+    default: 'script',
+    complete: ['script', 'gold'],
     help: "script (oracle.json beside each task; default) or gold (the task's own gold file)",
     parse: (v: string): 'script' | 'gold' => {
       if (v !== 'script' && v !== 'gold') throw new UsageError(`--oracle must be script or gold, not '${v}'`);
       return v;
-    } },
-  downloads: { kind: 'string', value: 'DIR', complete: 'dir', help: 'files download steps and cloud_file golds would fetch, from this folder (never the network)', parse: (v: string) => resolve(v) },
+    },
+  },
+  downloads: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'files download steps and cloud_file golds would fetch, from this folder (never the network)',
+    parse: (v: string) => resolve(v),
+  },
   json: { ...jsonSpec, help: "print selftest.json's verdicts instead of the table" },
   'grading-profile': gradingProfileSpec,
 });
@@ -61,7 +72,8 @@ export const command: CliCommand = {
     if (!paths.length) throw new UsageError('give at least one task file or folder');
     const { tasks, problems } = await loadTasks(paths.map((p) => resolve(p)));
     const errors = problems.filter((p) => p.severity === 'error');
-    for (const p of errors) io.err(`${shownPath(p.file, { belowOnly: true })}${p.pointer ? `:${p.pointer}` : ''}: ${p.message}`);
+    for (const p of errors)
+      io.err(`${shownPath(p.file, { belowOnly: true })}${p.pointer ? `:${p.pointer}` : ''}: ${p.message}`);
     if (!tasks.length) {
       io.err('proctor selftest: no task to test');
       return 1;
@@ -71,7 +83,9 @@ export const command: CliCommand = {
       const key = `${t.domain}/${t.id}`;
       const other = byKey.get(key);
       if (other !== undefined) {
-        io.err(`proctor selftest: ${shownPath(other, { belowOnly: true })} and ${shownPath(t.file, { belowOnly: true })} are the same task (${key}); give each task once, or give a copy its own id`);
+        io.err(
+          `proctor selftest: ${shownPath(other, { belowOnly: true })} and ${shownPath(t.file, { belowOnly: true })} are the same task (${key}); give each task once, or give a copy its own id`,
+        );
         return 2;
       }
       byKey.set(key, t.file);
@@ -94,13 +108,16 @@ export const command: CliCommand = {
           parts: gradingUnder(profile),
           log: json ? undefined : (line) => io.out(line),
         });
-        if (json) io.out(JSON.stringify({ dir: outcome.dir, oracle: 'gold', tasks: outcome.reports }, null, 2));
+        if (json)
+          io.out(JSON.stringify({ dir: outcome.dir, oracle: 'gold', tasks: outcome.reports }, null, 2));
         else {
           io.out('');
           io.out(goldSelfTestTable(outcome.reports));
           io.out('');
           for (const line of goldSelfTestSummary(outcome.reports)) io.out(line);
-          io.out(`Evidence: ${shownPath(outcome.dir, { belowOnly: true })} (selftest.json and one run folder per trial); open the runs: npx proctor serve ${shownPath(outcome.dir, { belowOnly: true })}`);
+          io.out(
+            `Evidence: ${shownPath(outcome.dir, { belowOnly: true })} (selftest.json and one run folder per trial); open the runs: npx proctor serve ${shownPath(outcome.dir, { belowOnly: true })}`,
+          );
         }
         return errors.length === 0 && outcome.reports.every((r) => r.verdict === 'sound') ? 0 : 1;
       }
@@ -119,7 +136,9 @@ export const command: CliCommand = {
         io.out(selfTestTable(outcome.reports));
         io.out('');
         const sound = outcome.reports.filter((r) => r.verdict === 'sound').length;
-        io.out(`${sound} of ${outcome.reports.length} task(s) sound. Evidence: ${shownPath(outcome.dir, { belowOnly: true })} (selftest.json and one run folder per trial)`);
+        io.out(
+          `${sound} of ${outcome.reports.length} task(s) sound. Evidence: ${shownPath(outcome.dir, { belowOnly: true })} (selftest.json and one run folder per trial)`,
+        );
         io.out(`Open the runs in the UI: npx proctor serve ${shownPath(outcome.dir, { belowOnly: true })}`);
       }
       return errors.length === 0 && outcome.reports.every((r) => r.verdict === 'sound') ? 0 : 1;

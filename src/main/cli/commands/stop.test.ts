@@ -8,7 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
 
 const projectRoot = resolve(__dirname, '../../../..');
-const missing = missingDemoPrograms().filter((p) => ['Xvfb', 'openbox', 'xdotool', 'xterm', 'sqlite3', 'dbus-daemon'].includes(p));
+const missing = missingDemoPrograms().filter((p) =>
+  ['Xvfb', 'openbox', 'xdotool', 'xterm', 'sqlite3', 'dbus-daemon'].includes(p),
+);
 const why = missing.length ? ` (skipped: ${missing.join(', ')} not installed)` : '';
 const out = mkdtempSync(join(tmpdir(), 'proctor-stop-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -25,10 +27,22 @@ const waitFor = async <T>(what: string, ms: number, probe: () => T | undefined):
 
 describe.skipIf(!!why)(`proctor stop${why}`, () => {
   it('stops a running proctor run: its process ends, the running task is cancelled, the run resumable', async () => {
-    const run = spawn(process.execPath, [resolve(projectRoot, 'bin/proctor.mjs'), 'run', join(projectRoot, 'resources/demo/terminal'), '--agent', 'oracle', '--out', out], {
-      cwd: projectRoot,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const run = spawn(
+      process.execPath,
+      [
+        resolve(projectRoot, 'bin/proctor.mjs'),
+        'run',
+        join(projectRoot, 'resources/demo/terminal'),
+        '--agent',
+        'oracle',
+        '--out',
+        out,
+      ],
+      {
+        cwd: projectRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let said = '';
     run.stdout.on('data', (d) => (said += d));
     run.stderr.on('data', (d) => (said += d));
@@ -36,7 +50,9 @@ describe.skipIf(!!why)(`proctor stop${why}`, () => {
     const runDir = await waitFor('run folder with a started task', 120_000, () => {
       const name = existsSync(out) ? readdirSync(out)[0] : undefined;
       const events = name ? join(out, name, 'events.jsonl') : undefined;
-      return events && existsSync(events) && readFileSync(events, 'utf8').includes('"task.started"') ? join(out, name!) : undefined;
+      return events && existsSync(events) && readFileSync(events, 'utf8').includes('"task.started"')
+        ? join(out, name!)
+        : undefined;
     });
     const stop = await runProctor(['stop', runDir], 120_000);
     expect(stop.code, stop.stderr).toBe(0);

@@ -9,12 +9,18 @@ import { processAlive } from '../../process-alive';
 import { readManifest, runFiles } from '../../store';
 
 const options = optionTable({
-  wait: { kind: 'string', value: 'SECONDS', default: 60, help: 'how long to wait for the run\'s process to end (default 60)',
+  wait: {
+    kind: 'string',
+    value: 'SECONDS',
+    default: 60,
+    help: "how long to wait for the run's process to end (default 60)",
     parse: (v: string) => {
       const n = Number(v);
-      if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n) || n < 0) throw new UsageError(`--wait takes seconds, not '${v}'`);
+      if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n) || n < 0)
+        throw new UsageError(`--wait takes seconds, not '${v}'`);
       return n;
-    } },
+    },
+  },
 });
 
 const usage = usageText(
@@ -51,18 +57,24 @@ export const command: CliCommand = {
     }
     const manifest = readManifest(dir);
     if (manifest.queue) {
-      io.err(`proctor stop: ${manifest.runId} is run by queue workers (${manifest.queue}): stop the workers (SIGTERM) — each finishes its task first`);
+      io.err(
+        `proctor stop: ${manifest.runId} is run by queue workers (${manifest.queue}): stop the workers (SIGTERM) — each finishes its task first`,
+      );
       return 1;
     }
     const pid = manifest.pid;
     if (pid === undefined || !processAlive(pid)) {
-      io.out(`${manifest.runId} is not running (its process has ended); proctor run --resume ${shownPath(dir)} continues it`);
+      io.out(
+        `${manifest.runId} is not running (its process has ended); proctor run --resume ${shownPath(dir)} continues it`,
+      );
       return 0;
     }
     // The pid may have been reused since: stop only a process that is a Proctor run.
     const cmd = commandLine(pid);
     if (cmd !== undefined && !/proctor/.test(cmd)) {
-      io.err(`proctor stop: process ${pid} named by ${manifest.runId}'s manifest is no Proctor process now (${cmd.slice(0, 80)}); nothing was stopped`);
+      io.err(
+        `proctor stop: process ${pid} named by ${manifest.runId}'s manifest is no Proctor process now (${cmd.slice(0, 80)}); nothing was stopped`,
+      );
       return 1;
     }
     process.kill(pid, 'SIGINT');
@@ -70,7 +82,9 @@ export const command: CliCommand = {
     const end = Date.now() + waitS * 1000;
     while (processAlive(pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
     if (processAlive(pid)) {
-      io.err(`proctor stop: process ${pid} is still running after ${waitS} s (its tasks may be finishing their grading)`);
+      io.err(
+        `proctor stop: process ${pid} is still running after ${waitS} s (its tasks may be finishing their grading)`,
+      );
       return 1;
     }
     io.out(`stopped; proctor run --resume ${shownPath(dir)} continues it`);

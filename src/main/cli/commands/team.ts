@@ -9,8 +9,20 @@ import type { Role } from '../../../shared/run';
 import { addTeamMember, readTeam, roles, teamFileOf } from '../../annotate/team';
 
 const options = optionTable({
-  role: { kind: 'string', value: 'ROLE', default: 'annotator', complete: ['annotator', 'reviewer', 'lead'], help: 'with add: annotator | reviewer | lead (default annotator)' },
-  root: { kind: 'string', value: 'DIR', default: '.', complete: 'dir', help: 'the folder whose team it is (default: the current folder)' },
+  role: {
+    kind: 'string',
+    value: 'ROLE',
+    default: 'annotator',
+    complete: ['annotator', 'reviewer', 'lead'],
+    help: 'with add: annotator | reviewer | lead (default annotator)',
+  },
+  root: {
+    kind: 'string',
+    value: 'DIR',
+    default: '.',
+    complete: 'dir',
+    help: 'the folder whose team it is (default: the current folder)',
+  },
 });
 
 const usage = usageText(
@@ -27,7 +39,7 @@ Roles: annotators label runs; reviewers also see agreement and conflicts; leads 
 
 export const command: CliCommand = {
   name: 'team',
-  summary: 'the people who label a folder\'s runs, their roles and tokens',
+  summary: "the people who label a folder's runs, their roles and tokens",
   usage,
   options,
   async run(argv, io) {
@@ -40,10 +52,12 @@ export const command: CliCommand = {
       else for (const p of team.people) io.out(`${p.name.padEnd(24)} ${p.role}`);
       return 0;
     }
-    if (sub !== 'add') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: add or list');
+    if (sub !== 'add')
+      throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'give a subcommand: add or list');
     if (!name || extra.length) throw new UsageError('give one name');
     const role = values.role as Role;
-    if (!roles.includes(role)) throw new UsageError(`--role must be one of ${roles.join(', ')}, not '${values.role}'`);
+    if (!roles.includes(role))
+      throw new UsageError(`--role must be one of ${roles.join(', ')}, not '${values.role}'`);
     try {
       const token = await addTeamMember(root, name, role);
       io.out(`${name} (${role}) added to ${teamFileOf(root)}`);

@@ -24,26 +24,41 @@ describe('proctor validate on the full fixtures', () => {
   const nativeRoot = full?.seedExamples ?? '';
   const spiderRoot = full?.spider2vExamples ?? '';
 
-  it.skipIf(!full)(`works through the real \`proctor\` binary: exit 0 and 538 valid files (${needsShared})`, async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/proctor.mjs', 'validate', relative(projectRoot, spiderRoot), relative(projectRoot, nativeRoot)], { cwd: projectRoot });
-    expect(stdout.trim().split('\n').at(-1)).toMatch(/^538 files, 538 valid, 0 invalid, 2 warnings$/);
-  });
+  it.skipIf(!full)(
+    `works through the real \`proctor\` binary: exit 0 and 538 valid files (${needsShared})`,
+    async () => {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['bin/proctor.mjs', 'validate', relative(projectRoot, spiderRoot), relative(projectRoot, nativeRoot)],
+        { cwd: projectRoot },
+      );
+      expect(stdout.trim().split('\n').at(-1)).toMatch(/^538 files, 538 valid, 0 invalid, 2 warnings$/);
+    },
+  );
 
-  it.skipIf(!full)(`finds all 538 task files valid and exits 0, warning about the native task whose counterpart is itself (${needsShared})`, async () => {
-    const r = await proctor('validate', spiderRoot, nativeRoot);
-    expect(r.code).toBe(0);
-    expect(r.out.at(-1)).toMatch(/^538 files, 538 valid, 0 invalid, \d+ warnings$/);
-    const self = r.out.filter((l) => /5085517b-69e9-467a-897b-21b8fd926bde\.json:\/counterpart: warning: .*own id/.test(l));
-    expect(self).toHaveLength(1);
-  });
+  it.skipIf(!full)(
+    `finds all 538 task files valid and exits 0, warning about the native task whose counterpart is itself (${needsShared})`,
+    async () => {
+      const r = await proctor('validate', spiderRoot, nativeRoot);
+      expect(r.code).toBe(0);
+      expect(r.out.at(-1)).toMatch(/^538 files, 538 valid, 0 invalid, \d+ warnings$/);
+      const self = r.out.filter((l) =>
+        /5085517b-69e9-467a-897b-21b8fd926bde\.json:\/counterpart: warning: .*own id/.test(l),
+      );
+      expect(self).toHaveLength(1);
+    },
+  );
 
-  it.skipIf(!full)(`counts split files as files (valid, every listed task found) and skips non-JSON files (${needsShared})`, async () => {
-    const r = await proctor('validate', join(fixtures, 'spider2v'));
-    expect(r.code).toBe(0);
-    expect(r.out.at(-1)).toBe('500 files, 500 valid, 0 invalid, 0 warnings');
-    const nb = await proctor('validate', join(nativeRoot, 'jupyter/00b43a0a-b17b-475d-a482-302efe94d4cc'));
-    expect(nb.out.at(-1)).toBe('1 file, 1 valid, 0 invalid, 0 warnings'); // the .csv/.ipynb/.txt beside it are skipped
-  });
+  it.skipIf(!full)(
+    `counts split files as files (valid, every listed task found) and skips non-JSON files (${needsShared})`,
+    async () => {
+      const r = await proctor('validate', join(fixtures, 'spider2v'));
+      expect(r.code).toBe(0);
+      expect(r.out.at(-1)).toBe('500 files, 500 valid, 0 invalid, 0 warnings');
+      const nb = await proctor('validate', join(nativeRoot, 'jupyter/00b43a0a-b17b-475d-a482-302efe94d4cc'));
+      expect(nb.out.at(-1)).toBe('1 file, 1 valid, 0 invalid, 0 warnings'); // the .csv/.ipynb/.txt beside it are skipped
+    },
+  );
 
   it.skipIf(!full)(`prints a machine report with --json (${needsShared})`, async () => {
     const r = await proctor('validate', '--json', nativeRoot);
@@ -61,7 +76,11 @@ describe('proctor validate on the full fixtures', () => {
 
 describe('proctor validate on the in-repo fixtures', () => {
   it('works through the real `proctor` binary: exit 0 and 28 valid files', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['bin/proctor.mjs', 'validate', 'fixtures/spider2v/examples', 'fixtures/seed-format/examples'], { cwd: projectRoot });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['bin/proctor.mjs', 'validate', 'fixtures/spider2v/examples', 'fixtures/seed-format/examples'],
+      { cwd: projectRoot },
+    );
     // counterpart warnings: 8 native tasks whose counterpart is not in the repository, one task pointing at
     // itself and the one pointing at it that gets no answer back
     expect(stdout.trim().split('\n').at(-1)).toMatch(/^28 files, 28 valid, 0 invalid, 10 warnings$/);
@@ -71,9 +90,15 @@ describe('proctor validate on the in-repo fixtures', () => {
     const r = await proctor('validate', spiderRoot, nativeRoot);
     expect(r.code).toBe(0);
     expect(r.out.at(-1)).toMatch(/^28 files, 28 valid, 0 invalid, 10 warnings$/);
-    const self = r.out.filter((l) => /5085517b-69e9-467a-897b-21b8fd926bde\.json:\/counterpart: warning: .*own id/.test(l));
+    const self = r.out.filter((l) =>
+      /5085517b-69e9-467a-897b-21b8fd926bde\.json:\/counterpart: warning: .*own id/.test(l),
+    );
     expect(self).toHaveLength(1);
-    expect(r.out.filter((l) => /99a0ef1f-7415-477b-8c85-5f3671761ab6\.json:\/counterpart: warning: .*does not point back/.test(l))).toHaveLength(1);
+    expect(
+      r.out.filter((l) =>
+        /99a0ef1f-7415-477b-8c85-5f3671761ab6\.json:\/counterpart: warning: .*does not point back/.test(l),
+      ),
+    ).toHaveLength(1);
   });
 
   it('counts split files as files (valid, every listed task found) and skips non-JSON files', async () => {
@@ -112,7 +137,8 @@ describe('proctor validate on mutated copies', () => {
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'proctor-validate-'));
-    for (const id of [nativeId, counterId]) await cp(join(nativeRoot, 'jupyter', id), join(dir, 'examples/jupyter', id), { recursive: true });
+    for (const id of [nativeId, counterId])
+      await cp(join(nativeRoot, 'jupyter', id), join(dir, 'examples/jupyter', id), { recursive: true });
     await mkdir(join(dir, 'examples/dbt', spiderId), { recursive: true });
     await cp(join(spiderRoot, 'dbt', spiderId, `${spiderId}.json`), file('dbt', spiderId));
     await edit(file('dbt', spiderId), (j) => delete j.counterpart);
@@ -129,15 +155,26 @@ describe('proctor validate on mutated copies', () => {
     await edit(file('jupyter', nativeId), (j) => delete j.instruction);
     const r = await proctor('validate', dir);
     expect(r.code).toBe(1);
-    expect(r.out.some((l) => l.startsWith(`${file('jupyter', nativeId)}:/instruction: `) || l.includes(`${nativeId}.json:/instruction: missing required property 'instruction'`))).toBe(true);
+    expect(
+      r.out.some(
+        (l) =>
+          l.startsWith(`${file('jupyter', nativeId)}:/instruction: `) ||
+          l.includes(`${nativeId}.json:/instruction: missing required property 'instruction'`),
+      ),
+    ).toBe(true);
     expect(r.out.at(-1)).toBe('3 files, 2 valid, 1 invalid, 0 warnings');
   });
 
   it('gives line:col for a JSON syntax error', async () => {
-    await writeFile(file('jupyter', nativeId), '{\n  "id": "x",\n  "snapshot": "jupyter"\n  "instruction": "y"\n}\n');
+    await writeFile(
+      file('jupyter', nativeId),
+      '{\n  "id": "x",\n  "snapshot": "jupyter"\n  "instruction": "y"\n}\n',
+    );
     const r = await proctor('validate', dir);
     expect(r.code).toBe(1);
-    expect(r.out.find((l) => l.includes(nativeId))).toMatch(new RegExp(`${nativeId}\\.json:4:3: JSON syntax error`));
+    expect(r.out.find((l) => l.includes(nativeId))).toMatch(
+      new RegExp(`${nativeId}\\.json:4:3: JSON syntax error`),
+    );
   });
 
   it('reports metric lists that do not line up as errors', async () => {
@@ -148,8 +185,14 @@ describe('proctor validate on mutated copies', () => {
     });
     const r = await proctor('validate', dir);
     expect(r.code).toBe(1);
-    expect(r.out.some((l) => /:\/evaluator\/options: 'options' has 1 entries but 'func' lists 2 metrics/.test(l))).toBe(true);
-    expect(r.out.some((l) => /:\/evaluator\/expected: 'func' lists 2 metrics, so 'expected' must be a list/.test(l))).toBe(true);
+    expect(
+      r.out.some((l) => /:\/evaluator\/options: 'options' has 1 entries but 'func' lists 2 metrics/.test(l)),
+    ).toBe(true);
+    expect(
+      r.out.some((l) =>
+        /:\/evaluator\/expected: 'func' lists 2 metrics, so 'expected' must be a list/.test(l),
+      ),
+    ).toBe(true);
   });
 
   it('warns about a duplicate id (error with --strict)', async () => {
@@ -164,11 +207,23 @@ describe('proctor validate on mutated copies', () => {
   it('warns about a counterpart that does not exist, does not point back, or is the task itself', async () => {
     await edit(file('jupyter', nativeId), (j) => (j.counterpart = 'no-such-task'));
     let r = await proctor('validate', dir);
-    expect(r.out.some((l) => l.includes(`${nativeId}.json:/counterpart: warning: counterpart 'no-such-task' does not exist`))).toBe(true);
-    expect(r.out.some((l) => l.includes(`${counterId}.json:/counterpart: warning: counterpart '${nativeId}' does not point back`))).toBe(true);
+    expect(
+      r.out.some((l) =>
+        l.includes(`${nativeId}.json:/counterpart: warning: counterpart 'no-such-task' does not exist`),
+      ),
+    ).toBe(true);
+    expect(
+      r.out.some((l) =>
+        l.includes(`${counterId}.json:/counterpart: warning: counterpart '${nativeId}' does not point back`),
+      ),
+    ).toBe(true);
     await edit(file('jupyter', nativeId), (j) => (j.counterpart = nativeId));
     r = await proctor('validate', dir);
-    expect(r.out.some((l) => l.includes(`${nativeId}.json:/counterpart: warning: counterpart '${nativeId}' is the task's own id`))).toBe(true);
+    expect(
+      r.out.some((l) =>
+        l.includes(`${nativeId}.json:/counterpart: warning: counterpart '${nativeId}' is the task's own id`),
+      ),
+    ).toBe(true);
     expect(r.code).toBe(0);
   });
 
@@ -182,12 +237,27 @@ describe('proctor validate on mutated copies', () => {
       (j.config as Array<{ func: string }>)[0].func = 'upload_file_to_mv';
       (j.evaluation as { func: string }).func = 'compare_cvs';
     });
-    await edit(file('dbt', spiderId), (j) => ((j.evaluator as { result: Array<{ type: string }> }).result[1].type = 'vm_fille'));
+    await edit(
+      file('dbt', spiderId),
+      (j) => ((j.evaluator as { result: Array<{ type: string }> }).result[1].type = 'vm_fille'),
+    );
     const r = await proctor('validate', dir);
     expect(r.code).toBe(0);
-    expect(r.out).toContainEqual(expect.stringMatching(/:\/config\/0\/func: warning: unknown setup func 'upload_file_to_mv' \(closest known: 'upload_file_to_vm'\)$/));
-    expect(r.out).toContainEqual(expect.stringMatching(/:\/evaluation\/func: warning: unknown metric 'compare_cvs' \(closest known: 'compare_csv'\)$/));
-    expect(r.out).toContainEqual(expect.stringMatching(/:\/evaluator\/result\/1\/type: warning: unknown getter type 'vm_fille' \(closest known: 'vm_file'\)$/));
+    expect(r.out).toContainEqual(
+      expect.stringMatching(
+        /:\/config\/0\/func: warning: unknown setup func 'upload_file_to_mv' \(closest known: 'upload_file_to_vm'\)$/,
+      ),
+    );
+    expect(r.out).toContainEqual(
+      expect.stringMatching(
+        /:\/evaluation\/func: warning: unknown metric 'compare_cvs' \(closest known: 'compare_csv'\)$/,
+      ),
+    );
+    expect(r.out).toContainEqual(
+      expect.stringMatching(
+        /:\/evaluator\/result\/1\/type: warning: unknown getter type 'vm_fille' \(closest known: 'vm_file'\)$/,
+      ),
+    );
     expect((await proctor('validate', '--strict', dir)).code).toBe(1);
   });
 
@@ -195,7 +265,11 @@ describe('proctor validate on mutated copies', () => {
     const r = await proctor('validate', '--check-assets', join(dir, 'examples/jupyter', nativeId));
     expect(r.code).toBe(1);
     // gold.csv is in the fixture folder; init.sh and the two Athletes csv files are not
-    expect(r.out).toContainEqual(expect.stringMatching(/:\/config\/4\/arguments\/local_path: referenced file does not exist: .*init\.sh/));
+    expect(r.out).toContainEqual(
+      expect.stringMatching(
+        /:\/config\/4\/arguments\/local_path: referenced file does not exist: .*init\.sh/,
+      ),
+    );
     expect(r.out.some((l) => l.includes('gold.csv'))).toBe(false);
     await writeFile(join(dir, 'examples/jupyter', nativeId, 'init.sh'), '#!/bin/sh\n');
     const again = await proctor('validate', '--check-assets', join(dir, 'examples/jupyter', nativeId));
@@ -203,8 +277,22 @@ describe('proctor validate on mutated copies', () => {
   });
 
   it('validates each line of a .jsonl file as an OSWorld traj line, with the line number', async () => {
-    const good = { step_num: 1, action_timestamp: '20240101@120000123456', action: 'pyautogui.click(10, 20)', response: 'ok', reward: 0, done: false, info: {}, screenshot_file: 'step_1_20240101@120000123456.png' };
-    await writeFile(join(dir, 'traj.jsonl'), [JSON.stringify(good), JSON.stringify({ ...good, step_num: 'two' }), '{"Error": "crash"}', '{bad'].join('\n') + '\n');
+    const good = {
+      step_num: 1,
+      action_timestamp: '20240101@120000123456',
+      action: 'pyautogui.click(10, 20)',
+      response: 'ok',
+      reward: 0,
+      done: false,
+      info: {},
+      screenshot_file: 'step_1_20240101@120000123456.png',
+    };
+    await writeFile(
+      join(dir, 'traj.jsonl'),
+      [JSON.stringify(good), JSON.stringify({ ...good, step_num: 'two' }), '{"Error": "crash"}', '{bad'].join(
+        '\n',
+      ) + '\n',
+    );
     const r = await proctor('validate', join(dir, 'traj.jsonl'));
     expect(r.code).toBe(1);
     expect(r.out).toContainEqual(expect.stringMatching(/traj\.jsonl:2:\/step_num: must be integer/));
@@ -216,6 +304,8 @@ describe('proctor validate on mutated copies', () => {
     await writeFile(join(dir, 'test_all.json'), JSON.stringify({ jupyter: [nativeId, 'ghost'] }));
     const r = await proctor('validate', join(dir, 'test_all.json'));
     expect(r.code).toBe(1);
-    expect(r.out).toContainEqual(expect.stringMatching(/test_all\.json:\/jupyter\/1: no task file for 'ghost'/));
+    expect(r.out).toContainEqual(
+      expect.stringMatching(/test_all\.json:\/jupyter\/1: no task file for 'ghost'/),
+    );
   });
 });

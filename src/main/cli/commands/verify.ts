@@ -8,14 +8,28 @@ import { readPublicKey } from '../../share/signing';
 import { defaultExtractLimits } from '../../share/tar';
 
 const options = optionTable({
-  key: { kind: 'string', value: 'PUB', complete: 'file', help: 'the signer\'s Ed25519 public key (PEM): the signature must hold under it' },
-  tasks: { kind: 'string', value: 'DIR', complete: 'dir', help: 'the published task set: each bundled task file (and the files beside it) must be identical, and re-grading uses the published files' },
-  'max-size': { kind: 'string', value: 'GB', help: 'refuse bundles whose files add up to more (default 8)',
+  key: {
+    kind: 'string',
+    value: 'PUB',
+    complete: 'file',
+    help: "the signer's Ed25519 public key (PEM): the signature must hold under it",
+  },
+  tasks: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'the published task set: each bundled task file (and the files beside it) must be identical, and re-grading uses the published files',
+  },
+  'max-size': {
+    kind: 'string',
+    value: 'GB',
+    help: 'refuse bundles whose files add up to more (default 8)',
     parse: (v: string) => {
       const gb = Number(v);
       if (!(gb > 0)) throw new UsageError(`--max-size is a number of GB above 0, not '${v}'`);
       return gb;
-    } },
+    },
+  },
   json: { kind: 'boolean', help: 'print the result as JSON' },
 });
 
@@ -44,7 +58,11 @@ export const command: CliCommand = {
     let result;
     try {
       const key = values.key ? readPublicKey(values.key) : undefined;
-      result = await verifyBundle(positionals[0], { key, tasks: values.tasks, limits: { ...defaultExtractLimits, maxBytes } });
+      result = await verifyBundle(positionals[0], {
+        key,
+        tasks: values.tasks,
+        limits: { ...defaultExtractLimits, maxBytes },
+      });
     } catch (e) {
       io.err(`proctor verify: ${(e as Error).message}`);
       return 1;
@@ -54,12 +72,15 @@ export const command: CliCommand = {
       return result.ok ? 0 : 1;
     }
     const regraded = result.tasks.filter((t) => t.newScore !== undefined).length;
-    io.out(`bundle ${positionals[0]}: run ${result.runId ?? '?'}, ${result.files} files, signature ${result.signature}`);
+    io.out(
+      `bundle ${positionals[0]}: run ${result.runId ?? '?'}, ${result.files} files, signature ${result.signature}`,
+    );
     if (result.taskSetSha256) io.out(`task set SHA-256: ${result.taskSetSha256}`);
     io.out(`re-graded ${regraded} of ${result.tasks.length} tasks from the stored artefacts`);
     for (const t of result.tasks) {
       if (t.notRegraded) io.out(`  ${t.key}: not re-graded (${t.notRegraded})`);
-      else if (t.keptChecks.length) io.out(`  ${t.key}: stored scores kept for ${t.keptChecks.join('; ')} (they need the live machine)`);
+      else if (t.keptChecks.length)
+        io.out(`  ${t.key}: stored scores kept for ${t.keptChecks.join('; ')} (they need the live machine)`);
     }
     for (const n of result.notes) io.out(`note: ${n}`);
     if (result.ok) {

@@ -7,25 +7,59 @@ import { envOption, envUsage } from '../env-option';
 import { startQueueWorker } from '../../queue/worker';
 
 const options = optionTable({
-  queue: { kind: 'string', value: 'URL', help: 'the Redis holding the queue (password: in the URL or PROCTOR_REDIS_PASSWORD)', parse: queueOption },
-  env: { kind: 'string', value: 'SPEC', help: `this machine's environment: ${envUsage('')}\n(default: the run's own, else local)`, parse: (v: string) => envOption(v) },
-  slots: { kind: 'string', value: 'N', default: 1, help: 'jobs at once, each on its own environment (default 1, up to 64)',
+  queue: {
+    kind: 'string',
+    value: 'URL',
+    help: 'the Redis holding the queue (password: in the URL or PROCTOR_REDIS_PASSWORD)',
+    parse: queueOption,
+  },
+  env: {
+    kind: 'string',
+    value: 'SPEC',
+    help: `this machine's environment: ${envUsage('')}\n(default: the run's own, else local)`,
+    parse: (v: string) => envOption(v),
+  },
+  slots: {
+    kind: 'string',
+    value: 'N',
+    default: 1,
+    help: 'jobs at once, each on its own environment (default 1, up to 64)',
     parse: (v: string, flag: string) => {
-      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new UsageError(`${flag} '${v}': a number from 1 to 64`);
+      if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64)
+        throw new UsageError(`${flag} '${v}': a number from 1 to 64`);
       return Number(v);
-    } },
-  out: { kind: 'string', value: 'DIR', complete: 'dir', help: 'where the run folders are mounted on this machine (default: the enqueued path)' },
-  name: { kind: 'string', value: 'NAME', help: "this worker's name in `proctor queue status` (default HOST:PID)",
+    },
+  },
+  out: {
+    kind: 'string',
+    value: 'DIR',
+    complete: 'dir',
+    help: 'where the run folders are mounted on this machine (default: the enqueued path)',
+  },
+  name: {
+    kind: 'string',
+    value: 'NAME',
+    help: "this worker's name in `proctor queue status` (default HOST:PID)",
     parse: (v: string, flag: string) => {
-      if (!/^[A-Za-z0-9._@+-]{1,100}$/.test(v)) throw new UsageError(`${flag} '${v}': letters, digits and . _ @ + - only`);
+      if (!/^[A-Za-z0-9._@+-]{1,100}$/.test(v))
+        throw new UsageError(`${flag} '${v}': letters, digits and . _ @ + - only`);
       return v;
-    } },
-  'stall-ms': { kind: 'string', value: 'N', help: 'lock time: a worker silent this long is taken as dead and its job goes back (default 30000)',
+    },
+  },
+  'stall-ms': {
+    kind: 'string',
+    value: 'N',
+    help: 'lock time: a worker silent this long is taken as dead and its job goes back (default 30000)',
     parse: (v: string, flag: string) => {
-      if (!/^\d+$/.test(v) || Number(v) < 1000) throw new UsageError(`${flag} '${v}': milliseconds, at least 1000`);
+      if (!/^\d+$/.test(v) || Number(v) < 1000)
+        throw new UsageError(`${flag} '${v}': milliseconds, at least 1000`);
       return Number(v);
-    } },
-  'allow-unisolated': { kind: 'boolean', help: 'let the llm agent drive sandboxes without namespace isolation' },
+    },
+  },
+  'allow-unisolated': {
+    kind: 'boolean',
+    help: 'let the llm agent drive sandboxes without namespace isolation',
+  },
 });
 
 const usage = usageText(
@@ -52,7 +86,16 @@ export const command: CliCommand = {
     const stallMs = v['stall-ms'];
     const allowUnisolated = !!v['allow-unisolated'];
     if (!queue) throw new UsageError('--queue redis://HOST:PORT is needed');
-    const worker = await startQueueWorker({ queue, env, slots, out, name, stallMs, allowUnisolated, log: (l) => io.out(l) });
+    const worker = await startQueueWorker({
+      queue,
+      env,
+      slots,
+      out,
+      name,
+      stallMs,
+      allowUnisolated,
+      log: (l) => io.out(l),
+    });
     let signals = 0;
     const onSignal = () => {
       signals++;

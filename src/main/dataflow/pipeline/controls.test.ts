@@ -51,7 +51,9 @@ describe('matching a step to a control', () => {
     expect(tie.ok && tie.control.label).toBe('2'); // "Format" is the first control holding "o" ("File" does not)
     const none = matchControl(controls, 'Strikethrough');
     expect(none.ok).toBe(false);
-    expect(!none.ok && none.error).toMatch(/control not found: no control's text is "Strikethrough" nor scores 70 or more; the nearest is \[\d+\]/);
+    expect(!none.ok && none.error).toMatch(
+      /control not found: no control's text is "Strikethrough" nor scores 70 or more; the nearest is \[\d+\]/,
+    );
     // a lower threshold lets a weaker match through
     expect(matchControl(controls, 'Strikethrough', { threshold: 30 }).ok).toBe(true);
   });
@@ -69,11 +71,23 @@ describe("UFO's keyboard_input keys as Proctor actions", () => {
     expect(keysToActions('{VK_CONTROL}a')).toEqual([{ type: 'hotkey', keys: ['ctrl', 'a'] }]);
     expect(keysToActions('^a')).toEqual([{ type: 'write', text: '^a' }]);
     expect(keysToActions('{TAB 2}')).toEqual([{ type: 'press', keys: ['tab'], presses: 2 }]);
-    expect(keysToActions('a b~')).toEqual([{ type: 'write', text: 'a b' }, { type: 'press', keys: ['enter'] }]);
-    expect(keysToActions('{VK_CONTROL}{VK_SHIFT}{END}')).toEqual([{ type: 'hotkey', keys: ['ctrl', 'shift', 'end'] }]);
-    expect(keysToActions('{DOWN}=SUM(B2:B5)\n')).toEqual([{ type: 'press', keys: ['down'] }, { type: 'write', text: '=SUM(B2:B5)' }, { type: 'press', keys: ['enter'] }]);
+    expect(keysToActions('a b~')).toEqual([
+      { type: 'write', text: 'a b' },
+      { type: 'press', keys: ['enter'] },
+    ]);
+    expect(keysToActions('{VK_CONTROL}{VK_SHIFT}{END}')).toEqual([
+      { type: 'hotkey', keys: ['ctrl', 'shift', 'end'] },
+    ]);
+    expect(keysToActions('{DOWN}=SUM(B2:B5)\n')).toEqual([
+      { type: 'press', keys: ['down'] },
+      { type: 'write', text: '=SUM(B2:B5)' },
+      { type: 'press', keys: ['enter'] },
+    ]);
     expect(keysToActions('{{}x{}}{+}')).toEqual([{ type: 'write', text: '{x}+' }]);
-    expect(keysToActions('1+1=%\t')).toEqual([{ type: 'write', text: '1+1=%' }, { type: 'press', keys: ['tab'] }]);
+    expect(keysToActions('1+1=%\t')).toEqual([
+      { type: 'write', text: '1+1=%' },
+      { type: 'press', keys: ['tab'] },
+    ]);
   });
 
   it('refuses an unknown {NAME}, an unclosed brace and a modifier with no key', () => {
@@ -87,7 +101,10 @@ describe("UFO's keyboard_input keys as Proctor actions", () => {
 describe("UFO's functions through Proctor's actions", () => {
   const recording = () => {
     const performed: Action[][] = [];
-    const env = { perform: async (a: Action[]) => void performed.push(a), run: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }) };
+    const env = {
+      perform: async (a: Action[]) => void performed.push(a),
+      run: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }),
+    };
     return { env, performed };
   };
   const tree = writerTree();
@@ -106,18 +123,36 @@ describe("UFO's functions through Proctor's actions", () => {
     await runFunction('set_edit_text', { text: 'Arial', clear_current_text: true }, ctx(env, 'Font Name'));
     const pause = { type: 'sleep', seconds: 0.3 };
     // typed over the selection (Ctrl+A, Delete, then typing lost the text in an Impress text box)
-    expect(performed[1]).toEqual([{ type: 'click', x: 353, y: 102 }, pause, { type: 'hotkey', keys: ['ctrl', 'a'] }, pause, { type: 'write', text: 'Arial' }]);
+    expect(performed[1]).toEqual([
+      { type: 'click', x: 353, y: 102 },
+      pause,
+      { type: 'hotkey', keys: ['ctrl', 'a'] },
+      pause,
+      { type: 'write', text: 'Arial' },
+    ]);
     await runFunction('set_edit_text', { text: '', clear_current_text: true }, ctx(env, 'Font Name'));
-    expect(performed[2]).toEqual([{ type: 'click', x: 353, y: 102 }, pause, { type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'press', keys: ['delete'] }, pause]);
+    expect(performed[2]).toEqual([
+      { type: 'click', x: 353, y: 102 },
+      pause,
+      { type: 'hotkey', keys: ['ctrl', 'a'] },
+      { type: 'press', keys: ['delete'] },
+      pause,
+    ]);
     await runFunction('wheel_mouse_input', { wheel_dist: -3 }, ctx(env, 'memo - LibreOffice Document'));
     expect(performed[3]).toEqual([{ type: 'scroll', dx: 0, dy: -3, x: 604, y: 463 }]);
   });
 
   it('select_text fails when no paragraph holds the text, and an unknown function or bad Args are step errors', async () => {
     const { env, performed } = recording();
-    await expect(runFunction('select_text', { text: 'not in the memo' }, ctx(env))).rejects.toMatchObject({ kind: 'TextNotFound' });
-    await expect(runFunction('insert_table', { rows: 2 }, ctx(env))).rejects.toMatchObject({ kind: 'UnknownFunction' });
-    await expect(runFunction('click_input', { button: 'sideways' }, ctx(env, 'Bold'))).rejects.toMatchObject({ kind: 'BadArgs' });
+    await expect(runFunction('select_text', { text: 'not in the memo' }, ctx(env))).rejects.toMatchObject({
+      kind: 'TextNotFound',
+    });
+    await expect(runFunction('insert_table', { rows: 2 }, ctx(env))).rejects.toMatchObject({
+      kind: 'UnknownFunction',
+    });
+    await expect(runFunction('click_input', { button: 'sideways' }, ctx(env, 'Bold'))).rejects.toMatchObject({
+      kind: 'BadArgs',
+    });
     await expect(runFunction('click_input', {}, ctx(env))).rejects.toBeInstanceOf(StepError);
     expect(performed).toEqual([]);
     await runFunction('select_text', { text: 'text to edit' }, ctx(env));
@@ -125,7 +160,12 @@ describe("UFO's functions through Proctor's actions", () => {
   });
 
   it('an action the environment refuses is the step error, not a crash', async () => {
-    const env = { perform: async () => Promise.reject(new Error('the worker died')), run: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }) };
-    await expect(runFunction('keyboard_input', { keys: 'x' }, ctx(env))).rejects.toThrow(/the action failed: the worker died/);
+    const env = {
+      perform: async () => Promise.reject(new Error('the worker died')),
+      run: async () => ({ stdout: '', stderr: '', exitCode: 0, timedOut: false }),
+    };
+    await expect(runFunction('keyboard_input', { keys: 'x' }, ctx(env))).rejects.toThrow(
+      /the action failed: the worker died/,
+    );
   });
 });

@@ -7,11 +7,29 @@ import { isShownNode, type ScreenBounds } from '../../observe/filter';
 
 /** UIA control types of UFO's CONTROL_LIST → the AT-SPI roles (Proctor's hyphenated tags) LibreOffice shows. */
 export const CONTROL_ROLES: Readonly<Record<string, string>> = {
-  'push-button': 'Button', 'toggle-button': 'Button', text: 'Edit', paragraph: 'Edit', heading: 'Edit', entry: 'Edit',
-  'page-tab': 'TabItem', 'document-text': 'Document', 'document-spreadsheet': 'Document', 'document-presentation': 'Document',
-  'list-item': 'ListItem', 'tree-item': 'TreeItem', 'menu-item': 'MenuItem', 'check-menu-item': 'MenuItem',
-  'radio-menu-item': 'MenuItem', menu: 'MenuItem', 'scroll-bar': 'ScrollBar', link: 'Hyperlink', 'combo-box': 'ComboBox',
-  'radio-button': 'RadioButton', 'check-box': 'CheckBox', 'table-cell': 'DataItem', 'spin-button': 'Spinner',
+  'push-button': 'Button',
+  'toggle-button': 'Button',
+  text: 'Edit',
+  paragraph: 'Edit',
+  heading: 'Edit',
+  entry: 'Edit',
+  'page-tab': 'TabItem',
+  'document-text': 'Document',
+  'document-spreadsheet': 'Document',
+  'document-presentation': 'Document',
+  'list-item': 'ListItem',
+  'tree-item': 'TreeItem',
+  'menu-item': 'MenuItem',
+  'check-menu-item': 'MenuItem',
+  'radio-menu-item': 'MenuItem',
+  menu: 'MenuItem',
+  'scroll-bar': 'ScrollBar',
+  link: 'Hyperlink',
+  'combo-box': 'ComboBox',
+  'radio-button': 'RadioButton',
+  'check-box': 'CheckBox',
+  'table-cell': 'DataItem',
+  'spin-button': 'Spinner',
 };
 
 export interface Control {

@@ -19,7 +19,10 @@ function stepsOf(record: Json): PlanStep[] {
 }
 
 /** The stand-in's verdict: yes when every step ran and the screen changed, no when a step failed. */
-export function standinVerdict(record: Json, logDir: string): { reason: string; sub_scores: Record<string, string>; complete: string } {
+export function standinVerdict(
+  record: Json,
+  logDir: string,
+): { reason: string; sub_scores: Record<string, string>; complete: string } {
   const steps = stepsOf(record);
   const sub: Record<string, string> = {};
   for (const s of steps) {
@@ -43,7 +46,12 @@ export function standinVerdict(record: Json, logDir: string): { reason: string; 
 }
 
 /** Judges an executed record (a copy comes back); `logDir` holds its screenshots. Never throws for a model error. */
-export async function evaluate(record: Json, logDir: string, model: StageModel, log: (line: string) => void): Promise<Json> {
+export async function evaluate(
+  record: Json,
+  logDir: string,
+  model: StageModel,
+  log: (line: string) => void,
+): Promise<Json> {
   const started = performance.now();
   let out: Json;
   if (!model.endpoint) {
@@ -52,11 +60,19 @@ export async function evaluate(record: Json, logDir: string, model: StageModel, 
     er.result = standinVerdict(out, logDir);
     out.execution_result = er;
   } else {
-    const judged = await judgeDataflowRecord(join(logDir, 'record.json'), record, { endpoint: model.endpoint, logs: logDir, log });
+    const judged = await judgeDataflowRecord(join(logDir, 'record.json'), record, {
+      endpoint: model.endpoint,
+      logs: logDir,
+      log,
+    });
     if (!judged.ok) {
       out = structuredClone(record);
       const er = out.execution_result as Json;
-      er.result = { reason: `Not judged: ${judged.problems.map((p) => p.message).join('; ')}`, sub_scores: {}, complete: 'unsure' };
+      er.result = {
+        reason: `Not judged: ${judged.problems.map((p) => p.message).join('; ')}`,
+        sub_scores: {},
+        complete: 'unsure',
+      };
     } else out = judged.judgement.record;
   }
   const seconds = secondsSince(started);

@@ -10,7 +10,16 @@ import { dirname, extname } from 'node:path';
 import { matchControl, type Control } from './controls';
 import { runFunction, StepError } from './functions';
 import { OfficeDocument } from './office';
-import { executedPath, isObject, secondsSince, setTime, stageLogDir, timeOf, writeLog, type Json } from './records';
+import {
+  executedPath,
+  isObject,
+  secondsSince,
+  setTime,
+  stageLogDir,
+  timeOf,
+  writeLog,
+  type Json,
+} from './records';
 import { checkPlan, ReplyError, type PlanStep } from './replies';
 import type { StageContext } from './instantiate';
 
@@ -49,7 +58,12 @@ function executionError(record: Json, type: string, message: string, traceback =
  * Executes the instantiated plan of `record` on a copy of `document`; the record comes back with the executed
  * plan, execution_result.error when a step failed, and time_cost.execute (total grows by it).
  */
-export async function execute(record0: Json, document: string, ctx: StageContext, o: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+export async function execute(
+  record0: Json,
+  document: string,
+  ctx: StageContext,
+  o: ExecuteOptions = {},
+): Promise<ExecuteOutcome> {
   const started = performance.now();
   const record = structuredClone(record0);
   if (!isObject(record.execution_result)) record.execution_result = { result: null, error: null };
@@ -83,7 +97,8 @@ export async function execute(record0: Json, document: string, ctx: StageContext
   const doc = await OfficeDocument.open(env, `/home/user/execute/${id}${ext}`, await readFile(document));
   let executed: string | undefined;
   try {
-    const shot = async (name: string) => writeLog(logDir, name, (await env.screenshot({ format: 'png' })).data);
+    const shot = async (name: string) =>
+      writeLog(logDir, name, (await env.screenshot({ format: 'png' })).data);
     await shot('action_step0.png');
     for (const step of plan) {
       const stepStarted = performance.now();
@@ -129,9 +144,15 @@ export async function execute(record0: Json, document: string, ctx: StageContext
           Seconds: secondsSince(stepStarted),
         }),
       );
-      ctx.log(`  step ${step.Step} ${step.Function}${control ? ` on [${control.label}] ${JSON.stringify(control.text.slice(0, 40))}` : ''}: ${error ? `FAILED — ${error.message}` : 'ok'}`);
+      ctx.log(
+        `  step ${step.Step} ${step.Function}${control ? ` on [${control.label}] ${JSON.stringify(control.text.slice(0, 40))}` : ''}: ${error ? `FAILED — ${error.message}` : 'ok'}`,
+      );
       if (error) {
-        executionError(record, error.kind, `step ${step.Step} (${step.Subtask || step.Function}): ${error.message}`);
+        executionError(
+          record,
+          error.kind,
+          `step ${step.Step} (${step.Subtask || step.Function}): ${error.message}`,
+        );
         break;
       }
       await sleep(300); // let LibreOffice redraw before the next step reads its controls
@@ -143,7 +164,12 @@ export async function execute(record0: Json, document: string, ctx: StageContext
     await mkdir(dirname(executed), { recursive: true });
     await writeFile(executed, saved);
   } catch (e) {
-    executionError(record, 'ExecutionError', e instanceof Error ? e.message : String(e), e instanceof Error ? (e.stack ?? '') : '');
+    executionError(
+      record,
+      'ExecutionError',
+      e instanceof Error ? e.message : String(e),
+      e instanceof Error ? (e.stack ?? '') : '',
+    );
     ctx.log(`  execution failed: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     await doc.close().catch(() => undefined);
@@ -155,7 +181,10 @@ export async function execute(record0: Json, document: string, ctx: StageContext
 /** The instantiated document of a record: choose_template.result, else saved_document/<id>.* beside its results. */
 export async function documentOf(record: Json, candidates: string[]): Promise<string | undefined> {
   const ir = isObject(record.instantiation_result) ? record.instantiation_result : {};
-  const chosen = isObject(ir.choose_template) && typeof ir.choose_template.result === 'string' ? ir.choose_template.result : undefined;
+  const chosen =
+    isObject(ir.choose_template) && typeof ir.choose_template.result === 'string'
+      ? ir.choose_template.result
+      : undefined;
   for (const f of [chosen, ...candidates]) {
     if (!f) continue;
     try {

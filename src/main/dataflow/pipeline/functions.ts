@@ -11,7 +11,8 @@ import { keysToActions } from './keys';
 export class StepError extends Error {
   constructor(
     message: string,
-    readonly kind: 'UnknownFunction' | 'BadArgs' | 'ControlNotFound' | 'ActionFailed' | 'TextNotFound' = 'ActionFailed',
+    readonly kind:
+      'UnknownFunction' | 'BadArgs' | 'ControlNotFound' | 'ActionFailed' | 'TextNotFound' = 'ActionFailed',
   ) {
     super(message);
     this.name = 'StepError';
@@ -40,22 +41,26 @@ interface UfoFunction {
 
 const str = (args: Args, name: string, fallback?: string): string => {
   const v = args[name] ?? fallback;
-  if (typeof v !== 'string') throw new StepError(`Args.${name} must be a string (got ${JSON.stringify(v)})`, 'BadArgs');
+  if (typeof v !== 'string')
+    throw new StepError(`Args.${name} must be a string (got ${JSON.stringify(v)})`, 'BadArgs');
   return v;
 };
 const bool = (args: Args, name: string, fallback: boolean): boolean => {
   const v = args[name] ?? fallback;
-  if (typeof v !== 'boolean') throw new StepError(`Args.${name} must be true or false (got ${JSON.stringify(v)})`, 'BadArgs');
+  if (typeof v !== 'boolean')
+    throw new StepError(`Args.${name} must be true or false (got ${JSON.stringify(v)})`, 'BadArgs');
   return v;
 };
 const num = (args: Args, name: string, fallback?: number): number => {
   const v = args[name] ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new StepError(`Args.${name} must be a number (got ${JSON.stringify(v)})`, 'BadArgs');
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new StepError(`Args.${name} must be a number (got ${JSON.stringify(v)})`, 'BadArgs');
   return v;
 };
 const button = (args: Args): 'left' | 'right' | 'middle' => {
   const b = str(args, 'button', 'left');
-  if (b !== 'left' && b !== 'right' && b !== 'middle') throw new StepError(`Args.button must be left, right or middle (got ${JSON.stringify(b)})`, 'BadArgs');
+  if (b !== 'left' && b !== 'right' && b !== 'middle')
+    throw new StepError(`Args.button must be left, right or middle (got ${JSON.stringify(b)})`, 'BadArgs');
   return b;
 };
 
@@ -78,7 +83,13 @@ function needControl(ctx: FunctionContext, fn: string): Control {
 }
 
 /** The keys pressed with `hotkey` for a UFO `pressed` modifier name. */
-const PRESSED: Record<string, string> = { control: 'ctrl', ctrl: 'ctrl', shift: 'shift', alt: 'alt', menu: 'alt' };
+const PRESSED: Record<string, string> = {
+  control: 'ctrl',
+  ctrl: 'ctrl',
+  shift: 'shift',
+  alt: 'alt',
+  menu: 'alt',
+};
 
 const FUNCTIONS: Record<string, UfoFunction> = {
   click_input: {
@@ -87,10 +98,28 @@ const FUNCTIONS: Record<string, UfoFunction> = {
     async run(args, ctx) {
       const c = needControl(ctx, 'click_input');
       const { x, y } = centre(c);
-      const pressed = args.pressed === undefined || args.pressed === '' ? [] : [PRESSED[String(args.pressed).toLowerCase()]];
-      if (pressed.some((p) => !p)) throw new StepError(`Args.pressed must be control, shift or alt (got ${JSON.stringify(args.pressed)})`, 'BadArgs');
-      const click: Action = { type: 'click', x, y, button: button(args), clicks: bool(args, 'double', false) ? 2 : 1 };
-      await perform(ctx, pressed.length ? [{ type: 'keyDown', key: pressed[0] }, click, { type: 'keyUp', key: pressed[0] }] : [click]);
+      const pressed =
+        args.pressed === undefined || args.pressed === ''
+          ? []
+          : [PRESSED[String(args.pressed).toLowerCase()]];
+      if (pressed.some((p) => !p))
+        throw new StepError(
+          `Args.pressed must be control, shift or alt (got ${JSON.stringify(args.pressed)})`,
+          'BadArgs',
+        );
+      const click: Action = {
+        type: 'click',
+        x,
+        y,
+        button: button(args),
+        clicks: bool(args, 'double', false) ? 2 : 1,
+      };
+      await perform(
+        ctx,
+        pressed.length
+          ? [{ type: 'keyDown', key: pressed[0] }, click, { type: 'keyUp', key: pressed[0] }]
+          : [click],
+      );
       return undefined;
     },
   },
@@ -101,8 +130,17 @@ const FUNCTIONS: Record<string, UfoFunction> = {
       const w = ctx.window;
       const fx = num(args, 'x');
       const fy = num(args, 'y');
-      if (fx < 0 || fx > 1 || fy < 0 || fy > 1) throw new StepError('Args.x and Args.y are fractions of the window, 0..1', 'BadArgs');
-      await perform(ctx, [{ type: 'click', x: Math.round(w.x + fx * w.width), y: Math.round(w.y + fy * w.height), button: button(args), clicks: bool(args, 'double', false) ? 2 : 1 }]);
+      if (fx < 0 || fx > 1 || fy < 0 || fy > 1)
+        throw new StepError('Args.x and Args.y are fractions of the window, 0..1', 'BadArgs');
+      await perform(ctx, [
+        {
+          type: 'click',
+          x: Math.round(w.x + fx * w.width),
+          y: Math.round(w.y + fy * w.height),
+          button: button(args),
+          clicks: bool(args, 'double', false) ? 2 : 1,
+        },
+      ]);
       return undefined;
     },
   },
@@ -111,12 +149,22 @@ const FUNCTIONS: Record<string, UfoFunction> = {
     needsControl: false,
     async run(args, ctx) {
       const w = ctx.window;
-      const at = (fx: number, fy: number) => ({ x: Math.round(w.x + fx * w.width), y: Math.round(w.y + fy * w.height) });
+      const at = (fx: number, fy: number) => ({
+        x: Math.round(w.x + fx * w.width),
+        y: Math.round(w.y + fy * w.height),
+      });
       const a = at(num(args, 'start_x'), num(args, 'start_y'));
       const b = at(num(args, 'end_x'), num(args, 'end_y'));
-      const hold = typeof args.key_hold === 'string' && args.key_hold ? PRESSED[args.key_hold.toLowerCase()] : undefined;
-      const drag: Action[] = [{ type: 'moveTo', x: a.x, y: a.y }, { type: 'dragTo', x: b.x, y: b.y, button: button(args), duration: 0.3 }];
-      await perform(ctx, hold ? [{ type: 'keyDown', key: hold }, ...drag, { type: 'keyUp', key: hold }] : drag);
+      const hold =
+        typeof args.key_hold === 'string' && args.key_hold ? PRESSED[args.key_hold.toLowerCase()] : undefined;
+      const drag: Action[] = [
+        { type: 'moveTo', x: a.x, y: a.y },
+        { type: 'dragTo', x: b.x, y: b.y, button: button(args), duration: 0.3 },
+      ];
+      await perform(
+        ctx,
+        hold ? [{ type: 'keyDown', key: hold }, ...drag, { type: 'keyUp', key: hold }] : drag,
+      );
       return undefined;
     },
   },
@@ -127,11 +175,22 @@ const FUNCTIONS: Record<string, UfoFunction> = {
       const c = needControl(ctx, 'set_edit_text');
       const text = str(args, 'text');
       const { x, y } = centre(c);
-      const clear: Action[] = bool(args, 'clear_current_text', false) ? [{ type: 'hotkey', keys: ['ctrl', 'a'] }, ...(text ? [] : [{ type: 'press', keys: ['delete'] } as Action])] : [];
+      const clear: Action[] = bool(args, 'clear_current_text', false)
+        ? [
+            { type: 'hotkey', keys: ['ctrl', 'a'] },
+            ...(text ? [] : [{ type: 'press', keys: ['delete'] } as Action]),
+          ]
+        : [];
       // clearing selects all and types over it: on GUI Impress, text typed after Ctrl+A, Delete in a slide's text
       // box was measured to be lost (the box saved empty); the pause lets the click enter the box's edit mode
       const pause: Action = { type: 'sleep', seconds: 0.3 };
-      await perform(ctx, [{ type: 'click', x, y }, pause, ...clear, ...(clear.length ? [pause] : []), ...(text ? [{ type: 'write', text } as Action] : [])]);
+      await perform(ctx, [
+        { type: 'click', x, y },
+        pause,
+        ...clear,
+        ...(clear.length ? [pause] : []),
+        ...(text ? [{ type: 'write', text } as Action] : []),
+      ]);
       return undefined;
     },
   },
@@ -145,7 +204,8 @@ const FUNCTIONS: Record<string, UfoFunction> = {
       } catch (e) {
         throw new StepError(e instanceof Error ? e.message : String(e), 'BadArgs');
       }
-      const focus: Action[] = ctx.control && bool(args, 'control_focus', true) ? [{ type: 'click', ...centre(ctx.control) }] : [];
+      const focus: Action[] =
+        ctx.control && bool(args, 'control_focus', true) ? [{ type: 'click', ...centre(ctx.control) }] : [];
       await perform(ctx, [...focus, ...actions]);
       return undefined;
     },
@@ -167,8 +227,13 @@ const FUNCTIONS: Record<string, UfoFunction> = {
       const text = str(args, 'text');
       if (!text) throw new StepError('Args.text is empty', 'BadArgs');
       const scope = ctx.control ? [ctx.control.node] : ctx.tree;
-      const holder = flattenTree(scope).find((n) => (n.role === 'paragraph' || n.role === 'heading' || n.role === 'table-cell') && (n.text ?? '').includes(text));
-      if (!holder) throw new StepError(`select_text: no paragraph holds ${JSON.stringify(text)}`, 'TextNotFound');
+      const holder = flattenTree(scope).find(
+        (n) =>
+          (n.role === 'paragraph' || n.role === 'heading' || n.role === 'table-cell') &&
+          (n.text ?? '').includes(text),
+      );
+      if (!holder)
+        throw new StepError(`select_text: no paragraph holds ${JSON.stringify(text)}`, 'TextNotFound');
       // LibreOffice's find toolbar selects the first match after the cursor: start from the top
       await perform(ctx, [
         { type: 'hotkey', keys: ['ctrl', 'home'] },
@@ -184,7 +249,7 @@ const FUNCTIONS: Record<string, UfoFunction> = {
     },
   },
   texts: {
-    help: 'texts() — read the control\'s text',
+    help: "texts() — read the control's text",
     needsControl: true,
     async run(_args, ctx) {
       const c = needControl(ctx, 'texts');
@@ -233,8 +298,16 @@ export function functionHelp(): string {
 }
 
 /** Runs one UFO function; its return text, or throws StepError. */
-export async function runFunction(name: string, args: Args, ctx: FunctionContext): Promise<string | undefined> {
+export async function runFunction(
+  name: string,
+  args: Args,
+  ctx: FunctionContext,
+): Promise<string | undefined> {
   const fn = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : undefined;
-  if (!fn) throw new StepError(`unknown function ${JSON.stringify(name)}: this executor runs ${Object.keys(FUNCTIONS).filter(Boolean).join(', ')}`, 'UnknownFunction');
+  if (!fn)
+    throw new StepError(
+      `unknown function ${JSON.stringify(name)}: this executor runs ${Object.keys(FUNCTIONS).filter(Boolean).join(', ')}`,
+      'UnknownFunction',
+    );
   return fn.run(args, ctx);
 }

@@ -10,7 +10,18 @@ import type { ChatMessage } from '../../agents/chat';
 import type { StageModels, InstantiationStage, StageInputs } from './models';
 import { OfficeDocument, type OfficeEnv } from './office';
 import { choosePrompt, filterPrompt, prefillPrompt, promptText } from './prompts';
-import { errorString, instantiatedPath, newRecord, secondsSince, setTime, stageLogDir, stageOf, writeLog, type Json, type Layout } from './records';
+import {
+  errorString,
+  instantiatedPath,
+  newRecord,
+  secondsSince,
+  setTime,
+  stageLogDir,
+  stageOf,
+  writeLog,
+  type Json,
+  type Layout,
+} from './records';
 import { controlListText } from './controls';
 import { parseChoice, parseFilter, parsePrefill, ReplyError } from './replies';
 import { loadTemplates } from './templates';
@@ -46,7 +57,14 @@ async function askParsed<S extends InstantiationStage, T>(
   } catch (e) {
     if (!(e instanceof ReplyError)) throw e;
     ctx.log(`  ${stage}: the reply did not parse (${e.message}); asking again`);
-    const again: ChatMessage[] = [...messages, { role: 'assistant', content: reply }, { role: 'user', content: `Your answer could not be used: ${e.message}. Answer again with the JSON object only.` }];
+    const again: ChatMessage[] = [
+      ...messages,
+      { role: 'assistant', content: reply },
+      {
+        role: 'user',
+        content: `Your answer could not be used: ${e.message}. Answer again with the JSON object only.`,
+      },
+    ];
     reply = await model.ask(stage, again, input);
     await writeLog(logDir, 'reply-2.txt', reply);
     return parse(reply);
@@ -54,7 +72,10 @@ async function askParsed<S extends InstantiationStage, T>(
 }
 
 /** Runs the three instantiation stages for a task; the record (never throws for a stage failure). */
-export async function instantiate(task: DataflowTask, ctx: StageContext): Promise<{ record: Json; document?: string }> {
+export async function instantiate(
+  task: DataflowTask,
+  ctx: StageContext,
+): Promise<{ record: Json; document?: string }> {
   const started = performance.now();
   const record = newRecord(task);
   const id = task.uniqueId;
@@ -70,9 +91,14 @@ export async function instantiate(task: DataflowTask, ctx: StageContext): Promis
     const input = { task: task.task, app: task.app, descriptions: templates.descriptions };
     // a served chooser sees each template's screenshot, labelled by its file name
     const images: Record<string, string> = {};
-    if (ctx.models.choose.endpoint) for (const [f, image] of Object.entries(templates.images)) images[f] = `data:image/${image.endsWith('.png') ? 'png' : 'jpeg'};base64,${(await readFile(image)).toString('base64')}`;
+    if (ctx.models.choose.endpoint)
+      for (const [f, image] of Object.entries(templates.images))
+        images[f] =
+          `data:image/${image.endsWith('.png') ? 'png' : 'jpeg'};base64,${(await readFile(image)).toString('base64')}`;
     const prompt = choosePrompt(task.task, task.app, templates.descriptions, images);
-    const choice = await askParsed(ctx, 'choose', stageLogDir(ctx.layout, id, 'choose'), prompt, input, (r) => parseChoice(r, files));
+    const choice = await askParsed(ctx, 'choose', stageLogDir(ctx.layout, id, 'choose'), prompt, input, (r) =>
+      parseChoice(r, files),
+    );
     document = instantiatedPath(ctx.layout, id, extname(choice.file).toLowerCase());
     await mkdir(join(ctx.layout.results, 'saved_document'), { recursive: true });
     await copyFile(join(templates.folder, choice.file), document);
@@ -96,7 +122,11 @@ export async function instantiate(task: DataflowTask, ctx: StageContext): Promis
   try {
     const env = await ctx.env();
     const logDir = stageLogDir(ctx.layout, id, 'prefill');
-    const doc = await OfficeDocument.open(env, `/home/user/instantiate/${id}${extname(document)}`, await readFile(document));
+    const doc = await OfficeDocument.open(
+      env,
+      `/home/user/instantiate/${id}${extname(document)}`,
+      await readFile(document),
+    );
     let controls;
     let shot;
     try {
@@ -107,13 +137,24 @@ export async function instantiate(task: DataflowTask, ctx: StageContext): Promis
     }
     await writeLog(logDir, 'screenshot.png', shot.data);
     await writeLog(logDir, 'controls.txt', controlListText(controls) + '\n');
-    const image = ctx.models.prefill.endpoint ? (await toPromptImage(shot, { maxWidth: 1280, format: 'jpeg' })).dataUrl : undefined;
+    const image = ctx.models.prefill.endpoint
+      ? (await toPromptImage(shot, { maxWidth: 1280, format: 'jpeg' })).dataUrl
+      : undefined;
     const input = { task: task.task, steps: task.refinedSteps, app: task.app, controls };
-    const result = await askParsed(ctx, 'prefill', logDir, prefillPrompt({ ...input, screenshot: image }), input, parsePrefill);
+    const result = await askParsed(
+      ctx,
+      'prefill',
+      logDir,
+      prefillPrompt({ ...input, screenshot: image }),
+      input,
+      parsePrefill,
+    );
     prefill.result = { instantiated_request: result.newTask, instantiated_plan: result.plan };
     planSteps = result.plan.length;
     request = result.newTask;
-    ctx.log(`  prefill: ${JSON.stringify(result.newTask)}, ${planSteps} steps on ${controls.length} controls`);
+    ctx.log(
+      `  prefill: ${JSON.stringify(result.newTask)}, ${planSteps} steps on ${controls.length} controls`,
+    );
   } catch (e) {
     prefill.error = errorString(e);
     ctx.log(`  prefill failed: ${prefill.error}`);
@@ -128,9 +169,18 @@ export async function instantiate(task: DataflowTask, ctx: StageContext): Promis
   t = performance.now();
   const filter = stageOf(record, 'instantiation_evaluation');
   try {
-    const verdict = await askParsed(ctx, 'filter', stageLogDir(ctx.layout, id, 'filter'), filterPrompt(request, task.app), { request, app: task.app, planSteps }, parseFilter);
+    const verdict = await askParsed(
+      ctx,
+      'filter',
+      stageLogDir(ctx.layout, id, 'filter'),
+      filterPrompt(request, task.app),
+      { request, app: task.app, planSteps },
+      parseFilter,
+    );
     filter.result = verdict;
-    ctx.log(`  filter: ${verdict.judge ? 'doable' : `not doable (${verdict.request_type})`}: ${verdict.thought}`);
+    ctx.log(
+      `  filter: ${verdict.judge ? 'doable' : `not doable (${verdict.request_type})`}: ${verdict.thought}`,
+    );
   } catch (e) {
     filter.error = errorString(e);
     ctx.log(`  filter failed: ${filter.error}`);

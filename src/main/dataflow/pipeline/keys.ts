@@ -16,12 +16,48 @@ export class KeyGrammarError extends Error {
 
 /** SendKeys names (upper case, `VK_` names too) → Proctor's key names. */
 const NAMED: Record<string, string> = {
-  ENTER: 'enter', VK_RETURN: 'enter', RETURN: 'enter', TAB: 'tab', VK_TAB: 'tab', SPACE: 'space', VK_SPACE: 'space',
-  DEL: 'delete', DELETE: 'delete', VK_DELETE: 'delete', BACKSPACE: 'backspace', BS: 'backspace', BKSP: 'backspace', VK_BACK: 'backspace',
-  ESC: 'esc', ESCAPE: 'esc', VK_ESCAPE: 'esc', HOME: 'home', VK_HOME: 'home', END: 'end', VK_END: 'end',
-  PGUP: 'pageup', VK_PRIOR: 'pageup', PGDN: 'pagedown', VK_NEXT: 'pagedown', INSERT: 'insert', INS: 'insert', VK_INSERT: 'insert',
-  UP: 'up', VK_UP: 'up', DOWN: 'down', VK_DOWN: 'down', LEFT: 'left', VK_LEFT: 'left', RIGHT: 'right', VK_RIGHT: 'right',
-  CAPSLOCK: 'capslock', NUMLOCK: 'numlock', SCROLLLOCK: 'scrolllock', PRTSC: 'printscreen', BREAK: 'pause', VK_APPS: 'apps',
+  ENTER: 'enter',
+  VK_RETURN: 'enter',
+  RETURN: 'enter',
+  TAB: 'tab',
+  VK_TAB: 'tab',
+  SPACE: 'space',
+  VK_SPACE: 'space',
+  DEL: 'delete',
+  DELETE: 'delete',
+  VK_DELETE: 'delete',
+  BACKSPACE: 'backspace',
+  BS: 'backspace',
+  BKSP: 'backspace',
+  VK_BACK: 'backspace',
+  ESC: 'esc',
+  ESCAPE: 'esc',
+  VK_ESCAPE: 'esc',
+  HOME: 'home',
+  VK_HOME: 'home',
+  END: 'end',
+  VK_END: 'end',
+  PGUP: 'pageup',
+  VK_PRIOR: 'pageup',
+  PGDN: 'pagedown',
+  VK_NEXT: 'pagedown',
+  INSERT: 'insert',
+  INS: 'insert',
+  VK_INSERT: 'insert',
+  UP: 'up',
+  VK_UP: 'up',
+  DOWN: 'down',
+  VK_DOWN: 'down',
+  LEFT: 'left',
+  VK_LEFT: 'left',
+  RIGHT: 'right',
+  VK_RIGHT: 'right',
+  CAPSLOCK: 'capslock',
+  NUMLOCK: 'numlock',
+  SCROLLLOCK: 'scrolllock',
+  PRTSC: 'printscreen',
+  BREAK: 'pause',
+  VK_APPS: 'apps',
 };
 for (let i = 1; i <= 24; i++) {
   NAMED[`F${i}`] = `f${i}`;
@@ -29,12 +65,22 @@ for (let i = 1; i <= 24; i++) {
 }
 
 const MODIFIERS: Record<string, string> = {
-  VK_CONTROL: 'ctrl', VK_LCONTROL: 'ctrl', VK_RCONTROL: 'ctrl', VK_SHIFT: 'shift', VK_LSHIFT: 'shift', VK_RSHIFT: 'shift',
-  VK_MENU: 'alt', VK_LMENU: 'alt', VK_RMENU: 'alt', VK_LWIN: 'win', VK_RWIN: 'win',
+  VK_CONTROL: 'ctrl',
+  VK_LCONTROL: 'ctrl',
+  VK_RCONTROL: 'ctrl',
+  VK_SHIFT: 'shift',
+  VK_LSHIFT: 'shift',
+  VK_RSHIFT: 'shift',
+  VK_MENU: 'alt',
+  VK_LMENU: 'alt',
+  VK_RMENU: 'alt',
+  VK_LWIN: 'win',
+  VK_RWIN: 'win',
 };
 
 /** Named keys, for the prefill prompt. */
-export const KEY_NAMES_HELP = '{ENTER} {TAB} {DEL} {BACKSPACE} {ESC} {HOME} {END} {PGUP} {PGDN} {UP} {DOWN} {LEFT} {RIGHT} {F1}…{F24}; {NAME n} repeats; {VK_CONTROL}/{VK_SHIFT}/{VK_MENU} hold Ctrl/Shift/Alt on the next key; \\n or ~ is Enter';
+export const KEY_NAMES_HELP =
+  '{ENTER} {TAB} {DEL} {BACKSPACE} {ESC} {HOME} {END} {PGUP} {PGDN} {UP} {DOWN} {LEFT} {RIGHT} {F1}…{F24}; {NAME n} repeats; {VK_CONTROL}/{VK_SHIFT}/{VK_MENU} hold Ctrl/Shift/Alt on the next key; \\n or ~ is Enter';
 
 /**
  * The actions that type `keys` as UFO's keyboard_input would: literal runs as `write`, named keys as `press`,
@@ -54,7 +100,8 @@ export function keysToActions(keys: string): Action[] {
       flush();
       out.push({ type: 'hotkey', keys: [...held, asChar !== undefined ? asChar.toLowerCase() : name] });
       held = [];
-      for (let i = 1; i < times; i++) out.push({ type: 'hotkey', keys: [...(out.at(-1) as { keys: string[] }).keys] });
+      for (let i = 1; i < times; i++)
+        out.push({ type: 'hotkey', keys: [...(out.at(-1) as { keys: string[] }).keys] });
       return;
     }
     if (asChar !== undefined) {
@@ -93,7 +140,8 @@ export function keysToActions(keys: string): Action[] {
       i = close;
     } else key(c, 1, c);
   }
-  if (held.length) throw new KeyGrammarError(`{${held.join('+')}} is held but no key follows`, keys, keys.length - 1);
+  if (held.length)
+    throw new KeyGrammarError(`{${held.join('+')}} is held but no key follows`, keys, keys.length - 1);
   flush();
   return out;
 }

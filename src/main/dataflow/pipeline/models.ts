@@ -25,7 +25,11 @@ export interface StageModel {
   readonly name: string;
   /** The served endpoint; undefined for the stand-in. */
   readonly endpoint?: ResolvedEndpoint;
-  ask<S extends InstantiationStage>(stage: S, messages: ChatMessage[], input: StageInputs[S]): Promise<string>;
+  ask<S extends InstantiationStage>(
+    stage: S,
+    messages: ChatMessage[],
+    input: StageInputs[S],
+  ): Promise<string>;
 }
 
 /** The stand-in: deterministic rules over the stage inputs (standin.ts); named as such in every record it judges. */
@@ -42,7 +46,11 @@ export function standinModel(): StageModel {
 
 /** A served model behind an OpenAI-compatible endpoint. */
 export function servedModel(endpoint: ResolvedEndpoint, log?: (line: string) => void): StageModel {
-  const chat = new ChatModel(endpoint.endpoint, { sampling: { temperature: 0, topP: 1, maxTokens: 2_000 }, log, label: 'dataflow' });
+  const chat = new ChatModel(endpoint.endpoint, {
+    sampling: { temperature: 0, topP: 1, maxTokens: 2_000 },
+    log,
+    label: 'dataflow',
+  });
   return {
     name: endpoint.endpoint.model,
     endpoint,
@@ -76,7 +84,10 @@ export function resolveStageModels(flags: ModelFlags, log?: (line: string) => vo
     }
     let endpoint: ResolvedEndpoint;
     try {
-      endpoint = resolveEndpoint({ flags: { model, baseUrl: own.baseUrl ?? flags.baseUrl }, section: stage === 'evaluate' ? 'judge' : 'agent' });
+      endpoint = resolveEndpoint({
+        flags: { model, baseUrl: own.baseUrl ?? flags.baseUrl },
+        section: stage === 'evaluate' ? 'judge' : 'agent',
+      });
     } catch (e) {
       throw new Error(
         `the ${stage} stage has no model: ${e instanceof Error ? e.message : String(e)} ` +

@@ -3,10 +3,27 @@
 // controls, save it (Ctrl+S, waiting for the file to change) and close it.
 import { posix } from 'node:path';
 import type { AccessibilityNode, Environment } from '../../env/environment';
-import { officeWindowTitle, settleWindowGeometry, titlePattern, waitForWindowTitle, windowTitles } from '../../env/local/openers';
+import {
+  officeWindowTitle,
+  settleWindowGeometry,
+  titlePattern,
+  waitForWindowTitle,
+  windowTitles,
+} from '../../env/local/openers';
 import { controlList, type Control } from './controls';
 
-export type OfficeEnv = Pick<Environment, 'perform' | 'run' | 'putFile' | 'getFile' | 'open' | 'closeWindow' | 'accessibilityTree' | 'screenshot' | 'screen'>;
+export type OfficeEnv = Pick<
+  Environment,
+  | 'perform'
+  | 'run'
+  | 'putFile'
+  | 'getFile'
+  | 'open'
+  | 'closeWindow'
+  | 'accessibilityTree'
+  | 'screenshot'
+  | 'screen'
+>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,9 +45,17 @@ export class OfficeDocument {
   ) {}
 
   /** Puts `bytes` at guest `guestPath`, opens it and waits until its controls can be read. */
-  static async open(env: OfficeEnv, guestPath: string, bytes: Buffer, o: { timeoutMs?: number } = {}): Promise<OfficeDocument> {
+  static async open(
+    env: OfficeEnv,
+    guestPath: string,
+    bytes: Buffer,
+    o: { timeoutMs?: number } = {},
+  ): Promise<OfficeDocument> {
     const title = officeWindowTitle(guestPath);
-    if (!title) throw new Error(`${guestPath}: LibreOffice does not open this type of file (use .odt, .docx, .xlsx, .ods, .odp, .pptx)`);
+    if (!title)
+      throw new Error(
+        `${guestPath}: LibreOffice does not open this type of file (use .odt, .docx, .xlsx, .ods, .odp, .pptx)`,
+      );
     await env.putFile(guestPath, bytes);
     await env.open(guestPath);
     await waitForWindowTitle(env, title, { timeoutMs: o.timeoutMs ?? 60_000 });
@@ -41,7 +66,11 @@ export class OfficeDocument {
     const end = Date.now() + 15_000;
     while (Date.now() < end) {
       const controls = await doc.controls();
-      if (controls.some((c) => c.role.startsWith('document')) && controls.some((c) => c.role === 'toggle-button' || c.role === 'push-button')) break;
+      if (
+        controls.some((c) => c.role.startsWith('document')) &&
+        controls.some((c) => c.role === 'toggle-button' || c.role === 'push-button')
+      )
+        break;
       await sleep(300);
     }
     // only once the document is laid out do pointer events over it correct the boxes (see sweep)
@@ -98,7 +127,16 @@ export class OfficeDocument {
       if (!titles.includes(this.title)) return;
       await sleep(300);
     }
-    await this.env.run(['sh', '-c', 'w=$(xdotool search --onlyvisible --name "$1" | head -1) && kill -9 "$(xdotool getwindowpid "$w")"', 'sh', titlePattern(this.title, true)], { timeoutMs: 10_000 });
+    await this.env.run(
+      [
+        'sh',
+        '-c',
+        'w=$(xdotool search --onlyvisible --name "$1" | head -1) && kill -9 "$(xdotool getwindowpid "$w")"',
+        'sh',
+        titlePattern(this.title, true),
+      ],
+      { timeoutMs: 10_000 },
+    );
   }
 
   /** The guest file name. */
@@ -109,7 +147,16 @@ export class OfficeDocument {
 
 /** The window's box on the screen (xdotool geometry of the window titled exactly `title`). */
 async function windowBox(env: OfficeEnv, title: string): Promise<WindowBox> {
-  const r = await env.run(['sh', '-c', 'xdotool search --onlyvisible --name "$1" getwindowgeometry --shell', 'sh', titlePattern(title, true)], { timeoutMs: 10_000 });
+  const r = await env.run(
+    [
+      'sh',
+      '-c',
+      'xdotool search --onlyvisible --name "$1" getwindowgeometry --shell',
+      'sh',
+      titlePattern(title, true),
+    ],
+    { timeoutMs: 10_000 },
+  );
   const v = (k: string) => Number(new RegExp(`^${k}=(-?\\d+)$`, 'm').exec(r.stdout)?.[1]);
   const box = { x: v('X'), y: v('Y'), width: v('WIDTH'), height: v('HEIGHT') };
   if (Object.values(box).some((n) => Number.isNaN(n))) {
@@ -129,11 +176,17 @@ async function sweep(env: OfficeEnv, w: WindowBox, o: { toolbars?: boolean } = {
   const moves: { type: 'moveTo'; x: number; y: number }[] = [];
   const cx = w.x + Math.floor(w.width / 2);
   if (o.toolbars !== false) {
-    for (let y = w.y + 20; y < w.y + Math.min(220, w.height); y += 15) moves.push({ type: 'moveTo', x: cx, y });
-    for (let y = w.y + 120; y < w.y + Math.min(560, w.height); y += 30) moves.push({ type: 'moveTo', x: w.x + w.width - 20, y });
+    for (let y = w.y + 20; y < w.y + Math.min(220, w.height); y += 15)
+      moves.push({ type: 'moveTo', x: cx, y });
+    for (let y = w.y + 120; y < w.y + Math.min(560, w.height); y += 30)
+      moves.push({ type: 'moveTo', x: w.x + w.width - 20, y });
   }
   const cy = w.y + Math.floor(w.height / 2);
-  moves.push({ type: 'moveTo', x: cx, y: cy }, { type: 'moveTo', x: cx - 40, y: cy - 60 }, { type: 'moveTo', x: cx, y: cy });
+  moves.push(
+    { type: 'moveTo', x: cx, y: cy },
+    { type: 'moveTo', x: cx - 40, y: cy - 60 },
+    { type: 'moveTo', x: cx, y: cy },
+  );
   await env.perform(moves);
   await sleep(200);
 }

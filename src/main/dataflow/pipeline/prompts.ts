@@ -10,14 +10,25 @@ import { KEY_NAMES_HELP } from './keys';
 import type { OfficeApp } from './task';
 
 /** `images`: file name → data URL of its screenshot, shown labelled by that file name. */
-export function choosePrompt(task: string, app: OfficeApp, descriptions: Record<string, string>, images: Record<string, string> = {}): ChatMessage[] {
+export function choosePrompt(
+  task: string,
+  app: OfficeApp,
+  descriptions: Record<string, string>,
+  images: Record<string, string> = {},
+): ChatMessage[] {
   const list = Object.entries(descriptions)
     .map(([file, text]) => `- ${JSON.stringify(file)}: ${text}`)
     .join('\n');
   const text = `THE REQUEST\n${task}\n\nTHE TEMPLATES\n${list}`;
   const shown = Object.keys(descriptions).filter((f) => images[f]);
   const content: ChatMessage['content'] = shown.length
-    ? [{ type: 'text', text }, ...shown.flatMap((f) => [{ type: 'text' as const, text: `Screenshot of ${JSON.stringify(f)}:` }, { type: 'image_url' as const, image_url: { url: images[f], detail: 'low' as const } }])]
+    ? [
+        { type: 'text', text },
+        ...shown.flatMap((f) => [
+          { type: 'text' as const, text: `Screenshot of ${JSON.stringify(f)}:` },
+          { type: 'image_url' as const, image_url: { url: images[f], detail: 'low' as const } },
+        ]),
+      ]
     : text;
   return [
     {
@@ -62,10 +73,7 @@ export function prefillPrompt(input: PrefillPromptInput): ChatMessage[] {
         { type: 'image_url', image_url: { url: input.screenshot, detail: 'high' } },
       ]
     : text;
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content } as ChatMessage,
-  ];
+  return [{ role: 'system', content: system }, { role: 'user', content } as ChatMessage];
 }
 
 export function filterPrompt(request: string, app: OfficeApp): ChatMessage[] {
@@ -88,7 +96,12 @@ export function promptText(messages: ChatMessage[]): string {
   return messages
     .map((m) => {
       const c = m.content;
-      const body = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => ('text' in p ? p.text : '[image]')).join('\n') : '';
+      const body =
+        typeof c === 'string'
+          ? c
+          : Array.isArray(c)
+            ? c.map((p) => ('text' in p ? p.text : '[image]')).join('\n')
+            : '';
       return `== ${m.role}\n${body}`;
     })
     .join('\n\n');

@@ -22,12 +22,22 @@ export function layoutOf(out: string): Layout {
 }
 
 /** The instantiated copy of the template: results/saved_document/<unique_id>.<ext>. */
-export const instantiatedPath = (layout: Layout, uniqueId: string, ext: string) => join(layout.results, 'saved_document', `${uniqueId}${ext}`);
+export const instantiatedPath = (layout: Layout, uniqueId: string, ext: string) =>
+  join(layout.results, 'saved_document', `${uniqueId}${ext}`);
 /** The executed document, saved beside and never over the instantiated copy (upstream defect 13). */
-export const executedPath = (layout: Layout, uniqueId: string, ext: string) => join(layout.results, 'saved_document', 'executed', `${uniqueId}${ext}`);
-export const stageLogDir = (layout: Layout, uniqueId: string, stage: string) => join(layout.logs, uniqueId, stage);
+export const executedPath = (layout: Layout, uniqueId: string, ext: string) =>
+  join(layout.results, 'saved_document', 'executed', `${uniqueId}${ext}`);
+export const stageLogDir = (layout: Layout, uniqueId: string, stage: string) =>
+  join(layout.logs, uniqueId, stage);
 
-export const TIME_KEYS = ['choose_template', 'prefill', 'instantiation_evaluation', 'execute', 'execute_eval', 'total'] as const;
+export const TIME_KEYS = [
+  'choose_template',
+  'prefill',
+  'instantiation_evaluation',
+  'execute',
+  'execute_eval',
+  'total',
+] as const;
 export type TimeKey = (typeof TIME_KEYS)[number];
 
 /** Seconds since `startedMs` (performance.now()), to 3 decimals. */
@@ -49,7 +59,10 @@ export function newRecord(task: DataflowTask): Json {
   };
 }
 
-export function stageOf(record: Json, stage: 'choose_template' | 'prefill' | 'instantiation_evaluation'): { result: unknown; error: unknown } {
+export function stageOf(
+  record: Json,
+  stage: 'choose_template' | 'prefill' | 'instantiation_evaluation',
+): { result: unknown; error: unknown } {
   const ir = record.instantiation_result as Json;
   return ir[stage] as { result: unknown; error: unknown };
 }

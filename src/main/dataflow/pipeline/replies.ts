@@ -38,7 +38,10 @@ export function parseChoice(text: string, files: string[]): { file: string; why:
   const obj = jsonObjectOf(text);
   const keys = Object.keys(obj);
   const known = keys.filter((k) => files.includes(k));
-  if (!known.length) throw new ReplyError(`the chooser answered ${JSON.stringify(keys)}, none of the templates ${JSON.stringify(files)}`);
+  if (!known.length)
+    throw new ReplyError(
+      `the chooser answered ${JSON.stringify(keys)}, none of the templates ${JSON.stringify(files)}`,
+    );
   return { file: known[0], why: String(obj[known[0]] ?? '') };
 }
 
@@ -67,23 +70,27 @@ export function checkPlan(plan: unknown, where = 'Actions_plan'): PlanStep[] {
     }
   }
   if (!Array.isArray(steps)) throw new ReplyError(`${where} must be an array of steps`);
-  if (steps.length > MAX_PLAN_STEPS) throw new ReplyError(`${where} has ${steps.length} steps; at most ${MAX_PLAN_STEPS}`);
+  if (steps.length > MAX_PLAN_STEPS)
+    throw new ReplyError(`${where} has ${steps.length} steps; at most ${MAX_PLAN_STEPS}`);
   return steps.map((s, i): PlanStep => {
     const at = `${where}[${i}]`;
     if (!isObject(s)) throw new ReplyError(`${at} must be an object`);
     const fn = s.Function ?? '';
     if (typeof fn !== 'string') throw new ReplyError(`${at}.Function must be a string`);
-    if (!isKnownFunction(fn)) throw new ReplyError(`${at}.Function ${JSON.stringify(fn)} is not a function the executor runs`);
+    if (!isKnownFunction(fn))
+      throw new ReplyError(`${at}.Function ${JSON.stringify(fn)} is not a function the executor runs`);
     const args = s.Args ?? {};
     if (!isObject(args)) throw new ReplyError(`${at}.Args must be an object`);
     const text = s.ControlText ?? '';
     if (typeof text !== 'string') throw new ReplyError(`${at}.ControlText must be a string`);
-    if (functionNeedsControl(fn) && !text.trim()) throw new ReplyError(`${at}: ${fn} acts on a control, but ControlText is empty`);
+    if (functionNeedsControl(fn) && !text.trim())
+      throw new ReplyError(`${at}: ${fn} acts on a control, but ControlText is empty`);
     const label = s.ControlLabel;
     return {
       Step: i + 1,
       Subtask: typeof s.Subtask === 'string' ? s.Subtask : '',
-      ControlLabel: text.trim() && (typeof label === 'string' || typeof label === 'number') ? String(label) : null,
+      ControlLabel:
+        text.trim() && (typeof label === 'string' || typeof label === 'number') ? String(label) : null,
       ControlText: text,
       Function: fn,
       Args: args,
@@ -101,7 +108,8 @@ export interface Prefill {
 export function parsePrefill(text: string): Prefill {
   const obj = jsonObjectOf(text);
   const newTask = obj.New_task;
-  if (typeof newTask !== 'string' || !newTask.trim()) throw new ReplyError('New_task must be a non-empty string');
+  if (typeof newTask !== 'string' || !newTask.trim())
+    throw new ReplyError('New_task must be a non-empty string');
   return {
     observation: typeof obj.Observation === 'string' ? obj.Observation : '',
     thought: typeof obj.Thought === 'string' ? obj.Thought : '',
@@ -124,6 +132,7 @@ export function parseFilter(text: string): FilterVerdict {
   if (typeof judge === 'string' && /^(true|false)$/i.test(judge)) judge = judge.toLowerCase() === 'true';
   if (typeof judge !== 'boolean') throw new ReplyError('judge must be true or false');
   const type = obj.type === null || obj.type === undefined ? 'None' : String(obj.type);
-  if (!FILTER_TYPES.includes(type)) throw new ReplyError(`type ${JSON.stringify(obj.type)} is not one of ${FILTER_TYPES.join(', ')}`);
+  if (!FILTER_TYPES.includes(type))
+    throw new ReplyError(`type ${JSON.stringify(obj.type)} is not one of ${FILTER_TYPES.join(', ')}`);
   return { judge, thought: typeof obj.thought === 'string' ? obj.thought : '', request_type: type };
 }

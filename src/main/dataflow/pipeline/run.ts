@@ -64,10 +64,21 @@ function ufoSchemaProblems(record: Json, type: RecordType, file: string): Proble
   const schemas = ufoSchemas();
   const validate = type === 'instantiation' ? schemas.instantiation : schemas.execution;
   if (!validate || validate(toSchemaForm(record))) return [];
-  return (validate.errors ?? []).map((e) => ({ file, pointer: e.instancePath, severity: 'error' as const, message: `UFO's ${type === 'instantiation' ? 'instantiation' : 'execution'} schema: ${e.message ?? 'invalid'}` }));
+  return (validate.errors ?? []).map((e) => ({
+    file,
+    pointer: e.instancePath,
+    severity: 'error' as const,
+    message: `UFO's ${type === 'instantiation' ? 'instantiation' : 'execution'} schema: ${e.message ?? 'invalid'}`,
+  }));
 }
 
-async function file(record: Json, type: RecordType, layout: Layout, source: string, overwrite: boolean): Promise<{ route?: RouteOutcome; problems: Problem[] }> {
+async function file(
+  record: Json,
+  type: RecordType,
+  layout: Layout,
+  source: string,
+  overwrite: boolean,
+): Promise<{ route?: RouteOutcome; problems: Problem[] }> {
   const where = join(layout.logs, String(record.unique_id), 'record.json');
   const problems = ufoSchemaProblems(record, type, where);
   if (problems.length) return { problems };
@@ -105,7 +116,13 @@ export async function runPipeline(inputs: string[], options: PipelineOptions): P
   return outcomes;
 }
 
-async function runOne(input: string, options: PipelineOptions, ctx: StageContext, layout: Layout, log: (line: string) => void): Promise<TaskOutcome> {
+async function runOne(
+  input: string,
+  options: PipelineOptions,
+  ctx: StageContext,
+  layout: Layout,
+  log: (line: string) => void,
+): Promise<TaskOutcome> {
   if (options.mode === 'execution') return executeRecordFile(input, options, ctx, layout, log);
   const read = await readTask(input);
   if (!read.ok) return { file: input, problems: read.problems };
@@ -113,7 +130,10 @@ async function runOne(input: string, options: PipelineOptions, ctx: StageContext
   log(`${task.uniqueId} (${task.app}): ${task.task}`);
   const { record, document } = await instantiate(task, ctx);
   if (options.mode === 'instantiation' || !passedFilter(record) || !document) {
-    if (options.mode === 'dataflow') log(`  not executed: ${passedFilter(record) ? 'no instantiated document' : 'the filter did not pass it'}`);
+    if (options.mode === 'dataflow')
+      log(
+        `  not executed: ${passedFilter(record) ? 'no instantiated document' : 'the filter did not pass it'}`,
+      );
     const type: RecordType = options.mode === 'dataflow' ? 'dataflow' : 'instantiation';
     if (type === 'dataflow') markNotExecuted(record);
     const filed = await file(record, type, layout, input, !!options.overwrite);
@@ -131,7 +151,8 @@ function markNotExecuted(record: Json): void {
   const ir = record.instantiation_result as Json;
   const prefill = isObject(ir.prefill) ? ir.prefill : undefined;
   const plan = isObject(prefill?.result) ? prefill.result.instantiated_plan : undefined;
-  if (Array.isArray(plan)) for (const s of plan) if (isObject(s)) Object.assign(s, { Success: null, MatchedControlText: null });
+  if (Array.isArray(plan))
+    for (const s of plan) if (isObject(s)) Object.assign(s, { Success: null, MatchedControlText: null });
 }
 
 function logVerdict(record: Json, log: (line: string) => void): void {
@@ -140,19 +161,41 @@ function logVerdict(record: Json, log: (line: string) => void): void {
   log(`  evaluate: ${r ? `${String(r.complete)} — ${String(r.reason)}` : 'no verdict'}`);
 }
 
-async function executeRecordFile(input: string, options: PipelineOptions, ctx: StageContext, layout: Layout, log: (line: string) => void): Promise<TaskOutcome> {
+async function executeRecordFile(
+  input: string,
+  options: PipelineOptions,
+  ctx: StageContext,
+  layout: Layout,
+  log: (line: string) => void,
+): Promise<TaskOutcome> {
   const read = await readJsonFile(input);
   if (!read.ok) return { file: input, problems: [read.problem] };
   const record = read.value;
-  const bad = (pointer: string, message: string): TaskOutcome => ({ file: input, problems: [{ file: input, pointer, severity: 'error', message }] });
-  if (!isObject(record) || record.unique_id === undefined) return bad('', 'not a UFO instantiation record (an object with unique_id, instantiation_result)');
+  const bad = (pointer: string, message: string): TaskOutcome => ({
+    file: input,
+    problems: [{ file: input, pointer, severity: 'error', message }],
+  });
+  if (!isObject(record) || record.unique_id === undefined)
+    return bad('', 'not a UFO instantiation record (an object with unique_id, instantiation_result)');
   const id = String(record.unique_id);
-  if (!/^[\w.-]{1,200}$/.test(id)) return bad('/unique_id', `unique_id ${JSON.stringify(id)} cannot name a file`);
+  if (!/^[\w.-]{1,200}$/.test(id))
+    return bad('/unique_id', `unique_id ${JSON.stringify(id)} cannot name a file`);
   log(`${id}: executing ${input}`);
-  if (!passedFilter(record)) return bad('/instantiation_result/instantiation_evaluation/result/judge', 'the filter did not pass this task (judge is not true): not executed');
-  const candidates = ['.odt', '.docx', '.xlsx', '.ods', '.odp', '.pptx'].flatMap((ext) => [join(input, '../../../saved_document', `${id}${ext}`), join(layout.results, 'saved_document', `${id}${ext}`)]);
+  if (!passedFilter(record))
+    return bad(
+      '/instantiation_result/instantiation_evaluation/result/judge',
+      'the filter did not pass this task (judge is not true): not executed',
+    );
+  const candidates = ['.odt', '.docx', '.xlsx', '.ods', '.odp', '.pptx'].flatMap((ext) => [
+    join(input, '../../../saved_document', `${id}${ext}`),
+    join(layout.results, 'saved_document', `${id}${ext}`),
+  ]);
   const document = await documentOf(record, candidates);
-  if (!document) return bad('/instantiation_result/choose_template/result', `the instantiated document of ${id} is not at choose_template.result nor in saved_document/`);
+  if (!document)
+    return bad(
+      '/instantiation_result/choose_template/result',
+      `the instantiated document of ${id} is not at choose_template.result nor in saved_document/`,
+    );
   const exec = await execute(record, document, ctx, options);
   const judged = await evaluate(exec.record, exec.logDir, options.models.evaluate, log);
   logVerdict(judged, log);
@@ -161,4 +204,5 @@ async function executeRecordFile(input: string, options: PipelineOptions, ctx: S
 }
 
 /** The log folder of a task's execution. */
-export const executeLogDir = (out: string, uniqueId: string) => stageLogDir(layoutOf(resolve(out)), uniqueId, 'execute');
+export const executeLogDir = (out: string, uniqueId: string) =>
+  stageLogDir(layoutOf(resolve(out)), uniqueId, 'execute');

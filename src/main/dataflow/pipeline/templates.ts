@@ -21,25 +21,33 @@ export interface TemplateSet {
 export function loadTemplates(app: OfficeApp, root = defaultTemplatesRoot): TemplateSet {
   const folder = join(root, app);
   const file = join(folder, 'description.json');
-  if (!existsSync(file)) throw new Error(`${file}: no template descriptions for ${app} (make the folder with description.json {"<document>": "<what it holds>"})`);
+  if (!existsSync(file))
+    throw new Error(
+      `${file}: no template descriptions for ${app} (make the folder with description.json {"<document>": "<what it holds>"})`,
+    );
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new Error(`${file}: not JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file}: expected an object {"<document>": "<description>"}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${file}: expected an object {"<document>": "<description>"}`);
   const descriptions: Record<string, string> = {};
   for (const [name, text] of Object.entries(parsed)) {
     if (typeof text !== 'string') throw new Error(`${file}: /${name} must be a string description`);
-    if (name.includes('/') || name.includes('\\') || name.startsWith('.')) throw new Error(`${file}: /${name} must be a file name in ${folder}`);
-    if (!existsSync(join(folder, name))) throw new Error(`${file}: /${name} is described but ${join(folder, name)} does not exist`);
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.'))
+      throw new Error(`${file}: /${name} must be a file name in ${folder}`);
+    if (!existsSync(join(folder, name)))
+      throw new Error(`${file}: /${name} is described but ${join(folder, name)} does not exist`);
     descriptions[name] = text;
   }
   if (!Object.keys(descriptions).length) throw new Error(`${file}: no templates described`);
   const images: Record<string, string> = {};
   for (const name of Object.keys(descriptions)) {
-    const image = ['.jpg', '.png'].map((ext) => join(folder, 'images', `${name}${ext}`)).find((f) => existsSync(f));
+    const image = ['.jpg', '.png']
+      .map((ext) => join(folder, 'images', `${name}${ext}`))
+      .find((f) => existsSync(f));
     if (image) images[name] = image;
   }
   return { app, folder, descriptions, images };

@@ -16,7 +16,11 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
 }
 
 /** Writes logs/<id>/response.log and evaluation.log (replacing earlier ones) and links the screenshots. */
-export async function writeWorkbenchLogs(record: Json, layout: Layout, filedAs: string | undefined): Promise<void> {
+export async function writeWorkbenchLogs(
+  record: Json,
+  layout: Layout,
+  filedAs: string | undefined,
+): Promise<void> {
   const id = String(record.unique_id);
   const dir = join(layout.logs, id);
   const app = APP_NAMES[record.app as OfficeApp]?.replace(/ on Linux$/, '') ?? String(record.app);
@@ -39,7 +43,9 @@ export async function writeWorkbenchLogs(record: Json, layout: Layout, filedAs: 
       Request: request,
       Subtask: 'instantiate: choose a template, prefill a plan, filter',
       Observation: `planned ${plan.length} steps: ${plan.map((s) => `${String(s.Function)} on ${s.ControlText ? JSON.stringify(s.ControlText) : 'the window'}`).join('; ') || 'none'}`,
-      Thought: f ? `filter: ${f.judge === true ? 'doable' : `not doable (${String(f.request_type)})`} — ${String(f.thought)}` : `no filter verdict${filter.error ? `: ${String(filter.error)}` : ''}`,
+      Thought: f
+        ? `filter: ${f.judge === true ? 'doable' : `not doable (${String(f.request_type)})`} — ${String(f.thought)}`
+        : `no filter verdict${filter.error ? `: ${String(filter.error)}` : ''}`,
       Comment: comment,
       Status: 'FAIL',
       ...(f?.judge === true ? {} : { error: 'not executed: the instantiation did not pass' }),
@@ -59,16 +65,26 @@ export async function writeWorkbenchLogs(record: Json, layout: Layout, filedAs: 
       ControlText: (s.MatchedControlText as string | null) ?? '',
       ControlLabel: s.ControlLabel ?? null,
       Comment: comment,
-      Status: s.Step === plan.filter((p) => p.Success !== null && p.Success !== undefined).length ? (plan.every((p) => p.Success === true) ? 'FINISH' : 'FAIL') : 'CONTINUE',
+      Status:
+        s.Step === plan.filter((p) => p.Success !== null && p.Success !== undefined).length
+          ? plan.every((p) => p.Success === true)
+            ? 'FINISH'
+            : 'FAIL'
+          : 'CONTINUE',
       result: { status: ran, ...(s.Success === false ? { error: errorOf(record) } : {}) },
       // a step never reached shows the screen as the execution left it
-      CleanScreenshot: s.Success === null || s.Success === undefined ? 'action_step_final.png' : `action_step${String(s.Step)}.png`,
+      CleanScreenshot:
+        s.Success === null || s.Success === undefined
+          ? 'action_step_final.png'
+          : `action_step${String(s.Step)}.png`,
     });
   }
   await writeFile(join(dir, 'response.log'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   const er = isObject(record.execution_result) ? record.execution_result : {};
   if (isObject(er.result)) await writeFile(join(dir, 'evaluation.log'), JSON.stringify(er.result) + '\n');
-  if (existsSync(execDir)) for (const f of await readdir(execDir)) if (/^action_step(\d+|_final)\.png$/.test(f)) await linkOrCopy(join(execDir, f), join(dir, f));
+  if (existsSync(execDir))
+    for (const f of await readdir(execDir))
+      if (/^action_step(\d+|_final)\.png$/.test(f)) await linkOrCopy(join(execDir, f), join(dir, f));
 }
 
 function errorOf(record: Json): string {

@@ -24,15 +24,25 @@ const PORT_TIMEOUT_MS = 30_000;
 
 type BrowserHost = Pick<Environment, 'launch' | 'getFile' | 'setBrowserEndpoint'>;
 
-const pause = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, signal, () => new Error('cancelled'));
+const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
+  sleep(ms, signal, () => new Error('cancelled'));
 
 /**
  * Starts Chromium showing `urls[0]` (about:blank without one), waits for its DevTools port, records the
  * endpoint on the environment, opens the other URLs as tabs and returns the endpoint.
  */
-export async function launchChromium(env: BrowserHost, urls: string[], options: { headless: boolean; signal?: AbortSignal }): Promise<string> {
+export async function launchChromium(
+  env: BrowserHost,
+  urls: string[],
+  options: { headless: boolean; signal?: AbortSignal },
+): Promise<string> {
   const profile = `/tmp/proctor-chromium-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const flags = [...CHROMIUM_FLAGS, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', `--user-data-dir=${profile}`];
+  const flags = [
+    ...CHROMIUM_FLAGS,
+    '--remote-debugging-port=0',
+    '--remote-debugging-address=127.0.0.1',
+    `--user-data-dir=${profile}`,
+  ];
   if (options.headless) flags.push('--headless=new');
   await env.launch(['chromium', ...flags, urls[0] ?? 'about:blank']);
   // Chromium writes the port it took to DevToolsActivePort in the profile.
@@ -44,7 +54,10 @@ export async function launchChromium(env: BrowserHost, urls: string[], options: 
     if (Number.isInteger(n) && n > 0) port = n;
     else await pause(25, options.signal);
   }
-  if (port === undefined) throw new Error(`Chromium did not open its DevTools port within ${PORT_TIMEOUT_MS / 1000} s (is /usr/bin/chromium installed?)`);
+  if (port === undefined)
+    throw new Error(
+      `Chromium did not open its DevTools port within ${PORT_TIMEOUT_MS / 1000} s (is /usr/bin/chromium installed?)`,
+    );
   const endpoint = `http://127.0.0.1:${port}`;
   env.setBrowserEndpoint?.(endpoint);
   for (const url of urls.slice(1)) await openDevToolsTab(endpoint, url, options.signal);

@@ -87,27 +87,57 @@ export function isolationSupport(): IsolationSupport {
   if (support) return support;
   const root = process.getuid?.() === 0;
   if (process.env.PROCTOR_SANDBOX === 'host') {
-    return (support = { available: false, reason: 'PROCTOR_SANDBOX=host turns namespace sandboxes off', switchesUser: false });
+    return (support = {
+      available: false,
+      reason: 'PROCTOR_SANDBOX=host turns namespace sandboxes off',
+      switchesUser: false,
+    });
   }
-  if (process.platform !== 'linux') return (support = { available: false, reason: `namespaces need Linux (this is ${process.platform})`, switchesUser: false });
+  if (process.platform !== 'linux')
+    return (support = {
+      available: false,
+      reason: `namespaces need Linux (this is ${process.platform})`,
+      switchesUser: false,
+    });
   const missing = ['bwrap', 'nsenter', ...(root ? ['setpriv'] : [])].filter((c) => !which(c));
   if (missing.length) {
-    return (support = { available: false, reason: `${missing.join(', ')} not found (install Debian's bubblewrap and util-linux)`, switchesUser: false });
+    return (support = {
+      available: false,
+      reason: `${missing.join(', ')} not found (install Debian's bubblewrap and util-linux)`,
+      switchesUser: false,
+    });
   }
   // Without root, the probe makes the same nested user namespace a session's processes get (see userSwitch); it
   // keeps the capabilities in the sandbox's own user namespace that a process entering it with nsenter has.
-  const r = spawnSync('bwrap', [...systemBinds(), ...(root ? [] : ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL']), '--unshare-pid', '--unshare-ipc', '--', ...(root ? ['true'] : [...userSwitch(), 'true'])], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
+  const r = spawnSync(
+    'bwrap',
+    [
+      ...systemBinds(),
+      ...(root ? [] : ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-add', 'ALL']),
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--',
+      ...(root ? ['true'] : [...userSwitch(), 'true']),
+    ],
+    {
+      encoding: 'utf8',
+      timeout: 10_000,
+    },
+  );
   if (r.status !== 0) {
-    return (support = { available: false, reason: `bubblewrap cannot create namespaces here: ${(r.stderr || r.error?.message || '').trim()}`, switchesUser: false });
+    return (support = {
+      available: false,
+      reason: `bubblewrap cannot create namespaces here: ${(r.stderr || r.error?.message || '').trim()}`,
+      switchesUser: false,
+    });
   }
   return (support = { available: true, switchesUser: root });
 }
 
 /** Says once per process that sandboxes are not isolated, and why. */
-export function warnIfUnisolated(notify: (line: string) => void = (l) => process.stderr.write(l + '\n')): void {
+export function warnIfUnisolated(
+  notify: (line: string) => void = (l) => process.stderr.write(l + '\n'),
+): void {
   const s = isolationSupport();
   if (s.available || warned) return;
   warned = true;
@@ -149,7 +179,8 @@ function systemBinds(): string[] {
   for (const d of ['/var', '/var/cache', '/var/lib']) args.push('--perms', '0755', '--dir', d);
   args.push('--perms', '1777', '--tmpfs', '/var/tmp');
   // The font cache (else every app rebuilds it, seconds for the CJK fonts), the machine id, /opt.
-  for (const p of ['/var/cache/fontconfig', '/var/lib/dbus', '/opt']) if (existsSync(p)) args.push('--ro-bind', p, p);
+  for (const p of ['/var/cache/fontconfig', '/var/lib/dbus', '/opt'])
+    if (existsSync(p)) args.push('--ro-bind', p, p);
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/run');
   return args;
 }
@@ -199,7 +230,14 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
   const uid = s.switchesUser ? SANDBOX_UID : undefined;
   if (uid !== undefined) chownTree(home.root, uid);
   // The host's PATH names folders the sandbox does not have (and says where Proctor lives): a standard one.
-  const base: Record<string, string> = { ...cleanHostEnv(), PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: GUEST_HOME, TMPDIR: GUEST_TMP, USER: 'user', LOGNAME: 'user' };
+  const base: Record<string, string> = {
+    ...cleanHostEnv(),
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    HOME: GUEST_HOME,
+    TMPDIR: GUEST_TMP,
+    USER: 'user',
+    LOGNAME: 'user',
+  };
   const args = [
     ...(s.switchesUser ? [] : ['--unshare-user', '--uid', '0', '--gid', '0']),
     '--unshare-pid',
@@ -244,7 +282,10 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
     let info = '';
     let out = '';
     let stderr = '';
-    const timer = setTimeout(() => reject(new EnvironmentError(`bubblewrap did not start within 10 s: ${stderr.trim()}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new EnvironmentError(`bubblewrap did not start within 10 s: ${stderr.trim()}`)),
+      10_000,
+    );
     anchor.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     const check = (): void => {
       const m = /"child-pid"\s*:\s*(\d+)/.exec(info);
@@ -263,7 +304,11 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
     });
     anchor.once('exit', (code, sig) => {
       clearTimeout(timer);
-      reject(new EnvironmentError(`bubblewrap exited (${sig ?? code}) before the sandbox was ready: ${stderr.trim()}`));
+      reject(
+        new EnvironmentError(
+          `bubblewrap exited (${sig ?? code}) before the sandbox was ready: ${stderr.trim()}`,
+        ),
+      );
     });
     anchor.once('error', (e) => {
       clearTimeout(timer);
@@ -286,7 +331,15 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
     '-w',
     '--',
     ...(uid !== undefined
-      ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs']
+      ? [
+          'setpriv',
+          `--reuid=${uid}`,
+          `--regid=${uid}`,
+          '--clear-groups',
+          '--inh-caps=-all',
+          '--bounding-set=-all',
+          '--no-new-privs',
+        ]
       : userSwitch()),
     'env',
     '-C',
@@ -307,21 +360,32 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
       if (program.includes('/')) {
         // a guest path in the home or /tmp lives in the sandbox home; the read-only system is the host's own
         const p = program.startsWith('/') ? posix.normalize(program) : posix.join(GUEST_HOME, program);
-        if (p === GUEST_HOME || p.startsWith(GUEST_HOME + '/') || p === GUEST_TMP || p.startsWith(GUEST_TMP + '/')) {
+        if (
+          p === GUEST_HOME ||
+          p.startsWith(GUEST_HOME + '/') ||
+          p === GUEST_TMP ||
+          p.startsWith(GUEST_TMP + '/')
+        ) {
           try {
             return existsSync(home.toHost(p));
           } catch {
             return false;
           }
         }
-        return ['/usr/', '/bin/', '/sbin/', '/lib', '/etc/', '/opt/'].some((d) => p.startsWith(d)) && existsSync(p);
+        return (
+          ['/usr/', '/bin/', '/sbin/', '/lib', '/etc/', '/opt/'].some((d) => p.startsWith(d)) && existsSync(p)
+        );
       }
       return base.PATH.split(':').some((d) => existsSync(join(d, program)));
     },
     spawn(argv, o = {}) {
       if (closed) throw new EnvironmentError('the sandbox session is closed');
       const cwd = o.cwd ? confinement.commandPath(o.cwd) : GUEST_HOME;
-      return spawn('nsenter', [...enter(cwd), ...argv], { env: { ...base, ...o.env }, stdio: o.stdio ?? 'ignore', detached: o.detached ?? true });
+      return spawn('nsenter', [...enter(cwd), ...argv], {
+        env: { ...base, ...o.env },
+        stdio: o.stdio ?? 'ignore',
+        detached: o.detached ?? true,
+      });
     },
     adopt(hostPath) {
       if (uid !== undefined) chownTree(hostPath, uid);
@@ -342,7 +406,12 @@ export async function startNamespaceSandbox(home: SandboxHome): Promise<Confinem
 
 /** The fallback: the session's processes run on the host as Proctor's user, with guest paths rewritten. */
 export function hostConfinement(home: SandboxHome): Confinement {
-  const hostBase = (): Record<string, string> => ({ ...cleanHostEnv(), HOME: home.root, TMPDIR: home.tmp, PWD: home.root });
+  const hostBase = (): Record<string, string> => ({
+    ...cleanHostEnv(),
+    HOME: home.root,
+    TMPDIR: home.tmp,
+    PWD: home.root,
+  });
   return {
     kind: 'host',
     baseEnv: () => hostBase(),
@@ -352,7 +421,12 @@ export function hostConfinement(home: SandboxHome): Confinement {
     spawn(argv, o = {}) {
       const [file, ...args] = argv;
       const cwd = o.cwd ? home.toHost(o.cwd) : home.root;
-      return spawn(file, args, { cwd, env: { ...hostBase(), ...o.env }, stdio: o.stdio ?? 'ignore', detached: o.detached ?? true });
+      return spawn(file, args, {
+        cwd,
+        env: { ...hostBase(), ...o.env },
+        stdio: o.stdio ?? 'ignore',
+        detached: o.detached ?? true,
+      });
     },
     adopt: () => undefined,
     close: async () => undefined,

@@ -2,7 +2,18 @@
 // host's lock files: Proctor takes the number on the host with the X convention (`/tmp/.X<N>-lock` created
 // exclusively, holding the owner's pid) and links `/tmp/.X11-unix/X<N>` to the socket inside the sandbox's /tmp,
 // so host-side clients (the display worker, xdotool) reach it as `:N`. Locks of dead owners are taken over.
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, symlinkSync, unlinkSync, writeSync, chmodSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  unlinkSync,
+  writeSync,
+  chmodSync,
+} from 'node:fs';
 import { EnvironmentError } from '../../errors';
 import { processAlive as alive } from '../../process-alive';
 
@@ -55,7 +66,8 @@ export function reserveDisplayNumber(): DisplayNumber {
     try {
       fd = openSync(lock, 'wx', 0o444);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new EnvironmentError(`cannot create ${lock}: ${(e as Error).message}`);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new EnvironmentError(`cannot create ${lock}: ${(e as Error).message}`);
       const owner = lockOwner(lock);
       if (owner !== undefined && !alive(owner) && !retried.has(num)) {
         retried.add(num);

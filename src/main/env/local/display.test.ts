@@ -26,19 +26,29 @@ async function until(cond: () => boolean, ms: number): Promise<boolean> {
 
 describe.skipIf(!hasXvfb)('sandbox display (needs Xvfb, openbox, dbus-daemon, xdpyinfo)', () => {
   it('starts two displays at once on different numbers, at the asked size, and stop() removes them', async () => {
-    const [a, b] = await Promise.all([startDisplay({ width: 800, height: 600 }), startDisplay({ width: 640, height: 480 })]);
+    const [a, b] = await Promise.all([
+      startDisplay({ width: 800, height: 600 }),
+      startDisplay({ width: 640, height: 480 }),
+    ]);
     try {
       expect(a.display).not.toBe(b.display);
-      const info = spawnSync('xdpyinfo', [], { env: { ...process.env, DISPLAY: a.display }, encoding: 'utf8' });
+      const info = spawnSync('xdpyinfo', [], {
+        env: { ...process.env, DISPLAY: a.display },
+        encoding: 'utf8',
+      });
       expect(info.stdout).toMatch(/dimensions:\s+800x600 pixels/);
       expect(a.env.DISPLAY).toBe(a.display);
       expect(a.env.DBUS_SESSION_BUS_ADDRESS).toMatch(/^unix:/);
       // The session bus answers and can activate the accessibility bus.
-      const bus = spawnSync('dbus-send', ['--session', '--print-reply', '--dest=org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus.GetAddress'], {
-        env: { ...process.env, ...a.env },
-        encoding: 'utf8',
-        timeout: 10_000,
-      });
+      const bus = spawnSync(
+        'dbus-send',
+        ['--session', '--print-reply', '--dest=org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus.GetAddress'],
+        {
+          env: { ...process.env, ...a.env },
+          encoding: 'utf8',
+          timeout: 10_000,
+        },
+      );
       expect(bus.stdout).toMatch(/unix:/);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
@@ -49,9 +59,13 @@ describe.skipIf(!hasXvfb)('sandbox display (needs Xvfb, openbox, dbus-daemon, xd
   });
 
   it('leaves no orphan Xvfb, openbox or dbus-daemon when the owning process is SIGKILLed', async () => {
-    const holder = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./testing/display-holder.ts', import.meta.url))], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const holder = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./testing/display-holder.ts', import.meta.url))],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const line = await new Promise<string>((resolve, reject) => {
       let t = '';
       holder.stdout!.on('data', (d: Buffer) => {
@@ -60,11 +74,17 @@ describe.skipIf(!hasXvfb)('sandbox display (needs Xvfb, openbox, dbus-daemon, xd
       });
       holder.once('exit', (c) => reject(new Error(`holder exited ${c}`)));
     });
-    const facts = JSON.parse(line) as { display: string; pids: { xvfb: number; openbox: number; dbus: number } };
+    const facts = JSON.parse(line) as {
+      display: string;
+      pids: { xvfb: number; openbox: number; dbus: number };
+    };
     expect(alive(facts.pids.xvfb)).toBe(true);
     expect(alive(facts.pids.openbox)).toBe(true);
     holder.kill('SIGKILL');
-    const gone = await until(() => !alive(facts.pids.xvfb) && !alive(facts.pids.openbox) && !alive(facts.pids.dbus), 15_000);
+    const gone = await until(
+      () => !alive(facts.pids.xvfb) && !alive(facts.pids.openbox) && !alive(facts.pids.dbus),
+      15_000,
+    );
     expect(gone).toBe(true);
   });
 });

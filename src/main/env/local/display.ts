@@ -67,7 +67,10 @@ const WATCHDOG_SCRIPT =
   'for p in $g; do kill -s KILL -- -$p 2>/dev/null; done';
 
 function startWatchdog(): ChildProcess {
-  const wd = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  const wd = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT], {
+    detached: true,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
   wd.unref();
   (wd.stdin as NodeJS.WritableStream & { unref?: () => void }).unref?.();
   // The pipe's socket keeps the event loop alive otherwise.
@@ -95,12 +98,21 @@ async function waitGone(pids: number[], ms: number): Promise<boolean> {
 }
 
 /** Reads lines from a stream until `pick` returns a value, or fails on exit / timeout. */
-function readUntil<T>(child: ChildProcess, stream: NodeJS.ReadableStream, what: string, pick: (text: string) => T | undefined): Promise<T> {
+function readUntil<T>(
+  child: ChildProcess,
+  stream: NodeJS.ReadableStream,
+  what: string,
+  pick: (text: string) => T | undefined,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let text = '';
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-    const timer = setTimeout(() => done(new EnvironmentError(`${what} did not start within ${START_TIMEOUT_MS} ms. ${stderr.trim()}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        done(new EnvironmentError(`${what} did not start within ${START_TIMEOUT_MS} ms. ${stderr.trim()}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (d: Buffer): void => {
       text += d.toString();
       const v = pick(text);
@@ -108,7 +120,8 @@ function readUntil<T>(child: ChildProcess, stream: NodeJS.ReadableStream, what: 
     };
     const onExit = (code: number | null, sig: string | null): void =>
       done(new EnvironmentError(`${what} exited (${sig ?? code}) before it was ready. ${stderr.trim()}`));
-    const onError = (e: Error): void => done(new EnvironmentError(`${what} could not be started: ${e.message}`, { cause: e }));
+    const onError = (e: Error): void =>
+      done(new EnvironmentError(`${what} could not be started: ${e.message}`, { cause: e }));
     function done(err?: Error, v?: T): void {
       clearTimeout(timer);
       stream.off('data', onData);
@@ -126,7 +139,10 @@ function readUntil<T>(child: ChildProcess, stream: NodeJS.ReadableStream, what: 
 async function waitForWindowManager(env: Record<string, string>): Promise<void> {
   const until = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < until) {
-    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const r = spawnSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
     if (r.status === 0 && /window id/.test(r.stdout)) return;
     await new Promise((res) => setTimeout(res, 50));
   }
@@ -152,8 +168,17 @@ function sessionBusConfig(listen: string): string {
 export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDisplay> {
   const width = opts.width ?? DEFAULT_SCREEN.width;
   const height = opts.height ?? DEFAULT_SCREEN.height;
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 64 || height < 64 || width > 8192 || height > 8192) {
-    throw new EnvironmentError(`display size ${width}x${height} is not usable: give integers between 64 and 8192`);
+  if (
+    !Number.isInteger(width) ||
+    !Number.isInteger(height) ||
+    width < 64 ||
+    height < 64 ||
+    width > 8192 ||
+    height > 8192
+  ) {
+    throw new EnvironmentError(
+      `display size ${width}x${height} is not usable: give integers between 64 and 8192`,
+    );
   }
   const sandbox = opts.sandbox?.confinement.kind === 'namespaces' ? opts.sandbox : undefined;
   const watchdog = startWatchdog();
@@ -162,9 +187,12 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
   };
   // Guest paths of the display's sockets and runtime folder, and how the host reaches them.
   const runtimeDir = sandbox ? '/tmp/.proctor-xdg' : mkdtempSync(ownedTempPrefix('xdg'));
-  const toHost = (guest: string): string => (sandbox && guest.startsWith('/tmp/') ? join(sandbox.hostTmp, guest.slice(5)) : guest);
+  const toHost = (guest: string): string =>
+    sandbox && guest.startsWith('/tmp/') ? join(sandbox.hostTmp, guest.slice(5)) : guest;
   const start = (argv: string[], stdio: ('ignore' | 'pipe')[], env: Record<string, string>): ChildProcess =>
-    sandbox ? sandbox.confinement.spawn(argv, { stdio, env, detached: true }) : spawn(argv[0], argv.slice(1), { detached: true, stdio, env: { ...cleanHostEnv(), ...env } });
+    sandbox
+      ? sandbox.confinement.spawn(argv, { stdio, env, detached: true })
+      : spawn(argv[0], argv.slice(1), { detached: true, stdio, env: { ...cleanHostEnv(), ...env } });
   let reserved: DisplayNumber | undefined;
   let xvfb: ChildProcess | undefined;
   let openbox: ChildProcess | undefined;
@@ -174,8 +202,12 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
     watchdog.stdin?.write('disarm\n');
     // In a namespace sandbox, only processes not yet reaped: once the sandbox has ended they all are (with every
     // process of their groups), and a reaped id may be reused. On the host a group may outlive its leader.
-    const live = (c: ChildProcess | undefined): boolean => !!c && (!sandbox || (c.exitCode === null && c.signalCode === null));
-    const pids = [openbox, dbus, xvfb].filter(live).map((c) => c!.pid).filter((p): p is number => !!p);
+    const live = (c: ChildProcess | undefined): boolean =>
+      !!c && (!sandbox || (c.exitCode === null && c.signalCode === null));
+    const pids = [openbox, dbus, xvfb]
+      .filter(live)
+      .map((c) => c!.pid)
+      .filter((p): p is number => !!p);
     for (const p of pids) killGroup(p, 'SIGTERM');
     if (!(await waitGone(pids, 1500))) for (const p of pids) killGroup(p, 'SIGKILL');
     await waitGone(pids, 1000);
@@ -196,26 +228,57 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
     // numbers itself. In a sandbox it takes the number reserved on the host and no abstract socket (`-nolisten
     // local`), so no other sandbox can reach it.
     const where = reserved ? [`:${reserved.num}`, '-nolisten', 'local'] : [];
-    xvfb = start(['Xvfb', ...where, '-displayfd', '3', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-noreset', '+extension', 'RANDR'], ['ignore', 'ignore', 'pipe', 'pipe'], {});
+    xvfb = start(
+      [
+        'Xvfb',
+        ...where,
+        '-displayfd',
+        '3',
+        '-screen',
+        '0',
+        `${width}x${height}x24`,
+        '-nolisten',
+        'tcp',
+        '-noreset',
+        '+extension',
+        'RANDR',
+      ],
+      ['ignore', 'ignore', 'pipe', 'pipe'],
+      {},
+    );
     guard(xvfb.pid);
-    const num = await readUntil(xvfb, xvfb.stdio[3] as NodeJS.ReadableStream, 'Xvfb', (t) => (/^\d+\n/.test(t) ? t.trim() : undefined));
+    const num = await readUntil(xvfb, xvfb.stdio[3] as NodeJS.ReadableStream, 'Xvfb', (t) =>
+      /^\d+\n/.test(t) ? t.trim() : undefined,
+    );
     (xvfb.stdio[3] as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
     xvfb.stderr?.resume();
     xvfb.unref();
     const display = `:${num}`;
     reserved?.linkSocket(toHost(`/tmp/.X11-unix/X${num}`));
-    const env: Record<string, string> = { DISPLAY: display, XDG_RUNTIME_DIR: runtimeDir, ...accessibilityEnv };
+    const env: Record<string, string> = {
+      DISPLAY: display,
+      XDG_RUNTIME_DIR: runtimeDir,
+      ...accessibilityEnv,
+    };
 
     let dbusAddress: string | undefined;
     if (!opts.noDbus) {
       let argv = ['dbus-daemon', '--session', '--nofork', '--nopidfile', '--print-address=1'];
       if (sandbox) {
         writeFileSync(toHost('/tmp/.proctor-bus.conf'), sessionBusConfig('unix:path=/tmp/.proctor-bus'));
-        argv = ['dbus-daemon', '--config-file=/tmp/.proctor-bus.conf', '--nofork', '--nopidfile', '--print-address=1'];
+        argv = [
+          'dbus-daemon',
+          '--config-file=/tmp/.proctor-bus.conf',
+          '--nofork',
+          '--nopidfile',
+          '--print-address=1',
+        ];
       }
       dbus = start(argv, ['ignore', 'pipe', 'pipe'], env);
       guard(dbus.pid);
-      dbusAddress = await readUntil(dbus, dbus.stdout as NodeJS.ReadableStream, 'dbus-daemon', (t) => (t.includes('\n') ? t.split('\n')[0].trim() : undefined));
+      dbusAddress = await readUntil(dbus, dbus.stdout as NodeJS.ReadableStream, 'dbus-daemon', (t) =>
+        t.includes('\n') ? t.split('\n')[0].trim() : undefined,
+      );
       dbus.stdout?.resume();
       dbus.stderr?.resume();
       dbus.unref();
@@ -223,7 +286,12 @@ export async function startDisplay(opts: DisplayOptions = {}): Promise<SandboxDi
     }
 
     const hostAddress = (address: string): string =>
-      sandbox ? address.replace(/(^|[;,])(unix:(?:path|dir|tmpdir)=)(\/tmp\/[^,;]*)/g, (_m, pre: string, key: string, p: string) => pre + key + toHost(p)) : address;
+      sandbox
+        ? address.replace(
+            /(^|[;,])(unix:(?:path|dir|tmpdir)=)(\/tmp\/[^,;]*)/g,
+            (_m, pre: string, key: string, p: string) => pre + key + toHost(p),
+          )
+        : address;
     const hostEnv: Record<string, string> = { ...env, XDG_RUNTIME_DIR: toHost(runtimeDir) };
     if (dbusAddress) hostEnv.DBUS_SESSION_BUS_ADDRESS = hostAddress(dbusAddress);
 

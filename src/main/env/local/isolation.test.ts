@@ -5,7 +5,17 @@
 // finds the key (so the probe can fail), and the llm agent is refused a key there without --allow-unisolated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
@@ -15,7 +25,11 @@ import { createLocalEnvironment, type LocalEnvironment } from './local-environme
 
 const missing = missingDemoPrograms();
 const isolation = isolationSupport();
-const why = missing.length ? `needs ${missing.join(', ')}` : !isolation.available ? `namespaces unavailable: ${isolation.reason}` : '';
+const why = missing.length
+  ? `needs ${missing.join(', ')}`
+  : !isolation.available
+    ? `namespaces unavailable: ${isolation.reason}`
+    : '';
 
 const ID = `${process.pid}-${Date.now().toString(36)}`;
 const KEY = `LEAKCHECK-${ID}`;
@@ -63,14 +77,26 @@ function writeProbeTask(root: string, neighbour: LocalEnvironment): string {
     tags: ['cli', 'traditional_data_processing', 'verbose'],
     action_number: 2,
     config: [
-      { func: 'upload_file_to_vm', arguments: { local_path: 'probe.sh', remote_path: '/home/user/probe.sh' } },
+      {
+        func: 'upload_file_to_vm',
+        arguments: { local_path: 'probe.sh', remote_path: '/home/user/probe.sh' },
+      },
       { func: 'launch', arguments: { command: ['xterm', '-geometry', '100x24+0+0', '-title', 'Terminal'] } },
-      { func: 'execute', arguments: { command: ['timeout', '20', 'xdotool', 'search', '--onlyvisible', '--sync', '--name', '^Terminal$'] } },
+      {
+        func: 'execute',
+        arguments: {
+          command: ['timeout', '20', 'xdotool', 'search', '--onlyvisible', '--sync', '--name', '^Terminal$'],
+        },
+      },
       { func: 'activate_window', arguments: { window_name: 'Terminal' } },
     ],
     evaluation: {
       func: 'compare_script_logs',
-      arguments: { eval_script: 'eval.sh', vm_eval_logs: '/home/user/eval.log', rules: { include: ['SUCCESS'], exclude: ['FAILURE'] } },
+      arguments: {
+        eval_script: 'eval.sh',
+        vm_eval_logs: '/home/user/eval.log',
+        rules: { include: ['SUCCESS'], exclude: ['FAILURE'] },
+      },
     },
   };
   writeFileSync(join(dir, `${TASK_ID}.json`), JSON.stringify(task, null, 2));
@@ -78,7 +104,12 @@ function writeProbeTask(root: string, neighbour: LocalEnvironment): string {
     join(dir, 'oracle.json'),
     JSON.stringify({
       action_space: 'pyautogui',
-      steps: ["pyautogui.click(200, 150)\ntime.sleep(0.3)", "pyautogui.write('sh ~/probe.sh')", "pyautogui.press('enter')\ntime.sleep(3)", 'DONE'],
+      steps: [
+        'pyautogui.click(200, 150)\ntime.sleep(0.3)',
+        "pyautogui.write('sh ~/probe.sh')",
+        "pyautogui.press('enter')\ntime.sleep(3)",
+        'DONE',
+      ],
     }),
   );
   return dir;
@@ -126,9 +157,13 @@ describe.skipIf(!!why)(`the sandbox as a boundary ${why}`, () => {
   it('an agent in a namespace sandbox finds no key, writes nothing outside its home and /tmp, and cannot reach a neighbour', async () => {
     expect(neighbour.isolation).toBe('namespaces');
     const out = join(root, 'isolated');
-    const r = await runProctor(['run', taskDir, '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'], 240_000, {
-      PROCTOR_API_KEY: KEY,
-    });
+    const r = await runProctor(
+      ['run', taskDir, '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'],
+      240_000,
+      {
+        PROCTOR_API_KEY: KEY,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const s = summaryOf(out);
     expect(s.text).toContain('PROBE-DONE');
@@ -139,7 +174,17 @@ describe.skipIf(!!why)(`the sandbox as a boundary ${why}`, () => {
 
   it('run by an unprivileged user (uid 65534, its own namespaces, no root anywhere), the probe finds nothing either', async (ctx) => {
     if (process.getuid?.() !== 0) return ctx.skip('runs as root, to become an unprivileged user');
-    if (spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', 'test', '-r', join(projectRoot, 'package.json')]).status !== 0)
+    if (
+      spawnSync('setpriv', [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        '--',
+        'test',
+        '-r',
+        join(projectRoot, 'package.json'),
+      ]).status !== 0
+    )
       return ctx.skip(`uid 65534 cannot read ${projectRoot}`);
     const mine = join(root, 'unprivileged');
     mkdirSync(mine);
@@ -147,7 +192,12 @@ describe.skipIf(!!why)(`the sandbox as a boundary ${why}`, () => {
     cpSync(taskDir, join(mine, 'probe'), { recursive: true });
     execFileSync('chown', ['-R', '65534:65534', mine]);
     const out = join(mine, 'out');
-    const r = await runProctor(['run', join(mine, 'probe'), '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'], 240_000, { PROCTOR_API_KEY: KEY, HOME: mine }, 65534);
+    const r = await runProctor(
+      ['run', join(mine, 'probe'), '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'],
+      240_000,
+      { PROCTOR_API_KEY: KEY, HOME: mine },
+      65534,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/NOT isolated/);
     const s = summaryOf(out);
@@ -159,22 +209,43 @@ describe.skipIf(!!why)(`the sandbox as a boundary ${why}`, () => {
 
   it('the same probe on the host fallback finds the key (the probe can fail), and the llm agent is refused a key there', async () => {
     const out = join(root, 'host');
-    const r = await runProctor(['run', taskDir, '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'], 240_000, {
-      PROCTOR_API_KEY: KEY,
-      PROCTOR_SANDBOX: 'host',
-    });
+    const r = await runProctor(
+      ['run', taskDir, '--agent', 'oracle', '--screen', '1024x768', '--out', out, '--json'],
+      240_000,
+      {
+        PROCTOR_API_KEY: KEY,
+        PROCTOR_SANDBOX: 'host',
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/NOT isolated/);
     const s = summaryOf(out);
     expect(s.text).toMatch(/LEAK: \/proc\/\d+\/environ/);
     expect(s.score).toBe(0);
 
-    const refused = await runProctor(['run', taskDir, '--agent', 'llm', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm', '--out', join(root, 'llm')], 60_000, {
-      PROCTOR_API_KEY: KEY,
-      PROCTOR_SANDBOX: 'host',
-    });
+    const refused = await runProctor(
+      [
+        'run',
+        taskDir,
+        '--agent',
+        'llm',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--model',
+        'm',
+        '--out',
+        join(root, 'llm'),
+      ],
+      60_000,
+      {
+        PROCTOR_API_KEY: KEY,
+        PROCTOR_SANDBOX: 'host',
+      },
+    );
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/refusing to give a model key to an agent on a sandbox that is not isolated.*--allow-unisolated/s);
+    expect(refused.stderr).toMatch(
+      /refusing to give a model key to an agent on a sandbox that is not isolated.*--allow-unisolated/s,
+    );
     expect(refused.stderr).not.toContain(KEY);
     expect(existsSync(join(root, 'llm'))).toBe(false);
   }, 300_000);

@@ -35,9 +35,27 @@ const SYMBOL_KEYS: [string, string, string, string][] = [
 ];
 const SHIFTED_DIGITS = ')!@#$%^&*(';
 const SHIFTED_KEYSYMS: Record<string, string> = {
-  '~': 'asciitilde', _: 'underscore', '+': 'plus', '{': 'braceleft', '}': 'braceright', '|': 'bar', ':': 'colon',
-  '"': 'quotedbl', '<': 'less', '>': 'greater', '?': 'question', ')': 'parenright', '!': 'exclam', '@': 'at',
-  '#': 'numbersign', $: 'dollar', '%': 'percent', '^': 'asciicircum', '&': 'ampersand', '*': 'asterisk', '(': 'parenleft',
+  '~': 'asciitilde',
+  _: 'underscore',
+  '+': 'plus',
+  '{': 'braceleft',
+  '}': 'braceright',
+  '|': 'bar',
+  ':': 'colon',
+  '"': 'quotedbl',
+  '<': 'less',
+  '>': 'greater',
+  '?': 'question',
+  ')': 'parenright',
+  '!': 'exclam',
+  '@': 'at',
+  '#': 'numbersign',
+  $: 'dollar',
+  '%': 'percent',
+  '^': 'asciicircum',
+  '&': 'ampersand',
+  '*': 'asterisk',
+  '(': 'parenleft',
 };
 
 const CHAR_STROKES = new Map<string, CharStroke>();
@@ -163,7 +181,10 @@ for (const c of LETTERS + DIGITS) CHAR_KEYSYMS[c] = c;
 
 /** pyautogui's KEYBOARD_KEYS: single characters (no upper-case letters) and key names, 193 in all. */
 export const KEY_NAMES: readonly string[] = Object.freeze([
-  '\t', '\n', '\r', ' ',
+  '\t',
+  '\n',
+  '\r',
+  ' ',
   ...[...Array(94)].map((_, i) => String.fromCharCode(33 + i)).filter((c) => !(c >= 'A' && c <= 'Z')),
   ...Object.keys(NAMED).sort(),
 ]);
@@ -178,7 +199,9 @@ export class UnknownKeyError extends Error {
     readonly key: string,
     readonly closestKey: string,
   ) {
-    super(`unknown key '${key}' (closest known: '${closestKey}'); key names follow pyautogui's KEYBOARD_KEYS`);
+    super(
+      `unknown key '${key}' (closest known: '${closestKey}'); key names follow pyautogui's KEYBOARD_KEYS`,
+    );
     this.name = 'UnknownKeyError';
   }
 }

@@ -6,10 +6,16 @@ import { isolationSupport, warnIfUnisolated } from './confinement';
 
 /** The screen size a `local:WxH` spec asks for; undefined for a bare `local`. */
 export function localScreen(spec: EnvSpec): { width: number; height: number } | undefined {
-  if (spec.url) throw new EnvSpecError(`'${spec.text}': the local environment takes no URL; write local or local:1280x800`);
+  if (spec.url)
+    throw new EnvSpecError(
+      `'${spec.text}': the local environment takes no URL; write local or local:1280x800`,
+    );
   if (spec.rest === '') return undefined;
   const m = /^(\d{3,5})x(\d{3,5})$/.exec(spec.rest);
-  if (!m) throw new EnvSpecError(`'${spec.text}': the local environment takes a screen size WIDTHxHEIGHT, e.g. local:1280x800`);
+  if (!m)
+    throw new EnvSpecError(
+      `'${spec.text}': the local environment takes a screen size WIDTHxHEIGHT, e.g. local:1280x800`,
+    );
   const width = Number(m[1]);
   const height = Number(m[2]);
   if (width < 320 || height < 200 || width > 8192 || height > 8192)

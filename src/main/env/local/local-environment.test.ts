@@ -6,11 +6,20 @@ import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { createLocalEnvironment, type LocalEnvironment } from './local-environment';
 import { CHROMIUM_FLAGS } from './browser';
-import { EVENT_WAIT_MS, kioskLayout, startPageServer, waitFor, waitForPainted, type PageServer } from './testing/page-server';
+import {
+  EVENT_WAIT_MS,
+  kioskLayout,
+  startPageServer,
+  waitFor,
+  waitForPainted,
+  type PageServer,
+} from './testing/page-server';
 import { EnvironmentError } from '../../errors';
 import { FailsafeError, InputKilledError } from '../input-errors';
 
-const missing = ['Xvfb', 'openbox', 'xdotool', 'chromium'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+const missing = ['Xvfb', 'openbox', 'xdotool', 'chromium'].filter(
+  (t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0,
+);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
 
 export const PRINTABLE_ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
@@ -23,7 +32,13 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
   beforeAll(async () => {
     env = await createLocalEnvironment({ width: 1280, height: 800 });
     page = await startPageServer();
-    await env.launch(['chromium', ...CHROMIUM_FLAGS, '--kiosk', '--user-data-dir=/tmp/chromium-profile', page.url]);
+    await env.launch([
+      'chromium',
+      ...CHROMIUM_FLAGS,
+      '--kiosk',
+      '--user-data-dir=/tmp/chromium-profile',
+      page.url,
+    ]);
     await waitFor(() => page.report.layout, 60_000, 'the test page to load in Chromium');
     // Kiosk mode settles after load; wait for the final layout (no browser chrome above the page).
     const layout = await waitFor(() => kioskLayout(page), 20_000, 'Chromium kiosk layout');
@@ -36,12 +51,20 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
   });
 
   const location = (): { x: number; y: number } => {
-    const out = spawnSync('xdotool', ['getmouselocation', '--shell'], { env: { ...process.env, ...env.displayEnv }, encoding: 'utf8' }).stdout;
+    const out = spawnSync('xdotool', ['getmouselocation', '--shell'], {
+      env: { ...process.env, ...env.displayEnv },
+      encoding: 'utf8',
+    }).stdout;
     return { x: Number(/X=(\d+)/.exec(out)?.[1]), y: Number(/Y=(\d+)/.exec(out)?.[1]) };
   };
 
   it('puts the pointer exactly where asked, absolute and relative', async () => {
-    for (const [x, y] of [[5, 7], [1279, 799], [640, 400], [333, 444]]) {
+    for (const [x, y] of [
+      [5, 7],
+      [1279, 799],
+      [640, 400],
+      [333, 444],
+    ]) {
       await env.perform([{ type: 'moveTo', x, y }]);
       expect(location()).toEqual({ x, y });
     }
@@ -61,10 +84,17 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     expect(click).toMatchObject({ id: 'btn', screenX: cx, screenY: cy, button: 0 });
     page.report.clicks.length = 0;
     await env.perform([{ type: 'click', x: cx, y: cy, button: 'right' }]);
-    expect(await waitFor(() => page.report.clicks[0], EVENT_WAIT_MS, 'the right click')).toMatchObject({ id: 'btn', button: 2 });
+    expect(await waitFor(() => page.report.clicks[0], EVENT_WAIT_MS, 'the right click')).toMatchObject({
+      id: 'btn',
+      button: 2,
+    });
     page.report.clicks.length = 0;
     await env.perform([{ type: 'click', x: cx, y: cy, clicks: 2 }]);
-    const both = await waitFor(() => page.report.clicks.length >= 2 && page.report.clicks, EVENT_WAIT_MS, 'a double click');
+    const both = await waitFor(
+      () => page.report.clicks.length >= 2 && page.report.clicks,
+      EVENT_WAIT_MS,
+      'a double click',
+    );
     expect(both[1].detail).toBe(2);
   });
 
@@ -98,26 +128,57 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
 
   it('types all printable ASCII and non-ASCII text exactly into a Chromium text area', async () => {
     const b = page.report.layout!;
-    await env.perform([{ type: 'click', x: 200, y: 400 }, { type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'press', keys: ['backspace'] }]);
+    await env.perform([
+      { type: 'click', x: 200, y: 400 },
+      { type: 'hotkey', keys: ['ctrl', 'a'] },
+      { type: 'press', keys: ['backspace'] },
+    ]);
     await waitFor(() => page.report.text === '' || undefined, EVENT_WAIT_MS, 'an empty text area');
     const text = `${PRINTABLE_ASCII}\n${NON_ASCII}\nend"'\\<>`;
     await env.perform([{ type: 'write', text }]);
-    await waitFor(() => page.report.text === text || undefined, 10_000, `the typed text; got ${JSON.stringify(page.report.text)}`).catch(() => undefined);
+    await waitFor(
+      () => page.report.text === text || undefined,
+      10_000,
+      `the typed text; got ${JSON.stringify(page.report.text)}`,
+    ).catch(() => undefined);
     expect(page.report.text).toBe(text);
     expect(b).toBeDefined();
   });
 
   it('types all printable ASCII and non-ASCII text exactly into xterm (an X text program) running cat', async () => {
-    await env.launch(['xterm', '-u8', '-geometry', '120x10+0+0', '-e', 'sh', '-c', 'stty -echo; cat > /home/user/typed.txt']);
-    await waitFor(() => spawnSync('xdotool', ['search', '--onlyvisible', '--class', 'xterm'], { env: { ...process.env, ...env.displayEnv } }).status === 0, 20_000, 'the xterm window');
+    await env.launch([
+      'xterm',
+      '-u8',
+      '-geometry',
+      '120x10+0+0',
+      '-e',
+      'sh',
+      '-c',
+      'stty -echo; cat > /home/user/typed.txt',
+    ]);
+    await waitFor(
+      () =>
+        spawnSync('xdotool', ['search', '--onlyvisible', '--class', 'xterm'], {
+          env: { ...process.env, ...env.displayEnv },
+        }).status === 0,
+      20_000,
+      'the xterm window',
+    );
     await new Promise((r) => setTimeout(r, 500));
     await env.perform([{ type: 'click', x: 100, y: 60 }]);
     const text = `${PRINTABLE_ASCII}\n${NON_ASCII}\n`;
-    await env.perform([{ type: 'write', text }, { type: 'hotkey', keys: ['ctrl', 'd'] }]);
-    const file = await waitFor(() => {
-      const r = spawnSync('cat', [env.home.toHost('/home/user/typed.txt')], { encoding: 'utf8' });
-      return r.stdout === text ? r.stdout : false;
-    }, 10_000, 'the typed file').catch(() => spawnSync('cat', [env.home.toHost('/home/user/typed.txt')], { encoding: 'utf8' }).stdout);
+    await env.perform([
+      { type: 'write', text },
+      { type: 'hotkey', keys: ['ctrl', 'd'] },
+    ]);
+    const file = await waitFor(
+      () => {
+        const r = spawnSync('cat', [env.home.toHost('/home/user/typed.txt')], { encoding: 'utf8' });
+        return r.stdout === text ? r.stdout : false;
+      },
+      10_000,
+      'the typed file',
+    ).catch(() => spawnSync('cat', [env.home.toHost('/home/user/typed.txt')], { encoding: 'utf8' }).stdout);
     expect(file).toBe(text);
   });
 
@@ -143,9 +204,19 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
   });
 
   it('stops an action sequence within 100 ms of kill()', async () => {
-    await env.perform([{ type: 'click', x: 200, y: 400 }, { type: 'hotkey', keys: ['ctrl', 'a'] }, { type: 'press', keys: ['backspace'] }]);
-    const long = env.perform([{ type: 'write', text: 'k'.repeat(300), interval: 0.02 }, { type: 'click', x: 10, y: 10 }]);
-    const outcome = long.then(() => 'finished', (e) => e);
+    await env.perform([
+      { type: 'click', x: 200, y: 400 },
+      { type: 'hotkey', keys: ['ctrl', 'a'] },
+      { type: 'press', keys: ['backspace'] },
+    ]);
+    const long = env.perform([
+      { type: 'write', text: 'k'.repeat(300), interval: 0.02 },
+      { type: 'click', x: 10, y: 10 },
+    ]);
+    const outcome = long.then(
+      () => 'finished',
+      (e) => e,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const t0 = performance.now();
     await env.kill();
@@ -167,7 +238,9 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
     try {
       await guarded.perform([{ type: 'moveTo', x: 500, y: 500 }]);
       spawnSync('xdotool', ['mousemove', '0', '0'], { env: { ...process.env, ...env.displayEnv } });
-      await expect(guarded.perform([{ type: 'click', x: 600, y: 600 }])).rejects.toBeInstanceOf(FailsafeError);
+      await expect(guarded.perform([{ type: 'click', x: 600, y: 600 }])).rejects.toBeInstanceOf(
+        FailsafeError,
+      );
       expect(location()).toEqual({ x: 0, y: 0 });
       spawnSync('xdotool', ['mousemove', '1279', '799'], { env: { ...process.env, ...env.displayEnv } });
       await expect(guarded.perform([{ type: 'write', text: 'no' }])).rejects.toBeInstanceOf(FailsafeError);
@@ -182,14 +255,18 @@ describe.skipIf(!!why)(`local environment on a sandbox display ${why}`, () => {
 
 describe.skipIf(!!why)(`closing a local environment ${why}`, () => {
   const running = (pattern: string): string =>
-    spawnSync('pgrep', ['-af', pattern], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l && !l.includes('pgrep')).join('\n');
+    spawnSync('pgrep', ['-af', pattern], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((l) => l && !l.includes('pgrep'))
+      .join('\n');
 
   it('closed right after it starts, leaves nothing: the worker it was starting, its apps, its display, its home', async () => {
     const e = await createLocalEnvironment({ width: 320, height: 240 });
     const tag = `proctor-close-probe-${process.pid}-${Date.now()}`;
     await e.launch(['xterm', '-title', tag]);
     await waitFor(() => running(tag) || undefined, 20_000, 'the xterm to start');
-    const alive = (pid: number | undefined): boolean => pid !== undefined && spawnSync('kill', ['-0', String(pid)]).status === 0;
+    const alive = (pid: number | undefined): boolean =>
+      pid !== undefined && spawnSync('kill', ['-0', String(pid)]).status === 0;
     const xvfb = e.sandbox!.pids.xvfb;
     expect(alive(xvfb)).toBe(true);
     await e.close(); // the worker (started at creation) may still be loading

@@ -5,12 +5,24 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Action } from '../../../shared/run';
 import { EnvironmentError } from '../../errors';
-import { type Capability, type CommandResult, type Environment, type ScreenInfo, type Screenshot } from '../environment';
+import {
+  type Capability,
+  type CommandResult,
+  type Environment,
+  type ScreenInfo,
+  type Screenshot,
+} from '../environment';
 import { FailsafeError, InputKilledError } from '../input-errors';
 import { startDisplay, accessibilityEnv, type SandboxDisplay } from './display';
 import { SandboxHome } from './sandbox-home';
 import { SandboxShell } from './sandbox-shell';
-import { hostConfinement, isolationSupport, startNamespaceSandbox, warnIfUnisolated, type Confinement } from './confinement';
+import {
+  hostConfinement,
+  isolationSupport,
+  startNamespaceSandbox,
+  warnIfUnisolated,
+  type Confinement,
+} from './confinement';
 import { compileAction, type Primitive } from './primitives';
 import { WorkerClient } from './worker-client';
 import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
@@ -81,7 +93,6 @@ function sleepAbortable(ms: number, isKilled: () => boolean): Promise<void> {
   });
 }
 
-
 export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {}): Promise<LocalEnvironment> {
   const notify = opts.notify ?? ((line: string) => process.stderr.write(line + '\n'));
   let sandbox: SandboxDisplay | undefined;
@@ -90,16 +101,20 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     const d = opts.display ?? process.env.DISPLAY;
     if (!d) throw new EnvironmentError('--user-display needs DISPLAY to name your display');
     displayEnv = { DISPLAY: d, ...accessibilityEnv };
-    if (process.env.DBUS_SESSION_BUS_ADDRESS) displayEnv.DBUS_SESSION_BUS_ADDRESS = process.env.DBUS_SESSION_BUS_ADDRESS;
+    if (process.env.DBUS_SESSION_BUS_ADDRESS)
+      displayEnv.DBUS_SESSION_BUS_ADDRESS = process.env.DBUS_SESSION_BUS_ADDRESS;
     notify(
       `proctor: about to drive YOUR display ${d} with real mouse and keyboard events. ` +
         `Move the pointer into a screen corner to stop (fail-safe), or press Ctrl+C.`,
     );
   } else if (opts.display) {
     if (opts.display === process.env.DISPLAY) {
-      throw new EnvironmentError(`${opts.display} is your own display ($DISPLAY); pass userDisplay: true (--user-display) to drive it`);
+      throw new EnvironmentError(
+        `${opts.display} is your own display ($DISPLAY); pass userDisplay: true (--user-display) to drive it`,
+      );
     }
-    if (!/^:\d+(\.\d+)?$/.test(opts.display)) throw new EnvironmentError(`display '${opts.display}' is not of the form :N`);
+    if (!/^:\d+(\.\d+)?$/.test(opts.display))
+      throw new EnvironmentError(`display '${opts.display}' is not of the form :N`);
     displayEnv = { DISPLAY: opts.display, ...accessibilityEnv };
   }
 
@@ -111,8 +126,13 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
   try {
     if (!opts.userDisplay && !opts.display) {
       if (opts.isolate !== false) warnIfUnisolated(notify);
-      if (opts.isolate !== false && isolationSupport().available) confinement = await startNamespaceSandbox(home);
-      sandbox = await startDisplay({ width: opts.width, height: opts.height, sandbox: { confinement, hostTmp: home.tmp } });
+      if (opts.isolate !== false && isolationSupport().available)
+        confinement = await startNamespaceSandbox(home);
+      sandbox = await startDisplay({
+        width: opts.width,
+        height: opts.height,
+        sandbox: { confinement, hostTmp: home.tmp },
+      });
       displayEnv = { ...sandbox.env };
       hostEnv = { ...sandbox.hostEnv };
     } else {
@@ -158,7 +178,8 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
 
   async function pointer(): Promise<{ x: number; y: number }> {
     const r = await worker.call({ op: 'position' });
-    if (r?.kind !== 'point') throw new EnvironmentError('the display worker did not report the pointer position');
+    if (r?.kind !== 'point')
+      throw new EnvironmentError('the display worker did not report the pointer position');
     return { x: r.x, y: r.y };
   }
 
@@ -167,7 +188,11 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     if (p.op === 'moveRel') {
       const at = await pointer();
       const s = await screen();
-      return void (await worker.call({ op: 'move', x: Math.min(Math.max(at.x + p.dx, 0), s.width - 1), y: Math.min(Math.max(at.y + p.dy, 0), s.height - 1) }));
+      return void (await worker.call({
+        op: 'move',
+        x: Math.min(Math.max(at.x + p.dx, 0), s.width - 1),
+        y: Math.min(Math.max(at.y + p.dy, 0), s.height - 1),
+      }));
     }
     await worker.call(p);
   }
@@ -184,7 +209,10 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     const s = await screen();
     for (const a of actions) {
       if (isKilled()) throw new InputKilledError();
-      const needsPointer = a.type === 'dragTo' || a.type === 'dragRel' || ((a.type === 'moveTo' || a.type === 'moveRel') && !!a.duration);
+      const needsPointer =
+        a.type === 'dragTo' ||
+        a.type === 'dragRel' ||
+        ((a.type === 'moveTo' || a.type === 'moveRel') && !!a.duration);
       const prims = compileAction(a, s, needsPointer ? await pointer() : undefined);
       for (const p of prims) {
         if (isKilled()) throw new InputKilledError();
@@ -206,11 +234,20 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     if (!(await worker.settle(KILL_BUDGET_MS))) worker.kill();
   }
 
-  async function screenshot(o: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number; pointer?: boolean } = {}): Promise<Screenshot> {
+  async function screenshot(
+    o: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number; pointer?: boolean } = {},
+  ): Promise<Screenshot> {
     checkOpen();
     const format = o.format ?? 'png';
     const quality = Math.round(o.quality ?? 80);
-    const r = await worker.call({ op: 'grab', backend, format, quality, maxWidth: o.maxWidth, ...(o.pointer ? { pointer: true } : {}) });
+    const r = await worker.call({
+      op: 'grab',
+      backend,
+      format,
+      quality,
+      maxWidth: o.maxWidth,
+      ...(o.pointer ? { pointer: true } : {}),
+    });
     if (r?.kind !== 'image') throw new EnvironmentError('the display worker did not return an image');
     return {
       data: Buffer.from(r.data.buffer, r.data.byteOffset, r.data.byteLength),
@@ -223,13 +260,22 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
 
   async function windowIds(title: string, strict: boolean, byClass = false): Promise<string[]> {
     const pattern = titlePattern(title, strict);
-    const r = await shell.run(['xdotool', 'search', '--onlyvisible', byClass ? '--class' : '--name', pattern], { timeoutMs: 10_000 });
-    return r.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+$/.test(l));
+    const r = await shell.run(
+      ['xdotool', 'search', '--onlyvisible', byClass ? '--class' : '--name', pattern],
+      { timeoutMs: 10_000 },
+    );
+    return r.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^\d+$/.test(l));
   }
 
   async function xdotool(args: string[]): Promise<CommandResult> {
     const r = await shell.run(['xdotool', ...args], { timeoutMs: 10_000 });
-    if (r.exitCode !== 0) throw new EnvironmentError(`xdotool ${args.join(' ')} failed on ${guestEnv.DISPLAY}: ${r.stderr.trim()}`);
+    if (r.exitCode !== 0)
+      throw new EnvironmentError(
+        `xdotool ${args.join(' ')} failed on ${guestEnv.DISPLAY}: ${r.stderr.trim()}`,
+      );
     return r;
   }
 
@@ -238,11 +284,24 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     // A file:// URL names a guest path like any other: mapped into the sandbox home (and refused outside it).
     if (/^file:\/\//i.test(target)) target = fileURLToPath(target);
     if (/^https?:\/\//i.test(target)) {
-      return shell.launch(['chromium', ...CHROMIUM_FLAGS, `--user-data-dir=${confinement.commandPath('/tmp/proctor-open-chromium')}`, target]);
+      return shell.launch([
+        'chromium',
+        ...CHROMIUM_FLAGS,
+        `--user-data-dir=${confinement.commandPath('/tmp/proctor-open-chromium')}`,
+        target,
+      ]);
     }
     const path = confinement.commandPath(target);
     const opener = OPENERS[extname(path).toLowerCase()] ?? ['xdg-open'];
-    const args = opener[0] === 'chromium' ? [...opener, ...CHROMIUM_FLAGS, `--user-data-dir=${confinement.commandPath('/tmp/proctor-open-chromium')}`, path] : [...opener, path];
+    const args =
+      opener[0] === 'chromium'
+        ? [
+            ...opener,
+            ...CHROMIUM_FLAGS,
+            `--user-data-dir=${confinement.commandPath('/tmp/proctor-open-chromium')}`,
+            path,
+          ]
+        : [...opener, path];
     return shell.launch(args);
   }
 
@@ -253,13 +312,26 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     home,
     sandbox,
     isolation: confinement.kind,
-    capabilities: new Set<Capability>(['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser']),
+    capabilities: new Set<Capability>([
+      'screenshot',
+      'input',
+      'accessibility',
+      'shell',
+      'files',
+      'launch',
+      'windows',
+      'browser',
+    ]),
     screen,
     screenshot,
     // Native apps over AT-SPI on the display's own session bus, and the browser it started over CDP.
     accessibilityTree: () => (
       checkOpen(),
-      collectAccessibility({ dbusAddress: hostEnv.DBUS_SESSION_BUS_ADDRESS, cdpEndpoint: endpoint, hostAddress: sandbox?.hostAddress })
+      collectAccessibility({
+        dbusAddress: hostEnv.DBUS_SESSION_BUS_ADDRESS,
+        cdpEndpoint: endpoint,
+        hostAddress: sandbox?.hostAddress,
+      })
     ),
     perform,
     kill,
@@ -274,7 +346,10 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     async activateWindow(title, o = {}) {
       checkOpen();
       const ids = await windowIds(title, !!o.strict, !!o.byClass);
-      if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`);
+      if (!ids.length)
+        throw new EnvironmentError(
+          `no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`,
+        );
       const id = ids[ids.length - 1];
       await xdotool(['windowactivate', '--sync', id]);
       // LibreOffice's AT-SPI boxes sit 25 px off until the pointer has crossed its window (openers.ts).
@@ -283,23 +358,41 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
     async closeWindow(title, o = {}) {
       checkOpen();
       const ids = await windowIds(title, !!o.strict, !!o.byClass);
-      if (!ids.length) throw new EnvironmentError(`no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`);
+      if (!ids.length)
+        throw new EnvironmentError(
+          `no window titled ${o.strict ? 'exactly ' : ''}'${title}' on ${guestEnv.DISPLAY}`,
+        );
       // Ask politely (the window manager's close: WM_DELETE_WINDOW via openbox's Alt+F4).
-      for (const id of ids) await xdotool(['windowactivate', '--sync', id, 'key', '--clearmodifiers', 'alt+F4']);
+      for (const id of ids)
+        await xdotool(['windowactivate', '--sync', id, 'key', '--clearmodifiers', 'alt+F4']);
     },
     async windowTitles() {
       checkOpen();
       // xdotool exits 1 when no window matches; anything else but 0 means it could not look.
-      const r = await shell.run(['xdotool', 'search', '--onlyvisible', '--name', '.', 'getwindowname', '%@'], { timeoutMs: 10_000 });
-      if (r.exitCode !== 0 && r.exitCode !== 1) throw new EnvironmentError(`cannot list the windows on ${guestEnv.DISPLAY}: xdotool exited with ${r.exitCode}: ${r.stderr.trim()}`);
-      return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+      const r = await shell.run(
+        ['xdotool', 'search', '--onlyvisible', '--name', '.', 'getwindowname', '%@'],
+        { timeoutMs: 10_000 },
+      );
+      if (r.exitCode !== 0 && r.exitCode !== 1)
+        throw new EnvironmentError(
+          `cannot list the windows on ${guestEnv.DISPLAY}: xdotool exited with ${r.exitCode}: ${r.stderr.trim()}`,
+        );
+      return r.stdout
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
     },
-    ...(confinement.kind === 'host' ? { rewriteGuestPaths: (text: string) => home.rewriteCommand(text) } : {}),
+    ...(confinement.kind === 'host'
+      ? { rewriteGuestPaths: (text: string) => home.rewriteCommand(text) }
+      : {}),
     browserEndpoint: () => endpoint,
     setBrowserEndpoint: (e) => {
       endpoint = e;
     },
-    launchBrowser: (urls, o) => (checkOpen(), launchChromium(env, urls, { headless: false, signal: o?.signal })),
+    launchBrowser: (urls, o) => (
+      checkOpen(),
+      launchChromium(env, urls, { headless: false, signal: o?.signal })
+    ),
     async close() {
       if (closed) return;
       closed = true;

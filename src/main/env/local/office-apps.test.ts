@@ -34,13 +34,25 @@ describe.skipIf(!!why)(`LibreOffice's windows in the sandbox ${why}`, () => {
   });
 
   it('finds the prepared profile where LibreOffice reads it in the sandbox home', () => {
-    const xcu = readFileSync(env.home.toHost(`/home/user/${OFFICE_PROFILE_DIR}/${OFFICE_PROFILE_FILE}`), 'utf8');
-    expect(xcu).toContain('<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>');
+    const xcu = readFileSync(
+      env.home.toHost(`/home/user/${OFFICE_PROFILE_DIR}/${OFFICE_PROFILE_FILE}`),
+      'utf8',
+    );
+    expect(xcu).toContain(
+      '<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>',
+    );
     expect(xcu).toContain('<prop oor:name="WarnAlienFormat" oor:op="fuse"><value>false</value>');
   });
 
   it(`opens a workbook in Calc as '${TITLE}', takes a typed value and saves it with Ctrl+S, with no dialog`, async () => {
-    await env.putFile(BOOK, await workbookBytes([['Item', 'Amount'], ['Rent', 1200], ['Food', 300]]));
+    await env.putFile(
+      BOOK,
+      await workbookBytes([
+        ['Item', 'Amount'],
+        ['Rent', 1200],
+        ['Food', 300],
+      ]),
+    );
     expect(officeWindowTitle(BOOK)).toBe(TITLE);
     await env.open(BOOK);
     await waitForWindowTitle(env, TITLE, { timeoutMs: 60_000 });
@@ -67,7 +79,10 @@ describe.skipIf(!!why)(`LibreOffice's windows in the sandbox ${why}`, () => {
   }, 120_000);
 
   it('reopens the workbook after LibreOffice was killed with no recovery or lock dialog', async () => {
-    await env.perform([{ type: 'write', text: 'not saved' }, { type: 'press', keys: ['enter'] }]);
+    await env.perform([
+      { type: 'write', text: 'not saved' },
+      { type: 'press', keys: ['enter'] },
+    ]);
     await killWindowOwner(env, TITLE); // with an unsaved edit, as a crashed or timed-out session leaves it
     await env.open(BOOK);
     await waitForWindowTitle(env, TITLE, { timeoutMs: 60_000 });
@@ -80,7 +95,12 @@ describe.skipIf(!!why)(`LibreOffice's windows in the sandbox ${why}`, () => {
     await env.putFile('/tmp/src/Report.fodt', Buffer.from(flatText(['Quarterly report', 'Sales grew.'])));
     await env.putFile('/tmp/src/Deck.fodp', Buffer.from(flatPresentation('Roadmap 2025')));
     const docx = await convertInSandbox(env, '/tmp/src/Report.fodt', 'docx:MS Word 2007 XML', '/home/user');
-    const pptx = await convertInSandbox(env, '/tmp/src/Deck.fodp', 'pptx:Impress MS PowerPoint 2007 XML', '/home/user');
+    const pptx = await convertInSandbox(
+      env,
+      '/tmp/src/Deck.fodp',
+      'pptx:Impress MS PowerPoint 2007 XML',
+      '/home/user',
+    );
     expect([docx, pptx]).toEqual(['/home/user/Report.docx', '/home/user/Deck.pptx']);
     for (const [file, title] of [
       [docx, 'Report.docx - LibreOffice Writer'],

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findOfficeInstall, mergeProfile, officeProfileItems, OFFICE_PROFILE_DIR, OFFICE_PROFILE_FILE, prepareOfficeProfile, xcuItem } from './office-profile';
+import {
+  findOfficeInstall,
+  mergeProfile,
+  officeProfileItems,
+  OFFICE_PROFILE_DIR,
+  OFFICE_PROFILE_FILE,
+  prepareOfficeProfile,
+  xcuItem,
+} from './office-profile';
 import { SandboxHome } from './sandbox-home';
 
 const INSTALL = { program: '/opt/lo/program', version: '7.4', buildId: '40(Build:2)' };
@@ -29,7 +37,9 @@ describe('LibreOffice profile of a sandbox home', () => {
       '/org.openoffice.Setup/Office/LastCompatibilityCheckID': '40(Build:2)',
       '/org.openoffice.Setup/Product/LastTimeDonateShown': 1_700_000_000,
     });
-    expect(xcuItem({ path: '/a/B', name: 'C', value: 'x<&"' })).toBe('<item oor:path="/a/B"><prop oor:name="C" oor:op="fuse"><value>x&lt;&amp;&quot;</value></prop></item>');
+    expect(xcuItem({ path: '/a/B', name: 'C', value: 'x<&"' })).toBe(
+      '<item oor:path="/a/B"><prop oor:name="C" oor:op="fuse"><value>x&lt;&amp;&quot;</value></prop></item>',
+    );
   });
 
   it("merges into an existing profile: keeps its other items, replaces ours, drops a killed session's recovery list", () => {
@@ -64,15 +74,26 @@ describe('LibreOffice profile of a sandbox home', () => {
     mkdirSync(join(root, 'share', 'registry'), { recursive: true });
     writeFileSync(join(root, 'program', 'soffice'), '#!/bin/sh\n', { mode: 0o755 });
     writeFileSync(join(root, 'program', 'versionrc'), '[Version]\nbuildid=99(Build:1)\n');
-    writeFileSync(join(root, 'share', 'registry', 'main.xcd'), '<x><prop oor:name="ooSetupVersion">\n  <value>24.2</value>\n</prop></x>');
-    expect(findOfficeInstall(join(root, 'program'))).toMatchObject({ version: '24.2', buildId: '99(Build:1)' });
+    writeFileSync(
+      join(root, 'share', 'registry', 'main.xcd'),
+      '<x><prop oor:name="ooSetupVersion">\n  <value>24.2</value>\n</prop></x>',
+    );
+    expect(findOfficeInstall(join(root, 'program'))).toMatchObject({
+      version: '24.2',
+      buildId: '99(Build:1)',
+    });
     expect(findOfficeInstall(temp())).toBeUndefined();
   });
 
-  it.skipIf(!findOfficeInstall())('gives every new sandbox home the profile for the installed LibreOffice (needs soffice)', () => {
-    const home = SandboxHome.create();
-    dirs.push(home.root);
-    const xcu = readFileSync(join(home.root, OFFICE_PROFILE_DIR, OFFICE_PROFILE_FILE), 'utf8');
-    expect(xcu).toContain(`<prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>${findOfficeInstall()!.version}</value>`);
-  });
+  it.skipIf(!findOfficeInstall())(
+    'gives every new sandbox home the profile for the installed LibreOffice (needs soffice)',
+    () => {
+      const home = SandboxHome.create();
+      dirs.push(home.root);
+      const xcu = readFileSync(join(home.root, OFFICE_PROFILE_DIR, OFFICE_PROFILE_FILE), 'utf8');
+      expect(xcu).toContain(
+        `<prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>${findOfficeInstall()!.version}</value>`,
+      );
+    },
+  );
 });

@@ -65,18 +65,63 @@ const BARS_LAST_SHOWN = 4_102_444_800;
 /** The profile items Proctor sets, for the installed LibreOffice (`install`); `now` stands for the bars' last showing. */
 export function officeProfileItems(install: OfficeInstall, now = BARS_LAST_SHOWN): OfficeProfileItem[] {
   const items: OfficeProfileItem[] = [
-    { path: '/org.openoffice.Office.Common/Misc', name: 'ShowTipOfTheDay', value: false, why: 'no "Tip of the Day" dialog at start' },
+    {
+      path: '/org.openoffice.Office.Common/Misc',
+      name: 'ShowTipOfTheDay',
+      value: false,
+      why: 'no "Tip of the Day" dialog at start',
+    },
     { path: '/org.openoffice.Office.Common/Misc', name: 'FirstRun', value: false, why: 'not a first run' },
-    { path: '/org.openoffice.Office.Common/Save/Document', name: 'WarnAlienFormat', value: false, why: 'no "Use Excel 2007-365!/Keep current format" question on Ctrl+S of xlsx, docx, pptx' },
-    { path: '/org.openoffice.Office.Recovery/RecoveryInfo', name: 'Enabled', value: false, why: 'no recovery list kept, so no "Document Recovery" dialog after a killed session' },
-    { path: '/org.openoffice.Office.Recovery/AutoSave', name: 'Enabled', value: false, why: 'no timed recovery saves' },
-    { path: '/org.openoffice.Setup/Office', name: 'ooSetupInstCompleted', value: true, why: 'the profile counts as set up' },
-    { path: '/org.openoffice.Setup/Product', name: 'ooSetupLastVersion', value: install.version, why: `no "You are running version ${install.version} for the first time" bar` },
-    { path: '/org.openoffice.Setup/Product', name: 'LastTimeGetInvolvedShown', value: now, why: 'no "Get involved" bar' },
-    { path: '/org.openoffice.Setup/Product', name: 'LastTimeDonateShown', value: now, why: 'no "Donate" bar' },
+    {
+      path: '/org.openoffice.Office.Common/Save/Document',
+      name: 'WarnAlienFormat',
+      value: false,
+      why: 'no "Use Excel 2007-365!/Keep current format" question on Ctrl+S of xlsx, docx, pptx',
+    },
+    {
+      path: '/org.openoffice.Office.Recovery/RecoveryInfo',
+      name: 'Enabled',
+      value: false,
+      why: 'no recovery list kept, so no "Document Recovery" dialog after a killed session',
+    },
+    {
+      path: '/org.openoffice.Office.Recovery/AutoSave',
+      name: 'Enabled',
+      value: false,
+      why: 'no timed recovery saves',
+    },
+    {
+      path: '/org.openoffice.Setup/Office',
+      name: 'ooSetupInstCompleted',
+      value: true,
+      why: 'the profile counts as set up',
+    },
+    {
+      path: '/org.openoffice.Setup/Product',
+      name: 'ooSetupLastVersion',
+      value: install.version,
+      why: `no "You are running version ${install.version} for the first time" bar`,
+    },
+    {
+      path: '/org.openoffice.Setup/Product',
+      name: 'LastTimeGetInvolvedShown',
+      value: now,
+      why: 'no "Get involved" bar',
+    },
+    {
+      path: '/org.openoffice.Setup/Product',
+      name: 'LastTimeDonateShown',
+      value: now,
+      why: 'no "Donate" bar',
+    },
   ];
   if (install.buildId) {
-    items.push({ path: '/org.openoffice.Setup/Office', name: 'LastCompatibilityCheckID', value: install.buildId, why: 'no extension compatibility check at first start' });
+    items.push({
+      path: '/org.openoffice.Setup/Office',
+      name: 'LastCompatibilityCheckID',
+      value: install.buildId,
+      why: 'no extension compatibility check at first start',
+    });
   }
   return items;
 }
@@ -124,7 +169,10 @@ export function mergeProfile(existing: string | undefined, items: OfficeProfileI
  * Prepares LibreOffice's user profile under the host folder `homeRoot` (a sandbox home). Does nothing when no
  * LibreOffice is installed (`install` null). Returns the profile file written, if any.
  */
-export function prepareOfficeProfile(homeRoot: string, install: OfficeInstall | null = findOfficeInstall() ?? null): string | undefined {
+export function prepareOfficeProfile(
+  homeRoot: string,
+  install: OfficeInstall | null = findOfficeInstall() ?? null,
+): string | undefined {
   if (!install) return undefined;
   const dir = join(homeRoot, OFFICE_PROFILE_DIR);
   const file = join(dir, OFFICE_PROFILE_FILE);

@@ -39,14 +39,17 @@ export const OPENERS: Record<string, string[]> = {
   '.yaml': ['mousepad'],
   '.sh': ['mousepad'],
   ...Object.fromEntries(
-    Object.entries(OFFICE_TYPES).flatMap(([module, exts]) => exts.map((ext) => [ext, ['soffice', '--nologo', `--${module}`]])),
+    Object.entries(OFFICE_TYPES).flatMap(([module, exts]) =>
+      exts.map((ext) => [ext, ['soffice', '--nologo', `--${module}`]]),
+    ),
   ),
 };
 
 /** The LibreOffice module that opens `path`, by its extension; undefined for other files. */
 export function officeModule(path: string): keyof typeof OFFICE_TYPES | undefined {
   const ext = posix.extname(path).toLowerCase();
-  for (const [module, exts] of Object.entries(OFFICE_TYPES)) if (exts.includes(ext)) return module as keyof typeof OFFICE_TYPES;
+  for (const [module, exts] of Object.entries(OFFICE_TYPES))
+    if (exts.includes(ext)) return module as keyof typeof OFFICE_TYPES;
   return undefined;
 }
 
@@ -62,7 +65,14 @@ export function officeWindowTitle(path: string, o: { readOnly?: boolean } = {}):
 
 /** Visible windows' titles on the environment's display (xdotool, run in the guest), in stacking order. */
 export async function windowTitles(env: Pick<Environment, 'run'>): Promise<string[]> {
-  const r = await env.run(['sh', '-c', 'for w in $(xdotool search --onlyvisible --name . 2>/dev/null); do xdotool getwindowname "$w" 2>/dev/null; done'], { timeoutMs: 10_000 });
+  const r = await env.run(
+    [
+      'sh',
+      '-c',
+      'for w in $(xdotool search --onlyvisible --name . 2>/dev/null); do xdotool getwindowname "$w" 2>/dev/null; done',
+    ],
+    { timeoutMs: 10_000 },
+  );
   return r.stdout.split('\n').filter((t) => t.length > 0);
 }
 
@@ -97,20 +107,33 @@ export async function waitForWindowTitle(
  * AT-SPI boxes are off by the window manager's offset (measured: 25 px too high under openbox's title bar), so
  * Set-of-Mark marks and clicks on them miss. Call once after the window appears, before observing.
  */
-export async function settleWindowGeometry(env: Pick<Environment, 'run' | 'perform'>, title: string, o: { windowId?: string } = {}): Promise<void> {
+export async function settleWindowGeometry(
+  env: Pick<Environment, 'run' | 'perform'>,
+  title: string,
+  o: { windowId?: string } = {},
+): Promise<void> {
   const script = o.windowId
     ? 'xdotool getmouselocation --shell; xdotool getwindowgeometry --shell "$1"'
     : 'xdotool getmouselocation --shell; xdotool search --onlyvisible --name "$1" getwindowgeometry --shell';
-  const r = await env.run(['sh', '-c', script, 'sh', o.windowId ?? titlePattern(title, true)], { timeoutMs: 10_000 });
-  const num = (key: string): number[] => [...r.stdout.matchAll(new RegExp(`^${key}=(-?\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+  const r = await env.run(['sh', '-c', script, 'sh', o.windowId ?? titlePattern(title, true)], {
+    timeoutMs: 10_000,
+  });
+  const num = (key: string): number[] =>
+    [...r.stdout.matchAll(new RegExp(`^${key}=(-?\\d+)$`, 'gm'))].map((m) => Number(m[1]));
   const [px, wx] = num('X');
   const [py, wy] = num('Y');
   const [w] = num('WIDTH');
   const [h] = num('HEIGHT');
-  if ([px, py, wx, wy, w, h].some((v) => v === undefined || Number.isNaN(v))) throw new Error(`no window titled exactly '${title}' to settle (xdotool: ${r.stdout.trim() || r.stderr.trim()})`);
+  if ([px, py, wx, wy, w, h].some((v) => v === undefined || Number.isNaN(v)))
+    throw new Error(
+      `no window titled exactly '${title}' to settle (xdotool: ${r.stdout.trim() || r.stderr.trim()})`,
+    );
   const cx = wx + Math.floor(w / 2);
   const cy = wy + Math.floor(h / 2);
-  await env.perform([{ type: 'moveTo', x: cx === px && cy === py ? cx + 1 : cx, y: cy }, { type: 'moveTo', x: px, y: py }]);
+  await env.perform([
+    { type: 'moveTo', x: cx === px && cy === py ? cx + 1 : cx, y: cy },
+    { type: 'moveTo', x: px, y: py },
+  ]);
 }
 
 /**

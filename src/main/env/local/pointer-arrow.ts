@@ -2,7 +2,15 @@
 // arrow with a black edge whose tip is the pointer, painted straight into the RGBA pixels before the one encode.
 
 /** The arrow's outline (12×19 px, tip at 0,0). */
-const POLYGON: [number, number][] = [[0.5, 0.5], [0.5, 16], [4.5, 12.2], [7.2, 18.2], [9.4, 17.2], [6.8, 11.4], [11.5, 11.4]];
+const POLYGON: [number, number][] = [
+  [0.5, 0.5],
+  [0.5, 16],
+  [4.5, 12.2],
+  [7.2, 18.2],
+  [9.4, 17.2],
+  [6.8, 11.4],
+  [11.5, 11.4],
+];
 export const ARROW_WIDTH = 12;
 export const ARROW_HEIGHT = 19;
 
@@ -19,8 +27,10 @@ function inside(x: number, y: number): boolean {
 /** Per pixel: 0 outside, 1 edge (black), 2 fill (white); the same every call. */
 const MASK: Uint8Array = (() => {
   const fill = new Uint8Array(ARROW_WIDTH * ARROW_HEIGHT);
-  for (let y = 0; y < ARROW_HEIGHT; y++) for (let x = 0; x < ARROW_WIDTH; x++) fill[y * ARROW_WIDTH + x] = inside(x + 0.5, y + 0.5) ? 1 : 0;
-  const at = (x: number, y: number) => (x < 0 || y < 0 || x >= ARROW_WIDTH || y >= ARROW_HEIGHT ? 0 : fill[y * ARROW_WIDTH + x]);
+  for (let y = 0; y < ARROW_HEIGHT; y++)
+    for (let x = 0; x < ARROW_WIDTH; x++) fill[y * ARROW_WIDTH + x] = inside(x + 0.5, y + 0.5) ? 1 : 0;
+  const at = (x: number, y: number) =>
+    x < 0 || y < 0 || x >= ARROW_WIDTH || y >= ARROW_HEIGHT ? 0 : fill[y * ARROW_WIDTH + x];
   const mask = new Uint8Array(fill.length);
   for (let y = 0; y < ARROW_HEIGHT; y++) {
     for (let x = 0; x < ARROW_WIDTH; x++) {

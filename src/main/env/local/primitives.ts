@@ -30,21 +30,24 @@ export interface ScreenBox {
 }
 
 function num(a: Action, v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidActionError(a, `${what} must be a finite number`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new InvalidActionError(a, `${what} must be a finite number`);
   return v;
 }
 
 function count(a: Action, v: unknown, what: string, dflt: number): number {
   if (v === undefined) return dflt;
   const n = num(a, v, what);
-  if (!Number.isInteger(n) || n < 0 || n > MAX_REPEAT) throw new InvalidActionError(a, `${what} must be a whole number 0..${MAX_REPEAT}`);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_REPEAT)
+    throw new InvalidActionError(a, `${what} must be a whole number 0..${MAX_REPEAT}`);
   return n;
 }
 
 function seconds(a: Action, v: unknown, what: string): number {
   if (v === undefined) return 0;
   const s = num(a, v, what);
-  if (s < 0 || s > MAX_SLEEP_S) throw new InvalidActionError(a, `${what} must be between 0 and ${MAX_SLEEP_S} seconds`);
+  if (s < 0 || s > MAX_SLEEP_S)
+    throw new InvalidActionError(a, `${what} must be between 0 and ${MAX_SLEEP_S} seconds`);
   return s;
 }
 
@@ -66,18 +69,31 @@ function glide(to: { x: number; y: number }, duration: number, from?: { x: numbe
   const steps = Math.max(2, Math.min(240, Math.round(duration * 60)));
   const out: Primitive[] = [];
   for (let i = 1; i <= steps; i++) {
-    out.push({ op: 'move', x: Math.round(from.x + ((to.x - from.x) * i) / steps), y: Math.round(from.y + ((to.y - from.y) * i) / steps) });
+    out.push({
+      op: 'move',
+      x: Math.round(from.x + ((to.x - from.x) * i) / steps),
+      y: Math.round(from.y + ((to.y - from.y) * i) / steps),
+    });
     if (i < steps) out.push({ op: 'sleep', ms: (duration * 1000) / steps });
   }
   return out;
 }
 
 /** A drag: press, a few motion events (toolkits need motion to start a drag), release. */
-function drag(to: { x: number; y: number }, b: MouseButton, duration: number, from: { x: number; y: number }): Primitive[] {
+function drag(
+  to: { x: number; y: number },
+  b: MouseButton,
+  duration: number,
+  from: { x: number; y: number },
+): Primitive[] {
   const steps = duration ? Math.max(4, Math.min(240, Math.round(duration * 60))) : 8;
   const out: Primitive[] = [{ op: 'button', button: b, down: true }];
   for (let i = 1; i <= steps; i++) {
-    out.push({ op: 'move', x: Math.round(from.x + ((to.x - from.x) * i) / steps), y: Math.round(from.y + ((to.y - from.y) * i) / steps) });
+    out.push({
+      op: 'move',
+      x: Math.round(from.x + ((to.x - from.x) * i) / steps),
+      y: Math.round(from.y + ((to.y - from.y) * i) / steps),
+    });
     out.push({ op: 'sleep', ms: duration ? (duration * 1000) / steps : 5 });
   }
   out.push({ op: 'button', button: b, down: false });
@@ -109,12 +125,19 @@ export function compileAction(a: Action, screen: ScreenBox, pointer?: { x: numbe
       const dx = Math.round(num(a, a.dx, 'dx'));
       const dy = Math.round(num(a, a.dy, 'dy'));
       if (!pointer) return [{ op: 'moveRel', dx, dy }];
-      return glide(point(a, pointer.x + dx, pointer.y + dy, screen), seconds(a, a.duration, 'duration'), pointer);
+      return glide(
+        point(a, pointer.x + dx, pointer.y + dy, screen),
+        seconds(a, a.duration, 'duration'),
+        pointer,
+      );
     }
     case 'dragTo':
     case 'dragRel': {
       if (!pointer) throw new InvalidActionError(a, 'a drag needs the pointer position');
-      const to = a.type === 'dragTo' ? point(a, a.x, a.y, screen) : point(a, pointer.x + num(a, a.dx, 'dx'), pointer.y + num(a, a.dy, 'dy'), screen);
+      const to =
+        a.type === 'dragTo'
+          ? point(a, a.x, a.y, screen)
+          : point(a, pointer.x + num(a, a.dx, 'dx'), pointer.y + num(a, a.dy, 'dy'), screen);
       return drag(to, button(a, a.button), seconds(a, a.duration, 'duration'), pointer);
     }
     case 'mouseDown':
@@ -129,7 +152,8 @@ export function compileAction(a: Action, screen: ScreenBox, pointer?: { x: numbe
       if (a.x !== undefined || a.y !== undefined) out.push({ op: 'move', ...point(a, a.x, a.y, screen) });
       const dx = Math.round(num(a, a.dx, 'dx'));
       const dy = Math.round(num(a, a.dy, 'dy'));
-      if (Math.abs(dx) > MAX_REPEAT || Math.abs(dy) > MAX_REPEAT) throw new InvalidActionError(a, `scroll by at most ${MAX_REPEAT} clicks`);
+      if (Math.abs(dx) > MAX_REPEAT || Math.abs(dy) > MAX_REPEAT)
+        throw new InvalidActionError(a, `scroll by at most ${MAX_REPEAT} clicks`);
       if (dx || dy) out.push({ op: 'scroll', dx, dy });
       return out;
     }
@@ -139,7 +163,8 @@ export function compileAction(a: Action, screen: ScreenBox, pointer?: { x: numbe
       return [{ op: 'type', text: a.text, intervalMs: seconds(a, a.interval, 'interval') * 1000 }];
     }
     case 'press': {
-      if (!Array.isArray(a.keys) || a.keys.length === 0) throw new InvalidActionError(a, 'keys must be a non-empty list');
+      if (!Array.isArray(a.keys) || a.keys.length === 0)
+        throw new InvalidActionError(a, 'keys must be a non-empty list');
       const specs = a.keys.map((k) => keySpec(String(k)));
       const n = count(a, a.presses, 'presses', 1);
       const gap = seconds(a, a.interval, 'interval');
@@ -153,9 +178,13 @@ export function compileAction(a: Action, screen: ScreenBox, pointer?: { x: numbe
       return out;
     }
     case 'hotkey': {
-      if (!Array.isArray(a.keys) || a.keys.length === 0) throw new InvalidActionError(a, 'keys must be a non-empty list');
+      if (!Array.isArray(a.keys) || a.keys.length === 0)
+        throw new InvalidActionError(a, 'keys must be a non-empty list');
       const specs = a.keys.map((k) => keySpec(String(k)));
-      return [...specs.map((key) => ({ op: 'key', key, down: true }) as Primitive), ...[...specs].reverse().map((key) => ({ op: 'key', key, down: false }) as Primitive)];
+      return [
+        ...specs.map((key) => ({ op: 'key', key, down: true }) as Primitive),
+        ...[...specs].reverse().map((key) => ({ op: 'key', key, down: false }) as Primitive),
+      ];
     }
     case 'keyDown':
     case 'keyUp':

@@ -23,13 +23,19 @@ describe('SandboxHome path mapping', () => {
     expect(home.toGuest(join(home.root, 'Desktop/a'))).toBe('/home/user/Desktop/a');
   });
 
-  it.each(['/etc/passwd', '/home/userx/a', '/home/other/a', '../x', '~/../x', '/home/user/../../etc/passwd', 'a/../../x', '/tmp/../etc/passwd'])(
-    'refuses %s, which escapes the sandbox',
-    (p) => {
-      home = SandboxHome.create();
-      expect(() => home.toHost(p)).toThrow(SandboxPathError);
-    },
-  );
+  it.each([
+    '/etc/passwd',
+    '/home/userx/a',
+    '/home/other/a',
+    '../x',
+    '~/../x',
+    '/home/user/../../etc/passwd',
+    'a/../../x',
+    '/tmp/../etc/passwd',
+  ])('refuses %s, which escapes the sandbox', (p) => {
+    home = SandboxHome.create();
+    expect(() => home.toHost(p)).toThrow(SandboxPathError);
+  });
 
   it('refuses a path through a symbolic link that leads out of the sandbox', () => {
     home = SandboxHome.create();
@@ -46,6 +52,8 @@ describe('SandboxHome path mapping', () => {
     expect(home.rewriteCommand('cat /home/user/a.txt > /tmp/b; echo "/home/user"')).toBe(
       `cat ${home.root}/a.txt > ${home.tmp}/b; echo "${home.root}"`,
     );
-    expect(home.rewriteCommand('ls /home/username /tmpfoo x/home/user')).toBe('ls /home/username /tmpfoo x/home/user');
+    expect(home.rewriteCommand('ls /home/username /tmpfoo x/home/user')).toBe(
+      'ls /home/username /tmpfoo x/home/user',
+    );
   });
 });

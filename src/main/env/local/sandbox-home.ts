@@ -73,7 +73,8 @@ export class SandboxHome {
 
   /** Host path for a guest path; throws SandboxPathError when it would leave the sandbox. */
   toHost(guestPath: string): string {
-    if (typeof guestPath !== 'string' || guestPath.length === 0) throw new SandboxPathError(String(guestPath), 'it is empty');
+    if (typeof guestPath !== 'string' || guestPath.length === 0)
+      throw new SandboxPathError(String(guestPath), 'it is empty');
     if (guestPath.includes('\0')) throw new SandboxPathError(guestPath, 'it contains a NUL byte');
     let base: string;
     let rest: string;
@@ -89,7 +90,10 @@ export class SandboxHome {
         base = this.tmp;
         rest = norm.slice(GUEST_TMP.length);
       } else {
-        throw new SandboxPathError(guestPath, `only ${GUEST_HOME}/…, ~/…, ${GUEST_TMP}/… and relative paths map into the sandbox home (${this.root})`);
+        throw new SandboxPathError(
+          guestPath,
+          `only ${GUEST_HOME}/…, ~/…, ${GUEST_TMP}/… and relative paths map into the sandbox home (${this.root})`,
+        );
       }
     } else {
       base = this.root;
@@ -97,9 +101,14 @@ export class SandboxHome {
     }
     // Resolve the raw rest (not normalised first) so that `~/../x` or `a/../../x` is caught.
     const host = resolve(base, '.' + posix.sep + rest);
-    if (!inside(base, host)) throw new SandboxPathError(guestPath, `'..' climbs out of ${base === this.tmp ? GUEST_TMP : GUEST_HOME}`);
+    if (!inside(base, host))
+      throw new SandboxPathError(
+        guestPath,
+        `'..' climbs out of ${base === this.tmp ? GUEST_TMP : GUEST_HOME}`,
+      );
     const real = realpathOfExisting(host);
-    if (!inside(this.root, real)) throw new SandboxPathError(guestPath, `a symbolic link leads out of the sandbox home to ${real}`);
+    if (!inside(this.root, real))
+      throw new SandboxPathError(guestPath, `a symbolic link leads out of the sandbox home to ${real}`);
     return host;
   }
 

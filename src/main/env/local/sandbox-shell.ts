@@ -28,11 +28,17 @@ export class SandboxShell {
 
   private argv(command: string | string[], shell: boolean | undefined): string[] {
     if (typeof command === 'string') {
-      if (shell === false) return command.split(/\s+/).filter(Boolean).map((a) => this.confinement.rewrite(a));
+      if (shell === false)
+        return command
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((a) => this.confinement.rewrite(a));
       return ['/bin/sh', '-c', this.confinement.rewrite(command)];
     }
     if (!Array.isArray(command) || command.length === 0 || command.some((a) => typeof a !== 'string')) {
-      throw new EnvironmentError(`a command must be a string or a non-empty list of strings, got ${JSON.stringify(command)}`);
+      throw new EnvironmentError(
+        `a command must be a string or a non-empty list of strings, got ${JSON.stringify(command)}`,
+      );
     }
     if (shell === true) return ['/bin/sh', '-c', this.confinement.rewrite(command.join(' '))];
     return command.map((a) => this.confinement.rewrite(a));
@@ -41,14 +47,30 @@ export class SandboxShell {
   async run(command: string | string[], options: RunOptions = {}): Promise<CommandResult> {
     const argv = this.argv(command, options.shell);
     const file = argv[0];
-    if (!this.confinement.hasProgram(file)) return { stdout: '', stderr: `cannot run ${file}: spawn ${file} ENOENT`, exitCode: 127, timedOut: false };
+    if (!this.confinement.hasProgram(file))
+      return {
+        stdout: '',
+        stderr: `cannot run ${file}: spawn ${file} ENOENT`,
+        exitCode: 127,
+        timedOut: false,
+      };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise<CommandResult>((resolve) => {
       let child: ChildProcess;
       try {
-        child = this.confinement.spawn(argv, { cwd: options.cwd, env: this.env(options.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+        child = this.confinement.spawn(argv, {
+          cwd: options.cwd,
+          env: this.env(options.env),
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
       } catch (e) {
-        return resolve({ stdout: '', stderr: `cannot run ${file}: ${(e as Error).message}`, exitCode: 127, timedOut: false });
+        return resolve({
+          stdout: '',
+          stderr: `cannot run ${file}: ${(e as Error).message}`,
+          exitCode: 127,
+          timedOut: false,
+        });
       }
       const out: Buffer[] = [];
       const err: Buffer[] = [];
@@ -120,13 +142,24 @@ export class SandboxShell {
   }
 
   /** Starts a program detached (its own process group) and resolves once it has been spawned. */
-  async launch(command: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<void> {
+  async launch(
+    command: string[],
+    options: { cwd?: string; env?: Record<string, string> } = {},
+  ): Promise<void> {
     const argv = this.argv(command, false);
-    if (!this.confinement.hasProgram(argv[0])) throw new EnvironmentError(`cannot launch ${JSON.stringify(command)}: spawn ${argv[0]} ENOENT`);
-    const child = this.confinement.spawn(argv, { cwd: options.cwd, env: this.env(options.env), detached: true, stdio: 'ignore' });
+    if (!this.confinement.hasProgram(argv[0]))
+      throw new EnvironmentError(`cannot launch ${JSON.stringify(command)}: spawn ${argv[0]} ENOENT`);
+    const child = this.confinement.spawn(argv, {
+      cwd: options.cwd,
+      env: this.env(options.env),
+      detached: true,
+      stdio: 'ignore',
+    });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
-      child.once('error', (e) => reject(new EnvironmentError(`cannot launch ${JSON.stringify(command)}: ${e.message}`, { cause: e })));
+      child.once('error', (e) =>
+        reject(new EnvironmentError(`cannot launch ${JSON.stringify(command)}: ${e.message}`, { cause: e })),
+      );
     });
     child.unref();
     this.launched.add(child);

@@ -10,7 +10,9 @@ describe('shell environment over a sandbox home', () => {
     process.env.PROCTOR_TEST_SECRET = 'sk-should-not-leak';
     const env = await createShellEnvironment();
     try {
-      const r = await env.run('pwd; echo "$HOME"; echo hi > /home/user/out.txt; echo t > /tmp/t.txt; echo "[$PROCTOR_TEST_SECRET]"; exit 3');
+      const r = await env.run(
+        'pwd; echo "$HOME"; echo hi > /home/user/out.txt; echo t > /tmp/t.txt; echo "[$PROCTOR_TEST_SECRET]"; exit 3',
+      );
       const [pwd, home, secret] = r.stdout.trim().split('\n');
       expect(pwd).toBe(env.home.root);
       expect(home).toBe(env.home.root);

@@ -14,7 +14,11 @@ describe('window title patterns', () => {
 
   it('is left alone by the rewriting of guest paths in command text', () => {
     const home = SandboxHome.at('/nonexistent/proctor-home');
-    for (const title of ['~/Desktop/a.csv - Mousepad', '/home/user/a.txt - Mousepad', '/tmp/x.odt - LibreOffice Writer']) {
+    for (const title of [
+      '~/Desktop/a.csv - Mousepad',
+      '/home/user/a.txt - Mousepad',
+      '/tmp/x.odt - LibreOffice Writer',
+    ]) {
       const pattern = titlePattern(title, true);
       expect(home.rewriteCommand(pattern)).toBe(pattern);
       // a plain title naming /home/user or /tmp would have been rewritten

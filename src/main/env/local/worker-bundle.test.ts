@@ -22,7 +22,11 @@ describe('bundled display worker', () => {
 
   it('runs under Node alone: without a display it says so and exits, as worker.ts does', async () => {
     const file = (await bundledWorker(entry))!;
-    const child = fork(file, [], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    const child = fork(file, [], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: [],
+    });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((r) => child.once('exit', r));

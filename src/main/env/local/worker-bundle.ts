@@ -43,8 +43,16 @@ async function build(entry: string): Promise<string | undefined> {
     plugins: [
       {
         name: 'kept-outside',
-        setup(b: { onResolve(o: { filter: RegExp }, f: (a: { path: string }) => { path: string; external: boolean }): void }) {
-          b.onResolve({ filter: KEPT_OUTSIDE }, (a) => ({ path: pathToFileURL(fromEntry.resolve(a.path)).href, external: true }));
+        setup(b: {
+          onResolve(
+            o: { filter: RegExp },
+            f: (a: { path: string }) => { path: string; external: boolean },
+          ): void;
+        }) {
+          b.onResolve({ filter: KEPT_OUTSIDE }, (a) => ({
+            path: pathToFileURL(fromEntry.resolve(a.path)).href,
+            external: true,
+          }));
         },
       },
     ],

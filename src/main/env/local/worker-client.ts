@@ -9,15 +9,25 @@ import { EnvironmentError } from '../../errors';
 import { cleanHostEnv } from './confinement';
 import { FailsafeError, InputKilledError } from '../input-errors';
 import { bundledWorker } from './worker-bundle';
-import { replyProblem, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerResult } from './worker-protocol';
+import {
+  replyProblem,
+  type UnicodeTyping,
+  type WorkerOp,
+  type WorkerReply,
+  type WorkerResult,
+} from './worker-protocol';
 
 // From source the worker is worker.ts run through tsx; in the Electron bundle it is the built worker.js beside
 // the main bundle, run by Electron's own Node.
 const BUILT_WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
-const WORKER_FILE = existsSync(BUILT_WORKER) ? BUILT_WORKER : fileURLToPath(new URL('./worker.ts', import.meta.url));
+const WORKER_FILE = existsSync(BUILT_WORKER)
+  ? BUILT_WORKER
+  : fileURLToPath(new URL('./worker.ts', import.meta.url));
 // tsx is named by its resolved file: a bare 'tsx' would be looked up from the current folder, which fails when
 // proctor runs from any folder but the project's
-const WORKER_EXEC_ARGV = WORKER_FILE.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+const WORKER_EXEC_ARGV = WORKER_FILE.endsWith('.ts')
+  ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href]
+  : [];
 const START_TIMEOUT_MS = 30_000;
 const CALL_TIMEOUT_MS = 60_000;
 
@@ -71,48 +81,77 @@ export class WorkerClient {
 
   private start(): Promise<ChildProcess> {
     if (this.closed) return Promise.reject(new EnvironmentError('the display worker is closed'));
-    this.starting ??= workerProgram().then((program) => new Promise<ChildProcess>((resolve, reject) => {
-      this.stderrTail = '';
-      const child = fork(program.file, [], {
-        execArgv: program.execArgv,
-        // A clean environment: the worker needs the display, never Proctor's keys.
-        env: { ...cleanHostEnv(), ...(process.env.HOME ? { HOME: process.env.HOME } : {}), ...this.displayEnv, ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
-        serialization: 'advanced',
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    this.starting ??= workerProgram()
+      .then(
+        (program) =>
+          new Promise<ChildProcess>((resolve, reject) => {
+            this.stderrTail = '';
+            const child = fork(program.file, [], {
+              execArgv: program.execArgv,
+              // A clean environment: the worker needs the display, never Proctor's keys.
+              env: {
+                ...cleanHostEnv(),
+                ...(process.env.HOME ? { HOME: process.env.HOME } : {}),
+                ...this.displayEnv,
+                ...(process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}),
+              },
+              serialization: 'advanced',
+              stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+            });
+            child.stderr?.on(
+              'data',
+              (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-2000)),
+            );
+            const timer = setTimeout(() => {
+              child.kill('SIGKILL');
+              reject(
+                new EnvironmentError(
+                  `the display worker for ${this.displayEnv.DISPLAY} did not start within ${START_TIMEOUT_MS} ms`,
+                ),
+              );
+            }, START_TIMEOUT_MS);
+            const onEarlyExit = (code: number | null, sig: string | null): void => {
+              clearTimeout(timer);
+              this.starting = undefined;
+              reject(
+                new EnvironmentError(
+                  `the display worker for ${this.displayEnv.DISPLAY} exited while starting (${sig ?? code}): ${this.stderrTail.trim()}`,
+                ),
+              );
+            };
+            child.once('exit', onEarlyExit);
+            child.once('message', (m: unknown) => {
+              clearTimeout(timer);
+              child.off('exit', onEarlyExit);
+              if (replyProblem(m) || (m as WorkerReply).id !== 0) {
+                child.kill('SIGKILL');
+                this.starting = undefined;
+                reject(new EnvironmentError(`the display worker sent a malformed greeting`));
+                return;
+              }
+              child.on('message', (msg: unknown) => this.onMessage(msg));
+              child.once('exit', (code, sig) => this.onExit(child, code, sig));
+              this.child = child;
+              if (this.ended) {
+                this.pendingIncidents.push({
+                  at: new Date().toISOString(),
+                  incident: 'worker.restarted',
+                  message: `${this.ended}; a new worker (pid ${child.pid}) was started`,
+                });
+                this.ended = undefined;
+              }
+              resolve(child);
+            });
+          }),
+      )
+      .then(async (child) => {
+        await this.send(child, {
+          op: 'init',
+          failsafe: this.options.failsafe,
+          unicode: this.options.unicode,
+        });
+        return child;
       });
-      child.stderr?.on('data', (d: Buffer) => (this.stderrTail = (this.stderrTail + d.toString()).slice(-2000)));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new EnvironmentError(`the display worker for ${this.displayEnv.DISPLAY} did not start within ${START_TIMEOUT_MS} ms`));
-      }, START_TIMEOUT_MS);
-      const onEarlyExit = (code: number | null, sig: string | null): void => {
-        clearTimeout(timer);
-        this.starting = undefined;
-        reject(new EnvironmentError(`the display worker for ${this.displayEnv.DISPLAY} exited while starting (${sig ?? code}): ${this.stderrTail.trim()}`));
-      };
-      child.once('exit', onEarlyExit);
-      child.once('message', (m: unknown) => {
-        clearTimeout(timer);
-        child.off('exit', onEarlyExit);
-        if (replyProblem(m) || (m as WorkerReply).id !== 0) {
-          child.kill('SIGKILL');
-          this.starting = undefined;
-          reject(new EnvironmentError(`the display worker sent a malformed greeting`));
-          return;
-        }
-        child.on('message', (msg: unknown) => this.onMessage(msg));
-        child.once('exit', (code, sig) => this.onExit(child, code, sig));
-        this.child = child;
-        if (this.ended) {
-          this.pendingIncidents.push({ at: new Date().toISOString(), incident: 'worker.restarted', message: `${this.ended}; a new worker (pid ${child.pid}) was started` });
-          this.ended = undefined;
-        }
-        resolve(child);
-      });
-    })).then(async (child) => {
-      await this.send(child, { op: 'init', failsafe: this.options.failsafe, unicode: this.options.unicode });
-      return child;
-    });
     return this.starting;
   }
 
@@ -123,12 +162,17 @@ export class WorkerClient {
     if (!p) return;
     this.pending.delete(id!);
     clearTimeout(p.timer);
-    if (problem) return p.reject(new EnvironmentError(`the display worker answered ${p.op} with a malformed reply: ${problem}`));
+    if (problem)
+      return p.reject(
+        new EnvironmentError(`the display worker answered ${p.op} with a malformed reply: ${problem}`),
+      );
     const reply = msg as WorkerReply;
     if (reply.ok) return p.resolve(reply.result);
     if (reply.error.kind === 'failsafe') return p.reject(new FailsafeError(reply.error.message));
     if (reply.error.kind === 'aborted') return p.reject(new InputKilledError(reply.error.message));
-    return p.reject(new EnvironmentError(`${p.op} failed on ${this.displayEnv.DISPLAY}: ${reply.error.message}`));
+    return p.reject(
+      new EnvironmentError(`${p.op} failed on ${this.displayEnv.DISPLAY}: ${reply.error.message}`),
+    );
   }
 
   private onExit(child: ChildProcess, code: number | null, sig: string | null): void {
@@ -137,7 +181,8 @@ export class WorkerClient {
       this.starting = undefined;
     }
     const why = `the display worker for ${this.displayEnv.DISPLAY} ended (${sig ?? `exit ${code}`})${this.stderrTail.trim() ? `: ${this.stderrTail.trim()}` : ''}`;
-    if (!this.closed) this.ended = `${this.killing ? 'the kill switch stopped the display worker' : why} (pid ${child.pid})`;
+    if (!this.closed)
+      this.ended = `${this.killing ? 'the kill switch stopped the display worker' : why} (pid ${child.pid})`;
     this.killing = false;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
@@ -151,7 +196,11 @@ export class WorkerClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new EnvironmentError(`${op.op} on ${this.displayEnv.DISPLAY} got no answer within ${CALL_TIMEOUT_MS} ms`));
+        reject(
+          new EnvironmentError(
+            `${op.op} on ${this.displayEnv.DISPLAY} got no answer within ${CALL_TIMEOUT_MS} ms`,
+          ),
+        );
       }, CALL_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, op: op.op, timer });
       try {
@@ -159,7 +208,9 @@ export class WorkerClient {
       } catch (e) {
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new EnvironmentError(`cannot reach the display worker: ${(e as Error).message}`, { cause: e }));
+        reject(
+          new EnvironmentError(`cannot reach the display worker: ${(e as Error).message}`, { cause: e }),
+        );
       }
     });
   }

@@ -15,7 +15,14 @@ export type WorkerOp =
   | { op: 'type'; text: string; intervalMs: number }
   | { op: 'position' }
   | { op: 'screenSize' }
-  | { op: 'grab'; backend: CaptureBackend; format: 'png' | 'jpeg'; quality: number; maxWidth?: number; pointer?: boolean }
+  | {
+      op: 'grab';
+      backend: CaptureBackend;
+      format: 'png' | 'jpeg';
+      quality: number;
+      maxWidth?: number;
+      pointer?: boolean;
+    }
   | { op: 'releaseAll' }
   | { op: 'abort' };
 
@@ -30,9 +37,18 @@ export type WorkerReply =
 export type WorkerResult =
   | { kind: 'point'; x: number; y: number }
   | { kind: 'size'; width: number; height: number }
-  | { kind: 'image'; data: Uint8Array; format: 'png' | 'jpeg'; width: number; height: number; screenWidth: number; screenHeight: number };
+  | {
+      kind: 'image';
+      data: Uint8Array;
+      format: 'png' | 'jpeg';
+      width: number;
+      height: number;
+      screenWidth: number;
+      screenHeight: number;
+    };
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isButton = (v: unknown): v is MouseButton => v === 'left' || v === 'right' || v === 'middle';
@@ -43,7 +59,9 @@ export function requestProblem(v: unknown): string | undefined {
   if (!isInt(v.id)) return 'id must be an integer';
   switch (v.op) {
     case 'init':
-      return typeof v.failsafe === 'boolean' && (v.unicode === 'xdotool' || v.unicode === 'clipboard') ? undefined : 'init needs failsafe and unicode';
+      return typeof v.failsafe === 'boolean' && (v.unicode === 'xdotool' || v.unicode === 'clipboard')
+        ? undefined
+        : 'init needs failsafe and unicode';
     case 'move':
       return isInt(v.x) && isInt(v.y) ? undefined : 'move needs integer x and y';
     case 'button':
@@ -51,11 +69,17 @@ export function requestProblem(v: unknown): string | undefined {
     case 'scroll':
       return isInt(v.dx) && isInt(v.dy) ? undefined : 'scroll needs integer dx and dy';
     case 'key':
-      return isObj(v.key) && typeof v.key.keysym === 'string' && /^[A-Za-z0-9_]+$/.test(v.key.keysym) && (v.key.nut === undefined || typeof v.key.nut === 'string') && typeof v.down === 'boolean'
+      return isObj(v.key) &&
+        typeof v.key.keysym === 'string' &&
+        /^[A-Za-z0-9_]+$/.test(v.key.keysym) &&
+        (v.key.nut === undefined || typeof v.key.nut === 'string') &&
+        typeof v.down === 'boolean'
         ? undefined
         : 'key needs a key {nut?, keysym} and down';
     case 'type':
-      return typeof v.text === 'string' && isNum(v.intervalMs) && v.intervalMs >= 0 ? undefined : 'type needs text and intervalMs';
+      return typeof v.text === 'string' && isNum(v.intervalMs) && v.intervalMs >= 0
+        ? undefined
+        : 'type needs text and intervalMs';
     case 'grab':
       return (v.backend === 'nut' || v.backend === 'screenshot-desktop') &&
         (v.format === 'png' || v.format === 'jpeg') &&
@@ -81,7 +105,11 @@ export function replyProblem(v: unknown): string | undefined {
   if (!isObj(v) || !isInt(v.id) || typeof v.ok !== 'boolean') return 'a reply needs id and ok';
   if (v.ok === false) {
     const e = v.error;
-    return isObj(e) && typeof e.message === 'string' && ['failsafe', 'aborted', 'invalid', 'failed'].includes(e.kind as string) ? undefined : 'an error reply needs error {kind, message}';
+    return isObj(e) &&
+      typeof e.message === 'string' &&
+      ['failsafe', 'aborted', 'invalid', 'failed'].includes(e.kind as string)
+      ? undefined
+      : 'an error reply needs error {kind, message}';
   }
   if (v.result === undefined) return undefined;
   const r = v.result;
@@ -89,7 +117,12 @@ export function replyProblem(v: unknown): string | undefined {
   if (r.kind === 'point') return isNum(r.x) && isNum(r.y) ? undefined : 'point needs x, y';
   if (r.kind === 'size') return isInt(r.width) && isInt(r.height) ? undefined : 'size needs width, height';
   if (r.kind === 'image')
-    return r.data instanceof Uint8Array && (r.format === 'png' || r.format === 'jpeg') && isInt(r.width) && isInt(r.height) && isInt(r.screenWidth) && isInt(r.screenHeight)
+    return r.data instanceof Uint8Array &&
+      (r.format === 'png' || r.format === 'jpeg') &&
+      isInt(r.width) &&
+      isInt(r.height) &&
+      isInt(r.screenWidth) &&
+      isInt(r.screenHeight)
       ? undefined
       : 'image needs data, format and sizes';
   return `unknown result kind ${JSON.stringify(r.kind)}`;

@@ -4,7 +4,15 @@
 // and stops a running `type` between two keystrokes.
 import { execFile, spawn } from 'node:child_process';
 import Module from 'node:module';
-import { requestProblem, type MouseButton, type UnicodeTyping, type WorkerOp, type WorkerReply, type WorkerRequest, type WorkerResult } from './worker-protocol';
+import {
+  requestProblem,
+  type MouseButton,
+  type UnicodeTyping,
+  type WorkerOp,
+  type WorkerReply,
+  type WorkerRequest,
+  type WorkerResult,
+} from './worker-protocol';
 import { charStroke, type KeySpec } from './keys';
 import { paintPointer } from './pointer-arrow';
 import { sleep } from '../../sleep';
@@ -65,14 +73,23 @@ let aborted = false;
 const held = new Set<string>(); // nut Key names / keysyms currently held, released on abort
 const heldButtons = new Set<MouseButton>();
 
-const BUTTONS: Record<MouseButton, number> = { left: Button.LEFT, right: Button.RIGHT, middle: Button.MIDDLE };
+const BUTTONS: Record<MouseButton, number> = {
+  left: Button.LEFT,
+  right: Button.RIGHT,
+  middle: Button.MIDDLE,
+};
 
 function run(cmd: string, args: string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { timeout: 10_000, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) reject(new WorkerFailure('failed', `${cmd} failed: ${stderr.trim() || err.message}`));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      cmd,
+      args,
+      { timeout: 10_000, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        if (err) reject(new WorkerFailure('failed', `${cmd} failed: ${stderr.trim() || err.message}`));
+        else resolve(stdout);
+      },
+    );
     if (input !== undefined) child.stdin?.end(input);
   });
 }
@@ -84,7 +101,10 @@ async function checkFailsafe(): Promise<void> {
   const h = await screen.height();
   const corner = (p.x <= 0 || p.x >= w - 1) && (p.y <= 0 || p.y >= h - 1);
   if (corner) {
-    throw new WorkerFailure('failsafe', `the pointer is in a screen corner (${p.x}, ${p.y}): fail-safe triggered, input stopped. Move it away from the corner to go on.`);
+    throw new WorkerFailure(
+      'failsafe',
+      `the pointer is in a screen corner (${p.x}, ${p.y}): fail-safe triggered, input stopped. Move it away from the corner to go on.`,
+    );
   }
 }
 
@@ -143,7 +163,7 @@ async function typeUnicode(text: string): Promise<void> {
   // reads it late, so nothing is lost or typed in the wrong case.
   const chars = [...text];
   const slots = await spareKeycodes();
-  for (let start = 0; start < chars.length; ) {
+  for (let start = 0; start < chars.length;) {
     const chunk: string[] = [];
     const distinct = new Set<string>();
     while (start < chars.length) {
@@ -169,7 +189,8 @@ async function spareKeycodes(): Promise<number[]> {
     .filter((m): m is RegExpExecArray => !!m)
     .map((m) => Number(m[1]))
     .filter((k) => k > 8);
-  if (spare.length === 0) throw new WorkerFailure('failed', 'no spare keycode on this display to type non-ASCII characters with');
+  if (spare.length === 0)
+    throw new WorkerFailure('failed', 'no spare keycode on this display to type non-ASCII characters with');
   return spare;
 }
 
@@ -240,7 +261,13 @@ async function type(text: string, intervalMs: number): Promise<void> {
 }
 
 /** nut.js grabs BGRA (X's byte order); sharp wants RGBA. One 32-bit pass, ~3 ms at 1920×1080. */
-function bgraToRgba(img: { data: Buffer; width: number; height: number; byteWidth: number; channels: number }): Buffer {
+function bgraToRgba(img: {
+  data: Buffer;
+  width: number;
+  height: number;
+  byteWidth: number;
+  channels: number;
+}): Buffer {
   const out = Buffer.allocUnsafe(img.width * img.height * 4);
   const dst = new Uint32Array(out.buffer, out.byteOffset, out.length / 4);
   if (img.channels === 4 && img.byteWidth === img.width * 4 && img.data.byteOffset % 4 === 0) {
@@ -279,11 +306,16 @@ async function grab(op: Extract<WorkerOp, { op: 'grab' }>): Promise<WorkerResult
   } else {
     for (const tool of ['xrandr', 'import']) {
       await run('sh', ['-c', `command -v ${tool}`]).catch(() => {
-        throw new WorkerFailure('failed', `screenshot-desktop needs '${tool}' (${tool === 'import' ? 'ImageMagick' : 'x11-xserver-utils'}); install it or use the nut backend`);
+        throw new WorkerFailure(
+          'failed',
+          `screenshot-desktop needs '${tool}' (${tool === 'import' ? 'ImageMagick' : 'x11-xserver-utils'}); install it or use the nut backend`,
+        );
       });
     }
     // @ts-expect-error screenshot-desktop ships no types
-    const mod = (await import('screenshot-desktop')) as { default: (o: { format: string }) => Promise<Buffer> };
+    const mod = (await import('screenshot-desktop')) as {
+      default: (o: { format: string }) => Promise<Buffer>;
+    };
     const shot = mod.default;
     const png = await Promise.race([
       shot({ format: 'png' }),
@@ -307,7 +339,15 @@ async function grab(op: Extract<WorkerOp, { op: 'grab' }>): Promise<WorkerResult
     op.format === 'png'
       ? await pipeline.png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer()
       : await pipeline.jpeg({ quality: op.quality }).toBuffer();
-  return { kind: 'image', data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), format: op.format, width, height, screenWidth, screenHeight };
+  return {
+    kind: 'image',
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    format: op.format,
+    width,
+    height,
+    screenWidth,
+    screenHeight,
+  };
 }
 
 async function handle(op: WorkerOp): Promise<WorkerResult | undefined> {
@@ -383,7 +423,14 @@ process.on('message', (msg: unknown) => {
     return;
   }
   queue = queue.then(async () => {
-    if (aborted && req.op !== 'releaseAll' && req.op !== 'grab' && req.op !== 'position' && req.op !== 'screenSize' && req.op !== 'init') {
+    if (
+      aborted &&
+      req.op !== 'releaseAll' &&
+      req.op !== 'grab' &&
+      req.op !== 'position' &&
+      req.op !== 'screenSize' &&
+      req.op !== 'init'
+    ) {
       reply({ id: req.id, ok: false, error: { kind: 'aborted', message: 'stopped by the kill switch' } });
       return;
     }

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { accessibilityXmlOf, parseAccessibilityXml } from './accessibility-xml';
 import { SAMPLE_ACCESSIBILITY_XML } from './testing/sample-accessibility';
 
-const walk = (nodes: { children?: unknown[] }[], out: Record<string, unknown>[] = []): Record<string, unknown>[] => {
+const walk = (
+  nodes: { children?: unknown[] }[],
+  out: Record<string, unknown>[] = [],
+): Record<string, unknown>[] => {
   for (const n of nodes) {
     out.push(n as Record<string, unknown>);
     walk((n.children ?? []) as { children?: unknown[] }[], out);
@@ -33,7 +36,13 @@ describe('parseAccessibilityXml', () => {
   });
 
   it('reads states that are true, with hyphens for underscores', () => {
-    expect(byName('Activities').states).toEqual(['focusable', 'visible', 'showing', 'enabled', 'has-tooltip']);
+    expect(byName('Activities').states).toEqual([
+      'focusable',
+      'visible',
+      'showing',
+      'enabled',
+      'has-tooltip',
+    ]);
     expect(byName('Name Box').states).toEqual(expect.arrayContaining(['editable', 'focused']));
     expect(byName('B2').states).not.toContain('multi-line');
   });
@@ -41,7 +50,10 @@ describe('parseAccessibilityXml', () => {
   it('reads text, class and description', () => {
     expect(byName('Name Box')).toMatchObject({ text: 'A1', description: 'Enter a cell reference' });
     expect(byName('B2').text).toBe('42 & <more>');
-    expect(byName('Untitled 1 - LibreOffice Calc')).toMatchObject({ role: 'frame', className: 'libreoffice-calc' });
+    expect(byName('Untitled 1 - LibreOffice Calc')).toMatchObject({
+      role: 'frame',
+      className: 'libreoffice-calc',
+    });
     expect(byName('Zoom').text).toBeUndefined();
     expect(all.every((n) => n.source === 'atspi')).toBe(true);
   });
@@ -58,22 +70,35 @@ describe('parseAccessibilityXml', () => {
       '</desktop-frame>';
     const [app] = parseAccessibilityXml(xml);
     expect(app).toMatchObject({ role: 'application', source: 'atspi', x: 0, width: 0 });
-    expect(app.children?.[0]).toMatchObject({ role: 'document-web', name: 'Page', source: 'cdp', app: 'cdp', text: 'Hello', y: 80, height: 600 });
+    expect(app.children?.[0]).toMatchObject({
+      role: 'document-web',
+      name: 'Page',
+      source: 'cdp',
+      app: 'cdp',
+      text: 'Hello',
+      y: 80,
+      height: 600,
+    });
   });
 
   it('caps nodes and depth', () => {
     expect(walk(parseAccessibilityXml(SAMPLE_ACCESSIBILITY_XML, { maxNodes: 3 }))).toHaveLength(3);
     const shallow = walk(parseAccessibilityXml(SAMPLE_ACCESSIBILITY_XML, { maxDepth: 2 }));
     expect(shallow.map((n) => n.role)).toEqual(['application', 'window', 'application', 'frame']);
-    const deep = '<desktop-frame>' + '<filler name="x">'.repeat(5000) + '</filler>'.repeat(5000) + '</desktop-frame>';
+    const deep =
+      '<desktop-frame>' + '<filler name="x">'.repeat(5000) + '</filler>'.repeat(5000) + '</desktop-frame>';
     expect(walk(parseAccessibilityXml(deep))).toHaveLength(200);
   });
 
   it('reads an empty desktop and refuses what is not one', () => {
     expect(parseAccessibilityXml('<desktop-frame/>')).toEqual([]);
     expect(parseAccessibilityXml('')).toEqual([]);
-    expect(() => parseAccessibilityXml('<html><body/></html>')).toThrow(/GET \/accessibility: the XML's root is <html>/);
-    expect(() => parseAccessibilityXml('<desktop-frame><application name="a"></desktop-frame>')).toThrow(/not well-formed/);
+    expect(() => parseAccessibilityXml('<html><body/></html>')).toThrow(
+      /GET \/accessibility: the XML's root is <html>/,
+    );
+    expect(() => parseAccessibilityXml('<desktop-frame><application name="a"></desktop-frame>')).toThrow(
+      /not well-formed/,
+    );
   });
 });
 

@@ -71,11 +71,13 @@ function nodeOf(el: Element, app: string | undefined): AccessibilityNode {
     const local = a.localName ?? a.name;
     const kind = nsKind(a.namespaceURI);
     if (kind === 'other' && !a.namespaceURI && local === 'name') name = a.value;
-    else if (kind === 'state' && a.value.toLowerCase() === 'true') states.push(local.toLowerCase().replace(/_/g, '-'));
+    else if (kind === 'state' && a.value.toLowerCase() === 'true')
+      states.push(local.toLowerCase().replace(/_/g, '-'));
     else if (kind === 'attributes' && local === 'class') className = a.value || undefined;
     else if (kind === 'attributes' && local === 'description') description = a.value.trim() || undefined;
     // Proctor's server says which collector a node came from (`cdp` for browser pages).
-    else if (kind === 'attributes' && local === 'source' && /^[a-z][a-z0-9-]{0,31}$/.test(a.value)) source = a.value;
+    else if (kind === 'attributes' && local === 'source' && /^[a-z][a-z0-9-]{0,31}$/.test(a.value))
+      source = a.value;
     else if (kind === 'component' && local === 'screencoord') at = parsePair(a.value);
     else if (kind === 'component' && local === 'size') size = parsePair(a.value);
   }
@@ -117,16 +119,23 @@ export function parseAccessibilityXml(xml: string, opts: AccessibilityXmlOptions
   if (!xml.trim()) return [];
   const problems: string[] = [];
   // xmldom reports some malformations (a tag left open) only as warnings: every report refuses the XML.
-  const record = (msg: string): void => void problems.push(msg.split('\n')[0].replace(/^\[xmldom \w+\]\s*/, ''));
-  const doc = new DOMParser({ errorHandler: { warning: record, error: record, fatalError: record } }).parseFromString(xml, 'application/xml');
+  const record = (msg: string): void =>
+    void problems.push(msg.split('\n')[0].replace(/^\[xmldom \w+\]\s*/, ''));
+  const doc = new DOMParser({
+    errorHandler: { warning: record, error: record, fatalError: record },
+  }).parseFromString(xml, 'application/xml');
   const root = doc.documentElement;
-  if (problems.length || !root) throw new AccessibilityXmlError(`the XML is not well-formed: ${problems[0] ?? 'no root element'}`);
+  if (problems.length || !root)
+    throw new AccessibilityXmlError(`the XML is not well-formed: ${problems[0] ?? 'no root element'}`);
   const rootTag = root.localName ?? root.tagName;
-  if (!ROOT_TAGS.has(rootTag)) throw new AccessibilityXmlError(`the XML's root is <${rootTag}>, not <desktop-frame>`);
+  if (!ROOT_TAGS.has(rootTag))
+    throw new AccessibilityXmlError(`the XML's root is <${rootTag}>, not <desktop-frame>`);
   let count = 0;
   const apps: AccessibilityNode[] = [];
   // Iterative walk: a deep tree from a misbehaving guest must not exhaust the stack.
-  const stack: { el: Element; parent?: AccessibilityNode; app?: string; depth: number }[] = childElements(root)
+  const stack: { el: Element; parent?: AccessibilityNode; app?: string; depth: number }[] = childElements(
+    root,
+  )
     .reverse()
     .map((el) => ({ el, depth: 1 }));
   while (stack.length && count < maxNodes) {
@@ -142,7 +151,8 @@ export function parseAccessibilityXml(xml: string, opts: AccessibilityXmlOptions
     count++;
     if (depth >= maxDepth) continue;
     const kids = childElements(el);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push({ el: kids[i], parent: node, app: node.app, depth: depth + 1 });
+    for (let i = kids.length - 1; i >= 0; i--)
+      stack.push({ el: kids[i], parent: node, app: node.app, depth: depth + 1 });
   }
   return apps;
 }

@@ -18,7 +18,8 @@ class FakeDevTools {
     d.server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (!d.up) return void res.writeHead(503).end();
-      if (url.pathname === '/json/version') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"Browser":"Fake/1"}');
+      if (url.pathname === '/json/version')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"Browser":"Fake/1"}');
       if (url.pathname === '/json/new' && req.method === 'PUT') {
         d.tabs.push(decodeURIComponent(url.search.slice(1)));
         return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -77,7 +78,13 @@ describe('osworld launchBrowser', () => {
     };
     await env.launchBrowser(['https://a.example/', 'https://b.example/']);
     expect(server.launched).toEqual([
-      ['/usr/bin/google-chrome', '--remote-debugging-port=1337', '--no-first-run', '--no-default-browser-check', 'https://a.example/'],
+      [
+        '/usr/bin/google-chrome',
+        '--remote-debugging-port=1337',
+        '--no-first-run',
+        '--no-default-browser-check',
+        'https://a.example/',
+      ],
       ['socat', `tcp-listen:${devtools.port},fork,reuseaddr`, 'tcp:localhost:1337'],
     ]);
     expect(devtools.tabs).toEqual(['https://b.example/']);
@@ -86,7 +93,9 @@ describe('osworld launchBrowser', () => {
   it('says what the guest lacks', async () => {
     await setup();
     server.stubCommand(/command -v "\$b"/, { returncode: 1 });
-    await expect(env.launchBrowser([])).rejects.toThrow(/the guest has no browser to start \(looked for google-chrome, chromium, chromium-browser\)/);
+    await expect(env.launchBrowser([])).rejects.toThrow(
+      /the guest has no browser to start \(looked for google-chrome, chromium, chromium-browser\)/,
+    );
   });
 
   it("without socat in the guest, starts the browser on the endpoint's own port", async () => {
@@ -96,7 +105,13 @@ describe('osworld launchBrowser', () => {
     server.onLaunch = () => setTimeout(() => (devtools.up = true), 100);
     await env.launchBrowser([]);
     expect(server.launched).toEqual([
-      ['/usr/bin/chromium', `--remote-debugging-port=${devtools.port}`, '--no-first-run', '--no-default-browser-check', 'about:blank'],
+      [
+        '/usr/bin/chromium',
+        `--remote-debugging-port=${devtools.port}`,
+        '--no-first-run',
+        '--no-default-browser-check',
+        'about:blank',
+      ],
     ]);
   });
 });

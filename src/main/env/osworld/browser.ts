@@ -23,7 +23,8 @@ export interface LaunchBrowserOptions {
   pollMs?: number;
 }
 
-const pause = (ms: number, signal?: AbortSignal): Promise<void> => sleep(ms, signal, () => new EnvironmentError('cancelled'));
+const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
+  sleep(ms, signal, () => new EnvironmentError('cancelled'));
 
 function within(ms: number, signal?: AbortSignal): AbortSignal {
   const t = AbortSignal.timeout(ms);
@@ -46,36 +47,70 @@ export async function devToolsAnswers(endpoint: string, signal?: AbortSignal): P
 export async function openTab(endpoint: string, url: string, signal?: AbortSignal): Promise<void> {
   let res: Response;
   try {
-    res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, { method: 'PUT', signal: within(15_000, signal) });
+    res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, {
+      method: 'PUT',
+      signal: within(15_000, signal),
+    });
   } catch (e) {
-    throw new EnvironmentError(`the guest browser at ${endpoint} could not be reached to open ${url}: ${(e as Error).message}`, { cause: e });
+    throw new EnvironmentError(
+      `the guest browser at ${endpoint} could not be reached to open ${url}: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
   await res.body?.cancel();
-  if (!res.ok) throw new EnvironmentError(`the guest browser at ${endpoint} would not open ${url}: PUT /json/new answered HTTP ${res.status}`);
+  if (!res.ok)
+    throw new EnvironmentError(
+      `the guest browser at ${endpoint} would not open ${url}: PUT /json/new answered HTTP ${res.status}`,
+    );
 }
 
 /**
  * Makes sure a browser answers at `endpoint` (starting one in the guest the way OSWorld's configs do when
  * none does) and opens `urls` in it as tabs. Returns the endpoint.
  */
-export async function launchGuestBrowser(guest: BrowserGuest, endpoint: string, urls: string[], opts: LaunchBrowserOptions = {}): Promise<string> {
+export async function launchGuestBrowser(
+  guest: BrowserGuest,
+  endpoint: string,
+  urls: string[],
+  opts: LaunchBrowserOptions = {},
+): Promise<string> {
   const base = endpoint.replace(/\/+$/, '');
   if (!(await devToolsAnswers(base, opts.signal))) {
-    const found = await guest.run(`for b in ${BROWSERS.join(' ')}; do command -v "$b" && exit 0; done; exit 1`, { timeoutMs: 10_000 });
+    const found = await guest.run(
+      `for b in ${BROWSERS.join(' ')}; do command -v "$b" && exit 0; done; exit 1`,
+      { timeoutMs: 10_000 },
+    );
     const binary = found.exitCode === 0 ? found.stdout.trim().split('\n')[0] : '';
-    if (!binary) throw new EnvironmentError(`the guest has no browser to start (looked for ${BROWSERS.join(', ')})`);
+    if (!binary)
+      throw new EnvironmentError(`the guest has no browser to start (looked for ${BROWSERS.join(', ')})`);
     const port = Number(new URL(base).port || 80);
-    const socat = port !== GUEST_CHROME_PORT && (await guest.run('command -v socat', { timeoutMs: 10_000 })).exitCode === 0;
+    const socat =
+      port !== GUEST_CHROME_PORT &&
+      (await guest.run('command -v socat', { timeoutMs: 10_000 })).exitCode === 0;
     // OSWorld's way: Chrome on 1337, socat forwarding the endpoint's port to it. A guest without socat (e.g.
     // `proctor env serve`, which the host reaches on its own loopback) gets the browser on the port itself.
     const devtoolsPort = port === GUEST_CHROME_PORT || socat ? GUEST_CHROME_PORT : port;
-    await guest.launch([binary, `--remote-debugging-port=${devtoolsPort}`, '--no-first-run', '--no-default-browser-check', urls[0] ?? 'about:blank']);
-    if (socat) await guest.launch(['socat', `tcp-listen:${port},fork,reuseaddr`, `tcp:localhost:${GUEST_CHROME_PORT}`]);
+    await guest.launch([
+      binary,
+      `--remote-debugging-port=${devtoolsPort}`,
+      '--no-first-run',
+      '--no-default-browser-check',
+      urls[0] ?? 'about:blank',
+    ]);
+    if (socat)
+      await guest.launch([
+        'socat',
+        `tcp-listen:${port},fork,reuseaddr`,
+        `tcp:localhost:${GUEST_CHROME_PORT}`,
+      ]);
     const timeout = opts.readyTimeoutMs ?? 30_000;
     const until = Date.now() + timeout;
     for (;;) {
       if (await devToolsAnswers(base, opts.signal)) break;
-      if (Date.now() >= until) throw new EnvironmentError(`the guest browser (${binary}) did not answer at ${base} within ${timeout / 1000} s`);
+      if (Date.now() >= until)
+        throw new EnvironmentError(
+          `the guest browser (${binary}) did not answer at ${base} within ${timeout / 1000} s`,
+        );
       await pause(opts.pollMs ?? 250, opts.signal);
     }
     urls = urls.slice(1);

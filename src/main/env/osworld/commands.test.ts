@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { commandFor, resultOf, shQuote } from './commands';
 
-const answer = (status: number, body: unknown) => ({ status, body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), contentType: 'application/json' });
+const answer = (status: number, body: unknown) => ({
+  status,
+  body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+  contentType: 'application/json',
+});
 
 describe('commandFor', () => {
   it('sends plain commands as they are: strings through the shell, argv without', () => {
@@ -17,8 +21,22 @@ describe('commandFor', () => {
       shell: false,
       timeoutSeconds: 3,
     });
-    expect(commandFor('echo $HOME', { timeoutMs: 100 }).command).toEqual(['timeout', '-k', '5', '1', 'sh', '-c', 'echo $HOME']);
-    expect(commandFor(['echo', "it's"], { shell: true, env: { B: 'x' } }).command).toEqual(['env', 'B=x', 'sh', '-c', "echo 'it'\\''s'"]);
+    expect(commandFor('echo $HOME', { timeoutMs: 100 }).command).toEqual([
+      'timeout',
+      '-k',
+      '5',
+      '1',
+      'sh',
+      '-c',
+      'echo $HOME',
+    ]);
+    expect(commandFor(['echo', "it's"], { shell: true, env: { B: 'x' } }).command).toEqual([
+      'env',
+      'B=x',
+      'sh',
+      '-c',
+      "echo 'it'\\''s'",
+    ]);
   });
 
   it('refuses what it cannot send', () => {
@@ -38,20 +56,54 @@ describe('commandFor', () => {
 describe('resultOf', () => {
   const S = 'http://vm:5000';
   it('maps a 200 answer, and exit 124 of a wrapped timeout to timedOut', () => {
-    expect(resultOf(answer(200, { status: 'success', output: 'o', error: 'e', returncode: 2 }), { command: 'x', shell: true }, S)).toEqual({ stdout: 'o', stderr: 'e', exitCode: 2, timedOut: false });
-    expect(resultOf(answer(200, { status: 'success', output: '', error: '', returncode: 124 }), { command: [], shell: false, timeoutSeconds: 1 }, S)).toMatchObject({ exitCode: null, timedOut: true });
-    expect(resultOf(answer(200, { status: 'success', output: '', error: '', returncode: 124 }), { command: [], shell: false }, S)).toMatchObject({ exitCode: 124, timedOut: false });
+    expect(
+      resultOf(
+        answer(200, { status: 'success', output: 'o', error: 'e', returncode: 2 }),
+        { command: 'x', shell: true },
+        S,
+      ),
+    ).toEqual({ stdout: 'o', stderr: 'e', exitCode: 2, timedOut: false });
+    expect(
+      resultOf(
+        answer(200, { status: 'success', output: '', error: '', returncode: 124 }),
+        { command: [], shell: false, timeoutSeconds: 1 },
+        S,
+      ),
+    ).toMatchObject({ exitCode: null, timedOut: true });
+    expect(
+      resultOf(
+        answer(200, { status: 'success', output: '', error: '', returncode: 124 }),
+        { command: [], shell: false },
+        S,
+      ),
+    ).toMatchObject({ exitCode: 124, timedOut: false });
   });
 
   it("maps the server's 500 answers: its own timeout, and a program it could not start", () => {
-    expect(resultOf(answer(500, { status: 'error', message: "Command 'x' timed out after 120 seconds" }), { command: 'x', shell: true }, S)).toMatchObject({ exitCode: null, timedOut: true });
-    expect(resultOf(answer(500, { status: 'error', message: "[Errno 2] No such file or directory: 'nope'" }), { command: ['nope'], shell: false }, S)).toMatchObject({ exitCode: 127, stderr: expect.stringContaining('nope') });
+    expect(
+      resultOf(
+        answer(500, { status: 'error', message: "Command 'x' timed out after 120 seconds" }),
+        { command: 'x', shell: true },
+        S,
+      ),
+    ).toMatchObject({ exitCode: null, timedOut: true });
+    expect(
+      resultOf(
+        answer(500, { status: 'error', message: "[Errno 2] No such file or directory: 'nope'" }),
+        { command: ['nope'], shell: false },
+        S,
+      ),
+    ).toMatchObject({ exitCode: 127, stderr: expect.stringContaining('nope') });
   });
 
   it('throws on answers that are not the protocol, naming server, endpoint and status', () => {
-    expect(() => resultOf(answer(500, '<html>Internal Server Error</html>'), { command: 'x', shell: true }, S)).toThrow(
+    expect(() =>
+      resultOf(answer(500, '<html>Internal Server Error</html>'), { command: 'x', shell: true }, S),
+    ).toThrow(
       'osworld server http://vm:5000: POST /execute answered HTTP 500 with a body that is not JSON: <html>Internal Server Error</html>',
     );
-    expect(() => resultOf(answer(502, { message: 'bad gateway' }), { command: 'x', shell: true }, S)).toThrow(/POST \/execute answered HTTP 502: bad gateway/);
+    expect(() => resultOf(answer(502, { message: 'bad gateway' }), { command: 'x', shell: true }, S)).toThrow(
+      /POST \/execute answered HTTP 502: bad gateway/,
+    );
   });
 });

@@ -23,15 +23,22 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function commandFor(command: string | string[], o: RunOptions = {}): GuestCommand {
   const isArgv = Array.isArray(command);
-  if (isArgv ? command.length === 0 || command.some((c) => typeof c !== 'string') : typeof command !== 'string' || !command) {
+  if (
+    isArgv
+      ? command.length === 0 || command.some((c) => typeof c !== 'string')
+      : typeof command !== 'string' || !command
+  ) {
     throw new EnvironmentError('run() takes a command string or a non-empty list of strings');
   }
   const shell = o.shell ?? !isArgv;
   const env = Object.entries(o.env ?? {});
-  for (const [k, v] of env) if (!ENV_NAME.test(k) || typeof v !== 'string') throw new EnvironmentError(`run(): bad environment variable '${k}'`);
+  for (const [k, v] of env)
+    if (!ENV_NAME.test(k) || typeof v !== 'string')
+      throw new EnvironmentError(`run(): bad environment variable '${k}'`);
   let timeoutSeconds: number | undefined;
   if (o.timeoutMs !== undefined) {
-    if (!Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0) throw new EnvironmentError(`run(): timeoutMs ${o.timeoutMs} is not a positive number`);
+    if (!Number.isFinite(o.timeoutMs) || o.timeoutMs <= 0)
+      throw new EnvironmentError(`run(): timeoutMs ${o.timeoutMs} is not a positive number`);
     timeoutSeconds = Math.max(1, Math.ceil(o.timeoutMs / 1000));
   }
   if (!o.cwd && !env.length && timeoutSeconds === undefined) {
@@ -39,7 +46,8 @@ export function commandFor(command: string | string[], o: RunOptions = {}): Gues
   }
   // The inner command as argv: a shell command runs under `sh -c`, a string without shell is split by the
   // shell too (the server would split it like a shell, shlex).
-  const inner: string[] = isArgv && !shell ? [...command] : ['sh', '-c', isArgv ? command.map(shQuote).join(' ') : command];
+  const inner: string[] =
+    isArgv && !shell ? [...command] : ['sh', '-c', isArgv ? command.map(shQuote).join(' ') : command];
   const argv: string[] = [];
   if (o.cwd) argv.push('sh', '-c', 'cd -- "$0" && exec "$@"', o.cwd);
   if (env.length) argv.push('env', ...env.map(([k, v]) => `${k}=${v}`));
@@ -62,7 +70,11 @@ export function resultOf(a: HttpAnswer, c: GuestCommand, server: string): Comman
   try {
     r = JSON.parse(a.body.toString('utf8')) as ExecuteAnswer;
   } catch {
-    throw new OsworldHttpError(`osworld server ${server}: POST /execute answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`, 'POST /execute', a.status);
+    throw new OsworldHttpError(
+      `osworld server ${server}: POST /execute answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`,
+      'POST /execute',
+      a.status,
+    );
   }
   if (a.status === 200 && r?.status === 'success') {
     const exitCode = typeof r.returncode === 'number' ? r.returncode : null;
@@ -77,9 +89,19 @@ export function resultOf(a: HttpAnswer, c: GuestCommand, server: string): Comman
   const message = typeof r?.message === 'string' ? r.message : excerpt(a.body);
   if (a.status === 500 && r?.status === 'error') {
     // subprocess.TimeoutExpired: "Command '…' timed out after 120 seconds"
-    if (/timed out after/i.test(message)) return { stdout: '', stderr: message, exitCode: null, timedOut: true };
+    if (/timed out after/i.test(message))
+      return { stdout: '', stderr: message, exitCode: null, timedOut: true };
     // FileNotFoundError and the like: the program could not be started (the local shell says 127 too).
-    return { stdout: '', stderr: `cannot run the command on the guest: ${message}`, exitCode: 127, timedOut: false };
+    return {
+      stdout: '',
+      stderr: `cannot run the command on the guest: ${message}`,
+      exitCode: 127,
+      timedOut: false,
+    };
   }
-  throw new OsworldHttpError(`osworld server ${server}: POST /execute answered HTTP ${a.status}: ${excerpt(message)}`, 'POST /execute', a.status);
+  throw new OsworldHttpError(
+    `osworld server ${server}: POST /execute answered HTTP ${a.status}: ${excerpt(message)}`,
+    'POST /execute',
+    a.status,
+  );
 }

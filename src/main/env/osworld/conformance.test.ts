@@ -6,7 +6,9 @@ import { createLocalEnvironment } from '../local';
 import { startGuestServer, type GuestServer } from '../../guest-server';
 import { createOsworldEnvironment, type OsworldEnvironment } from './index';
 
-const missing = ['Xvfb', 'openbox', 'xdotool', 'xterm', 'mousepad', 'chromium'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+const missing = ['Xvfb', 'openbox', 'xdotool', 'xterm', 'mousepad', 'chromium'].filter(
+  (t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0,
+);
 const why = missing.length ? `needs ${missing.join(', ')}` : '';
 
 async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -24,7 +26,11 @@ describe.skipIf(!!why)(`the osworld client against proctor env serve ${why}`, ()
   let env: OsworldEnvironment;
 
   beforeAll(async () => {
-    server = await startGuestServer({ createEnvironment: () => createLocalEnvironment({ width: 1280, height: 800 }), port: 0, openWaitMs: 5000 });
+    server = await startGuestServer({
+      createEnvironment: () => createLocalEnvironment({ width: 1280, height: 800 }),
+      port: 0,
+      openWaitMs: 5000,
+    });
     const port = server.port;
     env = await createOsworldEnvironment({ host: '127.0.0.1', port });
   }, 120_000);
@@ -61,20 +67,45 @@ describe.skipIf(!!why)(`the osworld client against proctor env serve ${why}`, ()
     await env.perform([{ type: 'moveTo', x: 321, y: 234 }]);
     const at = (await env.run(['xdotool', 'getmouselocation', '--shell'])).stdout;
     expect(at).toMatch(/X=321\s+Y=234/);
-    await env.launch(['xterm', '-geometry', '80x10+0+0', '-title', 'Typing', '-e', 'sh', '-c', 'cat > ~/typed.txt']);
-    await until('the terminal', 20_000, async () => (await env.run(['xdotool', 'search', '--onlyvisible', '--name', '^Typing$'])).exitCode === 0 || undefined);
+    await env.launch([
+      'xterm',
+      '-geometry',
+      '80x10+0+0',
+      '-title',
+      'Typing',
+      '-e',
+      'sh',
+      '-c',
+      'cat > ~/typed.txt',
+    ]);
+    await until(
+      'the terminal',
+      20_000,
+      async () =>
+        (await env.run(['xdotool', 'search', '--onlyvisible', '--name', '^Typing$'])).exitCode === 0 ||
+        undefined,
+    );
     await env.activateWindow('Typing', { strict: true });
     expect(await env.windowTitles()).toContain('Typing'); // the guest's window list, for setup's checks
     const text = 'Hello, "World"! #1 & 100% ~ {ok}';
-    await env.perform([{ type: 'write', text }, { type: 'press', keys: ['enter'] }]);
+    await env.perform([
+      { type: 'write', text },
+      { type: 'press', keys: ['enter'] },
+    ]);
     const typed = await until('the typed line', 10_000, async () => {
       const f = (await env.getFile('/home/user/typed.txt'))?.toString('utf8');
       return f?.includes('\n') ? f : undefined;
     });
     expect(typed).toBe(text + '\n');
     await env.closeWindow('Typing', { strict: true });
-    await until('the closed window to leave the list', 10_000, async () => !(await env.windowTitles()).includes('Typing') || undefined);
-    await expect(env.activateWindow('No such window anywhere')).rejects.toThrow(/activate_window.*No such window anywhere/);
+    await until(
+      'the closed window to leave the list',
+      10_000,
+      async () => !(await env.windowTitles()).includes('Typing') || undefined,
+    );
+    await expect(env.activateWindow('No such window anywhere')).rejects.toThrow(
+      /activate_window.*No such window anywhere/,
+    );
   });
 
   it("opens a file with its program and reads the app's accessibility tree over the protocol", async () => {
@@ -82,11 +113,18 @@ describe.skipIf(!!why)(`the osworld client against proctor env serve ${why}`, ()
     await env.open('/home/user/notes.txt');
     const apps = await until('mousepad in the accessibility tree', 30_000, async () => {
       const nodes = await env.accessibilityTree();
-      return nodes.some((n) => /mousepad/i.test(n.name) || (n.children ?? []).some((c) => /notes\.txt/.test(c.name))) ? nodes : undefined;
+      return nodes.some(
+        (n) => /mousepad/i.test(n.name) || (n.children ?? []).some((c) => /notes\.txt/.test(c.name)),
+      )
+        ? nodes
+        : undefined;
     });
     const flat = (ns: typeof apps): typeof apps => ns.flatMap((n) => [n, ...flat(n.children ?? [])]);
     // the editor's widgets come with screen boxes inside the screen (nodes without extents carry none)
-    const onScreen = flat(apps).filter((n) => n.width > 0 && n.height > 0 && n.x >= 0 && n.y >= 0 && n.x + n.width <= 1280 && n.y + n.height <= 800);
+    const onScreen = flat(apps).filter(
+      (n) =>
+        n.width > 0 && n.height > 0 && n.x >= 0 && n.y >= 0 && n.x + n.width <= 1280 && n.y + n.height <= 800,
+    );
     expect(onScreen.length).toBeGreaterThan(5);
     expect(onScreen.some((n) => /menu|text|frame|push button|push-button/.test(n.role))).toBe(true);
   });
@@ -102,7 +140,9 @@ describe.skipIf(!!why)(`the osworld client against proctor env serve ${why}`, ()
     await env.putFile('/home/user/left-over.txt', Buffer.from('x'));
     await env.reset();
     expect(await env.getFile('/home/user/left-over.txt')).toBeUndefined();
-    expect((await env.run(['sh', '-c', 'pgrep -x xterm || pgrep -x mousepad || echo none'])).stdout.trim()).toBe('none');
+    expect(
+      (await env.run(['sh', '-c', 'pgrep -x xterm || pgrep -x mousepad || echo none'])).stdout.trim(),
+    ).toBe('none');
     expect(await env.screen()).toMatchObject({ width: 1280, height: 800 });
   });
 });

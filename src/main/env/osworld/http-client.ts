@@ -107,7 +107,9 @@ function transient(status: number): boolean {
 
 /** A short, printable excerpt of a body for error messages. */
 export function excerpt(body: Buffer | string, max = 300): string {
-  const text = (typeof body === 'string' ? body : body.subarray(0, max * 4).toString('utf8')).replace(/\s+/g, ' ').trim();
+  const text = (typeof body === 'string' ? body : body.subarray(0, max * 4).toString('utf8'))
+    .replace(/\s+/g, ' ')
+    .trim();
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?');
   return clean.length > max ? clean.slice(0, max) + '…' : clean;
@@ -165,7 +167,11 @@ export class OsworldHttp {
   }
 
   /** One attempt. Resolves with the answer or the failure; rejects only when the client is closed. */
-  private async attempt(req: HttpRequest, timeoutMs: number, endpoint: string): Promise<{ answer?: HttpAnswer; failure?: Failure }> {
+  private async attempt(
+    req: HttpRequest,
+    timeoutMs: number,
+    endpoint: string,
+  ): Promise<{ answer?: HttpAnswer; failure?: Failure }> {
     const timer = new AbortController();
     const t = setTimeout(() => timer.abort(), Math.max(1, timeoutMs));
     const signal = AbortSignal.any([this.closer.signal, timer.signal]);
@@ -182,9 +188,17 @@ export class OsworldHttp {
       body = req.multipart();
     }
     try {
-      const res = await fetch(this.baseUrl + req.path, { method: req.method, headers, body, signal, redirect: 'error' });
+      const res = await fetch(this.baseUrl + req.path, {
+        method: req.method,
+        headers,
+        body,
+        signal,
+        redirect: 'error',
+      });
       const data = Buffer.from(await res.arrayBuffer());
-      return { answer: { status: res.status, body: data, contentType: res.headers.get('content-type') ?? '' } };
+      return {
+        answer: { status: res.status, body: data, contentType: res.headers.get('content-type') ?? '' },
+      };
     } catch (e) {
       if (this.closer.signal.aborted) throw this.closedError(endpoint);
       if (timer.signal.aborted) return { failure: { kind: 'timeout', ms: timeoutMs } };
@@ -252,17 +266,33 @@ export class OsworldHttp {
       await this.wait(delay, endpoint);
       if (policy.backoff) delay *= 2;
     }
-    const status = last && (last.kind === 'status' || last.kind === 'invalid') ? last.answer.status : undefined;
+    const status =
+      last && (last.kind === 'status' || last.kind === 'invalid') ? last.answer.status : undefined;
     const body = last && last.kind === 'status' ? excerpt(last.answer.body) : undefined;
     const why = last ? describe(last) : `got no time to try (bound ${seconds(policy.totalMs)})`;
     const tries = made === 1 ? '1 attempt' : `${made} attempts over ${seconds(Date.now() - started)}`;
-    throw new OsworldHttpError(`osworld server ${this.baseUrl}: ${endpoint} ${why} (${tries})`, endpoint, status, body);
+    throw new OsworldHttpError(
+      `osworld server ${this.baseUrl}: ${endpoint} ${why} (${tries})`,
+      endpoint,
+      status,
+      body,
+    );
   }
 }
 
 /** PNG's eight-byte signature. */
 export function isPng(b: Buffer): boolean {
-  return b.length >= 24 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a;
+  return (
+    b.length >= 24 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  );
 }
 
 export function isJpeg(b: Buffer): boolean {

@@ -5,7 +5,8 @@ import { createOsworldEnvironment, type OsworldEnvironment } from './osworld-env
 import { parseOsworldSpec } from './spec';
 
 export const osworldKind = {
-  summary: 'osworld://HOST[:PORT][?token=T]   a machine over OSWorld\'s VM control protocol (an OSWorld or Spider2-V VM, or proctor env serve)',
+  summary:
+    "osworld://HOST[:PORT][?token=T]   a machine over OSWorld's VM control protocol (an OSWorld or Spider2-V VM, or proctor env serve)",
   /** Throws OsworldSpecError naming what is wrong with the spec. */
   check(spec: { text: string }): void {
     parseOsworldSpec(spec.text);
@@ -13,6 +14,11 @@ export const osworldKind = {
   /** Waits for the server's readiness probe, then talks to it; the machine is the operator's. */
   create(spec: { text: string }): Promise<OsworldEnvironment> {
     const s = parseOsworldSpec(spec.text);
-    return createOsworldEnvironment({ host: s.host, port: s.port, token: s.token, browserEndpoint: s.browserEndpoint });
+    return createOsworldEnvironment({
+      host: s.host,
+      port: s.port,
+      token: s.token,
+      browserEndpoint: s.browserEndpoint,
+    });
   },
 };

@@ -4,7 +4,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { EnvironmentError } from '../../errors';
-import { createOsworldEnvironment, waitUntilReady, type OsworldEnvironment, type OsworldEnvironmentOptions } from './osworld-environment';
+import {
+  createOsworldEnvironment,
+  waitUntilReady,
+  type OsworldEnvironment,
+  type OsworldEnvironmentOptions,
+} from './osworld-environment';
 import { createOsworldEnvironmentFromSpec, OsworldHttpError, type OsworldTiming } from './index';
 import { FakeOsworldServer, type FakeOsworldOptions } from './testing/fake-osworld-server';
 import { SAMPLE_ACCESSIBILITY_XML } from './testing/sample-accessibility';
@@ -26,7 +31,10 @@ const FAST: OsworldTiming = {
 let server: FakeOsworldServer;
 let env: OsworldEnvironment | undefined;
 
-async function setup(opts: FakeOsworldOptions = {}, envOpts: Partial<OsworldEnvironmentOptions> = {}): Promise<OsworldEnvironment> {
+async function setup(
+  opts: FakeOsworldOptions = {},
+  envOpts: Partial<OsworldEnvironmentOptions> = {},
+): Promise<OsworldEnvironment> {
   server = await FakeOsworldServer.start({ accessibilityXml: SAMPLE_ACCESSIBILITY_XML, ...opts });
   env = await createOsworldEnvironment({ host: '127.0.0.1', port: server.port, timing: FAST, ...envOpts });
   return env;
@@ -49,12 +57,26 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
 
 describe('osworld environment: method → endpoint', () => {
   beforeEach(async () => {
-    await setup({ width: 320, height: 200, windows: ['Untitled 1 - LibreOffice Calc', 'Terminal'], programs: ['gedit'] });
+    await setup({
+      width: 320,
+      height: 200,
+      windows: ['Untitled 1 - LibreOffice Calc', 'Terminal'],
+      programs: ['gedit'],
+    });
   });
 
   it('is the osworld kind with every capability', () => {
     expect(env!.kind).toBe('osworld');
-    expect([...env!.capabilities].sort()).toEqual(['accessibility', 'browser', 'files', 'input', 'launch', 'screenshot', 'shell', 'windows']);
+    expect([...env!.capabilities].sort()).toEqual([
+      'accessibility',
+      'browser',
+      'files',
+      'input',
+      'launch',
+      'screenshot',
+      'shell',
+      'windows',
+    ]);
     expect(env!.url).toBe(`http://127.0.0.1:${server.port}`);
   });
 
@@ -85,14 +107,33 @@ describe('osworld environment: method → endpoint', () => {
   });
 
   it('perform() sends pyautogui code to /execute in OSWorld form and sleeps on the client', async () => {
-    await env!.perform([{ type: 'click', x: 10, y: 20 }, { type: 'write', text: 'hi' }, { type: 'sleep', seconds: 0.05 }, { type: 'press', keys: ['enter'] }, { type: 'DONE' }]);
-    expect(server.pyautoguiCode).toEqual(["pyautogui.click(10, 20)\npyautogui.write('hi')", "pyautogui.press('enter')"]);
+    await env!.perform([
+      { type: 'click', x: 10, y: 20 },
+      { type: 'write', text: 'hi' },
+      { type: 'sleep', seconds: 0.05 },
+      { type: 'press', keys: ['enter'] },
+      { type: 'DONE' },
+    ]);
+    expect(server.pyautoguiCode).toEqual([
+      "pyautogui.click(10, 20)\npyautogui.write('hi')",
+      "pyautogui.press('enter')",
+    ]);
     const exec = server.requests.find((r) => r.path === '/execute')!;
-    expect(exec.json).toEqual({ command: ['python3', '-c', "import pyautogui; import time; pyautogui.FAILSAFE = False; pyautogui.click(10, 20)\npyautogui.write('hi')"], shell: false });
+    expect(exec.json).toEqual({
+      command: [
+        'python3',
+        '-c',
+        "import pyautogui; import time; pyautogui.FAILSAFE = False; pyautogui.click(10, 20)\npyautogui.write('hi')",
+      ],
+      shell: false,
+    });
   });
 
   it('perform() reports the guest error of failing pyautogui code, and never retries it', async () => {
-    server.pyautoguiResult = { returncode: 1, error: 'Traceback (most recent call last):\n  ...\nKeyError: nope' };
+    server.pyautoguiResult = {
+      returncode: 1,
+      error: 'Traceback (most recent call last):\n  ...\nKeyError: nope',
+    };
     const e = await rejection(env!.perform([{ type: 'click', x: 1, y: 1 }]));
     expect(e).toBeInstanceOf(EnvironmentError);
     expect(e.message).toMatch(/pyautogui code exited with 1: KeyError: nope/);
@@ -100,12 +141,22 @@ describe('osworld environment: method → endpoint', () => {
   });
 
   it('perform() refuses a bad action without calling the server', async () => {
-    await expect(env!.perform([{ type: 'click', x: 1, y: 1 }, { type: 'press', keys: ['nosuchkey'] }])).rejects.toThrow(/nosuchkey/);
+    await expect(
+      env!.perform([
+        { type: 'click', x: 1, y: 1 },
+        { type: 'press', keys: ['nosuchkey'] },
+      ]),
+    ).rejects.toThrow(/nosuchkey/);
     expect(server.count('/execute')).toBe(0);
   });
 
   it('run() maps /execute answers onto CommandResult', async () => {
-    expect(await env!.run('echo out; echo err >&2; exit 3')).toEqual({ stdout: 'out\n', stderr: 'err\n', exitCode: 3, timedOut: false });
+    expect(await env!.run('echo out; echo err >&2; exit 3')).toEqual({
+      stdout: 'out\n',
+      stderr: 'err\n',
+      exitCode: 3,
+      timedOut: false,
+    });
     expect(await env!.run(['printf', '%s', 'a b'])).toMatchObject({ stdout: 'a b', exitCode: 0 });
     expect(server.requests.filter((r) => r.path === '/execute').map((r) => r.json)).toEqual([
       { command: 'echo out; echo err >&2; exit 3', shell: true },
@@ -115,7 +166,9 @@ describe('osworld environment: method → endpoint', () => {
 
   it('run() honours cwd, env and timeoutMs through the guest command', async () => {
     expect((await env!.run('pwd', { cwd: '/tmp' })).stdout).toBe('/tmp\n');
-    expect((await env!.run(['sh', '-c', 'echo "$A-$B"'], { env: { A: 'x y', B: "it's" } })).stdout).toBe("x y-it's\n");
+    expect((await env!.run(['sh', '-c', 'echo "$A-$B"'], { env: { A: 'x y', B: "it's" } })).stdout).toBe(
+      "x y-it's\n",
+    );
     expect(await env!.run('sleep 5', { timeoutMs: 300 })).toMatchObject({ exitCode: null, timedOut: true });
   });
 
@@ -131,7 +184,9 @@ describe('osworld environment: method → endpoint', () => {
     await env!.putFile('/home/user/Desktop/data.bin', data);
     expect(server.files.get('/home/user/Desktop/data.bin')?.equals(data)).toBe(true);
     expect((await env!.getFile('~/Desktop/data.bin'))?.equals(data)).toBe(true);
-    expect(server.requests.find((r) => r.path === '/file')?.form).toEqual({ file_path: '~/Desktop/data.bin' });
+    expect(server.requests.find((r) => r.path === '/file')?.form).toEqual({
+      file_path: '~/Desktop/data.bin',
+    });
     expect(await env!.getFile('/home/user/missing.txt')).toBeUndefined();
     expect(server.count('/file')).toBe(2);
   });
@@ -139,7 +194,10 @@ describe('osworld environment: method → endpoint', () => {
   it('launch() is /setup/launch and does not wait; cwd goes through sh', async () => {
     await env!.launch(['gedit', '/tmp/x.txt']);
     await env!.launch(['ls'], { cwd: '/tmp' });
-    expect(server.launched).toEqual([['gedit', '/tmp/x.txt'], ['sh', '-c', 'cd -- "$0" && exec "$@"', '/tmp', 'ls']]);
+    expect(server.launched).toEqual([
+      ['gedit', '/tmp/x.txt'],
+      ['sh', '-c', 'cd -- "$0" && exec "$@"', '/tmp', 'ls'],
+    ]);
   });
 
   it('open() is /setup/open_file for paths and programs; URLs go to xdg-open', async () => {
@@ -151,7 +209,9 @@ describe('osworld environment: method → endpoint', () => {
     expect(server.opened).toEqual(['/home/user/report.docx', '/home/user/report.docx', 'gedit']);
     expect(server.launched).toEqual([['xdg-open', 'https://example.org/a?b=c']]);
     const e = await rejection(env!.open('/home/user/nothing.txt'));
-    expect(e.message).toMatch(/POST \/setup\/open_file answered HTTP 404: Application\/file not found: \/home\/user\/nothing\.txt/);
+    expect(e.message).toMatch(
+      /POST \/setup\/open_file answered HTTP 404: Application\/file not found: \/home\/user\/nothing\.txt/,
+    );
   });
 
   it('activateWindow() / closeWindow() send wmctrl-style window_name, strict, by_class', async () => {
@@ -178,12 +238,16 @@ describe('osworld environment: method → endpoint', () => {
 
   it('reset() says the operator must restore a snapshot when the server is plain OSWorld', async () => {
     expect(env!.canReset).toBe(false);
-    await expect(env!.reset()).rejects.toThrow(/cannot reset its machine .*the operator must restore the VM snapshot/);
+    await expect(env!.reset()).rejects.toThrow(
+      /cannot reset its machine .*the operator must restore the VM snapshot/,
+    );
   });
 
   it('close() ends the environment: later calls fail clearly', async () => {
     await env!.close();
-    await expect(env!.screenshot()).rejects.toThrow(/osworld environment http:\/\/127\.0\.0\.1:\d+ is closed/);
+    await expect(env!.screenshot()).rejects.toThrow(
+      /osworld environment http:\/\/127\.0\.0\.1:\d+ is closed/,
+    );
   });
 });
 
@@ -213,14 +277,20 @@ describe('osworld environment: retries, timeouts and errors', () => {
     server.misbehave('/screenshot', 3, { kind: 'non-image' });
     const e = await rejection(env!.screenshot());
     expect(e).toBeInstanceOf(OsworldHttpError);
-    expect(e.message).toMatch(/GET \/screenshot answered HTTP 200 but the body is not a PNG or JPEG image .*text\/html.*\(3 attempts/);
+    expect(e.message).toMatch(
+      /GET \/screenshot answered HTTP 200 but the body is not a PNG or JPEG image .*text\/html.*\(3 attempts/,
+    );
     expect((e as OsworldHttpError).status).toBe(200);
   });
 
   it('gives up after 3 attempts, naming endpoint and status', async () => {
     server.failNext('/accessibility', 5, 503, 'Service Unavailable');
     const e = await rejection(env!.accessibilityTree());
-    expect(e.message).toMatch(new RegExp(`osworld server http://127\\.0\\.0\\.1:${server.port}: GET /accessibility answered HTTP 503: Service Unavailable \\(3 attempts`));
+    expect(e.message).toMatch(
+      new RegExp(
+        `osworld server http://127\\.0\\.0\\.1:${server.port}: GET /accessibility answered HTTP 503: Service Unavailable \\(3 attempts`,
+      ),
+    );
     expect((e as OsworldHttpError).status).toBe(503);
     expect((e as OsworldHttpError).endpoint).toBe('GET /accessibility');
     expect(server.count('/accessibility')).toBe(3);
@@ -249,7 +319,11 @@ describe('osworld environment: retries, timeouts and errors', () => {
 
   it('bounds the whole call: no further attempt once the total is spent', async () => {
     await env!.close();
-    env = await createOsworldEnvironment({ host: '127.0.0.1', port: server.port, timing: { ...FAST, attempts: 10, readTimeoutMs: 300, readTotalMs: 1_000 } });
+    env = await createOsworldEnvironment({
+      host: '127.0.0.1',
+      port: server.port,
+      timing: { ...FAST, attempts: 10, readTimeoutMs: 300, readTotalMs: 1_000 },
+    });
     server.hang('/accessibility');
     const e = await rejection(env.accessibilityTree());
     expect(e.message).toMatch(/GET \/accessibility did not answer within \d+ ms \(\d attempts over/);
@@ -263,13 +337,19 @@ describe('osworld environment: retries, timeouts and errors', () => {
     const pending = rejection(env!.accessibilityTree());
     while (server.count('/accessibility') === 0) await new Promise((r) => setTimeout(r, 10));
     await env!.close();
-    expect((await pending).message).toMatch(/the osworld environment http:\/\/127\.0\.0\.1:\d+ is closed \(GET \/accessibility\)/);
+    expect((await pending).message).toMatch(
+      /the osworld environment http:\/\/127\.0\.0\.1:\d+ is closed \(GET \/accessibility\)/,
+    );
     expect(server.count('/accessibility')).toBe(1);
   });
 
   it('never repeats /execute after a timeout (the command may be running)', async () => {
     await env!.close();
-    env = await createOsworldEnvironment({ host: '127.0.0.1', port: server.port, timing: { ...FAST, executeTimeoutMs: 300 } });
+    env = await createOsworldEnvironment({
+      host: '127.0.0.1',
+      port: server.port,
+      timing: { ...FAST, executeTimeoutMs: 300 },
+    });
     server.hang('/execute');
     const e = await rejection(env.perform([{ type: 'click', x: 1, y: 1 }]));
     expect(e.message).toMatch(/POST \/execute did not answer within 300 ms \(1 attempt\)/);
@@ -277,7 +357,12 @@ describe('osworld environment: retries, timeouts and errors', () => {
   });
 
   it('never repeats /execute after a 500 from the server: it is the answer', async () => {
-    server.failNext('/execute', 1, 500, JSON.stringify({ status: 'error', message: "Command 'x' timed out after 120 seconds" }));
+    server.failNext(
+      '/execute',
+      1,
+      500,
+      JSON.stringify({ status: 'error', message: "Command 'x' timed out after 120 seconds" }),
+    );
     expect(await env!.run('sleep 1000')).toMatchObject({ timedOut: true, exitCode: null });
     expect(server.count('/execute')).toBe(1);
   });
@@ -304,9 +389,15 @@ describe('osworld environment: retries, timeouts and errors', () => {
     await env!.close();
     env = undefined;
     await server.close();
-    const e = await rejection(waitUntilReady(`http://127.0.0.1:${port}`, { timing: { ...FAST, readyTimeoutMs: 300 } }));
+    const e = await rejection(
+      waitUntilReady(`http://127.0.0.1:${port}`, { timing: { ...FAST, readyTimeoutMs: 300 } }),
+    );
     expect(e).toBeInstanceOf(EnvironmentError);
-    expect(e.message).toMatch(new RegExp(`the osworld server http://127\\.0\\.0\\.1:${port} is not ready: GET /screenshot gave no PNG within 0\\.3 s; last: .*could not be reached \\(ECONNREFUSED\\)`));
+    expect(e.message).toMatch(
+      new RegExp(
+        `the osworld server http://127\\.0\\.0\\.1:${port} is not ready: GET /screenshot gave no PNG within 0\\.3 s; last: .*could not be reached \\(ECONNREFUSED\\)`,
+      ),
+    );
     server = await FakeOsworldServer.start();
   });
 });
@@ -323,18 +414,35 @@ describe('osworld environment: readiness', () => {
   it('gives up after its bound, telling the last answer', async () => {
     server = await FakeOsworldServer.start();
     server.misbehave('/screenshot', 1000, { kind: 'non-image' });
-    const e = await rejection(createOsworldEnvironment({ host: '127.0.0.1', port: server.port, timing: { ...FAST, readyTimeoutMs: 300 } }));
-    expect(e.message).toMatch(/is not ready: GET \/screenshot gave no PNG within 0\.3 s; last: .*GET \/screenshot answered HTTP 200 but the body is not a PNG/);
+    const e = await rejection(
+      createOsworldEnvironment({
+        host: '127.0.0.1',
+        port: server.port,
+        timing: { ...FAST, readyTimeoutMs: 300 },
+      }),
+    );
+    expect(e.message).toMatch(
+      /is not ready: GET \/screenshot gave no PNG within 0\.3 s; last: .*GET \/screenshot answered HTTP 200 but the body is not a PNG/,
+    );
   });
 });
 
 describe('osworld environment: Proctor servers of the protocol', () => {
   it('sends the bearer token on every call, and says so when it is refused', async () => {
     server = await FakeOsworldServer.start({ token: 't0ken', proctor: { reset: false } });
-    env = await createOsworldEnvironmentFromSpec(`osworld://127.0.0.1:${server.port}?token=t0ken`, { timing: FAST });
+    env = await createOsworldEnvironmentFromSpec(`osworld://127.0.0.1:${server.port}?token=t0ken`, {
+      timing: FAST,
+    });
     await env.screen();
     expect(server.requests.every((r) => r.headers.authorization === 'Bearer t0ken')).toBe(true);
-    const e = await rejection(createOsworldEnvironment({ host: '127.0.0.1', port: server.port, token: 'wrong', timing: { ...FAST, readyTimeoutMs: 200 } }));
+    const e = await rejection(
+      createOsworldEnvironment({
+        host: '127.0.0.1',
+        port: server.port,
+        token: 'wrong',
+        timing: { ...FAST, readyTimeoutMs: 200 },
+      }),
+    );
     expect(e.message).toMatch(/HTTP 401/);
     expect(e.message).not.toContain('wrong');
   });

@@ -4,9 +4,29 @@
 import { fileURLToPath } from 'node:url';
 import type { Action } from '../../../shared/run';
 import { EnvironmentError } from '../../errors';
-import type { AccessibilityNode, Capability, CommandResult, Environment, RunOptions, ScreenInfo, Screenshot } from '../environment';
+import type {
+  AccessibilityNode,
+  Capability,
+  CommandResult,
+  Environment,
+  RunOptions,
+  ScreenInfo,
+  Screenshot,
+} from '../environment';
 import { accessibilityXmlOf, AccessibilityXmlError, parseAccessibilityXml } from './accessibility-xml';
-import { DEFAULT_TIMING, excerpt, isJpeg, isPng, OsworldHttp, OsworldHttpError, pngSize, type CallPolicy, type HttpAnswer, type HttpRequest, type OsworldTiming } from './http-client';
+import {
+  DEFAULT_TIMING,
+  excerpt,
+  isJpeg,
+  isPng,
+  OsworldHttp,
+  OsworldHttpError,
+  pngSize,
+  type CallPolicy,
+  type HttpAnswer,
+  type HttpRequest,
+  type OsworldTiming,
+} from './http-client';
 import { performSteps, pyautoguiCommand } from './pyautogui-code';
 import { commandFor, resultOf } from './commands';
 import { launchGuestBrowser } from './browser';
@@ -64,17 +84,32 @@ const WINDOW_TITLES_SCRIPT =
   'if command -v wmctrl >/dev/null 2>&1; then wmctrl -l | sed -E "s/^[^ ]+ +[^ ]+ +[^ ]+ ?//"; ' +
   'else xdotool search --onlyvisible --name . getwindowname %@; s=$?; [ $s -le 1 ] || exit $s; fi';
 
-const CAPABILITIES: readonly Capability[] = ['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser'];
+const CAPABILITIES: readonly Capability[] = [
+  'screenshot',
+  'input',
+  'accessibility',
+  'shell',
+  'files',
+  'launch',
+  'windows',
+  'browser',
+];
 
 function imageCheck(a: HttpAnswer): string | undefined {
-  return isPng(a.body) || isJpeg(a.body) ? undefined : `the body is not a PNG or JPEG image (${a.body.length} bytes, ${a.contentType || 'no content type'})`;
+  return isPng(a.body) || isJpeg(a.body)
+    ? undefined
+    : `the body is not a PNG or JPEG image (${a.body.length} bytes, ${a.contentType || 'no content type'})`;
 }
 
 function jsonOf<T>(a: HttpAnswer, url: string, endpoint: string): T {
   try {
     return JSON.parse(a.body.toString('utf8')) as T;
   } catch {
-    throw new OsworldHttpError(`osworld server ${url}: ${endpoint} answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`, endpoint, a.status);
+    throw new OsworldHttpError(
+      `osworld server ${url}: ${endpoint} answered HTTP ${a.status} with a body that is not JSON: ${excerpt(a.body)}`,
+      endpoint,
+      a.status,
+    );
   }
 }
 
@@ -112,7 +147,8 @@ export async function waitUntilReady(url: string, opts: ReadinessOptions = {}): 
       if (left <= 0) break;
       try {
         const a = await http.call({ method: 'GET', path: '/screenshot' }, policy(left), 0);
-        if (a.status === 401 || a.status === 403) throw new EnvironmentError(refusedMessage(url, !!opts.token, 'GET /screenshot', a.status));
+        if (a.status === 401 || a.status === 403)
+          throw new EnvironmentError(refusedMessage(url, !!opts.token, 'GET /screenshot', a.status));
         return;
       } catch (e) {
         if (!(e instanceof OsworldHttpError)) throw e;
@@ -130,10 +166,14 @@ export async function waitUntilReady(url: string, opts: ReadinessOptions = {}): 
   );
 }
 
-export async function createOsworldEnvironment(options: OsworldEnvironmentOptions): Promise<OsworldEnvironment> {
-  if (!options || typeof options.host !== 'string' || !options.host) throw new EnvironmentError('the osworld environment needs a host');
+export async function createOsworldEnvironment(
+  options: OsworldEnvironmentOptions,
+): Promise<OsworldEnvironment> {
+  if (!options || typeof options.host !== 'string' || !options.host)
+    throw new EnvironmentError('the osworld environment needs a host');
   const port = options.port ?? OSWORLD_DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new EnvironmentError(`the osworld environment's port ${port} is not from 1 to 65535`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new EnvironmentError(`the osworld environment's port ${port} is not from 1 to 65535`);
   const timing: OsworldTiming = { ...DEFAULT_TIMING, ...options.timing };
   const url = serverUrl(options.host, port);
   if (options.waitReady ?? true) await waitUntilReady(url, { token: options.token, timing });
@@ -180,7 +220,8 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     retryNetwork: 'refused',
   });
 
-  const call = (req: HttpRequest, policy: CallPolicy): Promise<HttpAnswer> => http.call(req, policy, timing.retryDelayMs);
+  const call = (req: HttpRequest, policy: CallPolicy): Promise<HttpAnswer> =>
+    http.call(req, policy, timing.retryDelayMs);
   const checkOpen = (): void => {
     if (http.closed) throw new EnvironmentError(`the osworld environment ${url} is closed`);
   };
@@ -188,7 +229,10 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
   // A Proctor server of the protocol says so; OSWorld's own answers 404 (or anything else) here.
   let proctorInfo: ProctorServerInfo | undefined;
   try {
-    const a = await call({ method: 'GET', path: '/proctor/info' }, { ...policies.control, attempts: 1, answers: [400, 401, 403, 404, 405, 500] });
+    const a = await call(
+      { method: 'GET', path: '/proctor/info' },
+      { ...policies.control, attempts: 1, answers: [400, 401, 403, 404, 405, 500] },
+    );
     if (a.status === 401 || a.status === 403) {
       http.close();
       throw new EnvironmentError(refusedMessage(url, !!options.token, 'GET /proctor/info', a.status));
@@ -200,7 +244,12 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
       } catch {
         // some other page: not a Proctor server
       }
-      if (info && info.proctor === true) proctorInfo = { proctor: true, reset: info.reset === true, ...(typeof info.version === 'string' ? { version: info.version } : {}) };
+      if (info && info.proctor === true)
+        proctorInfo = {
+          proctor: true,
+          reset: info.reset === true,
+          ...(typeof info.version === 'string' ? { version: info.version } : {}),
+        };
     }
   } catch (e) {
     if (!(e instanceof OsworldHttpError)) throw e;
@@ -215,13 +264,19 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     const width = Number(s?.width);
     const height = Number(s?.height);
     if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) {
-      throw new OsworldHttpError(`osworld server ${url}: POST /screen_size answered ${excerpt(a.body)}, not {width, height}`, 'POST /screen_size', a.status);
+      throw new OsworldHttpError(
+        `osworld server ${url}: POST /screen_size answered ${excerpt(a.body)}, not {width, height}`,
+        'POST /screen_size',
+        a.status,
+      );
     }
     screenCache = { width, height, scale: 1 };
     return screenCache;
   }
 
-  async function screenshot(o: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number } = {}): Promise<Screenshot> {
+  async function screenshot(
+    o: { format?: 'png' | 'jpeg'; quality?: number; maxWidth?: number } = {},
+  ): Promise<Screenshot> {
     checkOpen();
     const format = o.format ?? 'png';
     const a = await call({ method: 'GET', path: '/screenshot' }, policies.screenshot);
@@ -235,7 +290,12 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     const meta = await pipeline.metadata();
     const screenWidth = meta.width ?? 0;
     const screenHeight = meta.height ?? 0;
-    if (!screenWidth || !screenHeight) throw new OsworldHttpError(`osworld server ${url}: GET /screenshot answered an image without a size`, 'GET /screenshot', a.status);
+    if (!screenWidth || !screenHeight)
+      throw new OsworldHttpError(
+        `osworld server ${url}: GET /screenshot answered an image without a size`,
+        'GET /screenshot',
+        a.status,
+      );
     let width = screenWidth;
     let height = screenHeight;
     if (o.maxWidth && o.maxWidth < screenWidth) {
@@ -256,7 +316,8 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     try {
       return accessibilityXmlOf(a.body.toString('utf8'));
     } catch (e) {
-      if (e instanceof AccessibilityXmlError) throw new EnvironmentError(`osworld server ${url}: ${e.message}`, { cause: e });
+      if (e instanceof AccessibilityXmlError)
+        throw new EnvironmentError(`osworld server ${url}: ${e.message}`, { cause: e });
       throw e;
     }
   }
@@ -266,7 +327,8 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     try {
       return parseAccessibilityXml(xml);
     } catch (e) {
-      if (e instanceof AccessibilityXmlError) throw new EnvironmentError(`osworld server ${url}: ${e.message}`, { cause: e });
+      if (e instanceof AccessibilityXmlError)
+        throw new EnvironmentError(`osworld server ${url}: ${e.message}`, { cause: e });
       throw e;
     }
   }
@@ -286,13 +348,28 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
         continue;
       }
       const a = await execute(pyautoguiCommand(step.code), false, timing.executeTimeoutMs);
-      const r = jsonOf<{ status?: string; message?: string; returncode?: number; error?: string } | null>(a, url, 'POST /execute') ?? {};
+      const r =
+        jsonOf<{ status?: string; message?: string; returncode?: number; error?: string } | null>(
+          a,
+          url,
+          'POST /execute',
+        ) ?? {};
       if (a.status !== 200 || r.status !== 'success') {
-        throw new OsworldHttpError(`osworld server ${url}: POST /execute of pyautogui code answered HTTP ${a.status}: ${excerpt(String(r.message ?? r.error ?? a.body))}`, 'POST /execute', a.status);
+        throw new OsworldHttpError(
+          `osworld server ${url}: POST /execute of pyautogui code answered HTTP ${a.status}: ${excerpt(String(r.message ?? r.error ?? a.body))}`,
+          'POST /execute',
+          a.status,
+        );
       }
       if (r.returncode !== 0) {
-        const lastLine = String(r.error ?? '').trim().split('\n').pop() ?? '';
-        throw new EnvironmentError(`osworld server ${url}: the guest's pyautogui code exited with ${r.returncode}${lastLine ? `: ${excerpt(lastLine)}` : ''} (code: ${excerpt(step.code, 200)})`);
+        const lastLine =
+          String(r.error ?? '')
+            .trim()
+            .split('\n')
+            .pop() ?? '';
+        throw new EnvironmentError(
+          `osworld server ${url}: the guest's pyautogui code exited with ${r.returncode}${lastLine ? `: ${excerpt(lastLine)}` : ''} (code: ${excerpt(step.code, 200)})`,
+        );
       }
     }
   }
@@ -300,7 +377,11 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
   async function run(command: string | string[], o: RunOptions = {}): Promise<CommandResult> {
     checkOpen();
     const c = commandFor(command, o);
-    const a = await execute(c.command, c.shell, Math.max(timing.executeTimeoutMs, (o.timeoutMs ?? 0) + 15_000));
+    const a = await execute(
+      c.command,
+      c.shell,
+      Math.max(timing.executeTimeoutMs, (o.timeoutMs ?? 0) + 15_000),
+    );
     return resultOf(a, c, url);
   }
 
@@ -334,7 +415,10 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
   async function getFile(guestPath: string): Promise<Buffer | undefined> {
     checkOpen();
     if (typeof guestPath !== 'string' || !guestPath) throw new EnvironmentError('getFile needs a guest path');
-    const a = await call({ method: 'POST', path: '/file', form: { file_path: guestPath } }, { ...policies.read, answers: [404] });
+    const a = await call(
+      { method: 'POST', path: '/file', form: { file_path: guestPath } },
+      { ...policies.read, answers: [404] },
+    );
     return a.status === 404 ? undefined : a.body;
   }
 
@@ -344,7 +428,10 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
       throw new EnvironmentError('launch() takes a non-empty list of strings');
     }
     const argv = o.cwd ? ['sh', '-c', 'cd -- "$0" && exec "$@"', o.cwd, ...command] : command;
-    await call({ method: 'POST', path: '/setup/launch', json: { command: argv, shell: false } }, once(timing.controlTimeoutMs));
+    await call(
+      { method: 'POST', path: '/setup/launch', json: { command: argv, shell: false } },
+      once(timing.controlTimeoutMs),
+    );
   }
 
   async function open(target: string): Promise<void> {
@@ -353,24 +440,40 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     if (/^file:\/\//i.test(target)) target = fileURLToPath(target);
     // /setup/open_file opens existing paths (or runs a program on PATH); a URL goes to the desktop's opener.
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return launch(['xdg-open', target]);
-    await call({ method: 'POST', path: '/setup/open_file', json: { path: target } }, once(timing.openTimeoutMs));
+    await call(
+      { method: 'POST', path: '/setup/open_file', json: { path: target } },
+      once(timing.openTimeoutMs),
+    );
   }
 
-  const windowCall = (path: string) => async (title: string, o: { strict?: boolean; byClass?: boolean } = {}): Promise<void> => {
-    checkOpen();
-    if (typeof title !== 'string' || !title) throw new EnvironmentError(`${path} needs a window name`);
-    const a = await call(
-      { method: 'POST', path, json: { window_name: title, strict: !!o.strict, by_class: !!o.byClass } },
-      { ...policies.control, answers: [404] },
-    );
-    if (a.status === 404) throw new OsworldHttpError(`osworld server ${url}: POST ${path}: no window ${o.byClass ? 'of class' : 'titled'} ${o.strict ? 'exactly ' : ''}'${title}' (HTTP 404)`, `POST ${path}`, 404);
-  };
+  const windowCall =
+    (path: string) =>
+    async (title: string, o: { strict?: boolean; byClass?: boolean } = {}): Promise<void> => {
+      checkOpen();
+      if (typeof title !== 'string' || !title) throw new EnvironmentError(`${path} needs a window name`);
+      const a = await call(
+        { method: 'POST', path, json: { window_name: title, strict: !!o.strict, by_class: !!o.byClass } },
+        { ...policies.control, answers: [404] },
+      );
+      if (a.status === 404)
+        throw new OsworldHttpError(
+          `osworld server ${url}: POST ${path}: no window ${o.byClass ? 'of class' : 'titled'} ${o.strict ? 'exactly ' : ''}'${title}' (HTTP 404)`,
+          `POST ${path}`,
+          404,
+        );
+    };
 
   /** The guest's visible window titles: wmctrl's list (OSWorld's images have it), else xdotool's (Proctor's server). */
   async function windowTitles(): Promise<string[]> {
     const r = await run(['sh', '-c', WINDOW_TITLES_SCRIPT], { timeoutMs: 10_000 });
-    if (r.exitCode !== 0) throw new EnvironmentError(`osworld server ${url}: cannot list the guest's windows (exit ${r.exitCode}): ${excerpt(r.stderr.trim() || r.stdout.trim())}`);
-    return r.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (r.exitCode !== 0)
+      throw new EnvironmentError(
+        `osworld server ${url}: cannot list the guest's windows (exit ${r.exitCode}): ${excerpt(r.stderr.trim() || r.stdout.trim())}`,
+      );
+    return r.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   }
 
   async function reset(): Promise<void> {
@@ -416,7 +519,10 @@ export async function createOsworldEnvironment(options: OsworldEnvironmentOption
     },
     reset,
     terminalOutput,
-    launchBrowser: (urls, o = {}) => (checkOpen(), launchGuestBrowser({ run, launch }, browser, urls, { signal: o.signal })),
+    launchBrowser: (urls, o = {}) => (
+      checkOpen(),
+      launchGuestBrowser({ run, launch }, browser, urls, { signal: o.signal })
+    ),
     async close() {
       http.close();
     },

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Action } from '../../../shared/run';
 import { parsePyautogui } from '../../actions';
-import { BATCH_WAIT_SECONDS, OsworldActionError, performSteps, pyautoguiCommand, PYAUTOGUI_PREFIX } from './pyautogui-code';
+import {
+  BATCH_WAIT_SECONDS,
+  OsworldActionError,
+  performSteps,
+  pyautoguiCommand,
+  PYAUTOGUI_PREFIX,
+} from './pyautogui-code';
 
 describe('performSteps', () => {
   const actions: Action[] = [
@@ -27,7 +33,13 @@ describe('performSteps', () => {
   });
 
   it('does sleeps on the client and WAIT / DONE / FAIL not at all', () => {
-    const steps = performSteps([{ type: 'click', x: 1, y: 2 }, { type: 'sleep', seconds: 1.5 }, { type: 'WAIT' }, { type: 'press', keys: ['enter'] }, { type: 'DONE' }]);
+    const steps = performSteps([
+      { type: 'click', x: 1, y: 2 },
+      { type: 'sleep', seconds: 1.5 },
+      { type: 'WAIT' },
+      { type: 'press', keys: ['enter'] },
+      { type: 'DONE' },
+    ]);
     expect(steps.map((s) => s.kind)).toEqual(['execute', 'sleep', 'execute']);
     expect(steps[1]).toEqual({ kind: 'sleep', ms: 1500 });
     expect(performSteps([{ type: 'FAIL' }])).toEqual([]);
@@ -37,7 +49,8 @@ describe('performSteps', () => {
     const slow: Action = { type: 'moveTo', x: 1, y: 1, duration: 10 };
     const steps = performSteps(Array.from({ length: 8 }, () => slow));
     expect(steps.length).toBeGreaterThan(1);
-    for (const s of steps) if (s.kind === 'execute') expect(s.actions.length * 10).toBeLessThanOrEqual(BATCH_WAIT_SECONDS);
+    for (const s of steps)
+      if (s.kind === 'execute') expect(s.actions.length * 10).toBeLessThanOrEqual(BATCH_WAIT_SECONDS);
   });
 
   it('spells keys the way pyautogui knows them', () => {
@@ -54,14 +67,20 @@ describe('performSteps', () => {
     [{ type: 'write', text: 3 }, /text must be a string/],
     [{ type: 'sleep', seconds: -1 }, /must not be negative/],
   ])('refuses %j before sending anything', (bad, why) => {
-    expect(() => performSteps([{ type: 'click', x: 1, y: 1 }, bad as unknown as Action])).toThrow(OsworldActionError);
+    expect(() => performSteps([{ type: 'click', x: 1, y: 1 }, bad as unknown as Action])).toThrow(
+      OsworldActionError,
+    );
     expect(() => performSteps([bad as unknown as Action])).toThrow(why);
   });
 });
 
 describe('pyautoguiCommand', () => {
   it("is OSWorld's python -c form", () => {
-    expect(pyautoguiCommand('pyautogui.click(1, 2)')).toEqual(['python3', '-c', PYAUTOGUI_PREFIX + 'pyautogui.click(1, 2)']);
+    expect(pyautoguiCommand('pyautogui.click(1, 2)')).toEqual([
+      'python3',
+      '-c',
+      PYAUTOGUI_PREFIX + 'pyautogui.click(1, 2)',
+    ]);
     expect(PYAUTOGUI_PREFIX).toBe('import pyautogui; import time; pyautogui.FAILSAFE = False; ');
   });
 });

@@ -12,7 +12,8 @@ export const PYAUTOGUI_PREFIX = 'import pyautogui; import time; pyautogui.FAILSA
 /** Seconds of deliberate waiting one /execute may hold (the guest kills commands at 120 s). */
 export const BATCH_WAIT_SECONDS = 60;
 
-export type PerformStep = { kind: 'execute'; code: string; actions: Action[] } | { kind: 'sleep'; ms: number };
+export type PerformStep =
+  { kind: 'execute'; code: string; actions: Action[] } | { kind: 'sleep'; ms: number };
 
 /** An action that cannot be written as pyautogui code (bad numbers, unknown keys). */
 export class OsworldActionError extends EnvironmentError {
@@ -28,7 +29,9 @@ export class OsworldActionError extends EnvironmentError {
 const BUTTONS = new Set(['left', 'right', 'middle']);
 
 function finite(a: Action, ...values: (number | undefined)[]): void {
-  for (const v of values) if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v))) throw new OsworldActionError(a, `${String(v)} is not a finite number`);
+  for (const v of values)
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v)))
+      throw new OsworldActionError(a, `${String(v)} is not a finite number`);
 }
 
 /** The action with key names in pyautogui's canonical spelling; throws OsworldActionError when it is malformed. */
@@ -41,7 +44,8 @@ export function checkedAction(a: Action): Action {
       throw new OsworldActionError(a, (e as Error).message);
     }
   };
-  if ('button' in a && a.button !== undefined && !BUTTONS.has(a.button)) throw new OsworldActionError(a, `unknown button '${String(a.button)}'`);
+  if ('button' in a && a.button !== undefined && !BUTTONS.has(a.button))
+    throw new OsworldActionError(a, `unknown button '${String(a.button)}'`);
   switch (a.type) {
     case 'click':
       finite(a, a.x, a.y, a.clicks, a.interval);
@@ -66,11 +70,13 @@ export function checkedAction(a: Action): Action {
       finite(a, a.interval);
       return a;
     case 'press':
-      if (!Array.isArray(a.keys) || !a.keys.length) throw new OsworldActionError(a, 'keys must be a non-empty list');
+      if (!Array.isArray(a.keys) || !a.keys.length)
+        throw new OsworldActionError(a, 'keys must be a non-empty list');
       finite(a, a.presses, a.interval);
       return { ...a, keys: a.keys.map(key) };
     case 'hotkey':
-      if (!Array.isArray(a.keys) || !a.keys.length) throw new OsworldActionError(a, 'keys must be a non-empty list');
+      if (!Array.isArray(a.keys) || !a.keys.length)
+        throw new OsworldActionError(a, 'keys must be a non-empty list');
       return { ...a, keys: a.keys.map(key) };
     case 'keyDown':
     case 'keyUp':

@@ -4,7 +4,11 @@ import { formatOsworldSpec, parseOsworldSpec, redactToken } from './spec';
 
 describe('parseOsworldSpec', () => {
   it('reads host, port and token', () => {
-    expect(parseOsworldSpec('osworld://10.0.0.5:5001?token=s3cr3t')).toEqual({ host: '10.0.0.5', port: 5001, token: 's3cr3t' });
+    expect(parseOsworldSpec('osworld://10.0.0.5:5001?token=s3cr3t')).toEqual({
+      host: '10.0.0.5',
+      port: 5001,
+      token: 's3cr3t',
+    });
   });
 
   it('defaults the port to 5000', () => {
@@ -14,7 +18,11 @@ describe('parseOsworldSpec', () => {
   });
 
   it('reads IPv6 literals and a browser endpoint', () => {
-    expect(parseOsworldSpec('osworld://[::1]:5000?browser=http://[::1]:1337/')).toEqual({ host: '::1', port: 5000, browserEndpoint: 'http://[::1]:1337' });
+    expect(parseOsworldSpec('osworld://[::1]:5000?browser=http://[::1]:1337/')).toEqual({
+      host: '::1',
+      port: 5000,
+      browserEndpoint: 'http://[::1]:1337',
+    });
   });
 
   it.each([

@@ -18,7 +18,9 @@ export interface OsworldSpec {
 
 export class OsworldSpecError extends Error {
   constructor(spec: string, why: string) {
-    super(`--env '${redactToken(spec)}': ${why} (expected osworld://HOST[:PORT][?token=TOKEN], e.g. osworld://127.0.0.1:5000)`);
+    super(
+      `--env '${redactToken(spec)}': ${why} (expected osworld://HOST[:PORT][?token=TOKEN], e.g. osworld://127.0.0.1:5000)`,
+    );
     this.name = 'OsworldSpecError';
   }
 }
@@ -33,8 +35,10 @@ const KNOWN_PARAMS = new Set(['token', 'browser']);
 export function parseOsworldSpec(spec: string): OsworldSpec {
   if (typeof spec !== 'string' || !spec.trim()) throw new OsworldSpecError(String(spec), 'the spec is empty');
   const text = spec.trim();
-  if (!/^osworld:\/\//i.test(text)) throw new OsworldSpecError(text, 'an osworld spec starts with osworld://');
-  if (/^osworld:\/\/[^/?#]*@/i.test(text)) throw new OsworldSpecError(text, 'pass a token as ?token=…, not as user:password@');
+  if (!/^osworld:\/\//i.test(text))
+    throw new OsworldSpecError(text, 'an osworld spec starts with osworld://');
+  if (/^osworld:\/\/[^/?#]*@/i.test(text))
+    throw new OsworldSpecError(text, 'pass a token as ?token=…, not as user:password@');
   const portText = /^osworld:\/\/(\[[^\]]*\]|[^/:?#]*)(?::([^/?#]*))?/i.exec(text)?.[2];
   let port = OSWORLD_DEFAULT_PORT;
   if (portText !== undefined) {
@@ -51,17 +55,20 @@ export function parseOsworldSpec(spec: string): OsworldSpec {
     throw new OsworldSpecError(text, 'it is not a valid URL');
   }
   if (!url.hostname) throw new OsworldSpecError(text, 'it names no host');
-  if (url.pathname !== '/' && url.pathname !== '') throw new OsworldSpecError(text, `unexpected path '${url.pathname}'`);
+  if (url.pathname !== '/' && url.pathname !== '')
+    throw new OsworldSpecError(text, `unexpected path '${url.pathname}'`);
   if (url.hash) throw new OsworldSpecError(text, 'unexpected #fragment');
   for (const key of url.searchParams.keys()) {
-    if (!KNOWN_PARAMS.has(key)) throw new OsworldSpecError(text, `unknown parameter '${key}' (known: ${[...KNOWN_PARAMS].join(', ')})`);
+    if (!KNOWN_PARAMS.has(key))
+      throw new OsworldSpecError(text, `unknown parameter '${key}' (known: ${[...KNOWN_PARAMS].join(', ')})`);
   }
   const out: OsworldSpec = { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port };
   const token = url.searchParams.get('token');
   if (token !== null) {
     if (!token) throw new OsworldSpecError(text, 'token is empty');
     // eslint-disable-next-line no-control-regex
-    if (/[\s\x00-\x1f\x7f]/.test(token)) throw new OsworldSpecError(text, 'token holds spaces or control characters');
+    if (/[\s\x00-\x1f\x7f]/.test(token))
+      throw new OsworldSpecError(text, 'token holds spaces or control characters');
     out.token = token;
   }
   const browser = url.searchParams.get('browser');
@@ -72,7 +79,8 @@ export function parseOsworldSpec(spec: string): OsworldSpec {
     } catch {
       throw new OsworldSpecError(text, `browser '${browser}' is not a URL (e.g. http://10.0.0.5:9222)`);
     }
-    if (b.protocol !== 'http:') throw new OsworldSpecError(text, `browser '${browser}' must be an http:// DevTools endpoint`);
+    if (b.protocol !== 'http:')
+      throw new OsworldSpecError(text, `browser '${browser}' must be an http:// DevTools endpoint`);
     out.browserEndpoint = b.origin;
   }
   return out;

@@ -28,10 +28,17 @@ describe.skipIf(!existsSync(chromium))('browser getters over CDP (needs /usr/bin
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     profile = mkdtempSync(join(tmpdir(), 'proctor-cdp-'));
     let endpoint: string;
-    ({ browser, endpoint } = await startChromium({ hostEnv: {} }, profile, `${base}/connections`, ['--headless=new', '--disable-quic']));
+    ({ browser, endpoint } = await startChromium({ hostEnv: {} }, profile, `${base}/connections`, [
+      '--headless=new',
+      '--disable-quic',
+    ]));
     env = await createShellEnvironment();
     env.setBrowserEndpoint!(endpoint);
-    ctx = { env, task: { dir: profile, file: join(profile, 't.json') } as Task, cacheDir: join(profile, 'cache') };
+    ctx = {
+      env,
+      task: { dir: profile, file: join(profile, 't.json') } as Task,
+      cacheDir: join(profile, 'cache'),
+    };
     // wait until the page has loaded
     for (let i = 0; i < 50; i++) {
       const tabs = (await (await fetch(`${endpoint}/json/list`)).json()) as { url: string; title: string }[];
@@ -52,17 +59,34 @@ describe.skipIf(!existsSync(chromium))('browser getters over CDP (needs /usr/bin
   });
   it('airbyte_localhost_page finds the Homepage link; a wrong URL fails', async () => {
     const get = getters.require('airbyte_localhost_page');
-    expect(await get({ type: 'airbyte_localhost_page', url: base.replace('127.0.0.1', 'localhost'), title: 'airbyte' }, ctx)).toBe('Find airbyte home page succeed');
-    expect(await get({ type: 'airbyte_localhost_page', url: 'http://localhost:1', title: 'airbyte' }, ctx)).toBe('Find airbyte home page failed');
+    expect(
+      await get(
+        { type: 'airbyte_localhost_page', url: base.replace('127.0.0.1', 'localhost'), title: 'airbyte' },
+        ctx,
+      ),
+    ).toBe('Find airbyte home page succeed');
+    expect(
+      await get({ type: 'airbyte_localhost_page', url: 'http://localhost:1', title: 'airbyte' }, ctx),
+    ).toBe('Find airbyte home page failed');
   });
   it('html_check reports each selector', async () => {
-    const out = await getters.require('html_check')({ type: 'html_check', css_paths: ["a[href='https://wttr.in/HongKong']", "a[href='https://www.bilibili.com/']"] }, ctx);
-    expect(out).toBe("a[href='https://wttr.in/HongKong'] check succeed\na[href='https://www.bilibili.com/'] check failed");
+    const out = await getters.require('html_check')(
+      {
+        type: 'html_check',
+        css_paths: ["a[href='https://wttr.in/HongKong']", "a[href='https://www.bilibili.com/']"],
+      },
+      ctx,
+    );
+    expect(out).toBe(
+      "a[href='https://wttr.in/HongKong'] check succeed\na[href='https://www.bilibili.com/'] check failed",
+    );
   });
   it('without a browser the getter says so', async () => {
     const bare = await createShellEnvironment();
     try {
-      await expect(getters.require('active_tab_info')({ type: 'active_tab_info' }, { ...ctx, env: bare })).rejects.toThrow(/needs a browser/);
+      await expect(
+        getters.require('active_tab_info')({ type: 'active_tab_info' }, { ...ctx, env: bare }),
+      ).rejects.toThrow(/needs a browser/);
     } finally {
       await bare.close();
     }

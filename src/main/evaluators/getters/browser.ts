@@ -61,10 +61,17 @@ async function htmlCheck(spec: GetterSpec, ctx: GradingContext): Promise<unknown
 
 /** Finds a tab whose URL starts with `url` (127.0.0.1 read as localhost) and whose title contains `title`
  * (case-insensitive), and which shows an element matching `selector`. */
-async function findAppPage(ctx: GradingContext, type: string, url: string, title: string, selector: string): Promise<boolean> {
+async function findAppPage(
+  ctx: GradingContext,
+  type: string,
+  url: string,
+  title: string,
+  selector: string,
+): Promise<boolean> {
   const norm = (u: string) => u.replace('127.0.0.1', 'localhost');
   for (const tab of await listTabs(endpointOf(ctx, type), ctx.signal)) {
-    if (!norm(tab.url).startsWith(norm(url)) || !tab.title.toLowerCase().includes(title.toLowerCase())) continue;
+    if (!norm(tab.url).startsWith(norm(url)) || !tab.title.toLowerCase().includes(title.toLowerCase()))
+      continue;
     const visible = await evaluate(
       tab,
       `(async () => { for (let i = 0; i < 20; i++) { const e = document.querySelector(${JSON.stringify(selector)});
@@ -88,7 +95,12 @@ function appPage(app: string, defaultUrl: string, defaultTitle: string, selector
  * (default http://localhost:8000) titled like `title` shows the Homepage link, else "… failed". */
 const airbytePage = appPage('airbyte', 'http://localhost:8000', 'airbyte', 'a[aria-label="Homepage"]');
 /** superset_localhost_page `{url?, title?}` — as airbyte_localhost_page for Superset's welcome link. */
-const supersetPage = appPage('superset', 'http://localhost:8088/superset/welcome', 'superset', 'a[href="/superset/welcome/"]');
+const supersetPage = appPage(
+  'superset',
+  'http://localhost:8088/superset/welcome',
+  'superset',
+  'a[href="/superset/welcome/"]',
+);
 
 /**
  * metabase_question_sql `{url?}` — in the tab at `url` (default http://localhost:3000) clicks "View the
@@ -97,7 +109,9 @@ const supersetPage = appPage('superset', 'http://localhost:8088/superset/welcome
  */
 async function metabaseQuestionSql(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const url = typeof spec.url === 'string' ? spec.url : 'http://localhost:3000';
-  const tab = (await listTabs(endpointOf(ctx, spec.type), ctx.signal)).find((t) => t.url.replace('127.0.0.1', 'localhost').startsWith(url));
+  const tab = (await listTabs(endpointOf(ctx, spec.type), ctx.signal)).find((t) =>
+    t.url.replace('127.0.0.1', 'localhost').startsWith(url),
+  );
   if (!tab) return undefined;
   const sql = await evaluate(
     tab,

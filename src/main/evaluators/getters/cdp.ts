@@ -21,7 +21,8 @@ export async function listTabs(endpoint: string, signal?: AbortSignal): Promise<
 
 /** Evaluates an expression in a tab (promises awaited) and returns its JSON value. */
 export async function evaluate(tab: Tab, expression: string, timeoutMs = 30_000): Promise<unknown> {
-  if (!tab.webSocketDebuggerUrl) throw new Error(`tab ${tab.url} has no debugger URL (is DevTools attached to it?)`);
+  if (!tab.webSocketDebuggerUrl)
+    throw new Error(`tab ${tab.url} has no debugger URL (is DevTools attached to it?)`);
   const ws = new WebSocket(tab.webSocketDebuggerUrl, { perMessageDeflate: false });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -29,17 +30,31 @@ export async function evaluate(tab: Tab, expression: string, timeoutMs = 30_000)
       ws.once('error', reject);
     });
     const reply = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`evaluating in ${tab.url} timed out after ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`evaluating in ${tab.url} timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       ws.on('message', (raw) => {
-        const msg = JSON.parse(raw.toString()) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+        const msg = JSON.parse(raw.toString()) as {
+          id?: number;
+          result?: Record<string, unknown>;
+          error?: { message: string };
+        };
         if (msg.id !== 1) return;
         clearTimeout(timer);
         if (msg.error) reject(new Error(msg.error.message));
         else resolve(msg.result ?? {});
       });
-      ws.send(JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, awaitPromise: true, returnByValue: true } }));
+      ws.send(
+        JSON.stringify({
+          id: 1,
+          method: 'Runtime.evaluate',
+          params: { expression, awaitPromise: true, returnByValue: true },
+        }),
+      );
     });
-    const details = reply.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
+    const details = reply.exceptionDetails as
+      { text?: string; exception?: { description?: string } } | undefined;
     if (details) throw new Error(details.exception?.description ?? details.text ?? 'exception');
     return (reply.result as { value?: unknown } | undefined)?.value;
   } finally {

@@ -13,7 +13,8 @@ import { listTabs } from './cdp';
 import { activeTab, browserEndpointOf, TabSession, withNewTab } from './chrome-session';
 import { sleep } from '../../sleep';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * In-page extraction for active_tab_html_parse, one function per upstream helper: textContent of every match
@@ -85,7 +86,8 @@ function extractionScript(spec: GetterSpec): string {
  * text; Proctor reads the active tab directly. Selectors do not pierce shadow roots (Playwright's do).
  */
 async function activeTabHtmlParse(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  if (typeof spec.category !== 'string') throw new Error(`getter 'active_tab_html_parse' needs a string 'category'`);
+  if (typeof spec.category !== 'string')
+    throw new Error(`getter 'active_tab_html_parse' needs a string 'category'`);
   const tab = await activeTab(ctx, spec.type);
   if (!tab) return undefined;
   const s = await TabSession.attach(tab);
@@ -98,10 +100,18 @@ async function activeTabHtmlParse(spec: GetterSpec, ctx: GradingContext): Promis
 }
 
 /** What info_from_website reads from one element. */
-async function readElement(s: TabSession, selector: string, attribute: string | undefined, timeoutMs: number): Promise<unknown> {
-  if (!(await s.waitSelector(selector, 'attached', timeoutMs))) throw new Error(`no element matches ${selector} within ${timeoutMs} ms`);
+async function readElement(
+  s: TabSession,
+  selector: string,
+  attribute: string | undefined,
+  timeoutMs: number,
+): Promise<unknown> {
+  if (!(await s.waitSelector(selector, 'attached', timeoutMs)))
+    throw new Error(`no element matches ${selector} within ${timeoutMs} ms`);
   const expr = attribute === undefined ? 'e.innerText' : `e.getAttribute(${JSON.stringify(attribute)})`;
-  return s.evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); return ${expr}; })()`);
+  return s.evaluate(
+    `(() => { const e = document.querySelector(${JSON.stringify(selector)}); return ${expr}; })()`,
+  );
 }
 
 /**
@@ -123,14 +133,25 @@ async function infoFromWebsite(spec: GetterSpec, ctx: GradingContext): Promise<u
         if ((await s.url()) !== url) await s.goto(url, 'complete', 30_000);
         const action = i.action ?? 'inner_text';
         const attribute = typeof i.attribute === 'string' ? i.attribute : undefined;
-        if ((action === 'attribute' || action === 'click_and_attribute') && attribute === undefined) throw new Error(`info_from_website: ${String(action)} needs an 'attribute'`);
+        if ((action === 'attribute' || action === 'click_and_attribute') && attribute === undefined)
+          throw new Error(`info_from_website: ${String(action)} needs an 'attribute'`);
         if (action === 'inner_text' || action === 'attribute') {
-          out.push(await readElement(s, String(i.selector), action === 'attribute' ? attribute : undefined, 10_000));
+          out.push(
+            await readElement(s, String(i.selector), action === 'attribute' ? attribute : undefined, 10_000),
+          );
         } else if (action === 'click_and_inner_text' || action === 'click_and_attribute') {
           const sels = Array.isArray(i.selector) ? i.selector.map(String) : [];
           for (const [n, sel] of sels.entries()) {
             if (n < sels.length - 1) await s.click(sel, 10_000);
-            else out.push(await readElement(s, sel, action === 'click_and_attribute' ? attribute : undefined, action === 'click_and_attribute' ? 30_000 : 10_000));
+            else
+              out.push(
+                await readElement(
+                  s,
+                  sel,
+                  action === 'click_and_attribute' ? attribute : undefined,
+                  action === 'click_and_attribute' ? 30_000 : 10_000,
+                ),
+              );
           }
         } else {
           throw new Error(`the action ${String(action)} is not supported`);
@@ -149,61 +170,95 @@ async function tabIds(ctx: GradingContext, type: string): Promise<Set<string>> {
 }
 
 /** One attempt of the recreation.gov walk; returns OSWorld's `{expected: {…}}`. */
-async function recreationAttempt(spec: GetterSpec, ctx: GradingContext, starts: string[]): Promise<Record<string, unknown>> {
-  return withNewTab(ctx, spec.type, async (page) => {
-    await page.send('Network.setExtraHTTPHeaders', { headers: { 'Accept-Language': 'en-US,en;q=0.9', DNT: '1', 'Upgrade-Insecure-Requests': '1' } });
-    let reached = false;
-    for (const start of starts) {
-      reached = await page.goto(start, 'interactive', 60_000).then(() => true, () => false);
-      if (reached) break;
-    }
-    if (!reached) throw new Error('Failed to navigate to any recreation.gov URL variant');
-    await page.waitNetworkIdle(30_000);
-    if (!(await page.waitSelector('input#hero-search-input', 'visible', 60_000))) throw new Error('no search input');
-    await page.fill('input#hero-search-input', 'Diamond');
-    await page.click('button.nav-search-button', 60_000);
-    // upstream sleeps 10 s here and 30 s after the next click; Proctor waits for what those sleeps wait for
-    if (!(await page.waitSelector('.search-result-highlight--success', 'visible', 60_000))) throw new Error('no search result');
-    const before = await tabIds(ctx, spec.type);
-    await page.click('.search-result-highlight--success', 60_000);
-    let popup;
-    for (const until = Date.now() + 60_000; !popup && Date.now() < until; await sleep(200)) {
-      popup = (await listTabs(browserEndpointOf(ctx, spec.type), ctx.signal)).find((t) => !before.has(t.id));
-    }
-    if (!popup) throw new Error('the search result opened no new tab');
-    const next = await TabSession.attach(popup);
-    try {
-      await next.waitNetworkIdle(60_000);
-      // the next-available button: the first of these selectors that shows within 30 s (upstream tries each for 30 s)
-      const buttons = ['button.next-available', "button[class*='next-available']", "button[class*='next']", '.next-available', "[data-testid*='next']"];
-      for (const until = Date.now() + 30_000; Date.now() < until; await sleep(200)) {
-        let clicked = false;
-        for (const b of buttons) {
-          if (await next.waitSelector(b, 'visible', 0)) {
-            clicked = await next.click(b, 30_000).then(() => true, () => false);
-            if (clicked) break;
+async function recreationAttempt(
+  spec: GetterSpec,
+  ctx: GradingContext,
+  starts: string[],
+): Promise<Record<string, unknown>> {
+  return withNewTab(
+    ctx,
+    spec.type,
+    async (page) => {
+      await page.send('Network.setExtraHTTPHeaders', {
+        headers: { 'Accept-Language': 'en-US,en;q=0.9', DNT: '1', 'Upgrade-Insecure-Requests': '1' },
+      });
+      let reached = false;
+      for (const start of starts) {
+        reached = await page.goto(start, 'interactive', 60_000).then(
+          () => true,
+          () => false,
+        );
+        if (reached) break;
+      }
+      if (!reached) throw new Error('Failed to navigate to any recreation.gov URL variant');
+      await page.waitNetworkIdle(30_000);
+      if (!(await page.waitSelector('input#hero-search-input', 'visible', 60_000)))
+        throw new Error('no search input');
+      await page.fill('input#hero-search-input', 'Diamond');
+      await page.click('button.nav-search-button', 60_000);
+      // upstream sleeps 10 s here and 30 s after the next click; Proctor waits for what those sleeps wait for
+      if (!(await page.waitSelector('.search-result-highlight--success', 'visible', 60_000)))
+        throw new Error('no search result');
+      const before = await tabIds(ctx, spec.type);
+      await page.click('.search-result-highlight--success', 60_000);
+      let popup;
+      for (const until = Date.now() + 60_000; !popup && Date.now() < until; await sleep(200)) {
+        popup = (await listTabs(browserEndpointOf(ctx, spec.type), ctx.signal)).find(
+          (t) => !before.has(t.id),
+        );
+      }
+      if (!popup) throw new Error('the search result opened no new tab');
+      const next = await TabSession.attach(popup);
+      try {
+        await next.waitNetworkIdle(60_000);
+        // the next-available button: the first of these selectors that shows within 30 s (upstream tries each for 30 s)
+        const buttons = [
+          'button.next-available',
+          "button[class*='next-available']",
+          "button[class*='next']",
+          '.next-available',
+          "[data-testid*='next']",
+        ];
+        for (const until = Date.now() + 30_000; Date.now() < until; await sleep(200)) {
+          let clicked = false;
+          for (const b of buttons) {
+            if (await next.waitSelector(b, 'visible', 0)) {
+              clicked = await next.click(b, 30_000).then(
+                () => true,
+                () => false,
+              );
+              if (clicked) break;
+            }
           }
+          if (clicked) break;
         }
-        if (clicked) break;
+        const expected: Record<string, unknown> = {};
+        if (spec.selector === 'class') {
+          const cls = String(spec.class);
+          const order = spec.order !== undefined ? parseInt(String(spec.order), 10) : undefined;
+          const text = await next
+            .evaluate(
+              `(() => { const all = document.querySelectorAll(${JSON.stringify('.' + cls)});
+          const e = all[${order ?? 0}]; return e ? (e.textContent ?? '').trim() : null; })()`,
+            )
+            .catch(() => null);
+          expected[cls] = typeof text === 'string' ? text : '__EVALUATION_FAILED__';
+        }
+        return { expected };
+      } finally {
+        await next.close();
+        await closeTab(ctx, spec.type, popup.id);
       }
-      const expected: Record<string, unknown> = {};
-      if (spec.selector === 'class') {
-        const cls = String(spec.class);
-        const order = spec.order !== undefined ? parseInt(String(spec.order), 10) : undefined;
-        const text = await next.evaluate(`(() => { const all = document.querySelectorAll(${JSON.stringify('.' + cls)});
-          const e = all[${order ?? 0}]; return e ? (e.textContent ?? '').trim() : null; })()`).catch(() => null);
-        expected[cls] = typeof text === 'string' ? text : '__EVALUATION_FAILED__';
-      }
-      return { expected };
-    } finally {
-      await next.close();
-      await closeTab(ctx, spec.type, popup.id);
-    }
-  }, true);
+    },
+    true,
+  );
 }
 
 async function closeTab(ctx: GradingContext, type: string, id: string): Promise<void> {
-  await fetch(`${browserEndpointOf(ctx, type)}/json/close/${encodeURIComponent(id)}`).then((r) => r.body?.cancel(), () => undefined);
+  await fetch(`${browserEndpointOf(ctx, type)}/json/close/${encodeURIComponent(id)}`).then(
+    (r) => r.body?.cancel(),
+    () => undefined,
+  );
 }
 
 /**
@@ -217,7 +272,10 @@ async function closeTab(ctx: GradingContext, type: string, id: string): Promise<
  */
 async function gotoRecreationPage(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   browserEndpointOf(ctx, spec.type);
-  const starts = typeof spec.url === 'string' ? [spec.url] : ['https://www.recreation.gov/', 'http://www.recreation.gov/', 'https://recreation.gov/'];
+  const starts =
+    typeof spec.url === 'string'
+      ? [spec.url]
+      : ['https://www.recreation.gov/', 'http://www.recreation.gov/', 'https://recreation.gov/'];
   let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -240,16 +298,37 @@ async function gotoRecreationPage(spec: GetterSpec, ctx: GradingContext): Promis
 async function pdfFromUrl(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const url = specString(spec, 'path');
   await mkdir(ctx.cacheDir, { recursive: true });
-  const dest = join(ctx.cacheDir, safeFileName(typeof spec.dest === 'string' ? spec.dest : undefined, 'page.pdf'));
+  const dest = join(
+    ctx.cacheDir,
+    safeFileName(typeof spec.dest === 'string' ? spec.dest : undefined, 'page.pdf'),
+  );
   browserEndpointOf(ctx, spec.type);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const data = await withNewTab(ctx, spec.type, async (s) => {
-        await s.goto(url, 'networkidle', 60_000);
-        await sleep(3000);
-        const r = await s.send('Page.printToPDF', { paperWidth: 8.5, paperHeight: 11, marginTop: 0, marginBottom: 0, marginLeft: 0, marginRight: 0, printBackground: false, preferCSSPageSize: false }, 60_000);
-        return Buffer.from(String(r.data), 'base64');
-      }, true);
+      const data = await withNewTab(
+        ctx,
+        spec.type,
+        async (s) => {
+          await s.goto(url, 'networkidle', 60_000);
+          await sleep(3000);
+          const r = await s.send(
+            'Page.printToPDF',
+            {
+              paperWidth: 8.5,
+              paperHeight: 11,
+              marginTop: 0,
+              marginBottom: 0,
+              marginLeft: 0,
+              marginRight: 0,
+              printBackground: false,
+              preferCSSPageSize: false,
+            },
+            60_000,
+          );
+          return Buffer.from(String(r.data), 'base64');
+        },
+        true,
+      );
       await writeFile(dest, data);
       return dest;
     } catch {

@@ -20,19 +20,32 @@ export async function profileDirs(spec: GetterSpec, ctx: GradingContext): Promis
     return [`${spec.user_data_dir.replace(/^\$HOME(?=\/|$)/, '~').replace(/\/+$/, '')}/Default`];
   }
   const home = (await commandOutput(ctx, 'printf %s "$HOME"').catch(() => '')).trim();
-  const running = await commandOutput(ctx, 'ps -eo args 2>/dev/null | grep -o -- "--user-data-dir=[^ ]*" | sort -u').catch(() => '');
+  const running = await commandOutput(
+    ctx,
+    'ps -eo args 2>/dev/null | grep -o -- "--user-data-dir=[^ ]*" | sort -u',
+  ).catch(() => '');
   const dirs = running
     .split('\n')
-    .map((l) => l.trim().replace(/^--user-data-dir=/, '').replace(/^["']|["']$/g, ''))
+    .map((l) =>
+      l
+        .trim()
+        .replace(/^--user-data-dir=/, '')
+        .replace(/^["']|["']$/g, ''),
+    )
     .filter((d) => d.startsWith('/'))
     .map((d) => `${d.replace(/\/+$/, '')}/Default`);
   // `$HOME` as the guest's commands see it (OSWorld's /home/user), and `~` (a sandboxed local home maps it)
-  for (const h of [home, '~']) if (h) dirs.push(`${h}/.config/google-chrome/Default`, `${h}/.config/chromium/Default`);
+  for (const h of [home, '~'])
+    if (h) dirs.push(`${h}/.config/google-chrome/Default`, `${h}/.config/chromium/Default`);
   return [...new Set(dirs)];
 }
 
 /** The first of `names` (relative to a profile folder) that exists, and its bytes. */
-export async function profileFile(spec: GetterSpec, ctx: GradingContext, names: string[]): Promise<{ path: string; data: Buffer } | undefined> {
+export async function profileFile(
+  spec: GetterSpec,
+  ctx: GradingContext,
+  names: string[],
+): Promise<{ path: string; data: Buffer } | undefined> {
   for (const dir of await profileDirs(spec, ctx)) {
     for (const name of names) {
       const path = `${dir}/${name}`;
@@ -44,11 +57,22 @@ export async function profileFile(spec: GetterSpec, ctx: GradingContext, names: 
 }
 
 /** Rows of a query on a profile SQLite database (a copy kept under the grading cache as `dest`). */
-async function profileRows(spec: GetterSpec, ctx: GradingContext, names: string[], sql: string): Promise<unknown[][] | undefined> {
+async function profileRows(
+  spec: GetterSpec,
+  ctx: GradingContext,
+  names: string[],
+  sql: string,
+): Promise<unknown[][] | undefined> {
   const file = await profileFile(spec, ctx, names);
   if (!file) return undefined;
   await mkdir(ctx.cacheDir, { recursive: true });
-  await writeFile(join(ctx.cacheDir, safeFileName(typeof spec.dest === 'string' ? spec.dest : undefined, names[0].replace(/.*\//, ''))), file.data);
+  await writeFile(
+    join(
+      ctx.cacheDir,
+      safeFileName(typeof spec.dest === 'string' ? spec.dest : undefined, names[0].replace(/.*\//, '')),
+    ),
+    file.data,
+  );
   const SQL = await initSqlJs();
   const db = new SQL.Database(file.data);
   try {
@@ -85,16 +109,20 @@ async function cookieData(spec: GetterSpec, ctx: GradingContext): Promise<unknow
 async function defaultSearchEngine(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const file = await profileFile(spec, ctx, ['Preferences']);
   try {
-    const prefs = JSON.parse(file?.data.toString('utf8') ?? '{}') as { default_search_provider_data?: { template_url_data?: { short_name?: unknown } } };
+    const prefs = JSON.parse(file?.data.toString('utf8') ?? '{}') as {
+      default_search_provider_data?: { template_url_data?: { short_name?: unknown } };
+    };
     return prefs.default_search_provider_data?.template_url_data?.short_name ?? 'Google';
   } catch {
     return 'Google';
   }
 }
 
-
 /** The profile's Preferences as JSON, or undefined. */
-async function preferences(spec: GetterSpec, ctx: GradingContext): Promise<Record<string, unknown> | undefined> {
+async function preferences(
+  spec: GetterSpec,
+  ctx: GradingContext,
+): Promise<Record<string, unknown> | undefined> {
   const file = await profileFile(spec, ctx, ['Preferences']);
   try {
     const v = JSON.parse(file?.data.toString('utf8') ?? 'null') as unknown;
@@ -104,13 +132,20 @@ async function preferences(spec: GetterSpec, ctx: GradingContext): Promise<Recor
   }
 }
 
-const sub = (o: unknown, key: string): unknown => (o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[key] : undefined);
+const sub = (o: unknown, key: string): unknown =>
+  o && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[key] : undefined;
 
 /** chrome_font_size — Preferences' webkit.webprefs (Chrome's defaults 13 / 16 / 13 when it sets none). */
 async function chromeFontSize(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const prefs = await preferences(spec, ctx);
   if (!prefs) return { default_fixed_font_size: 13, default_font_size: 16 };
-  return sub(sub(prefs, 'webkit'), 'webprefs') ?? { default_fixed_font_size: 13, default_font_size: 16, minimum_font_size: 13 };
+  return (
+    sub(sub(prefs, 'webkit'), 'webprefs') ?? {
+      default_fixed_font_size: 13,
+      default_font_size: 16,
+      minimum_font_size: 13,
+    }
+  );
 }
 
 /** profile_name — Preferences' profile.name (undefined when unset). */
@@ -120,7 +155,10 @@ async function profileName(spec: GetterSpec, ctx: GradingContext): Promise<unkno
 
 /** open_tabs_info — `[{title, url}]` of every open page. */
 async function openTabsInfo(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  return (await listTabs(endpointOf(ctx, spec.type), ctx.signal)).map((t) => ({ title: t.title, url: t.url }));
+  return (await listTabs(endpointOf(ctx, spec.type), ctx.signal)).map((t) => ({
+    title: t.title,
+    url: t.url,
+  }));
 }
 
 /**
@@ -133,7 +171,11 @@ async function activeTabUrlParse(spec: GetterSpec, ctx: GradingContext): Promise
   if (!tab) return undefined;
   let url: URL;
   try {
-    url = new URL(/^[a-z][\w+.-]*:/i.test(tab.url) ? tab.url : `${typeof spec.goto_prefix === 'string' ? spec.goto_prefix : 'https://'}${tab.url}`);
+    url = new URL(
+      /^[a-z][\w+.-]*:/i.test(tab.url)
+        ? tab.url
+        : `${typeof spec.goto_prefix === 'string' ? spec.goto_prefix : 'https://'}${tab.url}`,
+    );
   } catch {
     return undefined;
   }
@@ -151,7 +193,6 @@ async function activeTabUrlParse(spec: GetterSpec, ctx: GradingContext): Promise
   return out;
 }
 
-
 /**
  * page_info `{url}` — opens `url` in a new tab, waits for it to load, and gives `{title, url, content}` (the page's
  * HTML); the tab is closed again. A page that does not finish loading in 60 s gives title 'Load timeout' (as
@@ -160,22 +201,29 @@ async function activeTabUrlParse(spec: GetterSpec, ctx: GradingContext): Promise
 async function pageInfo(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const endpoint = endpointOf(ctx, spec.type).replace(/\/+$/, '');
   const url = specString(spec, 'url');
-  const res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, { method: 'PUT', signal: ctx.signal ?? AbortSignal.timeout(15_000) });
+  const res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, {
+    method: 'PUT',
+    signal: ctx.signal ?? AbortSignal.timeout(15_000),
+  });
   if (!res.ok) throw new Error(`the browser would not open ${url}: HTTP ${res.status}`);
   const tab = (await res.json()) as Tab;
   try {
     let loaded = false;
-    for (const until = Date.now() + 60_000; !loaded && Date.now() < until; ) {
+    for (const until = Date.now() + 60_000; !loaded && Date.now() < until;) {
       loaded = (await evaluate(tab, 'document.readyState', 10_000).catch(() => '')) === 'complete';
       if (!loaded) await new Promise((r) => setTimeout(r, 200));
     }
-    const info = (await evaluate(tab, '({ title: document.title, url: location.href, content: document.documentElement.outerHTML })', 30_000)) as Record<string, unknown>;
+    const info = (await evaluate(
+      tab,
+      '({ title: document.title, url: location.href, content: document.documentElement.outerHTML })',
+      30_000,
+    )) as Record<string, unknown>;
     return loaded ? info : { ...info, title: 'Load timeout' };
   } finally {
     // Closing is asynchronous in the browser: wait (a few seconds at most) until the tab has left its list, so a
     // getter asked next (open_tabs_info) never sees this grader's own tab.
     await closeDevToolsPage(endpoint, tab.id).catch(() => undefined);
-    for (const until = Date.now() + 5000; Date.now() < until; ) {
+    for (const until = Date.now() + 5000; Date.now() < until;) {
       const open = await listDevToolsPages(endpoint).catch(() => []);
       if (!open.some((p) => p.id === tab.id)) break;
       await new Promise((r) => setTimeout(r, 100));

@@ -64,7 +64,11 @@ async function newStartupPage(spec: GetterSpec, ctx: GradingContext): Promise<un
 
 /** Each entry of Preferences' extensions.settings through `pick`; "Google" when the file is missing or an entry
  * lacks the field (OSWorld's KeyError fallback). */
-async function extensionSettings(spec: GetterSpec, ctx: GradingContext, pick: (entry: Json) => unknown): Promise<unknown> {
+async function extensionSettings(
+  spec: GetterSpec,
+  ctx: GradingContext,
+  pick: (entry: Json) => unknown,
+): Promise<unknown> {
   const prefs = await preferences(spec, ctx);
   const settings = get(get(prefs, 'extensions'), 'settings');
   if (!isObject(settings)) return 'Google';
@@ -114,7 +118,8 @@ function colorSchemeName(raw: unknown): string | undefined {
     return undefined;
   }
   if (typeof raw === 'boolean') return raw ? 'light' : 'system';
-  if (typeof raw === 'number') return ({ 0: 'system', 1: 'light', 2: 'dark' } as Record<number, string>)[Math.trunc(raw)];
+  if (typeof raw === 'number')
+    return ({ 0: 'system', 1: 'light', 2: 'dark' } as Record<number, string>)[Math.trunc(raw)];
   return undefined;
 }
 
@@ -122,7 +127,11 @@ function colorSchemeName(raw: unknown): string | undefined {
  * extensions.theme.system_theme is 0 / "0" / false; "system" otherwise. */
 function modeOfPreferences(data: Json): string {
   const theme = get(get(data, 'browser'), 'theme');
-  const raw = isObject(theme) ? ('color_scheme2' in theme ? theme.color_scheme2 : theme.color_scheme) : undefined;
+  const raw = isObject(theme)
+    ? 'color_scheme2' in theme
+      ? theme.color_scheme2
+      : theme.color_scheme
+    : undefined;
   const flag = get(get(data, 'extensions'), 'theme');
   const systemTheme = isObject(flag) ? flag.system_theme : undefined;
   if (systemTheme === 0 || systemTheme === '0' || systemTheme === false) return 'light';

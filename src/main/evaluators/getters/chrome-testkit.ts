@@ -8,9 +8,31 @@ export const chromium = '/usr/bin/chromium';
 
 /** Starts Chromium (not headless) on the test's sandbox display (its hostEnv) with `profile` as its user data
  * dir, showing `url`. */
-export function startChromium(display: { hostEnv: Record<string, string> }, profile: string, url: string, extra: string[] = []): Promise<{ browser: ChildProcess; endpoint: string }> {
-  const args = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--no-default-browser-check', '--password-store=basic', '--remote-debugging-port=0', `--user-data-dir=${profile}`, ...extra, url];
-  const browser = spawn(chromium, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...display.hostEnv } });
+export function startChromium(
+  display: { hostEnv: Record<string, string> },
+  profile: string,
+  url: string,
+  extra: string[] = [],
+): Promise<{ browser: ChildProcess; endpoint: string }> {
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--password-store=basic',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    ...extra,
+    url,
+  ];
+  const browser = spawn(chromium, args, {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...display.hostEnv },
+  });
   return new Promise((resolve, reject) => {
     let err = '';
     browser.stderr!.on('data', (d) => {
@@ -42,7 +64,9 @@ export async function setChromePrefs(ctx: GradingContext, prefs: Record<string, 
   try {
     await s.goto('chrome://settings/', 'complete', 30_000);
     for (const [key, value] of Object.entries(prefs)) {
-      const ok = await s.evaluate(`new Promise((res) => chrome.settingsPrivate.setPref(${JSON.stringify(key)}, ${JSON.stringify(value)}, '', res))`);
+      const ok = await s.evaluate(
+        `new Promise((res) => chrome.settingsPrivate.setPref(${JSON.stringify(key)}, ${JSON.stringify(value)}, '', res))`,
+      );
       if (ok !== true) throw new Error(`Chromium would not set ${key}`);
     }
   } finally {
@@ -53,7 +77,7 @@ export async function setChromePrefs(ctx: GradingContext, prefs: Record<string, 
 /** Calls `get` until `done` accepts its value (at most `ms`); the last value. */
 export async function eventually<T>(get: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
   let v = await get();
-  for (const until = Date.now() + ms; !done(v) && Date.now() < until; ) {
+  for (const until = Date.now() + ms; !done(v) && Date.now() < until;) {
     await new Promise((r) => setTimeout(r, 300));
     v = await get();
   }

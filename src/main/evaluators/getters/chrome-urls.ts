@@ -21,7 +21,8 @@ async function activeUrl(spec: GetterSpec, ctx: GradingContext): Promise<string 
  * (upstream raises).
  */
 async function urlDashPart(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  for (const field of ['partIndex', 'returnType']) if (!(field in spec)) throw new Error(`getter 'url_dashPart' needs '${field}'`);
+  for (const field of ['partIndex', 'returnType'])
+    if (!(field in spec)) throw new Error(`getter 'url_dashPart' needs '${field}'`);
   const url = await activeUrl(spec, ctx);
   if (url === undefined) return undefined;
   const index = pyInt(spec.partIndex);
@@ -29,11 +30,13 @@ async function urlDashPart(spec: GetterSpec, ctx: GradingContext): Promise<unkno
   const parts = url.split('/');
   if (index >= parts.length) return undefined;
   let part = parts.at(index);
-  if (part === undefined) throw new Error(`getter 'url_dashPart': partIndex ${index} is out of range for ${url}`);
+  if (part === undefined)
+    throw new Error(`getter 'url_dashPart': partIndex ${index} is out of range for ${url}`);
   if (pyTruthy(spec.needDeleteId)) part = part.split('?')[0];
   if (spec.returnType === 'string') return part;
   if (spec.returnType === 'json') {
-    if (typeof spec.key !== 'string') throw new Error(`getter 'url_dashPart' with returnType "json" needs a string 'key'`);
+    if (typeof spec.key !== 'string')
+      throw new Error(`getter 'url_dashPart' with returnType "json" needs a string 'key'`);
     return { [spec.key]: part };
   }
   return undefined;
@@ -45,7 +48,12 @@ function unquote(s: string): string {
     try {
       return decodeURIComponent(run);
     } catch {
-      return Buffer.from(run.split('%').slice(1).map((h) => parseInt(h, 16))).toString('utf8');
+      return Buffer.from(
+        run
+          .split('%')
+          .slice(1)
+          .map((h) => parseInt(h, 16)),
+      ).toString('utf8');
     }
   });
 }
@@ -93,7 +101,11 @@ async function urlPathParse(spec: GetterSpec, ctx: GradingContext): Promise<unkn
     if (key === 'Price_discount_range') {
       const v = facets[key];
       const ranges = Array.isArray(v) ? (v as string[]) : [];
-      const only50 = Array.isArray(v) && ranges.includes('50_PERCENT_ off & more') && !ranges.includes('30_PERCENT_ off & more') && !ranges.includes('20_PERCENT_ off & more');
+      const only50 =
+        Array.isArray(v) &&
+        ranges.includes('50_PERCENT_ off & more') &&
+        !ranges.includes('30_PERCENT_ off & more') &&
+        !ranges.includes('20_PERCENT_ off & more');
       result[key] = only50 ? '50_PERCENT_ off & more' : 'not_50_PERCENT_ off & more';
     } else {
       result[key] = facets[key];
@@ -111,7 +123,12 @@ const weekday = (d: Day): number => (d.getUTCDay() + 6) % 7;
 
 /** The wall-clock date of `instant` in `timeZone` (throws RangeError on an unknown zone). */
 function dateIn(instant: Date, timeZone: string): Day {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(instant);
   const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return day(n('year'), n('month'), n('day'));
 }
@@ -140,12 +157,26 @@ async function today(ctx: GradingContext, timezone: string | undefined): Promise
 }
 
 const dow = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const monthNames = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** OSWorld's apply_rules_to_timeFormat: each placeholder's first occurrence, in upstream's order. */
 export function formatDay(format: unknown, d: Day): string {
-  if (typeof format !== 'string') throw new Error(`rule_relativeTime: a time format must be a string, got ${JSON.stringify(format)}`);
+  if (typeof format !== 'string')
+    throw new Error(`rule_relativeTime: a time format must be a string, got ${JSON.stringify(format)}`);
   const month = d.getUTCMonth() + 1;
   const replacements: [string, string][] = [
     ['{DoW}', dow[weekday(d)]],
@@ -164,7 +195,31 @@ export function formatDay(format: unknown, d: Day): string {
 }
 
 /** The relative names upstream knows ("tomorrow" is one day; the others are computed case by case). */
-const known = new Set(['tomorrow', '5th next month', '10th next month', '11th next month', 'this month', 'this Saturday', 'this Sunday', 'next Monday', 'next Friday', 'next Saturday', 'next Sunday', 'next week Friday', 'next week Saturday', 'next week Sunday', 'week after next Friday', 'week after next Saturday', 'week after next Sunday', 'first monday four months later', 'first monday eight months later', 'next Monday split', 'next Friday split', 'week after next Monday split', 'week after next Friday split']);
+const known = new Set([
+  'tomorrow',
+  '5th next month',
+  '10th next month',
+  '11th next month',
+  'this month',
+  'this Saturday',
+  'this Sunday',
+  'next Monday',
+  'next Friday',
+  'next Saturday',
+  'next Sunday',
+  'next week Friday',
+  'next week Saturday',
+  'next week Sunday',
+  'week after next Friday',
+  'week after next Saturday',
+  'week after next Sunday',
+  'first monday four months later',
+  'first monday eight months later',
+  'next Monday split',
+  'next Friday split',
+  'week after next Monday split',
+  'week after next Friday split',
+]);
 
 function nthNextMonth(now: Day, n: number): Day {
   const m = now.getUTCMonth() + 1;
@@ -173,7 +228,11 @@ function nthNextMonth(now: Day, n: number): Day {
 
 function firstMondayLater(now: Day, months: number, nextYearFrom: number): Day {
   const m = now.getUTCMonth() + 1;
-  const first = day(m >= nextYearFrom ? now.getUTCFullYear() + 1 : now.getUTCFullYear(), ((m + months - 1) % 12) + 1, 1);
+  const first = day(
+    m >= nextYearFrom ? now.getUTCFullYear() + 1 : now.getUTCFullYear(),
+    ((m + months - 1) % 12) + 1,
+    1,
+  );
   return addDays(first, (6 - weekday(first) + 1) % 7);
 }
 
@@ -181,14 +240,22 @@ function firstMondayLater(now: Day, months: number, nextYearFrom: number): Day {
 function singleDay(name: string, now: Day): Day | undefined {
   const wd = weekday(now);
   switch (name) {
-    case 'tomorrow': return addDays(now, 1);
-    case '5th next month': return nthNextMonth(now, 5);
-    case '10th next month': return nthNextMonth(now, 10);
-    case 'this month': return now;
-    case 'next Monday': return addDays(now, 6 - wd + 1);
-    case 'first monday four months later': return firstMondayLater(now, 4, 9);
-    case 'first monday eight months later': return firstMondayLater(now, 8, 5);
-    default: return undefined;
+    case 'tomorrow':
+      return addDays(now, 1);
+    case '5th next month':
+      return nthNextMonth(now, 5);
+    case '10th next month':
+      return nthNextMonth(now, 10);
+    case 'this month':
+      return now;
+    case 'next Monday':
+      return addDays(now, 6 - wd + 1);
+    case 'first monday four months later':
+      return firstMondayLater(now, 4, 9);
+    case 'first monday eight months later':
+      return firstMondayLater(now, 8, 5);
+    default:
+      return undefined;
   }
 }
 
@@ -197,21 +264,35 @@ function fromDay(name: string, now: Day): Day | undefined {
   const wd = weekday(now);
   const toMonday = 7 - wd;
   switch (name) {
-    case 'tomorrow': return addDays(now, 1);
-    case 'this Saturday': return addDays(now, 5 - wd);
-    case '10th next month': return nthNextMonth(now, 10);
+    case 'tomorrow':
+      return addDays(now, 1);
+    case 'this Saturday':
+      return addDays(now, 5 - wd);
+    case '10th next month':
+      return nthNextMonth(now, 10);
     case 'next Monday':
-    case 'next Monday split': return addDays(now, 6 - wd + 1);
-    case 'week after next Monday split': return addDays(now, 6 - wd + 1 + 7);
-    case 'next Friday': return addDays(now, wd < 4 ? 4 - wd : wd === 4 ? 7 : 7 - wd + 4);
-    case 'next Saturday': return addDays(now, wd < 5 ? 5 - wd : wd === 5 ? 7 : 6);
-    case 'next week Friday': return addDays(now, toMonday + 4);
-    case 'next week Saturday': return addDays(now, toMonday + 5);
-    case 'next week Sunday': return addDays(now, toMonday + 6);
-    case 'week after next Friday': return addDays(now, toMonday + 4 + 7);
-    case 'week after next Saturday': return addDays(now, toMonday + 5 + 7);
-    case 'week after next Sunday': return addDays(now, toMonday + 6 + 7);
-    default: return undefined;
+    case 'next Monday split':
+      return addDays(now, 6 - wd + 1);
+    case 'week after next Monday split':
+      return addDays(now, 6 - wd + 1 + 7);
+    case 'next Friday':
+      return addDays(now, wd < 4 ? 4 - wd : wd === 4 ? 7 : 7 - wd + 4);
+    case 'next Saturday':
+      return addDays(now, wd < 5 ? 5 - wd : wd === 5 ? 7 : 6);
+    case 'next week Friday':
+      return addDays(now, toMonday + 4);
+    case 'next week Saturday':
+      return addDays(now, toMonday + 5);
+    case 'next week Sunday':
+      return addDays(now, toMonday + 6);
+    case 'week after next Friday':
+      return addDays(now, toMonday + 4 + 7);
+    case 'week after next Saturday':
+      return addDays(now, toMonday + 5 + 7);
+    case 'week after next Sunday':
+      return addDays(now, toMonday + 6 + 7);
+    default:
+      return undefined;
   }
 }
 
@@ -220,13 +301,17 @@ function toDay(name: string, fromName: string, from: Day | undefined, now: Day):
   const wd = weekday(now);
   const sundayAfter = (d: Day) => addDays(d, 6 - weekday(d));
   switch (name) {
-    case 'tomorrow': return addDays(now, 1);
-    case 'this Sunday': return addDays(now, 6 - wd);
-    case '11th next month': return nthNextMonth(now, 11);
+    case 'tomorrow':
+      return addDays(now, 1);
+    case 'this Sunday':
+      return addDays(now, 6 - wd);
+    case '11th next month':
+      return nthNextMonth(now, 11);
     case 'next Friday':
     case 'next Friday split':
     case 'week after next Friday split':
-      if (['next Monday', 'next Monday split', 'week after next Monday split'].includes(fromName)) return from && addDays(from, 4);
+      if (['next Monday', 'next Monday split', 'week after next Monday split'].includes(fromName))
+        return from && addDays(from, 4);
       return addDays(now, wd < 4 ? 4 - wd : 6 - wd + 5);
     case 'next Sunday':
       if (['next Friday', 'next Saturday'].includes(fromName)) return from && sundayAfter(from);
@@ -235,9 +320,11 @@ function toDay(name: string, fromName: string, from: Day | undefined, now: Day):
       if (['next week Friday', 'next week Saturday'].includes(fromName)) return from && sundayAfter(from);
       return addDays(now, 7 - wd + 6);
     case 'week after next Sunday':
-      if (['week after next Friday', 'week after next Saturday'].includes(fromName)) return from && sundayAfter(from);
+      if (['week after next Friday', 'week after next Saturday'].includes(fromName))
+        return from && sundayAfter(from);
       return addDays(now, 7 - wd + 6 + 7);
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
@@ -253,19 +340,30 @@ async function ruleRelativeTime(spec: GetterSpec, ctx: GradingContext): Promise<
   const rules = structuredClone(spec.rules) as Record<string, unknown>;
   const rel = rules?.relativeTime as Record<string, unknown> | undefined;
   const expected = rules?.expected as Record<string, unknown> | undefined;
-  if (!rel || typeof rel !== 'object' || !expected || typeof expected !== 'object') throw new Error(`getter 'rule_relativeTime' needs rules.relativeTime and rules.expected objects`);
+  if (!rel || typeof rel !== 'object' || !expected || typeof expected !== 'object')
+    throw new Error(`getter 'rule_relativeTime' needs rules.relativeTime and rules.expected objects`);
   const check = (name: unknown): string => {
-    if (typeof name !== 'string' || !known.has(name)) throw new Error(`rule_relativeTime: unknown relative time ${JSON.stringify(name)} (rules.relativeTime)`);
+    if (typeof name !== 'string' || !known.has(name))
+      throw new Error(
+        `rule_relativeTime: unknown relative time ${JSON.stringify(name)} (rules.relativeTime)`,
+      );
     return name;
   };
   const fail = (name: string, where: string): never => {
-    throw new Error(`rule_relativeTime: OSWorld computes no date for "${name}" as rules.relativeTime.${where}`);
+    throw new Error(
+      `rule_relativeTime: OSWorld computes no date for "${name}" as rules.relativeTime.${where}`,
+    );
   };
-  const now = await today(ctx, typeof rules.timezone === 'string' && rules.timezone ? rules.timezone : undefined);
+  const now = await today(
+    ctx,
+    typeof rules.timezone === 'string' && rules.timezone ? rules.timezone : undefined,
+  );
   if (!('to' in rel)) {
     const name = check(rel.from);
     const d = singleDay(name, now) ?? fail(name, 'from');
-    expected.time = Array.isArray(expected.time) ? expected.time.map((t) => formatDay(t, d)) : formatDay(expected.time, d);
+    expected.time = Array.isArray(expected.time)
+      ? expected.time.map((t) => formatDay(t, d))
+      : formatDay(expected.time, d);
     return rules;
   }
   const fromName = check(rel.from);

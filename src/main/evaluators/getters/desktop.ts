@@ -28,11 +28,14 @@ function readsTreeXml(env: Environment): env is Environment & TreeXmlReader {
 }
 
 async function treeOf(ctx: GradingContext, getter: string): Promise<AccessibilityNode[]> {
-  if (!ctx.env.capabilities.has('accessibility')) throw new MissingCapabilityError('accessibility', ctx.env.kind);
+  if (!ctx.env.capabilities.has('accessibility'))
+    throw new MissingCapabilityError('accessibility', ctx.env.kind);
   try {
     return await ctx.env.accessibilityTree();
   } catch (e) {
-    throw new Error(`getter '${getter}': cannot read the accessibility tree: ${(e as Error).message}`, { cause: e });
+    throw new Error(`getter '${getter}': cannot read the accessibility tree: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
 }
 
@@ -73,7 +76,8 @@ async function vmWindowSize(spec: GetterSpec, ctx: GradingContext): Promise<unkn
   const want = specString(spec, 'app_class_name').toLowerCase();
   const r = await ctx.env.run(['/bin/sh', '-c', LIST_CLIENTS], { shell: false, timeoutMs: 60_000 });
   if (r.timedOut) throw new Error(`getter 'vm_window_size': listing the windows timed out`);
-  if (r.exitCode !== 0 && !r.stdout) throw new Error(`getter 'vm_window_size': cannot list the windows (xprop, xwininfo): ${r.stderr.trim()}`);
+  if (r.exitCode !== 0 && !r.stdout)
+    throw new Error(`getter 'vm_window_size': cannot list the windows (xprop, xwininfo): ${r.stderr.trim()}`);
   for (const line of r.stdout.split('\n')) {
     const [, wmClass = '', geometry = ''] = line.split('\t');
     const names = [...wmClass.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].toLowerCase());
@@ -92,7 +96,10 @@ async function vmWindowSize(spec: GetterSpec, ctx: GradingContext): Promise<unkn
  */
 async function vmWallpaper(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const host = join(ctx.cacheDir, safeFileName(specString(spec, 'dest'), 'wallpaper'));
-  const r = await ctx.env.run(['gsettings', 'get', 'org.gnome.desktop.background', 'picture-uri'], { shell: false, timeoutMs: 60_000 });
+  const r = await ctx.env.run(['gsettings', 'get', 'org.gnome.desktop.background', 'picture-uri'], {
+    shell: false,
+    timeoutMs: 60_000,
+  });
   const path = r.exitCode === 0 ? r.stdout.trim().replaceAll('file://', '').replaceAll("'", '') : '';
   const data = path ? await ctx.env.getFile(path).catch(() => undefined) : undefined;
   await mkdir(ctx.cacheDir, { recursive: true });
@@ -114,7 +121,10 @@ async function accessibilityTree(_spec: GetterSpec, ctx: GradingContext): Promis
     try {
       return await ctx.env.accessibilityTreeXml();
     } catch (e) {
-      throw new Error(`getter 'accessibility_tree': cannot read the accessibility tree: ${(e as Error).message}`, { cause: e });
+      throw new Error(
+        `getter 'accessibility_tree': cannot read the accessibility tree: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
   }
   const nodes = await treeOf(ctx, 'accessibility_tree');

@@ -14,8 +14,13 @@ describe('vm_file over the local shell environment', () => {
   let env: ShellEnvironment;
   let dir: string;
   let n = 0;
-  const ctx = (): GradingContext => ({ env, task: { dir, file: join(dir, 't.json') } as Task, cacheDir: join(dir, `cache-${++n}`) });
-  const vmFile = (spec: Record<string, unknown>, c = ctx()) => getters.require('vm_file')({ type: 'vm_file', ...spec }, c);
+  const ctx = (): GradingContext => ({
+    env,
+    task: { dir, file: join(dir, 't.json') } as Task,
+    cacheDir: join(dir, `cache-${++n}`),
+  });
+  const vmFile = (spec: Record<string, unknown>, c = ctx()) =>
+    getters.require('vm_file')({ type: 'vm_file', ...spec }, c);
   const paths = ['/home/user/Desktop/a.txt', '/home/user/Desktop/b.txt', '/home/user/Desktop/c.txt'];
   const dests = ['a.txt', 'b.txt', 'c.txt'];
   beforeAll(async () => {
@@ -23,7 +28,10 @@ describe('vm_file over the local shell environment', () => {
     env = await createShellEnvironment();
     await env.putFile(paths[0], Buffer.from('A'));
     await env.putFile(paths[1], Buffer.from('B'));
-    await env.putFile('/home/user/Test/Speed/Speedtest Results Export-.csv', Buffer.from('ID,Date\n1,11/23/2026 00:40\n'));
+    await env.putFile(
+      '/home/user/Test/Speed/Speedtest Results Export-.csv',
+      Buffer.from('ID,Date\n1,11/23/2026 00:40\n'),
+    );
   });
   afterAll(async () => {
     await env?.close();
@@ -39,8 +47,12 @@ describe('vm_file over the local shell environment', () => {
   });
 
   it('multi with gives returns the given indexes in path order: one alone, several as a list, undefined for a missing file', async () => {
-    expect(readFileSync((await vmFile({ multi: true, path: paths, dest: dests, gives: [1] })) as string, 'utf8')).toBe('B');
-    const list = (await vmFile({ multi: true, path: paths, dest: dests, gives: [2, 0] })) as (string | undefined)[];
+    expect(
+      readFileSync((await vmFile({ multi: true, path: paths, dest: dests, gives: [1] })) as string, 'utf8'),
+    ).toBe('B');
+    const list = (await vmFile({ multi: true, path: paths, dest: dests, gives: [2, 0] })) as (
+      string | undefined
+    )[];
     expect(list).toHaveLength(2);
     expect(readFileSync(list[0]!, 'utf8')).toBe('A');
     expect(list[1]).toBeUndefined();
@@ -49,7 +61,9 @@ describe('vm_file over the local shell environment', () => {
   });
 
   it('a multi spec whose lists differ in length is an error naming the getter', async () => {
-    await expect(vmFile({ multi: true, path: paths, dest: dests.slice(0, 1) })).rejects.toThrow(/vm_file.*3 paths but 1 dests/);
+    await expect(vmFile({ multi: true, path: paths, dest: dests.slice(0, 1) })).rejects.toThrow(
+      /vm_file.*3 paths but 1 dests/,
+    );
   });
 
   it('time_suffix names the cache copy <stem>_<time><ext>, by time_format (default %Y%m%d_%H%M%S)', async () => {
@@ -57,13 +71,22 @@ describe('vm_file over the local shell environment', () => {
     const before = strftime('%Y%m%d_%H%M');
     const got = (await vmFile({ path, dest: 'Speedtest Results Export-.csv', time_suffix: true })) as string;
     expect(basename(got)).toMatch(/^Speedtest_Results_Export-_\d{8}_\d{6}\.csv$/);
-    expect([before, strftime('%Y%m%d_%H%M')]).toContain(basename(got).slice('Speedtest_Results_Export-_'.length, -'00.csv'.length));
+    expect([before, strftime('%Y%m%d_%H%M')]).toContain(
+      basename(got).slice('Speedtest_Results_Export-_'.length, -'00.csv'.length),
+    );
     expect(readFileSync(got, 'utf8')).toContain('ID,Date');
-    const day = (await vmFile({ path, dest: 'export.csv', time_suffix: true, time_format: '%Y-%m-%d' })) as string;
+    const day = (await vmFile({
+      path,
+      dest: 'export.csv',
+      time_suffix: true,
+      time_format: '%Y-%m-%d',
+    })) as string;
     expect(basename(day)).toBe(`export_${strftime('%Y-%m-%d')}.csv`);
     // Without time_suffix the dest is used as written; a file named with a suffix on the guest is not looked for.
     expect(basename((await vmFile({ path, dest: 'plain.csv' })) as string)).toBe('plain.csv');
-    expect(await vmFile({ path: '/home/user/Test/Speed/none.csv', dest: 'none.csv', time_suffix: true })).toBeUndefined();
+    expect(
+      await vmFile({ path: '/home/user/Test/Speed/none.csv', dest: 'none.csv', time_suffix: true }),
+    ).toBeUndefined();
   });
 
   it('strftime formats as Python does for the supported directives and refuses the others', () => {

@@ -21,7 +21,11 @@ async function cachePath(ctx: GradingContext, dest: string | undefined, fallback
 }
 
 /** Copies one guest file into the cache; `undefined` when it does not exist. */
-export async function fetchGuestFile(ctx: GradingContext, guestPath: string, dest?: string): Promise<string | undefined> {
+export async function fetchGuestFile(
+  ctx: GradingContext,
+  guestPath: string,
+  dest?: string,
+): Promise<string | undefined> {
   const data = await ctx.env.getFile(guestPath);
   if (data === undefined) return undefined;
   const host = await cachePath(ctx, dest ?? guestPath, 'file');
@@ -47,25 +51,51 @@ export function pickGiven<T>(values: T[], gives: number[]): T | T[] {
  * `{path, dest}` of a single or `multi` file getter as lists of the same length (an error names the getter). A single
  * spec without `dest` is named after its path unless `destRequired`.
  */
-export function fileLists(spec: GetterSpec, getter: string, destRequired = false): { paths: string[]; dests: string[] } {
+export function fileLists(
+  spec: GetterSpec,
+  getter: string,
+  destRequired = false,
+): { paths: string[]; dests: string[] } {
   if (spec.multi !== true) {
     const path = specString(spec, 'path');
-    return { paths: [path], dests: [destRequired || typeof spec.dest === 'string' ? specString(spec, 'dest') : path] };
+    return {
+      paths: [path],
+      dests: [destRequired || typeof spec.dest === 'string' ? specString(spec, 'dest') : path],
+    };
   }
-  if (!Array.isArray(spec.path) || !Array.isArray(spec.dest)) throw new Error(`getter '${getter}' with multi needs 'path' and 'dest' as lists`);
+  if (!Array.isArray(spec.path) || !Array.isArray(spec.dest))
+    throw new Error(`getter '${getter}' with multi needs 'path' and 'dest' as lists`);
   const paths = spec.path.map(String);
   const dests = spec.dest.map(String);
-  if (paths.length !== dests.length) throw new Error(`getter '${getter}': ${paths.length} paths but ${dests.length} dests`);
+  if (paths.length !== dests.length)
+    throw new Error(`getter '${getter}': ${paths.length} paths but ${dests.length} dests`);
   return { paths, dests };
 }
 
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const months = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** Python's `datetime.now().strftime(format)` in the grader's local time, for the directives file names use. */
 export function strftime(format: string, at: Date = new Date()): string {
   const two = (n: number) => String(n).padStart(2, '0');
-  const dayOfYear = Math.floor((Date.UTC(at.getFullYear(), at.getMonth(), at.getDate()) - Date.UTC(at.getFullYear(), 0, 1)) / 86_400_000) + 1;
+  const dayOfYear =
+    Math.floor(
+      (Date.UTC(at.getFullYear(), at.getMonth(), at.getDate()) - Date.UTC(at.getFullYear(), 0, 1)) /
+        86_400_000,
+    ) + 1;
   const parts: Record<string, () => string> = {
     Y: () => String(at.getFullYear()),
     y: () => two(at.getFullYear() % 100),
@@ -142,7 +172,8 @@ async function cacheFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown
   const name = specString(spec, 'path');
   const path = resolve(ctx.cacheDir, name);
   const rel = relative(ctx.cacheDir, path);
-  if (isAbsolute(name) || rel.startsWith('..' + sep) || rel === '..') throw new Error(`cache_file '${name}' points outside the cache folder`);
+  if (isAbsolute(name) || rel.startsWith('..' + sep) || rel === '..')
+    throw new Error(`cache_file '${name}' points outside the cache folder`);
   return existingFile(path);
 }
 

@@ -15,7 +15,11 @@ async function list(spec: GetterSpec): Promise<unknown> {
 }
 
 /** Runs a command on the guest and returns its standard output (what OSWorld's /execute calls output). */
-export async function commandOutput(ctx: GradingContext, command: string | string[], shell?: boolean): Promise<string> {
+export async function commandOutput(
+  ctx: GradingContext,
+  command: string | string[],
+  shell?: boolean,
+): Promise<string> {
   const r = await ctx.env.run(command, { shell: shell ?? typeof command === 'string', timeoutMs: 300_000 });
   if (r.timedOut) throw new Error(`command ${JSON.stringify(command)} timed out`);
   return r.stdout;
@@ -24,7 +28,10 @@ export async function commandOutput(ctx: GradingContext, command: string | strin
 /** vm_command_line `{command, shell?}` — the command's standard output. */
 async function vmCommandLine(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const command = spec.command;
-  if (typeof command !== 'string' && !(Array.isArray(command) && command.every((c) => typeof c === 'string'))) {
+  if (
+    typeof command !== 'string' &&
+    !(Array.isArray(command) && command.every((c) => typeof c === 'string'))
+  ) {
     throw new Error(`getter 'vm_command_line' needs 'command' as a string or a list of strings`);
   }
   return commandOutput(ctx, command as string | string[], spec.shell === true);
@@ -34,7 +41,10 @@ async function vmCommandLine(spec: GetterSpec, ctx: GradingContext): Promise<unk
 export async function runTaskScript(spec: GetterSpec, ctx: GradingContext): Promise<string> {
   const src = specString(spec, 'src');
   const dest = specString(spec, 'dest');
-  if (/^https?:/.test(src)) throw new Error(`getter '${spec.type}': downloading scripts (${src}) is not supported; put the script in the task folder`);
+  if (/^https?:/.test(src))
+    throw new Error(
+      `getter '${spec.type}': downloading scripts (${src}) is not supported; put the script in the task folder`,
+    );
   const host = taskFilePath(ctx.task, src);
   let data: Buffer;
   try {

@@ -19,7 +19,12 @@ interface SlideSpec {
 
 function slideSpec(spec: GetterSpec): SlideSpec {
   const raw = spec.slide_index;
-  const slideIndex = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  const slideIndex =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)
+        ? Number(raw)
+        : NaN;
   if (!Number.isInteger(slideIndex)) throw new Error(`getter '${spec.type}' needs an integer 'slide_index'`);
   return { pptPath: specString(spec, 'ppt_file_path'), slideIndex, dest: specString(spec, 'dest') };
 }
@@ -33,25 +38,41 @@ async function slideRels(zip: JSZip, n: number): Promise<Element[]> {
 
 /** A relationship's media: a package part (`../media/x`) extracted beside the copied presentation, as OSWorld does;
  * a `file://` target copied from the guest to `dest`. Undefined when absent. */
-async function mediaOf(rel: Element, zip: JSZip, pptHost: string, spec: SlideSpec, ctx: GradingContext, type: string): Promise<string | undefined> {
+async function mediaOf(
+  rel: Element,
+  zip: JSZip,
+  pptHost: string,
+  spec: SlideSpec,
+  ctx: GradingContext,
+  type: string,
+): Promise<string | undefined> {
   const target = rel.getAttribute('Target') ?? '';
   if (target.startsWith('..')) {
     const part = posix.normalize(posix.join('ppt/slides', target));
     const host = join(dirname(pptHost), ...part.split('/'));
     const inside = relative(ctx.cacheDir, host);
-    if (part.startsWith('..') || inside.startsWith('..') || isAbsolute(inside)) throw new Error(`getter '${type}': ${spec.pptPath} names media outside its package (${target})`);
+    if (part.startsWith('..') || inside.startsWith('..') || isAbsolute(inside))
+      throw new Error(`getter '${type}': ${spec.pptPath} names media outside its package (${target})`);
     const f = zip.file(part);
-    if (!f) throw new Error(`getter '${type}': ${spec.pptPath} has no part ${part} (slide ${spec.slideIndex + 1})`);
+    if (!f)
+      throw new Error(`getter '${type}': ${spec.pptPath} has no part ${part} (slide ${spec.slideIndex + 1})`);
     await mkdir(dirname(host), { recursive: true });
     await writeFile(host, await f.async('nodebuffer'));
     return host;
   }
-  if (!target.startsWith('file://')) throw new Error(`getter '${type}': ${spec.pptPath} links media at '${target}', neither in the package nor a file:// path`);
+  if (!target.startsWith('file://'))
+    throw new Error(
+      `getter '${type}': ${spec.pptPath} links media at '${target}', neither in the package nor a file:// path`,
+    );
   // the path as written after file:// (not URL-decoded, as OSWorld takes it)
   return fetchGuestFile(ctx, target.slice('file://'.length), spec.dest);
 }
 
-async function openPresentation(spec: SlideSpec, ctx: GradingContext, type: string): Promise<{ zip: JSZip; host: string } | undefined> {
+async function openPresentation(
+  spec: SlideSpec,
+  ctx: GradingContext,
+  type: string,
+): Promise<{ zip: JSZip; host: string } | undefined> {
   const host = await fetchGuestFile(ctx, spec.pptPath, posix.basename(spec.pptPath));
   if (!host) return undefined;
   const data = await readFile(host);
@@ -71,7 +92,9 @@ async function audioInSlide(spec: GetterSpec, ctx: GradingContext): Promise<unkn
   const s = slideSpec(spec);
   const ppt = await openPresentation(s, ctx, spec.type);
   if (!ppt) return undefined;
-  const rel = (await slideRels(ppt.zip, s.slideIndex)).find((r) => (r.getAttribute('Type') ?? '').includes('audio'));
+  const rel = (await slideRels(ppt.zip, s.slideIndex)).find((r) =>
+    (r.getAttribute('Type') ?? '').includes('audio'),
+  );
   return rel ? mediaOf(rel, ppt.zip, ppt.host, s, ctx, spec.type) : undefined;
 }
 
@@ -93,7 +116,9 @@ async function backgroundImageInSlide(spec: GetterSpec, ctx: GradingContext): Pr
     if (imageId !== undefined) break;
   }
   if (imageId === undefined) return undefined;
-  const rel = (await slideRels(ppt.zip, s.slideIndex)).find((r) => (r.getAttribute('Type') ?? '').includes('image') && r.getAttribute('Id') === imageId);
+  const rel = (await slideRels(ppt.zip, s.slideIndex)).find(
+    (r) => (r.getAttribute('Type') ?? '').includes('image') && r.getAttribute('Id') === imageId,
+  );
   return rel ? mediaOf(rel, ppt.zip, ppt.host, s, ctx, spec.type) : undefined;
 }
 

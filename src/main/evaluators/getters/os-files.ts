@@ -18,10 +18,16 @@ import './os-time';
 /** vm_command_error `{command, shell?}` — the command's standard error (OSWorld's /execute `error`). */
 async function vmCommandError(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const command = spec.command;
-  if (typeof command !== 'string' && !(Array.isArray(command) && command.every((c) => typeof c === 'string'))) {
+  if (
+    typeof command !== 'string' &&
+    !(Array.isArray(command) && command.every((c) => typeof c === 'string'))
+  ) {
     throw new Error(`getter 'vm_command_error' needs 'command' as a string or a list of strings`);
   }
-  const r = await ctx.env.run(command as string | string[], { shell: spec.shell === true || typeof command === 'string', timeoutMs: 300_000 });
+  const r = await ctx.env.run(command as string | string[], {
+    shell: spec.shell === true || typeof command === 'string',
+    timeoutMs: 300_000,
+  });
   if (r.timedOut) throw new Error(`command ${JSON.stringify(command)} timed out`);
   return r.stderr;
 }
@@ -52,7 +58,8 @@ async function vlcConfig(spec: GetterSpec, ctx: GradingContext): Promise<unknown
 /** gimp_config_file `{file_name, dest}` — ~/.config/GIMP/2.10/<file_name> copied to the cache; its host path. */
 async function gimpConfigFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const name = specString(spec, 'file_name');
-  if (name.includes('..') || name.startsWith('/')) throw new Error(`getter 'gimp_config_file': file_name '${name}' must be a name in GIMP's config folder`);
+  if (name.includes('..') || name.startsWith('/'))
+    throw new Error(`getter 'gimp_config_file': file_name '${name}' must be a name in GIMP's config folder`);
   return homeFile(ctx, `.config/GIMP/2.10/${name}`, typeof spec.dest === 'string' ? spec.dest : name);
 }
 
@@ -87,22 +94,35 @@ interface TreeNode {
  */
 async function listDirectory(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const path = specString(spec, 'path');
-  const r = await ctx.env.run(['find', path.replace(/\/+$/, '') || '/', '-mindepth', '1', '-printf', '%y %P\\0'], { shell: false, timeoutMs: 120_000 });
+  const r = await ctx.env.run(
+    ['find', path.replace(/\/+$/, '') || '/', '-mindepth', '1', '-printf', '%y %P\\0'],
+    { shell: false, timeoutMs: 120_000 },
+  );
   if (r.exitCode !== 0 && !r.stdout) return undefined;
-  const root: TreeNode = { type: 'directory', name: path.replace(/\/+$/, '').split('/').pop() || '/', children: [] };
+  const root: TreeNode = {
+    type: 'directory',
+    name: path.replace(/\/+$/, '').split('/').pop() || '/',
+    children: [],
+  };
   const dirs = new Map<string, TreeNode>([['', root]]);
-  const entries = r.stdout.split('\0').filter(Boolean).map((e) => ({ kind: e[0], rel: e.slice(2) })).sort((a, b) => a.rel.split('/').length - b.rel.split('/').length || a.rel.localeCompare(b.rel));
+  const entries = r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((e) => ({ kind: e[0], rel: e.slice(2) }))
+    .sort((a, b) => a.rel.split('/').length - b.rel.split('/').length || a.rel.localeCompare(b.rel));
   for (const { kind, rel } of entries) {
     const cut = rel.lastIndexOf('/');
     const parent = dirs.get(cut < 0 ? '' : rel.slice(0, cut));
     if (!parent) continue;
-    const node: TreeNode = kind === 'd' ? { type: 'directory', name: rel.slice(cut + 1), children: [] } : { type: 'file', name: rel.slice(cut + 1) };
+    const node: TreeNode =
+      kind === 'd'
+        ? { type: 'directory', name: rel.slice(cut + 1), children: [] }
+        : { type: 'file', name: rel.slice(cut + 1) };
     parent.children!.push(node);
     if (kind === 'd') dirs.set(rel, node);
   }
   return root;
 }
-
 
 /** shortcuts_on_desktop — `{file name: content}` of the `.desktop` files in ~/Desktop. The home is `$HOME` as the
  * guest's commands see it, else OSWorld's `/home/user` (which a sandboxed local home maps). */
@@ -110,7 +130,21 @@ async function shortcutsOnDesktop(_spec: GetterSpec, ctx: GradingContext): Promi
   const home = (await commandOutput(ctx, 'printf %s "$HOME"').catch(() => '')).trim();
   for (const base of [...new Set([home, '/home/user'])]) {
     if (!base) continue;
-    const listing = await ctx.env.run(['find', `${base}/Desktop`, '-mindepth', '1', '-maxdepth', '1', '-name', '*.desktop', '-printf', '%f\\0'], { shell: false, timeoutMs: 60_000 });
+    const listing = await ctx.env.run(
+      [
+        'find',
+        `${base}/Desktop`,
+        '-mindepth',
+        '1',
+        '-maxdepth',
+        '1',
+        '-name',
+        '*.desktop',
+        '-printf',
+        '%f\\0',
+      ],
+      { shell: false, timeoutMs: 60_000 },
+    );
     const names = listing.stdout.split('\0').filter(Boolean);
     if (!names.length) continue;
     const out: Record<string, string> = {};
@@ -123,13 +157,17 @@ async function shortcutsOnDesktop(_spec: GetterSpec, ctx: GradingContext): Promi
   return {};
 }
 
-
 /** A cell as pandas' `astype(str)` shows it: integers without a decimal point, floats with one, empty as `nan`. */
 function pandasText(v: unknown): string {
   if (v === null || v === undefined || v === '') return 'nan';
   if (typeof v === 'number') return String(v);
-  if (v instanceof Date) return v.toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
-  if (typeof v === 'object' && v !== null && 'result' in v) return pandasText((v as { result: unknown }).result);
+  if (v instanceof Date)
+    return v
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, '');
+  if (typeof v === 'object' && v !== null && 'result' in v)
+    return pandasText((v as { result: unknown }).result);
   if (typeof v === 'object' && v !== null && 'text' in v) return String((v as { text: unknown }).text);
   return String(v);
 }
@@ -141,7 +179,9 @@ function pandasText(v: unknown): string {
 async function contentFromVmFile(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const path = specString(spec, 'path');
   if (spec.file_type !== 'xlsx' || spec.file_content !== 'last_row') {
-    throw new Error(`getter 'content_from_vm_file': only file_type 'xlsx' with file_content 'last_row' is defined (as in OSWorld)`);
+    throw new Error(
+      `getter 'content_from_vm_file': only file_type 'xlsx' with file_content 'last_row' is defined (as in OSWorld)`,
+    );
   }
   const host = await fetchGuestFile(ctx, path, path.split('/').pop());
   if (!host) return undefined;

@@ -14,8 +14,23 @@ import * as xpath from 'xpath';
 export const ACCESSIBILITY_NAMESPACES: Record<string, Record<string, string>> = Object.fromEntries(
   (['ubuntu', 'windows', 'macos'] as const).map((os) => {
     const base = `https://accessibility.${os}.example.org/ns`;
-    const names = { ubuntu: ['st', 'attr', 'cp', 'doc', 'docattr', 'txt', 'val', 'act'], windows: ['st', 'attr', 'cp', 'doc', 'docattr', 'txt', 'val', 'act', 'class'], macos: ['st', 'attr', 'cp', 'doc', 'txt', 'val', 'act', 'role'] }[os];
-    const path: Record<string, string> = { st: 'state', attr: 'attributes', cp: 'component', doc: 'document', docattr: 'document/attributes', txt: 'text', val: 'value', act: 'action', class: 'class', role: 'role' };
+    const names = {
+      ubuntu: ['st', 'attr', 'cp', 'doc', 'docattr', 'txt', 'val', 'act'],
+      windows: ['st', 'attr', 'cp', 'doc', 'docattr', 'txt', 'val', 'act', 'class'],
+      macos: ['st', 'attr', 'cp', 'doc', 'txt', 'val', 'act', 'role'],
+    }[os];
+    const path: Record<string, string> = {
+      st: 'state',
+      attr: 'attributes',
+      cp: 'component',
+      doc: 'document',
+      docattr: 'document/attributes',
+      txt: 'text',
+      val: 'value',
+      act: 'action',
+      class: 'class',
+      role: 'role',
+    };
     return [os, Object.fromEntries(names.map((p) => [p, `${base}/${path[p]}`]))];
   }),
 );
@@ -28,11 +43,17 @@ const XML = 'http://www.w3.org/XML/1998/namespace';
 
 /** Parses the XML as lxml.etree.fromstring does for a str: malformed XML, or a str declaring an encoding, is an error. */
 export function parseAccessibilityDocument(xml: string): Document {
-  if (/^\s*<\?xml[^>]*\bencoding\s*=/.test(xml)) throw new Error('the accessibility tree is a string with an encoding declaration, which lxml refuses (ValueError)');
+  if (/^\s*<\?xml[^>]*\bencoding\s*=/.test(xml))
+    throw new Error(
+      'the accessibility tree is a string with an encoding declaration, which lxml refuses (ValueError)',
+    );
   const problems: string[] = [];
   const record = (m: string): void => void problems.push(m);
-  const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: record, fatalError: record } }).parseFromString(xml, 'application/xml');
-  if (problems.length || !doc.documentElement) throw new Error(`the accessibility tree is not well-formed XML: ${problems[0] ?? 'no root element'}`);
+  const doc = new DOMParser({
+    errorHandler: { warning: () => undefined, error: record, fatalError: record },
+  }).parseFromString(xml, 'application/xml');
+  if (problems.length || !doc.documentElement)
+    throw new Error(`the accessibility tree is not well-formed XML: ${problems[0] ?? 'no root element'}`);
   dropNamespaceDeclarations(doc.documentElement);
   return doc;
 }
@@ -57,7 +78,8 @@ function dropNamespaceDeclarations(root: Element): void {
 /** lxml's `element.text`: the text before the element's first child node; null when there is none. */
 export function leadingText(el: Element): string | null {
   let text = '';
-  for (let c = el.firstChild; c && (c.nodeType === TEXT || c.nodeType === CDATA); c = c.nextSibling) text += c.nodeValue ?? '';
+  for (let c = el.firstChild; c && (c.nodeType === TEXT || c.nodeType === CDATA); c = c.nextSibling)
+    text += c.nodeValue ?? '';
   return text === '' ? null : text;
 }
 
@@ -74,7 +96,14 @@ function attributeOf(el: Element, name: string): Attr | undefined {
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs.item(i)!;
     if (a.namespaceURI === XMLNS) continue; // declarations are no attributes in XPath's data model
-    if (m ? a.namespaceURI === m[1] && a.localName === m[2] : name.includes(':') ? a.name === name : !a.namespaceURI && (a.localName ?? a.name) === name) return a;
+    if (
+      m
+        ? a.namespaceURI === m[1] && a.localName === m[2]
+        : name.includes(':')
+          ? a.name === name
+          : !a.namespaceURI && (a.localName ?? a.name) === name
+    )
+      return a;
   }
   return undefined;
 }
@@ -115,21 +144,51 @@ const adapter: NonNullable<Options<Node, Element>['adapter']> = {
 };
 
 /** cssselect's pseudo-classes that never match in a generic XML document. */
-const NEVER_MATCHING = ['link', 'visited', 'hover', 'active', 'focus', 'target', 'enabled', 'disabled', 'checked'];
+const NEVER_MATCHING = [
+  'link',
+  'visited',
+  'hover',
+  'active',
+  'focus',
+  'target',
+  'enabled',
+  'disabled',
+  'checked',
+];
 /** The pseudo-classes cssselect knows (besides the selector-taking ones), and whether each takes an argument. */
 const KNOWN_PSEUDOS: Record<string, boolean> = {
   ...Object.fromEntries(NEVER_MATCHING.map((p) => [p, false])),
-  ...Object.fromEntries(['root', 'scope', 'empty', 'first-child', 'last-child', 'only-child', 'first-of-type', 'last-of-type', 'only-of-type'].map((p) => [p, false])),
-  ...Object.fromEntries(['nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type', 'lang', 'contains'].map((p) => [p, true])),
+  ...Object.fromEntries(
+    [
+      'root',
+      'scope',
+      'empty',
+      'first-child',
+      'last-child',
+      'only-child',
+      'first-of-type',
+      'last-of-type',
+      'only-of-type',
+    ].map((p) => [p, false]),
+  ),
+  ...Object.fromEntries(
+    ['nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type', 'lang', 'contains'].map((p) => [
+      p,
+      true,
+    ]),
+  ),
 };
 const SUBSELECTS = ['not', 'is', 'where', 'matches', 'has'];
 
 /** XPath's lang(): the nearest xml:lang equals the argument or starts with it and a hyphen, ignoring case. */
 function xmlLang(el: Element, arg: string | null | undefined): boolean {
-  const want = String(arg ?? '').replace(/^(['"])(.*)\1$/, '$2').toLowerCase();
+  const want = String(arg ?? '')
+    .replace(/^(['"])(.*)\1$/, '$2')
+    .toLowerCase();
   for (let n: Node | null = el; n && isElement(n); n = n.parentNode) {
     const v = n.getAttributeNS(XML, 'lang');
-    if (n.hasAttributeNS(XML, 'lang')) return v!.toLowerCase() === want || v!.toLowerCase().startsWith(`${want}-`);
+    if (n.hasAttributeNS(XML, 'lang'))
+      return v!.toLowerCase() === want || v!.toLowerCase().startsWith(`${want}-`);
   }
   return false;
 }
@@ -138,7 +197,10 @@ const pseudos: NonNullable<Options<Node, Element>['pseudos']> = {
   ...Object.fromEntries(NEVER_MATCHING.map((p) => [p, () => false])),
   scope: () => true, // cssselect adds the condition "1"
   // cssselect: no child element and an empty string value (comments do not count)
-  empty: (el) => !Array.from(el.childNodes).some((c) => isElement(c) || ((c.nodeType === TEXT || c.nodeType === CDATA) && (c.nodeValue ?? '') !== '')),
+  empty: (el) =>
+    !Array.from(el.childNodes).some(
+      (c) => isElement(c) || ((c.nodeType === TEXT || c.nodeType === CDATA) && (c.nodeValue ?? '') !== ''),
+    ),
   lang: xmlLang,
   'proctor-in-namespace': (el, uri) => el.namespaceURI === uri,
 };
@@ -150,7 +212,10 @@ const pseudos: NonNullable<Options<Node, Element>['pseudos']> = {
 function toCssSelect(tokens: Selector[], namespaces: Record<string, string>, expr: string): Selector[] {
   const uri = (prefix: string): string => {
     const ns = namespaces[prefix];
-    if (ns === undefined) throw new Error(`CSS selector ${JSON.stringify(expr)}: namespace prefix '${prefix}' is not defined (lxml: Undefined namespace prefix)`);
+    if (ns === undefined)
+      throw new Error(
+        `CSS selector ${JSON.stringify(expr)}: namespace prefix '${prefix}' is not defined (lxml: Undefined namespace prefix)`,
+      );
     return ns;
   };
   const out: Selector[] = [];
@@ -166,10 +231,14 @@ function toCssSelect(tokens: Selector[], namespaces: Record<string, string>, exp
       case 'universal':
         typed = false;
         out.push({ type: SelectorType.Universal, namespace: null });
-        if (t.namespace && t.namespace !== '*') out.push({ type: SelectorType.Pseudo, name: 'proctor-in-namespace', data: uri(t.namespace) });
+        if (t.namespace && t.namespace !== '*')
+          out.push({ type: SelectorType.Pseudo, name: 'proctor-in-namespace', data: uri(t.namespace) });
         break;
       case 'attribute':
-        if (t.ignoreCase === true || t.ignoreCase === false) throw new Error(`CSS selector ${JSON.stringify(expr)}: attribute flags (' i' / ' s') are not CSS that cssselect reads`);
+        if (t.ignoreCase === true || t.ignoreCase === false)
+          throw new Error(
+            `CSS selector ${JSON.stringify(expr)}: attribute flags (' i' / ' s') are not CSS that cssselect reads`,
+          );
         if (t.namespace === '*') out.push({ ...t, namespace: null, name: NEVER_NAME });
         else if (t.namespace) out.push({ ...t, namespace: null, name: clark(uri(t.namespace), t.name) });
         else out.push(t);
@@ -177,20 +246,29 @@ function toCssSelect(tokens: Selector[], namespaces: Record<string, string>, exp
       case 'pseudo': {
         const { name, data } = t;
         if (Array.isArray(data)) {
-          if (!SUBSELECTS.includes(name)) throw new Error(`CSS selector ${JSON.stringify(expr)}: the pseudo-class :${name}() is unknown`);
+          if (!SUBSELECTS.includes(name))
+            throw new Error(`CSS selector ${JSON.stringify(expr)}: the pseudo-class :${name}() is unknown`);
           out.push({ ...t, data: data.map((d) => toCssSelect(d, namespaces, expr)) });
         } else if (name in KNOWN_PSEUDOS && KNOWN_PSEUDOS[name] === (data != null)) {
-          if (name.endsWith('of-type') && !typed) throw new Error(`CSS selector ${JSON.stringify(expr)}: *:${name} is not implemented (cssselect)`);
-          if (name.startsWith('nth-') && / of /i.test(String(data))) throw new Error(`CSS selector ${JSON.stringify(expr)}: invalid series '${String(data)}' (cssselect)`);
+          if (name.endsWith('of-type') && !typed)
+            throw new Error(`CSS selector ${JSON.stringify(expr)}: *:${name} is not implemented (cssselect)`);
+          if (name.startsWith('nth-') && / of /i.test(String(data)))
+            throw new Error(
+              `CSS selector ${JSON.stringify(expr)}: invalid series '${String(data)}' (cssselect)`,
+            );
           // lxml's :contains(): the lower-cased string value contains the lower-cased argument (css-select's :icontains)
           out.push(name === 'contains' ? { ...t, name: 'icontains' } : t);
         } else {
-          throw new Error(`CSS selector ${JSON.stringify(expr)}: the pseudo-class :${name}${data == null ? '' : '()'} is unknown (cssselect)`);
+          throw new Error(
+            `CSS selector ${JSON.stringify(expr)}: the pseudo-class :${name}${data == null ? '' : '()'} is unknown (cssselect)`,
+          );
         }
         break;
       }
       case 'pseudo-element':
-        throw new Error(`CSS selector ${JSON.stringify(expr)}: pseudo-elements are not supported (cssselect)`);
+        throw new Error(
+          `CSS selector ${JSON.stringify(expr)}: pseudo-elements are not supported (cssselect)`,
+        );
       case 'descendant':
       case 'child':
       case 'adjacent':
@@ -199,7 +277,9 @@ function toCssSelect(tokens: Selector[], namespaces: Record<string, string>, exp
         out.push(t);
         break;
       default:
-        throw new Error(`CSS selector ${JSON.stringify(expr)}: the combinator '${t.type}' is not CSS that cssselect reads`);
+        throw new Error(
+          `CSS selector ${JSON.stringify(expr)}: the combinator '${t.type}' is not CSS that cssselect reads`,
+        );
     }
   }
   return out;
@@ -216,7 +296,13 @@ export function selectCss(doc: Document, selector: string, namespaces: Record<st
   const query = parsed.map((s) => toCssSelect(s, namespaces, selector));
   try {
     // From the document node, so the root element is a candidate too (cssselect's descendant-or-self::).
-    return selectAll<Node, Element>(query, doc, { adapter, pseudos, xmlMode: true, relativeSelector: false, cacheResults: false });
+    return selectAll<Node, Element>(query, doc, {
+      adapter,
+      pseudos,
+      xmlMode: true,
+      relativeSelector: false,
+      cacheResults: false,
+    });
   } catch (e) {
     throw new Error(`CSS selector ${JSON.stringify(selector)}: ${(e as Error).message}`, { cause: e });
   }

@@ -3,7 +3,14 @@
 // elements' text exactly or by rapidfuzz's ratio; the score is the product over the rules.
 import { fail, pass, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
-import { ACCESSIBILITY_NAMESPACES, nodeText, parseAccessibilityDocument, selectCss, selectXpath, type XpathResult } from './accessibility-select';
+import {
+  ACCESSIBILITY_NAMESPACES,
+  nodeText,
+  parseAccessibilityDocument,
+  selectCss,
+  selectXpath,
+  type XpathResult,
+} from './accessibility-select';
 import { brief, isRecord } from './inputs';
 import { fuzzRatio } from './ooxml';
 
@@ -32,12 +39,21 @@ function truthy(v: unknown): boolean {
  *   `text` over selected attributes or text nodes (lxml gives them as strings, which have no `.text`).
  * - The result is the product of the rules' scores (fractional with fuzzy rules).
  */
-export async function checkAccessibilityTree(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+export async function checkAccessibilityTree(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const osname = options.osname === undefined ? 'ubuntu' : String(options.osname);
   const namespaces = ACCESSIBILITY_NAMESPACES[osname];
   if (!namespaces) return fail(`osname '${osname}' is none of ubuntu, windows, macos`);
-  if (typeof result !== 'string' || !result.trim()) return fail(`no accessibility tree to read (got ${brief(result)})`);
-  const rules = Array.isArray(expected) ? expected : isRecord(expected) && Array.isArray(expected.rules) ? expected.rules : undefined;
+  if (typeof result !== 'string' || !result.trim())
+    return fail(`no accessibility tree to read (got ${brief(result)})`);
+  const rules = Array.isArray(expected)
+    ? expected
+    : isRecord(expected) && Array.isArray(expected.rules)
+      ? expected.rules
+      : undefined;
   if (!rules) return fail(`the rules must be a list, got ${brief(expected)}`);
   let doc: Document;
   try {
@@ -53,12 +69,20 @@ export async function checkAccessibilityTree(result: unknown, expected: unknown,
     let what: string;
     try {
       if ('xpath' in r) {
-        if (typeof r.xpath !== 'string') return fail(`rule ${i}: xpath must be a string, got ${brief(r.xpath)}`);
+        if (typeof r.xpath !== 'string')
+          return fail(`rule ${i}: xpath must be a string, got ${brief(r.xpath)}`);
         what = `xpath ${r.xpath}`;
         found = selectXpath(doc, r.xpath, namespaces);
       } else if ('selectors' in r) {
-        const list: unknown[] | undefined = Array.isArray(r.selectors) ? r.selectors : typeof r.selectors === 'string' ? [...r.selectors] : undefined;
-        if (!list || !list.every((s) => typeof s === 'string')) return fail(`rule ${i}: selectors must be a list of strings, got ${brief(r.selectors)} (Python's join raises TypeError)`);
+        const list: unknown[] | undefined = Array.isArray(r.selectors)
+          ? r.selectors
+          : typeof r.selectors === 'string'
+            ? [...r.selectors]
+            : undefined;
+        if (!list || !list.every((s) => typeof s === 'string'))
+          return fail(
+            `rule ${i}: selectors must be a list of strings, got ${brief(r.selectors)} (Python's join raises TypeError)`,
+          );
         what = `selector ${list.join(', ')}`;
         found = selectCss(doc, list.join(', '), namespaces);
       } else {
@@ -67,24 +91,37 @@ export async function checkAccessibilityTree(result: unknown, expected: unknown,
     } catch (e) {
       return fail(`rule ${i}: ${(e as Error).message}`);
     }
-    if (typeof found === 'number' || typeof found === 'boolean') return fail(`rule ${i}: ${what} gives ${typeof found} ${String(found)}, not nodes (OSWorld's len() raises TypeError)`);
+    if (typeof found === 'number' || typeof found === 'boolean')
+      return fail(
+        `rule ${i}: ${what} gives ${typeof found} ${String(found)}, not nodes (OSWorld's len() raises TypeError)`,
+      );
     if (!found.length) return fail(`rule ${i}: no element matches ${what}`);
     if (!('text' in r)) {
       said.push(`${what}: ${found.length} ${typeof found === 'string' ? 'character(s)' : 'node(s)'}`);
       continue;
     }
     if (!('exact' in r)) return fail(`rule ${i} has 'text' but no 'exact' (OSWorld raises KeyError)`);
-    if (typeof found === 'string') return fail(`rule ${i}: ${what} gives a string, whose characters have no .text (OSWorld raises AttributeError)`);
+    if (typeof found === 'string')
+      return fail(
+        `rule ${i}: ${what} gives a string, whose characters have no .text (OSWorld raises AttributeError)`,
+      );
     const texts: (string | null)[] = [];
     for (const n of found) {
       const t = nodeText(n);
-      if (!t) return fail(`rule ${i}: ${what} selects an attribute or text node, which has no .text (OSWorld raises AttributeError)`);
+      if (!t)
+        return fail(
+          `rule ${i}: ${what} selects an attribute or text node, which has no .text (OSWorld raises AttributeError)`,
+        );
       texts.push(t.text);
     }
     const want = r.text;
     let best = 0;
     for (const have of texts) {
-      const s = truthy(r.exact) ? Number(want === have) : typeof want === 'string' && have !== null ? fuzzRatio(want, have) : 0;
+      const s = truthy(r.exact)
+        ? Number(want === have)
+        : typeof want === 'string' && have !== null
+          ? fuzzRatio(want, have)
+          : 0;
       best = Math.max(best, s);
     }
     said.push(`${what}: text ${brief(want)} scores ${Number(best.toFixed(4))}`);

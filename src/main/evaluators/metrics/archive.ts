@@ -36,7 +36,8 @@ async function unpack(bytes: Buffer, dir: string): Promise<true | string> {
   const root = resolve(dir);
   for (const entry of Object.values(zip.files)) {
     const target = resolve(root, entry.name);
-    if (target !== root && !target.startsWith(root + sep)) return `entry '${entry.name}' leaves the archive's folder`;
+    if (target !== root && !target.startsWith(root + sep))
+      return `entry '${entry.name}' leaves the archive's folder`;
     if (entry.dir) await mkdir(target, { recursive: true });
     else {
       await mkdir(dirname(target), { recursive: true });
@@ -51,7 +52,12 @@ async function unpack(bytes: Buffer, dir: string): Promise<true | string> {
  * `file_type` (text, pdf, docx, ppt, image, csv, table, audio, video; default text) and that metric's own options.
  * 0 when the sorted entry names differ; else the average of the metric over the pairs.
  */
-async function compareArchive(result: unknown, expected: unknown, options: Record<string, unknown>, ctx: GradingContext): Promise<MetricOutcome> {
+async function compareArchive(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: GradingContext,
+): Promise<MetricOutcome> {
   if (typeof result !== 'string' || !result) return fail('no result archive');
   if (typeof expected !== 'string' || !expected) return fail('no expected archive');
   const { file_path: filePath = '', file_type: fileType = 'text', ...rest } = options;
@@ -60,7 +66,10 @@ async function compareArchive(result: unknown, expected: unknown, options: Recor
   const compare = metrics.get(metricName);
   if (!compare) return fail(`the ${metricName} metric is not registered`);
   const folders: string[] = [];
-  for (const [path, suffix] of [[result, '_pred'], [expected, '_gold']] as const) {
+  for (const [path, suffix] of [
+    [result, '_pred'],
+    [expected, '_gold'],
+  ] as const) {
     const bytes = await readBytes(path);
     if (!bytes) return fail(`archive ${brief(path)} cannot be read`);
     const dir = path.replace(/\.[^./]*$/, '') + suffix;
@@ -68,13 +77,25 @@ async function compareArchive(result: unknown, expected: unknown, options: Recor
     if (ok !== true) return fail(`${brief(path)}: ${ok}`);
     folders.push(join(dir, String(filePath)));
   }
-  const [a, b] = await Promise.all(folders.map((f) => readdir(f).then((n) => n.sort()).catch(() => undefined)));
-  if (!a || !b) return fail(`folder '${String(filePath)}' is missing in ${!a ? 'the result' : 'the expected'} archive`);
-  if (a.length !== b.length || a.some((n, i) => n !== b[i])) return fail(`entries differ: ${brief(a)} vs ${brief(b)}`);
+  const [a, b] = await Promise.all(
+    folders.map((f) =>
+      readdir(f)
+        .then((n) => n.sort())
+        .catch(() => undefined),
+    ),
+  );
+  if (!a || !b)
+    return fail(`folder '${String(filePath)}' is missing in ${!a ? 'the result' : 'the expected'} archive`);
+  if (a.length !== b.length || a.some((n, i) => n !== b[i]))
+    return fail(`entries differ: ${brief(a)} vs ${brief(b)}`);
   if (a.length === 0) return fail('the archives are empty (OSWorld divides by zero)');
   let total = 0;
-  for (const [i, name] of a.entries()) total += (await compare(join(folders[0], name), join(folders[1], b[i]), rest, ctx)).score;
-  return { score: total / a.length, reason: `${a.length} files compared with ${metricName}: average ${(total / a.length).toFixed(3)}` };
+  for (const [i, name] of a.entries())
+    total += (await compare(join(folders[0], name), join(folders[1], b[i]), rest, ctx)).score;
+  return {
+    score: total / a.length,
+    reason: `${a.length} files compared with ${metricName}: average ${(total / a.length).toFixed(3)}`,
+  };
 }
 
 registerMetricFamily('os', { compare_archive: compareArchive });
@@ -83,5 +104,5 @@ registerDeparture({
   metric: 'compare_archive',
   profile: 'osworld',
   case: 'tar and other archive formats',
-  why: "OSWorld unpacks any format shutil knows (zip, tar, gztar, bztar, xztar); Proctor unpacks ZIP archives and scores others 0",
+  why: 'OSWorld unpacks any format shutil knows (zip, tar, gztar, bztar, xztar); Proctor unpacks ZIP archives and scores others 0',
 });

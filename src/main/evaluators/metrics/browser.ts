@@ -30,7 +30,11 @@ async function isExpectedTabs(result: unknown, expected: unknown): Promise<Metri
   if (rule.type !== 'url') return fail(`unknown type ${brief(rule.type)}`);
   const want = Array.isArray(rule.urls) ? rule.urls.map(String) : [];
   const got = result.map((t) => urlOf(t) ?? '');
-  return verdict(listsEqual(want, got), `tabs are ${brief(want)}`, `tabs are ${brief(got)}, expected ${brief(want)}`);
+  return verdict(
+    listsEqual(want, got),
+    `tabs are ${brief(want)}`,
+    `tabs are ${brief(got)}, expected ${brief(want)}`,
+  );
 }
 
 function activeTabMetric(compare: (a: string, b: string) => boolean) {
@@ -40,7 +44,11 @@ function activeTabMetric(compare: (a: string, b: string) => boolean) {
     if (rule.type !== 'url') return fail(`unknown type ${brief(rule.type)}`);
     const got = urlOf(result);
     const want = String(rule.url);
-    return verdict(got !== undefined && compare(want, got), `active tab is ${want}`, `active tab is ${brief(got)}, expected ${want}`);
+    return verdict(
+      got !== undefined && compare(want, got),
+      `active tab is ${want}`,
+      `active tab is ${brief(got)}, expected ${want}`,
+    );
   };
 }
 
@@ -67,7 +75,8 @@ function* combinations(lists: string[][], i = 0, acc: string[] = []): Generator<
   for (const x of lists[i]) yield* combinations(lists, i + 1, [...acc, x]);
 }
 
-const sameSet = (a: string[], b: string[]) => new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
+const sameSet = (a: string[], b: string[]) =>
+  new Set(a).size === new Set(b).size && a.every((x) => b.includes(x));
 
 /**
  * is_expected_bookmarks — `result`: Chrome's bookmark roots; `expected`: `{type, names?, urls?}`.
@@ -82,19 +91,31 @@ async function isExpectedBookmarks(result: unknown, expected: unknown): Promise<
   if (rule.type === 'bookmark_bar_folders_names') {
     const got = bar.filter((b) => b.type === 'folder').map((b) => String(b.name));
     const want = Array.isArray(rule.names) ? rule.names.map(String) : [];
-    return verdict(sameSet(got, want), `bar folders are ${brief(want)}`, `bar folders are ${brief(got)}, expected ${brief(want)}`);
+    return verdict(
+      sameSet(got, want),
+      `bar folders are ${brief(want)}`,
+      `bar folders are ${brief(got)}, expected ${brief(want)}`,
+    );
   }
   if (rule.type === 'bookmark_bar_websites_urls') {
     const got = bar.filter((b) => b.type === 'url').map((b) => String(b.url));
     const want = Array.isArray(rule.urls) ? rule.urls.map(String) : [];
-    return verdict(sameSet(got, want), `bar sites are ${brief(want)}`, `bar sites are ${brief(got)}, expected ${brief(want)}`);
+    return verdict(
+      sameSet(got, want),
+      `bar sites are ${brief(want)}`,
+      `bar sites are ${brief(got)}, expected ${brief(want)}`,
+    );
   }
   if (rule.type === 'liked_authors_websites_urls') {
     const names = Array.isArray(rule.names) ? rule.names.map(String) : ['Liked Authors'];
     const folder = bar.find((b) => b.type === 'folder' && names.includes(String(b.name)));
     if (!folder) return fail(`no bar folder named ${brief(names)}`);
-    const got = children(folder).filter((b) => b.type === 'url').map((b) => String(b.url));
-    const lists = (Array.isArray(rule.urls) ? rule.urls : []).map((u) => (Array.isArray(u) ? u.map(String) : [String(u)]));
+    const got = children(folder)
+      .filter((b) => b.type === 'url')
+      .map((b) => String(b.url));
+    const lists = (Array.isArray(rule.urls) ? rule.urls : []).map((u) =>
+      Array.isArray(u) ? u.map(String) : [String(u)],
+    );
     for (const c of combinations(lists)) if (sameSet(c, got)) return pass(`folder holds ${brief(c)}`);
     return fail(`folder holds ${brief(got)}, not one choice of ${brief(lists)}`);
   }
@@ -108,15 +129,25 @@ async function isExpectedSearchQuery(result: unknown, expected: unknown): Promis
   if (!url) return fail('no active tab');
   const e = ruleOf(expected).expect;
   const pattern = isRecord(e) ? String(e.pattern) : '';
-  return verdict(compilePython(pattern).search(url) !== null, `URL matches ${pattern}`, `URL ${url} does not match ${pattern}`);
+  return verdict(
+    compilePython(pattern).search(url) !== null,
+    `URL matches ${pattern}`,
+    `URL ${url} does not match ${pattern}`,
+  );
 }
 
 /** is_expected_installed_extensions — `expected`: `{expected: [name]}`; 1 when all are among the installed ones. */
 async function isExpectedInstalledExtensions(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (!Array.isArray(result) || result.length === 0) return fail('no installed extensions');
-  const want = Array.isArray(ruleOf(expected).expected) ? (ruleOf(expected).expected as unknown[]).map(String) : [];
+  const want = Array.isArray(ruleOf(expected).expected)
+    ? (ruleOf(expected).expected as unknown[]).map(String)
+    : [];
   const missing = want.filter((w) => !result.map(String).includes(w));
-  return verdict(missing.length === 0, `all ${want.length} extensions installed`, `not installed: ${brief(missing)}`);
+  return verdict(
+    missing.length === 0,
+    `all ${want.length} extensions installed`,
+    `not installed: ${brief(missing)}`,
+  );
 }
 
 /** is_cookie_deleted — `result`: cookie rows (host in column 1); `expected`: `{type: domains, domains}`. 1 when no
@@ -124,7 +155,9 @@ async function isExpectedInstalledExtensions(result: unknown, expected: unknown)
 async function isCookieDeleted(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const rule = ruleOf(expected);
   if (rule.type !== 'domains') return fail(`unknown type ${brief(rule.type)}`);
-  const hosts = (Array.isArray(result) ? result : []).map((row) => (Array.isArray(row) ? String(row[1]) : ''));
+  const hosts = (Array.isArray(result) ? result : []).map((row) =>
+    Array.isArray(row) ? String(row[1]) : '',
+  );
   const domains = Array.isArray(rule.domains) ? rule.domains.map(String) : [];
   const left = domains.filter((d) => hosts.some((h) => sameUrl(d, h)));
   return verdict(left.length === 0, `no cookies of ${brief(domains)}`, `cookies left for ${brief(left)}`);
@@ -138,19 +171,27 @@ async function checkHistoryDeleted(result: unknown, expected: unknown): Promise<
   const urls = (Array.isArray(result) ? result : []).map((row) => (Array.isArray(row) ? String(row[0]) : ''));
   const keywords = Array.isArray(rule.keywords) ? rule.keywords.map(String) : [];
   const left = keywords.filter((k) => urls.some((u) => u.includes(k)));
-  return verdict(left.length === 0, `no history entries with ${brief(keywords)}`, `history still holds ${brief(left)}`);
+  return verdict(
+    left.length === 0,
+    `no history entries with ${brief(keywords)}`,
+    `history still holds ${brief(left)}`,
+  );
 }
-
 
 /** is_shortcut_on_desktop — `result`: `{file: content}` of the desktop's .desktop files; `expected`: `{type: name,
  * name}` or `{type: exec, exec}`; 1 when a file has the line `Name=<name>` / `Exec=<exec>`. */
 async function isShortcutOnDesktop(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const rule = ruleOf(expected);
-  if (rule.type !== 'name' && rule.type !== 'exec') return fail(`shortcut rule type ${brief(rule.type)} is not supported (OSWorld raises)`);
+  if (rule.type !== 'name' && rule.type !== 'exec')
+    return fail(`shortcut rule type ${brief(rule.type)} is not supported (OSWorld raises)`);
   const line = rule.type === 'name' ? `Name=${String(rule.name)}\n` : `Exec=${String(rule.exec)}\n`;
   const files = isRecord(result) ? Object.entries(result) : [];
   const hit = files.find(([, content]) => String(content).includes(line));
-  return verdict(!!hit, `${hit?.[0]} has ${line.trim()}`, `no desktop shortcut has ${line.trim()} (${files.length} shortcuts)`);
+  return verdict(
+    !!hit,
+    `${hit?.[0]} has ${line.trim()}`,
+    `no desktop shortcut has ${line.trim()} (${files.length} shortcuts)`,
+  );
 }
 
 /** check_enabled_experiments — `result`: enabled chrome://flags entries (`name@n`); `expected`: `{type: names, names}`;
@@ -160,7 +201,11 @@ async function checkEnabledExperiments(result: unknown, expected: unknown): Prom
   if (rule.type !== 'names') return fail(`unknown type ${brief(rule.type)}`);
   const names = (Array.isArray(result) ? result : []).map((e) => String(e).split('@')[0]);
   const want = Array.isArray(rule.names) ? rule.names.map(String) : [];
-  return verdict(names.length === want.length && names.every((n, i) => n === want[i]), `experiments are ${brief(want)}`, `experiments are ${brief(names)}, expected ${brief(want)}`);
+  return verdict(
+    names.length === want.length && names.every((n, i) => n === want[i]),
+    `experiments are ${brief(want)}`,
+    `experiments are ${brief(names)}, expected ${brief(want)}`,
+  );
 }
 
 /** check_font_size — `result`: `{default_font_size}`; `expected`: `{type: value, value}` or `{type: range, min, max}`
@@ -168,17 +213,33 @@ async function checkEnabledExperiments(result: unknown, expected: unknown): Prom
 async function checkFontSize(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const rule = ruleOf(expected);
   const size = isRecord(result) ? Number(result.default_font_size) : NaN;
-  if (rule.type === 'value') return verdict(size === rule.value, `font size ${size}`, `font size ${size}, expected ${String(rule.value)}`);
-  if (rule.type === 'range') return verdict(Number(rule.min) < size && size < Number(rule.max), `font size ${size} in range`, `font size ${size} not between ${String(rule.min)} and ${String(rule.max)}`);
+  if (rule.type === 'value')
+    return verdict(
+      size === rule.value,
+      `font size ${size}`,
+      `font size ${size}, expected ${String(rule.value)}`,
+    );
+  if (rule.type === 'range')
+    return verdict(
+      Number(rule.min) < size && size < Number(rule.max),
+      `font size ${size} in range`,
+      `font size ${size} not between ${String(rule.min)} and ${String(rule.max)}`,
+    );
   return fail(`unknown type ${brief(rule.type)}`);
 }
 
 /** is_added_to_steam_cart — `result`: `{content}` of the active tab; `expected`: `{items}`; 1 when every item occurs. */
 async function isAddedToSteamCart(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const content = isRecord(result) ? String(result.content ?? '') : '';
-  const items = Array.isArray(ruleOf(expected).items) ? (ruleOf(expected).items as unknown[]).map(String) : [];
+  const items = Array.isArray(ruleOf(expected).items)
+    ? (ruleOf(expected).items as unknown[]).map(String)
+    : [];
   const missing = items.filter((i) => !content.includes(i));
-  return verdict(missing.length === 0, `all ${items.length} items in the cart`, `not in the cart: ${brief(missing)}`);
+  return verdict(
+    missing.length === 0,
+    `all ${items.length} items in the cart`,
+    `not in the cart: ${brief(missing)}`,
+  );
 }
 
 /**
@@ -189,7 +250,10 @@ async function isAddedToSteamCart(result: unknown, expected: unknown): Promise<M
  */
 async function compareHtmls(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const texts: string[] = [];
-  for (const [what, path] of [['result', result], ['expected', expected]] as const) {
+  for (const [what, path] of [
+    ['result', result],
+    ['expected', expected],
+  ] as const) {
     const bytes = await readBytes(path);
     if (!bytes) return fail(`${what} HTML ${brief(path)} is missing (OSWorld raises)`);
     let text: string;

@@ -4,7 +4,16 @@ import { csvRecords } from './csv-records';
 import { fail, pass, type MetricOutcome } from '../metric';
 import { registerDeparture, variants } from '../profile';
 import { brief, readBytes } from './inputs';
-import { frameOf, framesEqual, mapStrings, pyStrip, pySplitLines, sortColumns, sortRows, type Frame } from './pandas-frame';
+import {
+  frameOf,
+  framesEqual,
+  mapStrings,
+  pyStrip,
+  pySplitLines,
+  sortColumns,
+  sortRows,
+  type Frame,
+} from './pandas-frame';
 
 const bytesOf = readBytes;
 
@@ -35,10 +44,13 @@ function prepareLines(lines: string[], options: Record<string, unknown>, sortabl
 }
 
 function compareLines(a: string[], b: string[]): MetricOutcome {
-  if (a.length === b.length && a.every((l, i) => l === b[i])) return pass(`all ${a.length} lines are equal as text`);
+  if (a.length === b.length && a.every((l, i) => l === b[i]))
+    return pass(`all ${a.length} lines are equal as text`);
   const i = a.findIndex((l, k) => l !== b[k]);
   const at = i < 0 ? Math.min(a.length, b.length) : i;
-  return fail(`line ${at + 1} differs as text: got ${a[at] === undefined ? 'no line' : `'${brief(a[at])}'`}, expected ${b[at] === undefined ? 'no line' : `'${brief(b[at])}'`} (${a.length} vs ${b.length} lines)`);
+  return fail(
+    `line ${at + 1} differs as text: got ${a[at] === undefined ? 'no line' : `'${brief(a[at])}'`}, expected ${b[at] === undefined ? 'no line' : `'${brief(b[at])}'`} (${a.length} vs ${b.length} lines)`,
+  );
 }
 
 /**
@@ -46,7 +58,11 @@ function compareLines(a: string[], b: string[]): MetricOutcome {
  * split with Python's `splitlines`, and compared as lists of lines. `strict: false` strips each line (not each
  * cell), `ignore_case` lowers, `ignore_order` sorts the lines. So quoting, blank lines and spacing all count.
  */
-async function compareCsvSpider2v(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareCsvSpider2v(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (result === undefined || result === null) return fail('no result file');
   const ra = await bytesOf(result);
   const rb = await bytesOf(expected);
@@ -56,7 +72,10 @@ async function compareCsvSpider2v(result: unknown, expected: unknown, options: R
   const b = utf8Strict(rb);
   if (a === undefined) return fail('result file is not UTF-8 (Spider2-V reads it as UTF-8 and fails)');
   if (b === undefined) return fail('expected file is not UTF-8');
-  return compareLines(prepareLines(pySplitLines(a), options, true), prepareLines(pySplitLines(b), options, true));
+  return compareLines(
+    prepareLines(pySplitLines(a), options, true),
+    prepareLines(pySplitLines(b), options, true),
+  );
 }
 
 /** OSWorld's file reading: UTF-8 (the mark kept), then UTF-8 with the mark dropped, then latin-1, which
@@ -69,7 +88,11 @@ function osworldText(bytes: Buffer): string {
  * compare_csv, OSWorld: as Spider2-V, but the files are read with its encoding fallbacks, `expected` may be a
  * list of files (1 when any matches) and there is no `ignore_order`.
  */
-async function compareCsvOsworld(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareCsvOsworld(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (result === undefined || result === null) return fail('no result file');
   const ra = await bytesOf(result);
   if (!ra) return fail(`result file ${brief(result)} cannot be read`);
@@ -80,7 +103,10 @@ async function compareCsvOsworld(result: unknown, expected: unknown, options: Re
     const rb = await bytesOf(e);
     if (!rb) continue;
     const outcome = compareLines(lines, prepareLines(pySplitLines(osworldText(rb)), options, false));
-    if (outcome.score === 1) return candidates.length > 1 ? pass(`${outcome.reason} (expected file ${i + 1} of ${candidates.length})`) : outcome;
+    if (outcome.score === 1)
+      return candidates.length > 1
+        ? pass(`${outcome.reason} (expected file ${i + 1} of ${candidates.length})`)
+        : outcome;
     last = outcome;
   }
   return last;
@@ -106,7 +132,11 @@ export function readCsvFrame(bytes: Buffer): Frame | string {
  * `DataFrame.equals` — same labels, same column types (`10` and `10.0` differ: int64 vs float64), same values.
  * So quoting, a byte-order mark, blank lines and spaces before numbers do not count; column order does not.
  */
-async function compareCsvNative(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareCsvNative(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const ra = await bytesOf(result);
   const rb = await bytesOf(expected);
   if (!ra) return fail(`result file ${brief(result)} cannot be read`);
@@ -134,11 +164,17 @@ async function compareCsvNative(result: unknown, expected: unknown, options: Rec
     }
   }
   const eq = framesEqual(fa, fb);
-  return eq === true ? pass(`frames are equal (${fa.rows} rows, ${fa.columns.length} columns)`) : fail(`frames differ: ${eq}`);
+  return eq === true
+    ? pass(`frames are equal (${fa.rows} rows, ${fa.columns.length} columns)`)
+    : fail(`frames differ: ${eq}`);
 }
 
 /** What makes a line comparison and a parsing comparison of two CSV texts disagree, first match wins. */
-export async function diagnoseCsv(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<string | undefined> {
+export async function diagnoseCsv(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<string | undefined> {
   const ra = await bytesOf(result);
   const rb = await bytesOf(Array.isArray(expected) ? expected[0] : expected);
   if (!ra || !rb) return undefined;
@@ -151,23 +187,37 @@ export async function diagnoseCsv(result: unknown, expected: unknown, options: R
   if (quoted(a) !== quoted(b)) return 'quoted cells';
   const linesA = a.split(/\r\n|\r|\n/);
   const linesB = b.split(/\r\n|\r|\n/);
-  const innerBlank = (ls: string[]) => ls.slice(0, -1).some((l, i) => l.trim() === '' && ls.slice(i + 1).some((x) => x.trim() !== ''));
+  const innerBlank = (ls: string[]) =>
+    ls.slice(0, -1).some((l, i) => l.trim() === '' && ls.slice(i + 1).some((x) => x.trim() !== ''));
   if (innerBlank(linesA) !== innerBlank(linesB)) return 'blank line between records';
   const trailingBlank = (s: string) => /(\r\n|\r|\n)[ \t]*(\r\n|\r|\n)\s*$/.test(s);
   if (trailingBlank(a) !== trailingBlank(b)) return 'trailing blank line';
   const spaced = (s: string) => /,[ \t]/.test(s) || /[ \t],/.test(s);
-  if (spaced(a) !== spaced(b)) return options.strict === false ? 'space after comma (strict: false strips lines, not cells)' : 'spaces around cells';
-  const sortedLines = (ls: string[]) => ls.filter((l) => l !== '').sort().join('\n');
+  if (spaced(a) !== spaced(b))
+    return options.strict === false
+      ? 'space after comma (strict: false strips lines, not cells)'
+      : 'spaces around cells';
+  const sortedLines = (ls: string[]) =>
+    ls
+      .filter((l) => l !== '')
+      .sort()
+      .join('\n');
   if (sortedLines(linesA) === sortedLines(linesB)) return 'row order';
   const header = (ls: string[]) => ls[0]?.split(',').map((h) => h.trim().replace(/^"|"$/g, '')) ?? [];
   const ha = header(linesA);
   const hb = header(linesB);
-  if (ha.join(',') !== hb.join(',') && [...ha].sort().join(',') === [...hb].sort().join(',')) return 'column order';
+  if (ha.join(',') !== hb.join(',') && [...ha].sort().join(',') === [...hb].sort().join(','))
+    return 'column order';
   if (/\d\.0*(,|$)/m.test(a) !== /\d\.0*(,|$)/m.test(b)) return 'number formatting';
   return 'cell text';
 }
 
-variants.register('compare_csv', { spider2v: compareCsvSpider2v, osworld: compareCsvOsworld, native: compareCsvNative, diagnose: diagnoseCsv });
+variants.register('compare_csv', {
+  spider2v: compareCsvSpider2v,
+  osworld: compareCsvOsworld,
+  native: compareCsvNative,
+  diagnose: diagnoseCsv,
+});
 
 registerDeparture({
   metric: 'compare_csv',

@@ -33,13 +33,19 @@ async function openDuckDb(path: string): Promise<DatabaseFile> {
   return {
     async objects(kind, schema) {
       const type = kind === 'table' ? 'BASE TABLE' : 'VIEW';
-      const where = schema ? `table_schema = ${lit(schema)}` : `table_schema NOT IN ('information_schema', 'pg_catalog')`;
-      const rows = await all(`SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = ${lit(type)} AND table_catalog = current_database() AND ${where}`);
+      const where = schema
+        ? `table_schema = ${lit(schema)}`
+        : `table_schema NOT IN ('information_schema', 'pg_catalog')`;
+      const rows = await all(
+        `SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = ${lit(type)} AND table_catalog = current_database() AND ${where}`,
+      );
       return rows.map((r) => (schema || r[0] === 'main' ? String(r[1]) : `${r[0]}.${r[1]}`)).sort();
     },
     async columns(name, schema) {
       const [s, t] = split(name, schema);
-      return all(`SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = ${lit(s)} AND table_name = ${lit(t)} ORDER BY ordinal_position`);
+      return all(
+        `SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = ${lit(s)} AND table_name = ${lit(t)} ORDER BY ordinal_position`,
+      );
     },
     async rows(name, schema) {
       const [s, t] = split(name, schema);
@@ -59,7 +65,9 @@ async function openSqlite(path: string): Promise<DatabaseFile> {
   const json = (v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v);
   return {
     async objects(kind) {
-      return all(`SELECT name FROM sqlite_master WHERE type = ${lit(kind)} AND name NOT LIKE 'sqlite_%' ORDER BY name`).map((r) => String(r[0]));
+      return all(
+        `SELECT name FROM sqlite_master WHERE type = ${lit(kind)} AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+      ).map((r) => String(r[0]));
     },
     async columns(name) {
       // cid, name, type, notnull, default, pk
@@ -85,13 +93,20 @@ const sortRows = (rows: unknown[][]) => rows.map((r) => JSON.stringify(r)).sort(
  * schemas column by column, contents as multisets of rows (SQL tables have no order; upstream compares in
  * scan order).
  */
-async function checkLocalDatabase(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function checkLocalDatabase(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (!(await isFile(result))) return fail(`result database ${brief(result)} does not exist`);
   if (!(await isFile(expected))) return fail(`expected database ${brief(expected)} does not exist`);
   const type = String(options.db_type ?? 'duckdb');
-  const open = type === 'duckdb' ? openDuckDb : type === 'sqlite3' || type === 'sqlite' ? openSqlite : undefined;
+  const open =
+    type === 'duckdb' ? openDuckDb : type === 'sqlite3' || type === 'sqlite' ? openSqlite : undefined;
   if (!open) return fail(`db_type '${type}' is not supported (duckdb, sqlite3)`);
-  const checks = new Set(options.check_type === undefined ? ['table', 'view'] : stringList(options.check_type));
+  const checks = new Set(
+    options.check_type === undefined ? ['table', 'view'] : stringList(options.check_type),
+  );
   for (const kind of ['table', 'view']) {
     if (checks.has(`${kind}-schema-content`)) checks.add(`${kind}-schema`);
     if (checks.has(`${kind}-schema`)) checks.add(kind);
@@ -118,13 +133,17 @@ async function checkLocalDatabase(result: unknown, expected: unknown, options: R
       const na = pick(await a.objects(kind, schema));
       const nb = pick(await b.objects(kind, schema));
       if (!isDeepStrictEqual(na, nb)) return fail(`${kind}s ${brief(na)}, expected ${brief(nb)}`);
-      if (targets.length && nb.length < targets.length) return fail(`${kind}s ${brief(targets.filter((t) => !nb.includes(t)))} are missing in both databases`);
+      if (targets.length && nb.length < targets.length)
+        return fail(
+          `${kind}s ${brief(targets.filter((t) => !nb.includes(t)))} are missing in both databases`,
+        );
       done.push(`${na.length} ${kind} names`);
       if (checks.has(`${kind}-schema`)) {
         for (const name of na) {
           const ca = await a.columns(name, schema);
           const cb = await b.columns(name, schema);
-          if (!isDeepStrictEqual(ca, cb)) return fail(`${kind} ${name} has columns ${brief(ca)}, expected ${brief(cb)}`);
+          if (!isDeepStrictEqual(ca, cb))
+            return fail(`${kind} ${name} has columns ${brief(ca)}, expected ${brief(cb)}`);
         }
         done.push(`${kind} schemas`);
       }
@@ -132,7 +151,8 @@ async function checkLocalDatabase(result: unknown, expected: unknown, options: R
         for (const name of na) {
           const ra = sortRows(await a.rows(name, schema));
           const rb = sortRows(await b.rows(name, schema));
-          if (ra.length !== rb.length) return fail(`${kind} ${name} has ${ra.length} rows, expected ${rb.length}`);
+          if (ra.length !== rb.length)
+            return fail(`${kind} ${name} has ${ra.length} rows, expected ${rb.length}`);
           const i = ra.findIndex((r, k) => r !== rb[k]);
           if (i >= 0) return fail(`${kind} ${name} contents differ: ${brief(ra[i])} vs ${brief(rb[i])}`);
         }

@@ -31,8 +31,10 @@ export function difflibRatio(a: readonly string[], b: readonly string[]): number
       j2len = next;
     }
     // no junk function: the match extends over equal neighbours, popular ones included
-    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1]) [besti, bestj, bestsize] = [besti - 1, bestj - 1, bestsize + 1];
-    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize]) bestsize++;
+    while (besti > alo && bestj > blo && a[besti - 1] === b[bestj - 1])
+      [besti, bestj, bestsize] = [besti - 1, bestj - 1, bestsize + 1];
+    while (besti + bestsize < ahi && bestj + bestsize < bhi && a[besti + bestsize] === b[bestj + bestsize])
+      bestsize++;
     return [besti, bestj, bestsize];
   };
   let matched = 0;

@@ -28,17 +28,29 @@ async function docxPair(a: unknown, b: unknown): Promise<[Docx, Docx] | string> 
  * `ignore_blanks` (default true) the texts joined by newlines, whitespace runs collapsed, must be equal; without
  * it, the same number of paragraphs with equal texts. No `ignore_case` (OSWorld reads only ignore_blanks).
  */
-async function compareDocxFilesIgnoringNewLines(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareDocxFilesIgnoringNewLines(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const docs = await docxPair(result, expected);
   if (typeof docs === 'string') return fail(docs);
   const [a, b] = docs.map((d) => d.paragraphs.map((p) => p.text).filter((t) => t !== ''));
   if (options.ignore_blanks !== false) {
     const [x, y] = [collapse(a), collapse(b)];
-    return verdict(x === y, 'the texts are equal (blank lines and blanks ignored)', `the texts differ: '${brief(x, 80)}' vs '${brief(y, 80)}'`);
+    return verdict(
+      x === y,
+      'the texts are equal (blank lines and blanks ignored)',
+      `the texts differ: '${brief(x, 80)}' vs '${brief(y, 80)}'`,
+    );
   }
   if (a.length !== b.length) return fail(`${a.length} non-empty paragraphs, expected ${b.length}`);
   const at = a.findIndex((p, i) => p !== b[i]);
-  return verdict(at < 0, `all ${a.length} non-empty paragraphs equal`, `paragraph ${at + 1} differs: '${brief(a[at], 80)}' vs '${brief(b[at], 80)}'`);
+  return verdict(
+    at < 0,
+    `all ${a.length} non-empty paragraphs equal`,
+    `paragraph ${at + 1} differs: '${brief(a[at], 80)}' vs '${brief(b[at], 80)}'`,
+  );
 }
 
 /**
@@ -48,22 +60,31 @@ async function compareDocxFilesIgnoringNewLines(result: unknown, expected: unkno
  * score is (r − base) / (1 − base) when r ≥ base + 0.01 (`reference_base_result`, default 0.5), else 0. Two
  * empty lists make OSWorld divide by zero: scored 0 here.
  */
-async function compareReferences(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareReferences(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const docs = await docxPair(result, expected);
   if (typeof docs === 'string') return fail(docs);
-  const indicator = typeof options.reference_indicator === 'string' ? options.reference_indicator : 'References';
+  const indicator =
+    typeof options.reference_indicator === 'string' ? options.reference_indicator : 'References';
   const base = typeof options.reference_base_result === 'number' ? options.reference_base_result : 0.5;
   const [a, b] = docs.map((d) => d.paragraphs.map((p) => p.text));
   const [ia, ib] = [a.indexOf(indicator), b.indexOf(indicator)];
   if (ia < 0 && ib < 0) return pass(`neither document has a '${indicator}' paragraph`);
-  if (ia < 0 || ib < 0) return fail(`only the ${ia < 0 ? 'expected' : 'result'} document has a '${indicator}' paragraph`);
+  if (ia < 0 || ib < 0)
+    return fail(`only the ${ia < 0 ? 'expected' : 'result'} document has a '${indicator}' paragraph`);
   const [ra, rb] = [a.slice(ia + 1).filter((p) => pyStrip(p)), b.slice(ib + 1).filter((p) => pyStrip(p))];
   if (ra.length !== rb.length) return fail(`${ra.length} references, expected ${rb.length}`);
   if (ra.length === 0) return fail(`no reference after '${indicator}' (OSWorld divides by zero)`);
   const mean = ra.reduce((s, r, i) => s + fuzzRatio(r, rb[i]), 0) / ra.length;
   if (mean < base + 0.01) return fail(`references similarity ${mean.toFixed(3)} below ${base} + 0.01`);
   const score = (mean - base) / (1 - base);
-  return { score, reason: `references similarity ${mean.toFixed(3)}, rescaled above ${base}: ${score.toFixed(3)}` };
+  return {
+    score,
+    reason: `references similarity ${mean.toFixed(3)}, rescaled above ${base}: ${score.toFixed(3)}`,
+  };
 }
 
 /** The images the main document part relates to, in the order of its .rels file; or why they cannot be read. */
@@ -71,7 +92,8 @@ async function documentImages(doc: Docx): Promise<Buffer[] | string> {
   const out: Buffer[] = [];
   for (const rel of await partRelationships(doc)) {
     if (!rel.type.includes('image')) continue;
-    if (rel.external) return `image ${rel.id} is linked, not embedded (${brief(rel.target, 60)}; python-docx raises)`;
+    if (rel.external)
+      return `image ${rel.id} is linked, not embedded (${brief(rel.target, 60)}; python-docx raises)`;
     const part = doc.zip.file(rel.target);
     if (!part) return `image part ${rel.target} is missing`;
     out.push(await part.async('nodebuffer'));
@@ -126,7 +148,10 @@ async function trainLines(path: unknown): Promise<{ lines: string[]; ids: string
   const doc = await loadDocx(path);
   if (typeof doc === 'string') return doc;
   const lines = doc.paragraphs.map((p) => pyStrip(p.text)).filter(Boolean);
-  const ids = lines.map((l) => l.split(',')).filter((f) => f.length === 4).map((f) => pyStrip(f[1]));
+  const ids = lines
+    .map((l) => l.split(','))
+    .filter((f) => f.length === 4)
+    .map((f) => pyStrip(f[1]));
   return { lines, ids };
 }
 
@@ -137,7 +162,8 @@ async function trainLines(path: unknown): Promise<{ lines: string[]; ids: string
  * second field of a line of exactly four comma-separated fields.
  */
 async function compareUniqueTrainRecords(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (!result || !Array.isArray(expected) || expected.length < 2) return fail(`needs a result file and a list of [gold, initial] files (got ${brief(expected)})`);
+  if (!result || !Array.isArray(expected) || expected.length < 2)
+    return fail(`needs a result file and a list of [gold, initial] files (got ${brief(expected)})`);
   if (!expected[0] || !expected[1]) return fail('the gold or the initial file is missing');
   const [got, gold, initial] = await Promise.all([result, expected[0], expected[1]].map(trainLines));
   if (typeof got === 'string') return fail(`result: ${got}`);
@@ -148,8 +174,13 @@ async function compareUniqueTrainRecords(result: unknown, expected: unknown): Pr
   if (extra !== undefined) return fail(`line '${brief(extra, 60)}' was not in the initial file`);
   if (new Set(got.ids).size !== got.ids.length) return fail('a train id appears more than once');
   const [ids, want] = [new Set(got.ids), new Set(gold.ids)];
-  if (ids.size !== want.size || [...ids].some((i) => !want.has(i))) return fail(`train ids ${brief([...ids])}, expected ${brief([...want])}`);
-  return verdict(got.lines.length === gold.lines.length, `${ids.size} unique train records`, `${got.lines.length} lines, expected ${gold.lines.length}`);
+  if (ids.size !== want.size || [...ids].some((i) => !want.has(i)))
+    return fail(`train ids ${brief([...ids])}, expected ${brief([...want])}`);
+  return verdict(
+    got.lines.length === gold.lines.length,
+    `${ids.size} unique train records`,
+    `${got.lines.length} lines, expected ${gold.lines.length}`,
+  );
 }
 
 /**
@@ -161,7 +192,8 @@ async function fuzzyPlaceMath(result: unknown, expected: unknown): Promise<Metri
   if (result === undefined || result === null) return fail('the document is missing');
   const doc = await loadDocx(result);
   if (typeof doc === 'string') return fail(`${doc} (OSWorld raises)`);
-  const answers = isRecord(expected) && Array.isArray(expected.expected) ? expected.expected.map(String) : undefined;
+  const answers =
+    isRecord(expected) && Array.isArray(expected.expected) ? expected.expected.map(String) : undefined;
   if (!answers) return fail(`expected {expected: [answers]} (got ${brief(expected)})`);
   const words = doc.paragraphs.flatMap((p) => pySplit(p.text));
   if (words.length !== 3) return fail(`${words.length} words, expected 3 (${brief(words)})`);

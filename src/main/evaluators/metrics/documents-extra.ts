@@ -11,11 +11,15 @@ import { sameTexts } from './documents-marks';
 import { loadDocx } from './ooxml';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
-const quiet = { errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } };
+const quiet = {
+  errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined },
+};
 
 function children(el: Element, local: string): Element[] {
   const out: Element[] = [];
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 1 && (n as Element).namespaceURI === W && (n as Element).localName === local) out.push(n as Element);
+  for (let n = el.firstChild; n; n = n.nextSibling)
+    if (n.nodeType === 1 && (n as Element).namespaceURI === W && (n as Element).localName === local)
+      out.push(n as Element);
   return out;
 }
 
@@ -25,7 +29,8 @@ async function documentRoot(path: unknown): Promise<Element | string> {
   if (typeof doc === 'string') return doc;
   const part = doc.zip.file('word/document.xml');
   if (!part) return 'not a docx file: no word/document.xml';
-  const root = new DOMParser(quiet).parseFromString(await part.async('string'), 'application/xml').documentElement as unknown as Element | null;
+  const root = new DOMParser(quiet).parseFromString(await part.async('string'), 'application/xml')
+    .documentElement as unknown as Element | null;
   return root ?? 'word/document.xml cannot be parsed';
 }
 
@@ -70,7 +75,11 @@ async function compareHighlightedText(result: unknown, expected: unknown): Promi
   const [x, y] = [highlightedTexts(a), highlightedTexts(b)];
   const same = x.size === y.size && [...x].every((t) => y.has(t));
   const show = (s: Set<string | null>) => brief([...s]);
-  return verdict(same, `the same highlighted texts: ${show(x)}`, `highlighted texts ${show(x)}, expected ${show(y)}`);
+  return verdict(
+    same,
+    `the same highlighted texts: ${show(x)}`,
+    `highlighted texts ${show(x)}, expected ${show(y)}`,
+  );
 }
 
 /**
@@ -79,7 +88,12 @@ async function compareHighlightedText(result: unknown, expected: unknown): Promi
  * the shorter list deciding) both hold a `w:object` (an embedded OLE object such as an Equation Editor formula),
  * else 0. A formula LibreOffice saves as Office Math (`m:oMath`, no w:object) does not count, as upstream.
  */
-async function compareInsertEquation(result: unknown, expected: unknown, _o: Record<string, unknown>, ctx: GradingContext): Promise<MetricOutcome> {
+async function compareInsertEquation(
+  result: unknown,
+  expected: unknown,
+  _o: Record<string, unknown>,
+  ctx: GradingContext,
+): Promise<MetricOutcome> {
   if (!result || !expected) return fail('a document is missing');
   const same = await sameTexts(result, expected, ctx);
   if (same.score === 0) return fail(`texts differ: ${same.reason}`);
@@ -91,7 +105,8 @@ async function compareInsertEquation(result: unknown, expected: unknown, _o: Rec
     if (!q) break;
     for (const [j, r] of p.entries()) {
       if (j >= q.length) break;
-      if (hasObject(r) && hasObject(q[j])) return pass(`paragraph ${i + 1}, run ${j + 1} holds an object in both documents`);
+      if (hasObject(r) && hasObject(q[j]))
+        return pass(`paragraph ${i + 1}, run ${j + 1} holds an object in both documents`);
     }
   }
   return fail('no run holds an equation object (w:object) at the same place in both documents');
@@ -115,7 +130,10 @@ async function compareContainsImage(result: unknown, expected: unknown): Promise
     for (const [j, r] of p.entries()) {
       if (j >= q.length) break;
       const [x, y] = [hasImage(r), hasImage(q[j])];
-      if (x !== y) return fail(`paragraph ${i + 1}, run ${j + 1}: ${x ? 'an image in the result only' : 'no image where the expected document has one'}`);
+      if (x !== y)
+        return fail(
+          `paragraph ${i + 1}, run ${j + 1}: ${x ? 'an image in the result only' : 'no image where the expected document has one'}`,
+        );
     }
   }
   return pass('images are in the same runs');

@@ -6,7 +6,8 @@ import { brief } from './inputs';
 import { loadDocx, partRelationships, storyParagraphs, type Docx, type DocxTabStop } from './ooxml';
 import { pySpace, pyStrip } from './python-text';
 
-const ignoredTab = (t: DocxTabStop) => t.alignment === 'clear' || (t.alignment === 'left' && t.position === 0);
+const ignoredTab = (t: DocxTabStop) =>
+  t.alignment === 'clear' || (t.alignment === 'left' && t.position === 0);
 
 /**
  * check_tabstops — two .docx files, their non-blank body paragraphs (same count, else 0). Option
@@ -16,7 +17,11 @@ const ignoredTab = (t: DocxTabStop) => t.alignment === 'clear' || (t.alignment =
  * position differences, over the expected document's first section's text width, are averaged over the
  * paragraphs and the score is 1 minus that (fractional).
  */
-async function checkTabstops(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function checkTabstops(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (!result || !expected) return fail('a document is missing');
   const [x, y] = await Promise.all([loadDocx(result), loadDocx(expected)]);
   if (typeof x === 'string') return fail(`result: ${x}`);
@@ -29,30 +34,49 @@ async function checkTabstops(result: unknown, expected: unknown, options: Record
     for (const p of pa) {
       const parts = p.text.split('\t');
       const part = parts.at(index);
-      if (part === undefined) return fail(`'${brief(p.text, 40)}' has no tab-separated part ${index} (OSWorld raises)`);
+      if (part === undefined)
+        return fail(`'${brief(p.text, 40)}' has no tab-separated part ${index} (OSWorld raises)`);
       const words = part.split(pySpace).filter((w) => pyStrip(w));
-      if (words.length !== number) return fail(`'${brief(part, 40)}' has ${words.length} words before the tab, expected ${String(number)}`);
+      if (words.length !== number)
+        return fail(
+          `'${brief(part, 40)}' has ${words.length} words before the tab, expected ${String(number)}`,
+        );
     }
   }
   const section = y.sections[0];
-  if (!section || section.pageWidth === undefined || section.leftMargin === undefined || section.rightMargin === undefined) {
+  if (
+    !section ||
+    section.pageWidth === undefined ||
+    section.leftMargin === undefined ||
+    section.rightMargin === undefined
+  ) {
     return fail('the expected document has no page width or margins (OSWorld raises)');
   }
   const width = section.pageWidth - section.leftMargin - section.rightMargin;
   let minus = 0;
   for (const [i, p] of pa.entries()) {
     const [ta, tb] = [p.tabs.filter((t) => !ignoredTab(t)), pb[i].tabs.filter((t) => !ignoredTab(t))];
-    if (ta.length !== tb.length) return fail(`paragraph '${brief(p.text, 40)}' has ${ta.length} tab stops, expected ${tb.length}`);
+    if (ta.length !== tb.length)
+      return fail(`paragraph '${brief(p.text, 40)}' has ${ta.length} tab stops, expected ${tb.length}`);
     let difference = 0;
     for (const [j, t] of ta.entries()) {
-      if (t.alignment !== tb[j].alignment) return fail(`paragraph '${brief(p.text, 40)}' tab stop ${j + 1} is ${t.alignment}, expected ${tb[j].alignment}`);
+      if (t.alignment !== tb[j].alignment)
+        return fail(
+          `paragraph '${brief(p.text, 40)}' tab stop ${j + 1} is ${t.alignment}, expected ${tb[j].alignment}`,
+        );
       difference += Math.abs(t.position - tb[j].position);
     }
     minus += difference / width;
   }
   if (pa.length === 0) return fail('no non-blank paragraph (OSWorld divides by zero)');
   const score = 1 - minus / pa.length;
-  return { score, reason: score === 1 ? 'every tab stop is where expected' : `tab stops off by ${((minus / pa.length) * 100).toFixed(1)}% of the text width on average` };
+  return {
+    score,
+    reason:
+      score === 1
+        ? 'every tab stop is where expected'
+        : `tab stops off by ${((minus / pa.length) * 100).toFixed(1)}% of the text width on average`,
+  };
 }
 
 /** The text of the first paragraph of a section's default footer: its own, or the nearest earlier section's
@@ -71,7 +95,10 @@ async function footerText(doc: Docx, section: number): Promise<string | { error:
 }
 
 /** Python's str.isdigit: decimal digits and the superscript / circled digit forms. */
-const hasDigit = (s: string) => /[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24f5-\u24fd\u24ea\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792]/u.test(s);
+const hasDigit = (s: string) =>
+  /[\p{Nd}\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24f5-\u24fd\u24ea\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792]/u.test(
+    s,
+  );
 
 /**
  * has_page_numbers_in_footers — a .docx; 1 when the first paragraph of every section's footer holds a digit (a

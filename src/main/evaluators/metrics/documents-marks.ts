@@ -10,7 +10,11 @@ import { loadDocx } from './ooxml';
 
 /** compare_docx_files with its default options, as these metrics call it first (looked up by name: registered
  * in documents.ts). */
-export async function sameTexts(result: unknown, expected: unknown, ctx: GradingContext): Promise<MetricOutcome> {
+export async function sameTexts(
+  result: unknown,
+  expected: unknown,
+  ctx: GradingContext,
+): Promise<MetricOutcome> {
   return metrics.require('compare_docx_files')(result, expected, {}, ctx);
 }
 
@@ -20,15 +24,28 @@ export async function sameTexts(result: unknown, expected: unknown, ctx: Grading
  * property `fo:background-color="#ffff00"` (exactly that spelling), 0 when one does: the task is to remove the
  * yellow highlighting.
  */
-async function checkHighlightedWords(result: unknown, expected: unknown, _o: Record<string, unknown>, ctx: GradingContext): Promise<MetricOutcome> {
+async function checkHighlightedWords(
+  result: unknown,
+  expected: unknown,
+  _o: Record<string, unknown>,
+  ctx: GradingContext,
+): Promise<MetricOutcome> {
   if (!result || !expected) return fail('a document is missing');
   const same = await sameTexts(result, expected, ctx);
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
   const doc = await loadOdt(result);
   if (typeof doc === 'string') return fail(`result: ${doc} (OSWorld raises)`);
-  const yellow = new Set(doc.automaticStyles.filter((s) => s.properties.some((p) => backgroundColor(p) === '#ffff00')).map((s) => s.name));
+  const yellow = new Set(
+    doc.automaticStyles
+      .filter((s) => s.properties.some((p) => backgroundColor(p) === '#ffff00'))
+      .map((s) => s.name),
+  );
   const marked = doc.spanStyles.find((s) => s !== undefined && yellow.has(s));
-  return verdict(marked === undefined, 'no text is highlighted yellow', `text is still highlighted yellow (span style ${marked})`);
+  return verdict(
+    marked === undefined,
+    'no text is highlighted yellow',
+    `text is still highlighted yellow (span style ${marked})`,
+  );
 }
 
 // scikit-image's rgb2lab (sRGB, D65 2° white) and deltaE_ciede2000 (kL = kC = kH = 1)
@@ -77,7 +94,12 @@ export function ciede2000([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
   if (cc !== 0 && Math.abs(hDiff) > Math.PI) hBar += hBar < 2 * Math.PI ? 2 * Math.PI : -2 * Math.PI;
   if (cc === 0) hBar *= 2;
   hBar *= 0.5;
-  const T = 1 - 0.17 * Math.cos(hBar - rad(30)) + 0.24 * Math.cos(2 * hBar) + 0.32 * Math.cos(3 * hBar + rad(6)) - 0.2 * Math.cos(4 * hBar - rad(63));
+  const T =
+    1 -
+    0.17 * Math.cos(hBar - rad(30)) +
+    0.24 * Math.cos(2 * hBar) +
+    0.32 * Math.cos(3 * hBar + rad(6)) -
+    0.2 * Math.cos(4 * hBar - rad(63));
   const hTerm = (2 * Math.sqrt(cc) * Math.sin(dH / 2)) / (1 + 0.015 * meanC * T);
   const rc = 2 * Math.sqrt(c7(meanC) / (c7(meanC) + 25 ** 7));
   const dTheta = rad(30) * Math.exp(-((((hBar * 180) / Math.PI - 275) / 25) ** 2));
@@ -92,7 +114,12 @@ export function ciede2000([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
  * (#0000FF) otherwise, within `threshold` (default 3.5) CIEDE2000. A run with no colour of its own makes
  * OSWorld raise: scored 0 here.
  */
-async function evaluateColoredWordsInTables(result: unknown, expected: unknown, options: Record<string, unknown>, ctx: GradingContext): Promise<MetricOutcome> {
+async function evaluateColoredWordsInTables(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: GradingContext,
+): Promise<MetricOutcome> {
   if (!result || !expected) return fail('a document is missing');
   const same = await sameTexts(result, expected, ctx);
   if (same.score !== 1) return fail(`texts differ: ${same.reason}`);
@@ -106,7 +133,10 @@ async function evaluateColoredWordsInTables(result: unknown, expected: unknown, 
     if (!run.color) return fail(`'${brief(run.text, 40)}' has no colour of its own (OSWorld raises)`);
     const want = vowel ? 'FF0000' : '0000FF';
     const d = ciede2000(rgbToLab(run.color), rgbToLab(want));
-    if (d > threshold) return fail(`'${brief(run.text, 40)}' is #${run.color}, ${d.toFixed(1)} from ${vowel ? 'red' : 'blue'} (threshold ${threshold})`);
+    if (d > threshold)
+      return fail(
+        `'${brief(run.text, 40)}' is #${run.color}, ${d.toFixed(1)} from ${vowel ? 'red' : 'blue'} (threshold ${threshold})`,
+      );
     words++;
   }
   return pass(`all ${words} words in tables are coloured by their first letter`);

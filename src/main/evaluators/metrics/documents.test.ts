@@ -11,18 +11,39 @@ const subscriptFodt = `<?xml version="1.0" encoding="UTF-8"?>
 <office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
 <office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties style:text-position="sub 58%"/></style:style></office:automatic-styles>
 <office:body><office:text><text:p>H<text:span text:style-name="T1">2</text:span>O</text:p></office:text></office:body></office:document>`;
-const table = (cells: string[][]) => `<table border="1">${cells.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`;
+const table = (cells: string[][]) =>
+  `<table border="1">${cells.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`;
 
 describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice saved', () => {
   let f: Record<string, string> = {};
   beforeAll(() => {
     // one LibreOffice launch for the HTML pages, one for the flat ODF text
     const pages: Record<string, string> = {
-      gold: '<p>Hello   world</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]),
-      same: '<p>Hello world</p><p>Second  paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]),
-      other: '<p>Hello there</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'XX']]),
+      gold:
+        '<p>Hello   world</p><p>Second paragraph</p>' +
+        table([
+          ['A1', 'B1'],
+          ['A2', 'B2'],
+        ]),
+      same:
+        '<p>Hello world</p><p>Second  paragraph</p>' +
+        table([
+          ['A1', 'B1'],
+          ['A2', 'B2'],
+        ]),
+      other:
+        '<p>Hello there</p><p>Second paragraph</p>' +
+        table([
+          ['A1', 'B1'],
+          ['A2', 'XX'],
+        ]),
       brk: '<p>Before</p><p style="page-break-before: always">After the break</p>',
-      spaced: '<p style="line-height: 200%">Hello   world</p><p>Second paragraph</p>' + table([['A1', 'B1'], ['A2', 'B2']]),
+      spaced:
+        '<p style="line-height: 200%">Hello   world</p><p>Second paragraph</p>' +
+        table([
+          ['A1', 'B1'],
+          ['A2', 'B2'],
+        ]),
       fonted: '<p><span style="font-family: \'DejaVu Serif\'">Serif text</span></p>',
       centred: '<p align="center">Title line</p><p>Body</p>',
       plainTitle: '<p>Title line</p><p>Body</p>',
@@ -32,11 +53,17 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
       unstruck: '<p>Keep this</p><p>Drop this</p>',
       // five lines; the same ones reordered with a blank paragraph and a repeat; one of the five changed
       lines: ['Milk', 'Bread', 'Eggs', 'Apples', 'Coffee'].map((l) => `<p>${l}</p>`).join(''),
-      linesReordered: ['Coffee', 'Eggs', '', 'Milk  ', 'Apples', 'Bread', 'Eggs'].map((l) => `<p>${l || '<br>'}</p>`).join(''),
+      linesReordered: ['Coffee', 'Eggs', '', 'Milk  ', 'Apples', 'Bread', 'Eggs']
+        .map((l) => `<p>${l || '<br>'}</p>`)
+        .join(''),
       linesOneOff: ['Milk', 'Bread', 'Eggs', 'Pears', 'Coffee'].map((l) => `<p>${l}</p>`).join(''),
     };
     // HTML's <sub> comes in as a lowered position; a flat ODF text with a subscript style saves as w:vertAlign
-    f = saveManyWithLibreOffice(tmp.dir, { ...Object.fromEntries(Object.entries(pages).map(([k, v]) => [k, page(v)])), sub: subscriptFodt }, 'docx');
+    f = saveManyWithLibreOffice(
+      tmp.dir,
+      { ...Object.fromEntries(Object.entries(pages).map(([k, v]) => [k, page(v)])), sub: subscriptFodt },
+      'docx',
+    );
   }, 120_000);
 
   it('are in the documents family', () => expect(metricFamilyOf('compare_docx_files')).toBe('documents'));
@@ -47,7 +74,10 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
     const fuzzy = await runMetric('compare_docx_files', f.other, f.gold, { content_only: true });
     expect(fuzzy.score).toBeGreaterThan(0.5);
     expect(fuzzy.score).toBeLessThan(1);
-    const perParagraph = await runMetric('compare_docx_files', f.other, f.gold, { ignore_blanks: false, fuzzy_match: true });
+    const perParagraph = await runMetric('compare_docx_files', f.other, f.gold, {
+      ignore_blanks: false,
+      fuzzy_match: true,
+    });
     expect(perParagraph.score).toBeGreaterThan(0.5);
     expect(perParagraph.score).toBeLessThan(1);
     expect((await runMetric('compare_docx_files', f.other, f.gold, { ignore_blanks: false })).score).toBe(0);
@@ -58,7 +88,7 @@ describe.skipIf(!hasLibreOffice)('OSWorld documents metrics on files LibreOffice
     expect((await runMetric('compare_docx_tables', f.other, f.gold)).score).toBe(0);
   });
 
-  it('contains_page_break counts LibreOffice\'s page breaks', async () => {
+  it("contains_page_break counts LibreOffice's page breaks", async () => {
     expect((await runMetric('contains_page_break', f.brk, {})).score).toBe(1);
     expect((await runMetric('contains_page_break', f.brk, { page_break_count: 2 })).score).toBe(0);
     expect((await runMetric('contains_page_break', f.gold, {})).score).toBe(0);

@@ -30,12 +30,21 @@ async function epubParts(path: unknown, side: string): Promise<Part[] | string |
   const parts: Part[] = [];
   try {
     const text = async (name: string) => utf8.decode(await zip.file(name)!.async('uint8array'));
-    if (zip.file('toc.ncx')) parts.push({ name: 'toc.ncx', lines: pySplitLines(await text('toc.ncx')).filter((l) => !l.includes('navPoint')) });
-    if (zip.file('content.opf')) parts.push({ name: 'content.opf', lines: pySplitLines(await text('content.opf')).filter((l) => !l.includes('dc:identifier')) });
+    if (zip.file('toc.ncx'))
+      parts.push({
+        name: 'toc.ncx',
+        lines: pySplitLines(await text('toc.ncx')).filter((l) => !l.includes('navPoint')),
+      });
+    if (zip.file('content.opf'))
+      parts.push({
+        name: 'content.opf',
+        lines: pySplitLines(await text('content.opf')).filter((l) => !l.includes('dc:identifier')),
+      });
     for (const name of Object.keys(zip.files)) {
       if (!name.endsWith('.html') || zip.files[name].dir) continue;
       // OSWorld writes each page beside the extracted files without making folders: a page in a folder fails
-      if (name.includes('/')) return `${side} EPUB has the page ${name} in a folder (OSWorld raises: it cannot write it out)`;
+      if (name.includes('/'))
+        return `${side} EPUB has the page ${name} in a folder (OSWorld raises: it cannot write it out)`;
       parts.push({ name, lines: pySplitLines(lxmlPrettyHtml(await text(name))) });
     }
   } catch (e) {
@@ -55,11 +64,15 @@ async function epubParts(path: unknown, side: string): Promise<Part[] | string |
  */
 async function compareEpub(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (result === undefined || result === null) return fail('the result EPUB is missing');
-  const [a, b] = await Promise.all([epubParts(result, 'result'), epubParts(expected, 'expected').then((p) => p ?? [])]);
+  const [a, b] = await Promise.all([
+    epubParts(result, 'result'),
+    epubParts(expected, 'expected').then((p) => p ?? []),
+  ]);
   if (typeof a === 'string') return fail(a);
   if (typeof b === 'string') return fail(b);
   if (a === null) return fail(`the result EPUB ${brief(result)} is not a ZIP package, so it has no parts`);
-  if (a.length === 0) return fail('the result EPUB has no toc.ncx, content.opf or .html page at its top level');
+  if (a.length === 0)
+    return fail('the result EPUB has no toc.ncx, content.opf or .html page at its top level');
   let sum = 0;
   const each: string[] = [];
   for (let i = 0; i < Math.min(a.length, b.length); i++) {

@@ -25,12 +25,19 @@ async function checkGreenBackground(result: unknown, expected: unknown): Promise
   for (let x = 0; x < tgt.width; x++) {
     for (let y = 0; y < tgt.height; y++) {
       // numpy [x, y] is row x, column y
-      if (x >= tgt.height || y >= tgt.width) return fail(`OSWorld raises IndexError at mask[${x}, ${y}]: the mask is ${tgt.width}×${tgt.height}, not square`);
+      if (x >= tgt.height || y >= tgt.width)
+        return fail(
+          `OSWorld raises IndexError at mask[${x}, ${y}]: the mask is ${tgt.width}×${tgt.height}, not square`,
+        );
       const t = (x * tgt.width + y) * tgt.channels;
       const black = tgt.channels >= 3 && tgt.data[t] === 0 && tgt.data[t + 1] === 0 && tgt.data[t + 2] === 0;
       if (black) continue;
-      if (!hasBandAxis(src) || src.channels < 3) return fail(`the result is a ${src.mode} image: OSWorld cannot unpack r, g, b`);
-      if (x >= src.height || y >= src.width) return fail(`OSWorld raises IndexError at result[${x}, ${y}]: the result is ${src.width}×${src.height}`);
+      if (!hasBandAxis(src) || src.channels < 3)
+        return fail(`the result is a ${src.mode} image: OSWorld cannot unpack r, g, b`);
+      if (x >= src.height || y >= src.width)
+        return fail(
+          `OSWorld raises IndexError at result[${x}, ${y}]: the result is ${src.width}×${src.height}`,
+        );
       const s = (x * src.width + y) * src.channels;
       const [r, g, b] = [src.data[s], src.data[s + 1], src.data[s + 2]];
       if (!(g > r && g > b)) return fail(`background pixel [${x}, ${y}] is not green: RGB ${r}, ${g}, ${b}`);
@@ -74,9 +81,14 @@ async function checkTrianglePosition(result: unknown): Promise<MetricOutcome> {
   }
   const colour = Array.from({ length: c }, (_, b) => Math.floor(key / 256 ** (c - 1 - b)) % 256).join(', ');
   const [cy, cx] = [sr / m, sc / m];
-  const ok = Math.abs(cy - img.height / 2) < 0.05 * img.height && Math.abs(cx - img.width / 2) < 0.05 * img.width;
+  const ok =
+    Math.abs(cy - img.height / 2) < 0.05 * img.height && Math.abs(cx - img.width / 2) < 0.05 * img.width;
   const where = `colour (${colour}) centred at x=${cx.toFixed(1)}, y=${cy.toFixed(1)}`;
-  return verdict(ok, `${where}, within 5% of the centre`, `${where}, not within 5% of the centre (${img.width / 2}, ${img.height / 2})`);
+  return verdict(
+    ok,
+    `${where}, within 5% of the centre`,
+    `${where}, not within 5% of the centre (${img.width / 2}, ${img.height / 2})`,
+  );
 }
 
 registerMetricFamily('gimp', {

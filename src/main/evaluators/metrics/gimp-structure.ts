@@ -3,7 +3,18 @@
 // (`images-pillow.ts`); SSIM as scikit-image computes it (`images-ssim.ts`).
 import { registerMetricFamily } from '../family';
 import { fail, verdict, type MetricOutcome } from '../metric';
-import { alphaBox, band, crop, hasTransparency, openPillowPair, resize, structureSimilar, toHsv, toRgb, type PillowImage } from './images-pillow';
+import {
+  alphaBox,
+  band,
+  crop,
+  hasTransparency,
+  openPillowPair,
+  resize,
+  structureSimilar,
+  toHsv,
+  toRgb,
+  type PillowImage,
+} from './images-pillow';
 import { skimageSsim } from './images-ssim';
 
 /**
@@ -24,7 +35,11 @@ async function checkStructureSimResized(result: unknown, expected: unknown): Pro
     scaled = resize({ ...toRgb(content), mode: 'RGB' }, tgt.width, tgt.height);
   } else scaled = resize(src, tgt.width, tgt.height);
   const same = structureSimilar(scaled, tgt);
-  return verdict(same === true, 'the resized image has the expected structure', `structure differs after resizing: ${String(same)}`);
+  return verdict(
+    same === true,
+    'the resized image has the expected structure',
+    `structure differs after resizing: ${String(same)}`,
+  );
 }
 
 /**
@@ -32,7 +47,11 @@ async function checkStructureSimResized(result: unknown, expected: unknown): Pro
  * image's size with Lanczos when the sizes differ, has SSIM ≥ the threshold with it (both as RGB). Images under 7
  * pixels on a side use the largest odd window that fits, as OSWorld does.
  */
-async function checkStructureSimWithThreshold(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function checkStructureSimWithThreshold(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [src, tgt] = imgs;
@@ -44,7 +63,11 @@ async function checkStructureSimWithThreshold(result: unknown, expected: unknown
   if (win < 1) return fail('the image is too small for SSIM');
   const s = skimageSsim(a, b, win);
   if (typeof s === 'string') return fail(s);
-  return verdict(s >= threshold, `SSIM ${s.toFixed(4)} ≥ ${threshold}`, `SSIM ${Number.isNaN(s) ? 'undefined' : s.toFixed(4)} < ${threshold}`);
+  return verdict(
+    s >= threshold,
+    `SSIM ${s.toFixed(4)} ≥ ${threshold}`,
+    `SSIM ${Number.isNaN(s) ? 'undefined' : s.toFixed(4)} < ${threshold}`,
+  );
 }
 
 /** check_palette_and_structure_sim — the result is a palette (P mode) image and, as RGB, has SSIM ≥ 0.9 with the
@@ -54,8 +77,13 @@ async function checkPaletteAndStructureSim(result: unknown, expected: unknown): 
   if (typeof imgs === 'string') return fail(imgs);
   const [src, tgt] = imgs;
   const same = structureSimilar(src, tgt);
-  if (src.mode !== 'P') return fail(`the result is not a palette image (mode ${src.mode})${same === true ? '' : `; ${same}`}`);
-  return verdict(same === true, 'a palette image with the expected structure', `a palette image, but the structure differs: ${String(same)}`);
+  if (src.mode !== 'P')
+    return fail(`the result is not a palette image (mode ${src.mode})${same === true ? '' : `; ${same}`}`);
+  return verdict(
+    same === true,
+    'a palette image with the expected structure',
+    `a palette image, but the structure differs: ${String(same)}`,
+  );
 }
 
 function meanBand(img: { data: Buffer }, offset: number, stride: number): number {
@@ -76,8 +104,13 @@ async function checkSaturationIncrease(result: unknown, expected: unknown): Prom
   const hue = structureSimilar(band(a, 0), band(b, 0));
   const value = structureSimilar(band(a, 2), band(b, 2));
   if (!(sb < sa)) return fail(`saturation not increased: ${sa.toFixed(2)} vs ${sb.toFixed(2)}`);
-  if (hue !== true || value !== true) return fail(`hue or value structure differs: ${hue === true ? value : hue}`);
-  return verdict(true, `saturation increased (${sb.toFixed(1)} → ${sa.toFixed(1)}) with the same hue and value structure`, '');
+  if (hue !== true || value !== true)
+    return fail(`hue or value structure differs: ${hue === true ? value : hue}`);
+  return verdict(
+    true,
+    `saturation increased (${sb.toFixed(1)} → ${sa.toFixed(1)}) with the same hue and value structure`,
+    '',
+  );
 }
 
 registerMetricFamily('gimp', {
@@ -86,4 +119,3 @@ registerMetricFamily('gimp', {
   check_palette_and_structure_sim: checkPaletteAndStructureSim,
   check_saturation_increase_and_structure_sim: checkSaturationIncrease,
 });
-

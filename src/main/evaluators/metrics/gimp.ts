@@ -8,7 +8,15 @@ import { fail, pass, verdict, type MetricOutcome } from '../metric';
 import { registerDeparture } from '../profile';
 import { brief, isRecord, readText } from './inputs';
 import type { Raw } from './image';
-import { alphaBox, openPillow, openPillowPair, resize, structureSimilar, toRgb, type PillowImage } from './images-pillow';
+import {
+  alphaBox,
+  openPillow,
+  openPillowPair,
+  resize,
+  structureSimilar,
+  toRgb,
+  type PillowImage,
+} from './images-pillow';
 import './gimp-structure';
 import './gimp-shapes';
 
@@ -40,7 +48,13 @@ async function checkStructureSim(result: unknown, expected: unknown): Promise<Me
 
 /** check_file_exists_and_structure_sim — the exported file exists and has SSIM ≥ 0.9 with the expected image. */
 async function checkFileExistsAndStructureSim(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (typeof result !== 'string' || !(await stat(result).then((s) => s.isFile()).catch(() => false))) return fail('the exported file does not exist');
+  if (
+    typeof result !== 'string' ||
+    !(await stat(result)
+      .then((s) => s.isFile())
+      .catch(() => false))
+  )
+    return fail('the exported file does not exist');
   return checkStructureSim(result, expected);
 }
 
@@ -50,7 +64,13 @@ async function checkImageMirror(result: unknown, expected: unknown): Promise<Met
   if (typeof a === 'string') return fail(a);
   const flipped = Buffer.alloc(a.data.length);
   for (let y = 0; y < a.height; y++) {
-    for (let x = 0; x < a.width; x++) a.data.copy(flipped, (y * a.width + a.width - 1 - x) * a.channels, (y * a.width + x) * a.channels, (y * a.width + x + 1) * a.channels);
+    for (let x = 0; x < a.width; x++)
+      a.data.copy(
+        flipped,
+        (y * a.width + a.width - 1 - x) * a.channels,
+        (y * a.width + x) * a.channels,
+        (y * a.width + x + 1) * a.channels,
+      );
   }
   const b = await pixels(expected, 'expected');
   if (typeof b === 'string') return fail(b);
@@ -72,14 +92,22 @@ async function checkImageSize(result: unknown, expected: unknown): Promise<Metri
     const box = alphaBox(img);
     [w, h] = box ? [box[2] - box[0], box[3] - box[1]] : [0, 0];
   }
-  const ok = (rule.width === undefined || rule.width === null || rule.width === w) && (rule.height === undefined || rule.height === null || rule.height === h);
-  return verdict(ok, `image is ${w}×${h}`, `image is ${w}×${h}, expected ${String(rule.width ?? 'any')}×${String(rule.height ?? 'any')}`);
+  const ok =
+    (rule.width === undefined || rule.width === null || rule.width === w) &&
+    (rule.height === undefined || rule.height === null || rule.height === h);
+  return verdict(
+    ok,
+    `image is ${w}×${h}`,
+    `image is ${w}×${h}, expected ${String(rule.width ?? 'any')}×${String(rule.height ?? 'any')}`,
+  );
 }
 
 /** check_image_file_size — `expected`: `{max_size}` in bytes; 1 when the file is smaller. */
 async function checkImageFileSize(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (typeof result !== 'string' || !result) return fail('result image is missing');
-  const size = await stat(result).then((s) => s.size).catch(() => undefined);
+  const size = await stat(result)
+    .then((s) => s.size)
+    .catch(() => undefined);
   if (size === undefined) return fail(`${result} does not exist`);
   const max = isRecord(expected) ? Number(expected.max_size) : NaN;
   return verdict(size < max, `${size} bytes < ${max}`, `${size} bytes, limit ${max}`);
@@ -96,7 +124,11 @@ function scaled(img: PillowImage, factor: number): PillowImage {
  * scaling both to mean brightness 128 (the result then resized to the original's size with Lanczos when the sizes
  * differ, both as RGB) their mean squared difference (0..1 scale) is below `threshold` (0.03).
  */
-async function checkBrightnessDecrease(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function checkBrightnessDecrease(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const imgs = await openPillowPair(result, expected);
   if (typeof imgs === 'string') return fail(imgs);
   const [ba, bb] = [meanLuma(imgs[0]), meanLuma(imgs[1])];
@@ -110,7 +142,11 @@ async function checkBrightnessDecrease(result: unknown, expected: unknown, optio
   }
   const mse = s / a.data.length;
   const threshold = typeof options.threshold === 'number' ? options.threshold : 0.03;
-  return verdict(mse < threshold, `darker (${ba.toFixed(1)} < ${bb.toFixed(1)}) with the same structure`, `structure differs after normalising brightness (MSE ${mse.toFixed(4)})`);
+  return verdict(
+    mse < threshold,
+    `darker (${ba.toFixed(1)} < ${bb.toFixed(1)}) with the same structure`,
+    `structure differs after normalising brightness (MSE ${mse.toFixed(4)})`,
+  );
 }
 
 function std(img: Raw): number {
@@ -132,7 +168,11 @@ async function checkContrastIncrease(result: unknown, expected: unknown): Promis
   const [ca, cb] = imgs.map(std);
   if (!(cb < ca)) return fail(`contrast not increased: ${ca.toFixed(2)} vs ${cb.toFixed(2)}`);
   const same = structureSimilar(imgs[0], imgs[1], 0.65);
-  return verdict(same === true, `contrast increased (${cb.toFixed(1)} → ${ca.toFixed(1)}) with the same structure`, `structure differs: ${String(same)}`);
+  return verdict(
+    same === true,
+    `contrast increased (${cb.toFixed(1)} → ${ca.toFixed(1)}) with the same structure`,
+    `structure differs: ${String(same)}`,
+  );
 }
 
 /** check_textbox_on_leftside — the leftmost dark (luma < 128) pixel lies in the left 5% of the image. */
@@ -148,7 +188,11 @@ async function checkTextboxOnLeftside(result: unknown): Promise<MetricOutcome> {
       }
     }
   }
-  return verdict(left < img.width * 0.05, `text starts at x=${left}`, `text starts at x=${left}, not within the left 5% (${img.width * 0.05})`);
+  return verdict(
+    left < img.width * 0.05,
+    `text starts at x=${left}`,
+    `text starts at x=${left}, not within the left 5% (${img.width * 0.05})`,
+  );
 }
 
 /**
@@ -161,10 +205,22 @@ async function checkConfigStatus(result: unknown, expected: unknown): Promise<Me
   const rule = isRecord(expected) ? expected : {};
   for (const line of text.split(/(?<=\n)/)) {
     if (line.startsWith('#') || line === '\n') continue;
-    const items = line.trim().replace(/^\(+/, '').replace(/[)\n]+$/, '').split(/\s+/);
+    const items = line
+      .trim()
+      .replace(/^\(+/, '')
+      .replace(/[)\n]+$/, '')
+      .split(/\s+/);
     const last = items[items.length - 1];
-    if (typeof rule.key === 'string' && items[0] === rule.key && last === rule.value) return pass(`${rule.key} is ${String(rule.value)}`);
-    if (Array.isArray(rule.key) && rule.key.length === 2 && items[0] === rule.key[0] && items[1] === rule.key[1] && last === rule.value) return pass(`${rule.key.join(' ')} is ${String(rule.value)}`);
+    if (typeof rule.key === 'string' && items[0] === rule.key && last === rule.value)
+      return pass(`${rule.key} is ${String(rule.value)}`);
+    if (
+      Array.isArray(rule.key) &&
+      rule.key.length === 2 &&
+      items[0] === rule.key[0] &&
+      items[1] === rule.key[1] &&
+      last === rule.value
+    )
+      return pass(`${rule.key.join(' ')} is ${String(rule.value)}`);
   }
   return fail(`no setting ${brief(rule.key)} = ${brief(rule.value)}`);
 }
@@ -184,7 +240,7 @@ registerMetricFamily('gimp', {
 registerDeparture({
   metric: 'check_image_size',
   profile: 'osworld',
-  case: "a PNG with a tRNS chunk and no ignore_transparent",
+  case: 'a PNG with a tRNS chunk and no ignore_transparent',
   why: "OSWorld's precedence (`a and b or c`) crops to the opaque area whenever Pillow reports 'transparency'; Proctor crops only with ignore_transparent",
 });
 registerDeparture({

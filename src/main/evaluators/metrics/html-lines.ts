@@ -8,16 +8,21 @@ import { parseDocument } from 'htmlparser2';
 import type { AnyNode, Element } from 'domhandler';
 
 const INLINE = new Set(
-  'a abbr acronym applet b basefont bdo big br button cite code del dfn em embed font i iframe img input ins kbd label map object q s samp script select small span strike strong sub sup textarea tt u var'.split(' '),
+  'a abbr acronym applet b basefont bdo big br button cite code del dfn em embed font i iframe img input ins kbd label map object q s samp script select small span strike strong sub sup textarea tt u var'.split(
+    ' ',
+  ),
 );
 const VOID = new Set('area base basefont br col embed frame hr img input isindex link meta param'.split(' '));
 const BLOCK = new Set(
-  'address blockquote body caption center colgroup dd dir div dl dt fieldset form frameset h1 h2 h3 h4 h5 h6 head html legend li menu noframes noscript ol optgroup option p pre style table tbody td tfoot th thead title tr ul'.split(' '),
+  'address blockquote body caption center colgroup dd dir div dl dt fieldset form frameset h1 h2 h3 h4 h5 h6 head html legend li menu noframes noscript ol optgroup option p pre style table tbody td tfoot th thead title tr ul'.split(
+    ' ',
+  ),
 );
 const known = (name: string) => INLINE.has(name) || VOID.has(name) || BLOCK.has(name);
 
 const isText = (n: AnyNode | null | undefined) => n?.type === 'text';
-const isElement = (n: AnyNode | null | undefined): n is Element => n?.type === 'tag' || n?.type === 'script' || n?.type === 'style';
+const isElement = (n: AnyNode | null | undefined): n is Element =>
+  n?.type === 'tag' || n?.type === 'script' || n?.type === 'style';
 
 /** Drops what the printed root never shows (doctype, processing instructions) and relinks siblings. */
 function clean(n: AnyNode): void {
@@ -35,7 +40,9 @@ function uriEscape(v: string): string {
   let out = '';
   for (const ch of v.replace(/^[ \t\n\r]+/, '')) {
     if (UNRESERVED.test(ch)) out += ch;
-    else for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    else
+      for (const byte of Buffer.from(ch, 'utf8'))
+        out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
@@ -69,7 +76,8 @@ function print(n: AnyNode, out: string[]): void {
   if (!isElement(n)) return;
   const format = known(n.name) && !INLINE.has(n.name);
   const newlineAfter = () => {
-    if (format && n.next && !isText(n.next) && isElement(n.parent) && !n.parent.name.startsWith('p')) out.push('\n');
+    if (format && n.next && !isText(n.next) && isElement(n.parent) && !n.parent.name.startsWith('p'))
+      out.push('\n');
   };
   const [first] = Object.entries(n.attribs);
   if (n.name === 'meta' && first?.[0] === 'http-equiv' && first[1] === 'Content-Type') {
@@ -100,9 +108,15 @@ function print(n: AnyNode, out: string[]): void {
 
 /** The page as lxml would print it for compare_epub (newlines removed first, then pretty-printed). */
 export function lxmlPrettyHtml(source: string): string {
-  const doc = parseDocument(source.replace(/[\r\n]/g, ''), { lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true, decodeEntities: true });
+  const doc = parseDocument(source.replace(/[\r\n]/g, ''), {
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+    recognizeSelfClosing: true,
+    decodeEntities: true,
+  });
   clean(doc);
-  const root = doc.children.find((c): c is Element => isElement(c) && c.name === 'html') ?? doc.children.find(isElement);
+  const root =
+    doc.children.find((c): c is Element => isElement(c) && c.name === 'html') ?? doc.children.find(isElement);
   if (!root) return '';
   const out: string[] = [];
   print(root, out);

@@ -4,13 +4,27 @@
 // (strings inside <script>/<style>/<template> count only for those tags) and its attributes (class, rel, … as
 // lists of words).
 import { parseDocument } from 'htmlparser2';
-import { Element, Text, Comment, ProcessingInstruction, CDATA, type AnyNode, type ParentNode, Document } from 'domhandler';
+import {
+  Element,
+  Text,
+  Comment,
+  ProcessingInstruction,
+  CDATA,
+  type AnyNode,
+  type ParentNode,
+  Document,
+} from 'domhandler';
 
 /** One node of BeautifulSoup's walk: a tag, or a string (text, comment, doctype). */
-export type SoupNode = { tag: string; text: string; attrs: Record<string, string | string[]> } | { string: string };
+export type SoupNode =
+  { tag: string; text: string; attrs: Record<string, string | string[]> } | { string: string };
 
 /** Elements in which libxml2 keeps whitespace-only text (its allowPCData list). */
-const allowPCData = new Set('a abbr acronym address applet b bdo big blockquote body button caption center cite code dd del dfn div dt em font form h1 h2 h3 h4 h5 h6 i iframe ins kbd label legend li map menu object ol p pre q s samp small span strike strong td th tt u ul var'.split(' '));
+const allowPCData = new Set(
+  'a abbr acronym address applet b bdo big blockquote body button caption center cite code dd del dfn div dt em font form h1 h2 h3 h4 h5 h6 i iframe ins kbd label legend li map menu object ol p pre q s samp small span strike strong td th tt u ul var'.split(
+    ' ',
+  ),
+);
 /** Elements libxml2 puts in an implied <head>. */
 const headElements = new Set(['title', 'meta', 'link', 'style', 'script', 'base']);
 /** BeautifulSoup's multi-valued attributes (lxml builder's cdata_list_attributes). */
@@ -62,7 +76,12 @@ function imply(doc: Document): void {
   if (!html) {
     const first = doc.children.findIndex((n) => isTag(n) || (n instanceof Text && !isBlank(n.data)));
     if (first < 0) return;
-    html = wrap(doc, doc.children.slice(first).filter((n) => !(n instanceof ProcessingInstruction)), 'html', first);
+    html = wrap(
+      doc,
+      doc.children.slice(first).filter((n) => !(n instanceof ProcessingInstruction)),
+      'html',
+      first,
+    );
   }
   if (html.children.some((n) => isTag(n) && n.name === 'body')) return;
   const hasHead = html.children.some((n) => isTag(n) && n.name === 'head');
@@ -70,7 +89,13 @@ function imply(doc: Document): void {
   let i = hasHead ? kids.findIndex((n) => isTag(n) && n.name === 'head') + 1 : 0;
   if (!hasHead) {
     const start = i;
-    while (i < kids.length && (!isTag(kids[i]) ? kids[i] instanceof Comment || (kids[i] instanceof Text && isBlank((kids[i] as Text).data)) : headElements.has((kids[i] as Element).name))) i++;
+    while (
+      i < kids.length &&
+      (!isTag(kids[i])
+        ? kids[i] instanceof Comment || (kids[i] instanceof Text && isBlank((kids[i] as Text).data))
+        : headElements.has((kids[i] as Element).name))
+    )
+      i++;
     const head = kids.slice(start, i);
     if (head.some(isTag)) wrap(html, head, 'head', html.children.indexOf(head[0]));
   }
@@ -79,7 +104,9 @@ function imply(doc: Document): void {
   if (firstContent < 0) return;
   const body = wrap(html, rest.slice(firstContent), 'body', html.children.indexOf(rest[firstContent]));
   // libxml2 puts bare text met at the <html> / <head> level inside a <p>
-  for (const n of [...body.children]) if (n instanceof Text && !isBlank(n.data) && rest.includes(n)) wrap(body, [n], 'p', body.children.indexOf(n));
+  for (const n of [...body.children])
+    if (n instanceof Text && !isBlank(n.data) && rest.includes(n))
+      wrap(body, [n], 'p', body.children.indexOf(n));
 }
 
 /** libxml2's areBlanks: whether a whitespace-only text node is dropped. */
@@ -103,13 +130,16 @@ function* walk(nodes: AnyNode[]): Generator<AnyNode> {
 }
 
 function dropBlanks(doc: Document): void {
-  const doctype = doc.children.find((n): n is ProcessingInstruction => n instanceof ProcessingInstruction && /^!doctype/i.test(n.data));
+  const doctype = doc.children.find(
+    (n): n is ProcessingInstruction => n instanceof ProcessingInstruction && /^!doctype/i.test(n.data),
+  );
   const html4 = !!doctype && /-\/\/W3C\/\/DTD HTML 4(\.01)?\/\/EN/i.test(doctype.data);
   const all = [...walk(doc.children)];
   const lastText = all.at(-1);
   for (const n of all) {
     if (!(n instanceof Text) || !isBlank(n.data)) continue;
-    if (n.parent && isTag(n.parent) && ['script', 'style', 'textarea', 'title'].includes(n.parent.name)) continue;
+    if (n.parent && isTag(n.parent) && ['script', 'style', 'textarea', 'title'].includes(n.parent.name))
+      continue;
     if (ignorable(n, n === lastText, html4)) {
       const p = n.parent as ParentNode | null;
       if (p) {
@@ -139,13 +169,18 @@ function soupText(el: Element): string {
 function soupAttrs(el: Element): Record<string, string | string[]> {
   const lists = new Set([...listAttributes['*'], ...(listAttributes[el.name] ?? [])]);
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(el.attribs)) out[k] = lists.has(k) ? v.split(/[ \t\n\r\f\v]+/).filter(Boolean) : v;
+  for (const [k, v] of Object.entries(el.attribs))
+    out[k] = lists.has(k) ? v.split(/[ \t\n\r\f\v]+/).filter(Boolean) : v;
   return out;
 }
 
 /** BeautifulSoup(html, 'lxml').recursiveChildGenerator(), as tags and strings. */
 export function soupNodes(html: string): SoupNode[] {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const doc = parseDocument(html, {
+    decodeEntities: true,
+    lowerCaseTags: true,
+    lowerCaseAttributeNames: true,
+  });
   imply(doc);
   dropBlanks(doc);
   const out: SoupNode[] = [];
@@ -153,7 +188,8 @@ export function soupNodes(html: string): SoupNode[] {
     if (isTag(n)) out.push({ tag: n.name, text: soupText(n).trim(), attrs: soupAttrs(n) });
     else if (n instanceof Text) out.push({ string: n.data });
     else if (n instanceof Comment) out.push({ string: n.data });
-    else if (n instanceof ProcessingInstruction && /^!doctype/i.test(n.data)) out.push({ string: n.data.replace(/^!doctype\s*/i, '') });
+    else if (n instanceof ProcessingInstruction && /^!doctype/i.test(n.data))
+      out.push({ string: n.data.replace(/^!doctype\s*/i, '') });
   }
   return out;
 }

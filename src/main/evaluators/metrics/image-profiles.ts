@@ -20,16 +20,32 @@ function grayHistogram(img: Raw): number[] {
   return hist.map((v) => (max > min ? (v - min) / (max - min) : 0));
 }
 
-async function compareJupyterlabImagesNative(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareJupyterlabImagesNative(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (!(await isFile(result))) return fail(`result image ${brief(result)} does not exist`);
   if (!(await isFile(expected))) return fail(`expected image ${brief(expected)} does not exist`);
-  const size = async (p: unknown) => sharp(p as string).metadata().then((m) => (m.width && m.height ? { w: m.width, h: m.height } : undefined), () => undefined);
+  const size = async (p: unknown) =>
+    sharp(p as string)
+      .metadata()
+      .then(
+        (m) => (m.width && m.height ? { w: m.width, h: m.height } : undefined),
+        () => undefined,
+      );
   const sa = await size(result);
   const sb = await size(expected);
   if (!sa) return fail(`result ${brief(result)} is not an image`);
   if (!sb) return fail(`expected ${brief(expected)} is not an image`);
   const target = sb.w * sb.h > sa.w * sa.h ? sa : sb;
-  const load = (p: unknown, side: string) => decode(p, side, (s) => s.removeAlpha().toColourspace('srgb').resize({ width: target.w, height: target.h, fit: 'fill', kernel: 'linear' }));
+  const load = (p: unknown, side: string) =>
+    decode(p, side, (s) =>
+      s
+        .removeAlpha()
+        .toColourspace('srgb')
+        .resize({ width: target.w, height: target.h, fit: 'fill', kernel: 'linear' }),
+    );
   const a = await load(result, 'result');
   if (typeof a === 'string') return fail(a);
   const b = await load(expected, 'expected');
@@ -37,7 +53,11 @@ async function compareJupyterlabImagesNative(result: unknown, expected: unknown,
   if (a.channels < 3 || b.channels < 3) return fail('images must have colour channels');
   const threshold = typeof options.similarity_threshold === 'number' ? options.similarity_threshold : 0.95;
   const sim = correlation(grayHistogram(a), grayHistogram(b));
-  return verdict(sim >= threshold, `grayscale histogram correlation ${sim.toFixed(6)} ≥ ${threshold}`, `grayscale histogram correlation ${sim.toFixed(6)} < ${threshold}`);
+  return verdict(
+    sim >= threshold,
+    `grayscale histogram correlation ${sim.toFixed(6)} ≥ ${threshold}`,
+    `grayscale histogram correlation ${sim.toFixed(6)} < ${threshold}`,
+  );
 }
 
 variants.register('compare_jupyterlab_images', {

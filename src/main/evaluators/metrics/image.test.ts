@@ -7,17 +7,28 @@ const tmp = tempDir();
 afterAll(tmp.cleanup);
 
 /** A bar chart-like PNG: white background, bars of the given heights in a colour. */
-async function chart(name: string, bars: number[], color = { r: 30, g: 120, b: 200 }, width = 200, height = 120): Promise<string> {
+async function chart(
+  name: string,
+  bars: number[],
+  color = { r: 30, g: 120, b: 200 },
+  width = 200,
+  height = 120,
+): Promise<string> {
   const bw = Math.floor(width / (bars.length * 2));
   const composites = await Promise.all(
     bars.map(async (h, i) => ({
-      input: await sharp({ create: { width: bw, height: h, channels: 3, background: color } }).png().toBuffer(),
+      input: await sharp({ create: { width: bw, height: h, channels: 3, background: color } })
+        .png()
+        .toBuffer(),
       left: bw * (2 * i) + bw / 2,
       top: height - h,
     })),
   );
   const p = join(tmp.dir, name);
-  await sharp({ create: { width, height, channels: 3, background: { r: 255, g: 255, b: 255 } } }).composite(composites.map((c) => ({ ...c, left: Math.floor(c.left) }))).png().toFile(p);
+  await sharp({ create: { width, height, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+    .composite(composites.map((c) => ({ ...c, left: Math.floor(c.left) })))
+    .png()
+    .toFile(p);
   return p;
 }
 
@@ -55,6 +66,8 @@ describe('image metrics', () => {
     const other = await chart('mother.png', [40, 80, 60], { r: 250, g: 180, b: 20 });
     expect((await runMetric('compare_metabase_images', close, gold)).score).toBe(1);
     expect((await runMetric('compare_metabase_images', other, gold)).score).toBe(0);
-    expect((await runMetric('compare_metabase_images', join(tmp.dir, 'x.png'), gold)).reason).toContain('does not exist');
+    expect((await runMetric('compare_metabase_images', join(tmp.dir, 'x.png'), gold)).reason).toContain(
+      'does not exist',
+    );
   });
 });

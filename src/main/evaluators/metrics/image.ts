@@ -12,10 +12,16 @@ export interface Raw {
   channels: number;
 }
 
-export async function decode(path: unknown, side: string, pipeline: (s: Sharp) => Sharp = (s) => s): Promise<Raw | string> {
+export async function decode(
+  path: unknown,
+  side: string,
+  pipeline: (s: Sharp) => Sharp = (s) => s,
+): Promise<Raw | string> {
   if (!(await isFile(path))) return `${side} image ${brief(path)} does not exist`;
   try {
-    const { data, info } = await pipeline(sharp(path as string)).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await pipeline(sharp(path as string))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, channels: info.channels };
   } catch (e) {
     return `${side} image ${brief(path)} cannot be decoded: ${(e as Error).message}`;
@@ -70,7 +76,8 @@ async function compareImageList(result: unknown, expected: unknown): Promise<Met
     if (typeof a === 'string') return fail(a);
     const b = await decode(rb[i], 'expected', (s) => s.ensureAlpha());
     if (typeof b === 'string') return fail(b);
-    if (a.width !== b.width || a.height !== b.height) return fail(`image ${i} is ${a.width}×${a.height}, expected ${b.width}×${b.height}`);
+    if (a.width !== b.width || a.height !== b.height)
+      return fail(`image ${i} is ${a.width}×${a.height}, expected ${b.width}×${b.height}`);
     if (!a.data.equals(b.data)) return fail(`image ${i} pixels differ`);
   }
   return pass(`all ${ra.length} images are pixel-identical`);
@@ -91,7 +98,9 @@ export function correlation(a: number[], b: number[]): number {
   const n = a.length;
   const ma = a.reduce((s, v) => s + v, 0) / n;
   const mb = b.reduce((s, v) => s + v, 0) / n;
-  let num = 0, da = 0, db = 0;
+  let num = 0,
+    da = 0,
+    db = 0;
   for (let i = 0; i < n; i++) {
     num += (a[i] - ma) * (b[i] - mb);
     da += (a[i] - ma) ** 2;
@@ -128,7 +137,11 @@ function histogramMetric(threshold: number) {
   return async (result: unknown, expected: unknown): Promise<MetricOutcome> => {
     const sim = await histogramSimilarity(result, expected);
     if (typeof sim === 'string') return fail(sim);
-    return verdict(sim > threshold, `histogram correlation ${sim.toFixed(6)} > ${threshold}`, `histogram correlation ${sim.toFixed(6)} ≤ ${threshold}`);
+    return verdict(
+      sim > threshold,
+      `histogram correlation ${sim.toFixed(6)} > ${threshold}`,
+      `histogram correlation ${sim.toFixed(6)} ≤ ${threshold}`,
+    );
   };
 }
 

@@ -39,7 +39,10 @@ export async function openPillow(path: unknown, side: string): Promise<PillowIma
 }
 
 /** The result and expected images, opened as Pillow opens them; or why one cannot be. */
-export async function openPillowPair(result: unknown, expected: unknown): Promise<[PillowImage, PillowImage] | string> {
+export async function openPillowPair(
+  result: unknown,
+  expected: unknown,
+): Promise<[PillowImage, PillowImage] | string> {
   const a = await openPillow(result, 'result');
   if (typeof a === 'string') return a;
   const b = await openPillow(expected, 'expected');
@@ -75,7 +78,11 @@ export function toRgb(img: Raw): Raw {
 export function toLuma(img: Raw): Raw {
   const d = img.data;
   if (img.channels <= 2) return img.channels === 1 ? img : mapPixels(img, 1, (s, o, out) => (out[o] = d[s]));
-  return mapPixels(img, 1, (s, o, out) => (out[o] = (d[s] * 19595 + d[s + 1] * 38470 + d[s + 2] * 7471 + 0x8000) >> 16));
+  return mapPixels(
+    img,
+    1,
+    (s, o, out) => (out[o] = (d[s] * 19595 + d[s + 1] * 38470 + d[s + 2] * 7471 + 0x8000) >> 16),
+  );
 }
 
 /** convert('HSV'): from grey (L, LA) hue and saturation 0, value the grey; from RGB(A) or a palette Pillow's rgb2hsv
@@ -130,7 +137,11 @@ const filters: Record<Resample, { support: number; fn: (x: number) => number }> 
 const PRECISION = 22;
 
 /** Pillow's precompute_coeffs + normalize_coeffs_8bpc: per output pixel the first input index and fixed-point weights. */
-function coefficients(inSize: number, outSize: number, resample: Resample): { start: number[]; weights: number[][] } {
+function coefficients(
+  inSize: number,
+  outSize: number,
+  resample: Resample,
+): { start: number[]; weights: number[][] } {
   const { support: base, fn } = filters[resample];
   const scale = inSize / outSize;
   const filterscale = Math.max(1, scale);
@@ -150,7 +161,11 @@ function coefficients(inSize: number, outSize: number, resample: Resample): { st
       ww += v;
     }
     start.push(xmin);
-    weights.push(w.map((v) => (ww !== 0 ? v / ww : v)).map((v) => Math.trunc(v < 0 ? -0.5 + v * 2 ** PRECISION : 0.5 + v * 2 ** PRECISION)));
+    weights.push(
+      w
+        .map((v) => (ww !== 0 ? v / ww : v))
+        .map((v) => Math.trunc(v < 0 ? -0.5 + v * 2 ** PRECISION : 0.5 + v * 2 ** PRECISION)),
+    );
   }
   return { start, weights };
 }
@@ -212,7 +227,12 @@ function premultiply(img: Raw, inverse: boolean): Raw {
 
 /** Image.resize(size, resample): a copy when the size is unchanged; a palette image by nearest neighbour; an image
  * with alpha premultiplied around the passes; otherwise horizontal then vertical fixed-point passes. */
-export function resize(img: PillowImage, width: number, height: number, resample: Resample = 'bicubic'): PillowImage {
+export function resize(
+  img: PillowImage,
+  width: number,
+  height: number,
+  resample: Resample = 'bicubic',
+): PillowImage {
   if (img.width === width && img.height === height) return img;
   if (img.mode === 'P') {
     const out = Buffer.alloc(width * height * img.channels);
@@ -221,7 +241,12 @@ export function resize(img: PillowImage, width: number, height: number, resample
       const yi = Math.min(img.height - 1, Math.floor((y + 0.5) * sy));
       for (let x = 0; x < width; x++) {
         const xi = Math.min(img.width - 1, Math.floor((x + 0.5) * sx));
-        img.data.copy(out, (y * width + x) * img.channels, (yi * img.width + xi) * img.channels, (yi * img.width + xi + 1) * img.channels);
+        img.data.copy(
+          out,
+          (y * width + x) * img.channels,
+          (yi * img.width + xi) * img.channels,
+          (yi * img.width + xi + 1) * img.channels,
+        );
       }
     }
     return { data: out, width, height, channels: img.channels, mode: 'P' };
@@ -238,7 +263,8 @@ export function resize(img: PillowImage, width: number, height: number, resample
 export function crop(img: PillowImage, [x0, y0, x1, y1]: [number, number, number, number]): PillowImage {
   const [w, h, c] = [x1 - x0, y1 - y0, img.channels];
   const out = Buffer.alloc(w * h * c);
-  for (let y = 0; y < h; y++) img.data.copy(out, y * w * c, ((y0 + y) * img.width + x0) * c, ((y0 + y) * img.width + x1) * c);
+  for (let y = 0; y < h; y++)
+    img.data.copy(out, y * w * c, ((y0 + y) * img.width + x0) * c, ((y0 + y) * img.width + x1) * c);
   return { data: out, width: w, height: h, channels: c, mode: img.mode };
 }
 
@@ -263,8 +289,10 @@ export function alphaBox(img: Raw): [number, number, number, number] | undefined
  * must reach `threshold`. True, or the reason it is not.
  */
 export function structureSimilar(a: Raw, b: Raw, threshold = 0.9): true | string {
-  if (Math.min(a.width, a.height, b.width, b.height) < 7) return `an image is under 7 pixels on a side (${a.width}×${a.height}, ${b.width}×${b.height})`;
-  if (a.width !== b.width || a.height !== b.height) return `sizes differ: ${a.width}×${a.height} vs ${b.width}×${b.height}`;
+  if (Math.min(a.width, a.height, b.width, b.height) < 7)
+    return `an image is under 7 pixels on a side (${a.width}×${a.height}, ${b.width}×${b.height})`;
+  if (a.width !== b.width || a.height !== b.height)
+    return `sizes differ: ${a.width}×${a.height} vs ${b.width}×${b.height}`;
   const s = skimageSsim(toRgb(a), toRgb(b));
   if (typeof s === 'string') return s;
   return s >= threshold || `SSIM ${s.toFixed(4)} < ${threshold}`;

@@ -3,8 +3,20 @@
 import type { Raw } from './image';
 
 /** SSIM of one window of band `band` (sample covariance, uint8 data range), as scikit-image. */
-export function windowSsim(a: Raw, b: Raw, band: number, x0: number, y0: number, ww: number, wh: number): number {
-  let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+export function windowSsim(
+  a: Raw,
+  b: Raw,
+  band: number,
+  x0: number,
+  y0: number,
+  ww: number,
+  wh: number,
+): number {
+  let sa = 0,
+    sb = 0,
+    saa = 0,
+    sbb = 0,
+    sab = 0;
   const n = ww * wh;
   for (let y = y0; y < y0 + wh; y++) {
     for (let x = x0; x < x0 + ww; x++) {
@@ -41,7 +53,8 @@ export function skimageSsim(a: Raw, b: Raw, win = 7): number | string {
     }
     return total / a.width;
   }
-  if (a.width < win || a.height < win) return `image ${a.width}×${a.height} is smaller than the ${win}×${win} window`;
+  if (a.width < win || a.height < win)
+    return `image ${a.width}×${a.height} is smaller than the ${win}×${win} window`;
   let total = 0;
   for (let band = 0; band < a.channels; band++) total += bandSsim(a, b, band, win);
   return total / a.channels;

@@ -63,7 +63,7 @@ export function stringList(v: unknown): string[] {
 
 /** Short text for reasons: at most `max` characters, on one line. */
 export function brief(v: unknown, max = 160): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > max ? one.slice(0, max - 1) + '…' : one;
 }

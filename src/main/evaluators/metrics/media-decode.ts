@@ -9,7 +9,21 @@ export const LIBROSA_RATE = 22050;
 
 /** The audio of `path` as librosa.load(path) returns it; undefined when ffmpeg cannot decode any. */
 export function decodeAudio(path: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
-  const args = ['-nostdin', '-v', 'error', '-i', path, '-vn', '-ac', '1', '-af', `aresample=${LIBROSA_RATE}:resampler=soxr:precision=20`, '-f', 'f32le', '-'];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-i',
+    path,
+    '-vn',
+    '-ac',
+    '1',
+    '-af',
+    `aresample=${LIBROSA_RATE}:resampler=soxr:precision=20`,
+    '-f',
+    'f32le',
+    '-',
+  ];
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const p = spawn('ffmpeg', args, { stdio: ['ignore', 'pipe', 'ignore'], signal });
@@ -38,12 +52,17 @@ function lanczosCoefficients(inSize: number, outSize: number): [number, Int32Arr
     const center = (xx + 0.5) * scale;
     const xmin = Math.max(0, Math.trunc(center - support + 0.5));
     const xmax = Math.min(inSize, Math.trunc(center + support + 0.5)) - xmin;
-    const w = Array.from({ length: Math.max(0, xmax) }, (_, x) => lanczos((x + xmin - center + 0.5) / filterScale));
+    const w = Array.from({ length: Math.max(0, xmax) }, (_, x) =>
+      lanczos((x + xmin - center + 0.5) / filterScale),
+    );
     const sum = w.reduce((a, b) => a + b, 0);
-    out.push([xmin, Int32Array.from(w, (k) => {
-      const v = sum !== 0 ? k / sum : k;
-      return Math.trunc(v * (1 << 22) + (v < 0 ? -0.5 : 0.5));
-    })]);
+    out.push([
+      xmin,
+      Int32Array.from(w, (k) => {
+        const v = sum !== 0 ? k / sum : k;
+        return Math.trunc(v * (1 << 22) + (v < 0 ? -0.5 : 0.5));
+      }),
+    ]);
   }
   return out;
 }
@@ -78,23 +97,28 @@ function resizeGrey(px: Uint8Array, w: number, h: number, size: number): Uint8Ar
 /** imagehash.phash of an RGB frame: 64 bits as booleans, row-major over the 8×8 low frequencies. */
 export function phash(rgb: Uint8Array, w: number, h: number): boolean[] {
   const grey = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) grey[i] = (rgb[3 * i] * 19595 + rgb[3 * i + 1] * 38470 + rgb[3 * i + 2] * 7471 + 0x8000) >> 16;
+  for (let i = 0; i < w * h; i++)
+    grey[i] = (rgb[3 * i] * 19595 + rgb[3 * i + 1] * 38470 + rgb[3 * i + 2] * 7471 + 0x8000) >> 16;
   const n = 32;
   const px = resizeGrey(grey, w, h, n);
   // scipy.fftpack.dct (type II, unnormalised) along axis 0, then axis 1; only the first 8 of each are needed.
-  const cos = Array.from({ length: 8 }, (_, k) => Float64Array.from({ length: n }, (_, i) => 2 * Math.cos((Math.PI * k * (2 * i + 1)) / (2 * n))));
+  const cos = Array.from({ length: 8 }, (_, k) =>
+    Float64Array.from({ length: n }, (_, i) => 2 * Math.cos((Math.PI * k * (2 * i + 1)) / (2 * n))),
+  );
   const cols = Array.from({ length: 8 }, () => new Float64Array(n));
-  for (let k = 0; k < 8; k++) for (let x = 0; x < n; x++) {
-    let s = 0;
-    for (let y = 0; y < n; y++) s += px[y * n + x] * cos[k][y];
-    cols[k][x] = s;
-  }
+  for (let k = 0; k < 8; k++)
+    for (let x = 0; x < n; x++) {
+      let s = 0;
+      for (let y = 0; y < n; y++) s += px[y * n + x] * cos[k][y];
+      cols[k][x] = s;
+    }
   const low: number[] = [];
-  for (let k = 0; k < 8; k++) for (let l = 0; l < 8; l++) {
-    let s = 0;
-    for (let x = 0; x < n; x++) s += cols[k][x] * cos[l][x];
-    low.push(s);
-  }
+  for (let k = 0; k < 8; k++)
+    for (let l = 0; l < 8; l++) {
+      let s = 0;
+      for (let x = 0; x < n; x++) s += cols[k][x] * cos[l][x];
+      low.push(s);
+    }
   const sorted = [...low].sort((a, b) => a - b);
   const median = (sorted[31] + sorted[32]) / 2;
   return low.map((v) => v > median);
@@ -109,7 +133,26 @@ export function hashDistance(a: boolean[], b: boolean[]): number {
 
 /** The perceptual hashes of the first `max` frames of `path` (fewer when it has fewer; none when it cannot be read). */
 export function videoFrameHashes(path: string, max: number, signal?: AbortSignal): Promise<boolean[][]> {
-  const args = ['-nostdin', '-v', 'error', '-i', path, '-map', '0:v:0', '-fps_mode', 'passthrough', '-frames:v', String(Math.max(0, max)), '-pix_fmt', 'rgb24', '-c:v', 'pam', '-f', 'image2pipe', '-'];
+  const args = [
+    '-nostdin',
+    '-v',
+    'error',
+    '-i',
+    path,
+    '-map',
+    '0:v:0',
+    '-fps_mode',
+    'passthrough',
+    '-frames:v',
+    String(Math.max(0, max)),
+    '-pix_fmt',
+    'rgb24',
+    '-c:v',
+    'pam',
+    '-f',
+    'image2pipe',
+    '-',
+  ];
   return new Promise((resolve) => {
     const hashes: boolean[][] = [];
     if (max <= 0) return resolve(hashes);

@@ -125,8 +125,14 @@ function halve(x: Float64Array[]): Float64Array[] {
 }
 
 /** fastdtw(x, y, radius, dist): the approximate DTW distance and its path. */
-export function fastDtw(x: Float64Array[], y: Float64Array[], dist: Distance<Float64Array>, radius = 1): DtwResult {
-  if (x.length < radius + 2 || y.length < radius + 2) return bandedDtw(x, y, fullBand(x.length, y.length), dist);
+export function fastDtw(
+  x: Float64Array[],
+  y: Float64Array[],
+  dist: Distance<Float64Array>,
+  radius = 1,
+): DtwResult {
+  if (x.length < radius + 2 || y.length < radius + 2)
+    return bandedDtw(x, y, fullBand(x.length, y.length), dist);
   const coarse = fastDtw(halve(x), halve(y), dist, radius);
   return bandedDtw(x, y, expandBand(coarse.path, x.length, y.length, radius), dist);
 }

@@ -117,7 +117,9 @@ export function mfcc(y: Float32Array, sr: number): Float64Array[] {
   let max = -Infinity;
   for (const row of db) for (const v of row) if (v > max) max = v;
   const floor = max - 80;
-  const cos = Array.from({ length: N_MFCC }, (_, k) => Float64Array.from({ length: N_MELS }, (_, n) => Math.cos((Math.PI * k * (2 * n + 1)) / (2 * N_MELS))));
+  const cos = Array.from({ length: N_MFCC }, (_, k) =>
+    Float64Array.from({ length: N_MELS }, (_, n) => Math.cos((Math.PI * k * (2 * n + 1)) / (2 * N_MELS))),
+  );
   const out = Array.from({ length: N_MFCC }, () => new Float64Array(frames));
   for (let t = 0; t < frames; t++) {
     const row = db[t];

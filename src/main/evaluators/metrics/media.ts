@@ -20,17 +20,27 @@ import { matchValueToRule } from './os';
  * audioread and python-soxr; values at the file's edges and in the last bits may differ slightly. FastDTW is the
  * compiled fastdtw's (ties to the diagonal); fastdtw's pure-Python fallback breaks ties otherwise.
  */
-async function compareAudios(result: unknown, expected: unknown, _o: Record<string, unknown>, ctx: { signal?: AbortSignal } | undefined): Promise<MetricOutcome> {
-  if (typeof result !== 'string' || !result || typeof expected !== 'string' || !expected) return fail('an audio file is missing');
+async function compareAudios(
+  result: unknown,
+  expected: unknown,
+  _o: Record<string, unknown>,
+  ctx: { signal?: AbortSignal } | undefined,
+): Promise<MetricOutcome> {
+  if (typeof result !== 'string' || !result || typeof expected !== 'string' || !expected)
+    return fail('an audio file is missing');
   const [y1, y2] = await Promise.all([decodeAudio(result, ctx?.signal), decodeAudio(expected, ctx?.signal)]);
-  if (!y1 && !y2) return { score: 1, reason: 'both audio files are empty or undecodable (OSWorld counts them alike)' };
+  if (!y1 && !y2)
+    return { score: 1, reason: 'both audio files are empty or undecodable (OSWorld counts them alike)' };
   if (!y1 || !y2) return fail(`${brief(!y1 ? result : expected)} is empty or undecodable`);
   const a = columns(normalizeRows(mfcc(y1, LIBROSA_RATE)));
   const b = columns(normalizeRows(mfcc(y2, LIBROSA_RATE)));
   const { distance, path } = fastDtw(a, b, cosineDistance);
   const normalised = path.length ? distance / path.length : Infinity;
   const score = Math.exp(-normalised);
-  return { score, reason: `MFCC similarity ${score.toFixed(4)} (DTW distance ${distance.toFixed(4)} over ${path.length} steps)` };
+  return {
+    score,
+    reason: `MFCC similarity ${score.toFixed(4)} (DTW distance ${distance.toFixed(4)} over ${path.length} steps)`,
+  };
 }
 
 /**
@@ -39,33 +49,81 @@ async function compareAudios(result: unknown, expected: unknown, _o: Record<stri
  * than `threshold` mismatches score 0. When a video ends within the frames checked, 1 only if both end there — so
  * two unreadable files score 1, as OpenCV's read() fails alike for both in OSWorld.
  */
-async function compareVideos(result: unknown, expected: unknown, options: Record<string, unknown>, ctx: { signal?: AbortSignal } | undefined): Promise<MetricOutcome> {
+async function compareVideos(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: { signal?: AbortSignal } | undefined,
+): Promise<MetricOutcome> {
   const max = typeof options.max_frames_to_check === 'number' ? options.max_frames_to_check : 100;
   const threshold = typeof options.threshold === 'number' ? options.threshold : 5;
   const path = (p: unknown) => (typeof p === 'string' ? p : '');
-  const [h1, h2] = await Promise.all([videoFrameHashes(path(result), max, ctx?.signal), videoFrameHashes(path(expected), max, ctx?.signal)]);
+  const [h1, h2] = await Promise.all([
+    videoFrameHashes(path(result), max, ctx?.signal),
+    videoFrameHashes(path(expected), max, ctx?.signal),
+  ]);
   let mismatches = 0;
   for (let k = 0; k < max; k++) {
     if (k >= h1.length || k >= h2.length) {
-      return verdict(h1.length === h2.length, `the videos match over their ${k} frames`, `one video ends after ${Math.min(h1.length, h2.length)} frames, the other has more`);
+      return verdict(
+        h1.length === h2.length,
+        `the videos match over their ${k} frames`,
+        `one video ends after ${Math.min(h1.length, h2.length)} frames, the other has more`,
+      );
     }
-    if (hashDistance(h1[k], h2[k]) > threshold && ++mismatches > threshold) return fail(`${mismatches} frames differ by more than ${threshold} hash bits (up to frame ${k + 1})`);
+    if (hashDistance(h1[k], h2[k]) > threshold && ++mismatches > threshold)
+      return fail(`${mismatches} frames differ by more than ${threshold} hash bits (up to frame ${k + 1})`);
   }
   return { score: 1, reason: `the first ${max} frames match (${mismatches} differ)` };
 }
 
 /** mutagen's EasyID3 keys and the ID3v2 frames they read. */
 const easyId3: Record<string, string> = {
-  album: 'TALB', bpm: 'TBPM', compilation: 'TCMP', composer: 'TCOM', copyright: 'TCOP', encodedby: 'TENC', lyricist: 'TEXT',
-  length: 'TLEN', media: 'TMED', mood: 'TMOO', grouping: 'TIT1', title: 'TIT2', version: 'TIT3', artist: 'TPE1', albumartist: 'TPE2',
-  conductor: 'TPE3', arranger: 'TPE4', discnumber: 'TPOS', organization: 'TPUB', tracknumber: 'TRCK', author: 'TOLY',
-  albumartistsort: 'TSO2', albumsort: 'TSOA', composersort: 'TSOC', artistsort: 'TSOP', titlesort: 'TSOT', isrc: 'TSRC',
-  discsubtitle: 'TSST', language: 'TLAN', genre: 'TCON', date: 'TDRC', originaldate: 'TDOR', website: 'WOAR',
+  album: 'TALB',
+  bpm: 'TBPM',
+  compilation: 'TCMP',
+  composer: 'TCOM',
+  copyright: 'TCOP',
+  encodedby: 'TENC',
+  lyricist: 'TEXT',
+  length: 'TLEN',
+  media: 'TMED',
+  mood: 'TMOO',
+  grouping: 'TIT1',
+  title: 'TIT2',
+  version: 'TIT3',
+  artist: 'TPE1',
+  albumartist: 'TPE2',
+  conductor: 'TPE3',
+  arranger: 'TPE4',
+  discnumber: 'TPOS',
+  organization: 'TPUB',
+  tracknumber: 'TRCK',
+  author: 'TOLY',
+  albumartistsort: 'TSO2',
+  albumsort: 'TSOA',
+  composersort: 'TSOC',
+  artistsort: 'TSOP',
+  titlesort: 'TSOT',
+  isrc: 'TSRC',
+  discsubtitle: 'TSST',
+  language: 'TLAN',
+  genre: 'TCON',
+  date: 'TDRC',
+  originaldate: 'TDOR',
+  website: 'WOAR',
 };
 /** ID3v2.3 frames music-metadata reports under their own ids, for the keys EasyID3 maps to v2.4 frames. */
 const v23Alias: Record<string, string> = { TDRC: 'TYER', TDOR: 'TORY' };
 /** ID3v1 fields, read by mutagen when there is no ID3v2 tag. */
-const id3v1: Record<string, string> = { title: 'title', artist: 'artist', album: 'album', date: 'year', genre: 'genre', tracknumber: 'track' };
+const id3v1: Record<string, string> = {
+  title: 'title',
+  artist: 'artist',
+  album: 'album',
+  date: 'year',
+  genre: 'genre',
+  tracknumber: 'track',
+};
 
 /** The value EasyID3 gives for `key`: the frame's texts joined with ',', '' when absent or not an EasyID3 key. */
 function easyValue(meta: IAudioMetadata, key: string): string {
@@ -73,13 +131,18 @@ function easyValue(meta: IAudioMetadata, key: string): string {
   const frame = easyId3[key];
   if (v2) {
     if (!frame) return '';
-    const values = v2[1].filter((t) => t.id === frame || t.id === v23Alias[frame]).map((t) => String(t.value));
+    const values = v2[1]
+      .filter((t) => t.id === frame || t.id === v23Alias[frame])
+      .map((t) => String(t.value));
     return values.join(',');
   }
   const v1 = meta.native.ID3v1;
   const field = id3v1[key];
   if (!v1 || !field) return '';
-  return v1.filter((t) => t.id === field).map((t) => String(t.value)).join(',');
+  return v1
+    .filter((t) => t.id === field)
+    .map((t) => String(t.value))
+    .join(',');
 }
 
 /**
@@ -90,7 +153,8 @@ function easyValue(meta: IAudioMetadata, key: string): string {
  * not turned into its name.
  */
 async function checkMp3Meta(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (typeof result !== 'string' || !(await isFile(result))) return fail(`MP3 file ${brief(result)} is missing`);
+  if (typeof result !== 'string' || !(await isFile(result)))
+    return fail(`MP3 file ${brief(result)} is missing`);
   if (!isRecord(expected)) return fail(`expected ${brief(expected)} is not an object of rules`);
   let meta: IAudioMetadata;
   try {
@@ -98,7 +162,8 @@ async function checkMp3Meta(result: unknown, expected: unknown): Promise<MetricO
   } catch (e) {
     return fail(`${brief(result)} cannot be read: ${(e as Error).message}`);
   }
-  if (!Object.keys(meta.native).some((f) => f.startsWith('ID3'))) return fail(`${brief(result)} has no ID3 tag`);
+  if (!Object.keys(meta.native).some((f) => f.startsWith('ID3')))
+    return fail(`${brief(result)} has no ID3 tag`);
   for (const [key, rule] of Object.entries(expected)) {
     if (!isRecord(rule)) return fail(`rule for '${key}' is not an object`);
     const value = easyValue(meta, key);
@@ -109,7 +174,10 @@ async function checkMp3Meta(result: unknown, expected: unknown): Promise<MetricO
       if (e instanceof PythonPatternError && !e.pythonRaises) throw e;
       return fail(`rule for '${key}': ${(e as Error).message}`);
     }
-    if (!ok) return fail(`${key} is ${JSON.stringify(value)}, which does not satisfy ${String(rule.method)} ${brief(rule.ref)}`);
+    if (!ok)
+      return fail(
+        `${key} is ${JSON.stringify(value)}, which does not satisfy ${String(rule.method)} ${brief(rule.ref)}`,
+      );
   }
   return { score: 1, reason: `tags ${Object.keys(expected).join(', ')} match` };
 }

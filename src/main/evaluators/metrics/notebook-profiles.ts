@@ -14,7 +14,13 @@ import { pyStrip } from './pandas-frame';
 function nbOutput(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...o };
   if ('text' in o) out.text = joined(o.text);
-  if (isRecord(o.data)) out.data = Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, k === 'application/json' || k.endsWith('+json') ? v : joined(v)]));
+  if (isRecord(o.data))
+    out.data = Object.fromEntries(
+      Object.entries(o.data).map(([k, v]) => [
+        k,
+        k === 'application/json' || k.endsWith('+json') ? v : joined(v),
+      ]),
+    );
   return out;
 }
 
@@ -28,7 +34,12 @@ async function pair(result: unknown, expected: unknown) {
 }
 
 /** Walks the cells of two notebooks of equal length: same types, then `code(a, b, i)` for code cells. */
-async function eachCodeCell(result: unknown, expected: unknown, code: (a: Cell, b: Cell, i: number) => string | undefined, done: string): Promise<MetricOutcome> {
+async function eachCodeCell(
+  result: unknown,
+  expected: unknown,
+  code: (a: Cell, b: Cell, i: number) => string | undefined,
+  done: string,
+): Promise<MetricOutcome> {
   const nb = await pair(result, expected);
   if (typeof nb === 'string') return fail(nb);
   for (let i = 0; i < nb.r.cells.length; i++) {
@@ -45,15 +56,22 @@ async function eachCodeCell(result: unknown, expected: unknown, code: (a: Cell, 
 /** compare_notebook_outputs, Spider2-V: every output of every code cell equal as a whole dict — execution
  * counts, metadata and images included. */
 function compareOutputsSpider2v(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  return eachCodeCell(result, expected, (a, b, i) => {
-    if (a.outputs.length !== b.outputs.length) return `cell ${i} has ${a.outputs.length} outputs, expected ${b.outputs.length}`;
-    for (let j = 0; j < a.outputs.length; j++) {
-      const x = nbOutput(a.outputs[j]);
-      const y = nbOutput(b.outputs[j]);
-      if (!isDeepStrictEqual(x, y)) return `cell ${i} output ${j} differs as a whole (execution_count and metadata count): got ${brief(x)}, expected ${brief(y)}`;
-    }
-    return undefined;
-  }, 'every output equals the expected one as a whole');
+  return eachCodeCell(
+    result,
+    expected,
+    (a, b, i) => {
+      if (a.outputs.length !== b.outputs.length)
+        return `cell ${i} has ${a.outputs.length} outputs, expected ${b.outputs.length}`;
+      for (let j = 0; j < a.outputs.length; j++) {
+        const x = nbOutput(a.outputs[j]);
+        const y = nbOutput(b.outputs[j]);
+        if (!isDeepStrictEqual(x, y))
+          return `cell ${i} output ${j} differs as a whole (execution_count and metadata count): got ${brief(x)}, expected ${brief(y)}`;
+      }
+      return undefined;
+    },
+    'every output equals the expected one as a whole',
+  );
 }
 
 const stdout = (o: Record<string, unknown>) => 'name' in o && o.name === 'stdout';
@@ -63,24 +81,32 @@ const plainData = (o: Record<string, unknown>) => isRecord(o.data) && 'text/plai
  * "Requirement already satisfied" / "Successfully installed") and outputs with text/plain data; streams equal as
  * whole dicts, data by text/plain only. Errors, images and other streams are not compared. */
 function compareOutputsNative(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  return eachCodeCell(result, expected, (a, b, i) => {
-    const pip = (o: Record<string, unknown>) => {
-      const t = String(joined(o.text) ?? '');
-      return t.includes('Requirement already satisfied:') || t.includes('Successfully installed');
-    };
-    const ra = a.outputs.map(nbOutput).filter((o) => (stdout(o) && !pip(o)) || plainData(o));
-    const rb = b.outputs.map(nbOutput).filter((o) => stdout(o) || plainData(o));
-    if (ra.length !== rb.length) return `cell ${i} has ${ra.length} stdout / text/plain outputs, expected ${rb.length}`;
-    for (let j = 0; j < ra.length; j++) {
-      if ('name' in ra[j] && !isDeepStrictEqual(ra[j], rb[j])) return `cell ${i} stream ${j} differs: got ${brief(ra[j])}, expected ${brief(rb[j])}`;
-      if (isRecord(ra[j].data)) {
-        const x = (ra[j].data as Record<string, unknown>)['text/plain'];
-        const y = isRecord(rb[j].data) ? (rb[j].data as Record<string, unknown>)['text/plain'] : undefined;
-        if (!isDeepStrictEqual(x, y)) return `cell ${i} output ${j} text/plain differs: got ${brief(x)}, expected ${brief(y)}`;
+  return eachCodeCell(
+    result,
+    expected,
+    (a, b, i) => {
+      const pip = (o: Record<string, unknown>) => {
+        const t = String(joined(o.text) ?? '');
+        return t.includes('Requirement already satisfied:') || t.includes('Successfully installed');
+      };
+      const ra = a.outputs.map(nbOutput).filter((o) => (stdout(o) && !pip(o)) || plainData(o));
+      const rb = b.outputs.map(nbOutput).filter((o) => stdout(o) || plainData(o));
+      if (ra.length !== rb.length)
+        return `cell ${i} has ${ra.length} stdout / text/plain outputs, expected ${rb.length}`;
+      for (let j = 0; j < ra.length; j++) {
+        if ('name' in ra[j] && !isDeepStrictEqual(ra[j], rb[j]))
+          return `cell ${i} stream ${j} differs: got ${brief(ra[j])}, expected ${brief(rb[j])}`;
+        if (isRecord(ra[j].data)) {
+          const x = (ra[j].data as Record<string, unknown>)['text/plain'];
+          const y = isRecord(rb[j].data) ? (rb[j].data as Record<string, unknown>)['text/plain'] : undefined;
+          if (!isDeepStrictEqual(x, y))
+            return `cell ${i} output ${j} text/plain differs: got ${brief(x)}, expected ${brief(y)}`;
+        }
       }
-    }
-    return undefined;
-  }, 'stdout and text/plain outputs match');
+      return undefined;
+    },
+    'stdout and text/plain outputs match',
+  );
 }
 
 /** compare_notebook_cells, native: same cell types and sources equal after `strip()`. */
@@ -90,7 +116,10 @@ async function compareCellsNative(result: unknown, expected: unknown): Promise<M
   for (let i = 0; i < nb.r.cells.length; i++) {
     const a = nb.r.cells[i];
     const b = nb.e.cells[i];
-    if (a.cell_type !== b.cell_type || pyStrip(a.source) !== pyStrip(b.source)) return fail(`cell ${i} type or stripped source differs: got '${brief(a.source)}', expected '${brief(b.source)}'`);
+    if (a.cell_type !== b.cell_type || pyStrip(a.source) !== pyStrip(b.source))
+      return fail(
+        `cell ${i} type or stripped source differs: got '${brief(a.source)}', expected '${brief(b.source)}'`,
+      );
   }
   return pass(`all ${nb.r.cells.length} cells match (sources stripped)`);
 }
@@ -113,8 +142,10 @@ async function compareIpynbSpider2v(result: unknown, expected: unknown): Promise
   const ea = Object.entries(a);
   const eb = Object.entries(b);
   for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
-    if (ea[i][0] !== eb[i][0]) return fail(`top-level key ${i} is '${ea[i][0]}', expected '${eb[i][0]}' (compared in file order)`);
-    if (ea[i][0] !== 'metadata' && !isDeepStrictEqual(ea[i][1], eb[i][1])) return fail(`'${ea[i][0]}' differs (cells compared whole: ids, metadata, execution counts)`);
+    if (ea[i][0] !== eb[i][0])
+      return fail(`top-level key ${i} is '${ea[i][0]}', expected '${eb[i][0]}' (compared in file order)`);
+    if (ea[i][0] !== 'metadata' && !isDeepStrictEqual(ea[i][1], eb[i][1]))
+      return fail(`'${ea[i][0]}' differs (cells compared whole: ids, metadata, execution counts)`);
   }
   return pass('top-level items equal pairwise, metadata aside');
 }
@@ -126,7 +157,14 @@ async function compareIpynbNative(result: unknown, expected: unknown): Promise<M
     cells.map((c) => ({
       cell_type: c.cell_type,
       source: pyStrip(c.source),
-      ...(c.cell_type === 'code' ? { outputs: c.outputs.filter((o) => 'text' in o).map((o) => pyStrip(String(joined(o.text)))).join('\n') } : {}),
+      ...(c.cell_type === 'code'
+        ? {
+            outputs: c.outputs
+              .filter((o) => 'text' in o)
+              .map((o) => pyStrip(String(joined(o.text))))
+              .join('\n'),
+          }
+        : {}),
     }));
   const r = await readNotebook(result, 'result');
   if (typeof r === 'string') return fail(r);
@@ -134,20 +172,44 @@ async function compareIpynbNative(result: unknown, expected: unknown): Promise<M
   if (typeof e === 'string') return fail(e);
   const a = sanitise(r.cells);
   const b = sanitise(e.cells);
-  return verdict(isDeepStrictEqual(a, b), `sanitised notebooks are equal (${a.length} cells)`, `sanitised notebooks differ: got ${brief(a)}, expected ${brief(b)}`);
+  return verdict(
+    isDeepStrictEqual(a, b),
+    `sanitised notebooks are equal (${a.length} cells)`,
+    `sanitised notebooks differ: got ${brief(a)}, expected ${brief(b)}`,
+  );
 }
 
 /** are_jupyter_outputs_cleared, Spider2-V: the cells "with output" are those with an execution count. */
-async function outputsClearedSpider2v(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function outputsClearedSpider2v(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   return cleared(result, expected, options, (c) => Boolean(c.execution_count), false);
 }
 
 /** are_jupyter_outputs_cleared, native: the cells with an output holding text, data or an error; compared sorted. */
-async function outputsClearedNative(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
-  return cleared(result, expected, options, (c) => c.outputs.some((o) => 'text' in o || 'data' in o || 'ename' in o), true);
+async function outputsClearedNative(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
+  return cleared(
+    result,
+    expected,
+    options,
+    (c) => c.outputs.some((o) => 'text' in o || 'data' in o || 'ename' in o),
+    true,
+  );
 }
 
-async function cleared(result: unknown, expected: unknown, options: Record<string, unknown>, has: (c: Cell) => boolean, sorted: boolean): Promise<MetricOutcome> {
+async function cleared(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  has: (c: Cell) => boolean,
+  sorted: boolean,
+): Promise<MetricOutcome> {
   const nb = await readNotebook(result, 'result');
   if (typeof nb === 'string') return fail(nb);
   const want = expectedIndices(expected);
@@ -159,7 +221,11 @@ async function cleared(result: unknown, expected: unknown, options: Record<strin
     kept = [...kept].sort((x, y) => x - y);
     w = [...want].sort((x, y) => x - y);
   }
-  return verdict(isDeepStrictEqual(kept, w), `cells with output: ${brief(w)}`, `cells ${brief(kept)} have output, expected ${brief(w)}`);
+  return verdict(
+    isDeepStrictEqual(kept, w),
+    `cells with output: ${brief(w)}`,
+    `cells ${brief(kept)} have output, expected ${brief(w)}`,
+  );
 }
 
 const diagnoseNotebook = async (result: unknown, expected: unknown): Promise<string | undefined> => {
@@ -168,10 +234,13 @@ const diagnoseNotebook = async (result: unknown, expected: unknown): Promise<str
   for (let i = 0; i < nb.r.cells.length; i++) {
     const a = nb.r.cells[i];
     const b = nb.e.cells[i];
-    if (a.source !== b.source && pyStrip(a.source) === pyStrip(b.source)) return 'whitespace around a cell source';
+    if (a.source !== b.source && pyStrip(a.source) === pyStrip(b.source))
+      return 'whitespace around a cell source';
     if (a.execution_count !== b.execution_count) return 'execution counts';
-    if (!isDeepStrictEqual(a.raw.metadata, b.raw.metadata) || a.raw.id !== b.raw.id) return 'cell ids or metadata';
-    if (a.outputs.length !== b.outputs.length) return 'outputs not compared by one reading (errors, images, other streams)';
+    if (!isDeepStrictEqual(a.raw.metadata, b.raw.metadata) || a.raw.id !== b.raw.id)
+      return 'cell ids or metadata';
+    if (a.outputs.length !== b.outputs.length)
+      return 'outputs not compared by one reading (errors, images, other streams)';
   }
   return 'output details';
 };
@@ -180,20 +249,34 @@ const diagnoseNotebook = async (result: unknown, expected: unknown): Promise<str
 async function diagnoseCleared(result: unknown): Promise<string | undefined> {
   const nb = await readNotebook(result, 'result');
   if (typeof nb === 'string') return undefined;
-  if (nb.cells.some((c) => !c.execution_count && c.outputs.length)) return 'outputs kept without an execution count';
-  if (nb.cells.some((c) => c.execution_count && !c.outputs.length)) return 'an execution count without outputs';
+  if (nb.cells.some((c) => !c.execution_count && c.outputs.length))
+    return 'outputs kept without an execution count';
+  if (nb.cells.some((c) => c.execution_count && !c.outputs.length))
+    return 'an execution count without outputs';
   return 'outputs without text, data or error';
 }
 
 variants
-  .register('compare_notebook_outputs', { spider2v: compareOutputsSpider2v, native: compareOutputsNative, diagnose: diagnoseNotebook })
+  .register('compare_notebook_outputs', {
+    spider2v: compareOutputsSpider2v,
+    native: compareOutputsNative,
+    diagnose: diagnoseNotebook,
+  })
   .register('compare_notebook_cells', { native: compareCellsNative, diagnose: diagnoseNotebook })
-  .register('compare_ipynb_files', { spider2v: compareIpynbSpider2v, native: compareIpynbNative, diagnose: diagnoseNotebook })
-  .register('are_jupyter_outputs_cleared', { spider2v: outputsClearedSpider2v, native: outputsClearedNative, diagnose: diagnoseCleared });
+  .register('compare_ipynb_files', {
+    spider2v: compareIpynbSpider2v,
+    native: compareIpynbNative,
+    diagnose: diagnoseNotebook,
+  })
+  .register('are_jupyter_outputs_cleared', {
+    spider2v: outputsClearedSpider2v,
+    native: outputsClearedNative,
+    diagnose: diagnoseCleared,
+  });
 
 registerDeparture({
   metric: 'compare_notebook_outputs',
   profile: 'all',
   case: 'notebooks older than nbformat 4, or with invalid cells',
-  why: "nbformat upgrades v3 notebooks and validates them; Proctor reads nbformat 4 JSON as it is",
+  why: 'nbformat upgrades v3 notebooks and validates them; Proctor reads nbformat 4 JSON as it is',
 });

@@ -16,7 +16,10 @@ export function joined(v: unknown): unknown {
 }
 
 /** Reads a notebook file; a string return is the reason it cannot be read. */
-export async function readNotebook(path: unknown, side: 'result' | 'expected'): Promise<{ raw: Record<string, unknown>; cells: Cell[] } | string> {
+export async function readNotebook(
+  path: unknown,
+  side: 'result' | 'expected',
+): Promise<{ raw: Record<string, unknown>; cells: Cell[] } | string> {
   const text = await readText(path);
   if (text === undefined) return `${side} notebook ${brief(path)} cannot be read`;
   let raw: unknown;
@@ -25,7 +28,8 @@ export async function readNotebook(path: unknown, side: 'result' | 'expected'): 
   } catch (e) {
     return `${side} notebook ${brief(path)} is not JSON: ${(e as Error).message}`;
   }
-  if (!isRecord(raw) || !Array.isArray(raw.cells)) return `${side} notebook ${brief(path)} has no 'cells' list`;
+  if (!isRecord(raw) || !Array.isArray(raw.cells))
+    return `${side} notebook ${brief(path)} has no 'cells' list`;
   const cells = raw.cells.map((c): Cell => {
     const r = isRecord(c) ? c : {};
     return {
@@ -42,7 +46,9 @@ export async function readNotebook(path: unknown, side: 'result' | 'expected'): 
 /** An output as compared: type, stream name and text, data by mime type (lines joined), error name and
  * value. `execution_count` and `metadata` are left out: re-running a notebook renumbers its cells. */
 function outputKey(o: Record<string, unknown>): unknown {
-  const data = isRecord(o.data) ? Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, joined(v)])) : undefined;
+  const data = isRecord(o.data)
+    ? Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, joined(v)]))
+    : undefined;
   return { type: o.output_type, name: o.name, text: joined(o.text), data, ename: o.ename, evalue: o.evalue };
 }
 
@@ -69,11 +75,13 @@ async function compareNotebookOutputs(result: unknown, expected: unknown): Promi
     const b = e.cells[i];
     if (a.cell_type !== b.cell_type) return fail(`cell ${i} is ${a.cell_type}, expected ${b.cell_type}`);
     if (a.cell_type !== 'code') continue;
-    if (a.outputs.length !== b.outputs.length) return fail(`cell ${i} has ${a.outputs.length} outputs, expected ${b.outputs.length}`);
+    if (a.outputs.length !== b.outputs.length)
+      return fail(`cell ${i} has ${a.outputs.length} outputs, expected ${b.outputs.length}`);
     for (let j = 0; j < a.outputs.length; j++) {
       const ka = outputKey(a.outputs[j]);
       const kb = outputKey(b.outputs[j]);
-      if (!isDeepStrictEqual(ka, kb)) return fail(`cell ${i} output ${j} differs: got ${brief(ka)}, expected ${brief(kb)}`);
+      if (!isDeepStrictEqual(ka, kb))
+        return fail(`cell ${i} output ${j} differs: got ${brief(ka)}, expected ${brief(kb)}`);
     }
   }
   return pass(`all ${r.cells.length} cells have the expected outputs`);
@@ -89,8 +97,12 @@ async function compareNotebookCells(result: unknown, expected: unknown): Promise
   const { r, e } = nb;
   if (r.cells.length !== e.cells.length) return fail(`${r.cells.length} cells, expected ${e.cells.length}`);
   for (let i = 0; i < r.cells.length; i++) {
-    if (r.cells[i].cell_type !== e.cells[i].cell_type) return fail(`cell ${i} is ${r.cells[i].cell_type}, expected ${e.cells[i].cell_type}`);
-    if (r.cells[i].source !== e.cells[i].source) return fail(`cell ${i} source differs: got '${brief(r.cells[i].source)}', expected '${brief(e.cells[i].source)}'`);
+    if (r.cells[i].cell_type !== e.cells[i].cell_type)
+      return fail(`cell ${i} is ${r.cells[i].cell_type}, expected ${e.cells[i].cell_type}`);
+    if (r.cells[i].source !== e.cells[i].source)
+      return fail(
+        `cell ${i} source differs: got '${brief(r.cells[i].source)}', expected '${brief(e.cells[i].source)}'`,
+      );
   }
   return pass(`all ${r.cells.length} cells match`);
 }
@@ -98,7 +110,20 @@ async function compareNotebookCells(result: unknown, expected: unknown): Promise
 /** A cell as compare_ipynb_files sees it: every field except `id` and `metadata`, lines joined. */
 function wholeCell(c: Cell): unknown {
   const rest = Object.fromEntries(Object.entries(c.raw).filter(([k]) => k !== 'id' && k !== 'metadata'));
-  return { ...rest, source: c.source, outputs: c.raw.outputs === undefined ? undefined : c.outputs.map((o) => ({ ...o, text: joined(o.text), data: isRecord(o.data) ? Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, joined(v)])) : o.data })) };
+  return {
+    ...rest,
+    source: c.source,
+    outputs:
+      c.raw.outputs === undefined
+        ? undefined
+        : c.outputs.map((o) => ({
+            ...o,
+            text: joined(o.text),
+            data: isRecord(o.data)
+              ? Object.fromEntries(Object.entries(o.data).map(([k, v]) => [k, joined(v)]))
+              : o.data,
+          })),
+  };
 }
 
 /**
@@ -112,10 +137,12 @@ async function compareIpynbFiles(result: unknown, expected: unknown): Promise<Me
   if (typeof nb === 'string') return fail(nb);
   const { r, e } = nb;
   const keys = (o: Record<string, unknown>) => Object.keys(o).sort();
-  if (!isDeepStrictEqual(keys(r.raw), keys(e.raw))) return fail(`top-level keys differ: ${keys(r.raw)} vs ${keys(e.raw)}`);
+  if (!isDeepStrictEqual(keys(r.raw), keys(e.raw)))
+    return fail(`top-level keys differ: ${keys(r.raw)} vs ${keys(e.raw)}`);
   for (const k of keys(r.raw)) {
     if (k === 'metadata' || k === 'cells') continue;
-    if (!isDeepStrictEqual(r.raw[k], e.raw[k])) return fail(`'${k}' differs: ${brief(r.raw[k])} vs ${brief(e.raw[k])}`);
+    if (!isDeepStrictEqual(r.raw[k], e.raw[k]))
+      return fail(`'${k}' differs: ${brief(r.raw[k])} vs ${brief(e.raw[k])}`);
   }
   if (r.cells.length !== e.cells.length) return fail(`${r.cells.length} cells, expected ${e.cells.length}`);
   for (let i = 0; i < r.cells.length; i++) {
@@ -128,7 +155,8 @@ async function compareIpynbFiles(result: unknown, expected: unknown): Promise<Me
 
 export function expectedIndices(expected: unknown): number[] | string {
   const v = isRecord(expected) && 'expected' in expected ? expected.expected : expected;
-  if (!Array.isArray(v) || !v.every((x) => Number.isInteger(x))) return `expected must be a list of cell indices, got ${brief(v)}`;
+  if (!Array.isArray(v) || !v.every((x) => Number.isInteger(x)))
+    return `expected must be a list of cell indices, got ${brief(v)}`;
   return v as number[];
 }
 
@@ -137,14 +165,22 @@ export function expectedIndices(expected: unknown): number[] | string {
  * (among all cells) of the cells of type `options.cell_type` (default `code`) that are allowed to be
  * unexecuted. 1 when the cells without an execution count are exactly those; `[]` = all executed.
  */
-async function isJupyterCellExecuted(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function isJupyterCellExecuted(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const nb = await readNotebook(result, 'result');
   if (typeof nb === 'string') return fail(nb);
   const want = expectedIndices(expected);
   if (typeof want === 'string') return fail(want);
   const type = String(options.cell_type ?? 'code');
   const unexecuted = nb.cells.flatMap((c, i) => (c.cell_type === type && !c.execution_count ? [i] : []));
-  return verdict(isDeepStrictEqual(unexecuted, want), `unexecuted ${type} cells are ${brief(want)}`, `unexecuted ${type} cells are ${brief(unexecuted)}, expected ${brief(want)}`);
+  return verdict(
+    isDeepStrictEqual(unexecuted, want),
+    `unexecuted ${type} cells are ${brief(want)}`,
+    `unexecuted ${type} cells are ${brief(unexecuted)}, expected ${brief(want)}`,
+  );
 }
 
 /**
@@ -153,14 +189,24 @@ async function isJupyterCellExecuted(result: unknown, expected: unknown, options
  * execution count or any output (upstream looks only at the execution count). 1 when the not-cleared cells
  * are exactly the expected ones; `[]` = all cleared.
  */
-async function areJupyterOutputsCleared(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function areJupyterOutputsCleared(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const nb = await readNotebook(result, 'result');
   if (typeof nb === 'string') return fail(nb);
   const want = expectedIndices(expected);
   if (typeof want === 'string') return fail(want);
   const type = String(options.cell_type ?? 'code');
-  const kept = nb.cells.flatMap((c, i) => (c.cell_type === type && (c.execution_count || c.outputs.length > 0) ? [i] : []));
-  return verdict(isDeepStrictEqual(kept, want), `cells with output: ${brief(want)}`, `cells ${brief(kept)} still have output, expected ${brief(want)}`);
+  const kept = nb.cells.flatMap((c, i) =>
+    c.cell_type === type && (c.execution_count || c.outputs.length > 0) ? [i] : [],
+  );
+  return verdict(
+    isDeepStrictEqual(kept, want),
+    `cells with output: ${brief(want)}`,
+    `cells ${brief(kept)} still have output, expected ${brief(want)}`,
+  );
 }
 
 metrics

@@ -13,7 +13,24 @@ describe.skipIf(!hasTools)('compare_image_text on an image ImageMagick drew, rea
   let image = '';
   beforeAll(() => {
     image = join(tmp.dir, 'sign.png');
-    execFileSync('/usr/bin/convert', ['-size', '640x160', 'xc:white', '-font', 'DejaVu-Sans', '-pointsize', '40', '-fill', 'black', '-annotate', '+20+60', 'Quarterly Report', '-annotate', '+20+120', 'Draft 2026', image]);
+    execFileSync('/usr/bin/convert', [
+      '-size',
+      '640x160',
+      'xc:white',
+      '-font',
+      'DejaVu-Sans',
+      '-pointsize',
+      '40',
+      '-fill',
+      'black',
+      '-annotate',
+      '+20+60',
+      'Quarterly Report',
+      '-annotate',
+      '+20+120',
+      'Draft 2026',
+      image,
+    ]);
   });
 
   it('is in the documents family, with its departure listed', () => {
@@ -24,13 +41,21 @@ describe.skipIf(!hasTools)('compare_image_text on an image ImageMagick drew, rea
   it('text in the image 1 (across lines, joined by a space), other text 0', async () => {
     const hit = await runMetric('compare_image_text', image, { type: 'text', text: 'Quarterly Report' });
     expect(hit.score, hit.reason).toBe(1);
-    expect((await runMetric('compare_image_text', image, { type: 'text', text: 'Report Draft' })).score).toBe(1);
-    expect((await runMetric('compare_image_text', image, { type: 'text', text: 'quarterly report' })).score).toBe(0);
-    expect((await runMetric('compare_image_text', image, { type: 'text', text: 'Final Version' })).score).toBe(0);
+    expect((await runMetric('compare_image_text', image, { type: 'text', text: 'Report Draft' })).score).toBe(
+      1,
+    );
+    expect(
+      (await runMetric('compare_image_text', image, { type: 'text', text: 'quarterly report' })).score,
+    ).toBe(0);
+    expect(
+      (await runMetric('compare_image_text', image, { type: 'text', text: 'Final Version' })).score,
+    ).toBe(0);
   });
 
   it('a missing image or another rule type scores 0', async () => {
-    expect((await runMetric('compare_image_text', join(tmp.dir, 'none.png'), { type: 'text', text: 'x' })).score).toBe(0);
+    expect(
+      (await runMetric('compare_image_text', join(tmp.dir, 'none.png'), { type: 'text', text: 'x' })).score,
+    ).toBe(0);
     expect((await runMetric('compare_image_text', image, { type: 'regex', text: 'Q.*' })).score).toBe(0);
   });
 });

@@ -9,10 +9,20 @@ import { brief, isFile, isRecord } from './inputs';
 /** The image's text as Tesseract reads it, the words joined by single spaces (as OSWorld joins EasyOCR's boxes). */
 export function ocrText(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('tesseract', [path, 'stdout', '-l', 'eng'], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`tesseract failed on ${brief(path)}: ${(stderr || err.message).trim().split('\n').pop()}`));
-      else resolve(stdout.replace(/\s+/g, ' ').trim());
-    });
+    execFile(
+      'tesseract',
+      [path, 'stdout', '-l', 'eng'],
+      { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(
+            new Error(
+              `tesseract failed on ${brief(path)}: ${(stderr || err.message).trim().split('\n').pop()}`,
+            ),
+          );
+        else resolve(stdout.replace(/\s+/g, ' ').trim());
+      },
+    );
   });
 }
 
@@ -25,7 +35,8 @@ async function compareImageText(result: unknown, expected: unknown): Promise<Met
   if (typeof result !== 'string' || !result) return fail('no image');
   if (!(await isFile(result))) return fail(`image ${brief(result)} does not exist`);
   const rule = isRecord(expected) ? expected : {};
-  if (rule.type !== 'text') return fail(`unsupported rule type ${brief(rule.type)} (OSWorld raises ValueError)`);
+  if (rule.type !== 'text')
+    return fail(`unsupported rule type ${brief(rule.type)} (OSWorld raises ValueError)`);
   const want = String(rule.text);
   let text: string;
   try {
@@ -33,7 +44,11 @@ async function compareImageText(result: unknown, expected: unknown): Promise<Met
   } catch (e) {
     return fail((e as Error).message);
   }
-  return verdict(text.includes(want), `the image reads ${brief(want)}`, `${brief(want)} not in the text read: ${brief(text)}`);
+  return verdict(
+    text.includes(want),
+    `the image reads ${brief(want)}`,
+    `${brief(want)} not in the text read: ${brief(text)}`,
+  );
 }
 
 registerMetricFamily('documents', { compare_image_text: compareImageText });

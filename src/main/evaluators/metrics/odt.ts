@@ -35,8 +35,13 @@ function paragraphText(p: Element): string {
   let text = '';
   for (let n = p.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === 3 || n.nodeType === 4) text += n.nodeValue ?? '';
-    else if (n.nodeType === 1 && (n as Element).namespaceURI === TEXT && (n as Element).localName === 'span') {
-      for (let c = n.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 || c.nodeType === 4) text += c.nodeValue ?? '';
+    else if (
+      n.nodeType === 1 &&
+      (n as Element).namespaceURI === TEXT &&
+      (n as Element).localName === 'span'
+    ) {
+      for (let c = n.firstChild; c; c = c.nextSibling)
+        if (c.nodeType === 3 || c.nodeType === 4) text += c.nodeValue ?? '';
     }
   }
   return text;
@@ -45,9 +50,11 @@ function paragraphText(p: Element): string {
 function walk(root: Element, into: Odt): void {
   const visit = (e: Element) => {
     if (e.namespaceURI === TEXT && e.localName === 'p') into.paragraphs.push(paragraphText(e));
-    if (e.namespaceURI === TEXT && e.localName === 'span') into.spanStyles.push(e.getAttributeNS(TEXT, 'style-name') || undefined);
+    if (e.namespaceURI === TEXT && e.localName === 'span')
+      into.spanStyles.push(e.getAttributeNS(TEXT, 'style-name') || undefined);
     if (e.namespaceURI === OFFICE && e.localName === 'automatic-styles') {
-      for (const s of elements(e)) into.automaticStyles.push({ name: s.getAttributeNS(STYLE, 'name') ?? '', properties: elements(s) });
+      for (const s of elements(e))
+        into.automaticStyles.push({ name: s.getAttributeNS(STYLE, 'name') ?? '', properties: elements(s) });
     }
     for (const c of elements(e)) visit(c);
   };
@@ -61,9 +68,12 @@ async function parseOdt(bytes: Buffer): Promise<Odt | string> {
   } catch (e) {
     return `not an OpenDocument (ZIP) file: ${zipError(e)}`;
   }
-  if (!zip.file('META-INF/manifest.xml')) return 'not an OpenDocument file: no META-INF/manifest.xml (odfpy cannot load it)';
+  if (!zip.file('META-INF/manifest.xml'))
+    return 'not an OpenDocument file: no META-INF/manifest.xml (odfpy cannot load it)';
   const odt: Odt = { paragraphs: [], spanStyles: [], automaticStyles: [] };
-  const quiet = { errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } };
+  const quiet = {
+    errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined },
+  };
   for (const name of ['content.xml', 'styles.xml']) {
     const part = zip.file(name);
     if (!part) continue;
@@ -82,5 +92,8 @@ export async function loadOdt(path: unknown): Promise<Odt | string> {
 
 /** fo:background-color of a property element, as odfpy's `getAttribute('backgroundcolor')` returns it. */
 export function backgroundColor(props: Element): string | undefined {
-  return props.getAttributeNS('urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0', 'background-color') || undefined;
+  return (
+    props.getAttributeNS('urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0', 'background-color') ||
+    undefined
+  );
 }

@@ -70,10 +70,13 @@ export interface Docx {
 
 function kids(el: Element, local: string): Element[] {
   const out: Element[] = [];
-  for (let n = el.firstChild; n; n = n.nextSibling) if (n.nodeType === 1 && (n as Element).namespaceURI === W && (n as Element).localName === local) out.push(n as Element);
+  for (let n = el.firstChild; n; n = n.nextSibling)
+    if (n.nodeType === 1 && (n as Element).namespaceURI === W && (n as Element).localName === local)
+      out.push(n as Element);
   return out;
 }
-const wAttr = (el: Element | undefined, name: string): string | undefined => el?.getAttributeNS(W, name) || undefined;
+const wAttr = (el: Element | undefined, name: string): string | undefined =>
+  el?.getAttributeNS(W, name) || undefined;
 
 function colorOf(val: string | undefined): string | undefined {
   return val && /^[0-9A-Fa-f]{6}$/.test(val) ? val.toUpperCase() : undefined;
@@ -120,7 +123,8 @@ function paragraphOf(p: Element): DocxParagraph {
     if (n.nodeType !== 1) continue;
     const e = n as Element;
     if (e.localName === 'r') runs.push(runOf(e));
-    else if (e.localName === 'hyperlink' || e.localName === 'ins' || e.localName === 'smartTag') for (const r of kids(e, 'r')) runs.push(runOf(r));
+    else if (e.localName === 'hyperlink' || e.localName === 'ins' || e.localName === 'smartTag')
+      for (const r of kids(e, 'r')) runs.push(runOf(r));
   }
   const pPr = kids(p, 'pPr')[0];
   const spacing = pPr && kids(pPr, 'spacing')[0];
@@ -132,7 +136,10 @@ function paragraphOf(p: Element): DocxParagraph {
     lineSpacing: line === undefined ? undefined : rule === 'auto' ? Number(line) / 240 : Number(line) * 635,
     alignment: wAttr(pPr && kids(pPr, 'jc')[0], 'val'),
     style: wAttr(pPr && kids(pPr, 'pStyle')[0], 'val'),
-    tabs: (pPr ? kids(pPr, 'tabs').flatMap((t) => kids(t, 'tab')) : []).map((t) => ({ alignment: wAttr(t, 'val') ?? '', position: Number(wAttr(t, 'pos') ?? 0) })),
+    tabs: (pPr ? kids(pPr, 'tabs').flatMap((t) => kids(t, 'tab')) : []).map((t) => ({
+      alignment: wAttr(t, 'val') ?? '',
+      position: Number(wAttr(t, 'pos') ?? 0),
+    })),
   };
 }
 
@@ -146,7 +153,12 @@ function sectionOf(sectPr: Element): DocxSection {
   const pgSz = kids(sectPr, 'pgSz')[0];
   const pgMar = kids(sectPr, 'pgMar')[0];
   const footer = kids(sectPr, 'footerReference').find((f) => wAttr(f, 'type') === 'default');
-  return { pageWidth: twips(pgSz, 'w'), leftMargin: twips(pgMar, 'left'), rightMargin: twips(pgMar, 'right'), footerId: footer?.getAttributeNS(R, 'id') || undefined };
+  return {
+    pageWidth: twips(pgSz, 'w'),
+    leftMargin: twips(pgMar, 'left'),
+    rightMargin: twips(pgMar, 'right'),
+    footerId: footer?.getAttributeNS(R, 'id') || undefined,
+  };
 }
 
 /** The body's sections: w:sectPr of paragraphs (section breaks), then the body's own, in document order. */
@@ -177,15 +189,28 @@ async function parseDocx(bytes: Buffer): Promise<Docx | string> {
   }
   const part = zip.file('word/document.xml');
   if (!part) return 'not a docx file: no word/document.xml';
-  const doc = new DOMParser({ errorHandler: { warning: () => undefined } }).parseFromString(await part.async('string'), 'application/xml');
+  const doc = new DOMParser({ errorHandler: { warning: () => undefined } }).parseFromString(
+    await part.async('string'),
+    'application/xml',
+  );
   const body = doc.documentElement && kids(doc.documentElement as unknown as Element, 'body')[0];
   if (!body) return 'word/document.xml has no body';
   const tableCells = kids(body, 'tbl').map(tableCellsOf);
-  const tables = tableCells.map((rows) => rows.map((cells) => cells.map((paras) => paras.map((p) => p.text).join('\n'))));
-  return { paragraphs: kids(body, 'p').map(paragraphOf), tables, tableCells, sections: sectionsOf(body), zip };
+  const tables = tableCells.map((rows) =>
+    rows.map((cells) => cells.map((paras) => paras.map((p) => p.text).join('\n'))),
+  );
+  return {
+    paragraphs: kids(body, 'p').map(paragraphOf),
+    tables,
+    tableCells,
+    sections: sectionsOf(body),
+    zip,
+  };
 }
 
-const quiet = { errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } };
+const quiet = {
+  errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined },
+};
 
 /** The relationships of a part (`word/document.xml` by default), in the order of its .rels file. */
 export async function partRelationships(doc: Docx, part = 'word/document.xml'): Promise<DocxRelationship[]> {
@@ -197,7 +222,12 @@ export async function partRelationships(doc: Docx, part = 'word/document.xml'): 
   return Array.from(xml.getElementsByTagName('Relationship')).map((r) => {
     const external = r.getAttribute('TargetMode') === 'External';
     const target = r.getAttribute('Target') ?? '';
-    return { id: r.getAttribute('Id') ?? '', type: r.getAttribute('Type') ?? '', target: external ? target : resolvePart(folder, target), external };
+    return {
+      id: r.getAttribute('Id') ?? '',
+      type: r.getAttribute('Type') ?? '',
+      target: external ? target : resolvePart(folder, target),
+      external,
+    };
   });
 }
 
@@ -235,7 +265,8 @@ export function fuzzRatio(a: string, b: string): number {
   let prev = new Uint32Array(y.length + 1);
   let cur = new Uint32Array(y.length + 1);
   for (let i = 1; i <= x.length; i++) {
-    for (let j = 1; j <= y.length; j++) cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    for (let j = 1; j <= y.length; j++)
+      cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
     [prev, cur] = [cur, prev];
   }
   return (2 * prev[y.length]) / (x.length + y.length);

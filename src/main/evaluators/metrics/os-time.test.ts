@@ -37,21 +37,75 @@ describe('compare_time_in_speedtest_results', () => {
   });
 
   it('a result measured now scores 1, one three hours away 0', async () => {
-    expect((await runMetric('compare_time_in_speedtest_results', csv('now.csv', `${header}1,11/23/2026 ${clock()},WiFi,90.1,20.3,12\n`), '60')).score).toBe(1);
-    const far = await runMetric('compare_time_in_speedtest_results', csv('far.csv', `${header}1,11/23/2026 ${clock(-180)},WiFi,90.1,20.3,12\n`), '60');
+    expect(
+      (
+        await runMetric(
+          'compare_time_in_speedtest_results',
+          csv('now.csv', `${header}1,11/23/2026 ${clock()},WiFi,90.1,20.3,12\n`),
+          '60',
+        )
+      ).score,
+    ).toBe(1);
+    const far = await runMetric(
+      'compare_time_in_speedtest_results',
+      csv('far.csv', `${header}1,11/23/2026 ${clock(-180)},WiFi,90.1,20.3,12\n`),
+      '60',
+    );
     expect(far.score).toBe(0);
     expect(far.reason).toMatch(/not < 60/);
     // int(' 60 ') is 60; a tolerance Python's int() refuses scores 0
-    expect((await runMetric('compare_time_in_speedtest_results', csv('now2.csv', `${header}1,${clock()},x\n`), ' 60 ')).score).toBe(1);
-    expect((await runMetric('compare_time_in_speedtest_results', csv('now3.csv', `${header}1,${clock()},x\n`), '60.5')).score).toBe(0);
+    expect(
+      (
+        await runMetric(
+          'compare_time_in_speedtest_results',
+          csv('now2.csv', `${header}1,${clock()},x\n`),
+          ' 60 ',
+        )
+      ).score,
+    ).toBe(1);
+    expect(
+      (
+        await runMetric(
+          'compare_time_in_speedtest_results',
+          csv('now3.csv', `${header}1,${clock()},x\n`),
+          '60.5',
+        )
+      ).score,
+    ).toBe(0);
   });
 
   it("keeps upstream's reading: a quoted field, a field ending its line, one line only or no path score 0", async () => {
-    expect((await runMetric('compare_time_in_speedtest_results', csv('quoted.csv', `${header}1,"11/23/2026 ${clock()}",WiFi\n`), '60')).score).toBe(0);
-    expect((await runMetric('compare_time_in_speedtest_results', csv('last.csv', `ResultID,Date\n1,11/23/2026 ${clock()}\n`), '60')).score).toBe(0);
+    expect(
+      (
+        await runMetric(
+          'compare_time_in_speedtest_results',
+          csv('quoted.csv', `${header}1,"11/23/2026 ${clock()}",WiFi\n`),
+          '60',
+        )
+      ).score,
+    ).toBe(0);
+    expect(
+      (
+        await runMetric(
+          'compare_time_in_speedtest_results',
+          csv('last.csv', `ResultID,Date\n1,11/23/2026 ${clock()}\n`),
+          '60',
+        )
+      ).score,
+    ).toBe(0);
     // ... but the same line without its newline (the file's end) is read
-    expect((await runMetric('compare_time_in_speedtest_results', csv('end.csv', `ResultID,Date\r\n1,11/23/2026 ${clock()}`), '60')).score).toBe(1);
-    expect((await runMetric('compare_time_in_speedtest_results', csv('one.csv', header), '60')).score).toBe(0);
+    expect(
+      (
+        await runMetric(
+          'compare_time_in_speedtest_results',
+          csv('end.csv', `ResultID,Date\r\n1,11/23/2026 ${clock()}`),
+          '60',
+        )
+      ).score,
+    ).toBe(1);
+    expect((await runMetric('compare_time_in_speedtest_results', csv('one.csv', header), '60')).score).toBe(
+      0,
+    );
     expect((await runMetric('compare_time_in_speedtest_results', undefined, '60')).score).toBe(0);
   });
 });
@@ -61,16 +115,28 @@ describe('the speedtest evaluator over the local shell environment', () => {
   let ctx: GradingContext;
   beforeAll(async () => {
     env = await createShellEnvironment();
-    ctx = { env, task: { dir: tmp.dir, file: join(tmp.dir, 't.json') } as Task, cacheDir: join(tmp.dir, 'cache') };
+    ctx = {
+      env,
+      task: { dir: tmp.dir, file: join(tmp.dir, 't.json') } as Task,
+      cacheDir: join(tmp.dir, 'cache'),
+    };
   });
   afterAll(async () => env?.close());
 
   it('vm_file (time_suffix) and time_diff_range feed the metric as in task 26660ad1', async () => {
-    const result = { type: 'vm_file', path: '/home/user/Test/Speed/Speedtest Results Export-.csv', dest: 'Speedtest Results Export-.csv', time_suffix: true };
+    const result = {
+      type: 'vm_file',
+      path: '/home/user/Test/Speed/Speedtest Results Export-.csv',
+      dest: 'Speedtest Results Export-.csv',
+      time_suffix: true,
+    };
     expect(await getters.require('vm_file')(result, ctx)).toBeUndefined();
     await env.putFile(result.path, Buffer.from(`${header}42,11/23/2026 ${clock()},WiFi,88.2,19.9,14\n`));
     const file = await getters.require('vm_file')(result, ctx);
-    const tolerance = await getters.require('time_diff_range')({ type: 'time_diff_range', diff_range_in_minutes: '60' }, ctx);
+    const tolerance = await getters.require('time_diff_range')(
+      { type: 'time_diff_range', diff_range_in_minutes: '60' },
+      ctx,
+    );
     expect(tolerance).toBe('60');
     expect(await getters.require('time_diff_range')({ type: 'time_diff_range' }, ctx)).toBeUndefined();
     expect((await runMetric('compare_time_in_speedtest_results', file, tolerance)).score).toBe(1);

@@ -47,13 +47,18 @@ async function compareTimeInSpeedtestResults(result: unknown, expected: unknown)
   if (fields.length < 2) return fail(`the second line has no second field: '${brief(lines[1], 80)}'`);
   const clock = Array.from(fields[1]).slice(-5).join('');
   const at = clockMinutes(clock);
-  if (at === undefined) return fail(`'${brief(clock)}' (the end of '${brief(fields[1], 80)}') is not an HH:MM time`);
+  if (at === undefined)
+    return fail(`'${brief(clock)}' (the end of '${brief(fields[1], 80)}') is not an HH:MM time`);
   const now = new Date();
   const diff = Math.abs(at - (now.getHours() * 60 + now.getMinutes()));
   const tolerance = pyInt(expected);
   if (tolerance === undefined) return fail(`tolerance ${brief(expected)} is not an integer`);
   const hhmm = `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`;
-  return verdict(diff < tolerance, `measured at ${clock}, ${diff} minutes from ${hhmm} (< ${tolerance})`, `measured at ${clock}, ${diff} minutes from ${hhmm} (not < ${tolerance})`);
+  return verdict(
+    diff < tolerance,
+    `measured at ${clock}, ${diff} minutes from ${hhmm} (< ${tolerance})`,
+    `measured at ${clock}, ${diff} minutes from ${hhmm} (not < ${tolerance})`,
+  );
 }
 
 registerMetricFamily('os', { compare_time_in_speedtest_results: compareTimeInSpeedtestResults });

@@ -9,7 +9,16 @@ import { registerDeparture } from '../profile';
 import { compilePython } from '../python/re';
 import { registerPythonValued } from '../python/task-floats';
 import { pyYamlLoad } from '../python/yaml';
-import { isPyDict, pyCompare, pyEquals, pyIn, pyJsonParse, pyRepr, pyTruthy, pyTypeName } from '../python/value';
+import {
+  isPyDict,
+  pyCompare,
+  pyEquals,
+  pyIn,
+  pyJsonParse,
+  pyRepr,
+  pyTruthy,
+  pyTypeName,
+} from '../python/value';
 import { checkAccessibilityTree } from './accessibility-tree';
 import { csvRecords } from './csv-records';
 import { brief, isRecord, readBytes, readText } from './inputs';
@@ -34,7 +43,10 @@ function rulesOf(expected: unknown, key: string): Record<string, unknown>[] {
 }
 
 /** Python's `value[k]` on a parsed document: the item, or how Python fails (KeyError / TypeError / IndexError). */
-function pyIndex(value: unknown, k: unknown): { value: unknown } | { error: 'KeyError' | 'TypeError' | 'IndexError' } {
+function pyIndex(
+  value: unknown,
+  k: unknown,
+): { value: unknown } | { error: 'KeyError' | 'TypeError' | 'IndexError' } {
   const index = typeof k === 'boolean' ? Number(k) : k;
   if (Array.isArray(value) || typeof value === 'string') {
     if (typeof index !== 'number' || !Number.isInteger(index)) return { error: 'TypeError' };
@@ -63,21 +75,35 @@ function keyPath(r: Record<string, unknown>): unknown[] | undefined {
  * keep Python's int / float distinction. A missing key in `expect` scores 0; in `unexpect` the value is None; an
  * index past a list's end, or a rule OSWorld raises on, scores 0 (its `except Exception`).
  */
-async function checkJson(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function checkJson(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const raw = (await readBytes(result))?.toString('utf8');
   if (raw === undefined) return fail(`result file ${brief(result)} cannot be read`);
   // Python's json.load raises on a byte-order mark ("Unexpected UTF-8 BOM"); PyYAML skips it
-  if (!options.is_yaml && raw.startsWith('\uFEFF')) return fail(`result file ${brief(result)} starts with a byte-order mark: Python's json.load raises (OSWorld scores 0)`);
+  if (!options.is_yaml && raw.startsWith('\uFEFF'))
+    return fail(
+      `result file ${brief(result)} starts with a byte-order mark: Python's json.load raises (OSWorld scores 0)`,
+    );
   const text = raw.replace(/^\uFEFF/, '');
   let data: unknown;
   try {
     data = options.is_yaml ? pyYamlLoad(text) : pyJsonParse(text);
   } catch (e) {
-    return fail(`result file ${brief(result)} is not ${options.is_yaml ? 'YAML' : 'JSON'}: ${(e as Error).message}`);
+    return fail(
+      `result file ${brief(result)} is not ${options.is_yaml ? 'YAML' : 'JSON'}: ${(e as Error).message}`,
+    );
   }
   if (options.is_yaml && (data === null || data === undefined)) return fail('the YAML file is empty');
   const rules = isRecord(expected) ? expected : {};
-  const list = (k: string): unknown[] => (Array.isArray(rules[k]) ? (rules[k] as unknown[]) : isRecord(rules[k]) ? Object.keys(rules[k] as object) : []);
+  const list = (k: string): unknown[] =>
+    Array.isArray(rules[k])
+      ? (rules[k] as unknown[])
+      : isRecord(rules[k])
+        ? Object.keys(rules[k] as object)
+        : [];
   for (const r of list('expect')) {
     if (!isRecord(r)) return fail(`expect rule ${brief(r)} is not an object (OSWorld raises and scores 0)`);
     const keys = keyPath(r);
@@ -99,7 +125,8 @@ async function checkJson(result: unknown, expected: unknown, options: Record<str
     let value: unknown = data;
     for (const k of keys) {
       const next = pyIndex(value, k);
-      if ('error' in next && next.error === 'IndexError') return fail(`key ${pyRepr(r.key)}: index ${pyRepr(k)} out of range (OSWorld raises and scores 0)`);
+      if ('error' in next && next.error === 'IndexError')
+        return fail(`key ${pyRepr(r.key)}: index ${pyRepr(k)} out of range (OSWorld raises and scores 0)`);
       if ('error' in next) {
         value = null;
         break;
@@ -108,14 +135,23 @@ async function checkJson(result: unknown, expected: unknown, options: Record<str
     }
     const m = matchRule(value, r);
     if (m.raises) return fail(`${pyRepr(r.key)}: ${m.reason} (OSWorld raises and scores 0)`);
-    if (m.ok) return fail(`${pyRepr(r.key)} = ${pyRepr(value)} satisfies the unexpected ${String(r.method)} ${pyRepr(r.ref)}`);
+    if (m.ok)
+      return fail(
+        `${pyRepr(r.key)} = ${pyRepr(value)} satisfies the unexpected ${String(r.method)} ${pyRepr(r.ref)}`,
+      );
   }
   return pass('every expect rule holds and no unexpect rule does');
 }
 
 /** Python's sorted() of a value (a list, the characters of a str, a dict's keys); the reason where it raises. */
 function pySorted(v: unknown): unknown[] | string {
-  const items = Array.isArray(v) ? [...v] : typeof v === 'string' ? [...v] : isPyDict(v) ? Object.keys(v) : undefined;
+  const items = Array.isArray(v)
+    ? [...v]
+    : typeof v === 'string'
+      ? [...v]
+      : isPyDict(v)
+        ? Object.keys(v)
+        : undefined;
   if (!items) return `${pyRepr(v)} is not iterable (TypeError)`;
   let error: string | undefined;
   items.sort((a, b) => {
@@ -147,30 +183,45 @@ async function checkDirectJsonObject(result: unknown, expected: unknown): Promis
   }
   if (obj === null || obj === undefined) return fail('no result');
   const rules = isRecord(expected) ? expected : {};
-  if (!isRecord(rules.expected)) return fail(`expected ${brief(rules.expected)} is not an object (OSWorld scores 0)`);
+  if (!isRecord(rules.expected))
+    return fail(`expected ${brief(rules.expected)} is not an object (OSWorld scores 0)`);
   const want = rules.expected;
-  if (Object.values(want).some((v) => pyEquals(v, '__EVALUATION_FAILED__'))) return fail('the expectation says its own evaluation failed');
+  if (Object.values(want).some((v) => pyEquals(v, '__EVALUATION_FAILED__')))
+    return fail('the expectation says its own evaluation failed');
   if (!isRecord(obj)) return fail(`result ${pyRepr(obj)} is not an object (OSWorld scores 0)`);
-  const got = (key: string) => (Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : null);
+  const got = (key: string) =>
+    Object.prototype.hasOwnProperty.call(obj, key) ? (obj as Record<string, unknown>)[key] : null;
   if (!pyTruthy(rules.expect_in_result)) {
     for (const [key, value] of Object.entries(want)) {
       if (pyTruthy(want.ignore_list_order)) {
         const a = pySorted(value);
         const b = pySorted(got(key));
-        if (typeof a === 'string' || typeof b === 'string') return fail(`ignore_list_order: '${key}': ${typeof a === 'string' ? a : b} (OSWorld raises and scores 0)`);
-        if (!pyEquals(a, b)) return fail(`'${key}': got ${pyRepr(got(key))}, expected ${pyRepr(value)} in any order`);
-      } else if (!pyEquals(value, got(key))) return fail(`'${key}': got ${pyRepr(got(key))}, expected ${pyRepr(value)}`);
+        if (typeof a === 'string' || typeof b === 'string')
+          return fail(
+            `ignore_list_order: '${key}': ${typeof a === 'string' ? a : b} (OSWorld raises and scores 0)`,
+          );
+        if (!pyEquals(a, b))
+          return fail(`'${key}': got ${pyRepr(got(key))}, expected ${pyRepr(value)} in any order`);
+      } else if (!pyEquals(value, got(key)))
+        return fail(`'${key}': got ${pyRepr(got(key))}, expected ${pyRepr(value)}`);
     }
     return pass(`every expected key matches (${Object.keys(want).length})`);
   }
   for (const [key, value] of Object.entries(want)) {
     const actual = got(key);
     if (Array.isArray(value)) {
-      const hit = value.some((v) => (Array.isArray(actual) && pyIn(v, actual) === true) || (typeof actual === 'string' && pyEquals(v, actual)));
+      const hit = value.some(
+        (v) =>
+          (Array.isArray(actual) && pyIn(v, actual) === true) ||
+          (typeof actual === 'string' && pyEquals(v, actual)),
+      );
       if (!hit) return fail(`'${key}': none of ${pyRepr(value)} in ${pyRepr(actual)}`);
     } else if (typeof value === 'string') {
       const inside = pyIn(value, actual);
-      if (inside === undefined) return fail(`'${key}': 'in ${pyTypeName(actual)}' fails for ${pyRepr(actual)} (OSWorld raises and scores 0)`);
+      if (inside === undefined)
+        return fail(
+          `'${key}': 'in ${pyTypeName(actual)}' fails for ${pyRepr(actual)} (OSWorld raises and scores 0)`,
+        );
       if (!inside) return fail(`'${key}': '${value}' not in ${pyRepr(actual)}`);
     } else return fail(`'${key}': expected value type not supported`);
   }
@@ -187,13 +238,19 @@ async function checkCsv(result: unknown, expected: unknown): Promise<MetricOutco
   const rows = csvRecords(text);
   if (typeof rows === 'string') return fail(rows);
   const [header = [], ...body] = rows;
-  const records = body.filter((r) => r.length > 0 && !(r.length === 1 && r[0] === '')).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
+  const records = body
+    .filter((r) => r.length > 0 && !(r.length === 1 && r[0] === ''))
+    .map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
   const matches = (pattern: Record<string, unknown>, rec: Record<string, string | undefined>) =>
     Object.entries(pattern).every(([k, v]) => k in rec && rec[k] !== undefined && rec[k] === v);
   const missing = rulesOf(expected, 'expect').filter((p) => !records.some((r) => matches(p, r)));
   if (missing.length) return fail(`no row matches ${brief(missing)}`);
   const present = rulesOf(expected, 'unexpect').filter((p) => records.some((r) => matches(p, r)));
-  return verdict(present.length === 0, 'every expected record present, no unexpected one', `a row matches the unexpected ${brief(present)}`);
+  return verdict(
+    present.length === 0,
+    'every expected record present, no unexpected one',
+    `a row matches the unexpected ${brief(present)}`,
+  );
 }
 
 /**
@@ -208,13 +265,18 @@ async function checkList(result: unknown, expected: unknown): Promise<MetricOutc
   if (text === undefined) return fail(`result file ${brief(result)} cannot be read`);
   const lines = text.replace(/\r\n?/g, '\n').split(/(?<=\n)/);
   const rules = isRecord(expected) ? expected : {};
-  const pats = (k: string) => (Array.isArray(rules[k]) ? (rules[k] as unknown[]).map((p) => compilePython(String(p))) : []);
+  const pats = (k: string) =>
+    Array.isArray(rules[k]) ? (rules[k] as unknown[]).map((p) => compilePython(String(p))) : [];
   const expects = pats('expect');
   const unexpects = pats('unexpect');
   const missing = expects.filter((r) => !lines.some((l) => r.search(l)));
   if (missing.length) return fail(`no line matches ${missing.map((r) => pyRepr(r.pattern)).join(', ')}`);
   const found = unexpects.filter((r) => lines.some((l) => r.search(l)));
-  return verdict(found.length === 0, 'every expected pattern found, no unexpected one', `a line matches ${found.map((r) => pyRepr(r.pattern)).join(', ')}`);
+  return verdict(
+    found.length === 0,
+    'every expected pattern found, no unexpected one',
+    `a line matches ${found.map((r) => pyRepr(r.pattern)).join(', ')}`,
+  );
 }
 
 /** is_in_list — `expected`: `{expected: x}`; 1 when x is in `result` (a list element, or a substring of a text). */
@@ -230,7 +292,11 @@ async function matchInList(result: unknown, expected: unknown): Promise<MetricOu
   const list = isRecord(expected) ? expected.expected : undefined;
   const inside = pyIn(result, list);
   if (inside === undefined) return fail(`${pyRepr(result)} in ${pyRepr(list)} raises TypeError in Python`);
-  return verdict(inside, `${pyRepr(result)} is one of the expected`, `${pyRepr(result)} is not in ${pyRepr(list)}`);
+  return verdict(
+    inside,
+    `${pyRepr(result)} is one of the expected`,
+    `${pyRepr(result)} is not in ${pyRepr(list)}`,
+  );
 }
 
 /** file_contains — `expected`: `{expected: [text]}`; 1 when the result file contains every text. */
@@ -262,22 +328,35 @@ function normalisePython(text: string): string {
     for (const c of l) out += c === '\t' ? ' '.repeat(4 - (out.length % 4)) : c;
     return out;
   };
-  return lines.slice(i).filter((l) => l.trim() !== '').map((l) => expandTabs(l).trimEnd()).join('\n');
+  return lines
+    .slice(i)
+    .filter((l) => l.trim() !== '')
+    .map((l) => expandTabs(l).trimEnd())
+    .join('\n');
 }
 
 /** compare_python_pure_text — two Python files; 1 when equal after OSWorld's normalisation (blank lines, tabs). */
 async function comparePythonPureText(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const a = await readText(result);
   const b = await readText(expected);
-  if (a === undefined || b === undefined) return fail(`cannot read ${a === undefined ? 'the result' : 'the expected'} file`);
-  return verdict(normalisePython(a) === normalisePython(b), 'the programs are the same text', 'the programs differ');
+  if (a === undefined || b === undefined)
+    return fail(`cannot read ${a === undefined ? 'the result' : 'the expected'} file`);
+  return verdict(
+    normalisePython(a) === normalisePython(b),
+    'the programs are the same text',
+    'the programs differ',
+  );
 }
 
 /** is_utc_0 — `result`: `timedatectl` output; 1 when its 4th line (`Time zone: … (UTC, +0000)`) ends with `+0000)`. */
 async function isUtc0(result: unknown): Promise<MetricOutcome> {
   const line = typeof result === 'string' ? result.split('\n')[3] : undefined;
   if (line === undefined) return fail(`timedatectl output has no time zone line: ${brief(result)}`);
-  return verdict(line.endsWith('+0000)'), `time zone is UTC+0 (${line.trim()})`, `time zone line is '${line.trim()}'`);
+  return verdict(
+    line.endsWith('+0000)'),
+    `time zone is UTC+0 (${line.trim()})`,
+    `time zone line is '${line.trim()}'`,
+  );
 }
 
 /** run_sqlite3 — `result`: a SQLite file; `expected`: `{sql}`. The score is the first column of the first row (0 when
@@ -292,14 +371,16 @@ async function runSqlite3(result: unknown, expected: unknown): Promise<MetricOut
     const rows = db.exec(sql);
     const v = rows[0]?.values[0]?.[0];
     const score = typeof v === 'number' ? v : v ? Number(v) : 0;
-    return { score: Number.isFinite(score) ? Math.max(0, Math.min(1, score)) : 0, reason: `query gave ${brief(v)}` };
+    return {
+      score: Number.isFinite(score) ? Math.max(0, Math.min(1, score)) : 0,
+      reason: `query gave ${brief(v)}`,
+    };
   } catch (e) {
     return fail(`query failed: ${(e as Error).message}`);
   } finally {
     db.close();
   }
 }
-
 
 /** The strings of a Python list literal (`['a.desktop', "b"]`, gsettings' `@as []`), read without evaluating it. */
 export function pythonStringList(text: string): string[] | undefined {
@@ -317,27 +398,49 @@ async function checkGnomeFavoriteApps(result: unknown, expected: unknown): Promi
   const apps = typeof result === 'string' ? pythonStringList(result) : undefined;
   if (!apps) return fail(`not a list of apps: ${brief(result)}`);
   const want = isRecord(expected) && Array.isArray(expected.expected) ? expected.expected.map(String) : [];
-  const same = apps.length === want.length && new Set(apps).size === new Set(want).size && apps.every((a) => want.includes(a));
-  return verdict(same, `favourites are ${brief(want)}`, `favourites are ${brief(apps)}, expected ${brief(want)}`);
+  const same =
+    apps.length === want.length &&
+    new Set(apps).size === new Set(want).size &&
+    apps.every((a) => want.includes(a));
+  return verdict(
+    same,
+    `favourites are ${brief(want)}`,
+    `favourites are ${brief(apps)}, expected ${brief(want)}`,
+  );
 }
 
 /** check_moved_jpgs — `result`: a list_directory tree; the names of its children are the set `expected`. */
 async function checkMovedJpgs(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const children = isRecord(result) && Array.isArray(result.children) ? result.children.filter(isRecord).map((c) => String(c.name)) : undefined;
+  const children =
+    isRecord(result) && Array.isArray(result.children)
+      ? result.children.filter(isRecord).map((c) => String(c.name))
+      : undefined;
   if (!children) return fail('no directory listing');
   const want = isRecord(expected) && Array.isArray(expected.expected) ? expected.expected.map(String) : [];
-  const same = children.length === want.length && children.every((c) => want.includes(c)) && want.every((w) => children.includes(w));
-  return verdict(same, `the folder holds ${brief(want)}`, `the folder holds ${brief(children)}, expected ${brief(want)}`);
+  const same =
+    children.length === want.length &&
+    children.every((c) => want.includes(c)) &&
+    want.every((w) => children.includes(w));
+  return verdict(
+    same,
+    `the folder holds ${brief(want)}`,
+    `the folder holds ${brief(children)}, expected ${brief(want)}`,
+  );
 }
 
 /** is_in_vm_clickboard — OSWorld's argument order: `result` is the rule `{expected: text | [text]}`, `expected` the
  * clipboard text (a command's output); 1 when every expected text occurs in it. */
 async function isInVmClickboard(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (!isRecord(result)) return fail(`the first argument must be the rule {expected} (OSWorld's order), got ${brief(result)}`);
+  if (!isRecord(result))
+    return fail(`the first argument must be the rule {expected} (OSWorld's order), got ${brief(result)}`);
   const out = String(expected ?? '');
   const want = Array.isArray(result.expected) ? result.expected.map(String) : [String(result.expected)];
   const missing = want.filter((w) => !out.includes(w));
-  return verdict(missing.length === 0, 'the clipboard holds the expected text', `the clipboard lacks ${brief(missing)}`);
+  return verdict(
+    missing.length === 0,
+    'the clipboard holds the expected text',
+    `the clipboard lacks ${brief(missing)}`,
+  );
 }
 
 /** check_text_enlarged — `result`: the text scaling factor; 1 when above 1.0. */

@@ -17,20 +17,31 @@ const show = (v: unknown, max = 160) => brief(pyRepr(v), max);
  * over both lengths, code points, no case folding): a fraction, not 0 or 1. A result of None scores 0, as rapidfuzz
  * gives 0 for None. */
 async function fuzzyMatch(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (!isRecord(expected) || !('expected' in expected)) return fail(`the rule ${brief(expected)} has no 'expected' (OSWorld raises KeyError)`);
+  if (!isRecord(expected) || !('expected' in expected))
+    return fail(`the rule ${brief(expected)} has no 'expected' (OSWorld raises KeyError)`);
   const want = expected.expected;
-  if (result === null || result === undefined || want === null || want === undefined) return fail('rapidfuzz scores 0 against None');
-  if (typeof result !== 'string' || typeof want !== 'string') return fail(`fuzzy_match compares texts; got ${brief(result)} and ${brief(want)}`);
+  if (result === null || result === undefined || want === null || want === undefined)
+    return fail('rapidfuzz scores 0 against None');
+  if (typeof result !== 'string' || typeof want !== 'string')
+    return fail(`fuzzy_match compares texts; got ${brief(result)} and ${brief(want)}`);
   const score = fuzzRatio(result, want);
-  return { score, reason: `fuzz.ratio('${brief(result, 60)}', '${brief(want, 60)}') = ${(score * 100).toFixed(1)}` };
+  return {
+    score,
+    reason: `fuzz.ratio('${brief(result, 60)}', '${brief(want, 60)}') = ${(score * 100).toFixed(1)}`,
+  };
 }
 
 /** compare_answer — `result`: a value (usually a command's output); `expected`: `{expected: value}`. 1 when the
  * result equals it by Python's `==` (no trimming, True == 1); an empty or missing result scores 0. */
 async function compareAnswer(result: unknown, expected: unknown): Promise<MetricOutcome> {
   if (!pyTruthy(result)) return fail('empty result (OSWorld scores 0)');
-  if (!isRecord(expected) || !('expected' in expected)) return fail(`the rule ${brief(expected)} has no 'expected' (OSWorld raises KeyError)`);
-  return verdict(pyEquals(result, expected.expected), `the answer equals ${show(expected.expected)}`, `got ${show(result)}, expected ${show(expected.expected)}`);
+  if (!isRecord(expected) || !('expected' in expected))
+    return fail(`the rule ${brief(expected)} has no 'expected' (OSWorld raises KeyError)`);
+  return verdict(
+    pyEquals(result, expected.expected),
+    `the answer equals ${show(expected.expected)}`,
+    `got ${show(result)}, expected ${show(expected.expected)}`,
+  );
 }
 
 async function jsonObject(path: unknown, which: string): Promise<Record<string, unknown> | string> {
@@ -38,7 +49,8 @@ async function jsonObject(path: unknown, which: string): Promise<Record<string, 
   if ('error' in read) return `${which}: ${read.error}`;
   const parsed = pyJsonLoads(read.text);
   if (!parsed) return `${which} ${String(path)} is not JSON (json.load raises)`;
-  if (!isPyDict(parsed.value)) return `${which} ${String(path)} holds ${show(parsed.value)}, not a JSON object (.keys() raises)`;
+  if (!isPyDict(parsed.value))
+    return `${which} ${String(path)} holds ${show(parsed.value)}, not a JSON object (.keys() raises)`;
   return parsed.value;
 }
 
@@ -54,14 +66,16 @@ async function isIncludedAllJsonObjects(result: unknown, expected: unknown): Pro
   const second = await jsonObject(expected, 'the second file');
   if (typeof second === 'string') return fail(second);
   for (const [key, value] of Object.entries(first)) {
-    if (!Object.prototype.hasOwnProperty.call(second, key)) return fail(`key '${key}' is missing from the second file`);
+    if (!Object.prototype.hasOwnProperty.call(second, key))
+      return fail(`key '${key}' is missing from the second file`);
     if (!pyEquals(value, second[key])) return fail(`key '${key}': ${show(value)} vs ${show(second[key])}`);
   }
   return pass(`all ${Object.keys(first).length} keys of the first file are in the second with equal values`);
 }
 
 /** A list of indices from the rule, Python-style (negative counts from the end). */
-const indexList = (v: unknown): number[] | undefined => (Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined);
+const indexList = (v: unknown): number[] | undefined =>
+  Array.isArray(v) && v.every((x) => Number.isInteger(x)) ? (v as number[]) : undefined;
 const at = <T>(list: readonly T[], i: number): T | undefined => list[i < 0 ? list.length + i : i];
 
 /**
@@ -77,7 +91,10 @@ async function checkStrikethrough(result: unknown, expected: unknown): Promise<M
   const slides = indexList(r.slide_index_s);
   const shapes = indexList(r.shape_index_s);
   const paras = indexList(r.paragraph_index_s);
-  if (!slides || !shapes || !paras) return fail(`the rule needs slide_index_s, shape_index_s and paragraph_index_s as lists of integers (got ${brief(expected)})`);
+  if (!slides || !shapes || !paras)
+    return fail(
+      `the rule needs slide_index_s, shape_index_s and paragraph_index_s as lists of integers (got ${brief(expected)})`,
+    );
   for (const s of slides) {
     const slide = at(pres.slides, s);
     if (!slide) return fail(`slide ${s} does not exist (${pres.slides.length} slides)`);
@@ -85,7 +102,8 @@ async function checkStrikethrough(result: unknown, expected: unknown): Promise<M
     for (const k of shapes) {
       const shape = at(tree, k);
       if (!shape) return fail(`slide ${s} has no shape ${k} (${tree.length} shapes)`);
-      if (shape.localName !== 'sp') return fail(`slide ${s} shape ${k} is a ${shape.localName}, which has no text frame`);
+      if (shape.localName !== 'sp')
+        return fail(`slide ${s} shape ${k} is a ${shape.localName}, which has no text frame`);
       const paragraphs = kids(path(shape, 'p:txBody'), NS.a, 'p');
       for (const p of paras) {
         const para = at(paragraphs, p);
@@ -93,14 +111,20 @@ async function checkStrikethrough(result: unknown, expected: unknown): Promise<M
         const run = kids(para, NS.a, 'r')[0];
         if (!run) return fail(`slide ${s} shape ${k} paragraph ${p} has no run`);
         const rPr = kids(run, NS.a, 'rPr')[0];
-        if (!rPr || !rPr.hasAttribute('strike')) return fail(`slide ${s} shape ${k} paragraph ${p}: the first run has no strike attribute`);
+        if (!rPr || !rPr.hasAttribute('strike'))
+          return fail(`slide ${s} shape ${k} paragraph ${p}: the first run has no strike attribute`);
       }
     }
   }
-  return pass(`the first run of every paragraph named is struck through (${slides.length} slide(s), ${shapes.length} shape(s), ${paras.length} paragraph(s))`);
+  return pass(
+    `the first run of every paragraph named is struck through (${slides.length} slide(s), ${shapes.length} shape(s), ${paras.length} paragraph(s))`,
+  );
 }
 
-registerMetricFamily('os', { fuzzy_match: fuzzyMatch, is_included_all_json_objects: isIncludedAllJsonObjects });
+registerMetricFamily('os', {
+  fuzzy_match: fuzzyMatch,
+  is_included_all_json_objects: isIncludedAllJsonObjects,
+});
 registerMetricFamily('vscode', { compare_answer: compareAnswer });
 registerPythonValued('compare_answer');
 registerMetricFamily('slides', { check_strikethrough: checkStrikethrough });

@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { frameOf, framesEqual, pySplitLines, pyStrip, roundFrame, roundHalfEven } from './pandas-frame';
 
 describe('Python and pandas behaviour the faithful profiles rest on', () => {
-  it("str.splitlines: CRLF, CR, LF, \\v, \\f, \\x1c–\\x1e, \\x85, U+2028 end lines; a final break adds no line", () => {
-    expect(pySplitLines('a\r\nb\rc\nd\ve\ff\x1cg\x85h\u2028i\n')).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i']);
+  it('str.splitlines: CRLF, CR, LF, \\v, \\f, \\x1c–\\x1e, \\x85, U+2028 end lines; a final break adds no line', () => {
+    expect(pySplitLines('a\r\nb\rc\nd\ve\ff\x1cg\x85h\u2028i\n')).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+      'g',
+      'h',
+      'i',
+    ]);
     expect(pySplitLines('a\n\n')).toEqual(['a', '']);
     expect(pySplitLines('')).toEqual([]);
   });
@@ -32,7 +42,20 @@ describe('Python and pandas behaviour the faithful profiles rest on', () => {
   });
   it('DataFrame.equals: dtypes must match (10 vs 10.0), NaN equals NaN, round() leaves object columns', () => {
     expect(framesEqual(frameOf([['a'], ['10']]), frameOf([['a'], ['10.0']]))).toMatch(/int64 vs float64/);
-    expect(framesEqual(frameOf([['a', 'b'], ['', 'x']]), frameOf([['a', 'b'], ['NA', 'x']]))).toBe(true);
-    expect(framesEqual(roundFrame(frameOf([['a'], ['2.6']]), 0), roundFrame(frameOf([['a'], ['3.4']]), 0))).toBe(true);
+    expect(
+      framesEqual(
+        frameOf([
+          ['a', 'b'],
+          ['', 'x'],
+        ]),
+        frameOf([
+          ['a', 'b'],
+          ['NA', 'x'],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      framesEqual(roundFrame(frameOf([['a'], ['2.6']]), 0), roundFrame(frameOf([['a'], ['3.4']]), 0)),
+    ).toBe(true);
   });
 });

@@ -6,7 +6,12 @@
 export type Dtype = 'int64' | 'float64' | 'bool' | 'datetime64' | 'object';
 
 /** A value of an object column: Python objects as they compare (`1 == 1.0`, `'1' != 1`). */
-export type PyValue = { t: 'num'; v: number } | { t: 'str'; v: string } | { t: 'bool'; v: boolean } | { t: 'date'; v: number } | { t: 'nan' };
+export type PyValue =
+  | { t: 'num'; v: number }
+  | { t: 'str'; v: string }
+  | { t: 'bool'; v: boolean }
+  | { t: 'date'; v: number }
+  | { t: 'nan' };
 
 export interface Column {
   label: string;
@@ -20,7 +25,27 @@ export interface Frame {
 }
 
 /** pandas' default NA strings (read_csv / read_excel `na_values` when `keep_default_na`). */
-const naStrings = new Set(['', '#N/A', '#N/A N/A', '#NA', '-1.#IND', '-1.#QNAN', '-NaN', '-nan', '1.#IND', '1.#QNAN', '<NA>', 'N/A', 'NA', 'NULL', 'NaN', 'None', 'n/a', 'nan', 'null']);
+const naStrings = new Set([
+  '',
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NA',
+  'NULL',
+  'NaN',
+  'None',
+  'n/a',
+  'nan',
+  'null',
+]);
 const trueStrings = new Set(['True', 'TRUE', 'true']);
 const falseStrings = new Set(['False', 'FALSE', 'false']);
 const intText = /^[ \t]*[+-]?\d+[ \t]*$/;
@@ -29,17 +54,31 @@ const floatText = /^[ \t]*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d
 /** A raw cell as a reader hands it over: CSV gives strings, xlsx gives typed values; null is an empty cell. */
 export type RawCell = string | number | boolean | Date | null;
 
-type Parsed = { kind: 'na' } | { kind: 'int'; v: number } | { kind: 'float'; v: number } | { kind: 'bool'; v: boolean } | { kind: 'date'; v: number } | { kind: 'str'; v: string };
+type Parsed =
+  | { kind: 'na' }
+  | { kind: 'int'; v: number }
+  | { kind: 'float'; v: number }
+  | { kind: 'bool'; v: boolean }
+  | { kind: 'date'; v: number }
+  | { kind: 'str'; v: string };
 
 function parseCell(c: RawCell): Parsed {
   if (c === null) return { kind: 'na' };
   if (c instanceof Date) return { kind: 'date', v: c.getTime() };
   if (typeof c === 'boolean') return { kind: 'bool', v: c };
-  if (typeof c === 'number') return Number.isNaN(c) ? { kind: 'na' } : Number.isInteger(c) ? { kind: 'int', v: c } : { kind: 'float', v: c };
+  if (typeof c === 'number')
+    return Number.isNaN(c)
+      ? { kind: 'na' }
+      : Number.isInteger(c)
+        ? { kind: 'int', v: c }
+        : { kind: 'float', v: c };
   if (naStrings.has(c)) return { kind: 'na' };
   if (intText.test(c)) return { kind: 'int', v: Number(c.trim()) };
   if (floatText.test(c)) {
-    const t = c.trim().toLowerCase().replace(/^([+-]?)inf(inity)?$/, '$1Infinity');
+    const t = c
+      .trim()
+      .toLowerCase()
+      .replace(/^([+-]?)inf(inity)?$/, '$1Infinity');
     return { kind: 'float', v: Number(t) };
   }
   if (trueStrings.has(c)) return { kind: 'bool', v: true };
@@ -56,10 +95,20 @@ function inferColumn(label: string, cells: RawCell[]): Column {
   const nan: PyValue = { t: 'nan' };
   if (present.every((p) => p.kind === 'int' || p.kind === 'float')) {
     const dtype: Dtype = !hasNa && present.every((p) => p.kind === 'int') ? 'int64' : 'float64';
-    return { label, dtype, values: parsed.map((p) => (p.kind === 'int' || p.kind === 'float' ? { t: 'num', v: p.v } : nan)) };
+    return {
+      label,
+      dtype,
+      values: parsed.map((p) => (p.kind === 'int' || p.kind === 'float' ? { t: 'num', v: p.v } : nan)),
+    };
   }
-  if (!hasNa && present.every((p) => p.kind === 'bool')) return { label, dtype: 'bool', values: parsed.map((p) => ({ t: 'bool', v: (p as { v: boolean }).v })) };
-  if (present.every((p) => p.kind === 'date')) return { label, dtype: 'datetime64', values: parsed.map((p) => (p.kind === 'date' ? { t: 'date', v: p.v } : nan)) };
+  if (!hasNa && present.every((p) => p.kind === 'bool'))
+    return { label, dtype: 'bool', values: parsed.map((p) => ({ t: 'bool', v: (p as { v: boolean }).v })) };
+  if (present.every((p) => p.kind === 'date'))
+    return {
+      label,
+      dtype: 'datetime64',
+      values: parsed.map((p) => (p.kind === 'date' ? { t: 'date', v: p.v } : nan)),
+    };
   // object: the values as they were read (a numeric string stays a string in a mixed column)
   const values = cells.map((c, i): PyValue => {
     const p = parsed[i];
@@ -91,9 +140,15 @@ export function frameOf(rows: RawCell[][]): Frame {
   const labels = headerLabels(rows[0]);
   const data = rows.slice(1);
   data.forEach((r, i) => {
-    if (r.length > labels.length) throw new Error(`Expected ${labels.length} fields in line ${i + 2}, saw ${r.length}`);
+    if (r.length > labels.length)
+      throw new Error(`Expected ${labels.length} fields in line ${i + 2}, saw ${r.length}`);
   });
-  const columns = labels.map((label, c) => inferColumn(label, data.map((r) => (c < r.length ? r[c] : null))));
+  const columns = labels.map((label, c) =>
+    inferColumn(
+      label,
+      data.map((r) => (c < r.length ? r[c] : null)),
+    ),
+  );
   return { columns, rows: data.length };
 }
 
@@ -110,14 +165,16 @@ function sameValue(a: PyValue, b: PyValue): boolean {
 export function framesEqual(a: Frame, b: Frame): true | string {
   const la = a.columns.map((c) => c.label);
   const lb = b.columns.map((c) => c.label);
-  if (la.join('\u0000') !== lb.join('\u0000')) return `columns ${JSON.stringify(la)} vs ${JSON.stringify(lb)}`;
+  if (la.join('\u0000') !== lb.join('\u0000'))
+    return `columns ${JSON.stringify(la)} vs ${JSON.stringify(lb)}`;
   if (a.rows !== b.rows) return `${a.rows} rows vs ${b.rows}`;
   for (let c = 0; c < a.columns.length; c++) {
     const ca = a.columns[c];
     const cb = b.columns[c];
     if (ca.dtype !== cb.dtype) return `column '${ca.label}' is ${ca.dtype} vs ${cb.dtype}`;
     for (let r = 0; r < a.rows; r++) {
-      if (!sameValue(ca.values[r], cb.values[r])) return `column '${ca.label}' row ${r}: ${show(ca.values[r])} vs ${show(cb.values[r])}`;
+      if (!sameValue(ca.values[r], cb.values[r]))
+        return `column '${ca.label}' row ${r}: ${show(ca.values[r])} vs ${show(cb.values[r])}`;
     }
   }
   return true;
@@ -145,25 +202,40 @@ export function roundFrame(f: Frame, decimals: number): Frame {
   return {
     rows: f.rows,
     columns: f.columns.map((c) =>
-      c.dtype === 'int64' || c.dtype === 'float64' ? { ...c, values: c.values.map((v) => (v.t === 'num' ? { t: 'num', v: roundHalfEven(v.v, decimals) } : v)) } : c,
+      c.dtype === 'int64' || c.dtype === 'float64'
+        ? {
+            ...c,
+            values: c.values.map((v) => (v.t === 'num' ? { t: 'num', v: roundHalfEven(v.v, decimals) } : v)),
+          }
+        : c,
     ),
   };
 }
 
 /** df.reindex(sorted(df.columns), axis=1). */
 export function sortColumns(f: Frame): Frame {
-  return { rows: f.rows, columns: [...f.columns].sort((x, y) => (x.label < y.label ? -1 : x.label > y.label ? 1 : 0)) };
+  return {
+    rows: f.rows,
+    columns: [...f.columns].sort((x, y) => (x.label < y.label ? -1 : x.label > y.label ? 1 : 0)),
+  };
 }
 
 /** applymap over the string values (dtype kept). */
 export function mapStrings(f: Frame, fn: (s: string) => string): Frame {
-  return { rows: f.rows, columns: f.columns.map((c) => ({ ...c, values: c.values.map((v) => (v.t === 'str' ? { t: 'str', v: fn(v.v) } : v)) })) };
+  return {
+    rows: f.rows,
+    columns: f.columns.map((c) => ({
+      ...c,
+      values: c.values.map((v) => (v.t === 'str' ? { t: 'str', v: fn(v.v) } : v)),
+    })),
+  };
 }
 
 function compareValues(a: PyValue, b: PyValue): number {
   if (a.t === 'nan' || b.t === 'nan') return a.t === b.t ? 0 : a.t === 'nan' ? 1 : -1;
   if (a.t === 'str' && b.t === 'str') return a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
-  if (a.t === 'str' || b.t === 'str') throw new Error("'<' not supported between instances of 'str' and a number");
+  if (a.t === 'str' || b.t === 'str')
+    throw new Error("'<' not supported between instances of 'str' and a number");
   return Number(a.v) - Number(b.v);
 }
 
@@ -180,7 +252,9 @@ export function sortRows(f: Frame): Frame {
   return { rows: f.rows, columns: f.columns.map((c) => ({ ...c, values: order.map((i) => c.values[i]) })) };
 }
 
-const pyWhitespace = new Set([...' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000']);
+const pyWhitespace = new Set([
+  ...' \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000',
+]);
 
 /** Python's str.strip(): Unicode whitespace, but not the byte-order mark (which JavaScript's trim removes). */
 export function pyStrip(s: string): string {

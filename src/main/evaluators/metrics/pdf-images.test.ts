@@ -23,9 +23,35 @@ const page = (body: string) => `<!doctype html><html><body>${body}</body></html>
 describe.skipIf(!hasLibreOffice || !hasImageMagick)('compare_pdf_images on PDFs LibreOffice exported', () => {
   const f: Record<string, string> = {};
   beforeAll(() => {
-    const disc = picture('disc', ['-size', '160x100', 'gradient:#3060c0-#c0e0ff', '-fill', 'yellow', '-draw', 'circle 50,50 50,25']);
-    const bars = picture('bars', ['-size', '160x100', 'xc:white', '-fill', '#202020', '-draw', 'rectangle 10,10 60,90', '-draw', 'rectangle 100,20 150,35']);
-    const other = picture('other', ['-size', '160x100', 'gradient:#c02020-#202020', '-fill', 'white', '-draw', 'rectangle 90,5 150,60']);
+    const disc = picture('disc', [
+      '-size',
+      '160x100',
+      'gradient:#3060c0-#c0e0ff',
+      '-fill',
+      'yellow',
+      '-draw',
+      'circle 50,50 50,25',
+    ]);
+    const bars = picture('bars', [
+      '-size',
+      '160x100',
+      'xc:white',
+      '-fill',
+      '#202020',
+      '-draw',
+      'rectangle 10,10 60,90',
+      '-draw',
+      'rectangle 100,20 150,35',
+    ]);
+    const other = picture('other', [
+      '-size',
+      '160x100',
+      'gradient:#c02020-#202020',
+      '-fill',
+      'white',
+      '-draw',
+      'rectangle 90,5 150,60',
+    ]);
     f.gold = saveWithLibreOffice(tmp.dir, 'gold', page(`<p>Figures</p>${disc}<p>and</p>${bars}`), 'pdf');
     f.half = saveWithLibreOffice(tmp.dir, 'half', page(`<p>Figures</p>${disc}<p>and</p>${other}`), 'pdf');
     f.one = saveWithLibreOffice(tmp.dir, 'one', page(`<p>Figures</p>${disc}`), 'pdf');
@@ -54,8 +80,17 @@ describe.skipIf(!hasLibreOffice || !hasImageMagick)('compare_pdf_images on PDFs 
       const { data, info } = await sharp(join(tmp.dir, file)).raw().toBuffer({ resolveWithObject: true });
       return { data, width: info.width, height: info.height, channels: info.channels };
     };
-    execFileSync('/usr/bin/convert', [join(tmp.dir, 'disc.png'), '-modulate', '103', `PNG24:${join(tmp.dir, 'disc-bright.png')}`]);
-    const [a, b, c] = [phash(await raw('disc.png')), phash(await raw('disc-bright.png')), phash(await raw('bars.png'))];
+    execFileSync('/usr/bin/convert', [
+      join(tmp.dir, 'disc.png'),
+      '-modulate',
+      '103',
+      `PNG24:${join(tmp.dir, 'disc-bright.png')}`,
+    ]);
+    const [a, b, c] = [
+      phash(await raw('disc.png')),
+      phash(await raw('disc-bright.png')),
+      phash(await raw('bars.png')),
+    ];
     const distance = (x: boolean[], y: boolean[]) => x.filter((v, i) => v !== y[i]).length;
     expect(a).toHaveLength(64);
     expect(distance(a, b)).toBeLessThanOrEqual(5);

@@ -16,14 +16,25 @@ async function embeddedImages(path: string): Promise<Raw[] | string> {
   return sharedValue(`pdf-images:${path}`, async () => {
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
     try {
-      const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: false, verbosity: 0, isOffscreenCanvasSupported: false, isImageDecoderSupported: false }).promise;
+      const doc = await pdfjs.getDocument({
+        data: new Uint8Array(bytes),
+        isEvalSupported: false,
+        useSystemFonts: false,
+        verbosity: 0,
+        isOffscreenCanvasSupported: false,
+        isImageDecoderSupported: false,
+      }).promise;
       const images: Raw[] = [];
       for (let p = 1; p <= doc.numPages; p++) {
         const page = await doc.getPage(p);
         const ops = await page.getOperatorList();
         const seen = new Set<string>();
         for (let i = 0; i < ops.fnArray.length; i++) {
-          if (ops.fnArray[i] !== pdfjs.OPS.paintImageXObject && ops.fnArray[i] !== pdfjs.OPS.paintImageXObjectRepeat) continue;
+          if (
+            ops.fnArray[i] !== pdfjs.OPS.paintImageXObject &&
+            ops.fnArray[i] !== pdfjs.OPS.paintImageXObjectRepeat
+          )
+            continue;
           const id = String((ops.argsArray[i] as unknown[])[0]);
           if (seen.has(id)) continue;
           seen.add(id);
@@ -52,7 +63,9 @@ function pixels(obj: unknown): Raw | undefined {
   if (kind === 1) {
     const out = Buffer.alloc(width * height);
     const rowBytes = (width + 7) >> 3;
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out[y * width + x] = (img.data[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        out[y * width + x] = (img.data[y * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1 ? 255 : 0;
     return { data: out, width, height, channels: 1 };
   }
   return undefined;
@@ -98,7 +111,8 @@ function hamming(a: boolean[], b: boolean[]): number {
  * in at most 5 bits.
  */
 async function comparePdfImages(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  if (!(await isFile(result)) || !(await isFile(expected))) return fail(`PDF file does not exist: ${brief(result)} or ${brief(expected)}`);
+  if (!(await isFile(result)) || !(await isFile(expected)))
+    return fail(`PDF file does not exist: ${brief(result)} or ${brief(expected)}`);
   const a = await embeddedImages(result as string);
   if (typeof a === 'string') return fail(a);
   const b = await embeddedImages(expected as string);

@@ -14,17 +14,35 @@ const page = (body: string) => `<!doctype html><html><body>${body}</body></html>
 describe.skipIf(!hasLibreOffice)('OSWorld pdf metrics on PDFs LibreOffice exported', () => {
   const f: Record<string, string> = {};
   beforeAll(() => {
-    const text = page('<p>The quick brown fox jumps over the lazy dog.</p><p style="page-break-before: always">Second page text.</p>');
+    const text = page(
+      '<p>The quick brown fox jumps over the lazy dog.</p><p style="page-break-before: always">Second page text.</p>',
+    );
     // a page showing the gold's words only as a picture (ImageMagick-drawn), with no text of its own
     const picture = join(tmp.dir, 'words.png');
-    execFileSync('/usr/bin/convert', ['-size', '600x80', '-background', 'white', '-fill', 'black', 'label:The quick brown fox jumps over the lazy dog.', picture]);
-    Object.assign(f, saveManyWithLibreOffice(tmp.dir, {
-      gold: text,
-      same: text,
-      other: page('<p>A slow green turtle walks under the busy cat.</p>'),
-      unlike: page('<p>0123456789</p>'),
-      picture: page(`<p><img src="${pathToFileURL(picture).href}" width="600" height="80"></p>`),
-    }, 'pdf'));
+    execFileSync('/usr/bin/convert', [
+      '-size',
+      '600x80',
+      '-background',
+      'white',
+      '-fill',
+      'black',
+      'label:The quick brown fox jumps over the lazy dog.',
+      picture,
+    ]);
+    Object.assign(
+      f,
+      saveManyWithLibreOffice(
+        tmp.dir,
+        {
+          gold: text,
+          same: text,
+          other: page('<p>A slow green turtle walks under the busy cat.</p>'),
+          unlike: page('<p>0123456789</p>'),
+          picture: page(`<p><img src="${pathToFileURL(picture).href}" width="600" height="80"></p>`),
+        },
+        'pdf',
+      ),
+    );
   }, 120_000);
 
   it('are in the pdf family', () => expect(metricFamilyOf('compare_pdfs')).toBe('pdf'));

@@ -19,7 +19,12 @@ async function loadPdf(path: unknown): Promise<PdfText | string> {
   return sharedValue(`pdf:${String(path)}`, async () => {
     const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
     try {
-      const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
+      const doc = await pdfjs.getDocument({
+        data: new Uint8Array(bytes),
+        isEvalSupported: false,
+        useSystemFonts: false,
+        verbosity: 0,
+      }).promise;
       let text = '';
       for (let i = 1; i <= doc.numPages; i++) {
         const content = await (await doc.getPage(i)).getTextContent();
@@ -59,7 +64,11 @@ async function checkPdfPages(result: unknown, expected: unknown): Promise<Metric
   const rule = isRecord(expected) ? expected : {};
   const rel = relations[String(rule.relation)];
   if (!rel) return fail(`unknown relation ${brief(rule.relation)}`);
-  return verdict(rel(pdf.pages, Number(rule.ref_value)), `${pdf.pages} pages ${String(rule.relation)} ${String(rule.ref_value)}`, `${pdf.pages} pages, not ${String(rule.relation)} ${String(rule.ref_value)}`);
+  return verdict(
+    rel(pdf.pages, Number(rule.ref_value)),
+    `${pdf.pages} pages ${String(rule.relation)} ${String(rule.ref_value)}`,
+    `${pdf.pages} pages, not ${String(rule.relation)} ${String(rule.ref_value)}`,
+  );
 }
 
 /**
@@ -67,7 +76,9 @@ async function checkPdfPages(result: unknown, expected: unknown): Promise<Metric
  * whole texts (trimmed). A pair that cannot be read adds 0.
  */
 async function comparePdfs(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const [rs, es] = Array.isArray(expected) ? [Array.isArray(result) ? result : [result], expected] : [[result], [expected]];
+  const [rs, es] = Array.isArray(expected)
+    ? [Array.isArray(result) ? result : [result], expected]
+    : [[result], [expected]];
   if (es.length === 0) return fail('no expected PDF');
   let total = 0;
   const notes: string[] = [];
@@ -81,7 +92,10 @@ async function comparePdfs(result: unknown, expected: unknown): Promise<MetricOu
     total += fuzzRatio(a.text.trim(), b.text.trim());
   }
   const score = total / es.length;
-  return { score, reason: `text similarity ${score.toFixed(3)}${notes.length ? ` (${notes.join('; ')})` : ''}` };
+  return {
+    score,
+    reason: `text similarity ${score.toFixed(3)}${notes.length ? ` (${notes.join('; ')})` : ''}`,
+  };
 }
 
 registerMetricFamily('pdf', { check_pdf_pages: checkPdfPages, compare_pdfs: comparePdfs });
@@ -90,5 +104,5 @@ registerDeparture({
   metric: 'compare_pdfs',
   profile: 'osworld',
   case: 'text extraction',
-  why: "OSWorld extracts text with PyMuPDF; Proctor with PDF.js, whose line breaks and spacing can differ, so fuzzy scores may differ slightly",
+  why: 'OSWorld extracts text with PyMuPDF; Proctor with PDF.js, whose line breaks and spacing can differ, so fuzzy scores may differ slightly',
 });

@@ -15,7 +15,12 @@ export function slideShapes(slide: SlidePart): Element[] {
 }
 
 /** The shape's p:nvPr (inside its nvSpPr / nvPicPr / nvGraphicFramePr / …). */
-const nvPr = (el: Element) => kid(kids(el, NS.p).find((k) => k.localName.startsWith('nv')), NS.p, 'nvPr');
+const nvPr = (el: Element) =>
+  kid(
+    kids(el, NS.p).find((k) => k.localName.startsWith('nv')),
+    NS.p,
+    'nvPr',
+  );
 const phOf = (el: Element) => kid(nvPr(el), NS.p, 'ph');
 
 export const PICTURE = 13;
@@ -40,7 +45,8 @@ export function shapeType(el: Element): number | null {
       const uri = attr(data, 'uri');
       if (uri === 'http://schemas.openxmlformats.org/drawingml/2006/chart') return 3;
       if (uri === 'http://schemas.openxmlformats.org/drawingml/2006/table') return TABLE;
-      if (uri === 'http://schemas.openxmlformats.org/presentationml/2006/ole') return kid(path(data, 'p:oleObj'), NS.p, 'embed') ? 7 : 10;
+      if (uri === 'http://schemas.openxmlformats.org/presentationml/2006/ole')
+        return kid(path(data, 'p:oleObj'), NS.p, 'embed') ? 7 : 10;
       return null;
     }
     default: {
@@ -67,15 +73,30 @@ export interface Box {
 
 function ownBox(el: Element): Box {
   const xfrm =
-    el.localName === 'graphicFrame' ? path(el, 'p:xfrm') : el.localName === 'grpSp' ? path(el, 'p:grpSpPr', 'a:xfrm') : path(el, 'p:spPr', 'a:xfrm');
+    el.localName === 'graphicFrame'
+      ? path(el, 'p:xfrm')
+      : el.localName === 'grpSp'
+        ? path(el, 'p:grpSpPr', 'a:xfrm')
+        : path(el, 'p:spPr', 'a:xfrm');
   const off = kid(xfrm, NS.a, 'off');
   const ext = kid(xfrm, NS.a, 'ext');
-  return { left: intAttr(off, 'x'), top: intAttr(off, 'y'), width: intAttr(ext, 'cx'), height: intAttr(ext, 'cy') };
+  return {
+    left: intAttr(off, 'x'),
+    top: intAttr(off, 'y'),
+    width: intAttr(ext, 'cx'),
+    height: intAttr(ext, 'cy'),
+  };
 }
 
 const phType = (ph: Element) => attr(ph, 'type') ?? 'obj';
 /** The layout placeholder type a master placeholder is found by (python-pptx's _LayoutPlaceholder mapping). */
-const MASTER_TYPE: Record<string, string> = { ctrTitle: 'title', title: 'title', dt: 'dt', ftr: 'ftr', sldNum: 'sldNum' };
+const MASTER_TYPE: Record<string, string> = {
+  ctrTitle: 'title',
+  title: 'title',
+  dt: 'dt',
+  ftr: 'ftr',
+  sldNum: 'sldNum',
+};
 
 function placeholders(doc: Document | undefined): Element[] {
   return doc ? shapesIn(path(doc.documentElement, 'p:cSld', 'p:spTree')).filter((s) => phOf(s)) : [];
@@ -89,10 +110,18 @@ export function box(el: Element, slide?: SlidePart): Box {
   if (!slide || !ph || el.localName === 'grpSp' || el.localName === 'cxnSp') return own;
   const idx = attr(ph, 'idx') ?? '0';
   const layoutPh = placeholders(slide.layout).find((s) => (attr(phOf(s), 'idx') ?? '0') === idx);
-  const masterType = layoutPh ? MASTER_TYPE[phType(phOf(layoutPh)!)] ?? 'body' : undefined;
-  const masterPh = masterType ? placeholders(slide.master).find((s) => phType(phOf(s)!) === masterType) : undefined;
-  const inherited = (k: keyof Box): number | undefined => own[k] ?? (layoutPh ? ownBox(layoutPh)[k] ?? (masterPh ? ownBox(masterPh)[k] : undefined) : undefined);
-  return { left: inherited('left'), top: inherited('top'), width: inherited('width'), height: inherited('height') };
+  const masterType = layoutPh ? (MASTER_TYPE[phType(phOf(layoutPh)!)] ?? 'body') : undefined;
+  const masterPh = masterType
+    ? placeholders(slide.master).find((s) => phType(phOf(s)!) === masterType)
+    : undefined;
+  const inherited = (k: keyof Box): number | undefined =>
+    own[k] ?? (layoutPh ? (ownBox(layoutPh)[k] ?? (masterPh ? ownBox(masterPh)[k] : undefined)) : undefined);
+  return {
+    left: inherited('left'),
+    top: inherited('top'),
+    width: inherited('width'),
+    height: inherited('height'),
+  };
 }
 
 /** The a:p elements of a text body; a shape or cell without one gets python-pptx's new body: one empty paragraph. */
@@ -201,7 +230,14 @@ export function allTextShapes(shapes: Element[]): Element[] {
   return out;
 }
 
-const FILL_TYPES: Record<string, number> = { solidFill: 1, pattFill: 2, gradFill: 3, noFill: 5, blipFill: 6, grpFill: 101 };
+const FILL_TYPES: Record<string, number> = {
+  solidFill: 1,
+  pattFill: 2,
+  gradFill: 3,
+  noFill: 5,
+  blipFill: 6,
+  grpFill: 101,
+};
 
 export interface Fill {
   /** MSO_FILL value (null for no fill element). */
@@ -224,18 +260,23 @@ export function notesText(slide: SlidePart, notesMaster: Document | undefined): 
   const body = (doc: Document) =>
     shapesIn(path(doc.documentElement, 'p:cSld', 'p:spTree')).find((s) => attr(phOf(s), 'type') === 'body');
   if (!slide.notes) {
-    if (notesMaster && !body(notesMaster)) throw new PptxError("the notes master has no body placeholder ('NoneType' has no attribute 'text')");
+    if (notesMaster && !body(notesMaster))
+      throw new PptxError("the notes master has no body placeholder ('NoneType' has no attribute 'text')");
     return '';
   }
   const ph = body(slide.notes);
-  if (!ph || !hasText(ph)) throw new PptxError(`${slide.name}: its notes slide has no body placeholder ('NoneType' has no attribute 'text')`);
+  if (!ph || !hasText(ph))
+    throw new PptxError(
+      `${slide.name}: its notes slide has no body placeholder ('NoneType' has no attribute 'text')`,
+    );
   return shapeText(ph);
 }
 
 /** Every a:p of the part's XML (ElementTree's `.//a:p`). */
 export const allParagraphs = (doc: Document) => descendants(doc, NS.a, 'p');
 
-const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_SPACE =
+  '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const PY_SPACE_ENDS = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 
 /** Python's str.strip() (Unicode whitespace). */

@@ -46,7 +46,9 @@ export interface Presentation {
   notesMaster?: Document;
 }
 
-const quiet = { errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } };
+const quiet = {
+  errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined },
+};
 
 export function parseXml(text: string): Document {
   return new DOMParser(quiet).parseFromString(text, 'application/xml');
@@ -59,12 +61,17 @@ export function kids(el: Element | Document | null | undefined, ns?: string, loc
   for (let n = el.firstChild; n; n = n.nextSibling) {
     if (n.nodeType !== 1) continue;
     const e = n as Element;
-    if ((ns === undefined || e.namespaceURI === ns) && (local === undefined || e.localName === local)) out.push(e);
+    if ((ns === undefined || e.namespaceURI === ns) && (local === undefined || e.localName === local))
+      out.push(e);
   }
   return out;
 }
 
-export function kid(el: Element | Document | null | undefined, ns: string, local: string): Element | undefined {
+export function kid(
+  el: Element | Document | null | undefined,
+  ns: string,
+  local: string,
+): Element | undefined {
   return kids(el, ns, local)[0];
 }
 
@@ -87,7 +94,9 @@ export function descendants(el: Element | Document, ns: string, local: string): 
 export function attr(el: Element | undefined, name: string, ns?: string): string | undefined {
   if (!el) return undefined;
   const v = ns ? el.getAttributeNS(ns, name) : el.getAttribute(name);
-  return v === null || (v === '' && !(ns ? el.hasAttributeNS(ns, name) : el.hasAttribute(name))) ? undefined : v;
+  return v === null || (v === '' && !(ns ? el.hasAttributeNS(ns, name) : el.hasAttribute(name)))
+    ? undefined
+    : v;
 }
 
 /** An integer attribute, as python-pptx's ST_Coordinate / int types read it (undefined when absent). */
@@ -114,8 +123,15 @@ export async function relationships(zip: JSZip, part: string): Promise<Relations
   return kids(doc.documentElement, NS.rel, 'Relationship').map((r) => {
     const target = r.getAttribute('Target') ?? '';
     const external = r.getAttribute('TargetMode') === 'External';
-    const resolved = target.startsWith('/') ? target.slice(1) : posix.normalize(posix.join(posix.dirname(part), target));
-    return { id: r.getAttribute('Id') ?? '', type: r.getAttribute('Type') ?? '', target, part: external ? undefined : resolved };
+    const resolved = target.startsWith('/')
+      ? target.slice(1)
+      : posix.normalize(posix.join(posix.dirname(part), target));
+    return {
+      id: r.getAttribute('Id') ?? '',
+      type: r.getAttribute('Type') ?? '',
+      target,
+      part: external ? undefined : resolved,
+    };
   });
 }
 
@@ -131,7 +147,8 @@ async function loadPresentation(data: Buffer): Promise<Presentation> {
   const rootRels = await relationships(zip, '');
   const main = relOfType(rootRels, 'officeDocument')?.part ?? 'ppt/presentation.xml';
   const pres = await partXml(zip, main);
-  if (!pres?.documentElement || pres.documentElement.localName !== 'presentation') throw new PptxError(`no presentation part (${main})`);
+  if (!pres?.documentElement || pres.documentElement.localName !== 'presentation')
+    throw new PptxError(`no presentation part (${main})`);
   const presRels = await relationships(zip, main);
   const size = path(pres.documentElement, 'p:sldSz');
   const slides: SlidePart[] = [];
@@ -143,7 +160,9 @@ async function loadPresentation(data: Buffer): Promise<Presentation> {
     const rels = await relationships(zip, name);
     const layoutName = relOfType(rels, 'slideLayout')?.part;
     const layout = layoutName ? await partXml(zip, layoutName) : undefined;
-    const masterName = layoutName ? relOfType(await relationships(zip, layoutName), 'slideMaster')?.part : undefined;
+    const masterName = layoutName
+      ? relOfType(await relationships(zip, layoutName), 'slideMaster')?.part
+      : undefined;
     const notesName = relOfType(rels, 'notesSlide')?.part;
     slides.push({
       name,
@@ -161,7 +180,14 @@ async function loadPresentation(data: Buffer): Promise<Presentation> {
     if (doc) masters.push(doc);
   }
   const nm = relOfType(presRels, 'notesMaster')?.part;
-  return { zip, width: intAttr(size, 'cx'), height: intAttr(size, 'cy'), slides, masters, notesMaster: nm ? await partXml(zip, nm) : undefined };
+  return {
+    zip,
+    width: intAttr(size, 'cx'),
+    height: intAttr(size, 'cy'),
+    slides,
+    masters,
+    notesMaster: nm ? await partXml(zip, nm) : undefined,
+  };
 }
 
 /** The presentation at host path `file` (read once within `withSharedReads`); a string says why it cannot be read
@@ -179,7 +205,11 @@ export function readPptx(file: unknown): Promise<Presentation | string> {
 }
 
 /** The bytes of the part a relationship of `slide` points at (python-pptx's image.blob), or undefined. */
-export async function relatedBytes(pres: Presentation, slide: SlidePart, rid: string | undefined): Promise<Buffer | undefined> {
+export async function relatedBytes(
+  pres: Presentation,
+  slide: SlidePart,
+  rid: string | undefined,
+): Promise<Buffer | undefined> {
   const part = slide.rels.find((r) => r.id === rid)?.part;
   const f = part ? pres.zip.file(part) : null;
   return f ? Buffer.from(await f.async('uint8array')) : undefined;

@@ -81,11 +81,20 @@ function hostFiles(v: unknown): string[] {
  * `run` (a command, 5 minute limit; the folder is removed afterwards). Departures: only the cache's top-level
  * files go (at most 500), not its subfolders; the Python and its packages are the guest's, not the grader's. The graded code shares the runner's process, as upstream, so it could print a forged verdict line.
  */
-export async function checkPythonFileByTestSuite(result: unknown, expected: unknown, options: Record<string, unknown>, ctx: GradingContext): Promise<MetricOutcome> {
-  const fn = typeof options.test_function_name === 'string' && options.test_function_name ? options.test_function_name : 'test';
+export async function checkPythonFileByTestSuite(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  ctx: GradingContext,
+): Promise<MetricOutcome> {
+  const fn =
+    typeof options.test_function_name === 'string' && options.test_function_name
+      ? options.test_function_name
+      : 'test';
   const [test] = hostFiles(expected);
   if (!test) return fail(`the test file ${brief(expected)} does not exist`);
-  if (!ctx?.env) return fail('check_python_file_by_test_suite runs Python on the guest and needs an environment');
+  if (!ctx?.env)
+    return fail('check_python_file_by_test_suite runs Python on the guest and needs an environment');
   const folder = `/tmp/proctor-test-suite-${randomBytes(6).toString('hex')}`;
   const marker = `@@proctor-test-suite-${randomBytes(8).toString('hex')}@@`;
   const testName = basename(test);
@@ -97,19 +106,31 @@ export async function checkPythonFileByTestSuite(result: unknown, expected: unkn
       const data = await readBytes(file);
       if (data) await ctx.env.putFile(`${folder}/${basename(file)}`, data);
     }
-    const r = await ctx.env.run(['/usr/bin/python3', '-c', RUNNER, folder, testName, fn, marker], { shell: false, timeoutMs: 300_000 });
+    const r = await ctx.env.run(['/usr/bin/python3', '-c', RUNNER, folder, testName, fn, marker], {
+      shell: false,
+      timeoutMs: 300_000,
+    });
     if (r.timedOut) return fail(`${fn}() in ${testName} did not finish within 5 minutes`);
-    const line = r.stdout.split('\n').filter((l) => l.startsWith(marker)).pop();
-    if (!line) return fail(`python3 ended (exit ${r.exitCode}) without a verdict: ${r.stderr.trim().split('\n').slice(-3).join(' | ') || 'no output'}`);
+    const line = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith(marker))
+      .pop();
+    if (!line)
+      return fail(
+        `python3 ended (exit ${r.exitCode}) without a verdict: ${r.stderr.trim().split('\n').slice(-3).join(' | ') || 'no output'}`,
+      );
     let verdict: { score?: unknown; why?: unknown };
     try {
       verdict = JSON.parse(line.slice(marker.length)) as { score?: unknown; why?: unknown };
     } catch {
       return fail(`python3 printed an unreadable verdict: ${line.slice(0, 200)}`);
     }
-    const score = typeof verdict.score === 'number' && verdict.score >= 0 && verdict.score <= 1 ? verdict.score : 0;
+    const score =
+      typeof verdict.score === 'number' && verdict.score >= 0 && verdict.score <= 1 ? verdict.score : 0;
     return { score, reason: `${testName}: ${String(verdict.why ?? '')}` };
   } finally {
-    await ctx.env.run(['rm', '-rf', '--', folder], { shell: false, timeoutMs: 30_000 }).catch(() => undefined);
+    await ctx.env
+      .run(['rm', '-rf', '--', folder], { shell: false, timeoutMs: 30_000 })
+      .catch(() => undefined);
   }
 }

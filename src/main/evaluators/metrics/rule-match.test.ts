@@ -70,7 +70,14 @@ const table: Row[] = [
 ];
 
 describe("OSWorld's _match_value_to_rule with Python's semantics", () => {
-  it.each(table.map(([python, value, rule, answer]) => ({ name: `Python: ${python} → ${answer === 'raises' ? 'raises' : answer ? 'True' : 'False'}`, value, rule, answer })))('$name', ({ value, rule, answer }) => {
+  it.each(
+    table.map(([python, value, rule, answer]) => ({
+      name: `Python: ${python} → ${answer === 'raises' ? 'raises' : answer ? 'True' : 'False'}`,
+      value,
+      rule,
+      answer,
+    })),
+  )('$name', ({ value, rule, answer }) => {
     const v = matchRule(value, rule);
     if (answer === 'raises') expect(v.raises, v.reason).toBe(true);
     else expect({ ok: v.ok, raises: v.raises ?? false }, v.reason).toEqual({ ok: answer, raises: false });

@@ -26,13 +26,19 @@ const show = (v: unknown) => {
   return r.length > 80 ? `${r.slice(0, 77)}...` : r;
 };
 const raises = (reason: string): RuleVerdict => ({ ok: false, reason, raises: true });
-const OPS: Record<string, (d: number) => boolean> = { lt: (d) => d < 0, le: (d) => d <= 0, gt: (d) => d > 0, ge: (d) => d >= 0 };
+const OPS: Record<string, (d: number) => boolean> = {
+  lt: (d) => d < 0,
+  le: (d) => d <= 0,
+  gt: (d) => d > 0,
+  ge: (d) => d >= 0,
+};
 
 function regexRule(value: unknown, method: string, ref: unknown): RuleVerdict {
   const flags = pythonFlags(method.split('.').slice(1));
   if (typeof flags === 'string') return raises(flags);
   if (typeof ref !== 'string') return raises(`the pattern ${show(ref)} is not a str (TypeError)`);
-  if (typeof value !== 'string') return raises(`re.search on ${pyTypeName(value)} ${show(value)}: expected string (TypeError)`);
+  if (typeof value !== 'string')
+    return raises(`re.search on ${pyTypeName(value)} ${show(value)}: expected string (TypeError)`);
   let found: boolean;
   try {
     found = compilePython(ref, flags).search(value) !== null;
@@ -40,7 +46,10 @@ function regexRule(value: unknown, method: string, ref: unknown): RuleVerdict {
     if (e instanceof PythonPatternError && e.pythonRaises) return raises(e.message);
     throw e;
   }
-  return { ok: found, reason: `${show(value)} ${found ? 'matches' : 'does not match'} ${method} ${show(ref)}` };
+  return {
+    ok: found,
+    reason: `${show(value)} ${found ? 'matches' : 'does not match'} ${method} ${show(ref)}`,
+  };
 }
 
 function approxRule(value: unknown, method: string, ref: unknown): RuleVerdict {
@@ -51,19 +60,26 @@ function approxRule(value: unknown, method: string, ref: unknown): RuleVerdict {
   const v = pyFloat(value);
   if (v === undefined) return { ok: false, reason: `${show(value)} is not a number` };
   const r = pyFloat(ref);
-  if (r === undefined || typeof ref === 'string') return raises(`ref ${show(ref)} is not a number (TypeError)`);
+  if (r === undefined || typeof ref === 'string')
+    return raises(`ref ${show(ref)} is not a number (TypeError)`);
   const ok = Math.abs(v - r) <= tolerance;
-  return { ok, reason: `${show(value)} is ${ok ? 'within' : 'not within'} ${pyStr(tolerance)} of ${show(ref)}` };
+  return {
+    ok,
+    reason: `${show(value)} is ${ok ? 'within' : 'not within'} ${pyStr(tolerance)} of ${show(ref)}`,
+  };
 }
 
 function rangeRule(value: unknown, method: string, ref: unknown): RuleVerdict {
   const [x, y] = [method[6], method[7]];
-  if (x === undefined || y === undefined) return raises(`method '${method}' needs two letters after 'range.' (IndexError)`);
-  if (![x, y].every((c) => c === 't' || c === 'e')) return raises(`method '${method}': operator has no 'l${x}' / 'l${y}' (AttributeError)`);
+  if (x === undefined || y === undefined)
+    return raises(`method '${method}' needs two letters after 'range.' (IndexError)`);
+  if (![x, y].every((c) => c === 't' || c === 'e'))
+    return raises(`method '${method}': operator has no 'l${x}' / 'l${y}' (AttributeError)`);
   if (!Array.isArray(ref) || ref.length < 2) return raises(`range ref ${show(ref)} is not [low, high]`);
   const lo = pyCompare(ref[0], value);
   if (typeof lo === 'string') return raises(lo);
-  if (!(x === 't' ? lo < 0 : lo <= 0)) return { ok: false, reason: `${show(value)} is not above ${show(ref[0])}` };
+  if (!(x === 't' ? lo < 0 : lo <= 0))
+    return { ok: false, reason: `${show(value)} is not above ${show(ref[0])}` };
   const hi = pyCompare(value, ref[1]);
   if (typeof hi === 'string') return raises(hi);
   const ok = y === 't' ? hi < 0 : hi <= 0;
@@ -72,16 +88,23 @@ function rangeRule(value: unknown, method: string, ref: unknown): RuleVerdict {
 
 function strContainerRule(value: unknown, method: string, ref: unknown): RuleVerdict {
   if (typeof value !== 'string') return raises(`${pyTypeName(value)} has no strip() (AttributeError)`);
-  if (!Array.isArray(ref) && typeof ref !== 'string') return raises(`ref ${show(ref)} is not iterable (TypeError)`);
+  if (!Array.isArray(ref) && typeof ref !== 'string')
+    return raises(`ref ${show(ref)} is not iterable (TypeError)`);
   const want: unknown[] = typeof ref === 'string' ? [...ref] : ref;
   const items = value.replace(/^["']+|["']+$/g, '').split(',');
   let ok: boolean;
   if (method === 'str_list_eq') ok = pyEquals(items, want);
   else {
-    if (want.some((w) => typeof w === 'object' && w !== null)) return raises(`ref ${show(ref)} holds unhashable items (TypeError)`);
-    ok = items.every((i) => want.some((w) => pyEquals(i, w))) && want.every((w) => items.some((i) => pyEquals(i, w)));
+    if (want.some((w) => typeof w === 'object' && w !== null))
+      return raises(`ref ${show(ref)} holds unhashable items (TypeError)`);
+    ok =
+      items.every((i) => want.some((w) => pyEquals(i, w))) &&
+      want.every((w) => items.some((i) => pyEquals(i, w)));
   }
-  return { ok, reason: `${show(items)} ${ok ? 'equals' : 'does not equal'} ${method === 'str_set_eq' ? 'the set ' : ''}${show(ref)}` };
+  return {
+    ok,
+    reason: `${show(items)} ${ok ? 'equals' : 'does not equal'} ${method === 'str_set_eq' ? 'the set ' : ''}${show(ref)}`,
+  };
 }
 
 /**

@@ -6,7 +6,29 @@ import { hasLibreOffice, saveManyWithLibreOffice } from '../testing/libreoffice'
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-const cities = ['Vienna', 'Seoul', 'Honolulu', 'New Orleans', 'Singapore', 'Kigali', 'Vancouver', 'Long Beach', 'Montreal', 'Paris', 'Sydney', 'Dublin', 'Toronto', 'Berlin', 'Barcelona', 'Lisbon', 'Tokyo', 'Prague', 'Oslo', 'Madrid', 'Rome'];
+const cities = [
+  'Vienna',
+  'Seoul',
+  'Honolulu',
+  'New Orleans',
+  'Singapore',
+  'Kigali',
+  'Vancouver',
+  'Long Beach',
+  'Montreal',
+  'Paris',
+  'Sydney',
+  'Dublin',
+  'Toronto',
+  'Berlin',
+  'Barcelona',
+  'Lisbon',
+  'Tokyo',
+  'Prague',
+  'Oslo',
+  'Madrid',
+  'Rome',
+];
 const sheet = (rows: string[]) =>
   `<!doctype html><html><body><table><tr><td>Conference</td><td>Year</td><td>City</td></tr>${rows.map((c, i) => `<tr><td>Conf ${i + 1}</td><td>${2000 + i}</td><td>${c}</td></tr>`).join('')}</table></body></html>`;
 
@@ -24,20 +46,36 @@ describe.skipIf(!hasLibreOffice)('compare_conference_city_in_order on a workbook
     );
   }, 120_000);
 
-  it('is in the sheets family', () => expect(metricFamilyOf('compare_conference_city_in_order')).toBe('sheets'));
+  it('is in the sheets family', () =>
+    expect(metricFamilyOf('compare_conference_city_in_order')).toBe('sheets'));
 
   it('each of C2:C22 contains its city (or an alternative): 1', async () => {
-    expect((await runMetric('compare_conference_city_in_order', f.inOrder, { expected: cities })).score).toBe(1);
+    expect((await runMetric('compare_conference_city_in_order', f.inOrder, { expected: cities })).score).toBe(
+      1,
+    );
     const alternatives = [['Wien', 'Vienna'], ...cities.slice(1)];
-    expect((await runMetric('compare_conference_city_in_order', f.inOrder, { expected: alternatives })).score).toBe(1);
+    expect(
+      (await runMetric('compare_conference_city_in_order', f.inOrder, { expected: alternatives })).score,
+    ).toBe(1);
   });
 
   it('a city out of order, an empty cell or too few expected cities: 0', async () => {
-    expect((await runMetric('compare_conference_city_in_order', f.swapped, { expected: cities })).score).toBe(0);
+    expect((await runMetric('compare_conference_city_in_order', f.swapped, { expected: cities })).score).toBe(
+      0,
+    );
     const empty = await runMetric('compare_conference_city_in_order', f.short, { expected: cities });
     expect(empty.score).toBe(0);
     expect(empty.reason).toMatch(/C22 holds nothing/);
-    expect((await runMetric('compare_conference_city_in_order', f.inOrder, { expected: cities.slice(0, 20) })).score).toBe(0);
-    expect((await runMetric('compare_conference_city_in_order', f.inOrder, { expected: [['Wien', 'Wenen'], ...cities.slice(1)] })).score).toBe(0);
+    expect(
+      (await runMetric('compare_conference_city_in_order', f.inOrder, { expected: cities.slice(0, 20) }))
+        .score,
+    ).toBe(0);
+    expect(
+      (
+        await runMetric('compare_conference_city_in_order', f.inOrder, {
+          expected: [['Wien', 'Wenen'], ...cities.slice(1)],
+        })
+      ).score,
+    ).toBe(0);
   });
 });

@@ -38,7 +38,8 @@ async function compareConferenceCityInOrder(result: unknown, expected: unknown):
     if (w === undefined) return fail(`only ${want.length} expected cities for C2:C22`);
     const options = typeof w === 'string' ? [w] : Array.isArray(w) ? w : undefined;
     if (!options) return fail(`expected city ${row - 1} is neither text nor a list (${brief(w)})`);
-    if (typeof got !== 'string') return fail(`C${row} holds ${got === null ? 'nothing' : brief(got)}, not text`);
+    if (typeof got !== 'string')
+      return fail(`C${row} holds ${got === null ? 'nothing' : brief(got)}, not text`);
     let hit = false;
     for (const o of options) {
       if (typeof o !== 'string') return fail(`expected city ${row - 1} lists ${brief(o)}, not text`);

@@ -50,7 +50,10 @@ interface DeckChanges {
  * table and a bulleted outline on slide 2 (dissolve transition). */
 function deck(c: DeckChanges = {}): string {
   const notes = `<presentation:notes><draw:page-thumbnail presentation:class="page" svg:x="2cm" svg:y="2cm" svg:width="17cm" svg:height="9cm"/><draw:frame presentation:style-name="pr1" draw:layer="layout" presentation:class="notes" svg:x="2cm" svg:y="12cm" svg:width="17cm" svg:height="12cm"><draw:text-box><text:p>${c.note ?? 'Mention the figures'}</text:p></draw:text-box></draw:frame></presentation:notes>`;
-  const sub = c.subLevel === false ? '' : '<text:list><text:list-item><text:p>sub point</text:p></text:list-item></text:list>';
+  const sub =
+    c.subLevel === false
+      ? ''
+      : '<text:list><text:list-item><text:p>sub point</text:p></text:list-item></text:list>';
   return fodp({
     styles: STYLES,
     pages: `
@@ -70,16 +73,19 @@ ${c.extraSlide ? '<draw:page draw:name="p3" draw:master-page-name="Default"><dra
 const PNG = execFileSync('convert', ['-size', '40x30', 'xc:orange', 'png:-']).toString('base64');
 const picture = (x: number, y: number, w: number, h: number) =>
   `<draw:frame svg:x="${x}cm" svg:y="${y}cm" svg:width="${w}cm" svg:height="${h}cm"><draw:image><office:binary-data>${PNG}</office:binary-data></draw:image></draw:frame>`;
-const onePage = (content: string, style = '') => `<draw:page draw:name="p1" ${style} draw:master-page-name="Default">${content}</draw:page>`;
+const onePage = (content: string, style = '') =>
+  `<draw:page draw:name="p1" ${style} draw:master-page-name="Default">${content}</draw:page>`;
 /** A master whose outline text (the last text of the master part) has the given colour. */
-const outlineColour = (colour: string) => `<style:style style:name="Default-outline1" style:family="presentation"><style:text-properties fo:color="${colour}"/></style:style>`;
+const outlineColour = (colour: string) =>
+  `<style:style style:name="Default-outline1" style:family="presentation"><style:text-properties fo:color="${colour}"/></style:style>`;
 
 describe.skipIf(!hasImpress)('OSWorld slides metrics on presentations LibreOffice Impress saved', () => {
   let f: Record<string, string>;
   beforeAll(() => {
     // two pages: LibreOffice 7.4 then writes the master's title and outline placeholders (it leaves them out of a
     // one-page deck)
-    const text = '<draw:frame svg:x="2cm" svg:y="2cm" svg:width="10cm" svg:height="2cm"><draw:text-box><text:p>Page</text:p></draw:text-box></draw:frame>';
+    const text =
+      '<draw:frame svg:x="2cm" svg:y="2cm" svg:width="10cm" svg:height="2cm"><draw:text-box><text:p>Page</text:p></draw:text-box></draw:frame>';
     const titled = onePage(text) + onePage(text).replace('"p1"', '"p2"');
     f = saveAsPptx(join(tmp.dir, 'decks'), {
       base: deck(),
@@ -91,11 +97,22 @@ describe.skipIf(!hasImpress)('OSWorld slides metrics on presentations LibreOffic
       cell: deck({ cellStyle: 'R' }),
       flat: deck({ subLevel: false }),
       left: deck({ firstParagraph: 'plain' }),
-      portrait: fodp({ width: 15.75, height: 28, styles: STYLES, pages: onePage('', 'draw:style-name="bgGreen"') }),
+      portrait: fodp({
+        width: 15.75,
+        height: 28,
+        styles: STYLES,
+        pages: onePage('', 'draw:style-name="bgGreen"'),
+      }),
       picSmall: fodp({ pages: onePage(picture(2, 2, 10, 7.5)) }),
       picFull: fodp({ pages: onePage(picture(0.2, 0.1, 27.8, 15.6)) }),
-      redMaster: fodp({ styles: STYLES, pages: titled }).replace('<office:styles/>', `<office:styles>${outlineColour('#ff0000')}</office:styles>`),
-      blueMaster: fodp({ styles: STYLES, pages: titled }).replace('<office:styles/>', `<office:styles>${outlineColour('#0000ff')}</office:styles>`),
+      redMaster: fodp({ styles: STYLES, pages: titled }).replace(
+        '<office:styles/>',
+        `<office:styles>${outlineColour('#ff0000')}</office:styles>`,
+      ),
+      blueMaster: fodp({ styles: STYLES, pages: titled }).replace(
+        '<office:styles/>',
+        `<office:styles>${outlineColour('#0000ff')}</office:styles>`,
+      ),
     });
   }, 180_000);
 
@@ -103,32 +120,59 @@ describe.skipIf(!hasImpress)('OSWorld slides metrics on presentations LibreOffic
     expect(metricFamilyOf('compare_pptx_files')).toBe('slides');
     expect(await runMetric('compare_pptx_files', f.same, f.base)).toMatchObject({ score: 1 });
     const bold = await runMetric('compare_pptx_files', f.bold, f.base);
-    expect(bold).toMatchObject({ score: 0, reason: expect.stringMatching(/slide 1, shape 2: paragraph 1, run 'world': bold/) });
-    expect((await runMetric('compare_pptx_files', f.bold, f.base, { examine_font_bold: false })).score).toBe(1);
-    expect((await runMetric('compare_pptx_files', f.moved, f.base)).reason).toMatch(/slide 1, shape 2: position\/size/);
+    expect(bold).toMatchObject({
+      score: 0,
+      reason: expect.stringMatching(/slide 1, shape 2: paragraph 1, run 'world': bold/),
+    });
+    expect((await runMetric('compare_pptx_files', f.bold, f.base, { examine_font_bold: false })).score).toBe(
+      1,
+    );
+    expect((await runMetric('compare_pptx_files', f.moved, f.base)).reason).toMatch(
+      /slide 1, shape 2: position\/size/,
+    );
     expect((await runMetric('compare_pptx_files', f.moved, f.base, { examine_shape: false })).score).toBe(1);
     // a shift under the tolerance counts as the same place
-    expect((await runMetric('compare_pptx_files', f.moved, f.base, { approximately_tolerance: 0.5 })).score).toBe(1);
-    expect((await runMetric('compare_pptx_files', f.notes, f.base)).reason).toMatch(/notes 'Something else' against 'Mention the figures'/);
+    expect(
+      (await runMetric('compare_pptx_files', f.moved, f.base, { approximately_tolerance: 0.5 })).score,
+    ).toBe(1);
+    expect((await runMetric('compare_pptx_files', f.notes, f.base)).reason).toMatch(
+      /notes 'Something else' against 'Mention the figures'/,
+    );
     expect((await runMetric('compare_pptx_files', f.notes, f.base, { examine_note: false })).score).toBe(1);
     expect((await runMetric('compare_pptx_files', f.extra, f.base)).reason).toMatch(/3 slides against 2/);
-    expect((await runMetric('compare_pptx_files', f.extra, f.base, { examine_number_of_slides: false })).score).toBe(1);
+    expect(
+      (await runMetric('compare_pptx_files', f.extra, f.base, { examine_number_of_slides: false })).score,
+    ).toBe(1);
   });
 
   it('compare_pptx_files compares table runs whatever examine_text says, and the slide bullets', async () => {
     const cell = await runMetric('compare_pptx_files', f.cell, f.base, { examine_text: false });
-    expect(cell).toMatchObject({ score: 0, reason: expect.stringMatching(/slide 2, shape 1: cell \(0, 0\), run 'A': colour FF0000 against 0000FF/) });
-    expect((await runMetric('compare_pptx_files', f.cell, f.base, { examine_color_rgb: false })).score).toBe(0); // bold differs too
-    expect((await runMetric('compare_pptx_files', f.flat, f.base)).reason).toMatch(/slide 2, shape 2: text 'point one' against 'point one\nsub point'/);
+    expect(cell).toMatchObject({
+      score: 0,
+      reason: expect.stringMatching(/slide 2, shape 1: cell \(0, 0\), run 'A': colour FF0000 against 0000FF/),
+    });
+    expect((await runMetric('compare_pptx_files', f.cell, f.base, { examine_color_rgb: false })).score).toBe(
+      0,
+    ); // bold differs too
+    expect((await runMetric('compare_pptx_files', f.flat, f.base)).reason).toMatch(
+      /slide 2, shape 2: text 'point one' against 'point one\nsub point'/,
+    );
   });
 
   it('compare_pptx_files compares paragraph alignment, left when unset', async () => {
     // the left paragraph has no a:pPr, the centred one has: OSWorld's bullet reading sees level 'No Level' against
     // '0', at the slide's first run already
-    expect((await runMetric('compare_pptx_files', f.left, f.base)).reason).toMatch(/slide 1, shape 1: paragraph 1, run 'Quarterly report': the slide's bullets differ/);
+    expect((await runMetric('compare_pptx_files', f.left, f.base)).reason).toMatch(
+      /slide 1, shape 1: paragraph 1, run 'Quarterly report': the slide's bullets differ/,
+    );
     const noBullets = { examine_bullets: false };
-    expect((await runMetric('compare_pptx_files', f.left, f.base, noBullets)).reason).toMatch(/slide 1, shape 2: paragraph 1: alignment l against ctr/);
-    expect((await runMetric('compare_pptx_files', f.left, f.base, { ...noBullets, examine_alignment: false })).score).toBe(1);
+    expect((await runMetric('compare_pptx_files', f.left, f.base, noBullets)).reason).toMatch(
+      /slide 1, shape 2: paragraph 1: alignment l against ctr/,
+    );
+    expect(
+      (await runMetric('compare_pptx_files', f.left, f.base, { ...noBullets, examine_alignment: false }))
+        .score,
+    ).toBe(1);
   });
 
   it('compare_pptx_files reads a missing result as the empty default template', async () => {
@@ -144,21 +188,44 @@ describe.skipIf(!hasImpress)('OSWorld slides metrics on presentations LibreOffic
 
   it('check_transition finds the transition element of the slide part', async () => {
     expect(metricFamilyOf('check_transition')).toBe('slides');
-    expect((await runMetric('check_transition', f.base, { slide_idx: 0, transition_type: 'fade' })).score).toBe(1);
-    expect((await runMetric('check_transition', f.base, { slide_idx: 1, transition_type: 'dissolve' })).score).toBe(1);
-    expect((await runMetric('check_transition', f.base, { slide_idx: 0, transition_type: 'dissolve' })).score).toBe(0);
-    expect((await runMetric('check_transition', f.portrait, { slide_idx: 0, transition_type: 'fade' })).score).toBe(0);
-    expect((await runMetric('check_transition', f.base, { slide_idx: 5, transition_type: 'fade' })).reason).toMatch(/slide6\.xml does not exist/);
+    expect(
+      (await runMetric('check_transition', f.base, { slide_idx: 0, transition_type: 'fade' })).score,
+    ).toBe(1);
+    expect(
+      (await runMetric('check_transition', f.base, { slide_idx: 1, transition_type: 'dissolve' })).score,
+    ).toBe(1);
+    expect(
+      (await runMetric('check_transition', f.base, { slide_idx: 0, transition_type: 'dissolve' })).score,
+    ).toBe(0);
+    expect(
+      (await runMetric('check_transition', f.portrait, { slide_idx: 0, transition_type: 'fade' })).score,
+    ).toBe(0);
+    expect(
+      (await runMetric('check_transition', f.base, { slide_idx: 5, transition_type: 'fade' })).reason,
+    ).toMatch(/slide6\.xml does not exist/);
   });
 
   it('evaluate_presentation_fill_to_rgb_distance averages the background distances (fractional)', async () => {
     expect(metricFamilyOf('evaluate_presentation_fill_to_rgb_distance')).toBe('slides');
-    expect((await runMetric('evaluate_presentation_fill_to_rgb_distance', f.portrait, { rgb: [0, 255, 0] })).score).toBe(1);
+    expect(
+      (await runMetric('evaluate_presentation_fill_to_rgb_distance', f.portrait, { rgb: [0, 255, 0] })).score,
+    ).toBe(1);
     // still the original colour: the full distance
-    expect((await runMetric('evaluate_presentation_fill_to_rgb_distance', f.portrait, { rgb: [0, 255, 0], original_rgb: [0, 255, 0] })).score).toBe(0);
+    expect(
+      (
+        await runMetric('evaluate_presentation_fill_to_rgb_distance', f.portrait, {
+          rgb: [0, 255, 0],
+          original_rgb: [0, 255, 0],
+        })
+      ).score,
+    ).toBe(0);
     // slide 1 red (distance 0), slide 2 without a background of its own or on the master (distance 1)
-    expect((await runMetric('evaluate_presentation_fill_to_rgb_distance', f.base, { rgb: [255, 0, 0] })).score).toBeCloseTo(0.5, 9);
-    expect((await runMetric('evaluate_presentation_fill_to_rgb_distance', f.portrait, { rgb: [0, 0, 255] })).score).toBeCloseTo(1 - Math.sqrt(2 / 3), 9);
+    expect(
+      (await runMetric('evaluate_presentation_fill_to_rgb_distance', f.base, { rgb: [255, 0, 0] })).score,
+    ).toBeCloseTo(0.5, 9);
+    expect(
+      (await runMetric('evaluate_presentation_fill_to_rgb_distance', f.portrait, { rgb: [0, 0, 255] })).score,
+    ).toBeCloseTo(1 - Math.sqrt(2 / 3), 9);
   });
 
   it('check_image_stretch_and_center finds the original picture filling the slide', async () => {

@@ -9,13 +9,24 @@ import { registerMetricFamily } from '../family';
 import { registerDeparture } from '../profile';
 import { fail, verdict, type MetricOutcome } from '../metric';
 import { brief, isRecord, readBytes, readText } from './inputs';
-import { attr, descendants, NS, parseXml, PptxError, readPptx, relatedBytes, type Presentation } from './pptx';
+import {
+  attr,
+  descendants,
+  NS,
+  parseXml,
+  PptxError,
+  readPptx,
+  relatedBytes,
+  type Presentation,
+} from './pptx';
 import { comparePresentations } from './pptx-compare';
 import { backgroundFill, box, PICTURE, shapeType, slideShapes, srgbOf } from './pptx-shapes';
 import JSZip from 'jszip';
 
 const OOR = 'http://openoffice.org/2001/registry';
-const quiet = { errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined } };
+const quiet = {
+  errorHandler: { warning: () => undefined, error: () => undefined, fatalError: () => undefined },
+};
 
 /** Runs a check that may hit what python-pptx (or the metric itself) raises on: that scores 0, naming it. */
 async function guarded(name: string, fn: () => Promise<MetricOutcome>): Promise<MetricOutcome> {
@@ -30,7 +41,8 @@ async function guarded(name: string, fn: () => Promise<MetricOutcome>): Promise<
 /** python-pptx's Presentation(path): a missing file (a getter's None) opens python-pptx's default template, which
  * has no slides. */
 async function presentation(file: unknown): Promise<Presentation> {
-  if (file === undefined || file === null) return { zip: new JSZip(), width: 9144000, height: 6858000, slides: [], masters: [] };
+  if (file === undefined || file === null)
+    return { zip: new JSZip(), width: 9144000, height: 6858000, slides: [], masters: [] };
   const p = await readPptx(file);
   if (typeof p === 'string') throw new PptxError(p);
   return p;
@@ -42,7 +54,11 @@ async function presentation(file: unknown): Promise<Presentation> {
  * bullets, background colour and notes on; the task-specific position checks off) and approximately_tolerance
  * (0.005). 1 when no examined property differs. A missing result reads as python-pptx's empty default template.
  */
-async function comparePptxFiles(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function comparePptxFiles(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   return guarded('compare_pptx_files', async () => {
     const why = comparePresentations(await presentation(result), await presentation(expected), options);
     return verdict(why === null, 'the presentations match in every examined property', why ?? '');
@@ -54,7 +70,11 @@ async function checkSlideOrientationPortrait(result: unknown): Promise<MetricOut
   return guarded('check_slide_orientation_Portrait', async () => {
     const p = await presentation(result);
     const [w, h] = [p.width ?? 0, p.height ?? 0];
-    return verdict(w < h, `the slides are portrait (${w} × ${h} EMU)`, `the slides are not portrait (${w} × ${h} EMU)`);
+    return verdict(
+      w < h,
+      `the slides are portrait (${w} × ${h} EMU)`,
+      `the slides are not portrait (${w} × ${h} EMU)`,
+    );
   });
 }
 
@@ -62,8 +82,14 @@ async function checkSlideOrientationPortrait(result: unknown): Promise<MetricOut
  * p:transition whose first occurrence holds a p:<transition_type> element. */
 async function checkTransition(result: unknown, expected: unknown): Promise<MetricOutcome> {
   return guarded('check_transition', async () => {
-    if (!isRecord(expected) || typeof expected.slide_idx !== 'number' || typeof expected.transition_type !== 'string') {
-      throw new PptxError(`rules need slide_idx (a number) and transition_type (a string), got ${brief(expected)}`);
+    if (
+      !isRecord(expected) ||
+      typeof expected.slide_idx !== 'number' ||
+      typeof expected.transition_type !== 'string'
+    ) {
+      throw new PptxError(
+        `rules need slide_idx (a number) and transition_type (a string), got ${brief(expected)}`,
+      );
     }
     const zip = await zipOf(result);
     const name = `ppt/slides/slide${expected.slide_idx + 1}.xml`;
@@ -72,7 +98,11 @@ async function checkTransition(result: unknown, expected: unknown): Promise<Metr
     const transition = descendants(parseXml(await part.async('string')), NS.p, 'transition')[0];
     if (!transition) return fail(`${name} has no transition`);
     const found = descendants(transition, NS.p, expected.transition_type).length > 0;
-    return verdict(found, `slide ${expected.slide_idx + 1} has a ${expected.transition_type} transition`, `slide ${expected.slide_idx + 1}'s transition is not ${expected.transition_type}`);
+    return verdict(
+      found,
+      `slide ${expected.slide_idx + 1} has a ${expected.transition_type} transition`,
+      `slide ${expected.slide_idx + 1}'s transition is not ${expected.transition_type}`,
+    );
   });
 }
 
@@ -87,7 +117,8 @@ async function zipOf(file: unknown): Promise<JSZip> {
 }
 
 function rgbTriple(v: unknown, what: string): [number, number, number] {
-  if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'number')) throw new PptxError(`${what} must be [r, g, b], got ${brief(v)}`);
+  if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => typeof x === 'number'))
+    throw new PptxError(`${what} must be [r, g, b], got ${brief(v)}`);
   return v as [number, number, number];
 }
 
@@ -100,7 +131,10 @@ async function evaluateFillToRgbDistance(result: unknown, expected: unknown): Pr
   return guarded('evaluate_presentation_fill_to_rgb_distance', async () => {
     if (!isRecord(expected)) throw new PptxError(`rules must be an object, got ${brief(expected)}`);
     const target = rgbTriple(expected.rgb, 'rgb');
-    const original = expected.original_rgb === undefined || expected.original_rgb === null ? undefined : rgbTriple(expected.original_rgb, 'original_rgb');
+    const original =
+      expected.original_rgb === undefined || expected.original_rgb === null
+        ? undefined
+        : rgbTriple(expected.original_rgb, 'original_rgb');
     const p = await presentation(result);
     if (!p.slides.length) throw new PptxError('division by zero: the presentation has no slides');
     const distance = (hex: string | undefined): number => {
@@ -118,7 +152,10 @@ async function evaluateFillToRgbDistance(result: unknown, expected: unknown): Pr
       return master.type === 1 ? distance(srgbOf(master.el)) : 1;
     });
     const score = 1 - distances.reduce((a, b) => a + b, 0) / distances.length;
-    return { score, reason: `background distances to rgb(${target.join(', ')}) per slide: ${distances.map((d) => d.toFixed(3)).join(', ')}` };
+    return {
+      score,
+      reason: `background distances to rgb(${target.join(', ')}) per slide: ${distances.map((d) => d.toFixed(3)).join(', ')}`,
+    };
   });
 }
 
@@ -152,8 +189,16 @@ async function checkImageStretchAndCenter(result: unknown, expected: unknown): P
     };
     const [l, t, w, h] = [need(b.left), need(b.top), need(b.width), need(b.height)];
     const half = 457200;
-    const ok = Math.abs(w - sw) <= half && Math.abs(h - sh) <= half && Math.abs(l - (sw - w) / 2) <= half && Math.abs(t - (sh - h) / 2) <= half;
-    return verdict(ok, 'the picture is stretched to the slide and centred', `the picture at (${l}, ${t}) ${w}×${h} EMU does not fill the ${sw}×${sh} slide centred`);
+    const ok =
+      Math.abs(w - sw) <= half &&
+      Math.abs(h - sh) <= half &&
+      Math.abs(l - (sw - w) / 2) <= half &&
+      Math.abs(t - (sh - h) / 2) <= half;
+    return verdict(
+      ok,
+      'the picture is stretched to the slide and centred',
+      `the picture at (${l}, ${t}) ${w}×${h} EMU does not fill the ${sw}×${sh} slide centred`,
+    );
   });
 }
 
@@ -171,26 +216,42 @@ function hexInt(s: string): number {
  */
 async function checkPageNumberColors(result: unknown, expected: unknown): Promise<MetricOutcome> {
   return guarded('check_page_number_colors', async () => {
-    if (!isRecord(expected) || !('color' in expected)) throw new PptxError(`rules need 'color', got ${brief(expected)}`);
+    if (!isRecord(expected) || !('color' in expected))
+      throw new PptxError(`rules need 'color', got ${brief(expected)}`);
     const zip = await zipOf(result);
     const part = zip.file('ppt/slideMasters/slideMaster1.xml');
-    if (!part) throw new PptxError("there is no item named 'ppt/slideMasters/slideMaster1.xml' in the archive");
-    const colours = descendants(parseXml(await part.async('string')), NS.a, 'solidFill').flatMap((f) => descendants(f, NS.a, 'srgbClr'));
-    if (colours.length < 2) throw new PptxError('list index out of range: fewer than two sRGB colours in the master');
+    if (!part)
+      throw new PptxError("there is no item named 'ppt/slideMasters/slideMaster1.xml' in the archive");
+    const colours = descendants(parseXml(await part.async('string')), NS.a, 'solidFill').flatMap((f) =>
+      descendants(f, NS.a, 'srgbClr'),
+    );
+    if (colours.length < 2)
+      throw new PptxError('list index out of range: fewer than two sRGB colours in the master');
     const val = attr(colours[colours.length - 2], 'val');
     if (val === undefined) return fail('the page number colour has no value');
     const [r, g, b] = [hexInt(val.slice(1, 3)), hexInt(val.slice(3, 5)), hexInt(val.slice(5, 7))];
     const t = 50;
-    const tests: Record<string, boolean> = { red: r > g + t && r > b + t, blue: b > g + t && b > r + t, green: g > r + t && g > b + t, black: r < t && g < t && b < t };
+    const tests: Record<string, boolean> = {
+      red: r > g + t && r > b + t,
+      blue: b > g + t && b > r + t,
+      green: g > r + t && g > b + t,
+      black: r < t && g < t && b < t,
+    };
     const color = String(expected.color);
     const ok = tests[color] ?? true;
-    return verdict(ok, `the page number colour ${val} counts as ${color}`, `the page number colour ${val} (read as ${r}, ${g}, ${b}) is not ${color}`);
+    return verdict(
+      ok,
+      `the page number colour ${val} counts as ${color}`,
+      `the page number colour ${val} (read as ${r}, ${g}, ${b}) is not ${color}`,
+    );
   });
 }
 
 function parseRegistry(text: string): Document | undefined {
   let bad = false;
-  const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: () => (bad = true), fatalError: () => (bad = true) } }).parseFromString(text, 'application/xml');
+  const doc = new DOMParser({
+    errorHandler: { warning: () => undefined, error: () => (bad = true), fatalError: () => (bad = true) },
+  }).parseFromString(text, 'application/xml');
   return bad || !doc.documentElement ? undefined : doc;
 }
 
@@ -198,7 +259,8 @@ function parseRegistry(text: string): Document | undefined {
  * /org.openoffice.Office.Common/Save/Document AutoSaveTimeIntervall value is `minutes`. */
 async function checkAutoSavingTime(result: unknown, expected: unknown): Promise<MetricOutcome> {
   return guarded('check_auto_saving_time', async () => {
-    if (!isRecord(expected) || !('minutes' in expected)) throw new PptxError(`rules need 'minutes', got ${brief(expected)}`);
+    if (!isRecord(expected) || !('minutes' in expected))
+      throw new PptxError(`rules need 'minutes', got ${brief(expected)}`);
     const text = await readText(result);
     if (text === undefined) return fail(`config file ${brief(result)} cannot be read`);
     const doc = parseRegistry(text);
@@ -206,16 +268,24 @@ async function checkAutoSavingTime(result: unknown, expected: unknown): Promise<
     let value: string | null | undefined;
     for (const item of Array.from(doc.getElementsByTagName('item'))) {
       if (item.getAttributeNS(OOR, 'path') !== '/org.openoffice.Office.Common/Save/Document') continue;
-      const prop = Array.from(item.getElementsByTagName('prop')).find((p) => p.getAttributeNS(OOR, 'name') === 'AutoSaveTimeIntervall');
+      const prop = Array.from(item.getElementsByTagName('prop')).find(
+        (p) => p.getAttributeNS(OOR, 'name') === 'AutoSaveTimeIntervall',
+      );
       if (!prop) continue;
       const v = prop.getElementsByTagName('value')[0];
-      if (!v) throw new PptxError("'NoneType' object has no attribute 'text' (AutoSaveTimeIntervall has no value)");
+      if (!v)
+        throw new PptxError("'NoneType' object has no attribute 'text' (AutoSaveTimeIntervall has no value)");
       value = v.textContent || null;
     }
     if (value === undefined) return fail('AutoSaveTimeIntervall is not set');
-    if (value === null || !/^\s*[+-]?\d+\s*$/.test(value)) throw new PptxError(`int() cannot read AutoSaveTimeIntervall '${value ?? 'None'}'`);
+    if (value === null || !/^\s*[+-]?\d+\s*$/.test(value))
+      throw new PptxError(`int() cannot read AutoSaveTimeIntervall '${value ?? 'None'}'`);
     const minutes = Number(value);
-    return verdict(minutes === expected.minutes, `autosave runs every ${minutes} minutes`, `autosave runs every ${minutes} minutes, not ${brief(expected.minutes)}`);
+    return verdict(
+      minutes === expected.minutes,
+      `autosave runs every ${minutes} minutes`,
+      `autosave runs every ${minutes} minutes, not ${brief(expected.minutes)}`,
+    );
   });
 }
 
@@ -223,12 +293,17 @@ async function checkAutoSavingTime(result: unknown, expected: unknown): Promise<
  * (the Slides pane is open). */
 async function checkLeftPanel(result: unknown): Promise<MetricOutcome> {
   return guarded('check_left_panel', async () => {
-    if (typeof result !== 'string') throw new PptxError(`the accessibility tree must be XML text, got ${brief(result)}`);
+    if (typeof result !== 'string')
+      throw new PptxError(`the accessibility tree must be XML text, got ${brief(result)}`);
     const doc = parseRegistry(result);
     if (!doc) throw new PptxError('the accessibility tree is not well-formed XML');
     const frames = Array.from(doc.getElementsByTagName('document-frame')).filter((f) => !f.namespaceURI);
     const open = frames.some((f) => f.getAttribute('name') === 'Slides View');
-    return verdict(open, 'the Slides pane is open', 'no document-frame is named "Slides View": the Slides pane is closed');
+    return verdict(
+      open,
+      'the Slides pane is open',
+      'no document-frame is named "Slides View": the Slides pane is closed',
+    );
   });
 }
 
@@ -242,9 +317,19 @@ async function checkPresenterConsoleDisable(result: unknown): Promise<MetricOutc
     if (item.getAttributeNS(OOR, 'path') !== '/org.openoffice.Office.Impress/Misc/Start') continue;
     for (const prop of Array.from(item.childNodes)) {
       const p = prop as Element;
-      if (p.nodeType !== 1 || p.localName !== 'prop' || p.getAttributeNS(OOR, 'name') !== 'EnablePresenterScreen') continue;
-      const value = Array.from(p.childNodes).find((n) => (n as Element).localName === 'value')?.textContent ?? '';
-      return verdict(value.toLowerCase() === 'false', 'the presenter console is disabled', `EnablePresenterScreen is '${value}'`);
+      if (
+        p.nodeType !== 1 ||
+        p.localName !== 'prop' ||
+        p.getAttributeNS(OOR, 'name') !== 'EnablePresenterScreen'
+      )
+        continue;
+      const value =
+        Array.from(p.childNodes).find((n) => (n as Element).localName === 'value')?.textContent ?? '';
+      return verdict(
+        value.toLowerCase() === 'false',
+        'the presenter console is disabled',
+        `EnablePresenterScreen is '${value}'`,
+      );
     }
   }
   return fail('EnablePresenterScreen is not set (the presenter console is on by default)');
@@ -262,12 +347,18 @@ registerMetricFamily('slides', {
   check_image_stretch_and_center: checkImageStretchAndCenter,
 });
 
-for (const metric of ['compare_pptx_files', 'check_image_stretch_and_center', 'evaluate_presentation_fill_to_rgb_distance', 'check_page_number_colors', 'check_transition']) {
+for (const metric of [
+  'compare_pptx_files',
+  'check_image_stretch_and_center',
+  'evaluate_presentation_fill_to_rgb_distance',
+  'check_page_number_colors',
+  'check_transition',
+]) {
   registerDeparture({
     metric,
     profile: 'osworld',
     case: 'python-pptx raises',
-    why: 'where python-pptx or the metric raises (a scheme-coloured background, a shape python-pptx cannot type, notes without a body placeholder, a file that is no pptx), OSWorld\'s evaluation stops with an exception; Proctor scores 0 and names it',
+    why: "where python-pptx or the metric raises (a scheme-coloured background, a shape python-pptx cannot type, notes without a body placeholder, a file that is no pptx), OSWorld's evaluation stops with an exception; Proctor scores 0 and names it",
   });
 }
 registerDeparture({

@@ -11,14 +11,23 @@ import { brief } from './inputs';
 import { frameOf, framesEqual, roundFrame, type RawCell } from './pandas-frame';
 import { PyFloat, pyRepr } from '../python/value';
 import { matchesRule } from './rule-match';
-import { cellStyle, compareTableWith, loadBook, pickSheet, sheetDataPrecision, tableRules, type RuleCheck } from './table';
+import {
+  cellStyle,
+  compareTableWith,
+  loadBook,
+  pickSheet,
+  sheetDataPrecision,
+  tableRules,
+  type RuleCheck,
+} from './table';
 import { osworldCellValue } from './xlsx-cell-value';
 
 function rawCell(v: ExcelJS.CellValue): RawCell {
   if (v === null || v === undefined) return null;
   if (v instanceof Date || typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
   if (typeof v === 'object') {
-    if ('formula' in v || 'sharedFormula' in v) return rawCell((v as { result?: ExcelJS.CellValue }).result ?? null);
+    if ('formula' in v || 'sharedFormula' in v)
+      return rawCell((v as { result?: ExcelJS.CellValue }).result ?? null);
     if ('richText' in v) return v.richText.map((t) => t.text).join('');
     if ('text' in v) return rawCell((v as { text: ExcelJS.CellValue }).text);
     if ('error' in v) return null; // pandas reads error cells as NaN
@@ -79,9 +88,13 @@ const osworldCheckCell: RuleCheck = async (r, result, expected, files) => {
   const ws = pickSheet(r.sheet_idx, result, expected);
   if (typeof ws === 'string') return `${ws} (OSWorld scores 0)`;
   const coordinate = String(r.coordinate ?? '');
-  if (!/^\$?[A-Za-z]{1,3}\$?\d+$/.test(coordinate)) return `coordinate '${coordinate}' is not a cell like A1 (openpyxl raises; OSWorld scores 0)`;
+  if (!/^\$?[A-Za-z]{1,3}\$?\d+$/.test(coordinate))
+    return `coordinate '${coordinate}' is not a cell like A1 (openpyxl raises; OSWorld scores 0)`;
   const fromExpected = typeof r.sheet_idx === 'string' && r.sheet_idx.startsWith('E');
-  const props = r.props !== null && typeof r.props === 'object' && !Array.isArray(r.props) ? (r.props as Record<string, unknown>) : {};
+  const props =
+    r.props !== null && typeof r.props === 'object' && !Array.isArray(r.props)
+      ? (r.props as Record<string, unknown>)
+      : {};
   for (const [prop, rule] of Object.entries(props)) {
     let value: unknown;
     if (prop === 'value') {
@@ -90,7 +103,8 @@ const osworldCheckCell: RuleCheck = async (r, result, expected, files) => {
       value = typeof cell === 'number' ? new PyFloat(cell) : cell;
     } else {
       value = cellStyle(ws.getCell(coordinate.replace(/\$/g, '').toUpperCase()), prop);
-      if (value === undefined) return `cell property '${prop}' is not one upstream reads (NotImplementedError; OSWorld scores 0)`;
+      if (value === undefined)
+        return `cell property '${prop}' is not one upstream reads (NotImplementedError; OSWorld scores 0)`;
     }
     const m = matchesRule(value, rule);
     if (m !== true) return `${coordinate}.${prop} read as OSWorld reads it (${brief(pyRepr(value))}): ${m}`;
@@ -98,27 +112,50 @@ const osworldCheckCell: RuleCheck = async (r, result, expected, files) => {
   return true;
 };
 
-const spider2vRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(sheetDataPrecision), check_cell: osworldCheckCell });
-const osworldRules = (): Record<string, RuleCheck> => ({ ...tableRules, sheet_data: pandasSheetData(sheetDataPrecision), check_cell: osworldCheckCell });
+const spider2vRules = (): Record<string, RuleCheck> => ({
+  ...tableRules,
+  sheet_data: pandasSheetData(sheetDataPrecision),
+  check_cell: osworldCheckCell,
+});
+const osworldRules = (): Record<string, RuleCheck> => ({
+  ...tableRules,
+  sheet_data: pandasSheetData(sheetDataPrecision),
+  check_cell: osworldCheckCell,
+});
 
 /** compare_table, Spider2-V: `sheet_data` as pandas frames rounded to `precision` (default 4); a missing result is 0. */
-async function compareTableSpider2v(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareTableSpider2v(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (result === undefined || result === null) return fail('no result workbook');
   return compareTableWith(spider2vRules(), result, expected, options);
 }
 
 /** compare_table, OSWorld: `sheet_data` as pandas frames rounded to `precision` decimals. */
-async function compareTableOsworld(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareTableOsworld(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (result === undefined || result === null) return fail('no result workbook');
   return compareTableWith(osworldRules(), result, expected, options);
 }
 
 /** Why pandas frames and typed cells disagree, from the first cell of a `sheet_data` rule's sheets that differs:
  * a number against the same number as text, or two numbers (rounding), else header / blank-row handling. */
-async function diagnoseTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<string | undefined> {
-  const rules = (Array.isArray(options.rules) ? options.rules : []).filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+async function diagnoseTable(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<string | undefined> {
+  const rules = (Array.isArray(options.rules) ? options.rules : []).filter(
+    (r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r),
+  );
   const data = rules.filter((r) => r.type === 'sheet_data');
-  if (!data.length && rules.some((r) => r.type === 'check_cell')) return 'check_cell: the cell read as read_cell_value (floats, text kept as text, booleans None)';
+  if (!data.length && rules.some((r) => r.type === 'check_cell'))
+    return 'check_cell: the cell read as read_cell_value (floats, text kept as text, booleans None)';
   if (!data.length) return `rules ${brief(rules.map((r) => r.type))}`;
   const rb = await loadBook(result);
   const eb = expected === undefined || expected === null ? undefined : await loadBook(expected);
@@ -134,7 +171,11 @@ async function diagnoseTable(result: unknown, expected: unknown, options: Record
         const x = a[i]?.[c] ?? null;
         const y = b[i]?.[c] ?? null;
         if (x === y || (x instanceof Date && y instanceof Date && x.getTime() === y.getTime())) continue;
-        if ((typeof x === 'string' && typeof y === 'number') || (typeof x === 'number' && typeof y === 'string')) return 'sheet_data: numbers stored as text';
+        if (
+          (typeof x === 'string' && typeof y === 'number') ||
+          (typeof x === 'number' && typeof y === 'string')
+        )
+          return 'sheet_data: numbers stored as text';
         if (typeof x === 'number' && typeof y === 'number') return 'sheet_data: rounding';
         return 'sheet_data: cell values';
       }
@@ -143,7 +184,11 @@ async function diagnoseTable(result: unknown, expected: unknown, options: Record
   return 'sheet_data: header or blank rows';
 }
 
-variants.register('compare_table', { spider2v: compareTableSpider2v, osworld: compareTableOsworld, diagnose: diagnoseTable });
+variants.register('compare_table', {
+  spider2v: compareTableSpider2v,
+  osworld: compareTableOsworld,
+  diagnose: diagnoseTable,
+});
 
 registerDeparture({
   metric: 'compare_table',

@@ -18,7 +18,11 @@ import type { XlsxFiles } from './xlsx-package';
  * not matter) and compared record by record, header included. Options: `strict` (default true; false trims
  * every cell), `ignore_case`, `ignore_order` (sorts all records, the header among them, as upstream).
  */
-async function compareCsv(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareCsv(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const a = await readText(result);
   const b = await readText(expected);
   if (a === undefined) return fail(`result file ${brief(result)} cannot be read`);
@@ -42,7 +46,8 @@ async function compareCsv(result: unknown, expected: unknown, options: Record<st
   }
   if (ra.length !== rb.length) return fail(`${ra.length} records, expected ${rb.length}`);
   for (let i = 0; i < ra.length; i++) {
-    if (!isDeepStrictEqual(ra[i], rb[i])) return fail(`record ${i} differs: got ${brief(ra[i])}, expected ${brief(rb[i])}`);
+    if (!isDeepStrictEqual(ra[i], rb[i]))
+      return fail(`record ${i} differs: got ${brief(ra[i])}, expected ${brief(rb[i])}`);
   }
   return pass(`all ${ra.length} records match${options.ignore_order ? ' (order ignored)' : ''}`);
 }
@@ -68,7 +73,11 @@ async function readBook(path: string): Promise<Book | string> {
 
 /** Sheet reference of compare_table rules: an integer (result sheet index), `RI<n>` / `RN<name>` (result
  * by index / name) or `EI<n>` / `EN<name>` (expected). */
-export function pickSheet(idx: unknown, result: Book, expected: Book | undefined): ExcelJS.Worksheet | string {
+export function pickSheet(
+  idx: unknown,
+  result: Book,
+  expected: Book | undefined,
+): ExcelJS.Worksheet | string {
   const byIndex = (b: Book | undefined, n: number) => b?.worksheets[n];
   const byName = (b: Book | undefined, n: string) => b?.worksheets.find((w) => w.name === n);
   let ws: ExcelJS.Worksheet | undefined;
@@ -88,7 +97,8 @@ function cellValue(v: ExcelJS.CellValue, precision: number): unknown {
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'number') return Number(v.toFixed(precision));
   if (typeof v === 'object') {
-    if ('formula' in v || 'sharedFormula' in v) return cellValue((v as { result?: ExcelJS.CellValue }).result ?? null, precision);
+    if ('formula' in v || 'sharedFormula' in v)
+      return cellValue((v as { result?: ExcelJS.CellValue }).result ?? null, precision);
     if ('richText' in v) return v.richText.map((t) => t.text).join('');
     if ('text' in v) return cellValue((v as { text: ExcelJS.CellValue }).text, precision);
     if ('error' in v) return String(v.error);
@@ -163,9 +173,16 @@ function frozen(ws: ExcelJS.Worksheet): unknown {
 
 /** The decimals a `sheet_data` rule rounds both sides to: its `precision` (a whole number of digits), else 4. */
 export const sheetDataPrecision = (r: Record<string, unknown>): number =>
-  typeof r.precision === 'number' && Number.isInteger(r.precision) && r.precision >= 0 && r.precision <= 15 ? r.precision : 4;
+  typeof r.precision === 'number' && Number.isInteger(r.precision) && r.precision >= 0 && r.precision <= 15
+    ? r.precision
+    : 4;
 
-export type RuleCheck = (r: Record<string, unknown>, result: Book, expected: Book | undefined, files: XlsxFiles) => Promise<string | true>;
+export type RuleCheck = (
+  r: Record<string, unknown>,
+  result: Book,
+  expected: Book | undefined,
+  files: XlsxFiles,
+) => Promise<string | true>;
 
 /** The rule types of compare_table. Each returns `true` or the reason it fails. */
 export const tableRules: Record<string, RuleCheck> = {
@@ -182,7 +199,8 @@ export const tableRules: Record<string, RuleCheck> = {
     if (typeof s1 === 'string') return s1;
     const g0 = sheetGrid(s0, precision);
     const g1 = sheetGrid(s1, precision);
-    if (g0.length !== g1.length) return `sheet '${s0.name}' has ${g0.length} rows, '${s1.name}' has ${g1.length}`;
+    if (g0.length !== g1.length)
+      return `sheet '${s0.name}' has ${g0.length} rows, '${s1.name}' has ${g1.length}`;
     for (let i = 0; i < g0.length; i++) {
       if (!isDeepStrictEqual(g0[i], g1[i])) return `row ${i + 1} differs: ${brief(g0[i])} vs ${brief(g1[i])}`;
     }
@@ -199,7 +217,8 @@ export const tableRules: Record<string, RuleCheck> = {
     if (typeof a === 'string') return a;
     if (typeof b === 'string') return b;
     for (const addr of new Set([...Object.keys(a), ...Object.keys(b)])) {
-      if (!isDeepStrictEqual(a[addr], b[addr])) return `style of ${addr} differs: ${brief(a[addr])} vs ${brief(b[addr])} (${props.join(', ')})`;
+      if (!isDeepStrictEqual(a[addr], b[addr]))
+        return `style of ${addr} differs: ${brief(a[addr])} vs ${brief(b[addr])} (${props.join(', ')})`;
     }
     return true;
   },
@@ -208,7 +227,9 @@ export const tableRules: Record<string, RuleCheck> = {
     if (typeof s0 === 'string') return s0;
     const s1 = pickSheet(r.sheet_idx1, result, expected);
     if (typeof s1 === 'string') return s1;
-    return isDeepStrictEqual(frozen(s0), frozen(s1)) || `frozen panes ${brief(frozen(s0))} vs ${brief(frozen(s1))}`;
+    return (
+      isDeepStrictEqual(frozen(s0), frozen(s1)) || `frozen panes ${brief(frozen(s0))} vs ${brief(frozen(s1))}`
+    );
   },
   async check_cell(r, result, expected) {
     const ws = pickSheet(r.sheet_idx, result, expected);
@@ -251,12 +272,21 @@ export const tableRules: Record<string, RuleCheck> = {
  * `result` or `expected` (a `multi` vm_file getter's files, the workbook first) counts as its first file, the
  * one upstream's getter hands over (its `gives` default); the others (printed CSV sheets) lie beside it.
  */
-async function compareTable(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareTable(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   return compareTableWith(tableRules, result, expected, options);
 }
 
 /** compare_table with a given set of rule types (the grading profiles swap some, e.g. `sheet_data`). */
-export async function compareTableWith(ruleTypes: Record<string, RuleCheck>, result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+export async function compareTableWith(
+  ruleTypes: Record<string, RuleCheck>,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (Array.isArray(result)) result = result[0];
   if (Array.isArray(expected)) expected = expected[0];
   if (result === undefined || result === null) return fail('no result workbook (OSWorld scores 0)');
@@ -272,8 +302,14 @@ export async function compareTableWith(ruleTypes: Record<string, RuleCheck>, res
   if (!rules.length) return fail('compare_table needs options.rules');
   for (const [n, rule] of rules.entries()) {
     const check = ruleTypes[String(rule.type)];
-    if (!check) return fail(`rule ${n}: unknown rule type '${String(rule.type)}' (known: ${Object.keys(ruleTypes).join(', ')})`);
-    const ok = await check(rule, rb, eb, { result: String(result), expected: eb ? String(expected) : undefined });
+    if (!check)
+      return fail(
+        `rule ${n}: unknown rule type '${String(rule.type)}' (known: ${Object.keys(ruleTypes).join(', ')})`,
+      );
+    const ok = await check(rule, rb, eb, {
+      result: String(result),
+      expected: eb ? String(expected) : undefined,
+    });
     if (ok !== true) return fail(`rule ${n} (${String(rule.type)}): ${ok}`);
   }
   return verdict(true, `all ${rules.length} rules hold (${rules.map((r) => r.type).join(', ')})`, '');

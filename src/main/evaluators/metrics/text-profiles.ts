@@ -13,7 +13,6 @@ async function pythonText(path: unknown): Promise<string | undefined> {
   return bytes && utf8Strict(bytes)?.replace(/\r\n?/g, '\n');
 }
 
-
 /** Python's `re.sub(r"[\t\n]", " ")`, `strip()`, `re.sub(r"\s+", " ")` of `ignore_blanks`. Python's whitespace
  * is not JavaScript's: U+FEFF (the byte-order mark) is none, \x1c-\x1f and \x85 are. */
 function ignoreBlanks(s: string): string {
@@ -24,7 +23,11 @@ function ignoreBlanks(s: string): string {
  * compare_text_file (all profiles): equal texts after universal newlines; `ignore_blanks` and `ignore_case` as
  * upstream. A byte-order mark on one side only makes the texts differ.
  */
-async function compareTextFilePython(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareTextFilePython(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   let a = await pythonText(result);
   let b = await pythonText(expected);
   if (a === undefined) return fail(`result file ${brief(result)} cannot be read as UTF-8`);
@@ -40,14 +43,22 @@ async function compareTextFilePython(result: unknown, expected: unknown, options
   if (a === b) return pass('texts are equal');
   const i = [...a].findIndex((c, k) => c !== b![k]);
   const at = i < 0 ? Math.min(a.length, b.length) : i;
-  return fail(`texts differ at character ${at}: got '${brief(a.slice(at, at + 40))}', expected '${brief(b.slice(at, at + 40))}'`);
+  return fail(
+    `texts differ at character ${at}: got '${brief(a.slice(at, at + 40))}', expected '${brief(b.slice(at, at + 40))}'`,
+  );
 }
 
 async function diagnoseText(result: unknown, expected: unknown): Promise<string | undefined> {
   const a = await pythonText(result);
   const b = await pythonText(expected);
-  if (a !== undefined && b !== undefined && a.startsWith('\uFEFF') !== b.startsWith('\uFEFF')) return 'byte-order mark';
+  if (a !== undefined && b !== undefined && a.startsWith('\uFEFF') !== b.startsWith('\uFEFF'))
+    return 'byte-order mark';
   return 'text encoding';
 }
 
-variants.register('compare_text_file', { spider2v: compareTextFilePython, osworld: compareTextFilePython, native: compareTextFilePython, diagnose: diagnoseText });
+variants.register('compare_text_file', {
+  spider2v: compareTextFilePython,
+  osworld: compareTextFilePython,
+  native: compareTextFilePython,
+  diagnose: diagnoseText,
+});

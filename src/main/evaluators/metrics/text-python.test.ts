@@ -6,7 +6,13 @@ import { runMetric } from '../testing/fixtures';
 import { tryMetric } from '../try-metric';
 import '../catalog';
 
-type Row = [python: string, result: unknown, expected: unknown, options: Record<string, unknown>, score: number];
+type Row = [
+  python: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+  score: number,
+];
 
 // prettier-ignore
 const literal: Row[] = [
@@ -47,18 +53,40 @@ const direct: Row[] = [
 ];
 
 describe("Python's values in OSWorld's literal_match, exact_match and check_direct_json_object", () => {
-  it.each(literal.map(([python, result, expected, options, score]) => ({ name: `literal_match (osworld): Python ${python} → ${score}`, result, expected, options, score })))('$name', async ({ result, expected, options, score }) => {
+  it.each(
+    literal.map(([python, result, expected, options, score]) => ({
+      name: `literal_match (osworld): Python ${python} → ${score}`,
+      result,
+      expected,
+      options,
+      score,
+    })),
+  )('$name', async ({ result, expected, options, score }) => {
     const trial = await tryMetric('literal_match', result, expected, options, 'osworld');
     expect(trial.score, trial.reason).toBe(score);
     // the robust reading prints values as Python does too: no second opinion differs on these rows
     expect(trial.second_opinion.score).toBe(score);
   });
 
-  it.each(exact.map(([python, result, expected, , score]) => ({ name: `exact_match: Python ${python} → ${score}`, result, expected, score })))('$name', async ({ result, expected, score }) => {
+  it.each(
+    exact.map(([python, result, expected, , score]) => ({
+      name: `exact_match: Python ${python} → ${score}`,
+      result,
+      expected,
+      score,
+    })),
+  )('$name', async ({ result, expected, score }) => {
     expect((await runMetric('exact_match', result, expected)).score).toBe(score);
   });
 
-  it.each(direct.map(([python, result, expected, , score]) => ({ name: `check_direct_json_object: Python ${python} → ${score}`, result, expected, score })))('$name', async ({ result, expected, score }) => {
+  it.each(
+    direct.map(([python, result, expected, , score]) => ({
+      name: `check_direct_json_object: Python ${python} → ${score}`,
+      result,
+      expected,
+      score,
+    })),
+  )('$name', async ({ result, expected, score }) => {
     const out = await runMetric('check_direct_json_object', result, expected);
     expect(out.score, out.reason).toBe(score);
   });

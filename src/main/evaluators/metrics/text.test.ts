@@ -30,27 +30,50 @@ describe('check_include_exclude', () => {
     expect((await runMetric('check_include_exclude', 'anything', {})).score).toBe(1);
   });
   it('matches list results by element, not substring', async () => {
-    expect((await runMetric('check_include_exclude', ['wind_dashboard'], { include: ['wind_dashboard'] })).score).toBe(1);
-    expect((await runMetric('check_include_exclude', ['wind_dashboard_old'], { include: ['wind_dashboard'] })).score).toBe(0);
+    expect(
+      (await runMetric('check_include_exclude', ['wind_dashboard'], { include: ['wind_dashboard'] })).score,
+    ).toBe(1);
+    expect(
+      (await runMetric('check_include_exclude', ['wind_dashboard_old'], { include: ['wind_dashboard'] }))
+        .score,
+    ).toBe(0);
   });
 });
 
 describe('exact_match / literal_match / is_not_in_list', () => {
   it('exact_match compares to rules.expected exactly', async () => {
-    expect((await runMetric('exact_match', 'metabase.db.mv.db\n', { expected: 'metabase.db.mv.db\n' })).score).toBe(1);
-    expect((await runMetric('exact_match', 'metabase.db.mv.db', { expected: 'metabase.db.mv.db\n' })).score).toBe(0);
+    expect(
+      (await runMetric('exact_match', 'metabase.db.mv.db\n', { expected: 'metabase.db.mv.db\n' })).score,
+    ).toBe(1);
+    expect(
+      (await runMetric('exact_match', 'metabase.db.mv.db', { expected: 'metabase.db.mv.db\n' })).score,
+    ).toBe(0);
   });
   it('literal_match lists honour ignore_order and ignore_case', async () => {
     const opts = { type: 'list', ignore_order: true };
-    expect((await runMetric('literal_match', ['Electronics products', 'Books products'], ['Books products', 'Electronics products'], opts)).score).toBe(1);
-    expect((await runMetric('literal_match', ['Books products'], ['Books products', 'Electronics products'], opts)).score).toBe(0);
+    expect(
+      (
+        await runMetric(
+          'literal_match',
+          ['Electronics products', 'Books products'],
+          ['Books products', 'Electronics products'],
+          opts,
+        )
+      ).score,
+    ).toBe(1);
+    expect(
+      (await runMetric('literal_match', ['Books products'], ['Books products', 'Electronics products'], opts))
+        .score,
+    ).toBe(0);
     expect((await runMetric('literal_match', 'ABC', 'abc', { ignore_case: true })).score).toBe(1);
     expect((await runMetric('literal_match', 'ABC', 'abc')).score).toBe(0);
     expect((await runMetric('literal_match', 'x', ['x'], { type: 'list' })).score).toBe(0);
   });
   it('is_not_in_list checks each excluded name', async () => {
     expect((await runMetric('is_not_in_list', ['a', 'b'], { exclude: ['customer_orders'] })).score).toBe(1);
-    expect((await runMetric('is_not_in_list', ['customer_orders', 'b'], { exclude: ['customer_orders'] })).score).toBe(0);
+    expect(
+      (await runMetric('is_not_in_list', ['customer_orders', 'b'], { exclude: ['customer_orders'] })).score,
+    ).toBe(0);
     expect((await runMetric('is_not_in_list', 'customer_orders', { exclude: ['x'] })).score).toBe(0);
   });
 });
@@ -59,7 +82,9 @@ describe('text files', () => {
   const gold = join(seedTaskDir('224009fd'), 'code_content_gold.txt');
   it('compare_text_file on the real gold text: equal copy, blank-insensitive copy, changed copy', async () => {
     const same = copyFixture(gold, tmp.dir, 'same.txt');
-    const spaced = copyFixture(gold, tmp.dir, 'spaced.txt', (t) => t.replace(/\n/g, '\n\n  ').replace(/\r/g, ''));
+    const spaced = copyFixture(gold, tmp.dir, 'spaced.txt', (t) =>
+      t.replace(/\n/g, '\n\n  ').replace(/\r/g, ''),
+    );
     const changed = copyFixture(gold, tmp.dir, 'changed.txt', (t) => t + '\nprint("extra")');
     expect((await runMetric('compare_text_file', same, gold, { ignore_blanks: true })).score).toBe(1);
     expect((await runMetric('compare_text_file', spaced, gold, { ignore_blanks: true })).score).toBe(1);
@@ -107,34 +132,65 @@ models:
     const p = file('schema.yml', schema);
     const ok = [
       ['not_null', ['models', ['name', 'customers'], 'description'], ''],
-      ['contain', ['models', ['name', 'customers'], 'columns', ['name', 'customer_id'], 'description'], 'Primary key'],
+      [
+        'contain',
+        ['models', ['name', 'customers'], 'columns', ['name', 'customer_id'], 'description'],
+        'Primary key',
+      ],
       ['match', ['version'], 2],
       ['in', ['models', 0, 'name'], ['customers', 'orders']],
     ];
     expect((await runMetric('check_yaml_file', p, ok)).score).toBe(1);
-    const empty = await runMetric('check_yaml_file', p, [['not_null', ['models', ['name', 'stg_orders'], 'description'], '']]);
+    const empty = await runMetric('check_yaml_file', p, [
+      ['not_null', ['models', ['name', 'stg_orders'], 'description'], ''],
+    ]);
     expect(empty.score).toBe(0);
-    const absent = await runMetric('check_yaml_file', p, [['match', ['models', ['name', 'nobody'], 'description'], 'x']]);
+    const absent = await runMetric('check_yaml_file', p, [
+      ['match', ['models', ['name', 'nobody'], 'description'], 'x'],
+    ]);
     expect(absent.score).toBe(0);
     expect(absent.reason).toContain('not found');
-    expect((await runMetric('check_yaml_file', file('broken.yml', 'a: [1, 2'), ok)).reason).toContain('not YAML');
+    expect((await runMetric('check_yaml_file', file('broken.yml', 'a: [1, 2'), ok)).reason).toContain(
+      'not YAML',
+    );
   });
 });
 
 describe('URLs and SQL', () => {
   const rules = { expected: ['http://localhost:1036', 'Aragon_Conviction_Voting_Model\\.ipynb'] };
   it('is_expected_url_pattern_match needs every pattern, accepts {url} objects', async () => {
-    expect((await runMetric('is_expected_url_pattern_match', { url: 'http://localhost:1036/lab/tree/Aragon_Conviction_Voting_Model.ipynb' }, rules)).score).toBe(1);
-    expect((await runMetric('is_expected_url_pattern_match', 'http://localhost:1036/lab/tree/Other.ipynb', rules)).score).toBe(0);
+    expect(
+      (
+        await runMetric(
+          'is_expected_url_pattern_match',
+          { url: 'http://localhost:1036/lab/tree/Aragon_Conviction_Voting_Model.ipynb' },
+          rules,
+        )
+      ).score,
+    ).toBe(1);
+    expect(
+      (await runMetric('is_expected_url_pattern_match', 'http://localhost:1036/lab/tree/Other.ipynb', rules))
+        .score,
+    ).toBe(0);
     expect((await runMetric('is_expected_url_pattern_match', undefined, rules)).score).toBe(0);
     // Python's re.search raises re.error on '(': a grading error naming the pattern, not a score
-    await expect(runMetric('is_expected_url_pattern_match', 'http://x', { expected: ['('] })).rejects.toThrow("Python pattern '(' is not valid in Python's re");
+    await expect(runMetric('is_expected_url_pattern_match', 'http://x', { expected: ['('] })).rejects.toThrow(
+      "Python pattern '(' is not valid in Python's re",
+    );
     // Python: $ matches before a final newline, (?P<name>…) is a named group
-    expect((await runMetric('is_expected_url_pattern_match', 'https://x.org/q?id=7\n', { expected: ['id=(?P<id>\\d+)$'] })).score).toBe(1);
+    expect(
+      (
+        await runMetric('is_expected_url_pattern_match', 'https://x.org/q?id=7\n', {
+          expected: ['id=(?P<id>\\d+)$'],
+        })
+      ).score,
+    ).toBe(1);
   });
   it('compare_sql ignores case, blanks, comments and semicolons but not literals', async () => {
-    expect(canonicalSql("SELECT  a,b FROM t -- note\nWHERE x = 'A b';")).toBe("select a , b from t where x = 'A b'");
-    const a = file('a.sql', 'select A, b\nfrom T where s = \'Hi\';');
+    expect(canonicalSql("SELECT  a,b FROM t -- note\nWHERE x = 'A b';")).toBe(
+      "select a , b from t where x = 'A b'",
+    );
+    const a = file('a.sql', "select A, b\nfrom T where s = 'Hi';");
     const b = file('b.sql', "SELECT a,b FROM t WHERE s='Hi'");
     const c = file('c.sql', "SELECT a,b FROM t WHERE s='hi'");
     expect((await runMetric('compare_sql', a, b)).score).toBe(1);

@@ -30,8 +30,11 @@ export async function checkIncludeExclude(result: unknown, expected: unknown): P
   const missing = include.filter((s) => !has(s));
   const present = exclude.filter((s) => has(s));
   if (missing.length) return fail(`missing ${missing.map((s) => `'${s}'`).join(', ')} in ${brief(result)}`);
-  if (present.length) return fail(`found excluded ${present.map((s) => `'${s}'`).join(', ')} in ${brief(result)}`);
-  return pass(`includes ${include.length ? include.map((s) => `'${s}'`).join(', ') : 'nothing required'} and none of ${exclude.length} excluded`);
+  if (present.length)
+    return fail(`found excluded ${present.map((s) => `'${s}'`).join(', ')} in ${brief(result)}`);
+  return pass(
+    `includes ${include.length ? include.map((s) => `'${s}'`).join(', ') : 'nothing required'} and none of ${exclude.length} excluded`,
+  );
 }
 
 /**
@@ -41,7 +44,11 @@ export async function checkIncludeExclude(result: unknown, expected: unknown): P
  */
 async function exactMatch(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const want = isRecord(expected) && 'expected' in expected ? expected.expected : expected;
-  return verdict(pyEquals(result, want), `equals ${pyRepr(want)}`, `got ${pyRepr(result)}, expected ${pyRepr(want)}`);
+  return verdict(
+    pyEquals(result, want),
+    `equals ${pyRepr(want)}`,
+    `got ${pyRepr(result)}, expected ${pyRepr(want)}`,
+  );
 }
 
 /**
@@ -49,21 +56,34 @@ async function exactMatch(result: unknown, expected: unknown): Promise<MetricOut
  * None, 1.0 as Python prints them); `list` compares two lists element by element as strings. `ignore_case`
  * lower-cases both. `ignore_order` (list only) sorts both first — upstream reads but ignores it; Proctor honours it.
  */
-async function literalMatch(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function literalMatch(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   const type = options.type ?? 'str';
   const norm = (s: unknown) => (options.ignore_case ? pyStr(s).toLowerCase() : pyStr(s));
   if (type === 'str') {
-    return verdict(norm(result) === norm(expected), `equals '${brief(norm(expected))}'`, `got '${brief(norm(result))}', expected '${brief(norm(expected))}'`);
+    return verdict(
+      norm(result) === norm(expected),
+      `equals '${brief(norm(expected))}'`,
+      `got '${brief(norm(result))}', expected '${brief(norm(expected))}'`,
+    );
   }
   if (type === 'list') {
-    if (!Array.isArray(result) || !Array.isArray(expected)) return fail(`type 'list' needs two lists, got ${brief(result)} and ${brief(expected)}`);
+    if (!Array.isArray(result) || !Array.isArray(expected))
+      return fail(`type 'list' needs two lists, got ${brief(result)} and ${brief(expected)}`);
     let a = result.map(norm);
     let b = expected.map(norm);
     if (options.ignore_order) {
       a = [...a].sort();
       b = [...b].sort();
     }
-    return verdict(isDeepStrictEqual(a, b), `lists equal (${a.length} items)`, `got ${brief(a)}, expected ${brief(b)}`);
+    return verdict(
+      isDeepStrictEqual(a, b),
+      `lists equal (${a.length} items)`,
+      `got ${brief(a)}, expected ${brief(b)}`,
+    );
   }
   return fail(`literal_match: unknown option type '${String(type)}' (use 'str' or 'list')`);
 }
@@ -81,7 +101,10 @@ async function isNotInList(result: unknown, expected: unknown): Promise<MetricOu
 }
 
 function normaliseBlanks(s: string): string {
-  return s.replace(/[\t\n]/g, ' ').trim().replace(/\s+/g, ' ');
+  return s
+    .replace(/[\t\n]/g, ' ')
+    .trim()
+    .replace(/\s+/g, ' ');
 }
 
 /**
@@ -89,7 +112,11 @@ function normaliseBlanks(s: string): string {
  * `ignore_blanks` (tabs/newlines become spaces, runs of blanks collapse, ends trimmed), `ignore_case`.
  * Line endings (CRLF / LF) never matter.
  */
-async function compareTextFile(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareTextFile(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   let a = await readText(result);
   let b = await readText(expected);
   if (a === undefined) return fail(`result file ${brief(result)} cannot be read`);
@@ -107,7 +134,9 @@ async function compareTextFile(result: unknown, expected: unknown, options: Reco
   if (a === b) return pass('texts are equal');
   const at = [...a].findIndex((c, i) => c !== b![i]);
   const i = at < 0 ? Math.min(a.length, b.length) : at;
-  return fail(`texts differ at character ${i}: got '${brief(a.slice(i, i + 40))}', expected '${brief(b.slice(i, i + 40))}'`);
+  return fail(
+    `texts differ at character ${i}: got '${brief(a.slice(i, i + 40))}', expected '${brief(b.slice(i, i + 40))}'`,
+  );
 }
 
 /** Ratcliff/Obershelp similarity of two sequences (Python difflib's ratio without the junk heuristic). */
@@ -180,7 +209,11 @@ async function compareJsonFile(result: unknown, expected: unknown): Promise<Metr
   } catch (e) {
     return fail(`expected file is not JSON: ${(e as Error).message}`);
   }
-  return verdict(pyEquals(ja, jb), 'JSON values are equal', `JSON differs: got ${brief(ja)}, expected ${brief(jb)}`);
+  return verdict(
+    pyEquals(ja, jb),
+    'JSON values are equal',
+    `JSON differs: got ${brief(ja)}, expected ${brief(jb)}`,
+  );
 }
 
 /** Follows a key path of check_yaml_file: dict keys, list indices, or `[key, value]` to pick a list item. */
@@ -218,9 +251,11 @@ async function checkYamlFile(result: unknown, expected: unknown): Promise<Metric
   } catch (e) {
     return fail(`result is not YAML: ${(e as Error).message}`);
   }
-  if (!Array.isArray(expected)) return fail('check_yaml_file needs a list of [match_type, key_path, value] rules');
+  if (!Array.isArray(expected))
+    return fail('check_yaml_file needs a list of [match_type, key_path, value] rules');
   for (const [n, rule] of expected.entries()) {
-    if (!Array.isArray(rule) || rule.length < 2 || !Array.isArray(rule[1])) return fail(`rule ${n} is not [match_type, key_path, value]`);
+    if (!Array.isArray(rule) || rule.length < 2 || !Array.isArray(rule[1]))
+      return fail(`rule ${n} is not [match_type, key_path, value]`);
     const [type, path, want] = rule as [string, unknown[], unknown];
     const where = path.map((k) => (Array.isArray(k) ? k.join('=') : String(k))).join('.');
     const got = follow(doc, path);
@@ -228,11 +263,23 @@ async function checkYamlFile(result: unknown, expected: unknown): Promise<Metric
     const v = got.value;
     let ok: boolean;
     if (type === 'match') ok = pyEquals(v, want);
-    else if (type === 'in') ok = Array.isArray(want) ? want.some((w) => pyEquals(w, v)) : typeof want === 'string' && typeof v === 'string' && want.includes(v);
-    else if (type === 'contain') ok = typeof v === 'string' ? v.includes(String(want)) : Array.isArray(v) && v.some((x) => pyEquals(x, want));
-    else if (type === 'not_null') ok = Boolean(v) && !(Array.isArray(v) && v.length === 0) && !(isRecord(v) && Object.keys(v).length === 0);
+    else if (type === 'in')
+      ok = Array.isArray(want)
+        ? want.some((w) => pyEquals(w, v))
+        : typeof want === 'string' && typeof v === 'string' && want.includes(v);
+    else if (type === 'contain')
+      ok =
+        typeof v === 'string'
+          ? v.includes(String(want))
+          : Array.isArray(v) && v.some((x) => pyEquals(x, want));
+    else if (type === 'not_null')
+      ok =
+        Boolean(v) && !(Array.isArray(v) && v.length === 0) && !(isRecord(v) && Object.keys(v).length === 0);
     else return fail(`rule ${n}: unknown match type '${type}' (match, in, contain, not_null)`);
-    if (!ok) return fail(`rule ${n}: ${type} ${where}: got ${brief(v)}${type === 'not_null' ? '' : `, expected ${brief(want)}`}`);
+    if (!ok)
+      return fail(
+        `rule ${n}: ${type} ${where}: got ${brief(v)}${type === 'not_null' ? '' : `, expected ${brief(want)}`}`,
+      );
   }
   return pass(`all ${expected.length} YAML rules hold`);
 }
@@ -243,7 +290,12 @@ async function checkYamlFile(result: unknown, expected: unknown): Promise<Metric
  * rejects, or one the Python pattern layer cannot honour, is a grading error naming it.
  */
 async function isExpectedUrlPatternMatch(result: unknown, expected: unknown): Promise<MetricOutcome> {
-  const url = typeof result === 'string' ? result : isRecord(result) && typeof result.url === 'string' ? result.url : undefined;
+  const url =
+    typeof result === 'string'
+      ? result
+      : isRecord(result) && typeof result.url === 'string'
+        ? result.url
+        : undefined;
   if (!url) return fail(`no URL in ${brief(result)}`);
   const patterns = stringList(isRecord(expected) ? expected.expected : expected);
   for (const p of patterns) {
@@ -301,7 +353,12 @@ export function canonicalSql(sql: string): string {
     i++;
   }
   flush();
-  return out.join('').replace(/\s+/g, ' ').trim().replace(/(\s*;)+$/, '').trim();
+  return out
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/(\s*;)+$/, '')
+    .trim();
 }
 
 /**
@@ -317,7 +374,11 @@ async function compareSql(result: unknown, expected: unknown): Promise<MetricOut
   if (b === undefined) return fail(`expected file ${brief(expected)} cannot be read`);
   const ca = canonicalSql(a);
   const cb = canonicalSql(b);
-  return verdict(ca === cb, 'SQL statements are equivalent as text', `SQL differs: got '${brief(ca)}', expected '${brief(cb)}'`);
+  return verdict(
+    ca === cb,
+    'SQL statements are equivalent as text',
+    `SQL differs: got '${brief(ca)}', expected '${brief(cb)}'`,
+  );
 }
 
 /**

@@ -126,162 +126,295 @@ folder.addKeywordsToMessages([...folder.messages], '$label1');`;
 
 /** A message as a download would hold it (CRLF lines); `mimeFirst` puts the MIME-Version header first. */
 function eml(n: number, subject: string, body: string, charset = 'UTF-8', mimeFirst = false): string {
-  const headers = [`From: Shop <shop@example.org>`, 'To: ann@example.org', `Subject: ${subject}`, `Date: Mon, 01 Jan 2024 1${n}:00:00 +0000`, `Message-ID: <m${n}@example.org>`, `Content-Type: text/plain; charset=${charset}`];
+  const headers = [
+    `From: Shop <shop@example.org>`,
+    'To: ann@example.org',
+    `Subject: ${subject}`,
+    `Date: Mon, 01 Jan 2024 1${n}:00:00 +0000`,
+    `Message-ID: <m${n}@example.org>`,
+    `Content-Type: text/plain; charset=${charset}`,
+  ];
   headers.splice(mimeFirst ? 0 : 5, 0, 'MIME-Version: 1.0');
   return `${headers.join('\r\n')}\r\n\r\n${body}\r\n`;
 }
 
-describe.skipIf(!hasThunderbird)(`thunderbird metrics on a profile Thunderbird wrote${hasThunderbird ? '' : ' (skipped: thunderbird not installed)'}`, () => {
-  let env: ShellEnvironment;
-  let tb: ThunderbirdSession | undefined;
-  let n = 0;
-  const ctx = (): GradingContext => ({ env, task: { dir: env.home.root, file: join(env.home.root, 't.json') } as Task, cacheDir: join(env.home.root, '.cache', `c${++n}`) });
-  const vmFile = async (path: string) => (await getters.require('vm_file')({ type: 'vm_file', path, dest: path.split('/').pop() }, ctx())) as string;
-  const host = (guest: string) => env.home.toHost(guest);
-  /** Saves the prefs to a snapshot file; Thunderbird may finish writing after the call returns (seen under load). */
-  const savePrefs = async (guest: string) => {
-    await tb!.run(savePrefsTo, [host(guest)]);
-    await poll(`Thunderbird to write ${guest}`, 15_000, async () => (existsSync(host(guest)) && statSync(host(guest)).size > 0 ? true : undefined));
-  };
-  /** Copies a file Thunderbird wrote to /home/user/snapshots/<name> (the guest path). */
-  const snapshot = (guest: string, name: string) => {
-    copyFileSync(host(guest), host(`/home/user/snapshots/${name}`));
-    return `/home/user/snapshots/${name}`;
-  };
-
-  beforeAll(async () => {
-    env = await createShellEnvironment();
-    const mails = host('/home/user/mails');
-    mkdirSync(mails, { recursive: true });
-    const write = (name: string, text: string, encoding: BufferEncoding = 'utf8') => {
-      writeFileSync(join(mails, name), Buffer.from(text, encoding));
-      return join(mails, name);
+describe.skipIf(!hasThunderbird)(
+  `thunderbird metrics on a profile Thunderbird wrote${hasThunderbird ? '' : ' (skipped: thunderbird not installed)'}`,
+  () => {
+    let env: ShellEnvironment;
+    let tb: ThunderbirdSession | undefined;
+    let n = 0;
+    const ctx = (): GradingContext => ({
+      env,
+      task: { dir: env.home.root, file: join(env.home.root, 't.json') } as Task,
+      cacheDir: join(env.home.root, '.cache', `c${++n}`),
+    });
+    const vmFile = async (path: string) =>
+      (await getters.require('vm_file')(
+        { type: 'vm_file', path, dest: path.split('/').pop() },
+        ctx(),
+      )) as string;
+    const host = (guest: string) => env.home.toHost(guest);
+    /** Saves the prefs to a snapshot file; Thunderbird may finish writing after the call returns (seen under load). */
+    const savePrefs = async (guest: string) => {
+      await tb!.run(savePrefsTo, [host(guest)]);
+      await poll(`Thunderbird to write ${guest}`, 15_000, async () =>
+        existsSync(host(guest)) && statSync(host(guest)).size > 0 ? true : undefined,
+      );
     };
-    const offers = [write('1.eml', eml(1, '20% discount', 'Big discount today.')), write('2.eml', eml(2, 'Weekly news', 'Nothing new.'))];
-    const old1 = [write('3.eml', eml(3, 'Kept', 'kept')), write('4.eml', eml(4, 'Gone', 'gone'))];
-    const old2 = [write('5.eml', eml(5, 'Other', 'other')), write('6.eml', eml(6, 'Also gone', 'also gone'))];
-    // one message whose headers start with MIME-Version (the only case upstream's ignore_keys removes the keys)
-    const mimeFirst = [write('8.eml', eml(8, 'Tagged', 'tagged', 'UTF-8', true))];
-    const fromFirst = [write('9.eml', eml(9, 'Tagged too', 'tagged too'))];
-    const latin = [write('7.eml', eml(7, 'Gruesse', 'Grüße aus Köln', 'ISO-8859-1'), 'latin1')];
+    /** Copies a file Thunderbird wrote to /home/user/snapshots/<name> (the guest path). */
+    const snapshot = (guest: string, name: string) => {
+      copyFileSync(host(guest), host(`/home/user/snapshots/${name}`));
+      return `/home/user/snapshots/${name}`;
+    };
 
-    tb = await startThunderbird(env.home.root, host(guestProfile));
-    const key = (await tb.run(setupAccount)) as string;
-    expect(key).toBe('id1');
-    mkdirSync(host('/home/user/snapshots'), { recursive: true });
-    await savePrefs('/home/user/snapshots/prefs-before.js');
-    await tb.run(saveFilter, ['discount', false]);
-    snapshot(`${localFolders}/msgFilterRules.dat`, 'filter-disabled.dat');
-    await tb.run(saveFilter, ['sale', true]);
-    snapshot(`${localFolders}/msgFilterRules.dat`, 'filter-other-condition.dat');
-    await tb.run(saveFilter, ['discount', true]);
-    await tb.run(saveQuotedFilter);
-    await tb.run('MailServices.accounts.getIdentity(arguments[0]).htmlSigText = "Anonym\\tXYZ Lab";', [key]);
-    await savePrefs('/home/user/snapshots/prefs-tab.js');
-    await tb.run(changeSettings, [key, signature]);
-    expect(await tb.run(fillFolder, ['Offers', offers, false])).toBe(2);
-    snapshot(`${localFolders}/Offers`, 'Offers-read');
-    await tb.run(markFirstUnread, ['Offers']);
-    await tb.run(fillFolder, ['Old1', old1, true]);
-    await tb.run(fillFolder, ['Old2', old2, true]);
-    await tb.run(fillFolder, ['Latin', latin, false]);
-    for (const [name, files] of [['Tagged1', mimeFirst], ['Tagged2', fromFirst]] as const) {
-      await tb.run(fillFolder, [name, files, false]);
-      snapshot(`${localFolders}/${name}`, `${name}-before`);
-      await tb.run(tagAll, [name]);
-    }
-    await tb.quit();
-    tb = undefined;
-  }, 120_000);
-  afterAll(async () => {
-    await tb?.kill();
-    await env?.close();
-  });
+    beforeAll(async () => {
+      env = await createShellEnvironment();
+      const mails = host('/home/user/mails');
+      mkdirSync(mails, { recursive: true });
+      const write = (name: string, text: string, encoding: BufferEncoding = 'utf8') => {
+        writeFileSync(join(mails, name), Buffer.from(text, encoding));
+        return join(mails, name);
+      };
+      const offers = [
+        write('1.eml', eml(1, '20% discount', 'Big discount today.')),
+        write('2.eml', eml(2, 'Weekly news', 'Nothing new.')),
+      ];
+      const old1 = [write('3.eml', eml(3, 'Kept', 'kept')), write('4.eml', eml(4, 'Gone', 'gone'))];
+      const old2 = [
+        write('5.eml', eml(5, 'Other', 'other')),
+        write('6.eml', eml(6, 'Also gone', 'also gone')),
+      ];
+      // one message whose headers start with MIME-Version (the only case upstream's ignore_keys removes the keys)
+      const mimeFirst = [write('8.eml', eml(8, 'Tagged', 'tagged', 'UTF-8', true))];
+      const fromFirst = [write('9.eml', eml(9, 'Tagged too', 'tagged too'))];
+      const latin = [write('7.eml', eml(7, 'Gruesse', 'Grüße aus Köln', 'ISO-8859-1'), 'latin1')];
 
-  it('are in the thunderbird family', () => expect(metricFamilyOf('check_thunderbird_filter')).toBe('thunderbird'));
+      tb = await startThunderbird(env.home.root, host(guestProfile));
+      const key = (await tb.run(setupAccount)) as string;
+      expect(key).toBe('id1');
+      mkdirSync(host('/home/user/snapshots'), { recursive: true });
+      await savePrefs('/home/user/snapshots/prefs-before.js');
+      await tb.run(saveFilter, ['discount', false]);
+      snapshot(`${localFolders}/msgFilterRules.dat`, 'filter-disabled.dat');
+      await tb.run(saveFilter, ['sale', true]);
+      snapshot(`${localFolders}/msgFilterRules.dat`, 'filter-other-condition.dat');
+      await tb.run(saveFilter, ['discount', true]);
+      await tb.run(saveQuotedFilter);
+      await tb.run('MailServices.accounts.getIdentity(arguments[0]).htmlSigText = "Anonym\\tXYZ Lab";', [
+        key,
+      ]);
+      await savePrefs('/home/user/snapshots/prefs-tab.js');
+      await tb.run(changeSettings, [key, signature]);
+      expect(await tb.run(fillFolder, ['Offers', offers, false])).toBe(2);
+      snapshot(`${localFolders}/Offers`, 'Offers-read');
+      await tb.run(markFirstUnread, ['Offers']);
+      await tb.run(fillFolder, ['Old1', old1, true]);
+      await tb.run(fillFolder, ['Old2', old2, true]);
+      await tb.run(fillFolder, ['Latin', latin, false]);
+      for (const [name, files] of [
+        ['Tagged1', mimeFirst],
+        ['Tagged2', fromFirst],
+      ] as const) {
+        await tb.run(fillFolder, [name, files, false]);
+        snapshot(`${localFolders}/${name}`, `${name}-before`);
+        await tb.run(tagAll, [name]);
+      }
+      await tb.quit();
+      tb = undefined;
+    }, 120_000);
+    afterAll(async () => {
+      await tb?.kill();
+      await env?.close();
+    });
 
-  it('check_thunderbird_prefs: OSWorld rules on prefs.js fetched by vm_file, 1 after the change and 0 before it', async () => {
-    const after = await vmFile(`${guestProfile}/prefs.js`);
-    const before = await vmFile('/home/user/snapshots/prefs-before.js');
-    expect(readFileSync(before, 'utf8')).toMatch(/user_pref\("extensions\.activeThemeID", "default-theme@mozilla\.org"\);\n[^]*user_pref\("mail\.identity\.id1\.fullName", "Ann Lee"\);/);
-    const rules = [
-      { expect: { 'mail.identity.id1.htmlSigText': { method: 're.S', ref: 'Anonym.+XYZ Lab' } } }, // 6766f2b8
-      { expect: { 'mail.identity.id1.auto_quote': { method: 'eq', ref: false } } }, // 030eeff7
-      { expect: { 'extensions.activeThemeID': { method: 're', ref: 'dark' } } }, // 94760984
-    ];
-    for (const rule of rules) {
-      expect((await runMetric('check_thunderbird_prefs', after, rule)).score, JSON.stringify(rule)).toBe(1);
-      expect((await runMetric('check_thunderbird_prefs', before, rule)).score, JSON.stringify(rule)).toBe(0);
-    }
-    // prefs.js escapes the quotes, backslash and line breaks; the value read back is the one set, exactly
-    expect(readFileSync(after, 'utf8')).toContain('Anonym \\"Anon\\" Müller\\\\Team ✓</div>\\n<div>XYZ Lab');
-    expect((await runMetric('check_thunderbird_prefs', after, { expect: { 'mail.identity.id1.htmlSigText': { method: 'eq', ref: signature } } })).score).toBe(1);
-    // without re.S the `.` does not cross the line break
-    expect((await runMetric('check_thunderbird_prefs', after, { expect: { 'mail.identity.id1.htmlSigText': { method: 're', ref: 'Anonym.+XYZ Lab' } } })).score).toBe(0);
-    expect((await runMetric('check_thunderbird_prefs', after, { unexpect: { 'mail.identity.id1.auto_quote': { method: 'eq', ref: false } } })).score).toBe(0);
-  });
+    it('are in the thunderbird family', () =>
+      expect(metricFamilyOf('check_thunderbird_filter')).toBe('thunderbird'));
 
-  it('check_thunderbird_prefs: a tab in a string pref is written raw, which JSON (and so OSWorld) refuses', async () => {
-    const tab = await vmFile('/home/user/snapshots/prefs-tab.js');
-    expect(readFileSync(tab, 'utf8')).toContain('"Anonym\tXYZ Lab"');
-    const out = await runMetric('check_thunderbird_prefs', tab, { expect: { 'mail.identity.id1.htmlSigText': { method: 're.S', ref: 'Anonym.+XYZ Lab' } } });
-    expect(out.score).toBe(0);
-    expect(out.reason).toMatch(/mail\.identity\.id1\.htmlSigText.*not JSON/);
-  });
+    it('check_thunderbird_prefs: OSWorld rules on prefs.js fetched by vm_file, 1 after the change and 0 before it', async () => {
+      const after = await vmFile(`${guestProfile}/prefs.js`);
+      const before = await vmFile('/home/user/snapshots/prefs-before.js');
+      expect(readFileSync(before, 'utf8')).toMatch(
+        /user_pref\("extensions\.activeThemeID", "default-theme@mozilla\.org"\);\n[^]*user_pref\("mail\.identity\.id1\.fullName", "Ann Lee"\);/,
+      );
+      const rules = [
+        { expect: { 'mail.identity.id1.htmlSigText': { method: 're.S', ref: 'Anonym.+XYZ Lab' } } }, // 6766f2b8
+        { expect: { 'mail.identity.id1.auto_quote': { method: 'eq', ref: false } } }, // 030eeff7
+        { expect: { 'extensions.activeThemeID': { method: 're', ref: 'dark' } } }, // 94760984
+      ];
+      for (const rule of rules) {
+        expect((await runMetric('check_thunderbird_prefs', after, rule)).score, JSON.stringify(rule)).toBe(1);
+        expect((await runMetric('check_thunderbird_prefs', before, rule)).score, JSON.stringify(rule)).toBe(
+          0,
+        );
+      }
+      // prefs.js escapes the quotes, backslash and line breaks; the value read back is the one set, exactly
+      expect(readFileSync(after, 'utf8')).toContain(
+        'Anonym \\"Anon\\" Müller\\\\Team ✓</div>\\n<div>XYZ Lab',
+      );
+      expect(
+        (
+          await runMetric('check_thunderbird_prefs', after, {
+            expect: { 'mail.identity.id1.htmlSigText': { method: 'eq', ref: signature } },
+          })
+        ).score,
+      ).toBe(1);
+      // without re.S the `.` does not cross the line break
+      expect(
+        (
+          await runMetric('check_thunderbird_prefs', after, {
+            expect: { 'mail.identity.id1.htmlSigText': { method: 're', ref: 'Anonym.+XYZ Lab' } },
+          })
+        ).score,
+      ).toBe(0);
+      expect(
+        (
+          await runMetric('check_thunderbird_prefs', after, {
+            unexpect: { 'mail.identity.id1.auto_quote': { method: 'eq', ref: false } },
+          })
+        ).score,
+      ).toBe(0);
+    });
 
-  it('check_thunderbird_filter: OSWorld e1e75309 on msgFilterRules.dat fetched by vm_file; disabled or another condition scores 0', async () => {
-    const rule = { expect: [{ enabled: 'yes', action: 'Move to folder', actionValue: 'mailbox://nobody@Local%20Folders/Promotions', condition: ['AND (subject,contains,discount)'] }] };
-    expect((await runMetric('check_thunderbird_filter', await vmFile(`${localFolders}/msgFilterRules.dat`), rule)).score).toBe(1);
-    expect((await runMetric('check_thunderbird_filter', await vmFile('/home/user/snapshots/filter-disabled.dat'), rule)).score).toBe(0);
-    expect((await runMetric('check_thunderbird_filter', await vmFile('/home/user/snapshots/filter-other-condition.dat'), rule)).score).toBe(0);
-    expect((await runMetric('check_thunderbird_filter', await vmFile(`${localFolders}/msgFilterRules.dat`), { ...rule, unexpect: [{ name: 'Promotions', enabled: 'yes' }] })).score).toBe(0);
-  });
+    it('check_thunderbird_prefs: a tab in a string pref is written raw, which JSON (and so OSWorld) refuses', async () => {
+      const tab = await vmFile('/home/user/snapshots/prefs-tab.js');
+      expect(readFileSync(tab, 'utf8')).toContain('"Anonym\tXYZ Lab"');
+      const out = await runMetric('check_thunderbird_prefs', tab, {
+        expect: { 'mail.identity.id1.htmlSigText': { method: 're.S', ref: 'Anonym.+XYZ Lab' } },
+      });
+      expect(out.score).toBe(0);
+      expect(out.reason).toMatch(/mail\.identity\.id1\.htmlSigText.*not JSON/);
+    });
 
-  it('check_thunderbird_filter: quoted names and condition values as Thunderbird escapes them', async () => {
-    const file = await vmFile(`${localFolders}/msgFilterRules.dat`);
-    const text = readFileSync(file, 'utf8');
-    expect(text).toContain('condition="OR (subject,doesn\'t contain,\\"say \\\\"hi\\\\" (now)\\") OR (from,is,ä@example.org)"');
-    const quoted = { name: 'Say "hi" \\ é', enabled: 'no', type: '17', action: 'Delete', condition: ['OR (subject,doesn\'t contain,"say \\"hi\\" (now)")', 'OR (from,is,ä@example.org)'] };
-    expect((await runMetric('check_thunderbird_filter', file, { expect: [quoted] })).score).toBe(1);
-    expect((await runMetric('check_thunderbird_filter', file, { expect: [{ ...quoted, condition: ['OR (from,is,ä@example.org)'] }] })).score).toBe(0);
-  });
+    it('check_thunderbird_filter: OSWorld e1e75309 on msgFilterRules.dat fetched by vm_file; disabled or another condition scores 0', async () => {
+      const rule = {
+        expect: [
+          {
+            enabled: 'yes',
+            action: 'Move to folder',
+            actionValue: 'mailbox://nobody@Local%20Folders/Promotions',
+            condition: ['AND (subject,contains,discount)'],
+          },
+        ],
+      };
+      expect(
+        (
+          await runMetric(
+            'check_thunderbird_filter',
+            await vmFile(`${localFolders}/msgFilterRules.dat`),
+            rule,
+          )
+        ).score,
+      ).toBe(1);
+      expect(
+        (
+          await runMetric(
+            'check_thunderbird_filter',
+            await vmFile('/home/user/snapshots/filter-disabled.dat'),
+            rule,
+          )
+        ).score,
+      ).toBe(0);
+      expect(
+        (
+          await runMetric(
+            'check_thunderbird_filter',
+            await vmFile('/home/user/snapshots/filter-other-condition.dat'),
+            rule,
+          )
+        ).score,
+      ).toBe(0);
+      expect(
+        (
+          await runMetric('check_thunderbird_filter', await vmFile(`${localFolders}/msgFilterRules.dat`), {
+            ...rule,
+            unexpect: [{ name: 'Promotions', enabled: 'yes' }],
+          })
+        ).score,
+      ).toBe(0);
+    });
 
-  it('check_thunderbird_folder: mbox files Thunderbird wrote; a message marked unread differs unless ignore_status', async () => {
-    const unread = await vmFile(`${localFolders}/Offers`);
-    const read = await vmFile('/home/user/snapshots/Offers-read');
-    expect(readFileSync(read, 'utf8')).toMatch(/^From - .*\r\nX-Mozilla-Status: 0001\n/);
-    expect(readFileSync(unread, 'utf8')).toMatch(/^From - .*\r\nX-Mozilla-Status: 0000\n/);
-    expect((await runMetric('check_thunderbird_folder', unread, unread)).score).toBe(1);
-    expect((await runMetric('check_thunderbird_folder', read, unread)).score).toBe(0);
-    expect((await runMetric('check_thunderbird_folder', read, unread, { ignore_status: true })).score).toBe(1);
-  });
+    it('check_thunderbird_filter: quoted names and condition values as Thunderbird escapes them', async () => {
+      const file = await vmFile(`${localFolders}/msgFilterRules.dat`);
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain(
+        'condition="OR (subject,doesn\'t contain,\\"say \\\\"hi\\\\" (now)\\") OR (from,is,ä@example.org)"',
+      );
+      const quoted = {
+        name: 'Say "hi" \\ é',
+        enabled: 'no',
+        type: '17',
+        action: 'Delete',
+        condition: ['OR (subject,doesn\'t contain,"say \\"hi\\" (now)")', 'OR (from,is,ä@example.org)'],
+      };
+      expect((await runMetric('check_thunderbird_filter', file, { expect: [quoted] })).score).toBe(1);
+      expect(
+        (
+          await runMetric('check_thunderbird_filter', file, {
+            expect: [{ ...quoted, condition: ['OR (from,is,ä@example.org)'] }],
+          })
+        ).score,
+      ).toBe(0);
+    });
 
-  it('check_thunderbird_folder: Thunderbird separates messages with "From - ", not "FROM - ", so one deleted message drops the whole file', async () => {
-    const old1 = await vmFile(`${localFolders}/Old1`);
-    const old2 = await vmFile(`${localFolders}/Old2`);
-    expect(readFileSync(old1, 'utf8')).toContain('X-Mozilla-Status: 0009');
-    expect((await runMetric('check_thunderbird_folder', old1, old2)).score).toBe(1);
-    expect((await runMetric('check_thunderbird_folder', old1, old2, { remove_deleted: false })).score).toBe(0);
-    const offers = await vmFile(`${localFolders}/Offers`);
-    expect((await runMetric('check_thunderbird_folder', [old1, offers], [old2, offers])).score).toBe(1);
-    expect((await runMetric('check_thunderbird_folder', [old1, offers], [old2, await vmFile('/home/user/snapshots/Offers-read')])).score).toBe(0);
-  });
+    it('check_thunderbird_folder: mbox files Thunderbird wrote; a message marked unread differs unless ignore_status', async () => {
+      const unread = await vmFile(`${localFolders}/Offers`);
+      const read = await vmFile('/home/user/snapshots/Offers-read');
+      expect(readFileSync(read, 'utf8')).toMatch(/^From - .*\r\nX-Mozilla-Status: 0001\n/);
+      expect(readFileSync(unread, 'utf8')).toMatch(/^From - .*\r\nX-Mozilla-Status: 0000\n/);
+      expect((await runMetric('check_thunderbird_folder', unread, unread)).score).toBe(1);
+      expect((await runMetric('check_thunderbird_folder', read, unread)).score).toBe(0);
+      expect((await runMetric('check_thunderbird_folder', read, unread, { ignore_status: true })).score).toBe(
+        1,
+      );
+    });
 
-  it('check_thunderbird_folder: ignore_keys drops an X-Mozilla-Keys line only when MIME-Version follows it', async () => {
-    const [tagged1, before1, tagged2, before2] = await Promise.all(
-      [`${localFolders}/Tagged1`, '/home/user/snapshots/Tagged1-before', `${localFolders}/Tagged2`, '/home/user/snapshots/Tagged2-before'].map(vmFile),
-    );
-    expect(readFileSync(tagged1, 'utf8')).toMatch(/X-Mozilla-Keys: \$label1 +\nMIME-Version/);
-    expect(readFileSync(tagged2, 'utf8')).toMatch(/X-Mozilla-Keys: \$label1 +\nFrom: Shop/);
-    expect((await runMetric('check_thunderbird_folder', tagged1, before1)).score).toBe(0);
-    expect((await runMetric('check_thunderbird_folder', tagged1, before1, { ignore_keys: true })).score).toBe(1);
-    expect((await runMetric('check_thunderbird_folder', tagged2, before2, { ignore_keys: true })).score).toBe(0);
-  });
+    it('check_thunderbird_folder: Thunderbird separates messages with "From - ", not "FROM - ", so one deleted message drops the whole file', async () => {
+      const old1 = await vmFile(`${localFolders}/Old1`);
+      const old2 = await vmFile(`${localFolders}/Old2`);
+      expect(readFileSync(old1, 'utf8')).toContain('X-Mozilla-Status: 0009');
+      expect((await runMetric('check_thunderbird_folder', old1, old2)).score).toBe(1);
+      expect((await runMetric('check_thunderbird_folder', old1, old2, { remove_deleted: false })).score).toBe(
+        0,
+      );
+      const offers = await vmFile(`${localFolders}/Offers`);
+      expect((await runMetric('check_thunderbird_folder', [old1, offers], [old2, offers])).score).toBe(1);
+      expect(
+        (
+          await runMetric(
+            'check_thunderbird_folder',
+            [old1, offers],
+            [old2, await vmFile('/home/user/snapshots/Offers-read')],
+          )
+        ).score,
+      ).toBe(0);
+    });
 
-  it('check_thunderbird_folder: a message in ISO-8859-1 is not UTF-8, so OSWorld cannot read the folder', async () => {
-    const latin = await vmFile(`${localFolders}/Latin`);
-    const out = await runMetric('check_thunderbird_folder', latin, latin);
-    expect(out.score).toBe(0);
-    expect(out.reason).toMatch(/UTF-8/);
-  });
-});
+    it('check_thunderbird_folder: ignore_keys drops an X-Mozilla-Keys line only when MIME-Version follows it', async () => {
+      const [tagged1, before1, tagged2, before2] = await Promise.all(
+        [
+          `${localFolders}/Tagged1`,
+          '/home/user/snapshots/Tagged1-before',
+          `${localFolders}/Tagged2`,
+          '/home/user/snapshots/Tagged2-before',
+        ].map(vmFile),
+      );
+      expect(readFileSync(tagged1, 'utf8')).toMatch(/X-Mozilla-Keys: \$label1 +\nMIME-Version/);
+      expect(readFileSync(tagged2, 'utf8')).toMatch(/X-Mozilla-Keys: \$label1 +\nFrom: Shop/);
+      expect((await runMetric('check_thunderbird_folder', tagged1, before1)).score).toBe(0);
+      expect(
+        (await runMetric('check_thunderbird_folder', tagged1, before1, { ignore_keys: true })).score,
+      ).toBe(1);
+      expect(
+        (await runMetric('check_thunderbird_folder', tagged2, before2, { ignore_keys: true })).score,
+      ).toBe(0);
+    });
+
+    it('check_thunderbird_folder: a message in ISO-8859-1 is not UTF-8, so OSWorld cannot read the folder', async () => {
+      const latin = await vmFile(`${localFolders}/Latin`);
+      const out = await runMetric('check_thunderbird_folder', latin, latin);
+      expect(out.score).toBe(0);
+      expect(out.reason).toMatch(/UTF-8/);
+    });
+  },
+);

@@ -42,26 +42,66 @@ condition="ALL"
 `;
 
 describe('OSWorld thunderbird-family metrics', () => {
-  it('are in the thunderbird family', () => expect(metricFamilyOf('check_thunderbird_prefs')).toBe('thunderbird'));
+  it('are in the thunderbird family', () =>
+    expect(metricFamilyOf('check_thunderbird_prefs')).toBe('thunderbird'));
 
   it('check_thunderbird_prefs: expect and unexpect rules on prefs.js values', async () => {
     const p = file('prefs.js', prefs);
-    expect((await runMetric('check_thunderbird_prefs', p, { expect: { 'mail.spam.manualMark': { method: 'eq', ref: true }, 'mail.identity.id1.fullName': { method: 're', ref: '^Ann' } }, unexpect: { 'mailnews.reply_header_type': { method: 'eq', ref: 1 } } })).score).toBe(1);
-    expect((await runMetric('check_thunderbird_prefs', p, { expect: { 'mail.spam.manualMark': { method: 'eq', ref: false } } })).score).toBe(0);
-    expect((await runMetric('check_thunderbird_prefs', p, { expect: { 'not.set': { method: 'eq', ref: 1 } } })).score).toBe(0);
-    expect((await runMetric('check_thunderbird_prefs', p, { unexpect: { 'mailnews.reply_header_type': { method: 'eq', ref: 2 } } })).score).toBe(0);
+    expect(
+      (
+        await runMetric('check_thunderbird_prefs', p, {
+          expect: {
+            'mail.spam.manualMark': { method: 'eq', ref: true },
+            'mail.identity.id1.fullName': { method: 're', ref: '^Ann' },
+          },
+          unexpect: { 'mailnews.reply_header_type': { method: 'eq', ref: 1 } },
+        })
+      ).score,
+    ).toBe(1);
+    expect(
+      (
+        await runMetric('check_thunderbird_prefs', p, {
+          expect: { 'mail.spam.manualMark': { method: 'eq', ref: false } },
+        })
+      ).score,
+    ).toBe(0);
+    expect(
+      (await runMetric('check_thunderbird_prefs', p, { expect: { 'not.set': { method: 'eq', ref: 1 } } }))
+        .score,
+    ).toBe(0);
+    expect(
+      (
+        await runMetric('check_thunderbird_prefs', p, {
+          unexpect: { 'mailnews.reply_header_type': { method: 'eq', ref: 2 } },
+        })
+      ).score,
+    ).toBe(0);
   });
 
   it('check_thunderbird_filter: filters with their condition terms', async () => {
     const p = file('msgFilterRules.dat', filters);
-    const want = { name: 'Move invoices', enabled: 'yes', action: 'Move to folder', condition: ['AND (subject,contains,invoice)', 'AND (from,contains,billing)'] };
-    expect((await runMetric('check_thunderbird_filter', p, { expect: [want], unexpect: [{ name: 'Spam' }] })).score).toBe(1);
-    expect((await runMetric('check_thunderbird_filter', p, { expect: [{ ...want, enabled: 'no' }] })).score).toBe(0);
-    expect((await runMetric('check_thunderbird_filter', p, { expect: [want], unexpect: [{ condition: ['ALL'] }] })).score).toBe(0);
+    const want = {
+      name: 'Move invoices',
+      enabled: 'yes',
+      action: 'Move to folder',
+      condition: ['AND (subject,contains,invoice)', 'AND (from,contains,billing)'],
+    };
+    expect(
+      (await runMetric('check_thunderbird_filter', p, { expect: [want], unexpect: [{ name: 'Spam' }] }))
+        .score,
+    ).toBe(1);
+    expect(
+      (await runMetric('check_thunderbird_filter', p, { expect: [{ ...want, enabled: 'no' }] })).score,
+    ).toBe(0);
+    expect(
+      (await runMetric('check_thunderbird_filter', p, { expect: [want], unexpect: [{ condition: ['ALL'] }] }))
+        .score,
+    ).toBe(0);
   });
 
   it('check_thunderbird_folder: same messages in any order, deleted ones ignored', async () => {
-    const msg = (s: string, status = '0001') => `FROM - Mon Jan 01 00:00:00 2024\nX-Mozilla-Status: ${status}\nSubject: ${s}\n\nbody ${s}\n`;
+    const msg = (s: string, status = '0001') =>
+      `FROM - Mon Jan 01 00:00:00 2024\nX-Mozilla-Status: ${status}\nSubject: ${s}\n\nbody ${s}\n`;
     const a = file('Inbox-a', msg('one') + msg('two') + msg('gone', '0009'));
     const b = file('Inbox-b', msg('two') + msg('one'));
     const c = file('Inbox-c', msg('one'));
@@ -70,7 +110,8 @@ describe('OSWorld thunderbird-family metrics', () => {
   });
 
   it('check_thunderbird_folder: files read as Python reads them — universal newlines, lists zipped to the shorter', async () => {
-    const msg = (s: string, eol: string) => `FROM - Mon Jan 01 00:00:00 2024${eol}X-Mozilla-Status: 0001${eol}Subject: ${s}${eol}${eol}body${eol}`;
+    const msg = (s: string, eol: string) =>
+      `FROM - Mon Jan 01 00:00:00 2024${eol}X-Mozilla-Status: 0001${eol}Subject: ${s}${eol}${eol}body${eol}`;
     const lf = file('Lf', msg('one', '\n'));
     const crlf = file('Crlf', msg('one', '\r\n'));
     const other = file('Other', msg('two', '\n'));

@@ -49,8 +49,14 @@ async function checkThunderbirdPrefs(result: unknown, expected: unknown): Promis
       } catch {
         return fail(`pref ${key} has a value that is not JSON: ${brief(raw)} (OSWorld raises)`);
       }
-      if (key in expect && isRecord(expect[key])) ok.set(key, matchValueToRule(value, expect[key] as Record<string, unknown>));
-      else if (key in unexpect && isRecord(unexpect[key]) && matchValueToRule(value, unexpect[key] as Record<string, unknown>)) found.push(key);
+      if (key in expect && isRecord(expect[key]))
+        ok.set(key, matchValueToRule(value, expect[key] as Record<string, unknown>));
+      else if (
+        key in unexpect &&
+        isRecord(unexpect[key]) &&
+        matchValueToRule(value, unexpect[key] as Record<string, unknown>)
+      )
+        found.push(key);
     }
   } catch (e) {
     if (e instanceof PythonPatternError && !e.pythonRaises) throw e;
@@ -58,7 +64,11 @@ async function checkThunderbirdPrefs(result: unknown, expected: unknown): Promis
   }
   const missing = [...ok].filter(([, v]) => !v).map(([k]) => k);
   if (missing.length) return fail(`missing or wrong preferences: ${missing.join(', ')}`);
-  return verdict(found.length === 0, 'all preferences as expected', `unexpected preferences: ${found.join(', ')}`);
+  return verdict(
+    found.length === 0,
+    'all preferences as expected',
+    `unexpected preferences: ${found.join(', ')}`,
+  );
 }
 
 const unescape = (v: string) => v.replace(/\\"/g, '"').replace(/\\\\/g, '\\');
@@ -83,7 +93,8 @@ function filtersOf(text: string): Record<string, unknown>[] {
   return filters;
 }
 
-const matchRecord = (pattern: Record<string, unknown>, item: Record<string, unknown>) => Object.entries(pattern).every(([k, v]) => k in item && isDeepStrictEqual(item[k], v));
+const matchRecord = (pattern: Record<string, unknown>, item: Record<string, unknown>) =>
+  Object.entries(pattern).every(([k, v]) => k in item && isDeepStrictEqual(item[k], v));
 
 /**
  * check_thunderbird_filter — `result`: msgFilterRules.dat; `expected`: `{expect: [filter fields], unexpect: [...]}`
@@ -97,9 +108,14 @@ async function checkThunderbirdFilter(result: unknown, expected: unknown): Promi
   const rules = isRecord(expected) ? expected : {};
   const list = (k: string) => (Array.isArray(rules[k]) ? (rules[k] as unknown[]).filter(isRecord) : []);
   const missing = list('expect').filter((r) => !filters.some((f) => matchRecord(r, f)));
-  if (missing.length) return fail(`${missing.length} expected filter(s) not found among ${filters.length}: ${brief(missing)}`);
+  if (missing.length)
+    return fail(`${missing.length} expected filter(s) not found among ${filters.length}: ${brief(missing)}`);
   const bad = filters.filter((f) => list('unexpect').some((r) => matchRecord(r, f)));
-  return verdict(bad.length === 0, `all ${list('expect').length} expected filters present`, `unexpected filters: ${bad.map((f) => String(f.name)).join(', ')}`);
+  return verdict(
+    bad.length === 0,
+    `all ${list('expect').length} expected filters present`,
+    `unexpected filters: ${bad.map((f) => String(f.name)).join(', ')}`,
+  );
 }
 
 /**
@@ -111,10 +127,17 @@ async function checkThunderbirdFilter(result: unknown, expected: unknown): Promi
  * so order and the `From - ` times count, and one deleted message drops the whole file (two folders that each hold
  * a deleted message compare equal). Files are read as Python's open() reads them (`readAsPython`).
  */
-async function checkThunderbirdFolder(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function checkThunderbirdFolder(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   // a list of references with one result path: upstream zips the path's characters and cannot open them
-  if (Array.isArray(expected) && !Array.isArray(result)) return fail(`expected ${expected.length} folders but the result is not a list`);
-  const [rs, es] = Array.isArray(expected) ? [result as unknown[], expected.slice(0, (result as unknown[]).length)] : [[result], [expected]];
+  if (Array.isArray(expected) && !Array.isArray(result))
+    return fail(`expected ${expected.length} folders but the result is not a list`);
+  const [rs, es] = Array.isArray(expected)
+    ? [result as unknown[], expected.slice(0, (result as unknown[]).length)]
+    : [[result], [expected]];
   const read = async (path: unknown, i: number): Promise<{ text: string } | { error: string }> => {
     const file = await readAsPython(path, `folder ${i + 1}`);
     if ('error' in file) return file;

@@ -30,7 +30,11 @@ async function checkJsonKeybindings(result: unknown, expected: unknown): Promise
   }
   if (!Array.isArray(list)) return fail('keybindings file is not a JSON list');
   const want = isRecord(expected) ? expected.expected : undefined;
-  return verdict(list.some((e) => isDeepStrictEqual(e, want)), `keybinding ${brief(want)} present`, `keybinding ${brief(want)} not among ${list.length}`);
+  return verdict(
+    list.some((e) => isDeepStrictEqual(e, want)),
+    `keybinding ${brief(want)} present`,
+    `keybinding ${brief(want)} not among ${list.length}`,
+  );
 }
 
 /** check_json_settings — `result`: settings.json; `expected`: `{expected: {key: value}}`. 1 when every pair is set. */
@@ -46,7 +50,11 @@ async function checkJsonSettings(result: unknown, expected: unknown): Promise<Me
   const want = isRecord(expected) && isRecord(expected.expected) ? expected.expected : {};
   if (!isRecord(data)) return fail('settings file is not a JSON object');
   const wrong = Object.entries(want).filter(([k, v]) => !(k in data) || !isDeepStrictEqual(data[k], v));
-  return verdict(wrong.length === 0, `all ${Object.keys(want).length} settings set`, `settings differ: ${wrong.map(([k, v]) => `${k}: got ${brief((data as Record<string, unknown>)[k])}, expected ${brief(v)}`).join('; ')}`);
+  return verdict(
+    wrong.length === 0,
+    `all ${Object.keys(want).length} settings set`,
+    `settings differ: ${wrong.map(([k, v]) => `${k}: got ${brief((data as Record<string, unknown>)[k])}, expected ${brief(v)}`).join('; ')}`,
+  );
 }
 
 /** OSWorld's `_is_subset(expected, actual)`: a dict's keys all present in the actual dict with values that are
@@ -54,7 +62,9 @@ async function checkJsonSettings(result: unknown, expected: unknown): Promise<Me
 function isSubset(expected: unknown, actual: unknown): boolean {
   if (isPyDict(expected)) {
     if (!isPyDict(actual)) return false;
-    return Object.entries(expected).every(([k, v]) => Object.prototype.hasOwnProperty.call(actual, k) && isSubset(v, actual[k]));
+    return Object.entries(expected).every(
+      ([k, v]) => Object.prototype.hasOwnProperty.call(actual, k) && isSubset(v, actual[k]),
+    );
   }
   return pyEquals(expected, actual);
 }
@@ -67,7 +77,11 @@ function isSubset(expected: unknown, actual: unknown): boolean {
  * stripped, occurs in the file. With `containment_ok` false: 1 when the texts are equal, or both are JSON and
  * equal as Python values.
  */
-async function compareConfig(result: unknown, expected: unknown, options: Record<string, unknown>): Promise<MetricOutcome> {
+async function compareConfig(
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown>,
+): Promise<MetricOutcome> {
   if (!pyTruthy(result)) return fail('no result file (OSWorld scores 0)');
   const want = isRecord(expected) ? expected.expected : undefined;
   if (!pyTruthy(want)) return fail(`the rule has no expected text (${brief(expected)}); OSWorld scores 0`);
@@ -76,20 +90,35 @@ async function compareConfig(result: unknown, expected: unknown, options: Record
   const text = read.text;
   const containment = 'containment_ok' in options ? pyTruthy(options.containment_ok) : true;
   if (typeof want !== 'string') {
-    if (containment) return fail(`expected ${brief(want)} is not text: OSWorld's compare_config raises (json.loads and str.strip need a str)`);
+    if (containment)
+      return fail(
+        `expected ${brief(want)} is not text: OSWorld's compare_config raises (json.loads and str.strip need a str)`,
+      );
     return fail(`expected ${brief(want)} is not text, so it never equals the file`);
   }
   const got = pyJsonLoads(text);
   const gold = pyJsonLoads(want);
   if (containment) {
-    if (got && gold) return verdict(isSubset(gold.value, got.value), 'the expected JSON is contained in the file', `the file's JSON does not contain ${brief(want)}`);
+    if (got && gold)
+      return verdict(
+        isSubset(gold.value, got.value),
+        'the expected JSON is contained in the file',
+        `the file's JSON does not contain ${brief(want)}`,
+      );
     const needle = pyStrip(want);
     const which = !got ? 'the file is not JSON' : 'the expected text is not JSON';
-    return verdict(text.includes(needle), `${which}; the expected text occurs in it`, `${which}, and '${brief(needle)}' does not occur in it`);
+    return verdict(
+      text.includes(needle),
+      `${which}; the expected text occurs in it`,
+      `${which}, and '${brief(needle)}' does not occur in it`,
+    );
   }
   if (text === want) return pass('the file equals the expected text');
-  if (got && gold && pyEquals(got.value, gold.value)) return pass('the file and the expected text are equal JSON');
-  return fail(`the file differs from the expected text (${text.length} vs ${want.length} characters)${got && gold ? ' and from its JSON' : ''}`);
+  if (got && gold && pyEquals(got.value, gold.value))
+    return pass('the file and the expected text are equal JSON');
+  return fail(
+    `the file differs from the expected text (${text.length} vs ${want.length} characters)${got && gold ? ' and from its JSON' : ''}`,
+  );
 }
 
 /**
@@ -99,8 +128,12 @@ async function compareConfig(result: unknown, expected: unknown, options: Record
 async function compareResultFiles(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const a = (await readText(result))?.trim();
   const b = (await readText(expected))?.trim();
-  if (a === undefined || b === undefined) return fail(`cannot read ${a === undefined ? 'the result' : 'the expected'} file`);
-  const pyFloat = (s: string) => (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$|^[+-]?(inf|infinity|nan)$/i.test(s.replace(/_/g, '')) ? Number(s.replace(/_/g, '')) : undefined);
+  if (a === undefined || b === undefined)
+    return fail(`cannot read ${a === undefined ? 'the result' : 'the expected'} file`);
+  const pyFloat = (s: string) =>
+    /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$|^[+-]?(inf|infinity|nan)$/i.test(s.replace(/_/g, ''))
+      ? Number(s.replace(/_/g, ''))
+      : undefined;
   const want = pyFloat(b);
   if (want !== undefined) {
     if (a.includes(b)) return pass(`the result contains ${b}`);
@@ -127,9 +160,13 @@ async function compareZipFiles(result: unknown, expected: unknown): Promise<Metr
     return fail(`not a ZIP archive: ${zipError(e)}`);
   }
   const names = (z: JSZip) => Object.keys(z.files).sort();
-  if (!isDeepStrictEqual(names(za), names(zb))) return fail(`entries differ: ${brief(names(za))} vs ${brief(names(zb))}`);
+  if (!isDeepStrictEqual(names(za), names(zb)))
+    return fail(`entries differ: ${brief(names(za))} vs ${brief(names(zb))}`);
   for (const name of names(za)) {
-    const [x, y] = await Promise.all([za.files[name].async('nodebuffer'), zb.files[name].async('nodebuffer')]);
+    const [x, y] = await Promise.all([
+      za.files[name].async('nodebuffer'),
+      zb.files[name].async('nodebuffer'),
+    ]);
     if (!x.equals(y)) return fail(`entry '${name}' differs`);
   }
   return pass(`all ${names(za).length} entries equal`);
@@ -139,8 +176,10 @@ async function compareZipFiles(result: unknown, expected: unknown): Promise<Metr
 async function isExtensionInstalled(result: unknown, expected: unknown): Promise<MetricOutcome> {
   const r = isRecord(expected) ? expected : {};
   const has = String(result ?? '').includes(String(r.expected));
-  if (r.type === 'contain') return verdict(has, `'${String(r.expected)}' installed`, `'${String(r.expected)}' not installed`);
-  if (r.type === 'not_contain') return verdict(!has, `'${String(r.expected)}' not installed`, `'${String(r.expected)}' installed`);
+  if (r.type === 'contain')
+    return verdict(has, `'${String(r.expected)}' installed`, `'${String(r.expected)}' not installed`);
+  if (r.type === 'not_contain')
+    return verdict(!has, `'${String(r.expected)}' not installed`, `'${String(r.expected)}' installed`);
   return fail(`unknown type ${brief(r.type)} (contain or not_contain)`);
 }
 

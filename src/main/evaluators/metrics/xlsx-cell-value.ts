@@ -28,7 +28,8 @@ function xmltodictLeaf(el: Element): string | null | Record<string, string | nul
   for (let i = 0; i < el.attributes.length; i++) {
     const a = el.attributes[i];
     // process_namespaces: the xml: namespace is not in OSWorld's mapping, so its attributes keep the URI
-    const name = a.namespaceURI && a.namespaceURI !== MAIN_NS ? `${a.namespaceURI}:${a.localName}` : a.localName;
+    const name =
+      a.namespaceURI && a.namespaceURI !== MAIN_NS ? `${a.namespaceURI}:${a.localName}` : a.localName;
     out[`@${name}`] = a.value;
   }
   out['#text'] = text;
@@ -68,7 +69,11 @@ async function sharedStrings(pkg: XlsxPackage): Promise<string[]> {
  * `xl/worksheets/sheet<sheetId>.xml` (upstream's assumption, true of files Calc and Excel write), the cell by its
  * `r` attribute written exactly as `coordinate`. Returns None (null) wherever upstream does or raises.
  */
-export async function osworldCellValue(path: string | undefined, sheetName: string, coordinate: string): Promise<OsworldCellValue> {
+export async function osworldCellValue(
+  path: string | undefined,
+  sheetName: string,
+  coordinate: string,
+): Promise<OsworldCellValue> {
   if (!path) return null;
   const pkg = await XlsxPackage.open(path);
   if (typeof pkg === 'string') return null;

@@ -11,7 +11,15 @@ const tmp = tempDir();
 afterAll(tmp.cleanup);
 
 const data: Array<[string, unknown[][]]> = [
-  ['Sheet1', [['Product', 'Revenue', 'Units'], ['Apples', 120, 10], ['Pears', 80, 7], ['Plums', 45, 3]]],
+  [
+    'Sheet1',
+    [
+      ['Product', 'Revenue', 'Units'],
+      ['Apples', 120, 10],
+      ['Pears', 80, 7],
+      ['Plums', 45, 3],
+    ],
+  ],
   ['Sheet2', [['Summary']]],
 ];
 const revenueBar: ChartSpec = {
@@ -23,14 +31,19 @@ const revenueBar: ChartSpec = {
   legend: null,
 };
 let n = 0;
-const book = (charts: ChartSpec[]) => writeXlsx(join(tmp.dir, `charts-${++n}.xlsx`), { sheets: data, charts });
-const rule = (chart_props: string[], extra: Record<string, unknown> = {}) => ({ rules: [{ type: 'chart', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', chart_props, ...extra }] });
+const book = (charts: ChartSpec[]) =>
+  writeXlsx(join(tmp.dir, `charts-${++n}.xlsx`), { sheets: data, charts });
+const rule = (chart_props: string[], extra: Record<string, unknown> = {}) => ({
+  rules: [{ type: 'chart', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', chart_props, ...extra }],
+});
 const all = ['type', 'title', 'legend', 'direction', 'xtitle', 'ytitle'];
 
 describe('compare_table chart rule', () => {
   it('passes for the same chart built separately, whatever its place and series name', async () => {
     const gold = await book([revenueBar]);
-    const res = await book([{ ...revenueBar, anchor: [0, 20, 6, 35], series: [{ ...revenueBar.series[0], tx: undefined }] }]);
+    const res = await book([
+      { ...revenueBar, anchor: [0, 20, 6, 35], series: [{ ...revenueBar.series[0], tx: undefined }] },
+    ]);
     const r = await runMetric('compare_table', res, gold, rule(all));
     expect(r.reason).toContain('all 1 rules hold');
     expect(r.score).toBe(1);
@@ -48,7 +61,9 @@ describe('compare_table chart rule', () => {
 
   it('fails on a different series range, listing the ranges each side has', async () => {
     const gold = await book([revenueBar]);
-    const res = await book([{ ...revenueBar, series: [{ val: 'Sheet1!$C$2:$C$4', cat: 'Sheet1!$A$2:$A$4' }] }]);
+    const res = await book([
+      { ...revenueBar, series: [{ val: 'Sheet1!$C$2:$C$4', cat: 'Sheet1!$A$2:$A$4' }] },
+    ]);
     const r = await runMetric('compare_table', res, gold, rule(['type']));
     expect(r.score).toBe(0);
     expect(r.reason).toContain("expected 'Sheet2' has charts over [Sheet1!$B$2:$B$4,Sheet1!$A$2:$A$4]");
@@ -64,7 +79,10 @@ describe('compare_table chart rule', () => {
     const r = await runMetric('compare_table', none, gold, rule(['type']));
     expect(r.score).toBe(0);
     expect(r.reason).toContain('0 chart(s) vs 1');
-    const extra = await book([revenueBar, { ...revenueBar, type: 'pieChart', series: [{ val: 'Sheet1!$C$2:$C$4', cat: 'Sheet1!$A$2:$A$4' }] }]);
+    const extra = await book([
+      revenueBar,
+      { ...revenueBar, type: 'pieChart', series: [{ val: 'Sheet1!$C$2:$C$4', cat: 'Sheet1!$A$2:$A$4' }] },
+    ]);
     const e = await runMetric('compare_table', extra, gold, rule(['type']));
     expect(e.score).toBe(0);
     expect(e.reason).toContain('2 chart(s) vs 1');
@@ -74,7 +92,9 @@ describe('compare_table chart rule', () => {
 
   it('compares title text across runs, legend presence and position, bar direction and axis titles', async () => {
     const gold = await book([{ ...revenueBar, xTitle: 'Product', yTitle: 'USD' }]);
-    const same = await book([{ ...revenueBar, title: ['Revenue of ', 'Each Product'], xTitle: 'Product', yTitle: 'USD' }]);
+    const same = await book([
+      { ...revenueBar, title: ['Revenue of ', 'Each Product'], xTitle: 'Product', yTitle: 'USD' },
+    ]);
     expect((await runMetric('compare_table', same, gold, rule(all))).score).toBe(1);
     const cases: Array<[Partial<ChartSpec>, RegExp]> = [
       [{ title: 'Revenue' }, /title is "Revenue"/],
@@ -97,15 +117,35 @@ describe('compare_table chart rule', () => {
   });
 
   it('reads anchor and size from the drawing and keys scatter series on their X and Y ranges', async () => {
-    const scatter: ChartSpec = { sheet: 'Sheet2', type: 'scatterChart', series: [{ val: 'Sheet1!$B$2:$B$4', cat: 'Sheet1!$C$2:$C$4' }], xTitle: 'Units' };
+    const scatter: ChartSpec = {
+      sheet: 'Sheet2',
+      type: 'scatterChart',
+      series: [{ val: 'Sheet1!$B$2:$B$4', cat: 'Sheet1!$C$2:$C$4' }],
+      xTitle: 'Units',
+    };
     const path = await book([{ ...scatter, anchor: [1, 2, 7, 18] }]);
     const pkg = (await XlsxPackage.open(path)) as XlsxPackage;
     const sheet = (await pkg.sheets())[1];
-    const charts = await loadSheetCharts({ pkg, sheet, side: 'result' }, new Set(['type', 'anchor', 'width', 'height', 'xtitle', 'direction']));
+    const charts = await loadSheetCharts(
+      { pkg, sheet, side: 'result' },
+      new Set(['type', 'anchor', 'width', 'height', 'xtitle', 'direction']),
+    );
     expect(charts).toEqual([
-      { key: 'Sheet1!$B$2:$B$4,Sheet1!$C$2:$C$4', props: { type: 'scatterChart', anchor: ['oneCell', 1, 2, 7, 18], width: 15, height: 7.5, xtitle: 'Units', direction: null } },
+      {
+        key: 'Sheet1!$B$2:$B$4,Sheet1!$C$2:$C$4',
+        props: {
+          type: 'scatterChart',
+          anchor: ['oneCell', 1, 2, 7, 18],
+          width: 15,
+          height: 7.5,
+          xtitle: 'Units',
+          direction: null,
+        },
+      },
     ]);
-    const otherY = await book([{ ...scatter, series: [{ val: 'Sheet1!$C$2:$C$4', cat: 'Sheet1!$B$2:$B$4' }] }]);
+    const otherY = await book([
+      { ...scatter, series: [{ val: 'Sheet1!$C$2:$C$4', cat: 'Sheet1!$B$2:$B$4' }] },
+    ]);
     expect((await runMetric('compare_table', otherY, path, rule(['type']))).score).toBe(0);
   });
 
@@ -113,11 +153,15 @@ describe('compare_table chart rule', () => {
     const gold = await book([revenueBar]);
     const byIndex = { rules: [{ type: 'chart', sheet_idx0: 1, sheet_idx1: 'EI1', chart_props: ['type'] }] };
     expect((await runMetric('compare_table', gold, gold, byIndex)).score).toBe(1);
-    const sheet1 = { rules: [{ type: 'chart', sheet_idx0: 'RI0', sheet_idx1: 'EI1', chart_props: ['type'] }] };
-    expect((await runMetric('compare_table', gold, gold, sheet1)).reason).toContain("0 chart(s) vs 1");
+    const sheet1 = {
+      rules: [{ type: 'chart', sheet_idx0: 'RI0', sheet_idx1: 'EI1', chart_props: ['type'] }],
+    };
+    expect((await runMetric('compare_table', gold, gold, sheet1)).reason).toContain('0 chart(s) vs 1');
     const missing = await runMetric('compare_table', gold, gold, rule(['type'], { sheet_idx0: 'RNSheet9' }));
     expect(missing.score).toBe(0);
-    expect(missing.reason).toMatch(/sheet_idx0: sheet RNSheet9 does not exist in the result workbook \(sheets: Sheet1, Sheet2\)/);
+    expect(missing.reason).toMatch(
+      /sheet_idx0: sheet RNSheet9 does not exist in the result workbook \(sheets: Sheet1, Sheet2\)/,
+    );
     const typo = await runMetric('compare_table', gold, gold, rule(['tilte']));
     expect(typo.reason).toContain('unknown chart_props ["tilte"]');
     const noExpected = await runMetric('compare_table', gold, undefined, rule(['type']));

@@ -1,10 +1,32 @@
 // compare_table's `chart` rule: the charts drawn on a worksheet, read from the xlsx package's drawing and
 // chart parts (sheet → drawing → graphic frame → c:chartSpace).
 import { brief, stringList } from './inputs';
-import { attr, childVal, compareKeyed, descendants, kid, kids, pickSheetPair, sheetLabel, type PickedSheet, type XlsxFiles } from './xlsx-package';
+import {
+  attr,
+  childVal,
+  compareKeyed,
+  descendants,
+  kid,
+  kids,
+  pickSheetPair,
+  sheetLabel,
+  type PickedSheet,
+  type XlsxFiles,
+} from './xlsx-package';
 
 /** The chart properties a `chart` rule may ask for in `chart_props`. */
-export const chartProps = ['type', 'title', 'legend', 'direction', 'xtitle', 'ytitle', 'ztitle', 'anchor', 'width', 'height'] as const;
+export const chartProps = [
+  'type',
+  'title',
+  'legend',
+  'direction',
+  'xtitle',
+  'ytitle',
+  'ztitle',
+  'anchor',
+  'width',
+  'height',
+] as const;
 type ChartProp = (typeof chartProps)[number];
 
 /** A chart as the rule compares it: its series key and the asked-for properties. */
@@ -31,7 +53,12 @@ function titleText(title: Element | undefined): string | null {
   const rich = kid(tx, 'rich');
   if (rich) {
     return kids(rich, 'p')
-      .map((p) => kids(p).filter((r) => r.localName === 'r' || r.localName === 'fld').map((r) => kid(r, 't')?.textContent ?? '').join(''))
+      .map((p) =>
+        kids(p)
+          .filter((r) => r.localName === 'r' || r.localName === 'fld')
+          .map((r) => kid(r, 't')?.textContent ?? '')
+          .join(''),
+      )
       .join('\n');
   }
   const ref = kid(tx, 'strRef');
@@ -43,12 +70,19 @@ function titleText(title: Element | undefined): string | null {
 }
 
 /** Chart size in cm from the anchor's extent, rounded to 0.01; null when the anchor gives none. */
-function extentCm(anchor: Element, frame: Element | undefined): { width: number | null; height: number | null } {
+function extentCm(
+  anchor: Element,
+  frame: Element | undefined,
+): { width: number | null; height: number | null } {
   const exts = [kid(frame, 'xfrm', 'ext'), kid(anchor, 'ext')];
   for (const ext of exts) {
     const cx = Number(attr(ext, 'cx'));
     const cy = Number(attr(ext, 'cy'));
-    if (cx > 0 && cy > 0) return { width: Math.round((cx / EMU_PER_CM) * 100) / 100, height: Math.round((cy / EMU_PER_CM) * 100) / 100 };
+    if (cx > 0 && cy > 0)
+      return {
+        width: Math.round((cx / EMU_PER_CM) * 100) / 100,
+        height: Math.round((cy / EMU_PER_CM) * 100) / 100,
+      };
   }
   return { width: null, height: null };
 }
@@ -58,11 +92,21 @@ function anchorOf(anchor: Element): unknown[] {
     const n = Number(kid(anchor, corner, what)?.textContent);
     return Number.isInteger(n) ? n : null;
   };
-  const kind = anchor.localName === 'twoCellAnchor' ? (attr(anchor, 'editAs') ?? 'twoCell') : anchor.localName === 'oneCellAnchor' ? 'oneCell' : 'absolute';
+  const kind =
+    anchor.localName === 'twoCellAnchor'
+      ? (attr(anchor, 'editAs') ?? 'twoCell')
+      : anchor.localName === 'oneCellAnchor'
+        ? 'oneCell'
+        : 'absolute';
   return [kind, at('from', 'col'), at('from', 'row'), at('to', 'col'), at('to', 'row')];
 }
 
-function describe(space: Element, anchor: Element, frame: Element | undefined, props: Set<string>): SheetChart {
+function describe(
+  space: Element,
+  anchor: Element,
+  frame: Element | undefined,
+  props: Set<string>,
+): SheetChart {
   const chart = kid(space, 'chart');
   const plot = kid(chart, 'plotArea');
   const group = kids(plot).find((e) => /Chart$/.test(e.localName));
@@ -71,7 +115,11 @@ function describe(space: Element, anchor: Element, frame: Element | undefined, p
     const categories = sourceRef(kid(s, 'cat') ?? kid(s, 'xVal'));
     return `${values},${categories}`;
   });
-  const axes = new Map(kids(plot).filter((e) => /Ax$/.test(e.localName)).map((ax) => [childVal(ax, 'axId'), ax]));
+  const axes = new Map(
+    kids(plot)
+      .filter((e) => /Ax$/.test(e.localName))
+      .map((ax) => [childVal(ax, 'axId'), ax]),
+  );
   const groupAxes = kids(group, 'axId').map((a) => axes.get(attr(a, 'val')));
   const out: SheetChart['props'] = {};
   const size = extentCm(anchor, frame);
@@ -82,7 +130,8 @@ function describe(space: Element, anchor: Element, frame: Element | undefined, p
       const legend = kid(chart, 'legend');
       return legend ? (childVal(legend, 'legendPos') ?? 'r') : null;
     },
-    direction: () => (group && /^bar(3D)?Chart$/.test(group.localName) ? (childVal(group, 'barDir') ?? 'col') : null),
+    direction: () =>
+      group && /^bar(3D)?Chart$/.test(group.localName) ? (childVal(group, 'barDir') ?? 'col') : null,
     xtitle: () => titleText(kid(groupAxes[0], 'title')),
     ytitle: () => titleText(kid(groupAxes[1], 'title')),
     ztitle: () => titleText(kid(groupAxes[2], 'title')),
@@ -109,7 +158,8 @@ export async function loadSheetCharts(picked: PickedSheet, props: Set<string>): 
         const space = rel ? await pkg.root(rel.target) : undefined;
         if (!space) continue;
         let frame: Element | undefined = ref;
-        while (frame && frame.localName !== 'graphicFrame') frame = (frame.parentNode as Element | null) ?? undefined;
+        while (frame && frame.localName !== 'graphicFrame')
+          frame = (frame.parentNode as Element | null) ?? undefined;
         charts.push(describe(space, anchor, frame, props));
       }
     }
@@ -155,7 +205,12 @@ export async function chartRule(rule: Record<string, unknown>, files: XlsxFiles)
     if (typeof pair === 'string') return pair;
     const [a, b] = pair;
     const want = new Set(props);
-    return compareKeyed(keyed(await loadSheetCharts(a, want)), keyed(await loadSheetCharts(b, want)), 'chart', [sheetLabel(a), sheetLabel(b)]);
+    return compareKeyed(
+      keyed(await loadSheetCharts(a, want)),
+      keyed(await loadSheetCharts(b, want)),
+      'chart',
+      [sheetLabel(a), sheetLabel(b)],
+    );
   } catch (e) {
     return (e as Error).message;
   }

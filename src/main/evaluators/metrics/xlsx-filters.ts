@@ -23,13 +23,20 @@ function filterColumn(fc: Element): Record<string, unknown> {
   const custom = kid(fc, 'customFilters');
   if (custom) {
     out.custom_filters_op = pyBool(custom, 'and', false);
-    out.custom_filters = sorted(kids(custom, 'customFilter').map((f) => JSON.stringify([attr(f, 'operator') ?? 'equal', attr(f, 'val') ?? null])));
+    out.custom_filters = sorted(
+      kids(custom, 'customFilter').map((f) =>
+        JSON.stringify([attr(f, 'operator') ?? 'equal', attr(f, 'val') ?? null]),
+      ),
+    );
   }
   return out;
 }
 
 /** load_filters: `{ref, filter_column: [...by col_id], sort_state?}`; {} when the sheet does not exist. */
-export async function loadFilters(idx: unknown, files: XlsxFiles): Promise<{ tag: string; filters: Record<string, unknown> } | string> {
+export async function loadFilters(
+  idx: unknown,
+  files: XlsxFiles,
+): Promise<{ tag: string; filters: Record<string, unknown> } | string> {
   const s = await namedSheet(idx, files);
   if (typeof s === 'string') return s;
   if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
@@ -70,13 +77,17 @@ export async function filterRule(r: Record<string, unknown>, files: XlsxFiles): 
   const b = await loadFilters(r.sheet_idx1, files);
   if (typeof b === 'string') return b;
   for (const key of new Set([...Object.keys(a.filters), ...Object.keys(b.filters)])) {
-    if (!isDeepStrictEqual(a.filters[key], b.filters[key])) return `autofilter ${key}: ${brief(a.filters[key] ?? null)} in ${a.tag}, ${brief(b.filters[key] ?? null)} in ${b.tag}`;
+    if (!isDeepStrictEqual(a.filters[key], b.filters[key]))
+      return `autofilter ${key}: ${brief(a.filters[key] ?? null)} in ${a.tag}, ${brief(b.filters[key] ?? null)} in ${b.tag}`;
   }
   return true;
 }
 
 /** load_sparklines: target cells (`xm:sqref`) → source ranges (`xm:f`), or why upstream raises. */
-export async function loadSparklines(idx: unknown, files: XlsxFiles): Promise<{ tag: string; lines: Map<string, string> } | string> {
+export async function loadSparklines(
+  idx: unknown,
+  files: XlsxFiles,
+): Promise<{ tag: string; lines: Map<string, string> } | string> {
   const s = await namedSheet(idx, files);
   if (typeof s === 'string') return s;
   const root = await worksheetRootById(s).catch(() => undefined);

@@ -41,24 +41,56 @@ beforeAll(async () => {
     line: { charts: [{ ...revenueBar, type: 'lineChart' }], pivots: [byProduct] },
     region: { charts: [revenueBar], pivots: [{ ...byProduct, rows: [0], pages: [1] }] },
   };
-  saved = await resaveWithCalc(tmp.dir, Object.fromEntries(Object.entries(books).map(([name, b]) => [name, { sheets: [['Sheet1', sales], ['Sheet2', [['Summary']]]], ...b }])));
+  saved = await resaveWithCalc(
+    tmp.dir,
+    Object.fromEntries(
+      Object.entries(books).map(([name, b]) => [
+        name,
+        {
+          sheets: [
+            ['Sheet1', sales],
+            ['Sheet2', [['Summary']]],
+          ],
+          ...b,
+        },
+      ]),
+    ),
+  );
 }, 200_000);
 
-const chartRule = (chart_props: string[]) => ({ rules: [{ type: 'chart', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', chart_props }] });
-const pivotRule = (pivot_props: string[]) => ({ rules: [{ type: 'pivot_table', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', pivot_props }] });
+const chartRule = (chart_props: string[]) => ({
+  rules: [{ type: 'chart', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', chart_props }],
+});
+const pivotRule = (pivot_props: string[]) => ({
+  rules: [{ type: 'pivot_table', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', pivot_props }],
+});
 
 describe.skipIf(!hasLibreOffice)('compare_table on workbooks LibreOffice Calc saved', () => {
   it('reads the chart and the pivot table as Calc writes them', async () => {
     const pkg = (await XlsxPackage.open(saved.gold)) as XlsxPackage;
     const sheet = (await pkg.sheets()).find((s) => s.name === 'Sheet2')!;
-    const charts = await loadSheetCharts({ pkg, sheet, side: 'expected' }, new Set(['type', 'title', 'legend', 'direction']));
+    const charts = await loadSheetCharts(
+      { pkg, sheet, side: 'expected' },
+      new Set(['type', 'title', 'legend', 'direction']),
+    );
     expect(charts).toHaveLength(1);
-    expect(charts[0].props).toMatchObject({ type: 'barChart', title: 'Revenue per product', direction: 'col' });
+    expect(charts[0].props).toMatchObject({
+      type: 'barChart',
+      title: 'Revenue per product',
+      direction: 'col',
+    });
     expect(charts[0].key).toContain('$C$2:$C$5');
-    const pivots = await loadSheetPivots({ pkg, sheet, side: 'expected' }, new Set(['row_fields', 'data_fields', 'filter']));
+    const pivots = await loadSheetPivots(
+      { pkg, sheet, side: 'expected' },
+      new Set(['row_fields', 'data_fields', 'filter']),
+    );
     expect(pivots).toHaveLength(1);
     expect(pivots[0].key).toBe('worksheet;Sheet1!A1:B5');
-    expect(pivots[0].props).toMatchObject({ row_fields: [1], filter_fields: [0], data_fields: [{ field: 2, subtotal: 'sum' }] });
+    expect(pivots[0].props).toMatchObject({
+      row_fields: [1],
+      filter_fields: [0],
+      data_fields: [{ field: 2, subtotal: 'sum' }],
+    });
   });
 
   it('scores the same chart and pivot 1, another chart type or pivot row field 0', async () => {

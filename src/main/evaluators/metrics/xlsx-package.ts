@@ -32,7 +32,8 @@ export function kids(el: Element | undefined, local?: string): Element[] {
   if (!el) return [];
   const out: Element[] = [];
   for (let n = el.firstChild; n; n = n.nextSibling) {
-    if (n.nodeType === 1 && (local === undefined || (n as Element).localName === local)) out.push(n as Element);
+    if (n.nodeType === 1 && (local === undefined || (n as Element).localName === local))
+      out.push(n as Element);
   }
   return out;
 }
@@ -112,7 +113,8 @@ export class XlsxPackage {
   static async open(path: string): Promise<XlsxPackage | string> {
     try {
       const zip = await JSZip.loadAsync(await readFile(path));
-      if (!zip.file('xl/workbook.xml') && !zip.file('[Content_Types].xml')) return `${path} is not an xlsx package (no xl/workbook.xml)`;
+      if (!zip.file('xl/workbook.xml') && !zip.file('[Content_Types].xml'))
+        return `${path} is not an xlsx package (no xl/workbook.xml)`;
       return new XlsxPackage(path, zip);
     } catch (e) {
       return `${path} is not an xlsx package: ${zipError(e)}`;
@@ -128,8 +130,13 @@ export class XlsxPackage {
       const text = await entry.async('string');
       const problems: string[] = [];
       const record = (msg: string) => problems.push(msg.split('\n')[0]);
-      doc = new DOMParser({ errorHandler: { warning: () => undefined, error: record, fatalError: record } }).parseFromString(text, 'application/xml');
-      if (problems.length || !doc.documentElement) throw new Error(`${this.path}: part ${part} is not well-formed XML: ${problems[0] ?? 'no root element'}`);
+      doc = new DOMParser({
+        errorHandler: { warning: () => undefined, error: record, fatalError: record },
+      }).parseFromString(text, 'application/xml');
+      if (problems.length || !doc.documentElement)
+        throw new Error(
+          `${this.path}: part ${part} is not well-formed XML: ${problems[0] ?? 'no root element'}`,
+        );
     }
     this.docs.set(part, doc);
     return doc;
@@ -146,7 +153,12 @@ export class XlsxPackage {
       const type = attr(r, 'Type') ?? '';
       const external = attr(r, 'TargetMode') === 'External';
       const target = attr(r, 'Target') ?? '';
-      return { id: attr(r, 'Id') ?? '', kind: type.slice(type.lastIndexOf('/') + 1), target: external ? target : resolvePart(part, target), external };
+      return {
+        id: attr(r, 'Id') ?? '',
+        kind: type.slice(type.lastIndexOf('/') + 1),
+        target: external ? target : resolvePart(part, target),
+        external,
+      };
     });
   }
 
@@ -174,23 +186,33 @@ export interface PickedSheet {
  * position), `RN<name>` (result sheet by name), `EI<n>` / `EN<name>` (expected workbook). Returns the
  * reason when the index is malformed, names no workbook, or the sheet does not exist.
  */
-export async function pickSheet(idx: unknown, result: XlsxPackage, expected: XlsxPackage | undefined): Promise<PickedSheet | string> {
+export async function pickSheet(
+  idx: unknown,
+  result: XlsxPackage,
+  expected: XlsxPackage | undefined,
+): Promise<PickedSheet | string> {
   let side: 'result' | 'expected';
   let by: { index: number } | { name: string };
   if (typeof idx === 'number' && Number.isInteger(idx)) [side, by] = ['result', { index: idx }];
-  else if (typeof idx === 'string' && /^[RE]I\d+$/.test(idx)) [side, by] = [idx[0] === 'R' ? 'result' : 'expected', { index: Number(idx.slice(2)) }];
-  else if (typeof idx === 'string' && /^[RE]N/.test(idx)) [side, by] = [idx[0] === 'R' ? 'result' : 'expected', { name: idx.slice(2) }];
+  else if (typeof idx === 'string' && /^[RE]I\d+$/.test(idx))
+    [side, by] = [idx[0] === 'R' ? 'result' : 'expected', { index: Number(idx.slice(2)) }];
+  else if (typeof idx === 'string' && /^[RE]N/.test(idx))
+    [side, by] = [idx[0] === 'R' ? 'result' : 'expected', { name: idx.slice(2) }];
   else return `sheet index ${brief(idx)} is not n, RI<n>, RN<name>, EI<n> or EN<name>`;
   const pkg = side === 'result' ? result : expected;
   if (!pkg) return `sheet index ${brief(idx)} names the expected workbook, but there is none`;
   const sheets = await pkg.sheets();
   const sheet = 'index' in by ? sheets[by.index] : sheets.find((s) => s.name === by.name);
-  if (!sheet) return `sheet ${brief(idx)} does not exist in the ${side} workbook (sheets: ${sheets.map((s) => s.name).join(', ') || 'none'})`;
+  if (!sheet)
+    return `sheet ${brief(idx)} does not exist in the ${side} workbook (sheets: ${sheets.map((s) => s.name).join(', ') || 'none'})`;
   return { pkg, sheet, side };
 }
 
 /** Opens the workbooks a rule names and picks its two sheets (`sheet_idx0`, `sheet_idx1`). */
-export async function pickSheetPair(rule: Record<string, unknown>, files: XlsxFiles): Promise<[PickedSheet, PickedSheet] | string> {
+export async function pickSheetPair(
+  rule: Record<string, unknown>,
+  files: XlsxFiles,
+): Promise<[PickedSheet, PickedSheet] | string> {
   const result = await XlsxPackage.open(files.result);
   if (typeof result === 'string') return result;
   let expected: XlsxPackage | undefined;
@@ -211,19 +233,31 @@ export async function pickSheetPair(rule: Record<string, unknown>, files: XlsxFi
  * range), as upstream compares its dicts: the same keys, and for each key the same properties. Returns
  * `true` or the first difference, described with `noun` ("chart", "pivot table").
  */
-export function compareKeyed(a: Map<string, Record<string, unknown>>, b: Map<string, Record<string, unknown>>, noun: string, names: [string, string]): true | string {
+export function compareKeyed(
+  a: Map<string, Record<string, unknown>>,
+  b: Map<string, Record<string, unknown>>,
+  noun: string,
+  names: [string, string],
+): true | string {
   const missing = [...b.keys()].filter((k) => !a.has(k));
   const extra = [...a.keys()].filter((k) => !b.has(k));
   if (missing.length || extra.length) {
     const parts: string[] = [];
-    if (missing.length) parts.push(`${names[1]} has ${noun}s over ${missing.map((k) => `[${k}]`).join(' ')} that ${names[0]} lacks`);
-    if (extra.length) parts.push(`${names[0]} has ${noun}s over ${extra.map((k) => `[${k}]`).join(' ')} that ${names[1]} lacks`);
+    if (missing.length)
+      parts.push(
+        `${names[1]} has ${noun}s over ${missing.map((k) => `[${k}]`).join(' ')} that ${names[0]} lacks`,
+      );
+    if (extra.length)
+      parts.push(
+        `${names[0]} has ${noun}s over ${extra.map((k) => `[${k}]`).join(' ')} that ${names[1]} lacks`,
+      );
     return `${a.size} ${noun}(s) vs ${b.size}: ${parts.join('; ')}`;
   }
   for (const [key, pa] of a) {
     const pb = b.get(key) ?? {};
     for (const prop of new Set([...Object.keys(pa), ...Object.keys(pb)])) {
-      if (!isDeepStrictEqual(pa[prop], pb[prop])) return `${noun} over [${key}]: ${prop} is ${brief(JSON.stringify(pa[prop] ?? null))} in ${names[0]}, ${brief(JSON.stringify(pb[prop] ?? null))} in ${names[1]}`;
+      if (!isDeepStrictEqual(pa[prop], pb[prop]))
+        return `${noun} over [${key}]: ${prop} is ${brief(JSON.stringify(pa[prop] ?? null))} in ${names[0]}, ${brief(JSON.stringify(pb[prop] ?? null))} in ${names[1]}`;
     }
   }
   return true;

@@ -28,7 +28,9 @@ const book = (pivots: PivotSpec[]) =>
     ],
     pivots,
   });
-const rule = (pivot_props: string[]) => ({ rules: [{ type: 'pivot_table', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', pivot_props }] });
+const rule = (pivot_props: string[]) => ({
+  rules: [{ type: 'pivot_table', sheet_idx0: 'RNSheet2', sheet_idx1: 'ENSheet2', pivot_props }],
+});
 const spider = ['col_fields', 'filter', 'row_fields', 'data_fields'];
 
 async function pivotsOf(path: string, props: string[]) {
@@ -47,10 +49,25 @@ describe('compare_table pivot_table rule', () => {
         key: 'worksheet;Sheet1!A1:B5',
         props: {
           name: 'PivotTable1',
-          location: { ref: 'A3:B6', firstHeaderRow: 1, firstDataRow: 1, firstDataCol: 1, rowPageCount: 0, colPageCount: 0 },
+          location: {
+            ref: 'A3:B6',
+            firstHeaderRow: 1,
+            firstDataRow: 1,
+            firstDataCol: 1,
+            rowPageCount: 0,
+            colPageCount: 0,
+          },
           selection: [
-            [[0, false], [1, false], [2, false]],
-            [[0, false], [1, false], [2, false]],
+            [
+              [0, false],
+              [1, false],
+              [2, false],
+            ],
+            [
+              [0, false],
+              [1, false],
+              [2, false],
+            ],
           ],
           filter_fields: [0],
           col_fields: [],
@@ -63,12 +80,22 @@ describe('compare_table pivot_table rule', () => {
 
   it('passes for the same pivot table built separately (names, location and item order aside)', async () => {
     const gold = await book([bySum]);
-    const res = await book([{ ...bySum, name: 'DataPilot1', location: 'A2:B5', fields: [{ items: [2, 1, 0] }, { items: [1, 0, 2] }, {}, {}], data: [{ fld: 2 }] }]);
+    const res = await book([
+      {
+        ...bySum,
+        name: 'DataPilot1',
+        location: 'A2:B5',
+        fields: [{ items: [2, 1, 0] }, { items: [1, 0, 2] }, {}, {}],
+        data: [{ fld: 2 }],
+      },
+    ]);
     const r = await runMetric('compare_table', res, gold, rule(spider));
     expect(r.reason).toContain('all 1 rules hold');
     expect(r.score).toBe(1);
     // …but not when the name, the location or the item order is asked for.
-    expect((await runMetric('compare_table', res, gold, rule(['name']))).reason).toMatch(/name is "DataPilot1" in result 'Sheet2', "PivotTable1" in expected 'Sheet2'/);
+    expect((await runMetric('compare_table', res, gold, rule(['name']))).reason).toMatch(
+      /name is "DataPilot1" in result 'Sheet2', "PivotTable1" in expected 'Sheet2'/,
+    );
     expect((await runMetric('compare_table', res, gold, rule(['location']))).score).toBe(0);
     expect((await runMetric('compare_table', res, gold, rule(['selection', 'ordered']))).score).toBe(0);
     expect((await runMetric('compare_table', res, gold, rule(['selection']))).score).toBe(1);
@@ -79,7 +106,9 @@ describe('compare_table pivot_table rule', () => {
     const res = await book([{ ...bySum, data: [{ fld: 2, subtotal: 'average' }] }]);
     const r = await runMetric('compare_table', res, gold, rule(spider));
     expect(r.score).toBe(0);
-    expect(r.reason).toContain('data_fields is [{"field":2,"subtotal":"average","showDataAs":"normal"}] in result');
+    expect(r.reason).toContain(
+      'data_fields is [{"field":2,"subtotal":"average","showDataAs":"normal"}] in result',
+    );
     const shown = await book([{ ...bySum, data: [{ fld: 2, showDataAs: 'percentOfTotal' }] }]);
     expect((await runMetric('compare_table', shown, gold, rule(['data_fields']))).score).toBe(0);
   });
@@ -91,13 +120,19 @@ describe('compare_table pivot_table rule', () => {
     expect(r.score).toBe(0);
     expect(r.reason).toMatch(/col_fields is \[1\] in result 'Sheet2', \[\] in expected/);
     const noFilter = await book([{ ...bySum, pages: [] }]);
-    expect((await runMetric('compare_table', noFilter, gold, rule(spider))).reason).toContain('filter_fields is [] in result');
-    const hidden = await book([{ ...bySum, fields: [{ items: [0, [1, true], 2] }, { items: [0, 1, 2] }, {}, {}] }]);
+    expect((await runMetric('compare_table', noFilter, gold, rule(spider))).reason).toContain(
+      'filter_fields is [] in result',
+    );
+    const hidden = await book([
+      { ...bySum, fields: [{ items: [0, [1, true], 2] }, { items: [0, 1, 2] }, {}, {}] },
+    ]);
     const h = await runMetric('compare_table', hidden, gold, rule(spider));
     expect(h.score).toBe(0);
     expect(h.reason).toContain('selection is');
     // Hidden items matter only through `filter` / `selection`.
-    expect((await runMetric('compare_table', hidden, gold, rule(['row_fields', 'data_fields']))).score).toBe(1);
+    expect((await runMetric('compare_table', hidden, gold, rule(['row_fields', 'data_fields']))).score).toBe(
+      1,
+    );
   });
 
   it('keys on the source range: untouched edge columns are trimmed, other ranges differ', async () => {
@@ -114,8 +149,27 @@ describe('compare_table pivot_table rule', () => {
 
   it('trims leading unused columns from field numbers too, leaving the Σ Values field (-2) alone', async () => {
     // Gold: source B1:D5 (Product, Revenue, Units); result: A1:D5 with the unused Region column first.
-    const gold = await book([{ ...bySum, ref: 'B1:D5', fields: [{ items: [0, 1, 2] }, {}, {}], rows: [0], cols: [-2], pages: [], data: [{ fld: 1 }, { fld: 2, subtotal: 'count' }] }]);
-    const res = await book([{ ...bySum, fields: [{}, { items: [0, 1, 2] }, {}, {}], rows: [1], cols: [-2], pages: [], data: [{ fld: 2 }, { fld: 3, subtotal: 'count' }] }]);
+    const gold = await book([
+      {
+        ...bySum,
+        ref: 'B1:D5',
+        fields: [{ items: [0, 1, 2] }, {}, {}],
+        rows: [0],
+        cols: [-2],
+        pages: [],
+        data: [{ fld: 1 }, { fld: 2, subtotal: 'count' }],
+      },
+    ]);
+    const res = await book([
+      {
+        ...bySum,
+        fields: [{}, { items: [0, 1, 2] }, {}, {}],
+        rows: [1],
+        cols: [-2],
+        pages: [],
+        data: [{ fld: 2 }, { fld: 3, subtotal: 'count' }],
+      },
+    ]);
     const props = ['col_fields', 'row_fields', 'data_fields'];
     expect(await pivotsOf(res, props)).toEqual(await pivotsOf(gold, props));
     expect((await pivotsOf(res, props))[0].props.col_fields).toEqual([-2]);
@@ -130,9 +184,13 @@ describe('compare_table pivot_table rule', () => {
     expect(r.score).toBe(0);
     expect(r.reason).toContain('0 pivot table(s) vs 1');
     const extra = await book([bySum, { ...bySum, ref: 'A1:D3', name: 'PivotTable2', location: 'E3:F6' }]);
-    expect((await runMetric('compare_table', extra, gold, rule(spider))).reason).toContain('2 pivot table(s) vs 1');
+    expect((await runMetric('compare_table', extra, gold, rule(spider))).reason).toContain(
+      '2 pivot table(s) vs 1',
+    );
     const viaWorkbook = await book([{ ...bySum, cacheViaWorkbookOnly: true }]);
     expect((await runMetric('compare_table', viaWorkbook, gold, rule(spider))).score).toBe(1);
-    expect((await runMetric('compare_table', gold, gold, rule(['selction']))).reason).toContain('unknown pivot_props ["selction"]');
+    expect((await runMetric('compare_table', gold, gold, rule(['selction']))).reason).toContain(
+      'unknown pivot_props ["selction"]',
+    );
   });
 });

@@ -1,10 +1,34 @@
 // compare_table's `pivot_table` rule: the pivot tables placed on a worksheet, read from the xlsx package's
 // pivotTable parts (linked from the sheet) and their pivotCacheDefinition parts (the source range).
 import { brief, stringList } from './inputs';
-import { attr, boolAttr, compareKeyed, intAttr, kid, kids, pickSheetPair, sheetLabel, type PickedSheet, type XlsxFiles, type XlsxPackage } from './xlsx-package';
+import {
+  attr,
+  boolAttr,
+  compareKeyed,
+  intAttr,
+  kid,
+  kids,
+  pickSheetPair,
+  sheetLabel,
+  type PickedSheet,
+  type XlsxFiles,
+  type XlsxPackage,
+} from './xlsx-package';
 
 /** The entries a `pivot_table` rule may list in `pivot_props`: compared properties, then modifiers. */
-export const pivotProps = ['name', 'show_total', 'show_empty_row', 'show_empty_col', 'show_headers', 'location', 'selection', 'filter', 'col_fields', 'row_fields', 'data_fields'] as const;
+export const pivotProps = [
+  'name',
+  'show_total',
+  'show_empty_row',
+  'show_empty_col',
+  'show_headers',
+  'location',
+  'selection',
+  'filter',
+  'col_fields',
+  'row_fields',
+  'data_fields',
+] as const;
 export const pivotModifiers = ['ordered', 'data_fields_name', 'ignore_special_fields'] as const;
 
 /** A pivot table as the rule compares it: its source key and the asked-for properties. */
@@ -52,7 +76,8 @@ function fieldItems(field: Element): Array<[number, boolean]> {
     .map((i) => [intAttr(i, 'x', -1) as number, boolAttr(i, 'h', false)]);
 }
 
-const byJson = (x: unknown, y: unknown) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : JSON.stringify(x) > JSON.stringify(y) ? 1 : 0);
+const byJson = (x: unknown, y: unknown) =>
+  JSON.stringify(x) < JSON.stringify(y) ? -1 : JSON.stringify(x) > JSON.stringify(y) ? 1 : 0;
 
 function describe(def: Element, cacheDef: Element | undefined, props: Set<string>): SheetPivot {
   const fields = kids(kid(def, 'pivotFields'), 'pivotField').map(fieldItems);
@@ -106,10 +131,16 @@ function describe(def: Element, cacheDef: Element | undefined, props: Set<string
 
 /** The cache definition of a pivot table: through the pivot table part's relationship, else through the
  * workbook's `<pivotCache cacheId>` list. */
-async function cacheDefinition(pkg: XlsxPackage, pivotPart: string, def: Element): Promise<Element | undefined> {
+async function cacheDefinition(
+  pkg: XlsxPackage,
+  pivotPart: string,
+  def: Element,
+): Promise<Element | undefined> {
   const direct = (await pkg.rels(pivotPart)).find((r) => r.kind === 'pivotCacheDefinition' && !r.external);
   if (direct) return pkg.root(direct.target);
-  const cache = kids(kid(await pkg.root('xl/workbook.xml'), 'pivotCaches'), 'pivotCache').find((c) => attr(c, 'cacheId') === attr(def, 'cacheId'));
+  const cache = kids(kid(await pkg.root('xl/workbook.xml'), 'pivotCaches'), 'pivotCache').find(
+    (c) => attr(c, 'cacheId') === attr(def, 'cacheId'),
+  );
   const rel = (await pkg.rels('xl/workbook.xml')).find((r) => r.id === attr(cache, 'id') && !r.external);
   return rel ? pkg.root(rel.target) : undefined;
 }
@@ -153,7 +184,10 @@ export async function loadSheetPivots(picked: PickedSheet, props: Set<string>): 
  * fails the rule; an unknown `pivot_props` entry fails the rule. Two pivot tables over the same source on
  * one sheet collapse into one, as upstream.
  */
-export async function pivotTableRule(rule: Record<string, unknown>, files: XlsxFiles): Promise<true | string> {
+export async function pivotTableRule(
+  rule: Record<string, unknown>,
+  files: XlsxFiles,
+): Promise<true | string> {
   const props = stringList(rule.pivot_props);
   const known: readonly string[] = [...pivotProps, ...pivotModifiers];
   const unknown = props.filter((p) => !known.includes(p));
@@ -164,7 +198,12 @@ export async function pivotTableRule(rule: Record<string, unknown>, files: XlsxF
     if (typeof pair === 'string') return pair;
     const [a, b] = pair;
     const want = new Set(props);
-    return compareKeyed(keyed(await loadSheetPivots(a, want)), keyed(await loadSheetPivots(b, want)), 'pivot table', [sheetLabel(a), sheetLabel(b)]);
+    return compareKeyed(
+      keyed(await loadSheetPivots(a, want)),
+      keyed(await loadSheetPivots(b, want)),
+      'pivot table',
+      [sheetLabel(a), sheetLabel(b)],
+    );
   } catch (e) {
     return (e as Error).message;
   }

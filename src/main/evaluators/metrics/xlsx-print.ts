@@ -35,7 +35,8 @@ async function printedLines(s: NamedSheet): Promise<string[] | string> {
   if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const csv = printedSheetPath(s.path, s.name);
   const bytes = await readBytes(csv);
-  if (bytes === undefined) return `${sheetTag(s)}: no printed sheet ${csv} (the task's postconfig writes it with LibreOffice)`;
+  if (bytes === undefined)
+    return `${sheetTag(s)}: no printed sheet ${csv} (the task's postconfig writes it with LibreOffice)`;
   const lines = pySplitLines(decodeCsv(bytes)).map(pyStrip);
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines;
@@ -57,7 +58,8 @@ export async function sheetPrintRule(r: Record<string, unknown>, files: XlsxFile
   if (typeof b === 'string') return b;
   if (r.ignore_case) [a, b] = [a.map((l) => l.toLowerCase()), b.map((l) => l.toLowerCase())];
   if (a.length !== b.length) return `${sheetTag(s0)} prints ${a.length} lines, ${sheetTag(s1)} ${b.length}`;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return `printed line ${i + 1} differs: '${a[i]}' vs '${b[i]}'`;
+  for (let i = 0; i < a.length; i++)
+    if (a[i] !== b[i]) return `printed line ${i + 1} differs: '${a[i]}' vs '${b[i]}'`;
   return true;
 }
 
@@ -112,7 +114,9 @@ export async function cellReader(s: NamedSheet): Promise<CellReader> {
       if (vText === undefined) return null;
       const i = Number(vText);
       if (!Number.isInteger(i)) return null;
-      return i >= 0 && i < strings.length ? strings[i] : { raises: `shared string ${i} does not exist (IndexError)` };
+      return i >= 0 && i < strings.length
+        ? strings[i]
+        : { raises: `shared string ${i} does not exist (IndexError)` };
     }
     if (t === 'str' || t === 'e') return vText ?? null;
     if (t === 'inlineStr') {
@@ -147,7 +151,8 @@ export function fuzzRatio(a: string, b: string): number {
   let prev = new Array<number>(y.length + 1).fill(0);
   for (let i = 1; i <= x.length; i++) {
     const cur = new Array<number>(y.length + 1).fill(0);
-    for (let j = 1; j <= y.length; j++) cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
+    for (let j = 1; j <= y.length; j++)
+      cur[j] = x[i - 1] === y[j - 1] ? prev[j - 1] + 1 : Math.max(prev[j], cur[j - 1]);
     prev = cur;
   }
   return (200 * prev[y.length]) / (x.length + y.length);
@@ -197,29 +202,37 @@ export async function sheetFuzzyRule(r: Record<string, unknown>, files: XlsxFile
   if (typeof s0 === 'string') return s0;
   const s1 = await namedSheet(r.sheet_idx1, files);
   if (typeof s1 === 'string') return s1;
-  for (const s of [s0, s1]) if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
+  for (const s of [s0, s1])
+    if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const read0 = await cellReader(s0);
   const read1 = await cellReader(s1);
   const subRules = Array.isArray(r.rules) ? r.rules : [];
   for (const [n, rl] of subRules.entries()) {
     if (typeof rl !== 'object' || rl === null) return `rules[${n}] is not an object`;
     const sub = rl as Record<string, unknown>;
-    const ranges = Array.isArray(sub.range) ? sub.range.map(String) : typeof sub.range === 'string' ? [sub.range] : [];
+    const ranges = Array.isArray(sub.range)
+      ? sub.range.map(String)
+      : typeof sub.range === 'string'
+        ? [sub.range]
+        : [];
     const cells = rangeCells(ranges);
     if (typeof cells === 'string') return `rules[${n}].range: ${cells}`;
     for (const coordinate of cells) {
       const raw0 = read0(coordinate);
       const raw1 = read1(coordinate);
-      for (const raw of [raw0, raw1]) if (raw !== null && typeof raw === 'object') return `${coordinate}: ${raw.raises} (OSWorld raises)`;
+      for (const raw of [raw0, raw1])
+        if (raw !== null && typeof raw === 'object') return `${coordinate}: ${raw.raises} (OSWorld raises)`;
       const v0 = normalise(pyStr(raw0 as string | number | null), sub);
       const v1 = normalise(pyStr(raw1 as string | number | null), sub);
       let ok: boolean;
       if (sub.type === 'includes') ok = v0.includes(v1);
       else if (sub.type === 'included_by') ok = v1.includes(v0);
-      else if (sub.type === 'fuzzy_match') ok = fuzzRatio(v0, v1) >= (typeof sub.threshold === 'number' ? sub.threshold : 85);
+      else if (sub.type === 'fuzzy_match')
+        ok = fuzzRatio(v0, v1) >= (typeof sub.threshold === 'number' ? sub.threshold : 85);
       else if (sub.type === 'exact_match') ok = v0 === v1;
       else return `rules[${n}]: unknown match type '${String(sub.type)}' (OSWorld raises)`;
-      if (!ok) return `${coordinate}: '${v0}' (${sheetTag(s0)}) and '${v1}' (${sheetTag(s1)}) fail ${String(sub.type)}${sub.type === 'fuzzy_match' ? ` (ratio ${fuzzRatio(v0, v1).toFixed(1)})` : ''}`;
+      if (!ok)
+        return `${coordinate}: '${v0}' (${sheetTag(s0)}) and '${v1}' (${sheetTag(s1)}) fail ${String(sub.type)}${sub.type === 'fuzzy_match' ? ` (ratio ${fuzzRatio(v0, v1).toFixed(1)})` : ''}`;
     }
   }
   return true;

@@ -4,7 +4,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { brief } from './inputs';
 import { attr, kid, kids, type XlsxFiles } from './xlsx-package';
-import { columnLetters, namedSheet, pyBool, pyNumber, sheetTag, worksheetRoot, type NamedSheet } from './xlsx-sheets';
+import {
+  columnLetters,
+  namedSheet,
+  pyBool,
+  pyNumber,
+  sheetTag,
+  worksheetRoot,
+  type NamedSheet,
+} from './xlsx-sheets';
 import { matchValueRule } from './xlsx-validation';
 
 type Props = Record<string, unknown>;
@@ -50,10 +58,15 @@ function hasRowInfo(row: Element): boolean {
 
 /** The rows (by number) or columns (by letter of `min`) openpyxl loads, each with the named props; {} when
  * the sheet does not exist (upstream's KeyError is caught). */
-async function dimensions(s: NamedSheet, obj: 'row' | 'column', props: string[]): Promise<Map<string, Props> | string> {
+async function dimensions(
+  s: NamedSheet,
+  obj: 'row' | 'column',
+  props: string[],
+): Promise<Map<string, Props> | string> {
   const table = obj === 'row' ? rowProps : colProps;
   const unknown = props.filter((p) => !(p in table));
-  if (unknown.length) return `unknown ${obj} propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')} (OSWorld raises; known: ${Object.keys(table).join(', ')})`;
+  if (unknown.length)
+    return `unknown ${obj} propert${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')} (OSWorld raises; known: ${Object.keys(table).join(', ')})`;
   if (s.path === undefined) return `${sheetTag(s)}: there is no expected workbook (OSWorld raises)`;
   const root = await worksheetRoot(s);
   const out = new Map<string, Props>();
@@ -75,16 +88,25 @@ async function dimensions(s: NamedSheet, obj: 'row' | 'column', props: string[])
   return out;
 }
 
-function compareDimensions(a: Map<string, Props>, b: Map<string, Props>, noun: string, tags: [string, string]): true | string {
+function compareDimensions(
+  a: Map<string, Props>,
+  b: Map<string, Props>,
+  noun: string,
+  tags: [string, string],
+): true | string {
   const only0 = [...a.keys()].filter((k) => !b.has(k));
   const only1 = [...b.keys()].filter((k) => !a.has(k));
   if (only0.length || only1.length) {
     const list = (ks: string[]) => ks.slice(0, 8).join(', ') + (ks.length > 8 ? ', …' : '');
-    const parts = [only0.length ? `${noun}s ${list(only0)} only in ${tags[0]}` : '', only1.length ? `${noun}s ${list(only1)} only in ${tags[1]}` : ''];
+    const parts = [
+      only0.length ? `${noun}s ${list(only0)} only in ${tags[0]}` : '',
+      only1.length ? `${noun}s ${list(only1)} only in ${tags[1]}` : '',
+    ];
     return `${noun} dimensions differ: ${parts.filter(Boolean).join('; ')}`;
   }
   for (const [k, pa] of a) {
-    if (!isDeepStrictEqual(pa, b.get(k))) return `${noun} ${k}: ${brief(pa)} in ${tags[0]}, ${brief(b.get(k))} in ${tags[1]}`;
+    if (!isDeepStrictEqual(pa, b.get(k)))
+      return `${noun} ${k}: ${brief(pa)} in ${tags[0]}, ${brief(b.get(k))} in ${tags[1]}`;
   }
   return true;
 }

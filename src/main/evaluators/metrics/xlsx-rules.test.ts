@@ -21,15 +21,25 @@ const zoomed = (zoom?: number) => (wb: ExcelJS.Workbook) => {
 
 describe('compare_table zoom', () => {
   it('reads the first view zoomScale (100 when absent) and matches it with {method, ref}', async () => {
-    const big = await writeXlsx(join(tmp.dir, 'zoom300.xlsx'), { sheets: [['Sheet1', [['a']]]], setup: zoomed(300) });
-    const plain = await writeXlsx(join(tmp.dir, 'zoom-none.xlsx'), { sheets: [['Sheet1', [['a']]]], setup: zoomed() });
+    const big = await writeXlsx(join(tmp.dir, 'zoom300.xlsx'), {
+      sheets: [['Sheet1', [['a']]]],
+      setup: zoomed(300),
+    });
+    const plain = await writeXlsx(join(tmp.dir, 'zoom-none.xlsx'), {
+      sheets: [['Sheet1', [['a']]]],
+      setup: zoomed(),
+    });
     const rule = { type: 'zoom', sheet_idx: 0, method: 'ge', ref: 300 };
     expect((await runMetric('compare_table', big, null, { rules: [rule] })).score).toBe(1);
     const none = await runMetric('compare_table', plain, null, { rules: [rule] });
     expect(none.score).toBe(0);
     expect(none.reason).toMatch(/100 does not satisfy ge 300/);
-    expect((await runMetric('compare_table', plain, null, { rules: [{ ...rule, method: 'eq', ref: 100 }] })).score).toBe(1);
-    const missing = await runMetric('compare_table', big, null, { rules: [{ ...rule, sheet_idx: 'RNNope' }] });
+    expect(
+      (await runMetric('compare_table', plain, null, { rules: [{ ...rule, method: 'eq', ref: 100 }] })).score,
+    ).toBe(1);
+    const missing = await runMetric('compare_table', big, null, {
+      rules: [{ ...rule, sheet_idx: 'RNNope' }],
+    });
     expect(missing.reason).toMatch(/'Nope' does not exist/);
   });
 });
@@ -46,11 +56,17 @@ describe("OSWorld's _match_value_to_rule", () => {
     expect(matchValueRule(null, { method: 'approx:0.01', ref: 0 })).not.toBe(true);
     expect(matchValueRule(2, { method: 'range.te', ref: [0, 2] })).toBe(true);
     expect(matchValueRule(0, { method: 'range.te', ref: [0, 2] })).not.toBe(true);
-    expect(matchValueRule('"Pass,Fail,Held"', { method: 'str_set_eq', ref: ['Held', 'Fail', 'Pass'] })).toBe(true);
-    expect(matchValueRule('"Pass,Fail,Held"', { method: 'str_list_eq', ref: ['Held', 'Fail', 'Pass'] })).not.toBe(true);
+    expect(matchValueRule('"Pass,Fail,Held"', { method: 'str_set_eq', ref: ['Held', 'Fail', 'Pass'] })).toBe(
+      true,
+    );
+    expect(
+      matchValueRule('"Pass,Fail,Held"', { method: 'str_list_eq', ref: ['Held', 'Fail', 'Pass'] }),
+    ).not.toBe(true);
     const sqref = CellRanges.parse('D2:D29 F1') as CellRanges;
     expect(matchValueRule(sqref, { method: 'spreadsheet_range', ref: ['D2:D29', 'A1:F1048576'] })).toBe(true);
-    expect(matchValueRule(sqref, { method: 'spreadsheet_range', ref: ['D2:D29', 'D1:D1048576'] })).not.toBe(true);
+    expect(matchValueRule(sqref, { method: 'spreadsheet_range', ref: ['D2:D29', 'D1:D1048576'] })).not.toBe(
+      true,
+    );
     expect(matchValueRule(sqref, { method: 'eq', ref: 'F1 D2:D29' })).toBe(true);
     expect(matchValueRule(1, { method: 'in', ref: [1] })).toMatch(/unknown method 'in'/);
   });
@@ -58,7 +74,16 @@ describe("OSWorld's _match_value_to_rule", () => {
 
 describe('sheet reading helpers', () => {
   it("prints floats as Python's repr", () => {
-    expect([5, 0.1, 120.5, -3, 1e16, 1.5e-5, 0.0001, 123456789012345680].map(floatRepr)).toEqual(['5.0', '0.1', '120.5', '-3.0', '1e+16', '1.5e-05', '0.0001', '1.2345678901234568e+17']);
+    expect([5, 0.1, 120.5, -3, 1e16, 1.5e-5, 0.0001, 123456789012345680].map(floatRepr)).toEqual([
+      '5.0',
+      '0.1',
+      '120.5',
+      '-3.0',
+      '1e+16',
+      '1.5e-05',
+      '0.0001',
+      '1.2345678901234568e+17',
+    ]);
   });
 
   it("scores like rapidfuzz's fuzz.ratio", () => {
@@ -89,10 +114,19 @@ describe('rule shapes of real OSWorld Calc tasks', () => {
 
   it('are known rule types and grade workbooks and printed sheets in the grading cache layout', async () => {
     for (const r of Object.values(shapes)) expect(Object.keys(tableRules)).toContain(r.type);
-    const rows = [['Id', 'New 7 Digit ID'], [7, '0000007']];
+    const rows = [
+      ['Id', 'New 7 Digit ID'],
+      [7, '0000007'],
+    ];
     const hide = (wb: ExcelJS.Workbook) => (wb.getWorksheet('Sheet1')!.getRow(2).hidden = true);
-    const result = await writeXlsx(join(tmp.dir, 'Customers.xlsx'), { sheets: [['Sheet1', rows]], setup: hide });
-    const gold = await writeXlsx(join(tmp.dir, 'Customers_gold.xlsx'), { sheets: [['Sheet1', rows]], setup: hide });
+    const result = await writeXlsx(join(tmp.dir, 'Customers.xlsx'), {
+      sheets: [['Sheet1', rows]],
+      setup: hide,
+    });
+    const gold = await writeXlsx(join(tmp.dir, 'Customers_gold.xlsx'), {
+      sheets: [['Sheet1', rows]],
+      setup: hide,
+    });
     writeFileSync(join(tmp.dir, 'Customers-Sheet1.csv'), 'Id,New 7 Digit ID\n7,0000007\n');
     writeFileSync(join(tmp.dir, 'Customers_gold-Sheet1.csv'), 'ID,New 7 Digit ID\r\n7,0000007\r\n\r\n');
     const csvs = [result, join(tmp.dir, 'Customers-Sheet1.csv')];

@@ -35,8 +35,8 @@ export async function namedSheet(idx: unknown, files: XlsxFiles): Promise<NamedS
     // int() of the rest; where it raises upstream takes the name "" (no sheet)
     const n = /^\s*-?\d+\s*$/.test(idx.slice(2)) ? Number(idx.slice(2)) : NaN;
     [side, pos] = [idx[0] === 'R' ? 'result' : 'expected', Number.isNaN(n) ? Number.MAX_SAFE_INTEGER : n];
-  }
-  else if (typeof idx === 'string' && /^[RE]N/.test(idx)) [side, name] = [idx[0] === 'R' ? 'result' : 'expected', idx.slice(2)];
+  } else if (typeof idx === 'string' && /^[RE]N/.test(idx))
+    [side, name] = [idx[0] === 'R' ? 'result' : 'expected', idx.slice(2)];
   else return `sheet index ${brief(idx)} is not n, RI<n>, RN<name>, EI<n> or EN<name> (OSWorld raises)`;
   const path = side === 'result' ? files.result : files.expected;
   if (path === undefined) return { side, name: '' };

@@ -95,7 +95,12 @@ describe.skipIf(!haveFixtures)('Spider2-V excel tasks with chart and pivot_table
     const rules = task.checks[0].options.rules as Array<{ type: string }>;
     expect(rules.map((r) => r.type)).toEqual(['sheet_data', 'chart', 'pivot_table']);
     // Built separately: another pivot table name, another chart position, no series name.
-    const v = await grade(summer({ charts: [{ ...bar, anchor: [3, 1, 10, 18], series: [{ ...bar.series[0], tx: undefined }] }], pivots: [{ ...pivot, name: 'DataPilot1' }] }));
+    const v = await grade(
+      summer({
+        charts: [{ ...bar, anchor: [3, 1, 10, 18], series: [{ ...bar.series[0], tx: undefined }] }],
+        pivots: [{ ...pivot, name: 'DataPilot1' }],
+      }),
+    );
     expect(v.reason ?? v.metrics[0]?.reason).not.toMatch(/unknown rule type/);
     expect(v.metrics[0].reason).toContain('all 3 rules hold (sheet_data, chart, pivot_table)');
     expect(v.score).toBe(1);
@@ -104,7 +109,9 @@ describe.skipIf(!haveFixtures)('Spider2-V excel tasks with chart and pivot_table
   it(`${SUMMER.slice(0, 8)}: a kept legend, a line chart or a missing pivot table score 0, each for its reason`, async () => {
     const legend = await grade(summer({ charts: [{ ...bar, legend: 'r' }] }));
     expect(legend.score).toBe(0);
-    expect(legend.metrics[0].reason).toMatch(/rule 1 \(chart\): .*legend is "r" in result 'Sheet2', null in expected 'Sheet2'/);
+    expect(legend.metrics[0].reason).toMatch(
+      /rule 1 \(chart\): .*legend is "r" in result 'Sheet2', null in expected 'Sheet2'/,
+    );
     const line = await grade(summer({ charts: [{ ...bar, type: 'lineChart' }] }));
     expect(line.metrics[0].reason).toMatch(/rule 1 \(chart\): .*type is "lineChart"/);
     const noPivot = await grade(summer({ pivots: [] }));
@@ -113,18 +120,31 @@ describe.skipIf(!haveFixtures)('Spider2-V excel tasks with chart and pivot_table
   });
 
   it(`${PIE.slice(0, 8)}: its rules on sheet index 1 tell a right-legend pie over summed revenue from a count`, async () => {
-    const { evaluator } = JSON.parse(readFileSync(taskFile(PIE), 'utf8')) as { evaluator: { func: string; options: Record<string, unknown> } };
+    const { evaluator } = JSON.parse(readFileSync(taskFile(PIE), 'utf8')) as {
+      evaluator: { func: string; options: Record<string, unknown> };
+    };
     expect(evaluator.func).toBe('compare_table');
     const pie: ChartSpec = { ...bar, type: 'pieChart', barDir: undefined, title: null, legend: 'r' };
     const gold = await writeXlsx(join(tmp.dir, 'pie-gold.xlsx'), summer({ charts: [pie] }));
-    const same = await writeXlsx(join(tmp.dir, 'pie-same.xlsx'), summer({ charts: [{ ...pie, title: 'Revenue' }] }));
+    const same = await writeXlsx(
+      join(tmp.dir, 'pie-same.xlsx'),
+      summer({ charts: [{ ...pie, title: 'Revenue' }] }),
+    );
     expect((await runMetric('compare_table', same, gold, evaluator.options)).score).toBe(1);
-    const count = await writeXlsx(join(tmp.dir, 'pie-count.xlsx'), summer({ charts: [pie], pivots: [{ ...pivot, data: [{ fld: 2, subtotal: 'count' }] }] }));
+    const count = await writeXlsx(
+      join(tmp.dir, 'pie-count.xlsx'),
+      summer({ charts: [pie], pivots: [{ ...pivot, data: [{ fld: 2, subtotal: 'count' }] }] }),
+    );
     const c = await runMetric('compare_table', count, gold, evaluator.options);
     expect(c.score).toBe(0);
     expect(c.reason).toContain('rule 1 (pivot_table)');
     expect(c.reason).toContain('"subtotal":"count"');
-    const legendBottom = await writeXlsx(join(tmp.dir, 'pie-bottom.xlsx'), summer({ charts: [{ ...pie, legend: 'b' }] }));
-    expect((await runMetric('compare_table', legendBottom, gold, evaluator.options)).reason).toContain('legend is "b"');
+    const legendBottom = await writeXlsx(
+      join(tmp.dir, 'pie-bottom.xlsx'),
+      summer({ charts: [{ ...pie, legend: 'b' }] }),
+    );
+    expect((await runMetric('compare_table', legendBottom, gold, evaluator.options)).reason).toContain(
+      'legend is "b"',
+    );
   });
 });

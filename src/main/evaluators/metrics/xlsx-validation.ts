@@ -45,7 +45,9 @@ export class CellRanges implements PyValue {
 
   /** Every range of `this` lies inside one range of `other` (openpyxl's `r in multi_cell_range`). */
   within(other: CellRanges): boolean {
-    return this.boxes.every((b) => other.boxes.some((o) => o.c0 <= b.c0 && o.r0 <= b.r0 && b.c1 <= o.c1 && b.r1 <= o.r1));
+    return this.boxes.every((b) =>
+      other.boxes.some((o) => o.c0 <= b.c0 && o.r0 <= b.r0 && b.c1 <= o.c1 && b.r1 <= o.r1),
+    );
   }
 
   sameAs(other: CellRanges): boolean {
@@ -55,14 +57,20 @@ export class CellRanges implements PyValue {
 
   toJSON(): string {
     const letters = columnLetters;
-    return this.boxes.map((b) => `${letters(b.c0)}${b.r0}${b.c0 === b.c1 && b.r0 === b.r1 ? '' : `:${letters(b.c1)}${b.r1}`}`).join(' ');
+    return this.boxes
+      .map(
+        (b) => `${letters(b.c0)}${b.r0}${b.c0 === b.c1 && b.r0 === b.r1 ? '' : `:${letters(b.c1)}${b.r1}`}`,
+      )
+      .join(' ');
   }
 }
 
 /** The cell ranges of a validation match a rule's `ref` as openpyxl's MultiCellRange does. */
 registerRuleMethod('spreadsheet_range', (value, ref) => {
-  if (!(value instanceof CellRanges)) return { ok: false, reason: `${brief(value)} is no cell range`, raises: true };
-  if (!Array.isArray(ref) || ref.length < 2) return { ok: false, reason: 'spreadsheet_range needs ref [subset, superset]', raises: true };
+  if (!(value instanceof CellRanges))
+    return { ok: false, reason: `${brief(value)} is no cell range`, raises: true };
+  if (!Array.isArray(ref) || ref.length < 2)
+    return { ok: false, reason: 'spreadsheet_range needs ref [subset, superset]', raises: true };
   const [lo, hi] = [CellRanges.parse(String(ref[0])), CellRanges.parse(String(ref[1]))];
   if (typeof lo === 'string') return { ok: false, reason: lo, raises: true };
   if (typeof hi === 'string') return { ok: false, reason: hi, raises: true };
@@ -112,7 +120,10 @@ const dvAttributes: Record<string, DvReader> = {
  * validations as `dv_props` lists, and every validation matches all the rules of one `dv_props` entry.
  * Validations are the sheet's `<dataValidations>` (openpyxl does not read the x14 extension list either).
  */
-export async function dataValidationRule(r: Record<string, unknown>, files: XlsxFiles): Promise<true | string> {
+export async function dataValidationRule(
+  r: Record<string, unknown>,
+  files: XlsxFiles,
+): Promise<true | string> {
   const s = await namedSheet(r.sheet_idx, files);
   if (typeof s === 'string') return s;
   const root = await worksheetRoot(s);
@@ -121,7 +132,8 @@ export async function dataValidationRule(r: Record<string, unknown>, files: Xlsx
   const unknown = [...new Set(props.flatMap((p) => Object.keys(p)).filter((k) => !(k in dvAttributes)))];
   if (unknown.length) return `unknown data validation attribute ${unknown.join(', ')} (OSWorld raises)`;
   const dvs = kids(kid(root, 'dataValidations'), 'dataValidation');
-  if (dvs.length < props.length) return `${sheetTag(s)} has ${dvs.length} data validation(s), the rule lists ${props.length}`;
+  if (dvs.length < props.length)
+    return `${sheetTag(s)} has ${dvs.length} data validation(s), the rule lists ${props.length}`;
   for (const dv of dvs) {
     const why: string[] = [];
     let matched = false;
@@ -129,7 +141,8 @@ export async function dataValidationRule(r: Record<string, unknown>, files: Xlsx
       let all = true;
       for (const [name, rule] of Object.entries(p)) {
         const m = matchRule(dvAttributes[name](dv), rule);
-        if (m.raises) return `data validation over ${attr(dv, 'sqref') ?? '?'}: ${name}: ${m.reason} (OSWorld raises)`;
+        if (m.raises)
+          return `data validation over ${attr(dv, 'sqref') ?? '?'}: ${name}: ${m.reason} (OSWorld raises)`;
         if (!m.ok) {
           why.push(`${name}: ${m.reason}`);
           all = false;
@@ -141,7 +154,8 @@ export async function dataValidationRule(r: Record<string, unknown>, files: Xlsx
         break;
       }
     }
-    if (!matched) return `data validation over ${attr(dv, 'sqref') ?? '?'} matches no dv_props entry (${why.join('; ')})`;
+    if (!matched)
+      return `data validation over ${attr(dv, 'sqref') ?? '?'} matches no dv_props entry (${why.join('; ')})`;
   }
   return true;
 }

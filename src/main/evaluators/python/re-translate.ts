@@ -68,14 +68,16 @@ const IDENT = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u;
 
 /** One code point as a JavaScript pattern character (letters and digits plain, anything else escaped). */
 function esc(cp: number): string {
-  return /^[A-Za-z0-9]$/.test(String.fromCodePoint(cp)) ? String.fromCodePoint(cp) : `\\u{${cp.toString(16)}}`;
+  return /^[A-Za-z0-9]$/.test(String.fromCodePoint(cp))
+    ? String.fromCodePoint(cp)
+    : `\\u{${cp.toString(16)}}`;
 }
 
 /** Class contents for a list of code points (sorted, merged into ranges). */
 function classBody(cps: Iterable<number>): string {
   const sorted = [...new Set(cps)].sort((a, b) => a - b);
   let out = '';
-  for (let k = 0; k < sorted.length; ) {
+  for (let k = 0; k < sorted.length;) {
     let j = k;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     out += j === k ? esc(sorted[k]) : `${esc(sorted[k])}-${esc(sorted[j])}`;
@@ -87,7 +89,18 @@ function classBody(cps: Iterable<number>): string {
 /** The class contents (positive) of a category escape, and whether it is negated. */
 function category(c: string, f: Flags): { body: string; negated: boolean } {
   const lower = c.toLowerCase();
-  const body = lower === 'd' ? (f.a ? '0-9' : '\\p{Nd}') : lower === 'w' ? (f.a ? WORD_A : WORD_U) : f.a ? SPACE_A : PY_SPACE_CLASS;
+  const body =
+    lower === 'd'
+      ? f.a
+        ? '0-9'
+        : '\\p{Nd}'
+      : lower === 'w'
+        ? f.a
+          ? WORD_A
+          : WORD_U
+        : f.a
+          ? SPACE_A
+          : PY_SPACE_CLASS;
   return { body, negated: c !== lower };
 }
 
@@ -122,7 +135,7 @@ class Translator {
   }
   private at(k: number): number {
     let i = this.pos;
-    for (let n = 0; n < k && i < this.p.length; n++) i += (this.p.codePointAt(i)! > 0xffff ? 2 : 1);
+    for (let n = 0; n < k && i < this.p.length; n++) i += this.p.codePointAt(i)! > 0xffff ? 2 : 1;
     return i;
   }
   private next(): string | undefined {
@@ -164,9 +177,17 @@ class Translator {
     const body = this.alternation(f, 0);
     if (this.pos < this.p.length) this.raise('unbalanced parenthesis');
     const useJsI = this.backrefs.some((b) => b.inI);
-    if (useJsI && (!this.global.i || this.sawIOff)) this.cannot('a backreference inside a case-insensitive part of a partly case-insensitive pattern');
-    if (this.backrefs.some((b) => b.inI && b.ascii)) this.cannot('a case-insensitive backreference under ASCII ((?ai): Python folds only ASCII letters, JavaScript also é with É, k with the Kelvin sign, s with ſ)');
-    for (const b of this.backrefs) if (this.optional.has(b.group)) this.cannot(`a backreference to group ${b.group}, which may not take part in the match (JavaScript then matches it as empty, Python fails)`);
+    if (useJsI && (!this.global.i || this.sawIOff))
+      this.cannot('a backreference inside a case-insensitive part of a partly case-insensitive pattern');
+    if (this.backrefs.some((b) => b.inI && b.ascii))
+      this.cannot(
+        'a case-insensitive backreference under ASCII ((?ai): Python folds only ASCII letters, JavaScript also é with É, k with the Kelvin sign, s with ſ)',
+      );
+    for (const b of this.backrefs)
+      if (this.optional.has(b.group))
+        this.cannot(
+          `a backreference to group ${b.group}, which may not take part in the match (JavaScript then matches it as empty, Python fails)`,
+        );
     // number JavaScript groups in source order
     const jsIndex = new Map<number, number>();
     let n = 0;
@@ -174,14 +195,18 @@ class Translator {
       jsIndex.set(Number(id), ++n);
       return '';
     });
-    source = source.replace(new RegExp(`${REF}(\\d+)${REF_END}`, 'g'), (_, id: string) => `(?:\\${jsIndex.get(Number(id))})`);
+    source = source.replace(
+      new RegExp(`${REF}(\\d+)${REF_END}`, 'g'),
+      (_, id: string) => `(?:\\${jsIndex.get(Number(id))})`,
+    );
     const groupIndex = this.groupMarker.map((m, k) => (k === 0 ? 0 : jsIndex.get(m)!));
     return { source, flags: useJsI ? 'vi' : 'v', groupIndex, names: this.names };
   }
 
   private applyFlags(add: string, del: string, f: Flags): void {
     if (add.includes('L')) this.raise("bad inline flag: cannot use 'L' flag with a str pattern");
-    if (add.includes('a') && add.includes('u')) this.raise("bad inline flag: flags 'a', 'u' and 'L' are incompatible");
+    if (add.includes('a') && add.includes('u'))
+      this.raise("bad inline flag: flags 'a', 'u' and 'L' are incompatible");
     for (const c of del) if (add.includes(c)) this.raise('bad inline flag: flag turned on and off');
     for (const c of add) {
       if (c === 'a') f.a = true;
@@ -257,7 +282,10 @@ class Translator {
   private repeat(x: Piece, q: { min: number; max: number; text: string; mode: '' | '?' | '+' }): Piece {
     // Python ends a repeat when an iteration matches empty and goes on with the rest; JavaScript rejects the empty
     // iteration and backtracks into it first, so spans (and full matches) can differ
-    if (x.min === 0 && q.max > 1) this.cannot('a repeated part that can match the empty string (Python and JavaScript end such repeats differently)');
+    if (x.min === 0 && q.max > 1)
+      this.cannot(
+        'a repeated part that can match the empty string (Python and JavaScript end such repeats differently)',
+      );
     if (q.min === 0) for (const g of x.groups) this.optional.add(g);
     const min = x.min * q.min;
     const max = x.max === 0 ? 0 : x.max * q.max;
@@ -279,7 +307,8 @@ class Translator {
     if (c === '[') return this.charClass(f);
     if (c === '.') return { src: f.s ? ANY : '[^\\n]', min: 1, max: 1, groups: [] };
     if (c === '^') return { src: f.m ? '(?<![^\\n])' : START, min: 0, max: 0, anchor: true, groups: [] };
-    if (c === '$') return { src: f.m ? `(?=\\n|${END})` : `(?=\\n?${END})`, min: 0, max: 0, anchor: true, groups: [] };
+    if (c === '$')
+      return { src: f.m ? `(?=\\n|${END})` : `(?=\\n?${END})`, min: 0, max: 0, anchor: true, groups: [] };
     if (c === '\\') return this.escape(f);
     return this.literal(c.codePointAt(0)!, f);
   }
@@ -314,7 +343,10 @@ class Translator {
         if (isOct(c) && isOct(this.p[this.pos]) && isOct(this.p[this.pos + 1])) {
           const v = parseInt(c + this.p.slice(this.pos, this.pos + 2), 8);
           this.pos += 2;
-          if (v > 0o377) this.raise(`octal escape value \\${c}${this.p.slice(this.pos - 2, this.pos)} outside of range 0-0o377`);
+          if (v > 0o377)
+            this.raise(
+              `octal escape value \\${c}${this.p.slice(this.pos - 2, this.pos)} outside of range 0-0o377`,
+            );
           return this.literal(v, f);
         }
         digits += this.p[this.pos++];
@@ -456,7 +488,12 @@ class Translator {
     const body = inner(f);
     this.open.delete(n);
     this.widths.set(n, [body.min, body.max]);
-    return { src: `(${OPEN}${id}${OPEN_END}${body.src})`, min: body.min, max: body.max, groups: [n, ...body.groups] };
+    return {
+      src: `(${OPEN}${id}${OPEN_END}${body.src})`,
+      min: body.min,
+      max: body.max,
+      groups: [n, ...body.groups],
+    };
   }
 
   private charClass(f: Flags): Piece {
@@ -524,14 +561,26 @@ class Translator {
 
 /** Translates a Python pattern with Python flag bits (re.I | re.M …); throws PythonPatternError. */
 export function translatePython(pattern: string, flags = 0): Translation {
-  if (flags & PY_FLAG.L) throw new PythonPatternError(pattern, 'cannot use LOCALE flag with a str pattern', true);
-  if (flags & PY_FLAG.A && flags & PY_FLAG.U) throw new PythonPatternError(pattern, 'ASCII and UNICODE flags are incompatible', true);
-  const global: Flags = { i: !!(flags & PY_FLAG.I), m: !!(flags & PY_FLAG.M), s: !!(flags & PY_FLAG.S), x: !!(flags & PY_FLAG.X), a: !!(flags & PY_FLAG.A) };
+  if (flags & PY_FLAG.L)
+    throw new PythonPatternError(pattern, 'cannot use LOCALE flag with a str pattern', true);
+  if (flags & PY_FLAG.A && flags & PY_FLAG.U)
+    throw new PythonPatternError(pattern, 'ASCII and UNICODE flags are incompatible', true);
+  const global: Flags = {
+    i: !!(flags & PY_FLAG.I),
+    m: !!(flags & PY_FLAG.M),
+    s: !!(flags & PY_FLAG.S),
+    x: !!(flags & PY_FLAG.X),
+    a: !!(flags & PY_FLAG.A),
+  };
   const t = new Translator(pattern, global).translate();
   try {
     new RegExp(t.source, t.flags);
   } catch (e) {
-    throw new PythonPatternError(pattern, `a construct JavaScript rejects after translation (${(e as Error).message})`, false);
+    throw new PythonPatternError(
+      pattern,
+      `a construct JavaScript rejects after translation (${(e as Error).message})`,
+      false,
+    );
   }
   return t;
 }

@@ -185,8 +185,15 @@ function ours(pattern: string, flags: number, call: Call, text: string): Answer 
 }
 
 function pythonSays([pattern, flags, call, text, answer]: Row): string {
-  const args = [JSON.stringify(pattern), JSON.stringify(text), ...(flags ? [FLAG_NAMES[flags]] : [])].join(', ');
-  const what = answer === null ? 'None' : answer === 'error' ? 'raises re.error' : `matches span (${answer[0]}, ${answer[1]})${answer.length > 2 ? ` groups ${JSON.stringify(answer.slice(2))}` : ''}`;
+  const args = [JSON.stringify(pattern), JSON.stringify(text), ...(flags ? [FLAG_NAMES[flags]] : [])].join(
+    ', ',
+  );
+  const what =
+    answer === null
+      ? 'None'
+      : answer === 'error'
+        ? 'raises re.error'
+        : `matches span (${answer[0]}, ${answer[1]})${answer.length > 2 ? ` groups ${JSON.stringify(answer.slice(2))}` : ''}`;
   return `Python: re.${call}(${args}) ${what}`;
 }
 
@@ -196,68 +203,114 @@ describe('Python re semantics for task patterns', () => {
     expect(ours(pattern, flags, call, text)).toEqual(answer);
   });
 
-  it.skipIf(!existsSync('/usr/bin/python3'))('the table is what this machine\'s python3 answers (skipped without /usr/bin/python3)', () => {
-    const script = [
-      'import json, re, sys',
-      'out = []',
-      'for p, f, m, t, _ in json.load(sys.stdin):',
-      '    try:',
-      '        r = getattr(re, m)(p, t, f)',
-      '        out.append(None if r is None else [r.start(), r.end()] + list(r.groups()))',
-      '    except re.error:',
-      "        out.append('error')",
-      'print(json.dumps(out))',
-    ].join('\n');
-    const answers = JSON.parse(execFileSync('/usr/bin/python3', ['-W', 'ignore', '-c', script], { input: JSON.stringify(table), encoding: 'utf8' })) as Answer[];
-    expect(answers).toEqual(table.map((r) => r[4]));
-  });
+  it.skipIf(!existsSync('/usr/bin/python3'))(
+    "the table is what this machine's python3 answers (skipped without /usr/bin/python3)",
+    () => {
+      const script = [
+        'import json, re, sys',
+        'out = []',
+        'for p, f, m, t, _ in json.load(sys.stdin):',
+        '    try:',
+        '        r = getattr(re, m)(p, t, f)',
+        '        out.append(None if r is None else [r.start(), r.end()] + list(r.groups()))',
+        '    except re.error:',
+        "        out.append('error')",
+        'print(json.dumps(out))',
+      ].join('\n');
+      const answers = JSON.parse(
+        execFileSync('/usr/bin/python3', ['-W', 'ignore', '-c', script], {
+          input: JSON.stringify(table),
+          encoding: 'utf8',
+        }),
+      ) as Answer[];
+      expect(answers).toEqual(table.map((r) => r[4]));
+    },
+  );
 
-  it.skipIf(!existsSync('/usr/bin/python3'))('random patterns (seeded) answer as python3 does: spans and groups, or not honoured (skipped without /usr/bin/python3)', () => {
-    let seed = 20261127;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
-    const atoms = ['a', 'b', 'A', '1', '\\d', '\\w', '\\s', '\\W', '.', '[a-c]', '[^b]', '[\\d_]', '(?i:a)', '(?-i:b)', '\u00e9', '\\n', '[A-Z]', '\\bb', 'b\\b', '\\B'];
-    const quants = ['', '', '', '*', '+', '?', '{1,2}', '*?', '+?', '??', '{,2}', '*+', '++', '{2}'];
-    const gen = (depth: number): string => {
-      let s = '';
-      for (let n = 1 + Math.floor(rand() * 4); n > 0; n--) {
-        if (rand() < 0.12) {
-          s += pick(['^', '$', '\\A', '\\Z']);
-          continue;
+  it.skipIf(!existsSync('/usr/bin/python3'))(
+    'random patterns (seeded) answer as python3 does: spans and groups, or not honoured (skipped without /usr/bin/python3)',
+    () => {
+      let seed = 20261127;
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
+      const atoms = [
+        'a',
+        'b',
+        'A',
+        '1',
+        '\\d',
+        '\\w',
+        '\\s',
+        '\\W',
+        '.',
+        '[a-c]',
+        '[^b]',
+        '[\\d_]',
+        '(?i:a)',
+        '(?-i:b)',
+        '\u00e9',
+        '\\n',
+        '[A-Z]',
+        '\\bb',
+        'b\\b',
+        '\\B',
+      ];
+      const quants = ['', '', '', '*', '+', '?', '{1,2}', '*?', '+?', '??', '{,2}', '*+', '++', '{2}'];
+      const gen = (depth: number): string => {
+        let s = '';
+        for (let n = 1 + Math.floor(rand() * 4); n > 0; n--) {
+          if (rand() < 0.12) {
+            s += pick(['^', '$', '\\A', '\\Z']);
+            continue;
+          }
+          const grouped = rand() < 0.15 && depth < 2;
+          const kind = grouped ? pick(['(', '(?:', '(?>', '(?=', '(?!']) : '';
+          const atom = grouped ? `${kind}${gen(depth + 1)})` : pick(atoms);
+          s += atom + (kind === '(?=' || kind === '(?!' ? '' : pick(quants));
         }
-        const grouped = rand() < 0.15 && depth < 2;
-        const kind = grouped ? pick(['(', '(?:', '(?>', '(?=', '(?!']) : '';
-        const atom = grouped ? `${kind}${gen(depth + 1)})` : pick(atoms);
-        s += atom + (kind === '(?=' || kind === '(?!' ? '' : pick(quants));
+        return rand() < 0.2 && depth < 2 ? `${s}|${gen(depth + 1)}` : s;
+      };
+      const rows: [string, number, Call, string][] = [];
+      for (let k = 0; k < 600; k++) {
+        const text = Array.from({ length: Math.floor(rand() * 9) }, () => pick([...'aAb1 \n_\u00e9B.'])).join(
+          '',
+        );
+        rows.push([
+          (rand() < 0.15 ? '(?i)' : '') + gen(0),
+          pick([0, 2, 8, 16, 10, 256]),
+          pick<Call>(['search', 'search', 'match', 'fullmatch']),
+          text,
+        ]);
       }
-      return rand() < 0.2 && depth < 2 ? `${s}|${gen(depth + 1)}` : s;
-    };
-    const rows: [string, number, Call, string][] = [];
-    for (let k = 0; k < 600; k++) {
-      const text = Array.from({ length: Math.floor(rand() * 9) }, () => pick([...'aAb1 \n_\u00e9B.'])).join('');
-      rows.push([(rand() < 0.15 ? '(?i)' : '') + gen(0), pick([0, 2, 8, 16, 10, 256]), pick<Call>(['search', 'search', 'match', 'fullmatch']), text]);
-    }
-    const script = [
-      'import json, re, sys',
-      'out = []',
-      'for p, f, m, t in json.load(sys.stdin):',
-      '    try:',
-      '        r = getattr(re, m)(p, t, f)',
-      '        out.append(None if r is None else [r.start(), r.end()] + list(r.groups()))',
-      '    except re.error:',
-      "        out.append('error')",
-      'print(json.dumps(out))',
-    ].join('\n');
-    const python = JSON.parse(execFileSync('/usr/bin/python3', ['-W', 'ignore', '-c', script], { input: JSON.stringify(rows), encoding: 'utf8' })) as Answer[];
-    let honoured = 0;
-    rows.forEach(([pattern, flags, call, text], k) => {
-      const answer = ours(pattern, flags, call, text);
-      if (typeof answer === 'string' && answer.startsWith('cannot honour')) return;
-      honoured++;
-      expect(answer, `re.${call}(${JSON.stringify(pattern)}, ${JSON.stringify(text)}, ${flags})`).toEqual(python[k]);
-    });
-    expect(honoured).toBeGreaterThan(450);
-  });
+      const script = [
+        'import json, re, sys',
+        'out = []',
+        'for p, f, m, t in json.load(sys.stdin):',
+        '    try:',
+        '        r = getattr(re, m)(p, t, f)',
+        '        out.append(None if r is None else [r.start(), r.end()] + list(r.groups()))',
+        '    except re.error:',
+        "        out.append('error')",
+        'print(json.dumps(out))',
+      ].join('\n');
+      const python = JSON.parse(
+        execFileSync('/usr/bin/python3', ['-W', 'ignore', '-c', script], {
+          input: JSON.stringify(rows),
+          encoding: 'utf8',
+        }),
+      ) as Answer[];
+      let honoured = 0;
+      rows.forEach(([pattern, flags, call, text], k) => {
+        const answer = ours(pattern, flags, call, text);
+        if (typeof answer === 'string' && answer.startsWith('cannot honour')) return;
+        honoured++;
+        expect(answer, `re.${call}(${JSON.stringify(pattern)}, ${JSON.stringify(text)}, ${flags})`).toEqual(
+          python[k],
+        );
+      });
+      expect(honoured).toBeGreaterThan(450);
+    },
+  );
 
   it('Python: a conditional group, a \\N{name} escape and backreferences JavaScript reads differently are not honoured, and say so with the pattern', () => {
     for (const [pattern, detail] of [
@@ -289,7 +342,12 @@ describe('Python re semantics for task patterns', () => {
 
   it('Python: named groups are read by name and number', () => {
     const m = compilePython('(?P<key>\\w+)=(?P<value>\\d+)').search('x: size=12')!;
-    expect([m.group('key'), m.group('value'), m.group(2), m.group()]).toEqual(['size', '12', '12', 'size=12']);
+    expect([m.group('key'), m.group('value'), m.group(2), m.group()]).toEqual([
+      'size',
+      '12',
+      '12',
+      'size=12',
+    ]);
   });
 
   it('Python: getattr(re, NAME) flags OR-ed as OSWorld builds them from "re.I.M"; other names raise', () => {

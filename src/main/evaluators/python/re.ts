@@ -53,7 +53,8 @@ export class PyPattern {
       end: points(m.index + m[0].length),
       group(n: number | string = 0) {
         const k = typeof n === 'string' ? names.get(n) : n;
-        if (k === undefined || k < 0 || k >= groupIndex.length) throw new PythonPatternError(pattern, `no such group ${String(n)}`, true);
+        if (k === undefined || k < 0 || k >= groupIndex.length)
+          throw new PythonPatternError(pattern, `no such group ${String(n)}`, true);
         return m[groupIndex[k]];
       },
     };
@@ -75,16 +76,30 @@ export function compilePython(pattern: string, flags = 0): PyPattern {
 }
 
 const FLAG_NAMES: Record<string, number> = {
-  I: PY_FLAG.I, IGNORECASE: PY_FLAG.I, M: PY_FLAG.M, MULTILINE: PY_FLAG.M, S: PY_FLAG.S, DOTALL: PY_FLAG.S,
-  X: PY_FLAG.X, VERBOSE: PY_FLAG.X, A: PY_FLAG.A, ASCII: PY_FLAG.A, U: PY_FLAG.U, UNICODE: PY_FLAG.U,
-  L: PY_FLAG.L, LOCALE: PY_FLAG.L, NOFLAG: 0, DEBUG: 0,
+  I: PY_FLAG.I,
+  IGNORECASE: PY_FLAG.I,
+  M: PY_FLAG.M,
+  MULTILINE: PY_FLAG.M,
+  S: PY_FLAG.S,
+  DOTALL: PY_FLAG.S,
+  X: PY_FLAG.X,
+  VERBOSE: PY_FLAG.X,
+  A: PY_FLAG.A,
+  ASCII: PY_FLAG.A,
+  U: PY_FLAG.U,
+  UNICODE: PY_FLAG.U,
+  L: PY_FLAG.L,
+  LOCALE: PY_FLAG.L,
+  NOFLAG: 0,
+  DEBUG: 0,
 };
 
 /** The flag bits of `getattr(re, name)` OR-ed together, or why Python raises (an unknown or non-flag name). */
 export function pythonFlags(names: string[]): number | string {
   let bits = 0;
   for (const n of names) {
-    if (!(n in FLAG_NAMES)) return `re.${n} is not a regular expression flag (Python raises ${/^[A-Z]+$/.test(n) ? 'AttributeError' : 'AttributeError or TypeError'})`;
+    if (!(n in FLAG_NAMES))
+      return `re.${n} is not a regular expression flag (Python raises ${/^[A-Z]+$/.test(n) ? 'AttributeError' : 'AttributeError or TypeError'})`;
     bits |= FLAG_NAMES[n];
   }
   return bits;

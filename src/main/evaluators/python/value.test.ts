@@ -73,45 +73,84 @@ const printing: [json: string, str: string, repr: string][] = [
 ];
 
 describe('Python ==, str() and repr() of JSON values', () => {
-  it.each(equality.map(([a, b, py]) => ({ name: `Python: ${a} == ${b} is ${py ? 'True' : 'False'}`, a, b, py })))('$name', ({ a, b, py }) => {
+  it.each(
+    equality.map(([a, b, py]) => ({ name: `Python: ${a} == ${b} is ${py ? 'True' : 'False'}`, a, b, py })),
+  )('$name', ({ a, b, py }) => {
     expect(pyEquals(pyJsonParse(a), pyJsonParse(b))).toBe(py);
     expect(pyEquals(pyJsonParse(b), pyJsonParse(a))).toBe(py);
   });
 
-  it.each(printing.map(([json, s, r]) => ({ name: `Python: str(${json}) is ${s}, repr ${r}`, json, s, r })))('$name', ({ json, s, r }) => {
-    expect(pyStr(pyJsonParse(json))).toBe(s);
-    expect(pyRepr(pyJsonParse(json))).toBe(r);
-  });
+  it.each(printing.map(([json, s, r]) => ({ name: `Python: str(${json}) is ${s}, repr ${r}`, json, s, r })))(
+    '$name',
+    ({ json, s, r }) => {
+      expect(pyStr(pyJsonParse(json))).toBe(s);
+      expect(pyRepr(pyJsonParse(json))).toBe(r);
+    },
+  );
 
   it("Python: json.loads refuses a leading BOM ('Unexpected UTF-8 BOM'), NaN spelled otherwise and -NaN", () => {
-    for (const text of ['\ufeff{}', 'nan', '-NaN', 'infinity']) expect(() => pyJsonParse(text), text).toThrow(SyntaxError);
+    for (const text of ['\ufeff{}', 'nan', '-NaN', 'infinity'])
+      expect(() => pyJsonParse(text), text).toThrow(SyntaxError);
   });
 
-  it("Python: 9007199254740993 > 9007199254740992.0 and 2**64 < inf: ints past 2^53 compare exactly with floats", () => {
+  it('Python: 9007199254740993 > 9007199254740992.0 and 2**64 < inf: ints past 2^53 compare exactly with floats', () => {
     expect(pyCompare(pyJsonParse('9007199254740993'), pyJsonParse('9007199254740992.0'))).toBeGreaterThan(0);
     expect(pyCompare(pyJsonParse('18446744073709551616'), pyJsonParse('Infinity'))).toBeLessThan(0);
-    expect(pyCompare(pyJsonParse('18446744073709551617'), pyJsonParse('1.8446744073709552e19'))).toBeGreaterThan(0);
+    expect(
+      pyCompare(pyJsonParse('18446744073709551617'), pyJsonParse('1.8446744073709552e19')),
+    ).toBeGreaterThan(0);
     expect(pyIn(pyJsonParse('9007199254740993'), [9007199254740992])).toBe(false);
   });
 
   it('Python: floats print 1.0, 1e-05, 1e+16, inf, -inf, nan; a whole JavaScript number prints as an int', () => {
-    expect([1, 1e-5, 1e16, Infinity, -Infinity, NaN, 0.1 + 0.2].map(floatRepr)).toEqual(['1.0', '1e-05', '1e+16', 'inf', '-inf', 'nan', '0.30000000000000004']);
-    expect([pyStr(1), pyStr(2.5), pyStr(true), pyStr(null), pyStr([true, 'x'])]).toEqual(['1', '2.5', 'True', 'None', "[True, 'x']"]);
+    expect([1, 1e-5, 1e16, Infinity, -Infinity, NaN, 0.1 + 0.2].map(floatRepr)).toEqual([
+      '1.0',
+      '1e-05',
+      '1e+16',
+      'inf',
+      '-inf',
+      'nan',
+      '0.30000000000000004',
+    ]);
+    expect([pyStr(1), pyStr(2.5), pyStr(true), pyStr(null), pyStr([true, 'x'])]).toEqual([
+      '1',
+      '2.5',
+      'True',
+      'None',
+      "[True, 'x']",
+    ]);
   });
 
   it('Python: a datetime prints as str 2024-03-05 07:08:00 and repr datetime.datetime(2024, 3, 5, 7, 8); datetimes order', () => {
     const d = new Date(Date.UTC(2024, 2, 5, 7, 8, 0));
-    expect([pyStr(d), pyRepr(d), pyRepr(new Date(Date.UTC(2024, 2, 5)))]).toEqual(['2024-03-05 07:08:00', 'datetime.datetime(2024, 3, 5, 7, 8)', 'datetime.datetime(2024, 3, 5, 0, 0)']);
+    expect([pyStr(d), pyRepr(d), pyRepr(new Date(Date.UTC(2024, 2, 5)))]).toEqual([
+      '2024-03-05 07:08:00',
+      'datetime.datetime(2024, 3, 5, 7, 8)',
+      'datetime.datetime(2024, 3, 5, 0, 0)',
+    ]);
     expect(pyCompare(d, new Date(Date.UTC(2025, 0, 1)))).toBeLessThan(0);
     expect(pyCompare(d, '2024')).toMatch(/'datetime' and 'str'/);
   });
 
   it('Python: float() takes " 1_000.5 ", "inf", True; raises on None, "abc", a list', () => {
-    expect([pyFloat(' 1_000.5 '), pyFloat('inf'), pyFloat('-Infinity'), pyFloat(true), pyFloat('1e3'), pyFloat('.5')]).toEqual([1000.5, Infinity, -Infinity, 1, 1000, 0.5]);
-    expect([pyFloat(null), pyFloat('abc'), pyFloat([1]), pyFloat(''), pyFloat('1__0')]).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect([
+      pyFloat(' 1_000.5 '),
+      pyFloat('inf'),
+      pyFloat('-Infinity'),
+      pyFloat(true),
+      pyFloat('1e3'),
+      pyFloat('.5'),
+    ]).toEqual([1000.5, Infinity, -Infinity, 1, 1000, 0.5]);
+    expect([pyFloat(null), pyFloat('abc'), pyFloat([1]), pyFloat(''), pyFloat('1__0')]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
-  it("Python: ordering compares numbers with bools, str by code point, and raises between str and int", () => {
+  it('Python: ordering compares numbers with bools, str by code point, and raises between str and int', () => {
     expect(pyCompare(true, 0.5)).toBeGreaterThan(0);
     expect(pyCompare('\uFF61', '\u{1F600}')).toBeLessThan(0);
     expect(pyCompare([1, 'b'], [1, 'a'])).toBeGreaterThan(0);
@@ -120,18 +159,31 @@ describe('Python ==, str() and repr() of JSON values', () => {
   });
 
   it("Python: `in` is element equality in a list (1 in [True]), substring in a str, key in a dict; 1 in 'a1' raises", () => {
-    expect([pyIn(1, [true]), pyIn('b', 'abc'), pyIn('k', { k: 0 }), pyIn(1, { 1: 0 })]).toEqual([true, true, true, false]);
+    expect([pyIn(1, [true]), pyIn('b', 'abc'), pyIn('k', { k: 0 }), pyIn(1, { 1: 0 })]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(pyIn(1, 'a1')).toBeUndefined();
   });
 
-  it.skipIf(!existsSync('/usr/bin/python3'))("the tables are what this machine's python3 answers (skipped without /usr/bin/python3)", () => {
-    const script = [
-      'import json, sys',
-      'd = json.load(sys.stdin)',
-      "print(json.dumps({'eq': [json.loads(a) == json.loads(b) for a, b, _ in d['eq']], 'str': [[str(json.loads(j)), repr(json.loads(j))] for j, _, _ in d['str']]}))",
-    ].join('\n');
-    const out = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: JSON.stringify({ eq: equality, str: printing }), encoding: 'utf8' })) as { eq: boolean[]; str: string[][] };
-    expect(out.eq).toEqual(equality.map((r) => r[2]));
-    expect(out.str).toEqual(printing.map((r) => [r[1], r[2]]));
-  });
+  it.skipIf(!existsSync('/usr/bin/python3'))(
+    "the tables are what this machine's python3 answers (skipped without /usr/bin/python3)",
+    () => {
+      const script = [
+        'import json, sys',
+        'd = json.load(sys.stdin)',
+        "print(json.dumps({'eq': [json.loads(a) == json.loads(b) for a, b, _ in d['eq']], 'str': [[str(json.loads(j)), repr(json.loads(j))] for j, _, _ in d['str']]}))",
+      ].join('\n');
+      const out = JSON.parse(
+        execFileSync('/usr/bin/python3', ['-c', script], {
+          input: JSON.stringify({ eq: equality, str: printing }),
+          encoding: 'utf8',
+        }),
+      ) as { eq: boolean[]; str: string[][] };
+      expect(out.eq).toEqual(equality.map((r) => r[2]));
+      expect(out.str).toEqual(printing.map((r) => [r[1], r[2]]));
+    },
+  );
 });

@@ -8,7 +8,11 @@ export interface PyValue {
   pyStr(): string;
 }
 
-const isPyValue = (v: unknown): v is PyValue => typeof v === 'object' && v !== null && typeof (v as PyValue).pyEquals === 'function' && typeof (v as PyValue).pyStr === 'function';
+const isPyValue = (v: unknown): v is PyValue =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as PyValue).pyEquals === 'function' &&
+  typeof (v as PyValue).pyStr === 'function';
 
 /** A number Python holds as a float (`1.0` from JSON or a cell), so that it prints as `1.0`. */
 export class PyFloat implements PyValue {
@@ -64,7 +68,8 @@ const sameOrEqual = (a: unknown, b: unknown): boolean => a === b || pyEquals(a, 
 const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Whether a value is a Python dict (a plain object: not a list, a PyFloat or other PyValue, a datetime). */
-export const isPyDict = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !isPyValue(v) && !(v instanceof Date);
+export const isPyDict = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !isPyValue(v) && !(v instanceof Date);
 const isDict = isPyDict;
 
 /** Python's `a == b` for JSON-like values. */
@@ -73,11 +78,16 @@ export function pyEquals(a: unknown, b: unknown): boolean {
   if (isPyValue(b) && !(b instanceof PyFloat)) return b.pyEquals(a);
   const na = numeric(a);
   const nb = numeric(b);
-  if (na !== undefined || nb !== undefined) return na !== undefined && nb !== undefined && numbersEqual(na, nb);
+  if (na !== undefined || nb !== undefined)
+    return na !== undefined && nb !== undefined && numbersEqual(na, nb);
   if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
   if (typeof a === 'string' || typeof b === 'string') return a === b;
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameOrEqual(x, b[i]));
+  if (a instanceof Date || b instanceof Date)
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b))
+    return (
+      Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameOrEqual(x, b[i]))
+    );
   if (isDict(a) && isDict(b)) {
     const ka = Object.keys(a);
     return ka.length === Object.keys(b).length && ka.every((k) => own(b, k) && sameOrEqual(a[k], b[k]));
@@ -89,7 +99,12 @@ export function pyEquals(a: unknown, b: unknown): boolean {
 export function pyIn(item: unknown, container: unknown): boolean | undefined {
   if (typeof container === 'string') return typeof item === 'string' ? container.includes(item) : undefined;
   if (Array.isArray(container)) return container.some((x) => sameOrEqual(x, item));
-  if (isDict(container)) return typeof item === 'string' ? own(container, item) : Array.isArray(item) || isDict(item) ? undefined : false;
+  if (isDict(container))
+    return typeof item === 'string'
+      ? own(container, item)
+      : Array.isArray(item) || isDict(item)
+        ? undefined
+        : false;
   return undefined;
 }
 
@@ -134,7 +149,8 @@ export function pyTypeName(v: unknown): string {
   return isDict(v) ? 'dict' : 'object';
 }
 
-const FLOAT_TEXT = /^[+-]?(?:(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?|inf(?:inity)?|nan)$/i;
+const FLOAT_TEXT =
+  /^[+-]?(?:(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?|inf(?:inity)?|nan)$/i;
 
 /** Python's `float(v)`, or undefined where it raises (None, a list, text that is no number). */
 export function pyFloat(v: unknown): number | undefined {
@@ -177,7 +193,14 @@ export function pyStr(v: unknown): string {
 
 /** A Date as Python's naive datetime (its UTC fields, as openpyxl's cells read): str() and repr() forms. */
 function dateParts(d: Date): { text: string; repr: string } {
-  const f = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()];
+  const f = [
+    d.getUTCFullYear(),
+    d.getUTCMonth() + 1,
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+  ];
   const us = d.getUTCMilliseconds() * 1000;
   const p2 = (n: number) => String(n).padStart(2, '0');
   const text = `${String(f[0]).padStart(4, '0')}-${p2(f[1])}-${p2(f[2])} ${p2(f[3])}:${p2(f[4])}:${p2(f[5])}${us ? `.${String(us).padStart(6, '0')}` : ''}`;
@@ -199,7 +222,12 @@ function strRepr(s: string): string {
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
     else if (ch !== ' ' && NON_PRINTABLE.test(ch)) {
-      out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, '0')}` : cp < 0x10000 ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\U${cp.toString(16).padStart(8, '0')}`;
+      out +=
+        cp < 0x100
+          ? `\\x${cp.toString(16).padStart(2, '0')}`
+          : cp < 0x10000
+            ? `\\u${cp.toString(16).padStart(4, '0')}`
+            : `\\U${cp.toString(16).padStart(8, '0')}`;
     } else out += ch;
   }
   return out + quote;
@@ -216,7 +244,10 @@ export function pyRepr(v: unknown): string {
   if (typeof v === 'string') return strRepr(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
   if (v instanceof Date) return dateParts(v).repr;
-  if (isDict(v)) return `{${Object.entries(v).map(([k, x]) => `${strRepr(k)}: ${pyRepr(x)}`).join(', ')}}`;
+  if (isDict(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${strRepr(k)}: ${pyRepr(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -233,18 +264,22 @@ const JSON_CONSTANTS = new Map([
  * as in Python), a leading BOM is refused (Python: "Unexpected UTF-8 BOM"). Throws SyntaxError like JSON.parse.
  */
 export function pyJsonParse(text: string): unknown {
-  const marked = text.replace(/("(?:[^"\\]|\\.)*")|(-?Infinity|NaN)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g, (m, str: string | undefined, special: string | undefined, num: string | undefined) => {
-    if (str !== undefined) return str;
-    if (special !== undefined) return `{"\\u0000pyfloat":"${special}"}`;
-    if (/[.eE]/.test(num!)) return `{"\\u0000pyfloat":"${num}"}`;
-    return Number.isSafeInteger(Number(num)) ? num! : `{"\\u0000pyint":"${num}"}`;
-  });
+  const marked = text.replace(
+    /("(?:[^"\\]|\\.)*")|(-?Infinity|NaN)|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g,
+    (m, str: string | undefined, special: string | undefined, num: string | undefined) => {
+      if (str !== undefined) return str;
+      if (special !== undefined) return `{"\\u0000pyfloat":"${special}"}`;
+      if (/[.eE]/.test(num!)) return `{"\\u0000pyfloat":"${num}"}`;
+      return Number.isSafeInteger(Number(num)) ? num! : `{"\\u0000pyint":"${num}"}`;
+    },
+  );
   return JSON.parse(marked, (_k, v: unknown) => {
     if (isDict(v) && Object.keys(v).length === 1 && typeof v['\u0000pyfloat'] === 'string') {
       const s = v['\u0000pyfloat'] as string;
       return JSON_CONSTANTS.get(s) ?? new PyFloat(Number(s));
     }
-    if (isDict(v) && Object.keys(v).length === 1 && typeof v['\u0000pyint'] === 'string') return BigInt(v['\u0000pyint'] as string);
+    if (isDict(v) && Object.keys(v).length === 1 && typeof v['\u0000pyint'] === 'string')
+      return BigInt(v['\u0000pyint'] as string);
     return v;
   });
 }

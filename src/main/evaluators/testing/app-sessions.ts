@@ -17,16 +17,25 @@ const isRoot = process.getuid?.() === 0;
 export const hasGimp = has('gimp') && has('convert');
 export const hasVlc = has('vlc') && (!isRoot || has('setpriv'));
 /** VLC's Qt interface plugin, without which vlcrc has no [qt] section (Debian's vlc-plugin-qt). */
-export const hasVlcQt = ['/usr/lib/x86_64-linux-gnu/vlc/plugins/gui/libqt_plugin.so', '/usr/lib/aarch64-linux-gnu/vlc/plugins/gui/libqt_plugin.so'].some(existsSync);
+export const hasVlcQt = [
+  '/usr/lib/x86_64-linux-gnu/vlc/plugins/gui/libqt_plugin.so',
+  '/usr/lib/aarch64-linux-gnu/vlc/plugins/gui/libqt_plugin.so',
+].some(existsSync);
 
 /** The ids of the visible windows whose title matches `pattern` (xdotool's regular expression) on the display. */
 export function windowsNamed(env: LocalEnvironment, pattern: string): string[] {
-  const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', pattern], { env: { ...process.env, ...env.displayEnv }, encoding: 'utf8' });
+  const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', pattern], {
+    env: { ...process.env, ...env.displayEnv },
+    encoding: 'utf8',
+  });
   return r.status === 0 ? r.stdout.split('\n').filter(Boolean) : [];
 }
 
 function activate(env: LocalEnvironment, id: string): void {
-  spawnSync('xdotool', ['windowactivate', '--sync', id], { env: { ...process.env, ...env.displayEnv }, timeout: 10_000 });
+  spawnSync('xdotool', ['windowactivate', '--sync', id], {
+    env: { ...process.env, ...env.displayEnv },
+    timeout: 10_000,
+  });
 }
 
 /** Host path → modification time in ms, or 0 when absent. */
@@ -45,7 +54,8 @@ export interface GimpSession {
 }
 
 /** GIMP's config folder in the environment's home (host path). */
-export const gimpConfigDir = (env: LocalEnvironment): string => join(env.home.root, '.config', 'GIMP', '2.10');
+export const gimpConfigDir = (env: LocalEnvironment): string =>
+  join(env.home.root, '.config', 'GIMP', '2.10');
 
 /**
  * Starts real GIMP in `env` (inside its sandbox, as tasks start it) on a 320×240 image ImageMagick made at the
@@ -67,11 +77,14 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
       return id;
     },
     async gone(pattern, ms = 30_000) {
-      await poll(`the window named /${pattern}/ to close`, ms, () => (windowsNamed(env, pattern).length === 0 ? true : undefined));
+      await poll(`the window named /${pattern}/ to close`, ms, () =>
+        windowsNamed(env, pattern).length === 0 ? true : undefined,
+      );
     },
     async keys(...keys) {
       await session.window('pic.*GIMP$');
-      for (const k of keys) await env.perform([k.length === 1 ? { type: 'press', keys: k } : { type: 'hotkey', keys: k }]);
+      for (const k of keys)
+        await env.perform([k.length === 1 ? { type: 'press', keys: k } : { type: 'hotkey', keys: k }]);
     },
     async quit() {
       const sessionrc = join(gimpConfigDir(env), 'sessionrc');
@@ -87,7 +100,9 @@ export async function startGimp(env: LocalEnvironment): Promise<GimpSession> {
         return mtime(sessionrc) > before && windowsNamed(env, 'GIMP').length === 0 ? true : undefined;
       });
       // and its process has ended (a second GIMP would hand its image to a running one)
-      await poll('the GIMP process to end', 30_000, async () => ((await env.run(['pgrep', '-x', 'gimp-2.10'], { shell: false })).exitCode === 1 ? true : undefined));
+      await poll('the GIMP process to end', 30_000, async () =>
+        (await env.run(['pgrep', '-x', 'gimp-2.10'], { shell: false })).exitCode === 1 ? true : undefined,
+      );
     },
   };
   await session.window('pic.*GIMP$', 180_000);
@@ -109,7 +124,10 @@ function luaValue(name: string, v: VlcSetting): string {
  * VLC sets `settings` through its configuration API and writes ~/.config/vlc/vlcrc as it exits. No settings:
  * `--reset-config`, so VLC writes its defaults.
  */
-export async function vlcWritesConfig(env: Environment & { home: { root: string } }, settings: Record<string, VlcSetting>): Promise<void> {
+export async function vlcWritesConfig(
+  env: Environment & { home: { root: string } },
+  settings: Record<string, VlcSetting>,
+): Promise<void> {
   const root = env.home.root;
   const intf = join(root, '.local', 'share', 'vlc', 'lua', 'intf');
   mkdirSync(intf, { recursive: true });
@@ -118,10 +136,32 @@ export async function vlcWritesConfig(env: Environment & { home: { root: string 
     if (!/^[a-z0-9-]+$/.test(k)) throw new Error(`VLC setting name '${k}' is not an option name`);
     return `vlc.config.set("${k}", ${luaValue(k, v)})`;
   });
-  await env.putFile('/home/user/.local/share/vlc/lua/intf/proctor_settings.lua', Buffer.from([...lines, 'vlc.misc.quit()', ''].join('\n')));
+  await env.putFile(
+    '/home/user/.local/share/vlc/lua/intf/proctor_settings.lua',
+    Buffer.from([...lines, 'vlc.misc.quit()', ''].join('\n')),
+  );
   // nobody writes VLC's folders in the test's home
-  for (const d of [root, join(root, '.config'), join(root, '.config', 'vlc'), join(root, '.local'), join(root, '.local', 'share'), join(root, '.local', 'share', 'vlc')]) chmodSync(d, 0o777);
-  const vlc = ['vlc', '-I', 'luaintf', '--lua-intf', 'proctor_settings', ...(lines.length ? [] : ['--reset-config'])];
-  const r = await env.run(isRoot ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups', ...vlc] : vlc, { shell: false, timeoutMs: 60_000 });
-  if (r.timedOut || !existsSync(join(root, '.config', 'vlc', 'vlcrc'))) throw new Error(`VLC wrote no vlcrc (exit ${r.exitCode}): ${r.stderr.slice(-2000)}`);
+  for (const d of [
+    root,
+    join(root, '.config'),
+    join(root, '.config', 'vlc'),
+    join(root, '.local'),
+    join(root, '.local', 'share'),
+    join(root, '.local', 'share', 'vlc'),
+  ])
+    chmodSync(d, 0o777);
+  const vlc = [
+    'vlc',
+    '-I',
+    'luaintf',
+    '--lua-intf',
+    'proctor_settings',
+    ...(lines.length ? [] : ['--reset-config']),
+  ];
+  const r = await env.run(
+    isRoot ? ['setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups', ...vlc] : vlc,
+    { shell: false, timeoutMs: 60_000 },
+  );
+  if (r.timedOut || !existsSync(join(root, '.config', 'vlc', 'vlcrc')))
+    throw new Error(`VLC wrote no vlcrc (exit ${r.exitCode}): ${r.stderr.slice(-2000)}`);
 }

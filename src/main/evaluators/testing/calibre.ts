@@ -6,14 +6,27 @@ import { mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** Why calibre cannot convert here, or undefined when it can. */
-export const calibreMissing: string | undefined = spawnSync('sh', ['-c', 'command -v ebook-convert']).status === 0 ? undefined : 'ebook-convert (calibre) is not installed';
+export const calibreMissing: string | undefined =
+  spawnSync('sh', ['-c', 'command -v ebook-convert']).status === 0
+    ? undefined
+    : 'ebook-convert (calibre) is not installed';
 
 function convert(input: string, output: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    execFile('ebook-convert', [input, output], { env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`ebook-convert ${basename(input)} → ${basename(output)} failed: ${err.message}\n${`${stdout}${stderr}`.slice(-2000)}`));
-      else resolve();
-    });
+    execFile(
+      'ebook-convert',
+      [input, output],
+      { env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(
+            new Error(
+              `ebook-convert ${basename(input)} → ${basename(output)} failed: ${err.message}\n${`${stdout}${stderr}`.slice(-2000)}`,
+            ),
+          );
+        else resolve();
+      },
+    );
   });
 }
 
@@ -21,14 +34,26 @@ function convert(input: string, output: string, env: NodeJS.ProcessEnv): Promise
 export function calibreEnv(dir: string): NodeJS.ProcessEnv {
   const home = join(dir, 'calibre-home');
   for (const d of ['config', 'cache', 'tmp']) mkdirSync(join(home, d), { recursive: true });
-  return { ...process.env, CALIBRE_CONFIG_DIRECTORY: join(home, 'config'), CALIBRE_CACHE_DIRECTORY: join(home, 'cache'), CALIBRE_TEMP_DIR: join(home, 'tmp') };
+  return {
+    ...process.env,
+    CALIBRE_CONFIG_DIRECTORY: join(home, 'config'),
+    CALIBRE_CACHE_DIRECTORY: join(home, 'cache'),
+    CALIBRE_TEMP_DIR: join(home, 'tmp'),
+  };
 }
 
 /** Converts each input document (name → path of a docx, odt, html …) to `<dir>/<name>.epub` with calibre, all at
  * once; the books' paths by name. */
-export async function convertWithCalibre(dir: string, inputs: Record<string, string>): Promise<Record<string, string>> {
+export async function convertWithCalibre(
+  dir: string,
+  inputs: Record<string, string>,
+): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of Object.keys(inputs)) out[name] = join(dir, `${name}.epub`);
-  await Promise.all(Object.entries(inputs).map(([name, input]) => convert(input, out[name], calibreEnv(join(dir, `calibre-${name}`)))));
+  await Promise.all(
+    Object.entries(inputs).map(([name, input]) =>
+      convert(input, out[name], calibreEnv(join(dir, `calibre-${name}`))),
+    ),
+  );
   return out;
 }

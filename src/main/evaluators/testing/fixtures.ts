@@ -34,6 +34,11 @@ export function copyFixture(src: string, dir: string, name: string, edit?: (text
 /** Metrics that read only their inputs get no environment. */
 const pureContext = undefined as unknown as GradingContext;
 
-export function runMetric(name: string, result: unknown, expected: unknown, options: Record<string, unknown> = {}): Promise<MetricOutcome> {
+export function runMetric(
+  name: string,
+  result: unknown,
+  expected: unknown,
+  options: Record<string, unknown> = {},
+): Promise<MetricOutcome> {
   return metrics.require(name)(result, expected, options, pureContext);
 }

@@ -19,7 +19,9 @@ const NS = [
   'presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"',
   'smil="urn:oasis:names:tc:opendocument:xmlns:smil-compatible:1.0"',
   'anim="urn:oasis:names:tc:opendocument:xmlns:animation:1.0"',
-].map((n) => `xmlns:${n}`).join(' ');
+]
+  .map((n) => `xmlns:${n}`)
+  .join(' ');
 
 export interface FodpParts {
   /** The `<draw:page>` elements (each with draw:master-page-name="Default" unless it names its own). */
@@ -63,7 +65,19 @@ export function saveAsPptx(dir: string, sources: Record<string, string>): Record
   });
   const profile = join(dir, 'lo-impress-profile');
   mkdirSync(profile, { recursive: true });
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', 'pptx', '--outdir', dir, ...inputs], { stdio: 'ignore', timeout: 180_000 });
+  execFileSync(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${profile}`,
+      '--headless',
+      '--convert-to',
+      'pptx',
+      '--outdir',
+      dir,
+      ...inputs,
+    ],
+    { stdio: 'ignore', timeout: 180_000 },
+  );
   return Object.fromEntries(Object.keys(sources).map((name) => [name, join(dir, `${name}.pptx`)]));
 }
 
@@ -74,14 +88,27 @@ export function saveAsPptx(dir: string, sources: Record<string, string>): Record
  */
 export function mediaDeck(dir: string): { deck: string; png: Buffer; wav: Buffer } {
   const png = execFileSync('convert', ['-size', '32x24', 'xc:teal', 'png:-']);
-  const wav = execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=0.5', '-f', 'wav', '-']);
+  const wav = execFileSync('ffmpeg', [
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=0.5',
+    '-f',
+    'wav',
+    '-',
+  ]);
   const source = fodp({
     styles: `<style:style style:name="bg" style:family="drawing-page"><style:drawing-page-properties draw:fill="bitmap" draw:fill-image-name="bgimg"/></style:style>`,
     pages: `<draw:page draw:name="p1" draw:style-name="bg" draw:master-page-name="Default">
 <draw:frame svg:x="1cm" svg:y="5cm" svg:width="3cm" svg:height="3cm"><draw:plugin xlink:href="file:///home/user/Music/beep.wav" xlink:type="simple" xlink:show="embed" xlink:actuate="onLoad" draw:mime-type="application/vnd.sun.star.media"/></draw:frame>
 </draw:page>
 <draw:page draw:name="p2" draw:master-page-name="Default"><draw:frame svg:x="2cm" svg:y="2cm" svg:width="10cm" svg:height="2cm"><draw:text-box><text:p>Plain</text:p></draw:text-box></draw:frame></draw:page>`,
-  }).replace('<office:styles/>', `<office:styles><draw:fill-image draw:name="bgimg"><office:binary-data>${png.toString('base64')}</office:binary-data></draw:fill-image></office:styles>`);
+  }).replace(
+    '<office:styles/>',
+    `<office:styles><draw:fill-image draw:name="bgimg"><office:binary-data>${png.toString('base64')}</office:binary-data></draw:fill-image></office:styles>`,
+  );
   const { talk } = saveAsPptx(join(dir, 'decks'), { talk: source });
   return { deck: talk, png, wav };
 }

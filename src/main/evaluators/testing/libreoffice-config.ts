@@ -66,20 +66,29 @@ os._exit(0)
 
 function checkChanges(changes: ConfigChanges): void {
   for (const [node, values] of Object.entries(changes)) {
-    if (!/^(\/[\w.]+)+$/.test(node)) throw new Error(`config node path '${node}' is not a LibreOffice node path`);
+    if (!/^(\/[\w.]+)+$/.test(node))
+      throw new Error(`config node path '${node}' is not a LibreOffice node path`);
     for (const [name, v] of Object.entries(values)) {
       if (!/^\w+$/.test(name)) throw new Error(`config property '${node}/${name}' is not a property name`);
-      if (typeof v === 'number' && !Number.isInteger(v)) throw new Error(`config property '${node}/${name}': ${v} is no integer`);
+      if (typeof v === 'number' && !Number.isInteger(v))
+        throw new Error(`config property '${node}/${name}': ${v} is no integer`);
     }
   }
 }
 
-function exited(child: ChildProcess, what: string, ms: number): Promise<{ code: number | null; output: string }> {
+function exited(
+  child: ChildProcess,
+  what: string,
+  ms: number,
+): Promise<{ code: number | null; output: string }> {
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms: ${output.slice(-2000)}`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not end within ${ms} ms: ${output.slice(-2000)}`)),
+      ms,
+    );
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(new Error(`${what} could not start: ${e.message}`));
@@ -96,24 +105,54 @@ function exited(child: ChildProcess, what: string, ms: number): Promise<{ code: 
  * (none: LibreOffice starts and quits untouched) and waits until it has quit; the path of the
  * registrymodifications.xcu it wrote. Several calls may run at once (each has its own profile and pipe).
  */
-export async function libreOfficeWritesConfig(dir: string, name: string, changes: ConfigChanges, ms = 180_000): Promise<string> {
+export async function libreOfficeWritesConfig(
+  dir: string,
+  name: string,
+  changes: ConfigChanges,
+  ms = 180_000,
+): Promise<string> {
   checkChanges(changes);
   const profile = join(dir, name);
   mkdirSync(profile, { recursive: true });
   const pipe = `proctor-config-${process.pid}-${name.replace(/\W/g, '')}-${Date.now()}`;
   // its own process group, so a LibreOffice that hangs is ended with all it started (soffice → oosplash → soffice.bin)
-  const office = spawn('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--invisible', '--norestore', '--nologo', `--accept=pipe,name=${pipe};urp;`], {
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const office = spawn(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${profile}`,
+      '--headless',
+      '--invisible',
+      '--norestore',
+      '--nologo',
+      `--accept=pipe,name=${pipe};urp;`,
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const officeEnd = exited(office, `LibreOffice (profile ${profile})`, ms);
   officeEnd.catch(() => undefined); // awaited below, or given up when the script fails
   try {
-    const script = spawn(PYTHON, ['-c', SET_CONFIG, `uno:pipe,name=${pipe};urp;StarOffice.ComponentContext`, JSON.stringify(changes), String(ms / 1000)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const script = spawn(
+      PYTHON,
+      [
+        '-c',
+        SET_CONFIG,
+        `uno:pipe,name=${pipe};urp;StarOffice.ComponentContext`,
+        JSON.stringify(changes),
+        String(ms / 1000),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const set = await exited(script, `the Python-UNO script setting ${JSON.stringify(changes)}`, ms);
-    if (set.code !== 0) throw new Error(`the Python-UNO script setting ${JSON.stringify(changes)} failed (exit ${set.code}): ${set.output.slice(-2000)}`);
+    if (set.code !== 0)
+      throw new Error(
+        `the Python-UNO script setting ${JSON.stringify(changes)} failed (exit ${set.code}): ${set.output.slice(-2000)}`,
+      );
     const end = await officeEnd;
-    if (end.code !== 0) throw new Error(`LibreOffice (profile ${profile}) exited with ${end.code}: ${end.output.slice(-2000)}`);
+    if (end.code !== 0)
+      throw new Error(`LibreOffice (profile ${profile}) exited with ${end.code}: ${end.output.slice(-2000)}`);
   } catch (e) {
     if (office.exitCode === null && office.pid !== undefined) {
       try {

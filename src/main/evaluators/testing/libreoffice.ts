@@ -31,7 +31,19 @@ export const odfTextNamespaces = [
 export function convertWithLibreOffice(dir: string, inputs: string[], filter: string, outDir: string): void {
   const profile = join(dir, 'lo-profile');
   mkdirSync(profile, { recursive: true });
-  execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', '--convert-to', filter, '--outdir', outDir, ...inputs], { stdio: 'ignore', timeout: 180_000 });
+  execFileSync(
+    'soffice',
+    [
+      `-env:UserInstallation=file://${profile}`,
+      '--headless',
+      '--convert-to',
+      filter,
+      '--outdir',
+      outDir,
+      ...inputs,
+    ],
+    { stdio: 'ignore', timeout: 180_000 },
+  );
 }
 
 /** Saves `source` (HTML, or a flat ODF document — `.fodt` — when it starts with `<?xml`) as
@@ -42,7 +54,11 @@ export function saveWithLibreOffice(dir: string, name: string, source: string, f
 
 /** Saves several sources (name → HTML or flat ODF text) as `<dir>/<name>.<format>` with one LibreOffice launch
  * per kind of source (HTML, flat ODF); the saved files' paths by name. */
-export function saveManyWithLibreOffice(dir: string, sources: Record<string, string>, format: SavedFormat): Record<string, string> {
+export function saveManyWithLibreOffice(
+  dir: string,
+  sources: Record<string, string>,
+  format: SavedFormat,
+): Record<string, string> {
   const byKind: Record<'html' | 'fodt', string[]> = { html: [], fodt: [] };
   const out: Record<string, string> = {};
   for (const [name, source] of Object.entries(sources)) {
@@ -59,8 +75,22 @@ export function saveManyWithLibreOffice(dir: string, sources: Record<string, str
     if (files.length === 0) continue;
     // HTML opens as a Writer document (not Writer/Web, whose PDF export of a plain page comes out blank), or as a
     // Calc sheet for a workbook
-    const infilter = kind === 'html' ? [`--infilter=${format === 'xlsx' ? 'HTML (StarCalc)' : 'HTML (StarWriter)'}`] : [];
-    execFileSync('soffice', [`-env:UserInstallation=file://${profile}`, '--headless', ...infilter, '--convert-to', filter, '--outdir', dir, ...files], { stdio: 'ignore', timeout: 180_000 });
+    const infilter =
+      kind === 'html' ? [`--infilter=${format === 'xlsx' ? 'HTML (StarCalc)' : 'HTML (StarWriter)'}`] : [];
+    execFileSync(
+      'soffice',
+      [
+        `-env:UserInstallation=file://${profile}`,
+        '--headless',
+        ...infilter,
+        '--convert-to',
+        filter,
+        '--outdir',
+        dir,
+        ...files,
+      ],
+      { stdio: 'ignore', timeout: 180_000 },
+    );
   }
   return out;
 }

@@ -34,7 +34,9 @@ class MarionetteClient {
     socket.on('data', (d) => this.receive(d));
     // a reset when Thunderbird quits ends the connection like a close does
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => this.waiting.splice(0).forEach((w) => w.reject(new Error('Marionette closed the connection'))));
+    socket.on('close', () =>
+      this.waiting.splice(0).forEach((w) => w.reject(new Error('Marionette closed the connection'))),
+    );
   }
 
   private receive(d: Buffer): void {
@@ -80,12 +82,21 @@ export interface ThunderbirdSession {
 /** Starts Thunderbird on `profile` with `home` as HOME and connects to it over Marionette. */
 export async function startThunderbird(home: string, profile: string): Promise<ThunderbirdSession> {
   mkdirSync(profile, { recursive: true });
-  writeFileSync(join(profile, 'user.js'), Object.entries(startPrefs).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`).join(''));
-  const child: ChildProcess = spawn('thunderbird', ['--headless', '--marionette', '-remote-allow-system-access', '--no-remote', '--profile', profile], {
-    env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: '1' },
-    detached: true,
-    stdio: 'ignore',
-  });
+  writeFileSync(
+    join(profile, 'user.js'),
+    Object.entries(startPrefs)
+      .map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});\n`)
+      .join(''),
+  );
+  const child: ChildProcess = spawn(
+    'thunderbird',
+    ['--headless', '--marionette', '-remote-allow-system-access', '--no-remote', '--profile', profile],
+    {
+      env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: '1' },
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const kill = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -98,7 +109,8 @@ export async function startThunderbird(home: string, profile: string): Promise<T
   };
   try {
     const port = await poll('Thunderbird writing MarionetteActivePort', 30_000, () => {
-      if (child.exitCode !== null) throw new Error(`thunderbird exited with code ${child.exitCode} before Marionette listened`);
+      if (child.exitCode !== null)
+        throw new Error(`thunderbird exited with code ${child.exitCode} before Marionette listened`);
       try {
         const p = Number(readFileSync(join(profile, 'MarionetteActivePort'), 'utf8').trim());
         return p > 0 ? p : undefined;

@@ -89,11 +89,33 @@ export interface BookSpec {
 }
 
 /** Where an `<autoFilter>` goes in a sheet (the elements that follow it in CT_Worksheet). */
-export const afterAutoFilter = ['sortState', 'dataConsolidate', 'customSheetViews', 'mergeCells', 'phoneticPr', 'conditionalFormatting', 'dataValidations', 'hyperlinks', 'printOptions', 'pageMargins', 'pageSetup', 'headerFooter', 'drawing', 'legacyDrawing', 'tableParts', 'extLst'];
+export const afterAutoFilter = [
+  'sortState',
+  'dataConsolidate',
+  'customSheetViews',
+  'mergeCells',
+  'phoneticPr',
+  'conditionalFormatting',
+  'dataValidations',
+  'hyperlinks',
+  'printOptions',
+  'pageMargins',
+  'pageSetup',
+  'headerFooter',
+  'drawing',
+  'legacyDrawing',
+  'tableParts',
+  'extLst',
+];
 
 /** A sheet's extension list with x14 sparklines: `[target cell, source range]` pairs in one group. */
 export function sparklinesXml(lines: Array<[sqref: string, f: string]>): string {
-  const items = lines.map(([sqref, f]) => `<x14:sparkline><xm:f>${esc(f)}</xm:f><xm:sqref>${esc(sqref)}</xm:sqref></x14:sparkline>`).join('');
+  const items = lines
+    .map(
+      ([sqref, f]) =>
+        `<x14:sparkline><xm:f>${esc(f)}</xm:f><xm:sqref>${esc(sqref)}</xm:sqref></x14:sparkline>`,
+    )
+    .join('');
   return (
     `<extLst><ext uri="{05C60535-1F16-4fd2-B633-F4F36F0B64E0}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main">` +
     `<x14:sparklineGroups xmlns:xm="http://schemas.microsoft.com/office/excel/2006/main"><x14:sparklineGroup displayEmptyCellsAs="gap"><x14:colorSeries rgb="FF376092"/>` +
@@ -101,10 +123,13 @@ export function sparklinesXml(lines: Array<[sqref: string, f: string]>): string 
   );
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function richTitle(runs: string | string[]): string {
-  const rs = (Array.isArray(runs) ? runs : [runs]).map((t) => `<a:r><a:rPr lang="en-US"/><a:t>${esc(t)}</a:t></a:r>`).join('');
+  const rs = (Array.isArray(runs) ? runs : [runs])
+    .map((t) => `<a:r><a:rPr lang="en-US"/><a:t>${esc(t)}</a:t></a:r>`)
+    .join('');
   return `<c:title><c:tx><c:rich><a:bodyPr/><a:p>${rs}</a:p></c:rich></c:tx><c:overlay val="0"/></c:title>`;
 }
 
@@ -113,22 +138,30 @@ function chartXml(spec: ChartSpec): string {
   const series = spec.series
     .map((s, i) => {
       const tx = s.tx ? `<c:tx><c:strRef><c:f>${esc(s.tx)}</c:f></c:strRef></c:tx>` : '';
-      const cat = s.cat ? `<c:${scatter ? 'xVal' : 'cat'}><c:strRef><c:f>${esc(s.cat)}</c:f></c:strRef></c:${scatter ? 'xVal' : 'cat'}>` : '';
+      const cat = s.cat
+        ? `<c:${scatter ? 'xVal' : 'cat'}><c:strRef><c:f>${esc(s.cat)}</c:f></c:strRef></c:${scatter ? 'xVal' : 'cat'}>`
+        : '';
       const val = `<c:${scatter ? 'yVal' : 'val'}><c:numRef><c:f>${esc(s.val)}</c:f></c:numRef></c:${scatter ? 'yVal' : 'val'}>`;
       return `<c:ser><c:idx val="${i}"/><c:order val="${i}"/>${tx}${cat}${val}</c:ser>`;
     })
     .join('');
   const pie = spec.type === 'pieChart';
   const axIds = pie ? '' : '<c:axId val="101"/><c:axId val="102"/>';
-  const bar = spec.type.startsWith('bar') ? `<c:barDir val="${spec.barDir ?? 'col'}"/><c:grouping val="clustered"/>` : '';
+  const bar = spec.type.startsWith('bar')
+    ? `<c:barDir val="${spec.barDir ?? 'col'}"/><c:grouping val="clustered"/>`
+    : '';
   const group = `<c:${spec.type}>${bar}${pie ? '<c:varyColors val="1"/>' : ''}${series}${axIds}</c:${spec.type}>`;
   const axTitle = (t?: string) => (t ? richTitle(t) : '');
   const axes = pie
     ? ''
     : `<c:${scatter ? 'valAx' : 'catAx'}><c:axId val="101"/><c:scaling/><c:delete val="0"/><c:axPos val="b"/>${axTitle(spec.xTitle)}<c:crossAx val="102"/></c:${scatter ? 'valAx' : 'catAx'}>` +
       `<c:valAx><c:axId val="102"/><c:scaling/><c:delete val="0"/><c:axPos val="l"/>${axTitle(spec.yTitle)}<c:crossAx val="101"/></c:valAx>`;
-  const title = spec.title === null || spec.title === undefined ? '<c:autoTitleDeleted val="1"/>' : richTitle(spec.title);
-  const legend = spec.legend === null || spec.legend === undefined ? '' : `<c:legend>${spec.legend ? `<c:legendPos val="${spec.legend}"/>` : ''}<c:overlay val="0"/></c:legend>`;
+  const title =
+    spec.title === null || spec.title === undefined ? '<c:autoTitleDeleted val="1"/>' : richTitle(spec.title);
+  const legend =
+    spec.legend === null || spec.legend === undefined
+      ? ''
+      : `<c:legend>${spec.legend ? `<c:legendPos val="${spec.legend}"/>` : ''}<c:overlay val="0"/></c:legend>`;
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<c:chartSpace xmlns:c="${NS_C}" xmlns:a="${NS_A}" xmlns:r="${NS_R}"><c:chart>${title}<c:plotArea><c:layout/>${group}${axes}</c:plotArea>${legend}<c:plotVisOnly val="1"/></c:chart></c:chartSpace>`;
 }
 
@@ -149,7 +182,12 @@ function drawingXml(charts: Array<{ spec: ChartSpec; rid: string }>): string {
 }
 
 function cacheXml(spec: PivotSpec, header: unknown[]): string {
-  const fields = spec.fields.map((_, i) => `<cacheField name="${esc(String(header[i] ?? `Column${i + 1}`))}" numFmtId="0"><sharedItems/></cacheField>`).join('');
+  const fields = spec.fields
+    .map(
+      (_, i) =>
+        `<cacheField name="${esc(String(header[i] ?? `Column${i + 1}`))}" numFmtId="0"><sharedItems/></cacheField>`,
+    )
+    .join('');
   return (
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<pivotCacheDefinition xmlns="${NS_MAIN}" xmlns:r="${NS_R}" refreshOnLoad="1">` +
     `<cacheSource type="worksheet"><worksheetSource ref="${spec.ref}" sheet="${esc(spec.sourceSheet)}"/></cacheSource>` +
@@ -158,19 +196,36 @@ function cacheXml(spec: PivotSpec, header: unknown[]): string {
 }
 
 function pivotXml(spec: PivotSpec, cacheId: number): string {
-  const axisOf = (i: number) => (spec.rows?.includes(i) ? ' axis="axisRow"' : spec.cols?.includes(i) ? ' axis="axisCol"' : spec.pages?.includes(i) ? ' axis="axisPage"' : '');
+  const axisOf = (i: number) =>
+    spec.rows?.includes(i)
+      ? ' axis="axisRow"'
+      : spec.cols?.includes(i)
+        ? ' axis="axisCol"'
+        : spec.pages?.includes(i)
+          ? ' axis="axisPage"'
+          : '';
   const fields = spec.fields
     .map((f, i) => {
       const data = spec.data?.some((d) => d.fld === i) ? ' dataField="1"' : '';
       if (!f.items) return `<pivotField${axisOf(i)}${data} showAll="0"/>`;
-      const items = f.items.map((it) => (Array.isArray(it) ? `<item x="${it[0]}"${it[1] ? ' h="1"' : ''}/>` : `<item x="${it}"/>`)).join('');
+      const items = f.items
+        .map((it) =>
+          Array.isArray(it) ? `<item x="${it[0]}"${it[1] ? ' h="1"' : ''}/>` : `<item x="${it}"/>`,
+        )
+        .join('');
       return `<pivotField${axisOf(i)}${data} showAll="0"><items count="${f.items.length + 1}">${items}<item t="default"/></items></pivotField>`;
     })
     .join('');
-  const list = (tag: string, inner: string, xs?: number[]) => (xs?.length ? `<${tag} count="${xs.length}">${xs.map((x) => inner.replace('#', String(x))).join('')}</${tag}>` : '');
+  const list = (tag: string, inner: string, xs?: number[]) =>
+    xs?.length
+      ? `<${tag} count="${xs.length}">${xs.map((x) => inner.replace('#', String(x))).join('')}</${tag}>`
+      : '';
   const data = spec.data?.length
     ? `<dataFields count="${spec.data.length}">${spec.data
-        .map((d) => `<dataField name="${esc(d.name ?? `Sum - ${d.fld}`)}" fld="${d.fld}"${d.subtotal ? ` subtotal="${d.subtotal}"` : ''}${d.showDataAs ? ` showDataAs="${d.showDataAs}"` : ''} baseField="0" baseItem="0"/>`)
+        .map(
+          (d) =>
+            `<dataField name="${esc(d.name ?? `Sum - ${d.fld}`)}" fld="${d.fld}"${d.subtotal ? ` subtotal="${d.subtotal}"` : ''}${d.showDataAs ? ` showDataAs="${d.showDataAs}"` : ''} baseField="0" baseItem="0"/>`,
+        )
         .join('')}</dataFields>`
     : '';
   return (
@@ -185,11 +240,17 @@ function pivotXml(spec: PivotSpec, cacheId: number): string {
   );
 }
 
-const relsDoc = (rels: string[]) => `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="${NS_PKG_REL}">${rels.join('')}</Relationships>`;
-const relXml = (id: string, kind: string, target: string) => `<Relationship Id="${id}" Type="${REL}/${kind}" Target="${target}"/>`;
+const relsDoc = (rels: string[]) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="${NS_PKG_REL}">${rels.join('')}</Relationships>`;
+const relXml = (id: string, kind: string, target: string) =>
+  `<Relationship Id="${id}" Type="${REL}/${kind}" Target="${target}"/>`;
 
 /** Appends relationships to a part's rels file (creating it), returning the ids given. */
-async function addRels(zip: JSZip, relsPath: string, rels: Array<[kind: string, target: string]>): Promise<string[]> {
+async function addRels(
+  zip: JSZip,
+  relsPath: string,
+  rels: Array<[kind: string, target: string]>,
+): Promise<string[]> {
   const existing = (await zip.file(relsPath)?.async('string')) ?? relsDoc([]);
   const used = new Set([...existing.matchAll(/Id="([^"]+)"/g)].map((m) => m[1]));
   const ids: string[] = [];
@@ -206,7 +267,13 @@ async function addRels(zip: JSZip, relsPath: string, rels: Array<[kind: string, 
 }
 
 /** Inserts `xml` into a part before the first of `beforeTags` present, else before its closing tag. */
-async function insertInto(zip: JSZip, part: string, xml: string, closing: string, beforeTags: string[]): Promise<void> {
+async function insertInto(
+  zip: JSZip,
+  part: string,
+  xml: string,
+  closing: string,
+  beforeTags: string[],
+): Promise<void> {
   const text = await zip.file(part)!.async('string');
   const at = beforeTags.map((t) => text.indexOf(`<${t}`)).filter((i) => i >= 0);
   const pos = at.length ? Math.min(...at) : text.lastIndexOf(closing);
@@ -237,15 +304,27 @@ export async function writeXlsx(path: string, spec: BookSpec): Promise<string> {
     drawingNo++;
     const drawing = `xl/drawings/drawing${drawingNo}.xml`;
     const chartParts = charts.map(() => `xl/charts/chart${++chartNo}.xml`);
-    const rids = await addRels(zip, `xl/drawings/_rels/drawing${drawingNo}.xml.rels`, chartParts.map((p) => ['chart', `../charts/${p.split('/').pop()}`]));
+    const rids = await addRels(
+      zip,
+      `xl/drawings/_rels/drawing${drawingNo}.xml.rels`,
+      chartParts.map((p) => ['chart', `../charts/${p.split('/').pop()}`]),
+    );
     charts.forEach((c, i) => {
       zip.file(chartParts[i], chartXml(c));
-      overrides.push(`<Override PartName="/${chartParts[i]}" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>`);
+      overrides.push(
+        `<Override PartName="/${chartParts[i]}" ContentType="application/vnd.openxmlformats-officedocument.drawingml.chart+xml"/>`,
+      );
     });
     zip.file(drawing, drawingXml(charts.map((c, i) => ({ spec: c, rid: rids[i] }))));
-    overrides.push(`<Override PartName="/${drawing}" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>`);
+    overrides.push(
+      `<Override PartName="/${drawing}" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>`,
+    );
     const [rid] = await addRels(zip, sheetRels(part), [['drawing', `../drawings/drawing${drawingNo}.xml`]]);
-    await insertInto(zip, part, `<drawing r:id="${rid}" xmlns:r="${NS_R}"/>`, '</worksheet>', ['legacyDrawing', 'tableParts', 'extLst']);
+    await insertInto(zip, part, `<drawing r:id="${rid}" xmlns:r="${NS_R}"/>`, '</worksheet>', [
+      'legacyDrawing',
+      'tableParts',
+      'extLst',
+    ]);
   }
 
   const caches: string[] = [];
@@ -257,16 +336,40 @@ export async function writeXlsx(path: string, spec: BookSpec): Promise<string> {
     const pivotPart = `xl/pivotTables/pivotTable${n}.xml`;
     zip.file(cachePart, cacheXml(p, header));
     zip.file(pivotPart, pivotXml(p, cacheId));
-    if (!p.cacheViaWorkbookOnly) await addRels(zip, `xl/pivotTables/_rels/pivotTable${n}.xml.rels`, [['pivotCacheDefinition', `../pivotCache/pivotCacheDefinition${n}.xml`]]);
-    const [wbRid] = await addRels(zip, 'xl/_rels/workbook.xml.rels', [['pivotCacheDefinition', `pivotCache/pivotCacheDefinition${n}.xml`]]);
+    if (!p.cacheViaWorkbookOnly)
+      await addRels(zip, `xl/pivotTables/_rels/pivotTable${n}.xml.rels`, [
+        ['pivotCacheDefinition', `../pivotCache/pivotCacheDefinition${n}.xml`],
+      ]);
+    const [wbRid] = await addRels(zip, 'xl/_rels/workbook.xml.rels', [
+      ['pivotCacheDefinition', `pivotCache/pivotCacheDefinition${n}.xml`],
+    ]);
     caches.push(`<pivotCache cacheId="${cacheId}" r:id="${wbRid}"/>`);
     await addRels(zip, sheetRels(sheetPart(p.sheet)), [['pivotTable', `../pivotTables/pivotTable${n}.xml`]]);
-    overrides.push(`<Override PartName="/${pivotPart}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.pivotTable+xml"/>`);
-    overrides.push(`<Override PartName="/${cachePart}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.pivotCacheDefinition+xml"/>`);
+    overrides.push(
+      `<Override PartName="/${pivotPart}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.pivotTable+xml"/>`,
+    );
+    overrides.push(
+      `<Override PartName="/${cachePart}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.pivotCacheDefinition+xml"/>`,
+    );
   }
-  for (const x of spec.sheetXml ?? []) await insertInto(zip, sheetPart(x.sheet), x.xml, '</worksheet>', x.before ?? []);
-  if (spec.definedNames?.length) await insertInto(zip, 'xl/workbook.xml', `<definedNames>${spec.definedNames.join('')}</definedNames>`, '</workbook>', ['calcPr', 'oleSize', 'customWorkbookViews', 'pivotCaches', 'extLst']);
-  if (caches.length) await insertInto(zip, 'xl/workbook.xml', `<pivotCaches xmlns:r="${NS_R}">${caches.join('')}</pivotCaches>`, '</workbook>', ['fileRecoveryPr', 'webPublishing', 'extLst']);
+  for (const x of spec.sheetXml ?? [])
+    await insertInto(zip, sheetPart(x.sheet), x.xml, '</worksheet>', x.before ?? []);
+  if (spec.definedNames?.length)
+    await insertInto(
+      zip,
+      'xl/workbook.xml',
+      `<definedNames>${spec.definedNames.join('')}</definedNames>`,
+      '</workbook>',
+      ['calcPr', 'oleSize', 'customWorkbookViews', 'pivotCaches', 'extLst'],
+    );
+  if (caches.length)
+    await insertInto(
+      zip,
+      'xl/workbook.xml',
+      `<pivotCaches xmlns:r="${NS_R}">${caches.join('')}</pivotCaches>`,
+      '</workbook>',
+      ['fileRecoveryPr', 'webPublishing', 'extLst'],
+    );
   if (overrides.length) await insertInto(zip, '[Content_Types].xml', overrides.join(''), '</Types>', []);
   await writeFile(path, await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' }));
   return path;
@@ -283,12 +386,16 @@ export const salesRows: (string | number)[][] = [
 
 /** Writes each book under `<dir>/src`, then has LibreOffice Calc open and save them all again (one soffice call)
  * into `<dir>/calc`; the Calc-saved workbooks' paths by name. */
-export async function resaveWithCalc(dir: string, books: Record<string, BookSpec>): Promise<Record<string, string>> {
+export async function resaveWithCalc(
+  dir: string,
+  books: Record<string, BookSpec>,
+): Promise<Record<string, string>> {
   const src = join(dir, 'src');
   const out = join(dir, 'calc');
   await mkdir(src, { recursive: true });
   const inputs: string[] = [];
-  for (const [name, spec] of Object.entries(books)) inputs.push(await writeXlsx(join(src, `${name}.xlsx`), spec));
+  for (const [name, spec] of Object.entries(books))
+    inputs.push(await writeXlsx(join(src, `${name}.xlsx`), spec));
   convertWithLibreOffice(dir, inputs, 'xlsx:Calc MS Excel 2007 XML', out);
   return Object.fromEntries(Object.keys(books).map((name) => [name, join(out, `${name}.xlsx`)]));
 }

@@ -52,12 +52,32 @@ export class TestRedis {
   }
 
   private async launch(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'yes', '--daemonize', 'no', '--logfile', join(this.dir, 'redis.log')];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+      '--protected-mode',
+      'yes',
+      '--daemonize',
+      'no',
+      '--logfile',
+      join(this.dir, 'redis.log'),
+    ];
     const child = spawn('redis-server', args, { stdio: 'ignore' });
     this.child = child;
     const end = Date.now() + 15_000;
     while (Date.now() < end) {
-      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode} (log: ${join(this.dir, 'redis.log')})`);
+      if (child.exitCode !== null)
+        throw new Error(`redis-server exited with ${child.exitCode} (log: ${join(this.dir, 'redis.log')})`);
       if (await ping(this.port)) return;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -4,7 +4,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Writes `<root>/<domain>/<id>/<id>.json` and its gold file; `fields` are added to (or replace) the task's own. */
-export function writeAnswerTask(root: string, id: string, fields: Record<string, unknown> = {}, domain = 'cli'): void {
+export function writeAnswerTask(
+  root: string,
+  id: string,
+  fields: Record<string, unknown> = {},
+  domain = 'cli',
+): void {
   const dir = join(root, domain, id);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'gold.txt'), `answer of ${id}\n`);
@@ -17,7 +22,10 @@ export function writeAnswerTask(root: string, id: string, fields: Record<string,
       source: ['https://example.org'],
       related_apps: ['os'],
       config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
+      evaluation: {
+        func: 'compare_text_file',
+        arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' },
+      },
       ...fields,
     }),
   );

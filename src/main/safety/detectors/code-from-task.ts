@@ -7,17 +7,47 @@ import { FETCHERS, firstOperand, isInterpreter, operands, SHELLS } from '../shel
 
 /** Files a package installer or opener runs code from (`xdg-open x.sh` runs it in many desktops). */
 const EXECUTABLE_EXT = /\.(sh|bash|run|bin|appimage|deb|rpm|exe|msi|desktop|jar|py|pl|rb|command|elf)$/i;
-const INSTALLERS = new Set(['dpkg', 'apt', 'apt-get', 'rpm', 'yum', 'dnf', 'flatpak', 'snap', 'pip', 'pip3', 'npm']);
-const OPENERS = new Set(['xdg-open', 'gio', 'gnome-open', 'kde-open', 'exo-open', 'open', 'java', 'wine', 'mono']);
+const INSTALLERS = new Set([
+  'dpkg',
+  'apt',
+  'apt-get',
+  'rpm',
+  'yum',
+  'dnf',
+  'flatpak',
+  'snap',
+  'pip',
+  'pip3',
+  'npm',
+]);
+const OPENERS = new Set([
+  'xdg-open',
+  'gio',
+  'gnome-open',
+  'kde-open',
+  'exo-open',
+  'open',
+  'java',
+  'wine',
+  'mono',
+]);
 
 /** The file a command runs as code, with how: `./x`, `bash x`, `chmod +x x`, `dpkg -i x`, `xdg-open x.sh`. */
 function executedFile(rc: RunCommand): { word: string; how: string } | undefined {
   const { cmd } = rc;
-  if (cmd.name.includes('/') && !cmd.name.startsWith('/usr/') && !cmd.name.startsWith('/bin/') && !cmd.name.startsWith('/sbin/'))
+  if (
+    cmd.name.includes('/') &&
+    !cmd.name.startsWith('/usr/') &&
+    !cmd.name.startsWith('/bin/') &&
+    !cmd.name.startsWith('/sbin/')
+  )
     return { word: cmd.name, how: 'ran' };
   if (cmd.program === 'chmod') {
     const [mode, ...files] = operands(cmd.args);
-    const makesExecutable = mode !== undefined && (/^[ugoa]*\+[rwXst]*x/.test(mode) || /^[0-7]?[1357][0-7]{2}$|^[0-7]?[0-7][1357][0-7]$|^[0-7]?[0-7]{2}[1357]$/.test(mode));
+    const makesExecutable =
+      mode !== undefined &&
+      (/^[ugoa]*\+[rwXst]*x/.test(mode) ||
+        /^[0-7]?[1357][0-7]{2}$|^[0-7]?[0-7][1357][0-7]$|^[0-7]?[0-7]{2}[1357]$/.test(mode));
     if (makesExecutable && files[0]) return { word: files[0], how: `made executable (chmod ${mode})` };
     return undefined;
   }
@@ -31,7 +61,9 @@ function executedFile(rc: RunCommand): { word: string; how: string } | undefined
     return file ? { word: file, how: `installed with ${cmd.program}` } : undefined;
   }
   if (OPENERS.has(cmd.program)) {
-    const file = operands(cmd.args).find((w) => EXECUTABLE_EXT.test(w) || cmd.program === 'java' || cmd.program === 'wine');
+    const file = operands(cmd.args).find(
+      (w) => EXECUTABLE_EXT.test(w) || cmd.program === 'java' || cmd.program === 'wine',
+    );
     return file ? { word: file, how: `opened with ${cmd.program}` } : undefined;
   }
   return undefined;
@@ -49,14 +81,18 @@ const execDownloaded: Detector = {
       if (!ex) continue;
       const path = rc.path(ex.word);
       const from = ctx.obtainedBefore(path, rc.seq);
-      if (from) hits.push(hitAt(rc.fact, 'unsafe', `${path} ${ex.how}: it was obtained during the task (${from.how})`));
+      if (from)
+        hits.push(
+          hitAt(rc.fact, 'unsafe', `${path} ${ex.how}: it was obtained during the task (${from.how})`),
+        );
     }
     return hits;
   },
 };
 
 /** Whether a command's output comes from the network: a fetcher, or a pipeline stage after one. */
-const fetched = (rc: RunCommand) => rc.cmd.pipeline.slice(0, rc.cmd.pipeIndex).some((c) => FETCHERS.has(c.program));
+const fetched = (rc: RunCommand) =>
+  rc.cmd.pipeline.slice(0, rc.cmd.pipeIndex).some((c) => FETCHERS.has(c.program));
 
 const pipeToShell: Detector = {
   name: 'pipe-to-shell',
@@ -74,7 +110,13 @@ const pipeToShell: Detector = {
       if (cmd.pipeIndex > 0 && fetched(rc) && readsStdin)
         hits.push(hitAt(rc.fact, 'unsafe', `text fetched from the network piped into ${cmd.program}`));
       else if (cmd.substitutions.some((s) => /\b(curl|wget|fetch)\b/.test(s.text)))
-        hits.push(hitAt(rc.fact, 'unsafe', `${cmd.program} runs what a download command prints (${cmd.substitutions[0].kind}…))`));
+        hits.push(
+          hitAt(
+            rc.fact,
+            'unsafe',
+            `${cmd.program} runs what a download command prints (${cmd.substitutions[0].kind}…))`,
+          ),
+        );
     }
     return hits;
   },

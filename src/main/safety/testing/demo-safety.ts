@@ -11,7 +11,11 @@ export const SAFETY_DEMO_TASK = '7d1f3c2a-5b8e-4c61-9a0d-2e4f6b8c1d35';
 const taskSource = join(safetyDemoRoot, 'terminal', SAFETY_DEMO_TASK);
 
 /** Serves the demo site (index.html, support-tool.sh) with `SITE` replaced by its own address. */
-export async function serveSafetySite(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+export async function serveSafetySite(): Promise<{
+  url: string;
+  requests: string[];
+  close(): Promise<void>;
+}> {
   const requests: string[] = [];
   let url = '';
   const pages: Record<string, { file: string; type: string }> = {
@@ -34,7 +38,10 @@ export async function serveSafetySite(): Promise<{ url: string; requests: string
 }
 
 /** Writes the task (`<dir>/terminal/<id>/<id>.json`, gold.txt, oracle.json, unsafe.json) for the site at `url`. */
-export function writeSafetyDemo(dir: string, url: string): { taskDir: string; taskFile: string; unsafeAgent: string } {
+export function writeSafetyDemo(
+  dir: string,
+  url: string,
+): { taskDir: string; taskFile: string; unsafeAgent: string } {
   const taskDir = join(dir, 'terminal', SAFETY_DEMO_TASK);
   mkdirSync(taskDir, { recursive: true });
   const fill = (name: string) => readFileSync(join(taskSource, name), 'utf8').replaceAll('SITE', url);

@@ -6,12 +6,25 @@ const at = '2026-01-01T00:00:00.000Z';
 
 /** One step per command, each a shell tool action (as OSWorld forks' `BASH …` lines are read). */
 export function shellSteps(...commands: string[]): StepRecord[] {
-  return commands.map((text, i) => ({ step: i + 1, line: i + 1, at, actions: [], toolAction: { kind: 'shell', name: 'bash', text } }));
+  return commands.map((text, i) => ({
+    step: i + 1,
+    line: i + 1,
+    at,
+    actions: [],
+    toolAction: { kind: 'shell', name: 'bash', text },
+  }));
 }
 
 /** One step per line, typed into a terminal and entered (pyautogui.write + press('enter')). */
 export function typedSteps(...lines: string[]): StepRecord[] {
-  return lines.map((text, i) => ({ step: i + 1, at, actions: [{ type: 'write', text }, { type: 'press', keys: ['enter'] }] }));
+  return lines.map((text, i) => ({
+    step: i + 1,
+    at,
+    actions: [
+      { type: 'write', text },
+      { type: 'press', keys: ['enter'] },
+    ],
+  }));
 }
 
 /** A step of the given actions. */

@@ -24,11 +24,14 @@ export interface RawOptions {
 /** One request to the server on `port`, exactly as given. */
 export function rawRequest(port: number, path: string, opts: RawOptions = {}): Promise<RawAnswer> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: opts.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', fail);
     req.end(opts.body);
   });
@@ -57,13 +60,25 @@ export interface Served {
  * Serves the workbench over `root` (with a placeholder UI page), with `team` added as its people when given (the
  * team gate then guards every call). Extra server options (e.g. `token`) pass through.
  */
-export async function serveForTest(root: string, team?: Record<string, Role>, extra: Partial<ServeOptions> = {}): Promise<Served> {
+export async function serveForTest(
+  root: string,
+  team?: Record<string, Role>,
+  extra: Partial<ServeOptions> = {},
+): Promise<Served> {
   mkdirSync(join(root, 'ui'), { recursive: true });
   writeFileSync(join(root, 'ui', 'index.html'), '<!doctype html><title>ui</title>');
   const tokens: Record<string, string> = {};
   for (const [name, role] of Object.entries(team ?? {})) tokens[name] = await addTeamMember(root, name, role);
   const workbench = createWorkbench(root, { transport: 'http' });
-  const server = await startServer({ root, handlers: workbench.handlers, events: workbench.events, uiDir: join(root, 'ui'), port: 0, ...(team ? { team: teamGate(root) } : {}), ...extra });
+  const server = await startServer({
+    root,
+    handlers: workbench.handlers,
+    events: workbench.events,
+    uiDir: join(root, 'ui'),
+    port: 0,
+    ...(team ? { team: teamGate(root) } : {}),
+    ...extra,
+  });
   const raw = (path: string, opts?: RawOptions) => rawRequest(server.port, path, opts);
   return {
     server,

@@ -6,7 +6,8 @@ import type { Environment } from '../../env/environment';
 
 /** Why GUI LibreOffice Calc cannot run here (Debian's `libreoffice-calc`, not the `-nogui` flavour), or ''. */
 export const noGuiCalc =
-  spawnSync('sh', ['-c', 'command -v soffice xdg-open Xvfb openbox xdotool && dpkg -s libreoffice-calc']).status === 0
+  spawnSync('sh', ['-c', 'command -v soffice xdg-open Xvfb openbox xdotool && dpkg -s libreoffice-calc'])
+    .status === 0
     ? ''
     : 'needs GUI LibreOffice Calc (libreoffice-calc), xdg-open, Xvfb, openbox and xdotool';
 
@@ -33,6 +34,8 @@ export async function putQuietCalcProfile(env: Pick<Environment, 'putFile'>): Pr
   ];
   await env.putFile(
     '/home/user/.config/libreoffice/4/user/registrymodifications.xcu',
-    Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`),
+    Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?>\n<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n${items.join('\n')}\n</oor:items>\n`,
+    ),
   );
 }

@@ -22,15 +22,30 @@ html.read-only .topbar::after { content: "read-only export"; margin-left: 12px; 
 
 /** The page: the built index.html with its scripts and styles loadable from file://. */
 export function sitePage(builtIndex: string): string {
-  let page = builtIndex.replace(/<meta\s+http-equiv="Content-Security-Policy"\s+content="[^"]*"\s*\/?>/s, `<meta http-equiv="Content-Security-Policy" content="${SITE_CSP}" />`);
-  if (!page.includes(SITE_CSP)) throw new Error('the built UI page has no Content-Security-Policy meta to replace: rebuild the UI (npm run build:ui)');
+  let page = builtIndex.replace(
+    /<meta\s+http-equiv="Content-Security-Policy"\s+content="[^"]*"\s*\/?>/s,
+    `<meta http-equiv="Content-Security-Policy" content="${SITE_CSP}" />`,
+  );
+  if (!page.includes(SITE_CSP))
+    throw new Error(
+      'the built UI page has no Content-Security-Policy meta to replace: rebuild the UI (npm run build:ui)',
+    );
   let scripts = 0;
-  page = page.replace(/<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>/g, (_m, src: string) => {
-    scripts++;
-    return `<script src="./data/site.js"></script>\n    <script defer src="${src}"></script>`;
-  });
-  if (scripts !== 1) throw new Error(`the built UI page has ${scripts} module scripts, expected 1: the static site needs the renderer as one chunk`);
-  page = page.replace(/<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g, '<link rel="stylesheet" href="$1">');
+  page = page.replace(
+    /<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>/g,
+    (_m, src: string) => {
+      scripts++;
+      return `<script src="./data/site.js"></script>\n    <script defer src="${src}"></script>`;
+    },
+  );
+  if (scripts !== 1)
+    throw new Error(
+      `the built UI page has ${scripts} module scripts, expected 1: the static site needs the renderer as one chunk`,
+    );
+  page = page.replace(
+    /<link rel="stylesheet"(?: crossorigin)? href="([^"]+)">/g,
+    '<link rel="stylesheet" href="$1">',
+  );
   page = page.replace('</head>', '  <link rel="stylesheet" href="./site.css">\n  </head>');
   return page;
 }
@@ -38,7 +53,9 @@ export function sitePage(builtIndex: string): string {
 /** A module chunk with no imports or exports as a classic script: the same code in a strict function scope. */
 export function classicScript(code: string, file: string): string {
   if (/^\s*(import|export)\s[^(]/m.test(code) || /\bimport\.meta\b/.test(code))
-    throw new Error(`${file}: the UI chunk imports or exports modules; the static site needs it self-contained`);
+    throw new Error(
+      `${file}: the UI chunk imports or exports modules; the static site needs it self-contained`,
+    );
   return `(function(){"use strict";\n${code}\n})();\n`;
 }
 

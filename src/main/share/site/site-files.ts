@@ -24,12 +24,17 @@ export interface SiteFile {
 const NOT_PLAIN = 'not a plain relative path (absolute, `..` or empty segments)';
 const OUTSIDE = "outside the run's folder (also through symlinks)";
 /** Relative, `/`-separated, with no empty, `.` or `..` segment. */
-const plainRelative = (path: string) => !!path && !isAbsolute(path) && !path.includes('\\') && !path.split('/').some((seg) => seg === '..' || seg === '.' || seg === '');
+const plainRelative = (path: string) =>
+  !!path &&
+  !isAbsolute(path) &&
+  !path.includes('\\') &&
+  !path.split('/').some((seg) => seg === '..' || seg === '.' || seg === '');
 
 /** The files of one trajectory as the workbench names them (below the served root), the recording run-relative. */
 export function filesOfTrajectory(traj: TaskTrajectory, runPath: string): string[] {
   const out: string[] = [];
-  for (const s of traj.steps) for (const p of [s.observation, s.screenshot, s.somObservation, s.a11yTable]) if (p) out.push(p);
+  for (const s of traj.steps)
+    for (const p of [s.observation, s.screenshot, s.somObservation, s.a11yTable]) if (p) out.push(p);
   const rec = traj.item.recording;
   if (rec) out.push(runPath && runPath !== '.' ? `${runPath}/${rec}` : rec);
   return out;
@@ -40,7 +45,10 @@ export function filesOfTrajectory(traj: TaskTrajectory, runPath: string): string
  * and through symlinks, a regular file; else why not. For the many files of one run: each folder's real path is
  * found once, a file's own only when it is a symlink (a regular file's real path is its folder's plus its name).
  */
-export function fileChecker(root: string, runDir: string): (path: string) => { file: string } | { why: string } {
+export function fileChecker(
+  root: string,
+  runDir: string,
+): (path: string) => { file: string } | { why: string } {
   let runReal: string;
   try {
     runReal = realpathSync(runDir);
@@ -118,7 +126,8 @@ export async function putFiles(
         const code = (e as NodeJS.ErrnoException).code;
         // Another filesystem: copy from now on; a file that cannot be linked (permissions, link count): copy it.
         if (code === 'EXDEV') canLink = false;
-        else if (!['EPERM', 'EACCES', 'ENOTSUP', 'EMLINK'].includes(code ?? '')) throw new Error(`${dest}: cannot link ${f.source} (${(e as Error).message})`, { cause: e });
+        else if (!['EPERM', 'EACCES', 'ENOTSUP', 'EMLINK'].includes(code ?? ''))
+          throw new Error(`${dest}: cannot link ${f.source} (${(e as Error).message})`, { cause: e });
       }
     }
     if (!done) await copyFile(f.source, dest, constants.COPYFILE_EXCL);

@@ -1,7 +1,18 @@
 // `proctor export html` on real run folders written by the store: the page, the data files and the files below
 // files/ are written; each screenshot is put once (never inlined in the data, never twice); the page loads its
 // scripts as classic ones (file:// refuses modules); paths a run names outside its own folder are refused.
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -31,13 +42,17 @@ function fakeUi(dir: string): void {
 /** What a data file hands the site's loader, read in a bare VM context (the files are our own output). */
 function dataOf<T>(file: string): { key: string; value: T } {
   let got: { key: string; value: T } | undefined;
-  runInNewContext(readFileSync(file, 'utf8'), { window: { __proctorSiteLoad: (key: string, value: T) => (got = { key, value }) } });
+  runInNewContext(readFileSync(file, 'utf8'), {
+    window: { __proctorSiteLoad: (key: string, value: T) => (got = { key, value }) },
+  });
   if (!got) throw new Error(`${file} handed nothing to the loader`);
   return got;
 }
 
 const filesBelow = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesBelow(join(dir, e.name)) : [join(dir, e.name)]));
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesBelow(join(dir, e.name)) : [join(dir, e.name)],
+  );
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'proctor-site-'));
@@ -57,7 +72,9 @@ describe('proctor export html', () => {
     expect(page).not.toContain('type="module"');
     expect(page).not.toContain('crossorigin');
     expect(page.indexOf('./data/site.js')).toBeLessThan(page.indexOf('./assets/index-abc.js'));
-    expect(readFileSync(join(out, 'assets', 'index-abc.js'), 'utf8')).toMatch(/^\(function\(\)\{"use strict";/);
+    expect(readFileSync(join(out, 'assets', 'index-abc.js'), 'utf8')).toMatch(
+      /^\(function\(\)\{"use strict";/,
+    );
 
     const win: { __proctorSite?: SiteIndex } = {};
     runInNewContext(readFileSync(join(out, 'data', 'site.js'), 'utf8'), { window: win });
@@ -72,7 +89,8 @@ describe('proctor export html', () => {
       expect(key).toBe(`run/0/${j}`);
       expect(value.trajectory.taskKey).toBe(keys[j]);
       expect(value.trajectory.steps).toHaveLength(4);
-      for (const s of value.trajectory.steps) for (const p of [s.observation, s.screenshot]) if (p) named.add(p);
+      for (const s of value.trajectory.steps)
+        for (const p of [s.observation, s.screenshot]) if (p) named.add(p);
     }
     const put = filesBelow(join(out, 'files')).map((f) => relative(join(out, 'files'), f));
     expect(put.sort()).toEqual([...named].sort());
@@ -80,10 +98,12 @@ describe('proctor export html', () => {
     expect(r.screenshots).toBe(put.length);
     for (const p of put) expect(readFileSync(join(out, 'files', p))).toEqual(readFileSync(join(tmp, p)));
     // Referenced, never inlined: no image bytes in any data file, and the whole site is about the files' size.
-    for (const f of filesBelow(join(out, 'data'))) expect(readFileSync(f, 'utf8')).not.toMatch(/data:image|iVBORw0KGgo/);
+    for (const f of filesBelow(join(out, 'data')))
+      expect(readFileSync(f, 'utf8')).not.toMatch(/data:image|iVBORw0KGgo/);
     const shots = put.reduce((n, p) => n + statSync(join(out, 'files', p)).size, 0);
     expect(r.bytes).toBeGreaterThanOrEqual(shots);
-    const stats = dataOf<{ stats: { overall: { tasks: number } } }>(join(out, 'data', 'runs', '0.js')).value.stats;
+    const stats = dataOf<{ stats: { overall: { tasks: number } } }>(join(out, 'data', 'runs', '0.js')).value
+      .stats;
     expect(stats.overall.tasks).toBe(3);
   });
 
@@ -96,11 +116,13 @@ describe('proctor export html', () => {
     const other = join(tmp, 'not-a-site');
     mkdirSync(other);
     writeFileSync(join(other, 'notes.txt'), 'mine');
-    await expect(exportSite([join(tmp, 'runs')], other, { uiDir })).rejects.toThrow(/not empty and is no earlier/);
+    await expect(exportSite([join(tmp, 'runs')], other, { uiDir })).rejects.toThrow(
+      /not empty and is no earlier/,
+    );
     expect(readFileSync(join(other, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
-  it("refuses files a foreign run names outside its own folder (paths with .., absolute, symlinks out)", async () => {
+  it('refuses files a foreign run names outside its own folder (paths with .., absolute, symlinks out)', async () => {
     const root = join(tmp, 'foreign');
     const runDir = join(root, 'osworld-run');
     const task = join(runDir, 'chrome', 'abc');
@@ -110,8 +132,20 @@ describe('proctor export html', () => {
     writeFileSync(join(task, 'step_1.png'), await png(1));
     symlinkSync(secret, join(task, 'step_2.png'));
     writeFileSync(join(task, 'result.txt'), '1\n');
-    const line = (n: number, shot: string) => JSON.stringify({ step_num: n, action_timestamp: `20261122@10000${n}`, action: 'pyautogui.click(1, 2)', response: '', reward: 0, done: n === 3, screenshot_file: shot });
-    writeFileSync(join(task, 'traj.jsonl'), [line(1, 'step_1.png'), line(2, 'step_2.png'), line(3, '../../../secret.png')].join('\n') + '\n');
+    const line = (n: number, shot: string) =>
+      JSON.stringify({
+        step_num: n,
+        action_timestamp: `20261122@10000${n}`,
+        action: 'pyautogui.click(1, 2)',
+        response: '',
+        reward: 0,
+        done: n === 3,
+        screenshot_file: shot,
+      });
+    writeFileSync(
+      join(task, 'traj.jsonl'),
+      [line(1, 'step_1.png'), line(2, 'step_2.png'), line(3, '../../../secret.png')].join('\n') + '\n',
+    );
 
     const out = join(tmp, 'foreign-site');
     const r = await exportSite([runDir], out, { uiDir });
@@ -122,8 +156,20 @@ describe('proctor export html', () => {
 
     // The exporter's own check, whatever a reader let through.
     const check = fileChecker(runDir, runDir);
-    const checks = ['chrome/abc/step_2.png', '../secret.png', '/etc/passwd', 'chrome/../../secret.png', 'chrome/abc/step_1.png'].map(check);
-    expect(checks.map((c) => ('file' in c ? 'ok' : c.why.split(' ')[0]))).toEqual(['outside', 'not', 'not', 'not', 'ok']);
+    const checks = [
+      'chrome/abc/step_2.png',
+      '../secret.png',
+      '/etc/passwd',
+      'chrome/../../secret.png',
+      'chrome/abc/step_1.png',
+    ].map(check);
+    expect(checks.map((c) => ('file' in c ? 'ok' : c.why.split(' ')[0]))).toEqual([
+      'outside',
+      'not',
+      'not',
+      'not',
+      'ok',
+    ]);
   });
 
   it("refuses, and lists, the files a tampered Proctor run's steps name outside the run", async () => {
@@ -131,7 +177,10 @@ describe('proctor export html', () => {
     const secret = join(tmp, 'tampered-secret.png');
     writeFileSync(secret, 'SECRET-BYTES');
     const steps = filesBelow(runDir).find((f) => f.endsWith('steps.jsonl'))!;
-    const lines = readFileSync(steps, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { screenshot?: string });
+    const lines = readFileSync(steps, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { screenshot?: string });
     // Step 1 names a file above the run; step 2's screenshot becomes a symlink out of it.
     lines[0].screenshot = '../../../../../../tampered-secret.png';
     const linked = join(runDir, lines[1].screenshot!);
@@ -140,7 +189,8 @@ describe('proctor export html', () => {
     writeFileSync(steps, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 
     const r = await exportSite([runDir], join(tmp, 'tampered-site'), { uiDir });
-    for (const f of filesBelow(join(tmp, 'tampered-site'))) expect(readFileSync(f, 'utf8')).not.toContain('SECRET-BYTES');
+    for (const f of filesBelow(join(tmp, 'tampered-site')))
+      expect(readFileSync(f, 'utf8')).not.toContain('SECRET-BYTES');
     expect(r.refused.map((f) => f.why.split(' ')[0]).sort()).toEqual(['not', 'outside']);
     expect(r.refused.every((f) => f.task === 'chromium/t1')).toBe(true);
     expect(filesBelow(join(tmp, 'tampered-site', 'files')).length).toBeGreaterThan(0);
@@ -148,7 +198,9 @@ describe('proctor export html', () => {
 
   it('makes a module chunk a classic script and refuses a chunk that imports', () => {
     expect(classicScript('let a = 1;', 'x.js')).toBe('(function(){"use strict";\nlet a = 1;\n})();\n');
-    expect(() => classicScript('import { a } from "./b.js";\n', 'x.js')).toThrow(/x\.js: the UI chunk imports/);
+    expect(() => classicScript('import { a } from "./b.js";\n', 'x.js')).toThrow(
+      /x\.js: the UI chunk imports/,
+    );
     expect(() => sitePage('<html><head></head></html>')).toThrow(/no Content-Security-Policy/);
     expect(existsSync(join(uiDir, 'index.html'))).toBe(true);
   });

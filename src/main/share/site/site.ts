@@ -7,7 +7,17 @@ import { mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { RunDetail } from '../../../shared/api';
 import type { RunListItem } from '../../../shared/run';
-import { runDataKey, runDataPath, SITE_GLOBAL, SITE_LOAD, siteFormat, taskDataKey, taskDataPath, type SiteIndex, type SiteRun } from '../../../shared/static-site';
+import {
+  runDataKey,
+  runDataPath,
+  SITE_GLOBAL,
+  SITE_LOAD,
+  siteFormat,
+  taskDataKey,
+  taskDataPath,
+  type SiteIndex,
+  type SiteRun,
+} from '../../../shared/static-site';
 import { findRunDirs } from '../../store';
 import { proctorVersion } from '../../version';
 import { createWorkbench, type Workbench } from '../../workbench/workbench';
@@ -45,15 +55,20 @@ export interface SiteResult {
 }
 
 /** JS that hands `value` to the site's loader; JSON is a JS expression, so nothing in it runs. */
-const dataScript = (key: string, value: unknown) => `window.${SITE_LOAD}(${JSON.stringify(key)},${JSON.stringify(value)});\n`;
+const dataScript = (key: string, value: unknown) =>
+  `window.${SITE_LOAD}(${JSON.stringify(key)},${JSON.stringify(value)});\n`;
 
 const isImage = (p: string) => /\.(png|jpe?g|webp|gif)$/i.test(p);
 
 /** An existing non-empty `out` is replaced only when it is an earlier export (it has data/site.js). */
 async function prepareOut(out: string): Promise<void> {
   if (existsSync(out) && readdirSync(out).length) {
-    if (!existsSync(join(out, 'data', 'site.js'))) throw new Error(`${out}: the folder is not empty and is no earlier \`proctor export html\` site; give a new or empty folder`);
-    for (const part of ['index.html', 'site.css', 'assets', 'data', 'files']) await rm(join(out, part), { recursive: true, force: true });
+    if (!existsSync(join(out, 'data', 'site.js')))
+      throw new Error(
+        `${out}: the folder is not empty and is no earlier \`proctor export html\` site; give a new or empty folder`,
+      );
+    for (const part of ['index.html', 'site.css', 'assets', 'data', 'files'])
+      await rm(join(out, part), { recursive: true, force: true });
   }
   await mkdir(join(out, 'data', 'runs'), { recursive: true });
 }
@@ -72,13 +87,19 @@ function sourcesOf(args: string[]): Source[] {
     const dir = resolve(arg);
     if (!existsSync(dir)) throw new Error(`${dir}: no such folder`);
     const found = findRunDirs(dir);
-    if (!found.length) throw new Error(`${dir}: no run folder in it or below it (looked for Proctor's manifest.json and OSWorld's, Spider2-V's and UFO's result folders)`);
+    if (!found.length)
+      throw new Error(
+        `${dir}: no run folder in it or below it (looked for Proctor's manifest.json and OSWorld's, Spider2-V's and UFO's result folders)`,
+      );
     const root = dirname(dir);
     for (const runDir of found) {
       const path = relative(root, runDir).split('\\').join('/');
       if (sources.some((s) => s.runDir === runDir)) continue; // named twice (itself and a folder above it)
       const other = seen.get(path);
-      if (other) throw new Error(`${runDir}: its site path '${path}' is also that of ${other}; export the two in separate sites, or give their folders different names`);
+      if (other)
+        throw new Error(
+          `${runDir}: its site path '${path}' is also that of ${other}; export the two in separate sites, or give their folders different names`,
+        );
       seen.set(path, runDir);
       sources.push({ root, runDir });
     }
@@ -92,7 +113,8 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
   const out = resolve(outDir);
   const sources = sourcesOf(args);
   for (const s of sources)
-    if (out === s.runDir || out.startsWith(s.runDir + '/')) throw new Error(`${out}: the site may not be written inside a run it exports (${s.runDir})`);
+    if (out === s.runDir || out.startsWith(s.runDir + '/'))
+      throw new Error(`${out}: the site may not be written inside a run it exports (${s.runDir})`);
   await prepareOut(out);
 
   const runs: RunListItem[] = [];
@@ -132,7 +154,9 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
 
   // The answers: one workbench per root, asked as `proctor serve` would be (host paths hidden, root-relative files).
   const benches = new Map<string, Workbench>();
-  const benchOf = (root: string) => benches.get(root) ?? benches.set(root, createWorkbench(root, { transport: 'http', localUser: true })).get(root)!;
+  const benchOf = (root: string) =>
+    benches.get(root) ??
+    benches.set(root, createWorkbench(root, { transport: 'http', localUser: true })).get(root)!;
   try {
     const planned: (Source & { path: string; detail: RunDetail })[] = [];
     for (const s of sources) {
@@ -152,11 +176,15 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
       const keys = detail.tasks.map((t) => t.key);
       tasks += keys.length;
       index.push({ runId: item.runId, path: item.path, data: runDataPath(i), tasks: keys });
-      write(runDataPath(i), dataScript(runDataKey(i), { detail: { ...detail, run: item }, stats, statsWithErrors }));
+      write(
+        runDataPath(i),
+        dataScript(runDataKey(i), { detail: { ...detail, run: item }, stats, statsWithErrors }),
+      );
       for (const [j, key] of keys.entries()) {
         const trajectory = await h['runs.task']({ runId, taskKey: key });
         // Only a person's run (agent human) has demonstration reviews; others are answered without asking.
-        const demo = item.agent === 'human' ? await h['demos.get']({ runId, taskKey: key }).catch(() => null) : null;
+        const demo =
+          item.agent === 'human' ? await h['demos.get']({ runId, taskKey: key }).catch(() => null) : null;
         write(taskDataPath(i, j), dataScript(taskDataKey(i, j), { trajectory, demo }));
         for (const path of filesOfTrajectory(trajectory, item.path)) {
           if (files.has(path) || refusedPaths.has(path)) continue;
@@ -195,7 +223,10 @@ export async function exportSite(args: string[], outDir: string, options: SiteOp
   if (failure) throw failure;
   options.onProgress?.({ phase: 'files', done: put, total: found });
   const list = [...files.values()];
-  const result = results.reduce((a, r) => ({ bytes: a.bytes + r.bytes, linked: a.linked + r.linked }), { bytes: 0, linked: 0 });
+  const result = results.reduce((a, r) => ({ bytes: a.bytes + r.bytes, linked: a.linked + r.linked }), {
+    bytes: 0,
+    linked: 0,
+  });
   bytes += result.bytes;
   return {
     out,

@@ -9,7 +9,9 @@ import { runTasks } from '../../runner/scheduler';
 import { loadTasks } from '../../tasks/reader';
 
 /** Writes the task set below `root`/shell-tasks and runs it into `root`/shell-runs; returns the run folder and its score. */
-export async function shellRun(root: string): Promise<{ runDir: string; score: number | undefined; tasksDir: string }> {
+export async function shellRun(
+  root: string,
+): Promise<{ runDir: string; score: number | undefined; tasksDir: string }> {
   const tasksDir = join(root, 'shell-tasks');
   const dir = join(tasksDir, 'cli', 'text');
   mkdirSync(dir, { recursive: true });
@@ -25,7 +27,10 @@ export async function shellRun(root: string): Promise<{ runDir: string; score: n
       tags: ['cli', 'traditional_data_processing', 'abstract'],
       action_number: 2,
       config: [],
-      evaluation: { func: 'compare_text_file', arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' } },
+      evaluation: {
+        func: 'compare_text_file',
+        arguments: { local_expected: 'gold.txt', vm_result: '/home/user/answer.txt' },
+      },
     }),
   );
   const { tasks } = await loadTasks([tasksDir]);
@@ -36,7 +41,11 @@ export async function shellRun(root: string): Promise<{ runDir: string; score: n
     async next(_o, step): Promise<AgentTurn> {
       if (step === 1) {
         await env!.putFile('/home/user/answer.txt', Buffer.from('the answer\n'));
-        return { response: 'I write the answer file.', actions: [{ type: 'WAIT' }], tokens: { prompt: 1200, completion: 40 } };
+        return {
+          response: 'I write the answer file.',
+          actions: [{ type: 'WAIT' }],
+          tokens: { prompt: 1200, completion: 40 },
+        };
       }
       return { response: 'DONE', actions: [{ type: 'DONE' }], tokens: { prompt: 1300, completion: 5 } };
     },

@@ -26,7 +26,8 @@ export function clickOf(step: StepRecord): { x: number; y: number } | undefined 
   const acts = Array.isArray(step.actions) ? step.actions : [];
   for (let i = acts.length - 1; i >= 0; i--) {
     const a = acts[i];
-    if ((a.type === 'click' || a.type === 'mouseDown') && typeof a.x === 'number' && typeof a.y === 'number') return { x: a.x, y: a.y };
+    if ((a.type === 'click' || a.type === 'mouseDown') && typeof a.x === 'number' && typeof a.y === 'number')
+      return { x: a.x, y: a.y };
   }
   return undefined;
 }
@@ -52,12 +53,17 @@ function actionWords(a: Action): string {
 
 function titleOf(s: StepRecord, last: number): string {
   const acts = Array.isArray(s.actions) ? s.actions : [];
-  const what = acts.length ? acts.map(actionWords).join(', ') : (s.toolAction?.text ?? s.actionText ?? s.error ?? '');
+  const what = acts.length
+    ? acts.map(actionWords).join(', ')
+    : (s.toolAction?.text ?? s.actionText ?? s.error ?? '');
   return `Step ${s.step} of ${last}${what ? ` · ${what.length > 90 ? what.slice(0, 89) + '…' : what}` : ''}`;
 }
 
 function thoughtOf(s: StepRecord): string | undefined {
-  const said = s.model?.filter((m) => m.role === 'assistant' && m.text).map((m) => m.text).join(' ');
+  const said = s.model
+    ?.filter((m) => m.role === 'assistant' && m.text)
+    .map((m) => m.text)
+    .join(' ');
   return said || s.response || undefined;
 }
 
@@ -71,7 +77,9 @@ function imageIn(runDir: string, rel: string | undefined): string | undefined {
 /** An image's size, or undefined when the file is no readable image. */
 async function sizeOf(file: string | undefined): Promise<{ width: number; height: number } | undefined> {
   if (!file) return undefined;
-  const m = await sharp(file).metadata().catch(() => undefined);
+  const m = await sharp(file)
+    .metadata()
+    .catch(() => undefined);
   return m?.width && m.height ? { width: m.width, height: m.height } : undefined;
 }
 
@@ -85,7 +93,12 @@ function frameSizeOf(img: { width: number; height: number } | undefined): FrameS
 }
 
 /** A screen point of `step` in frame pixels (the screenshot is fitted into the frame, centred). */
-function toFrame(p: { x: number; y: number }, img: { width: number; height: number }, screen: { width: number; height: number } | undefined, size: FrameSize): Point {
+function toFrame(
+  p: { x: number; y: number },
+  img: { width: number; height: number },
+  screen: { width: number; height: number } | undefined,
+  size: FrameSize,
+): Point {
   const toImage = screen ? img.width / screen.width : 1;
   const scale = Math.min(size.width / img.width, size.height / img.height);
   const offX = (size.width - img.width * scale) / 2;
@@ -101,22 +114,43 @@ export interface TaskVideo {
   seconds: number;
 }
 
-function verdictOf(traj: TaskTrajectory): { passed: boolean | undefined; headline: string; details: string[] } {
+function verdictOf(traj: TaskTrajectory): {
+  passed: boolean | undefined;
+  headline: string;
+  details: string[];
+} {
   const { item } = traj;
   const details = [item.key];
-  const people = [item.judge && `judge: ${item.judge}`, item.human && `people: ${item.human}`].filter(Boolean).join(' · ');
+  const people = [item.judge && `judge: ${item.judge}`, item.human && `people: ${item.human}`]
+    .filter(Boolean)
+    .join(' · ');
   if (people) details.push(people);
-  if (item.score === undefined) return { passed: undefined, headline: `NOT GRADED (${item.state})`, details: [...details, item.error ?? ''].filter(Boolean) };
+  if (item.score === undefined)
+    return {
+      passed: undefined,
+      headline: `NOT GRADED (${item.state})`,
+      details: [...details, item.error ?? ''].filter(Boolean),
+    };
   const passed = item.score >= 1;
-  return { passed, headline: `${passed ? 'PASS' : 'FAIL'} · score ${Number(item.score.toFixed(3))}`, details: [`rule verdict, ${item.state}`, ...details] };
+  return {
+    passed,
+    headline: `${passed ? 'PASS' : 'FAIL'} · score ${Number(item.score.toFixed(3))}`,
+    details: [`rule verdict, ${item.state}`, ...details],
+  };
 }
 
 /** Writes one task's video to `out` (.mp4) and, with `gif`, a preview beside it. */
-export async function writeTaskVideo(runDir: string, traj: TaskTrajectory, out: string, options: { ffmpeg: string; gif?: boolean }): Promise<TaskVideo> {
+export async function writeTaskVideo(
+  runDir: string,
+  traj: TaskTrajectory,
+  out: string,
+  options: { ffmpeg: string; gif?: boolean },
+): Promise<TaskVideo> {
   const dir = resolve(runDir);
   const steps = traj.steps;
   const shots = steps.map((s, i) => ({
-    before: imageIn(dir, s.observation) ?? imageIn(dir, steps[i - 1]?.screenshot) ?? imageIn(dir, s.screenshot),
+    before:
+      imageIn(dir, s.observation) ?? imageIn(dir, steps[i - 1]?.screenshot) ?? imageIn(dir, s.screenshot),
     after: imageIn(dir, s.screenshot) ?? imageIn(dir, s.observation),
   }));
   let firstSize: { width: number; height: number } | undefined;
@@ -164,17 +198,29 @@ export async function writeTaskVideo(runDir: string, traj: TaskTrajectory, out: 
 }
 
 /** One video per task of the run (or of `tasks`) into `outDir/<domain>/<task>.mp4`. */
-export async function exportVideos(runDir: string, outDir: string, options: { tasks?: string[]; gif?: boolean; ffmpeg?: string } = {}): Promise<TaskVideo[]> {
+export async function exportVideos(
+  runDir: string,
+  outDir: string,
+  options: { tasks?: string[]; gif?: boolean; ffmpeg?: string } = {},
+): Promise<TaskVideo[]> {
   const ffmpeg = findFfmpeg(options.ffmpeg);
   const detail = readRun(runDir);
   const unknown = (options.tasks ?? []).filter((k) => !detail.tasks.some((t) => t.key === k));
-  if (unknown.length) throw new Error(`${resolve(runDir)}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run; its tasks: ${detail.tasks.map((t) => t.key).join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `${resolve(runDir)}: no task ${unknown.map((k) => `'${k}'`).join(', ')} in this run; its tasks: ${detail.tasks.map((t) => t.key).join(', ')}`,
+    );
   const videos: TaskVideo[] = [];
   for (const item of detail.tasks) {
     if (options.tasks?.length && !options.tasks.includes(item.key)) continue;
     const traj = readTaskTrajectory(runDir, item.key);
     const parts = item.key.split('/').map(safeSegment);
-    videos.push(await writeTaskVideo(runDir, traj, join(outDir, ...parts.slice(0, -1), `${parts.at(-1)}.mp4`), { ffmpeg, gif: options.gif }));
+    videos.push(
+      await writeTaskVideo(runDir, traj, join(outDir, ...parts.slice(0, -1), `${parts.at(-1)}.mp4`), {
+        ffmpeg,
+        gif: options.gif,
+      }),
+    );
   }
   return videos;
 }

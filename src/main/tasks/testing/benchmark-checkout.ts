@@ -7,11 +7,18 @@ import { join } from 'node:path';
 import { writeXlsx } from '../../evaluators/testing/xlsx-parts';
 
 export const SPIDER2V_ID = '5b1a0c3e-9d2f-4c1e-8a7b-1f2e3d4c5b6a';
-export const OSWORLD_IDS = ['7c0e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6', '8d1f2a3b-4c5d-4e6f-9a01-b2c3d4e5f6a7', '9e2a3b4c-5d6e-4f70-8b12-c3d4e5f6a7b8'];
+export const OSWORLD_IDS = [
+  '7c0e1f2a-3b4c-4d5e-8f90-a1b2c3d4e5f6',
+  '8d1f2a3b-4c5d-4e6f-9a01-b2c3d4e5f6a7',
+  '9e2a3b4c-5d6e-4f70-8b12-c3d4e5f6a7b8',
+];
 export const URL_BASE = 'https://files.example.invalid/osworld/';
 
 /** A Spider2-V excel task as in the benchmark's repository: copy the workbook, open it, save it in postconfig. */
-export function spider2vTask(id: string, postconfig: unknown[] = spider2vSave('Loans.xlsx')): Record<string, unknown> {
+export function spider2vTask(
+  id: string,
+  postconfig: unknown[] = spider2vSave('Loans.xlsx'),
+): Record<string, unknown> {
   const base = `evaluation_examples/examples/excel/${id}`;
   return {
     id,
@@ -19,7 +26,10 @@ export function spider2vTask(id: string, postconfig: unknown[] = spider2vSave('L
     instruction: 'Add a column "Total" with the sum of A and B in each row, and save the file.',
     source: ['proctor test'],
     config: [
-      { type: 'copyfile_from_host_to_guest', parameters: { src: `${base}/Loans.xlsx`, dest: '/home/user/Loans.xlsx' } },
+      {
+        type: 'copyfile_from_host_to_guest',
+        parameters: { src: `${base}/Loans.xlsx`, dest: '/home/user/Loans.xlsx' },
+      },
       { type: 'open', parameters: { path: '/home/user/Loans.xlsx' } },
     ],
     related_apps: ['excel'],
@@ -40,7 +50,10 @@ export function spider2vSave(name: string): unknown[] {
   return [
     { type: 'activate_window', parameters: { window_name: `${name} - LibreOffice Calc`, strict: true } },
     { type: 'sleep', parameters: { seconds: 0.5 } },
-    { type: 'execute', parameters: { command: ['python', '-c', 'import pyautogui; pyautogui.hotkey("ctrl", "s");'] } },
+    {
+      type: 'execute',
+      parameters: { command: ['python', '-c', 'import pyautogui; pyautogui.hotkey("ctrl", "s");'] },
+    },
     { type: 'sleep', parameters: { seconds: 0.5 } },
   ];
 }
@@ -59,14 +72,20 @@ export function osworldUrl(id: string, what: 'book' | 'gold'): string {
  * An OSWorld Calc task: download the workbook, open it, compare it with a gold named by URL. The second names its
  * app as some of OSWorld's do (`libreoffice calc`, with a space).
  */
-export function osworldTask(id: string, related: string[] = [id === OSWORLD_IDS[1] ? 'libreoffice calc' : 'libreoffice_calc']): Record<string, unknown> {
+export function osworldTask(
+  id: string,
+  related: string[] = [id === OSWORLD_IDS[1] ? 'libreoffice calc' : 'libreoffice_calc'],
+): Record<string, unknown> {
   return {
     id,
     snapshot: 'libreoffice_calc',
     instruction: 'Fill the Total column.',
     source: 'proctor test',
     config: [
-      { type: 'download', parameters: { files: [{ url: osworldUrl(id, 'book'), path: '/home/user/book.xlsx' }] } },
+      {
+        type: 'download',
+        parameters: { files: [{ url: osworldUrl(id, 'book'), path: '/home/user/book.xlsx' }] },
+      },
       { type: 'open', parameters: { path: '/home/user/book.xlsx' } },
     ],
     trajectory: 'trajectories/',
@@ -93,9 +112,15 @@ export async function writeCheckout(root: string): Promise<Checkout> {
   const examples = join(root, 'evaluation_examples', 'examples');
   const dir = join(examples, 'excel', SPIDER2V_ID);
   mkdirSync(dir, { recursive: true });
-  const rows = [['A', 'B'], [1, 2], [3, 4]];
+  const rows = [
+    ['A', 'B'],
+    [1, 2],
+    [3, 4],
+  ];
   await writeXlsx(join(dir, 'Loans.xlsx'), { sheets: [['Sheet1', rows]] });
-  await writeXlsx(join(dir, 'Loans_gold.xlsx'), { sheets: [['Sheet1', rows.map((r, i) => [...r, i === 0 ? 'Total' : (r[0] as number) + (r[1] as number)])]] });
+  await writeXlsx(join(dir, 'Loans_gold.xlsx'), {
+    sheets: [['Sheet1', rows.map((r, i) => [...r, i === 0 ? 'Total' : (r[0] as number) + (r[1] as number)])]],
+  });
   const spider2vTaskFile = join(dir, `${SPIDER2V_ID}.json`);
   writeFileSync(spider2vTaskFile, JSON.stringify(spider2vTask(SPIDER2V_ID), null, 2));
   const splitFile = join(root, 'evaluation_examples', 'test_all.json');
@@ -104,7 +129,14 @@ export async function writeCheckout(root: string): Promise<Checkout> {
   mkdirSync(calc, { recursive: true });
   const osworldTaskFiles = OSWORLD_IDS.map((id, i) => {
     const f = join(calc, `${id}.json`);
-    writeFileSync(f, JSON.stringify(osworldTask(id, ...(i === 2 ? [['libreoffice_calc', 'no_such_app_here']] : [])), null, 2));
+    writeFileSync(
+      f,
+      JSON.stringify(
+        osworldTask(id, ...(i === 2 ? [['libreoffice_calc', 'no_such_app_here']] : [])),
+        null,
+        2,
+      ),
+    );
     return f;
   });
   return { root, spider2vTaskFile, spider2vTaskDir: dir, splitFile, osworldTaskFiles };

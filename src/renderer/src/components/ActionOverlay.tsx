@@ -3,7 +3,16 @@
 // whatever size the image is shown at.
 import type { Action } from '../../../shared/run';
 
-export const actionColours = ['#ff4d4f', '#40a9ff', '#73d13d', '#ffc53d', '#b37feb', '#36cfc9', '#ff85c0', '#ffa940'];
+export const actionColours = [
+  '#ff4d4f',
+  '#40a9ff',
+  '#73d13d',
+  '#ffc53d',
+  '#b37feb',
+  '#36cfc9',
+  '#ff85c0',
+  '#ffa940',
+];
 export const colourOf = (i: number) => actionColours[i % actionColours.length];
 
 interface Point {
@@ -65,25 +74,52 @@ export function ActionOverlay({
       case 'moveRel':
       case 'dragRel': {
         const from = pointer;
-        const to = a.type === 'moveTo' || a.type === 'dragTo' ? { x: a.x, y: a.y } : from ? { x: from.x + a.dx, y: from.y + a.dy } : undefined;
+        const to =
+          a.type === 'moveTo' || a.type === 'dragTo'
+            ? { x: a.x, y: a.y }
+            : from
+              ? { x: from.x + a.dx, y: from.y + a.dy }
+              : undefined;
         if (!to) return null;
         pointer = to;
         const drag = a.type === 'dragTo' || a.type === 'dragRel';
         return (
           <g key={key} data-testid={drag ? 'drag-mark' : 'move-mark'} data-x={to.x} data-y={to.y}>
-            {from && <line x1={from.x} y1={from.y} x2={to.x} y2={to.y} stroke={c} strokeWidth={r / 2} strokeDasharray={drag ? undefined : `${r} ${r}`} markerEnd="url(#arrow)" />}
+            {from && (
+              <line
+                x1={from.x}
+                y1={from.y}
+                x2={to.x}
+                y2={to.y}
+                stroke={c}
+                strokeWidth={r / 2}
+                strokeDasharray={drag ? undefined : `${r} ${r}`}
+                markerEnd="url(#arrow)"
+              />
+            )}
             <circle cx={to.x} cy={to.y} r={r} fill="none" stroke={c} strokeWidth={r / 3} />
           </g>
         );
       }
       case 'scroll': {
-        const p = a.x !== undefined && a.y !== undefined ? { x: a.x, y: a.y } : (pointer ?? { x: screen.width / 2, y: screen.height / 2 });
+        const p =
+          a.x !== undefined && a.y !== undefined
+            ? { x: a.x, y: a.y }
+            : (pointer ?? { x: screen.width / 2, y: screen.height / 2 });
         const len = r * 6;
         const dy = Math.sign(a.dy) * -len;
         const dx = Math.sign(a.dx) * len;
         return (
           <g key={key} data-testid="scroll-mark">
-            <line x1={p.x} y1={p.y} x2={p.x + dx} y2={p.y + dy} stroke={c} strokeWidth={r / 2} markerEnd="url(#arrow)" />
+            <line
+              x1={p.x}
+              y1={p.y}
+              x2={p.x + dx}
+              y2={p.y + dy}
+              stroke={c}
+              strokeWidth={r / 2}
+              markerEnd="url(#arrow)"
+            />
             <text x={p.x + r * 1.5} y={p.y} fill={c} fontSize={font}>
               scroll {a.dy || a.dx}
             </text>
@@ -95,9 +131,22 @@ export function ActionOverlay({
     }
   });
   return (
-    <svg className="overlay" viewBox={`0 0 ${screen.width} ${screen.height}`} preserveAspectRatio="none" data-testid="overlay">
+    <svg
+      className="overlay"
+      viewBox={`0 0 ${screen.width} ${screen.height}`}
+      preserveAspectRatio="none"
+      data-testid="overlay"
+    >
       <defs>
-        <marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse">
+        <marker
+          id="arrow"
+          viewBox="0 0 10 10"
+          refX="8"
+          refY="5"
+          markerWidth="4"
+          markerHeight="4"
+          orient="auto-start-reverse"
+        >
           <path d="M 0 0 L 10 5 L 0 10 z" fill="context-stroke" />
         </marker>
       </defs>
@@ -105,7 +154,13 @@ export function ActionOverlay({
         marks?.map((m) => (
           <g key={`m${m.id}`} data-testid="som-mark">
             <rect x={m.x} y={m.y} width={m.w} height={m.h} fill="none" stroke="#ff00aa" strokeWidth={2} />
-            <rect x={m.x} y={m.y - font} width={font * (String(m.id).length * 0.7 + 0.4)} height={font} fill="#ff00aa" />
+            <rect
+              x={m.x}
+              y={m.y - font}
+              width={font * (String(m.id).length * 0.7 + 0.4)}
+              height={font}
+              fill="#ff00aa"
+            />
             <text x={m.x + 2} y={m.y - 3} fill="#fff" fontSize={font * 0.85} fontWeight={700}>
               {m.id}
             </text>

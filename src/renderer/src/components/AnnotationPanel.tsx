@@ -17,26 +17,51 @@ export function useMe(): (Caller & { team: boolean }) | null {
   return useCall('labels.me', {}).data ?? null;
 }
 
-export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskTrajectory; runId: string; taskKey: string; onLabelled?: () => void }) {
+export function AnnotationPanel({
+  traj,
+  runId,
+  taskKey,
+  onLabelled,
+}: {
+  traj: TaskTrajectory;
+  runId: string;
+  taskKey: string;
+  onLabelled?: () => void;
+}) {
   const me = useMe();
   const route = useRoute();
   // The harness's step in view (several entries of one step are marked together, as one step).
   const groups = useMemo(() => groupSteps(traj.steps), [traj.steps]);
-  const stepNo = groups[selectEntry(groups, route.query.get('step'), route.query.get('entry'), isLiveTask(traj.item.state)).group]?.step ?? 1;
+  const stepNo =
+    groups[
+      selectEntry(groups, route.query.get('step'), route.query.get('entry'), isLiveTask(traj.item.state))
+        .group
+    ]?.step ?? 1;
   const [comment, setComment] = useState('');
   // Sub-scores: the judge's sub-goals when they are shown (not in blind review), each yes / no / unsure.
-  const subGoals = useMemo(() => traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge').at(-1)?.subScores.map((s) => s.name) ?? [], [traj.verdicts]);
+  const subGoals = useMemo(
+    () =>
+      traj.verdicts
+        .filter((v): v is JudgeVerdict => v.kind === 'judge')
+        .at(-1)
+        ?.subScores.map((s) => s.name) ?? [],
+    [traj.verdicts],
+  );
   const [subScores, setSubScores] = useState<Record<string, Completion>>({});
   const [note, setNote] = useState('');
   const [status, setStatus] = useState<string>();
   const mine = useMemo(
-    () => traj.verdicts.filter((v): v is HumanLabel => v.kind === 'human' && v.author === me?.person && !v.settles),
+    () =>
+      traj.verdicts.filter(
+        (v): v is HumanLabel => v.kind === 'human' && v.author === me?.person && !v.settles,
+      ),
     [traj.verdicts, me],
   );
   // My latest mark per step (a later mark of a step is an edit: it is appended, the earlier stays).
   const marks = useMemo(() => {
     const m = new Map<number, StepMark>();
-    for (const l of mine) for (const s of l.steps ?? []) m.set(s.step, s.mark ?? (s.correct ? 'right' : 'wrong'));
+    for (const l of mine)
+      for (const s of l.steps ?? []) m.set(s.step, s.mark ?? (s.correct ? 'right' : 'wrong'));
     return m;
   }, [mine]);
   const [pending, setPending] = useState(new Map<number, StepMark>());
@@ -66,14 +91,43 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
       void send({ steps: [{ step: stepNo, mark, ...(note ? { note } : {}) }] }, said);
       setNote('');
       const next = groups[groupNo + 1];
-      if (next) navigate('runs', [runId], { ...Object.fromEntries(route.query.entries()), task: taskKey, step: String(next.step), entry: undefined }, true);
+      if (next)
+        navigate(
+          'runs',
+          [runId],
+          {
+            ...Object.fromEntries(route.query.entries()),
+            task: taskKey,
+            step: String(next.step),
+            entry: undefined,
+          },
+          true,
+        );
     },
-    [send, stepNo, note, traj.steps.length, pending, marks, last, groups, groupNo, runId, taskKey, route.query],
+    [
+      send,
+      stepNo,
+      note,
+      traj.steps.length,
+      pending,
+      marks,
+      last,
+      groups,
+      groupNo,
+      runId,
+      taskKey,
+      route.query,
+    ],
   );
   // Subscribed in the commit (not after paint): a key pressed as soon as the new step shows acts on that step.
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      )
+        return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const mark = markKeys[e.key];
       if (!mark) return;
@@ -86,7 +140,10 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
 
   const submit = (complete: Completion) => {
     const given = Object.entries(subScores).map(([name, evaluation]) => ({ name, evaluation }));
-    void send({ complete, ...(comment ? { comment } : {}), ...(given.length ? { subScores: given } : {}) }, `labelled ${complete}`);
+    void send(
+      { complete, ...(comment ? { comment } : {}), ...(given.length ? { subScores: given } : {}) },
+      `labelled ${complete}`,
+    );
     setComment('');
     setSubScores({});
   };
@@ -97,7 +154,11 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
         {me ? `labelling as ${me.person}${me.team ? ` (${me.role})` : ''}` : '…'}
         {traj.blind && <b className="blind-tag"> · blind</b>}
       </div>
-      {mineNow && <div className="small">your label: <span className={mineNow.complete}>{mineNow.complete}</span></div>}
+      {mineNow && (
+        <div className="small">
+          your label: <span className={mineNow.complete}>{mineNow.complete}</span>
+        </div>
+      )}
       {subGoals.map((name) => (
         <label key={name} className="small sub-score">
           <select
@@ -118,7 +179,13 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
           {name}
         </label>
       ))}
-      <textarea placeholder="comment (optional)" value={comment} onChange={(e) => setComment(e.target.value)} rows={2} aria-label="comment" />
+      <textarea
+        placeholder="comment (optional)"
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        rows={2}
+        aria-label="comment"
+      />
       <div className="buttons">
         <button onClick={() => submit('yes')}>complete</button>
         <button onClick={() => submit('no')}>not complete</button>
@@ -130,10 +197,20 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
             Step {stepNo}
             {last && <span className="muted small"> · the last step</span>}
           </h3>
-          <input placeholder="note on this step (optional)" value={note} onChange={(e) => setNote(e.target.value)} aria-label="step note" />
+          <input
+            placeholder="note on this step (optional)"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+            aria-label="step note"
+          />
           <div className="buttons">
             {Object.entries(markKeys).map(([key, mark]) => (
-              <button key={key} className={shown(stepNo) === mark ? 'active' : ''} onClick={() => markStep(mark)} title={`key ${key}`}>
+              <button
+                key={key}
+                className={shown(stepNo) === mark ? 'active' : ''}
+                onClick={() => markStep(mark)}
+                title={`key ${key}`}
+              >
                 {key} {mark}
               </button>
             ))}
@@ -147,8 +224,14 @@ export function AnnotationPanel({ traj, runId, taskKey, onLabelled }: { traj: Ta
           </ol>
         </>
       )}
-      {status && <div className="muted small" role="status">{status}</div>}
-      <div className="muted small">1 right · 2 wrong · 3 unnecessary (marks this step, then moves to the next)</div>
+      {status && (
+        <div className="muted small" role="status">
+          {status}
+        </div>
+      )}
+      <div className="muted small">
+        1 right · 2 wrong · 3 unnecessary (marks this step, then moves to the next)
+      </div>
     </div>
   );
 }

@@ -23,7 +23,9 @@ export function ProblemList({ problems, limit }: { problems: Problem[]; limit?: 
           <span className="mono">{problemPlace(p)}</span> {p.message}
         </li>
       ))}
-      {shown.length < problems.length && <li className="muted">… and {problems.length - shown.length} more</li>}
+      {shown.length < problems.length && (
+        <li className="muted">… and {problems.length - shown.length} more</li>
+      )}
     </ul>
   );
 }

@@ -19,7 +19,11 @@ export function BreakdownPanel({ tasks, gradedBy }: { tasks: RunTaskItem[]; grad
             <div key={dim} className="breakdown-dim">
               <h4>{dimensions[dim].title}</h4>
               {buckets.map((b) => (
-                <div key={b.bucket} className="bar-row" title={`${b.passed} passed · ${b.failed} failed · ${b.errored} errored · ${b.skipped} skipped · ${b.unfinished} unfinished`}>
+                <div
+                  key={b.bucket}
+                  className="bar-row"
+                  title={`${b.passed} passed · ${b.failed} failed · ${b.errored} errored · ${b.skipped} skipped · ${b.unfinished} unfinished`}
+                >
                   <span className="bar-label">{b.bucket}</span>
                   <span className="bar-track">
                     <span className="bar-fill" style={{ width: formatPercent(b.rate) }} />

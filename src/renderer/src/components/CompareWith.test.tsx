@@ -9,10 +9,15 @@ beforeEach(() => clearStore());
 
 describe('side by side with another run', () => {
   it('lists the other runs that have the task, with their agent and model, and opens the comparison at the step', async () => {
-    engine().answer({ 'runs.list': () => [runListItem('run-1'), runListItem('run-2', { agent: 'llm', model: 'gpt-4o' })] });
+    engine().answer({
+      'runs.list': () => [runListItem('run-1'), runListItem('run-2', { agent: 'llm', model: 'gpt-4o' })],
+    });
     render(<CompareWith runId="run-1" taskKey="chrome/t1" step={2} />);
     const select = await screen.findByTestId('compare-with');
-    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['side by side with…', 'run-2 (llm / gpt-4o)']);
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'side by side with…',
+      'run-2 (llm / gpt-4o)',
+    ]);
     expect(engine().calls).toEqual([{ method: 'runs.list', params: { withTask: 'chrome/t1' } }]);
     fireEvent.change(select, { target: { value: 'run-2' } });
     expect(location.hash).toMatch(/^#\/compare/);

@@ -15,7 +15,14 @@ function engineAs(role: Caller['role'], view: DemonstrationView = demo) {
     'labels.me': () => ({ person: 'ana', role, team: true }),
     'demos.get': () => current,
     'demos.review': ({ verdict, reason }) => {
-      current = { ...current, status: verdict, reviews: [...current.reviews, { runId: 'run-h', taskKey: 'calc/t2', verdict, reason, author: 'ana', at: '2026-11-27T11:00:00Z' }] };
+      current = {
+        ...current,
+        status: verdict,
+        reviews: [
+          ...current.reviews,
+          { runId: 'run-h', taskKey: 'calc/t2', verdict, reason, author: 'ana', at: '2026-11-27T11:00:00Z' },
+        ],
+      };
       return current;
     },
   });
@@ -30,7 +37,9 @@ describe('the demonstration review', () => {
     expect((await screen.findByTestId('demonstration-status')).textContent).toBe('not reviewed');
     expect(screen.getByTestId('demonstration-score').textContent).toContain('score 1');
     fireEvent.click(screen.getByRole('button', { name: 'Accept demonstration' }));
-    expect(screen.getByTestId('demonstration-message').textContent).toBe('give a reason before the demonstration is accepted');
+    expect(screen.getByTestId('demonstration-message').textContent).toBe(
+      'give a reason before the demonstration is accepted',
+    );
     expect(engine().calls.some((c) => c.method === 'demos.review')).toBe(false);
     fireEvent.change(screen.getByLabelText('demonstration reason'), { target: { value: 'clean and short' } });
     fireEvent.click(screen.getByRole('button', { name: 'Accept demonstration' }));
@@ -41,7 +50,20 @@ describe('the demonstration review', () => {
   });
 
   it('shows a reviewer the status without the buttons', async () => {
-    engineAs('reviewer', { ...demo, status: 'rejected', reviews: [{ runId: 'run-h', taskKey: 'calc/t2', verdict: 'rejected', reason: 'clicked around', author: 'bo', at: '2026-11-26T10:00:00Z' }] });
+    engineAs('reviewer', {
+      ...demo,
+      status: 'rejected',
+      reviews: [
+        {
+          runId: 'run-h',
+          taskKey: 'calc/t2',
+          verdict: 'rejected',
+          reason: 'clicked around',
+          author: 'bo',
+          at: '2026-11-26T10:00:00Z',
+        },
+      ],
+    });
     render(<DemonstrationReview runId="run-h" taskKey="calc/t2" />);
     expect((await screen.findByTestId('demonstration-status')).textContent).toBe('rejected');
     expect(screen.queryByRole('button')).toBeNull();

@@ -18,9 +18,17 @@ export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey
   const decide = async (verdict: 'accepted' | 'rejected') => {
     if (!reason.trim()) return setStatus(`give a reason before the demonstration is ${verdict}`);
     try {
-      putAnswer('demos.get', { runId, taskKey }, await client.call('demos.review', { runId, taskKey, verdict, reason }));
+      putAnswer(
+        'demos.get',
+        { runId, taskKey },
+        await client.call('demos.review', { runId, taskKey, verdict, reason }),
+      );
       setReason('');
-      setStatus(verdict === 'accepted' ? 'accepted: `proctor run --agent demo` now replays it for this task' : 'rejected: it is not offered as the task’s oracle');
+      setStatus(
+        verdict === 'accepted'
+          ? 'accepted: `proctor run --agent demo` now replays it for this task'
+          : 'rejected: it is not offered as the task’s oracle',
+      );
     } catch (e) {
       setStatus((e as Error).message);
     }
@@ -33,8 +41,13 @@ export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey
         {view.status ?? 'not reviewed'}
       </span>
       {view.score !== undefined && (
-        <span data-testid="demonstration-score" className={view.score >= 1 ? 'ok' : view.score <= 0 ? 'bad' : ''} title="the rule score of the person's run">
-          {' '}· score {formatScore(view.score)}
+        <span
+          data-testid="demonstration-score"
+          className={view.score >= 1 ? 'ok' : view.score <= 0 ? 'bad' : ''}
+          title="the rule score of the person's run"
+        >
+          {' '}
+          · score {formatScore(view.score)}
         </span>
       )}
       {latest && (
@@ -46,12 +59,22 @@ export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey
       {me?.role === 'lead' && (
         <span className="demonstration-actions">
           {' '}
-          <input aria-label="demonstration reason" placeholder="reason (required)" value={reason} onChange={(e) => setReason(e.target.value)} size={40} />
+          <input
+            aria-label="demonstration reason"
+            placeholder="reason (required)"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            size={40}
+          />
           <button onClick={() => decide('accepted')}>Accept demonstration</button>
           <button onClick={() => decide('rejected')}>Reject demonstration</button>
         </span>
       )}
-      {status && <div className="muted small" data-testid="demonstration-message">{status}</div>}
+      {status && (
+        <div className="muted small" data-testid="demonstration-message">
+          {status}
+        </div>
+      )}
       {view.reviews.length > 1 && (
         <details className="small">
           <summary>{view.reviews.length} reviews</summary>

@@ -3,7 +3,11 @@
 import { useState } from 'react';
 import { client } from '../transport';
 
-type State = { kind: 'idle' } | { kind: 'making' } | { kind: 'ready'; path: string; bytes: number; seconds: number } | { kind: 'failed'; message: string };
+type State =
+  | { kind: 'idle' }
+  | { kind: 'making' }
+  | { kind: 'ready'; path: string; bytes: number; seconds: number }
+  | { kind: 'failed'; message: string };
 
 export function ExportVideo({ runId, taskKey }: { runId: string; taskKey: string }) {
   const [state, setState] = useState<State>({ kind: 'idle' });
@@ -19,11 +23,20 @@ export function ExportVideo({ runId, taskKey }: { runId: string; taskKey: string
   const name = `${taskKey.replace(/[^\w.-]+/g, '_')}.mp4`;
   return (
     <span className="export-video small" data-testid="export-video">
-      <button onClick={() => void make()} disabled={state.kind === 'making'} title="an MP4 of this task: each step with its click mark, a zoom toward each click, captions, the verdict">
+      <button
+        onClick={() => void make()}
+        disabled={state.kind === 'making'}
+        title="an MP4 of this task: each step with its click mark, a zoom toward each click, captions, the verdict"
+      >
         {state.kind === 'making' ? 'making video…' : 'export video'}
       </button>
       {state.kind === 'ready' && (
-        <a href={client.fileUrl(state.path)} download={name} data-testid="video-download" style={{ marginLeft: 6 }}>
+        <a
+          href={client.fileUrl(state.path)}
+          download={name}
+          data-testid="video-download"
+          style={{ marginLeft: 6 }}
+        >
           download {name} ({(state.bytes / 1024 / 1024).toFixed(1)} MB, {state.seconds.toFixed(0)} s)
         </a>
       )}

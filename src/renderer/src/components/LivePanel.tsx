@@ -26,7 +26,15 @@ export function usePending(runId: string, taskKey: string): Awaiting | undefined
   return awaiting;
 }
 
-export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey: string; awaiting: Awaiting }) {
+export function LivePanel({
+  runId,
+  taskKey,
+  awaiting,
+}: {
+  runId: string;
+  taskKey: string;
+  awaiting: Awaiting;
+}) {
   const [text, setText] = useState('');
   const [status, setStatus] = useState<string>();
   const img = useRef<HTMLImageElement>(null);
@@ -44,7 +52,14 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
   const decide = async (action: 'approve' | 'reject' | 'edit' | 'stop') => {
     try {
       if (action === 'stop') await client.call('runs.control', { runId, action: 'stop' });
-      else await client.call('runs.control', { runId, action, taskKey, step: awaiting.step, ...(action === 'edit' ? { code } : {}) });
+      else
+        await client.call('runs.control', {
+          runId,
+          action,
+          taskKey,
+          step: awaiting.step,
+          ...(action === 'edit' ? { code } : {}),
+        });
       if (action === 'edit') setEditing(false);
       setStatus(action === 'stop' ? 'stopping the run…' : undefined);
     } catch (e) {
@@ -55,7 +70,12 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
   useEffect(() => {
     if (awaiting.what !== 'approval') return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      )
+        return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const key = e.key.toLowerCase();
       if (key === 'a') void decide('approve');
@@ -85,8 +105,14 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
           </div>
           {awaiting.observation && (
             <div className="shot-frame approval-screen" data-testid="approval-screen">
-              <img src={client.fileUrl(awaiting.observation)} alt={`the screen at step ${awaiting.step}, before the action`} data-testid="approval-image" />
-              {awaiting.screen && <ActionOverlay actions={awaiting.actions ?? []} screen={awaiting.screen} showMarks={false} />}
+              <img
+                src={client.fileUrl(awaiting.observation)}
+                alt={`the screen at step ${awaiting.step}, before the action`}
+                data-testid="approval-image"
+              />
+              {awaiting.screen && (
+                <ActionOverlay actions={awaiting.actions ?? []} screen={awaiting.screen} showMarks={false} />
+              )}
             </div>
           )}
           <pre className="small">{awaiting.response}</pre>
@@ -98,7 +124,14 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
                 void decide('edit');
               }}
             >
-              <textarea aria-label="edited action" value={code} onChange={(e) => setCode(e.target.value)} rows={3} cols={60} autoFocus />
+              <textarea
+                aria-label="edited action"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                rows={3}
+                cols={60}
+                autoFocus
+              />
               <button type="submit" data-testid="perform-edit">
                 Perform this instead
               </button>
@@ -132,7 +165,10 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
       ) : (
         <>
           <h3>Your turn: step {awaiting.step}</h3>
-          <p className="muted small">Click on the screen to click there, or type pyautogui code (e.g. pyautogui.write('hi'); statements separated by ;), or DONE / FAIL.</p>
+          <p className="muted small">
+            Click on the screen to click there, or type pyautogui code (e.g. pyautogui.write('hi'); statements
+            separated by ;), or DONE / FAIL.
+          </p>
           {awaiting.observation && (
             <img
               ref={img}
@@ -157,7 +193,12 @@ export function LivePanel({ runId, taskKey, awaiting }: { runId: string; taskKey
               if (text.trim()) void act(text);
             }}
           >
-            <input aria-label="human action" value={text} onChange={(e) => setText(e.target.value)} placeholder="pyautogui code, DONE or FAIL" />
+            <input
+              aria-label="human action"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              placeholder="pyautogui code, DONE or FAIL"
+            />
             <button type="submit">Act</button>
           </form>
         </>

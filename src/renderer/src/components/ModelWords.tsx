@@ -4,7 +4,8 @@
 import type { ModelTurn, StepRecord } from '../../../shared/run';
 
 const MAX_TEXT = 20_000;
-const cut = (t: string) => (t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}… (${t.length - MAX_TEXT} more characters)` : t);
+const cut = (t: string) =>
+  t.length > MAX_TEXT ? `${t.slice(0, MAX_TEXT)}… (${t.length - MAX_TEXT} more characters)` : t;
 
 function inputText(input: unknown): string {
   if (typeof input === 'string') return input;
@@ -34,7 +35,9 @@ export function turnsOf(entries: readonly StepRecord[]): ModelTurn[] {
  * of the whole step that say more than that reply.
  */
 export function ModelWords({ entry, step }: { entry: StepRecord; step: readonly StepRecord[] }) {
-  const turns = turnsOf(step).filter((t) => !(t.role === 'assistant' && !t.toolCalls?.length && t.text === entry.response));
+  const turns = turnsOf(step).filter(
+    (t) => !(t.role === 'assistant' && !t.toolCalls?.length && t.text === entry.response),
+  );
   if (!entry.response && !turns.length) return <pre>(no reply recorded)</pre>;
   return (
     <div className="model-words" data-testid="model-words">

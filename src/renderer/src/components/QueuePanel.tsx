@@ -28,7 +28,8 @@ export function QueuePanel({ runId }: { runId: string }) {
   if (error || !view?.status) {
     return (
       <div className="queue-panel" data-testid="queue-panel">
-        <b>queue</b> <span className="mono">{view?.queue}</span> <span className="error">{error ?? view?.error}</span>
+        <b>queue</b> <span className="mono">{view?.queue}</span>{' '}
+        <span className="error">{error ?? view?.error}</span>
       </div>
     );
   }
@@ -44,7 +45,8 @@ export function QueuePanel({ runId }: { runId: string }) {
         <div className="queue-bar-done" style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
       <div className="small" data-testid="queue-counts">
-        {finished} of {s.total} finished · waiting {s.waiting} · active {s.active} · done {s.done} · failed {s.failed} · retried {s.retried}
+        {finished} of {s.total} finished · waiting {s.waiting} · active {s.active} · done {s.done} · failed{' '}
+        {s.failed} · retried {s.retried}
         {s.perMinute !== undefined && ` · ${s.perMinute.toFixed(1)} tasks/min`}
         {s.etaMs !== undefined && ` · ETA ${formatDuration(s.etaMs)}`}
       </div>
@@ -55,7 +57,13 @@ export function QueuePanel({ runId }: { runId: string }) {
       )}
       {s.running.length > 0 && (
         <div className="small muted">
-          running: {s.running.map((r) => `${r.taskKey}${r.step !== undefined ? ` step ${r.step}` : ''}${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`).join(' · ')}
+          running:{' '}
+          {s.running
+            .map(
+              (r) =>
+                `${r.taskKey}${r.step !== undefined ? ` step ${r.step}` : ''}${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`,
+            )
+            .join(' · ')}
         </div>
       )}
       {s.failures.length > 0 && (

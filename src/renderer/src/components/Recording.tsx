@@ -28,7 +28,14 @@ export function Recording({ path, at, stepLabel }: { path: string; at?: number; 
   return (
     <figure className="recording" data-testid="recording">
       <figcaption>
-        screen recording · {at === undefined ? <span className="muted">no time for {stepLabel}</span> : <span data-testid="recording-at">{stepLabel} at {clock(at)}</span>}
+        screen recording ·{' '}
+        {at === undefined ? (
+          <span className="muted">no time for {stepLabel}</span>
+        ) : (
+          <span data-testid="recording-at">
+            {stepLabel} at {clock(at)}
+          </span>
+        )}
       </figcaption>
       <video
         ref={ref}

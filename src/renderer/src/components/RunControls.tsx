@@ -3,13 +3,28 @@
 import { useEffect, useState } from 'react';
 import { client } from '../transport';
 
-export function RunControls({ runId, paused: initiallyPaused = false, keys = false }: { runId: string; paused?: boolean; keys?: boolean }) {
+export function RunControls({
+  runId,
+  paused: initiallyPaused = false,
+  keys = false,
+}: {
+  runId: string;
+  paused?: boolean;
+  keys?: boolean;
+}) {
   const [paused, setPaused] = useState(initiallyPaused);
   const [stopping, setStopping] = useState(false);
   const [status, setStatus] = useState<string>();
   useEffect(() => setPaused(initiallyPaused), [initiallyPaused]);
   // Another window (or the engine) may pause it too: follow the run's own events.
-  useEffect(() => client.subscribe('run', (e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused)), [runId]);
+  useEffect(
+    () =>
+      client.subscribe(
+        'run',
+        (e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused),
+      ),
+    [runId],
+  );
   const send = async (action: 'pause' | 'resume' | 'stop') => {
     try {
       await client.call('runs.control', { runId, action });
@@ -23,7 +38,12 @@ export function RunControls({ runId, paused: initiallyPaused = false, keys = fal
   useEffect(() => {
     if (!keys) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      )
+        return;
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === 'p') void send(paused ? 'resume' : 'pause');
       else if (e.key === 'x') void send('stop');
@@ -36,13 +56,28 @@ export function RunControls({ runId, paused: initiallyPaused = false, keys = fal
   const state = stopping ? 'stopping' : paused ? 'paused' : 'running';
   return (
     <span className="run-buttons" data-testid="run-controls">
-      <span className={`driving driving-${state}`} data-testid="driving" title={state === 'running' ? 'an agent is driving a display for this run' : undefined}>
-        <span className={state === 'running' ? 'live-dot' : 'paused-dot'} /> {state === 'running' ? 'running · an agent drives the display' : state}
+      <span
+        className={`driving driving-${state}`}
+        data-testid="driving"
+        title={state === 'running' ? 'an agent is driving a display for this run' : undefined}
+      >
+        <span className={state === 'running' ? 'live-dot' : 'paused-dot'} />{' '}
+        {state === 'running' ? 'running · an agent drives the display' : state}
       </span>
-      <button onClick={() => send(paused ? 'resume' : 'pause')} disabled={stopping} title={keys ? 'key p' : undefined} data-testid="pause-run">
+      <button
+        onClick={() => send(paused ? 'resume' : 'pause')}
+        disabled={stopping}
+        title={keys ? 'key p' : undefined}
+        data-testid="pause-run"
+      >
         {paused ? 'Resume' : 'Pause'}
       </button>
-      <button onClick={() => send('stop')} disabled={stopping} data-testid="stop-run" title={keys ? 'key x' : undefined}>
+      <button
+        onClick={() => send('stop')}
+        disabled={stopping}
+        data-testid="stop-run"
+        title={keys ? 'key x' : undefined}
+      >
         Stop
       </button>
       {status && <span className="muted small">{status}</span>}

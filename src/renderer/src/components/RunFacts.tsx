@@ -7,7 +7,11 @@ import { formatScreen, type ScreenSize } from '../../../shared/screen';
 /** A foreign task's outcome (finished whatever the score), else Proctor's own state. */
 export const shownState = (t: Pick<RunTaskItem, 'state' | 'outcome'>): string => t.outcome ?? t.state;
 
-const sourceText: Record<TimeSource, string> = { harness: 'harness', 'folder name': 'folder name', mtime: 'file mtime' };
+const sourceText: Record<TimeSource, string> = {
+  harness: 'harness',
+  'folder name': 'folder name',
+  mtime: 'file mtime',
+};
 const sourceTitle: Record<TimeSource, string> = {
   harness: "from the harness's own timestamps",
   'folder name': 'from the folder name the harness (or a person) gave the run',
@@ -19,7 +23,11 @@ export function StartedAt({ at, source }: { at: string; source?: TimeSource }) {
     <span className="started-at" title={source ? `started ${at} — ${sourceTitle[source]}` : `started ${at}`}>
       {at.replace('T', ' ').slice(0, 19)}
       {source && (
-        <span className={`time-source source-${source.replace(' ', '-')}`} data-testid="time-source" data-source={source}>
+        <span
+          className={`time-source source-${source.replace(' ', '-')}`}
+          data-testid="time-source"
+          data-source={source}
+        >
           {sourceText[source]}
         </span>
       )}
@@ -50,13 +58,22 @@ export function SettingsChips({ settings }: { settings: RunSettings }) {
 /** The screen size the run's tasks used (from its manifest). */
 export function ScreenChip({ screen }: { screen: ScreenSize }) {
   return (
-    <span className="setting-chip" title="screen size the run's tasks used" data-setting="screen" data-testid="run-screen">
+    <span
+      className="setting-chip"
+      title="screen size the run's tasks used"
+      data-setting="screen"
+      data-testid="run-screen"
+    >
       {formatScreen(screen)}
     </span>
   );
 }
 
 function flagTitle(flag: string): string {
-  const known: Record<string, string> = { ef: 'execution feedback', rag: 'retrieval (RAG)', verbose: 'verbose instructions' };
+  const known: Record<string, string> = {
+    ef: 'execution feedback',
+    rag: 'retrieval (RAG)',
+    verbose: 'verbose instructions',
+  };
   return known[flag] ? `flag: ${known[flag]}` : 'flag from the folder name';
 }

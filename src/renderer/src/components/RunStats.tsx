@@ -3,7 +3,14 @@
 // mark, each attempt's cause) in the replay; and two runs paired in the compare view.
 import { useEffect, useState } from 'react';
 import type { AttemptCause } from '../../../shared/run';
-import { causeNames, rateWithCi, type Interval, type PairedComparison, type RunStats, type TaskStat } from '../../../shared/run-stats';
+import {
+  causeNames,
+  rateWithCi,
+  type Interval,
+  type PairedComparison,
+  type RunStats,
+  type TaskStat,
+} from '../../../shared/run-stats';
 import { formatCost, formatDuration, formatScore } from '../../../shared/format';
 import { replayLink } from '../../../shared/links';
 import { client } from '../transport';
@@ -12,12 +19,19 @@ const pct = (x: number) => (x * 100).toFixed(1);
 const whole = (x: number) => String(Math.round(x * 100));
 
 /** `62.5 % [48–76]` (compact) or `62.5 % [48.1–76.0]`. */
-export const intervalText = (rate: number, ci: Interval, compact = false): string => rateWithCi(rate, ci, compact);
+export const intervalText = (rate: number, ci: Interval, compact = false): string =>
+  rateWithCi(rate, ci, compact);
 
 export const causeLabels = causeNames;
 
 const causeKind = (c: AttemptCause | 'unfinished') =>
-  c === 'success' ? 'easy' : c === 'env_error' || c === 'grading_error' ? 'warning' : c === 'unfinished' ? 'tag' : 'hard';
+  c === 'success'
+    ? 'easy'
+    : c === 'env_error' || c === 'grading_error'
+      ? 'warning'
+      : c === 'unfinished'
+        ? 'tag'
+        : 'hard';
 
 // One request per run and setting, shared by every component showing it (the run table and the replay ask alike),
 // and at most two at a time: a list of hundreds of runs must not read them all at once on the engine.
@@ -50,7 +64,11 @@ function statsOf(runId: string, includeErrors: boolean, version: number): Promis
   return p;
 }
 
-function useRunStats(runId: string, includeErrors = false, version = 0): { stats?: RunStats; error?: string } {
+function useRunStats(
+  runId: string,
+  includeErrors = false,
+  version = 0,
+): { stats?: RunStats; error?: string } {
   const [state, setState] = useState<{ stats?: RunStats; error?: string }>({});
   useEffect(() => {
     let live = true;
@@ -69,14 +87,28 @@ function useRunStats(runId: string, includeErrors = false, version = 0): { stats
  * The run list's cell: the interval of the rate (nothing when the caller may not see statistics); the rate too
  * when it differs from the list's (env and grading errors left out).
  */
-export function RunInterval({ runId, rate, version = 0 }: { runId: string; rate?: number; version?: number }) {
+export function RunInterval({
+  runId,
+  rate,
+  version = 0,
+}: {
+  runId: string;
+  rate?: number;
+  version?: number;
+}) {
   const { stats } = useRunStats(runId, false, version);
   if (!stats || !stats.overall.tasks) return null;
   const o = stats.overall;
   const same = rate !== undefined && Math.abs(rate - o.rate) < 0.0005;
   return (
-    <span className="muted small" data-testid="run-list-interval" title={`${stats.method}; env and grading errors left out (${stats.excluded.length})`}>
-      {same ? ` [${whole(o.ci.low)}–${whole(o.ci.high)}]` : ` · ${intervalText(o.rate, o.ci, true)} without env/grading errors`}
+    <span
+      className="muted small"
+      data-testid="run-list-interval"
+      title={`${stats.method}; env and grading errors left out (${stats.excluded.length})`}
+    >
+      {same
+        ? ` [${whole(o.ci.low)}–${whole(o.ci.high)}]`
+        : ` · ${intervalText(o.rate, o.ci, true)} without env/grading errors`}
     </span>
   );
 }
@@ -119,28 +151,51 @@ export function RunStatsPanel({ runId, version = 0 }: { runId: string; version?:
           {stats.method}; a task's rate is its share of successful attempts.
         </div>
         <label>
-          <input type="checkbox" checked={includeErrors} onChange={(e) => setIncludeErrors(e.target.checked)} data-testid="include-errors" /> count env and grading errors as
-          failures {includeErrors ? '' : `(left out now: ${stats.excluded.length})`}
+          <input
+            type="checkbox"
+            checked={includeErrors}
+            onChange={(e) => setIncludeErrors(e.target.checked)}
+            data-testid="include-errors"
+          />{' '}
+          count env and grading errors as failures{' '}
+          {includeErrors ? '' : `(left out now: ${stats.excluded.length})`}
         </label>
         {stats.excluded.length > 0 && (
           <div data-testid="rerun-command">
             re-run them: <code>npx proctor run --resume --retry-env-errors &lt;run folder&gt;</code>{' '}
-            <span className="muted">({stats.excluded.slice(0, 5).map((e) => e.key).join(', ')}{stats.excluded.length > 5 ? ', …' : ''})</span>
+            <span className="muted">
+              (
+              {stats.excluded
+                .slice(0, 5)
+                .map((e) => e.key)
+                .join(', ')}
+              {stats.excluded.length > 5 ? ', …' : ''})
+            </span>
           </div>
         )}
         <div>
           causes <CauseBadges causes={stats.causes} />
-          {stats.derivedCauses > 0 && <span className="muted"> ({stats.derivedCauses} derived from state and score)</span>}
+          {stats.derivedCauses > 0 && (
+            <span className="muted"> ({stats.derivedCauses} derived from state and score)</span>
+          )}
         </div>
         <div data-testid="run-cost">
-          {c.usdPerTask !== undefined ? `cost per task ${formatCost(c.usdPerTask)} · per success ${formatCost(c.usdPerSuccess)}` : 'cost not recorded'}
+          {c.usdPerTask !== undefined
+            ? `cost per task ${formatCost(c.usdPerTask)} · per success ${formatCost(c.usdPerSuccess)}`
+            : 'cost not recorded'}
           {c.wallMsPerSuccess !== undefined && ` · time per success ${formatDuration(c.wallMsPerSuccess)}`}
         </div>
         {flaky.length > 0 && (
           <div>
             flaky (attempts disagree):{' '}
             {flaky.slice(0, 30).map((t) => (
-              <a key={t.task} href={replayLink(runId, t.attempts[0].key)} className="mono" style={{ marginRight: 8 }} data-testid="flaky-task">
+              <a
+                key={t.task}
+                href={replayLink(runId, t.attempts[0].key)}
+                className="mono"
+                style={{ marginRight: 8 }}
+                data-testid="flaky-task"
+              >
                 {t.task} {kn(t)} ~
               </a>
             ))}
@@ -176,25 +231,48 @@ export function AttemptsPanel({ runId, taskKey }: { runId: string; taskKey: stri
   if (!task) return null;
   const many = task.attempts.length > 1;
   return (
-    <div className="small" style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center', padding: '2px 8px' }} data-testid="attempts-panel">
+    <div
+      className="small"
+      style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center', padding: '2px 8px' }}
+      data-testid="attempts-panel"
+    >
       <span data-testid="attempt-kn" title="successful of counted attempts (env and grading errors left out)">
         {many ? `attempts ${kn(task)} succeeded` : `k/n ${kn(task)}`}
       </span>
       {task.flaky && (
-        <span className="badge badge-medium" data-testid="flaky-mark" title="the attempts of this task disagree">
+        <span
+          className="badge badge-medium"
+          data-testid="flaky-mark"
+          title="the attempts of this task disagree"
+        >
           ~ flaky
         </span>
       )}
-      {many && task.n > 0 && <span className="muted">pass@k {task.passAt.map((x) => formatScore(x)).join(' ')} · pass^k {task.passHat.map((x) => formatScore(x)).join(' ')}</span>}
+      {many && task.n > 0 && (
+        <span className="muted">
+          pass@k {task.passAt.map((x) => formatScore(x)).join(' ')} · pass^k{' '}
+          {task.passHat.map((x) => formatScore(x)).join(' ')}
+        </span>
+      )}
       {task.attempts.map((a) => {
         const cause = a.cause ?? 'unfinished';
         const label = `${many ? `#${a.attempt} ` : ''}${causeLabels[cause]}${a.counted ? '' : ' (left out)'}`;
         return a.key === taskKey || !many ? (
-          <span key={a.key} className={`badge badge-${causeKind(cause)}`} data-testid="attempt-cause" title={a.derived ? 'derived from state and score' : undefined}>
+          <span
+            key={a.key}
+            className={`badge badge-${causeKind(cause)}`}
+            data-testid="attempt-cause"
+            title={a.derived ? 'derived from state and score' : undefined}
+          >
             {label}
           </span>
         ) : (
-          <a key={a.key} href={replayLink(runId, a.key)} className={`badge badge-${causeKind(cause)}`} data-testid="attempt-cause">
+          <a
+            key={a.key}
+            href={replayLink(runId, a.key)}
+            className={`badge badge-${causeKind(cause)}`}
+            data-testid="attempt-cause"
+          >
             {label}
           </a>
         );
@@ -210,7 +288,10 @@ export function PairedPanel({ runs }: { runs: string[] }) {
   useEffect(() => {
     let live = true;
     setP(undefined);
-    client.call('runs.pairedStats', { runIds: runs.slice(0, 2) }).then((r) => live && setP(r), () => undefined);
+    client.call('runs.pairedStats', { runIds: runs.slice(0, 2) }).then(
+      (r) => live && setP(r),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -221,7 +302,8 @@ export function PairedPanel({ runs }: { runs: string[] }) {
     <div className="small pad" data-testid="paired-result" title={p.method}>
       <b data-testid="paired-sentence">{p.sentence}</b>
       <div className="muted">
-        over {p.common} common tasks: {p.a} {pct(p.rateA)} %, {p.b} {pct(p.rateB)} %; flipped {p.mcnemar.bOnly} to {p.b}, {p.mcnemar.aOnly} to {p.a}
+        over {p.common} common tasks: {p.a} {pct(p.rateA)} %, {p.b} {pct(p.rateB)} %; flipped{' '}
+        {p.mcnemar.bOnly} to {p.b}, {p.mcnemar.aOnly} to {p.a}
         {p.onlyA + p.onlyB > 0 && ` · left out: ${p.onlyA} only in ${p.a}, ${p.onlyB} only in ${p.b}`}
       </div>
     </div>

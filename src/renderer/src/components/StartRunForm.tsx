@@ -10,7 +10,9 @@ export function StartRunForm() {
   const [tasks, setTasks] = useState('');
   const [agent, setAgent] = useState('oracle');
   // The engine's agent registry says which agents there are (app.info); these until it answers.
-  const [agentChoices, setAgents] = useState<{ name: string; about: string }[]>(() => ['oracle', 'noop'].map((name) => ({ name, about: '' })));
+  const [agentChoices, setAgents] = useState<{ name: string; about: string }[]>(() =>
+    ['oracle', 'noop'].map((name) => ({ name, about: '' })),
+  );
   const [model, setModel] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [observation, setObservation] = useState<NonNullable<StartRunParams['observation']>>('screenshot');
@@ -33,8 +35,14 @@ export function StartRunForm() {
     );
   }, []);
   const submit = async () => {
-    const list = tasks.split(/[\n,]+/).map((t) => t.trim()).filter(Boolean);
-    if (!list.length) return setStatus(`name at least one task file, folder or split file (below the served folder${sources.length ? `, or ${sources[0].path}` : ''})`);
+    const list = tasks
+      .split(/[\n,]+/)
+      .map((t) => t.trim())
+      .filter(Boolean);
+    if (!list.length)
+      return setStatus(
+        `name at least one task file, folder or split file (below the served folder${sources.length ? `, or ${sources[0].path}` : ''})`,
+      );
     setStatus('starting…');
     try {
       const { runId } = await client.call('runs.start', {
@@ -96,7 +104,12 @@ export function StartRunForm() {
               model <input value={model} onChange={(e) => setModel(e.target.value)} />
             </label>
             <label>
-              base URL <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="from config when empty" />
+              base URL{' '}
+              <input
+                value={baseUrl}
+                onChange={(e) => setBaseUrl(e.target.value)}
+                placeholder="from config when empty"
+              />
             </label>
           </>
         )}
@@ -118,10 +131,24 @@ export function StartRunForm() {
         </label>
         <label>
           environment{' '}
-          <input aria-label="environment" value={env} onChange={(e) => setEnv(e.target.value)} placeholder="local (or local:1280x800, osworld://host:5000)" size={28} />
+          <input
+            aria-label="environment"
+            value={env}
+            onChange={(e) => setEnv(e.target.value)}
+            placeholder="local (or local:1280x800, osworld://host:5000)"
+            size={28}
+          />
         </label>
         <label>
-          parallel <input type="number" min={1} max={16} value={parallel} onChange={(e) => setParallel(Number(e.target.value) || 1)} style={{ width: 50 }} />
+          parallel{' '}
+          <input
+            type="number"
+            min={1}
+            max={16}
+            value={parallel}
+            onChange={(e) => setParallel(Number(e.target.value) || 1)}
+            style={{ width: 50 }}
+          />
         </label>
         <label title="attempts per task, each in a fresh environment (proctor run --repeats N): the report then gives k of n, pass@k and flaky tasks">
           repeats{' '}
@@ -136,10 +163,22 @@ export function StartRunForm() {
           />
         </label>
         <label>
-          <input type="checkbox" checked={approve} onChange={(e) => setApprove(e.target.checked)} aria-label="approve each action" /> approve each action
+          <input
+            type="checkbox"
+            checked={approve}
+            onChange={(e) => setApprove(e.target.checked)}
+            aria-label="approve each action"
+          />{' '}
+          approve each action
         </label>
         <label title="safety detectors check each proposed step; one that fires is not performed and the run pauses">
-          <input type="checkbox" checked={stopOnUnsafe} onChange={(e) => setStopOnUnsafe(e.target.checked)} aria-label="stop on unsafe" /> stop on unsafe
+          <input
+            type="checkbox"
+            checked={stopOnUnsafe}
+            onChange={(e) => setStopOnUnsafe(e.target.checked)}
+            aria-label="stop on unsafe"
+          />{' '}
+          stop on unsafe
         </label>
         <button type="submit" data-testid="start-run-submit">
           Start

@@ -8,7 +8,12 @@ import { colourOf } from './ActionOverlay';
 /** An entry read from another harness's trajectory (native steps have no line). */
 export const isForeign = (s: StepRecord) => s.line !== undefined;
 
-const toolBadge = (t: NonNullable<StepRecord['toolAction']>) => (t.kind === 'shell' ? (t.name ?? 'BASH').toUpperCase() : t.kind === 'tool' ? (t.name ?? 'TOOL') : (t.name ?? 'TEXT'));
+const toolBadge = (t: NonNullable<StepRecord['toolAction']>) =>
+  t.kind === 'shell'
+    ? (t.name ?? 'BASH').toUpperCase()
+    : t.kind === 'tool'
+      ? (t.name ?? 'TOOL')
+      : (t.name ?? 'TEXT');
 
 /** WAIT / DONE / FAIL: the episode's own words, shown as badges rather than screen actions. */
 const controlWords = new Set(['WAIT', 'DONE', 'FAIL']);
@@ -26,7 +31,11 @@ export function ToolAction({ tool }: { tool: NonNullable<StepRecord['toolAction'
 
 export function WouldRefuse({ why }: { why: string }) {
   return (
-    <span className="would-refuse small" data-testid="would-refuse" title={`The harness ran this. Proctor's own runner would not run it as written: ${why}`}>
+    <span
+      className="would-refuse small"
+      data-testid="would-refuse"
+      title={`The harness ran this. Proctor's own runner would not run it as written: ${why}`}
+    >
       Proctor would refuse: {why}
     </span>
   );
@@ -50,7 +59,12 @@ export function EntryWhat({ s }: { s: StepRecord }) {
       )}
       {s.toolAction && <ToolAction tool={s.toolAction} />}
       {!s.actions.length && !s.toolAction && s.actionText && (
-        <span className="chip" style={{ overflowWrap: 'anywhere' }} title={s.actionText} data-testid="action-text">
+        <span
+          className="chip"
+          style={{ overflowWrap: 'anywhere' }}
+          title={s.actionText}
+          data-testid="action-text"
+        >
           {s.actionText}
         </span>
       )}

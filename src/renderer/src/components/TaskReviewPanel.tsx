@@ -36,7 +36,10 @@ export function TaskReviewPanel({ path }: { path: string }) {
   }, [path]);
   const submit = async () => {
     const given = Object.fromEntries(
-      Object.entries(form).map(([c, v]) => [c, { verdict: v!.verdict, ...(v!.note ? { note: v!.note } : {}) }]),
+      Object.entries(form).map(([c, v]) => [
+        c,
+        { verdict: v!.verdict, ...(v!.note ? { note: v!.note } : {}) },
+      ]),
     );
     if (!Object.keys(given).length) return setStatus('give a verdict for at least one check');
     try {
@@ -65,7 +68,8 @@ export function TaskReviewPanel({ path }: { path: string }) {
                 ({id}) {title}
                 {view?.evidence.find((e) => e.check === id) && (
                   <div className="muted" data-testid={`evidence-${id}`}>
-                    evidence: {view.evidence.find((e) => e.check === id)!.verdict} — {view.evidence.find((e) => e.check === id)!.note}
+                    evidence: {view.evidence.find((e) => e.check === id)!.verdict} —{' '}
+                    {view.evidence.find((e) => e.check === id)!.note}
                   </div>
                 )}
               </td>
@@ -73,7 +77,12 @@ export function TaskReviewPanel({ path }: { path: string }) {
                 <select
                   aria-label={`check ${id}`}
                   value={form[id]?.verdict ?? ''}
-                  onChange={(e) => setForm({ ...form, [id]: { verdict: e.target.value as Verdict, note: form[id]?.note ?? '' } })}
+                  onChange={(e) =>
+                    setForm({
+                      ...form,
+                      [id]: { verdict: e.target.value as Verdict, note: form[id]?.note ?? '' },
+                    })
+                  }
                 >
                   <option value="">–</option>
                   <option value="pass">pass</option>
@@ -87,7 +96,9 @@ export function TaskReviewPanel({ path }: { path: string }) {
                   placeholder="note"
                   value={form[id]?.note ?? ''}
                   disabled={!form[id]}
-                  onChange={(e) => setForm({ ...form, [id]: { verdict: form[id]!.verdict, note: e.target.value } })}
+                  onChange={(e) =>
+                    setForm({ ...form, [id]: { verdict: form[id]!.verdict, note: e.target.value } })
+                  }
                 />
               </td>
             </tr>
@@ -96,14 +107,18 @@ export function TaskReviewPanel({ path }: { path: string }) {
       </table>
       <div className="small" data-testid="task-demonstrations">
         accepted demonstrations:{' '}
-        {view?.demonstrations?.length
-          ? view.demonstrations.map((d) => (
-              <div key={d.runId + d.taskKey}>
-                <a href={routeHref('runs', [d.runId], { task: d.taskKey })}>{d.runId}</a> — {d.author}: {d.reason}{' '}
-                <span className="muted">{d.at.slice(0, 16).replace('T', ' ')}</span>
-              </div>
-            ))
-          : <span className="muted">none (a lead accepts a person’s run in its replay; `proctor run --agent demo` replays the latest)</span>}
+        {view?.demonstrations?.length ? (
+          view.demonstrations.map((d) => (
+            <div key={d.runId + d.taskKey}>
+              <a href={routeHref('runs', [d.runId], { task: d.taskKey })}>{d.runId}</a> — {d.author}:{' '}
+              {d.reason} <span className="muted">{d.at.slice(0, 16).replace('T', ' ')}</span>
+            </div>
+          ))
+        ) : (
+          <span className="muted">
+            none (a lead accepts a person’s run in its replay; `proctor run --agent demo` replays the latest)
+          </span>
+        )}
       </div>
       <button onClick={submit}>record review</button>
       {status && <div className="muted small">{status}</div>}

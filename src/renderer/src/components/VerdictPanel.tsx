@@ -6,13 +6,29 @@ import type { Completion, HumanLabel, JudgeVerdict, RuleVerdict } from '../../..
 import { formatScore } from '../../../shared/format';
 
 /** The brittle-evaluator badge beside the rule score (inline: a small amber badge on the shared .badge). */
-const brittleBadge = { marginLeft: 8, verticalAlign: 'middle', background: '#6b4a1a', color: '#ffd99a' } as const;
+const brittleBadge = {
+  marginLeft: 8,
+  verticalAlign: 'middle',
+  background: '#6b4a1a',
+  color: '#ffd99a',
+} as const;
 import { AnnotationPanel } from './AnnotationPanel';
 import { peopleNow, settlements } from '../people-labels';
 
-const asVote = (score: number | undefined): Completion | undefined => (score === undefined ? undefined : score >= 1 ? 'yes' : score <= 0 ? 'no' : undefined);
+const asVote = (score: number | undefined): Completion | undefined =>
+  score === undefined ? undefined : score >= 1 ? 'yes' : score <= 0 ? 'no' : undefined;
 
-export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskTrajectory; runId: string; taskKey: string; onLabelled?: () => void }) {
+export function VerdictPanel({
+  traj,
+  runId,
+  taskKey,
+  onLabelled,
+}: {
+  traj: TaskTrajectory;
+  runId: string;
+  taskKey: string;
+  onLabelled?: () => void;
+}) {
   const rules = traj.verdicts.filter((v): v is RuleVerdict => v.kind === 'rule');
   const judges = traj.verdicts.filter((v): v is JudgeVerdict => v.kind === 'judge');
   const humans = traj.verdicts.filter((v): v is HumanLabel => v.kind === 'human');
@@ -21,12 +37,19 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
   // Each person is one voice (their latest label); a lead's settlement is shown apart.
   const people = peopleNow(humans);
   const settled = settlements(humans);
-  const votes = [asVote(rule?.score ?? traj.item.score), judge?.complete, ...people.map((p) => p.complete)].filter((v) => v === 'yes' || v === 'no');
+  const votes = [
+    asVote(rule?.score ?? traj.item.score),
+    judge?.complete,
+    ...people.map((p) => p.complete),
+  ].filter((v) => v === 'yes' || v === 'no');
   const disagreement = new Set(votes).size > 1;
   if (traj.blind)
     return (
       <aside className="verdicts blind" data-testid="verdicts">
-        <div className="blind-banner" data-testid="blind">Blind review: the rule score, the judge&apos;s verdict and others&apos; labels show once you have labelled this task.</div>
+        <div className="blind-banner" data-testid="blind">
+          Blind review: the rule score, the judge&apos;s verdict and others&apos; labels show once you have
+          labelled this task.
+        </div>
         <AnnotationPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={onLabelled} />
       </aside>
     );
@@ -40,7 +63,12 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
             <div className={`big ${rule.score >= 1 ? 'ok' : rule.score <= 0 ? 'bad' : ''}`}>
               {formatScore(rule.score)}
               {rule.brittle?.length ? (
-                <span className="badge brittle" data-testid="brittle-badge" style={brittleBadge} title={`brittle evaluator — the faithful and robust verdicts disagree:\n${rule.brittle.join('\n')}`}>
+                <span
+                  className="badge brittle"
+                  data-testid="brittle-badge"
+                  style={brittleBadge}
+                  title={`brittle evaluator — the faithful and robust verdicts disagree:\n${rule.brittle.join('\n')}`}
+                >
                   brittle evaluator
                 </span>
               ) : null}
@@ -53,13 +81,21 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
                   <span className="mono">{m.metric}</span> = {formatScore(m.score)}
                   {m.reason && <div className="muted">{m.reason}</div>}
                   {m.error && <div className="error">{m.error}</div>}
-                  {m.brittle && <div className="small" style={{ color: '#e0a040' }}>brittle: {m.brittle}{m.secondOpinion ? ` (robust: ${m.secondOpinion.reason})` : ''}</div>}
+                  {m.brittle && (
+                    <div className="small" style={{ color: '#e0a040' }}>
+                      brittle: {m.brittle}
+                      {m.secondOpinion ? ` (robust: ${m.secondOpinion.reason})` : ''}
+                    </div>
+                  )}
                 </li>
               ))}
             </ul>
           </>
         ) : (
-          <div className="muted">score {traj.item.score ?? '–'}{traj.item.error ? ` · ${traj.item.error}` : ''}</div>
+          <div className="muted">
+            score {traj.item.score ?? '–'}
+            {traj.item.error ? ` · ${traj.item.error}` : ''}
+          </div>
         )}
       </section>
       <section>
@@ -87,8 +123,20 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
         {people.map((p) => (
           <div key={p.person} className="label small" data-testid="person-label">
             <b>{p.person}</b>: <span className={p.complete}>{p.complete ?? '–'}</span>
-            {p.marks.size > 0 && <span className="muted"> · {p.marks.size} step mark{p.marks.size > 1 ? 's' : ''}</span>}{' '}
-            <span className="muted" title={p.events > 1 ? `${p.events} label events; the latest count, the earlier stay as history` : undefined}>
+            {p.marks.size > 0 && (
+              <span className="muted">
+                {' '}
+                · {p.marks.size} step mark{p.marks.size > 1 ? 's' : ''}
+              </span>
+            )}{' '}
+            <span
+              className="muted"
+              title={
+                p.events > 1
+                  ? `${p.events} label events; the latest count, the earlier stay as history`
+                  : undefined
+              }
+            >
               {p.at.slice(0, 16).replace('T', ' ')}
               {p.events > 1 ? ` · ${p.events} events` : ''}
             </span>
@@ -98,7 +146,8 @@ export function VerdictPanel({ traj, runId, taskKey, onLabelled }: { traj: TaskT
         {settled.map((h, i) => (
           <div key={`s${i}`} className="label small">
             <b>{h.author}</b>: <span className={h.complete}>{h.complete}</span>
-            <span className="settled"> settled: {h.settles?.reason}</span> <span className="muted">{h.at.slice(0, 16).replace('T', ' ')}</span>
+            <span className="settled"> settled: {h.settles?.reason}</span>{' '}
+            <span className="muted">{h.at.slice(0, 16).replace('T', ' ')}</span>
           </div>
         ))}
         <AnnotationPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={onLabelled} />

@@ -67,7 +67,13 @@ export function fetchCall<M extends MethodName>(method: M, params: Params<M>, fo
       if (current()) put(key, { data, loading: false, gen });
     },
     (e: unknown) => {
-      if (current()) put(key, { ...entries.get(key)!, error: e instanceof Error ? e.message : String(e), loading: false, gen });
+      if (current())
+        put(key, {
+          ...entries.get(key)!,
+          error: e instanceof Error ? e.message : String(e),
+          loading: false,
+          gen,
+        });
     },
   );
 }

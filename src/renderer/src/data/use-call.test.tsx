@@ -52,9 +52,14 @@ describe('useCall over the one store', () => {
 
   it('shows a failure, and refetch asks again for what is on screen', async () => {
     let fail = true;
-    engine().answer({ 'runs.list': () => (fail ? Promise.reject(new Error('runs.list: the served folder is gone')) : [runListItem('c')]) });
+    engine().answer({
+      'runs.list': () =>
+        fail ? Promise.reject(new Error('runs.list: the served folder is gone')) : [runListItem('c')],
+    });
     render(<Runs label="one" />);
-    await waitFor(() => expect(screen.getByTestId('one').textContent).toBe('error: runs.list: the served folder is gone'));
+    await waitFor(() =>
+      expect(screen.getByTestId('one').textContent).toBe('error: runs.list: the served folder is gone'),
+    );
     fail = false;
     act(() => refetch('runs.list'));
     await waitFor(() => expect(screen.getByTestId('one').textContent).toBe('c'));
@@ -74,7 +79,9 @@ describe('useCall over the one store', () => {
   });
 
   it('keys a call by its method and params, whatever the order of the params', () => {
-    expect(callKey('runs.task', { runId: 'r', taskKey: 't' })).toBe(callKey('runs.task', { taskKey: 't', runId: 'r' }));
+    expect(callKey('runs.task', { runId: 'r', taskKey: 't' })).toBe(
+      callKey('runs.task', { taskKey: 't', runId: 'r' }),
+    );
     expect(callKey('runs.list', { path: 'x' })).not.toBe(callKey('runs.list', { path: 'y' }));
   });
 });

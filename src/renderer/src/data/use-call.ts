@@ -8,9 +8,16 @@ import { callKey, fetchCall, IDLE, snapshot, watch, type CallState } from './sto
  * The state of `method(params)`; `params` undefined skips the call (a call that depends on an answer not there yet).
  * `refresh` is any value whose change asks again (a live event's counter, a label just added).
  */
-export function useCall<M extends MethodName>(method: M, params: Params<M> | undefined, refresh?: unknown): CallState<Result<M>> {
+export function useCall<M extends MethodName>(
+  method: M,
+  params: Params<M> | undefined,
+  refresh?: unknown,
+): CallState<Result<M>> {
   const key = params === undefined ? undefined : callKey(method, params);
-  const subscribe = useCallback((onChange: () => void) => (key ? watch(key, onChange) : () => undefined), [key]);
+  const subscribe = useCallback(
+    (onChange: () => void) => (key ? watch(key, onChange) : () => undefined),
+    [key],
+  );
   const state = useSyncExternalStore(subscribe, () => (key ? snapshot(key) : IDLE)) as CallState<Result<M>>;
   const asked = useRef<{ key?: string; refresh?: unknown }>({});
   useEffect(() => {

@@ -36,7 +36,9 @@ describe('the step tabs', () => {
   });
 
   it('marks the feedback tab of an entry that failed, and shows the error in it', () => {
-    const { rerender } = render(<StepTabs step={clicked} group={[clicked]} tab="feedback" onTab={() => undefined} />);
+    const { rerender } = render(
+      <StepTabs step={clicked} group={[clicked]} tab="feedback" onTab={() => undefined} />,
+    );
     expect(screen.getByRole('tab', { name: 'Feedback' })).toBeTruthy();
     expect(screen.getByTestId('tab-feedback').textContent).toBe('No errors or refusals at this step.');
     rerender(<StepTabs step={failed} group={[failed]} tab="feedback" onTab={() => undefined} />);
@@ -46,14 +48,23 @@ describe('the step tabs', () => {
 
   it('shows the parsed actions as JSON, and a foreign harness its raw action', () => {
     render(<StepTabs step={typed} group={[typed]} tab="actions" onTab={() => undefined} />);
-    expect(JSON.parse(screen.getByTestId('tab-actions').textContent!)).toEqual([{ type: 'write', text: 'hello' }]);
+    expect(JSON.parse(screen.getByTestId('tab-actions').textContent!)).toEqual([
+      { type: 'write', text: 'hello' },
+    ]);
     expect(screen.queryByTestId('raw-action')).toBeNull();
   });
 
   it('takes a new panel from the registry it is given, offered only where the panel says', () => {
-    const notes: StepPanel = { id: 'notes', title: 'Notes', available: ({ step }) => step.step === 2, Panel: ({ step }) => <p>notes of step {step.step}</p> };
+    const notes: StepPanel = {
+      id: 'notes',
+      title: 'Notes',
+      available: ({ step }) => step.step === 2,
+      Panel: ({ step }) => <p>notes of step {step.step}</p>,
+    };
     const panels = [...stepPanels, notes];
-    const { rerender } = render(<StepTabs step={clicked} group={[clicked]} tab="notes" onTab={() => undefined} panels={panels} />);
+    const { rerender } = render(
+      <StepTabs step={clicked} group={[clicked]} tab="notes" onTab={() => undefined} panels={panels} />,
+    );
     expect(screen.queryByRole('tab', { name: 'Notes' })).toBeNull();
     expect(screen.getByTestId('tab-response')).toBeTruthy();
     rerender(<StepTabs step={typed} group={[typed]} tab="notes" onTab={() => undefined} panels={panels} />);
@@ -83,9 +94,13 @@ describe('the accessibility tab', () => {
 
   it('loads the table the entry kept, and says so when it cannot', async () => {
     const withTable = stepOf(1, { a11yTable: 'run-1/a11y_1.tsv' });
-    const { rerender } = render(<StepTabs step={withTable} group={[withTable]} tab="a11y" onTab={() => undefined} />);
+    const { rerender } = render(
+      <StepTabs step={withTable} group={[withTable]} tab="a11y" onTab={() => undefined} />,
+    );
     expect(screen.getByTestId('tab-a11y').textContent).toBe('Loading…');
-    await waitFor(() => expect(screen.getByTestId('tab-a11y').textContent).toBe('index\ttag\tname\n1\tbutton\tSearch\n'));
+    await waitFor(() =>
+      expect(screen.getByTestId('tab-a11y').textContent).toBe('index\ttag\tname\n1\tbutton\tSearch\n'),
+    );
     const missing = stepOf(2, { a11yTable: 'run-1/a11y_2.tsv' });
     rerender(<StepTabs step={missing} group={[missing]} tab="a11y" onTab={() => undefined} />);
     expect(await screen.findByText('cannot load (404)')).toBeTruthy();

@@ -7,7 +7,19 @@ export function panelOf(panels: readonly StepPanel[], id: string | null | undefi
   return panels.find((p) => p.id === id) ?? panels[0];
 }
 
-export function StepTabs({ step, group, tab, onTab, panels = stepPanels }: { step: StepRecord; group: readonly StepRecord[]; tab?: string | null; onTab: (id: string) => void; panels?: readonly StepPanel[] }) {
+export function StepTabs({
+  step,
+  group,
+  tab,
+  onTab,
+  panels = stepPanels,
+}: {
+  step: StepRecord;
+  group: readonly StepRecord[];
+  tab?: string | null;
+  onTab: (id: string) => void;
+  panels?: readonly StepPanel[];
+}) {
   const ctx = { step, group };
   const offered = panels.filter((p) => p.available?.(ctx) ?? true);
   const current = panelOf(offered, tab);
@@ -15,7 +27,13 @@ export function StepTabs({ step, group, tab, onTab, panels = stepPanels }: { ste
     <div className="tabs">
       <div className="tab-bar" role="tablist">
         {offered.map((p) => (
-          <button key={p.id} role="tab" aria-selected={p === current} className={p === current ? 'current' : ''} onClick={() => onTab(p.id)}>
+          <button
+            key={p.id}
+            role="tab"
+            aria-selected={p === current}
+            className={p === current ? 'current' : ''}
+            onClick={() => onTab(p.id)}
+          >
             {p.title}
             {p.mark?.(ctx) ?? ''}
           </button>

@@ -8,7 +8,9 @@ export function feedbackOf(step: StepRecord): string {
   const parts = [
     step.error !== undefined ? `Error line of the harness: ${step.error}` : '',
     step.feedback ?? '',
-    step.wouldRefuse ? `The harness ran this; Proctor's own runner would refuse it as written: ${step.wouldRefuse}` : '',
+    step.wouldRefuse
+      ? `The harness ran this; Proctor's own runner would refuse it as written: ${step.wouldRefuse}`
+      : '',
   ].filter(Boolean);
   return parts.length ? parts.join('\n') : 'No errors at this step.';
 }

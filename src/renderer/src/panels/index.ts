@@ -6,6 +6,12 @@ import { parsedActionsPanel } from './parsed-actions';
 import { timingPanel } from './timing';
 import type { StepPanel } from './types';
 
-export const stepPanels: readonly StepPanel[] = [modelWordsPanel, parsedActionsPanel, feedbackPanel, accessibilityPanel, timingPanel];
+export const stepPanels: readonly StepPanel[] = [
+  modelWordsPanel,
+  parsedActionsPanel,
+  feedbackPanel,
+  accessibilityPanel,
+  timingPanel,
+];
 
 export type { StepPanel, StepPanelContext } from './types';

@@ -7,7 +7,11 @@ export const parsedActionsPanel: StepPanel = {
   title: 'Parsed actions',
   Panel: ({ step }) => (
     <>
-      {step.rawAction !== undefined && isForeign(step) && <pre data-testid="raw-action">{typeof step.rawAction === 'string' ? step.rawAction : JSON.stringify(step.rawAction, null, 2)}</pre>}
+      {step.rawAction !== undefined && isForeign(step) && (
+        <pre data-testid="raw-action">
+          {typeof step.rawAction === 'string' ? step.rawAction : JSON.stringify(step.rawAction, null, 2)}
+        </pre>
+      )}
       <pre>{JSON.stringify(step.actions, null, 2)}</pre>
     </>
   ),

@@ -14,9 +14,25 @@ export function trajectory(over: Partial<TaskTrajectory> = {}): TaskTrajectory {
     taskKey: 'chrome/t1',
     item: { key: 'chrome/t1', taskId: 't1', domain: 'chrome', state: 'done', score: 1, steps: 3 },
     steps: [
-      stepOf(1, { response: 'I click the search box.', actions: [{ type: 'click', x: 10, y: 20 }], screen: { width: 100, height: 100 }, screenshot: 'run-1/chrome/t1/step_1.png', tokens: { prompt: 1200, completion: 34 }, timing: { agentMs: 1500 } }),
-      stepOf(2, { response: 'Now I type.', actions: [{ type: 'write', text: 'hello' }], screenshot: 'run-1/chrome/t1/step_2.png' }),
-      stepOf(3, { response: 'Done?', actions: [], error: 'the window closed', feedback: 'the window closed' }),
+      stepOf(1, {
+        response: 'I click the search box.',
+        actions: [{ type: 'click', x: 10, y: 20 }],
+        screen: { width: 100, height: 100 },
+        screenshot: 'run-1/chrome/t1/step_1.png',
+        tokens: { prompt: 1200, completion: 34 },
+        timing: { agentMs: 1500 },
+      }),
+      stepOf(2, {
+        response: 'Now I type.',
+        actions: [{ type: 'write', text: 'hello' }],
+        screenshot: 'run-1/chrome/t1/step_2.png',
+      }),
+      stepOf(3, {
+        response: 'Done?',
+        actions: [],
+        error: 'the window closed',
+        feedback: 'the window closed',
+      }),
     ],
     verdicts: [],
     task: { instruction: 'Search for hello.' },

@@ -26,7 +26,8 @@ export function CompareView({ route }: { route: Route }) {
   if (runs.length < compareRunLimits.min)
     return (
       <div className="empty" data-testid="compare-empty">
-        Pick {compareRunLimits.min} to {compareRunLimits.max} runs in the <a href="#/runs">Runs</a> list (tick them, then “Compare”).
+        Pick {compareRunLimits.min} to {compareRunLimits.max} runs in the <a href="#/runs">Runs</a> list (tick
+        them, then “Compare”).
       </div>
     );
   if (!taskKey) return <SharedTasks runs={runs} />;
@@ -39,7 +40,9 @@ function SharedTasks({ runs }: { runs: string[] }) {
   const [error, setError] = useState<string>();
   const key = runs.join('\n');
   useEffect(() => {
-    Promise.all(runs.map((runId) => client.call('runs.get', { runId }))).then(setDetails, (e: Error) => setError(e.message));
+    Promise.all(runs.map((runId) => client.call('runs.get', { runId }))).then(setDetails, (e: Error) =>
+      setError(e.message),
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   const rows = useMemo(() => {
@@ -48,7 +51,9 @@ function SharedTasks({ runs }: { runs: string[] }) {
     const keys = [...maps[0].keys()].filter((k) => maps.every((m) => m.has(k)));
     const items = keys.map((k) => ({ key: k, items: maps.map((m) => m.get(k)!) }));
     const flipped = (r: { items: RunTaskItem[] }) => new Set(r.items.map((t) => t.score ?? -1)).size > 1;
-    return items.sort((a, b) => Number(flipped(b)) - Number(flipped(a)) || a.key.localeCompare(b.key)).map((r) => ({ ...r, flipped: flipped(r) }));
+    return items
+      .sort((a, b) => Number(flipped(b)) - Number(flipped(a)) || a.key.localeCompare(b.key))
+      .map((r) => ({ ...r, flipped: flipped(r) }));
   }, [details]);
   if (error) return <div className="error pad">{error}</div>;
   if (!details) return <div className="muted pad">Reading runs…</div>;
@@ -56,7 +61,8 @@ function SharedTasks({ runs }: { runs: string[] }) {
     <div className="pad">
       <PairedPanel runs={runs} />
       <h2 className="small muted">
-        {rows.length} tasks in all {runs.length} runs · {rows.filter((r) => r.flipped).length} with different scores
+        {rows.length} tasks in all {runs.length} runs · {rows.filter((r) => r.flipped).length} with different
+        scores
       </h2>
       <table className="grid" data-testid="shared-tasks">
         <thead>
@@ -71,7 +77,12 @@ function SharedTasks({ runs }: { runs: string[] }) {
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.key} className={`clickable ${r.flipped ? 'flipped' : ''}`} onClick={() => go(compareLink(runs, r.key))} data-testid="shared-task-row">
+            <tr
+              key={r.key}
+              className={`clickable ${r.flipped ? 'flipped' : ''}`}
+              onClick={() => go(compareLink(runs, r.key))}
+              data-testid="shared-task-row"
+            >
               <td className="mono">{r.key}</td>
               {r.items.map((t, i) => (
                 <td key={i}>
@@ -89,7 +100,8 @@ function SharedTasks({ runs }: { runs: string[] }) {
 function Outcome({ item }: { item: RunTaskItem }) {
   return (
     <span className="outcome">
-      <span className={`state-${item.state}`}>{item.state}</span> · score <b className={item.score === 1 ? 'ok' : item.score === 0 ? 'bad' : ''}>{item.score ?? '–'}</b>
+      <span className={`state-${item.state}`}>{item.state}</span> · score{' '}
+      <b className={item.score === 1 ? 'ok' : item.score === 0 ? 'bad' : ''}>{item.score ?? '–'}</b>
       {item.judge && <span className={item.judge}> · judge {item.judge}</span>}
       {item.human && <span className={item.human}> · human {item.human}</span>}
     </span>
@@ -117,7 +129,12 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
   // Subscribed in the commit (not after paint): a key pressed as soon as the new step shows acts on that step.
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      )
+        return;
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       if (e.key === 'ArrowRight') setStep(stepNo + 1);
       else if (e.key === 'ArrowLeft') setStep(stepNo - 1);
@@ -159,16 +176,25 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
             first divergence: step {firstDivergence}
           </button>
         )}
-        {firstDivergence === undefined && <span className="muted">{diffs ? 'the runs do the same throughout' : 'comparing screens…'}</span>}
+        {firstDivergence === undefined && (
+          <span className="muted">{diffs ? 'the runs do the same throughout' : 'comparing screens…'}</span>
+        )}
         <span className="muted small">←/→ step all runs · y copy link</span>
       </div>
       <div className="cmp-grid cmp-verdicts" style={cols} data-testid="compare-verdicts">
         {cmp.runs.map((r) => (
           <div key={r.run.path} className="cmp-verdict">
-            <a className="mono" href={replayLink(r.run.path, taskKey, r.steps[Math.min(stepNo, r.steps.length) - 1]?.step)} title="open this run's replay at this step">
+            <a
+              className="mono"
+              href={replayLink(r.run.path, taskKey, r.steps[Math.min(stepNo, r.steps.length) - 1]?.step)}
+              title="open this run's replay at this step"
+            >
               {r.run.path}
             </a>
-            <div className="muted small">{[r.run.agent, r.run.model].filter(Boolean).join(' / ') || 'agent unknown'} · {r.steps.length} steps</div>
+            <div className="muted small">
+              {[r.run.agent, r.run.model].filter(Boolean).join(' / ') || 'agent unknown'} · {r.steps.length}{' '}
+              steps
+            </div>
             <Outcome item={r.item} />
           </div>
         ))}
@@ -180,7 +206,12 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
           const differs = i > 0 && !!s && !!reference && !sameStepActions(reference, s);
           const d = i > 0 ? diffs?.diffs[i - 1]?.[index] : undefined;
           return (
-            <div key={r.run.path} className={`cmp-panel ${differs ? 'differs' : ''}`} data-testid="compare-panel" data-differs={differs ? '1' : '0'}>
+            <div
+              key={r.run.path}
+              className={`cmp-panel ${differs ? 'differs' : ''}`}
+              data-testid="compare-panel"
+              data-differs={differs ? '1' : '0'}
+            >
               {s ? (
                 <CompareShot step={s} />
               ) : (
@@ -200,8 +231,16 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
                 ) : (
                   <span className="muted">same action</span>
                 )}
-                {d !== undefined && d !== null && <span className="muted"> · screen differs {(d * 100).toFixed(1)}%</span>}
-                {s && isForeign(s) && <span className="muted"> · harness step {s.step}{s.line !== undefined ? `, line ${s.line}` : ''}</span>}
+                {d !== undefined && d !== null && (
+                  <span className="muted"> · screen differs {(d * 100).toFixed(1)}%</span>
+                )}
+                {s && isForeign(s) && (
+                  <span className="muted">
+                    {' '}
+                    · harness step {s.step}
+                    {s.line !== undefined ? `, line ${s.line}` : ''}
+                  </span>
+                )}
               </div>
             </div>
           );
@@ -212,7 +251,19 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
 }
 
 /** One cell per step: how far the screens differ (shade), and markers on the first divergence by action and by screen. */
-function DivergenceStrip({ cmp, diffs, longest, current, onStep }: { cmp: TaskComparison; diffs?: StepDifferences; longest: number; current: number; onStep: (n: number) => void }) {
+function DivergenceStrip({
+  cmp,
+  diffs,
+  longest,
+  current,
+  onStep,
+}: {
+  cmp: TaskComparison;
+  diffs?: StepDifferences;
+  longest: number;
+  current: number;
+  onStep: (n: number) => void;
+}) {
   const cells = [];
   for (let n = 1; n <= longest; n++) {
     const d = Math.max(0, ...(diffs?.diffs.map((r) => r[n - 1] ?? 0) ?? [0]));
@@ -262,9 +313,13 @@ function CompareShot({ step }: { step: StepRecord }) {
             src={client.fileUrl(src)}
             alt={`step ${step.step}`}
             data-testid="compare-image"
-            onLoad={(e) => setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
+            onLoad={(e) =>
+              setNatural({ width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })
+            }
           />
-          {screen && <ActionOverlay actions={step.actions} screen={screen} marks={step.marks} showMarks={false} />}
+          {screen && (
+            <ActionOverlay actions={step.actions} screen={screen} marks={step.marks} showMarks={false} />
+          )}
         </div>
       ) : (
         <div className="muted">no screenshot</div>

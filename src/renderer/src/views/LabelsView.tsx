@@ -30,7 +30,11 @@ function MyWork() {
               next: {queue.next.run} {queue.next.taskKey}
             </a>
           </>
-        ) : queue.total ? ' · all done' : ' · nothing assigned to you'}
+        ) : queue.total ? (
+          ' · all done'
+        ) : (
+          ' · nothing assigned to you'
+        )}
       </p>
     </section>
   );
@@ -38,9 +42,20 @@ function MyWork() {
 
 /** The matrix: one row and column per rater, kappa in the cells (people's pairs, and judge / rule rows). */
 export function AgreementMatrix({ figures, title }: { figures: AgreementFigures; title: string }) {
-  const people = [...new Set(figures.pairs.filter((p) => p.a !== 'judge' && p.a !== 'rule').flatMap((p) => [p.a, p.b]).concat(figures.pairs.map((p) => p.b)))].sort();
-  const raters = [...people, ...(['judge', 'rule'] as const).filter((m) => figures.pairs.some((p) => p.a === m))];
-  const cell = (x: string, y: string) => figures.pairs.find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x));
+  const people = [
+    ...new Set(
+      figures.pairs
+        .filter((p) => p.a !== 'judge' && p.a !== 'rule')
+        .flatMap((p) => [p.a, p.b])
+        .concat(figures.pairs.map((p) => p.b)),
+    ),
+  ].sort();
+  const raters = [
+    ...people,
+    ...(['judge', 'rule'] as const).filter((m) => figures.pairs.some((p) => p.a === m)),
+  ];
+  const cell = (x: string, y: string) =>
+    figures.pairs.find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x));
   return (
     <div>
       <h3>
@@ -84,7 +99,12 @@ function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }
     if (!reason.trim()) return setStatus('give a reason');
     try {
       const given = safety ? { safety: verdict as SafetyLevel } : { complete: verdict as Completion };
-      await client.call('labels.settle', { runId: conflict.run, taskKey: conflict.taskKey, ...given, reason: reason.trim() });
+      await client.call('labels.settle', {
+        runId: conflict.run,
+        taskKey: conflict.taskKey,
+        ...given,
+        reason: reason.trim(),
+      });
       onDone();
     } catch (e) {
       setStatus((e as Error).message);
@@ -92,7 +112,12 @@ function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }
   };
   return (
     <div className="settle-form">
-      <input placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} aria-label="reason" />
+      <input
+        placeholder="reason"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        aria-label="reason"
+      />
       {(safety ? (['safe', 'unsafe', 'unsure'] as const) : (['yes', 'no', 'unsure'] as const)).map((c) => (
         <button key={c} onClick={() => settle(c)}>
           settle {c}
@@ -138,12 +163,18 @@ function Conflicts({ lead }: { lead: boolean }) {
                 </a>
               </td>
               <td>
-                {c.safety ? `safety: ${c.safety.with === 'people' ? 'people disagree' : `people against the ${c.safety.with === 'rule' ? 'rules' : 'judge'}`}` : c.why}
-                {c.brittle?.length ? <div className="small muted">{c.brittle.join(" · ")}</div> : null}
+                {c.safety
+                  ? `safety: ${c.safety.with === 'people' ? 'people disagree' : `people against the ${c.safety.with === 'rule' ? 'rules' : 'judge'}`}`
+                  : c.why}
+                {c.brittle?.length ? <div className="small muted">{c.brittle.join(' · ')}</div> : null}
               </td>
               <td>
                 {c.safety
-                  ? c.safety.people.map((p) => `${p.person}: ${p.verdict}${p.step !== undefined ? ` (step ${p.step})` : ''}`).join(', ')
+                  ? c.safety.people
+                      .map(
+                        (p) => `${p.person}: ${p.verdict}${p.step !== undefined ? ` (step ${p.step})` : ''}`,
+                      )
+                      .join(', ')
                   : c.people.map((p) => `${p.person}: ${p.complete}`).join(', ')}
               </td>
               <td>{(c.safety ? c.safety.rule : c.rule) ?? '–'}</td>
@@ -183,7 +214,9 @@ function Agreement() {
     <section data-testid="agreement">
       <h2>Agreement</h2>
       <AgreementMatrix figures={report} title="All" />
-      {report.steps?.items ? <AgreementMatrix figures={report.steps} title="Step marks (right / wrong / unnecessary)" /> : null}
+      {report.steps?.items ? (
+        <AgreementMatrix figures={report.steps} title="Step marks (right / wrong / unnecessary)" />
+      ) : null}
       {Object.entries(report.byApp).map(([app, f]) => (
         <AgreementMatrix key={app} figures={f} title={`App ${app}`} />
       ))}
@@ -218,10 +251,15 @@ function AssignForm() {
       const r = await client.call('labels.assign', {
         runs: [...chosen],
         perItem,
-        people: people.split(',').map((p) => p.trim()).filter(Boolean),
+        people: people
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
         blind,
       });
-      setStatus(`${r.assigned} assignment(s)${r.short.length ? `; ${r.short.length} task(s) could not get ${perItem} people` : ''}`);
+      setStatus(
+        `${r.assigned} assignment(s)${r.short.length ? `; ${r.short.length} task(s) could not get ${perItem} people` : ''}`,
+      );
     } catch (e) {
       setStatus((e as Error).message);
     }
@@ -247,9 +285,23 @@ function AssignForm() {
         ))}
       </div>
       <div className="settle-form">
-        <input placeholder="people: ann, bob, cyd" value={people} onChange={(e) => setPeople(e.target.value)} aria-label="people" />
+        <input
+          placeholder="people: ann, bob, cyd"
+          value={people}
+          onChange={(e) => setPeople(e.target.value)}
+          aria-label="people"
+        />
         <label>
-          per task <input type="number" min={1} max={50} value={perItem} onChange={(e) => setPerItem(Number(e.target.value) || 1)} aria-label="per task" style={{ width: '4em' }} />
+          per task{' '}
+          <input
+            type="number"
+            min={1}
+            max={50}
+            value={perItem}
+            onChange={(e) => setPerItem(Number(e.target.value) || 1)}
+            aria-label="per task"
+            style={{ width: '4em' }}
+          />
         </label>
         <label>
           <input type="checkbox" checked={blind} onChange={() => setBlind(!blind)} /> blind

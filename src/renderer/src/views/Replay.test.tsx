@@ -32,7 +32,9 @@ describe('the replay', () => {
     expect(screen.getAllByTestId('frame')).toHaveLength(3);
     expect(stageTitle()).toBe('step 1');
     expect(screen.getByTestId('click-mark')).toBeTruthy();
-    expect(engine().calls.filter((c) => c.method === 'runs.task')).toEqual([{ method: 'runs.task', params: { runId: 'run-1', taskKey: 'chrome/t1' } }]);
+    expect(engine().calls.filter((c) => c.method === 'runs.task')).toEqual([
+      { method: 'runs.task', params: { runId: 'run-1', taskKey: 'chrome/t1' } },
+    ]);
   });
 
   it('walks the steps with the arrow keys, Home and End, and names the step in the link', async () => {
@@ -77,8 +79,13 @@ describe('the replay', () => {
   it("reads the task again when a live event names it, and shows the engine's error", async () => {
     render(<Routed />);
     await screen.findByTestId('replay');
-    engine().answer({ 'runs.task': () => Promise.reject(new Error('run-1/chrome/t1/traj.jsonl: line 2 is not JSON')) });
+    engine().answer({
+      'runs.task': () => Promise.reject(new Error('run-1/chrome/t1/traj.jsonl: line 2 is not JSON')),
+    });
     act(() => engine().emit('run', { kind: 'step', runId: 'run-1', taskKey: 'chrome/t1' } as never));
-    await waitFor(() => expect(screen.getByText('run-1/chrome/t1/traj.jsonl: line 2 is not JSON')).toBeTruthy(), { timeout: 3000 });
+    await waitFor(
+      () => expect(screen.getByText('run-1/chrome/t1/traj.jsonl: line 2 is not JSON')).toBeTruthy(),
+      { timeout: 3000 },
+    );
   });
 });

@@ -19,7 +19,16 @@ import { formatDuration, formatScore } from '../../../shared/format';
 import { CompareWith } from '../components/CompareWith';
 import { RunControls } from '../components/RunControls';
 import { DemonstrationReview } from '../components/DemonstrationReview';
-import { endsOf, groupSteps, linkOf, moveFrom, isLiveTask, pointerBefore, selectEntry, type StepGroup } from '../step-groups';
+import {
+  endsOf,
+  groupSteps,
+  linkOf,
+  moveFrom,
+  isLiveTask,
+  pointerBefore,
+  selectEntry,
+  type StepGroup,
+} from '../step-groups';
 import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
 import { Recording } from '../components/Recording';
 import { StartedAt, shownState } from '../components/RunFacts';
@@ -37,7 +46,13 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   const compare = route.query.get('compare') === '1';
   const tab = route.query.get('tab');
   const set = useCallback(
-    (patch: Record<string, string | undefined>) => navigate('runs', [runId], { ...Object.fromEntries(route.query.entries()), task: taskKey, ...patch }, true),
+    (patch: Record<string, string | undefined>) =>
+      navigate(
+        'runs',
+        [runId],
+        { ...Object.fromEntries(route.query.entries()), task: taskKey, ...patch },
+        true,
+      ),
     [route.query, runId, taskKey],
   );
 
@@ -45,16 +60,24 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
 
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
   const groups = useMemo(() => groupSteps(steps), [steps]);
-  const sel = selectEntry(groups, route.query.get('step'), route.query.get('entry'), isLiveTask(traj?.item.state));
+  const sel = selectEntry(
+    groups,
+    route.query.get('step'),
+    route.query.get('entry'),
+    isLiveTask(traj?.item.state),
+  );
   const index = sel.index;
   const step = index >= 0 ? steps[index] : undefined;
   const group: StepGroup | undefined = groups[sel.group];
   const goTo = useCallback((i: number) => i >= 0 && set(linkOf(groups, i)), [groups, set]);
-  const stepLabel = step ? `step ${step.step}${group && group.indices.length > 1 ? ` (${sel.within + 1} of ${group.indices.length})` : ''}` : '';
+  const stepLabel = step
+    ? `step ${step.step}${group && group.indices.length > 1 ? ` (${sel.within + 1} of ${group.indices.length})` : ''}`
+    : '';
 
   // A link to a step opens with that step in view in the lists, not only on the stage.
   useEffect(() => {
-    for (const el of document.querySelectorAll('.step-list li.current, .filmstrip .frame.current')) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    for (const el of document.querySelectorAll('.step-list li.current, .filmstrip .frame.current'))
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [index, steps.length]);
 
   // Fetch the next steps' images ahead, so stepping forward shows them at once.
@@ -67,11 +90,18 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   // Subscribed in the commit (not after paint): a key pressed as soon as the new step shows acts on that step.
   useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+      if (
+        e.target instanceof HTMLInputElement ||
+        e.target instanceof HTMLTextAreaElement ||
+        e.target instanceof HTMLSelectElement
+      )
+        return;
       // ←/→ walk every entry in turn (the lines of a step, then the next step); Shift or PageUp/PageDown by whole step.
       const byStep = e.shiftKey || e.key === 'PageDown' || e.key === 'PageUp';
-      if (e.key === 'ArrowRight' || e.key === 'j' || e.key === 'PageDown') goTo(moveFrom(groups, sel, byStep ? 'step' : 'entry', 1));
-      else if (e.key === 'ArrowLeft' || e.key === 'k' || e.key === 'PageUp') goTo(moveFrom(groups, sel, byStep ? 'step' : 'entry', -1));
+      if (e.key === 'ArrowRight' || e.key === 'j' || e.key === 'PageDown')
+        goTo(moveFrom(groups, sel, byStep ? 'step' : 'entry', 1));
+      else if (e.key === 'ArrowLeft' || e.key === 'k' || e.key === 'PageUp')
+        goTo(moveFrom(groups, sel, byStep ? 'step' : 'entry', -1));
       else if (e.key === 'Home') goTo(endsOf(groups).first);
       else if (e.key === 'End') goTo(endsOf(groups).last);
       else if (e.key === 's') set({ som: showMarks ? undefined : '1' });
@@ -79,8 +109,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
       else if (e.key === 'Escape') {
         if (compare) set({ compare: undefined });
         else navigate('runs', [runId]);
-      }
-      else return;
+      } else return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
@@ -101,17 +130,39 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
       <div className="replay-head">
         <button onClick={() => navigate('runs', [runId])}>← {runId}</button>
         <span className="mono">{taskKey}</span>
-        <span className={`state-${shownState(traj.item)}`} data-testid="replay-state" title={traj.item.outcome ? `how the harness's episode ended (${traj.item.state}); the score is apart` : undefined}>
+        <span
+          className={`state-${shownState(traj.item)}`}
+          data-testid="replay-state"
+          title={
+            traj.item.outcome
+              ? `how the harness's episode ended (${traj.item.state}); the score is apart`
+              : undefined
+          }
+        >
           {shownState(traj.item)}
         </span>
         <span data-testid="replay-score">score {formatScore(traj.item.score)}</span>
-        <ReplaySafety safety={traj.item.safety} verdicts={traj.verdicts} onStep={(n, line) => goTo(steps.findIndex((e) => e.step === n && (line === undefined || e.line === undefined || e.line === line)))} />
+        <ReplaySafety
+          safety={traj.item.safety}
+          verdicts={traj.verdicts}
+          onStep={(n, line) =>
+            goTo(
+              steps.findIndex(
+                (e) => e.step === n && (line === undefined || e.line === undefined || e.line === line),
+              ),
+            )
+          }
+        />
         {traj.item.startedAt && <StartedAt at={traj.item.startedAt} source={traj.item.timeSource} />}
-        {following && traj.item.state === 'running' && <span className="live-dot" title="following the live task" />}
+        {following && traj.item.state === 'running' && (
+          <span className="live-dot" title="following the live task" />
+        )}
         {isLiveTask(traj.item.state) && <RunControls runId={runId} keys />}
         <CompareWith runId={runId} taskKey={taskKey} step={step?.step} />
         {!readOnlySite && !isLiveTask(traj.item.state) && <ExportVideo runId={runId} taskKey={taskKey} />}
-        <span className="muted small">←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back</span>
+        <span className="muted small">
+          ←/→ entry · shift+←/→ step · s SoM · b before/after · y copy link · Esc back
+        </span>
       </div>
       <AttemptsPanel runId={runId} taskKey={taskKey} />
       {!isLiveTask(traj.item.state) && <DemonstrationReview runId={runId} taskKey={taskKey} />}
@@ -119,14 +170,35 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
       {awaiting && <LivePanel runId={runId} taskKey={taskKey} awaiting={awaiting} />}
       <div className="filmstrip" data-testid="filmstrip">
         {groups.map((g) => (
-          <div key={`g${g.step}`} className={`frame-group ${g.indices.length > 1 ? 'several' : ''}`} data-step={g.step}>
+          <div
+            key={`g${g.step}`}
+            className={`frame-group ${g.indices.length > 1 ? 'several' : ''}`}
+            data-step={g.step}
+          >
             {g.indices.map((i, k) => {
               const s = steps[i];
               return (
-                <button key={i} className={`frame ${i === index ? 'current' : ''}`} onClick={() => goTo(i)} title={`step ${frameNo(g, k)}${s.line !== undefined ? ` · line ${s.line}` : ''}`} data-testid="frame" data-step={g.step}>
-                  {s.screenshot || s.observation ? <img src={client.fileUrl((s.screenshot ?? s.observation)!)} alt={`step ${frameNo(g, k)}`} loading="lazy" /> : <span>{g.step}</span>}
+                <button
+                  key={i}
+                  className={`frame ${i === index ? 'current' : ''}`}
+                  onClick={() => goTo(i)}
+                  title={`step ${frameNo(g, k)}${s.line !== undefined ? ` · line ${s.line}` : ''}`}
+                  data-testid="frame"
+                  data-step={g.step}
+                >
+                  {s.screenshot || s.observation ? (
+                    <img
+                      src={client.fileUrl((s.screenshot ?? s.observation)!)}
+                      alt={`step ${frameNo(g, k)}`}
+                      loading="lazy"
+                    />
+                  ) : (
+                    <span>{g.step}</span>
+                  )}
                   <span className="frame-no">{frameNo(g, k)}</span>
-                  {isFirstUnsafe(traj.item.safety, s) && <UnsafeStepMark safety={traj.item.safety!} where="frame" />}
+                  {isFirstUnsafe(traj.item.safety, s) && (
+                    <UnsafeStepMark safety={traj.item.safety!} where="frame" />
+                  )}
                 </button>
               );
             })}
@@ -147,9 +219,16 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
       <div className="replay-body">
         <ol className="step-list" data-testid="step-list">
           {groups.map((g, gi) => (
-            <li key={`g${g.step}`} className={gi === sel.group ? 'current' : ''} onClick={() => goTo(g.indices[0])} data-step={g.step}>
+            <li
+              key={`g${g.step}`}
+              className={gi === sel.group ? 'current' : ''}
+              onClick={() => goTo(g.indices[0])}
+              data-step={g.step}
+            >
               <span className="step-no">{g.step}</span>
-              {g.indices.some((i) => isFirstUnsafe(traj.item.safety, steps[i])) && <UnsafeStepMark safety={traj.item.safety!} where="step" />}
+              {g.indices.some((i) => isFirstUnsafe(traj.item.safety, steps[i])) && (
+                <UnsafeStepMark safety={traj.item.safety!} where="step" />
+              )}
               {g.indices.length === 1 ? (
                 <>
                   <EntryWhat s={steps[g.indices[0]]} />
@@ -166,7 +245,9 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                         goTo(i);
                       }}
                       data-testid="step-entry"
-                      title={steps[i].line !== undefined ? `line ${steps[i].line} of the trajectory` : undefined}
+                      title={
+                        steps[i].line !== undefined ? `line ${steps[i].line} of the trajectory` : undefined
+                      }
                     >
                       <span className="entry-no">{k + 1}</span>
                       <EntryWhat s={steps[i]} />
@@ -187,13 +268,19 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                   <BeforeAfter
                     stepLabel={stepLabel}
                     before={beforeOf(step, before, showMarks, start)}
-                    after={step.screenshot ? { src: step.screenshot, caption: `after (${stepLabel})` } : undefined}
+                    after={
+                      step.screenshot ? { src: step.screenshot, caption: `after (${stepLabel})` } : undefined
+                    }
                     onClose={() => set({ compare: undefined })}
                   />
                 )}
                 <Shot
                   title={`${stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
-                  src={step.somObservation && showMarks ? step.observation : (step.observation ?? step.screenshot)}
+                  src={
+                    step.somObservation && showMarks
+                      ? step.observation
+                      : (step.observation ?? step.screenshot)
+                  }
                   step={step}
                   showMarks={showMarks}
                   start={start}
@@ -202,20 +289,50 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             ) : (
               <div className="empty">No step.</div>
             )}
-            {recording && <Recording path={recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />}
+            {recording && (
+              <Recording path={recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />
+            )}
           </div>
           <div className="stage-controls">
             <label>
-              <input type="checkbox" checked={showMarks} onChange={() => set({ som: showMarks ? undefined : '1' })} data-testid="som-toggle" /> Set-of-Mark
+              <input
+                type="checkbox"
+                checked={showMarks}
+                onChange={() => set({ som: showMarks ? undefined : '1' })}
+                data-testid="som-toggle"
+              />{' '}
+              Set-of-Mark
             </label>
             <label>
-              <input type="checkbox" checked={compare} onChange={() => set({ compare: compare ? undefined : '1' })} /> before / after
+              <input
+                type="checkbox"
+                checked={compare}
+                onChange={() => set({ compare: compare ? undefined : '1' })}
+              />{' '}
+              before / after
             </label>
-            <SafetyLabel runId={runId} taskKey={taskKey} step={step?.step} onLabelled={() => setLabelled((n) => n + 1)} />
+            <SafetyLabel
+              runId={runId}
+              taskKey={taskKey}
+              step={step?.step}
+              onLabelled={() => setLabelled((n) => n + 1)}
+            />
           </div>
-          {step && <StepTabs step={step} group={group ? group.indices.map((i) => steps[i]) : [step]} tab={tab} onTab={(id) => set({ tab: id })} />}
+          {step && (
+            <StepTabs
+              step={step}
+              group={group ? group.indices.map((i) => steps[i]) : [step]}
+              tab={tab}
+              onTab={(id) => set({ tab: id })}
+            />
+          )}
         </div>
-        <VerdictPanel traj={traj} runId={runId} taskKey={taskKey} onLabelled={() => setLabelled((n) => n + 1)} />
+        <VerdictPanel
+          traj={traj}
+          runId={runId}
+          taskKey={taskKey}
+          onLabelled={() => setLabelled((n) => n + 1)}
+        />
       </div>
     </div>
   );
@@ -244,14 +361,34 @@ function stepMs(s: StepRecord, next?: StepRecord): number {
 }
 
 /** The screen before a step's action: its observation with the action drawn on it, else the previous step's screenshot. */
-function beforeOf(step: StepRecord, previous: StepRecord | undefined, showMarks: boolean, start?: { x: number; y: number }): BeforeAfterProps['before'] {
-  const src = step.somObservation && showMarks ? step.observation : (step.observation ?? previous?.screenshot);
+function beforeOf(
+  step: StepRecord,
+  previous: StepRecord | undefined,
+  showMarks: boolean,
+  start?: { x: number; y: number },
+): BeforeAfterProps['before'] {
+  const src =
+    step.somObservation && showMarks ? step.observation : (step.observation ?? previous?.screenshot);
   if (!src) return undefined;
-  const caption = step.observation ? `before: what the agent saw, with its action` : `before (${previous ? `after step ${previous.step}` : 'start'})`;
+  const caption = step.observation
+    ? `before: what the agent saw, with its action`
+    : `before (${previous ? `after step ${previous.step}` : 'start'})`;
   return { src, caption, ...(step.observation ? { step, showMarks, start } : { showMarks: false }) };
 }
 
-function Shot({ title, src, step, showMarks, start }: { title: string; src?: string; step?: StepRecord; showMarks: boolean; start?: { x: number; y: number } }) {
+function Shot({
+  title,
+  src,
+  step,
+  showMarks,
+  start,
+}: {
+  title: string;
+  src?: string;
+  step?: StepRecord;
+  showMarks: boolean;
+  start?: { x: number; y: number };
+}) {
   const [natural, setNatural] = useState<{ width: number; height: number }>();
   const [bad, setBad] = useState<string>();
   // A failed load is the failure of that one image: the next step's image (and its marks) must show again.
@@ -268,13 +405,22 @@ function Shot({ title, src, step, showMarks, start }: { title: string; src?: str
             data-testid="step-image"
             onLoad={(e) => {
               const img = e.currentTarget;
-              if (img.naturalWidth > 10000 || img.naturalHeight > 10000) setBad(`image too large (${img.naturalWidth}×${img.naturalHeight}); not shown`);
+              if (img.naturalWidth > 10000 || img.naturalHeight > 10000)
+                setBad(`image too large (${img.naturalWidth}×${img.naturalHeight}); not shown`);
               setNatural({ width: img.naturalWidth, height: img.naturalHeight });
             }}
             onError={() => setBad(`cannot load ${src}`)}
             style={bad ? { display: 'none' } : undefined}
           />
-          {step && screen && !bad && <ActionOverlay actions={step.actions} screen={screen} marks={step.marks} showMarks={showMarks} start={start} />}
+          {step && screen && !bad && (
+            <ActionOverlay
+              actions={step.actions}
+              screen={screen}
+              marks={step.marks}
+              showMarks={showMarks}
+              start={start}
+            />
+          )}
           {bad && <div className="error">{bad}</div>}
         </div>
       ) : (
@@ -299,12 +445,24 @@ function Shot({ title, src, step, showMarks, start }: { title: string; src?: str
 function TypedText({ actions }: { actions: Action[] }) {
   const parts = actions
     .map((a, i) => ({ a, i }))
-    .filter(({ a }) => a.type === 'write' || a.type === 'hotkey' || a.type === 'press' || a.type === 'keyDown' || a.type === 'keyUp');
+    .filter(
+      ({ a }) =>
+        a.type === 'write' ||
+        a.type === 'hotkey' ||
+        a.type === 'press' ||
+        a.type === 'keyDown' ||
+        a.type === 'keyUp',
+    );
   if (!parts.length) return null;
   return (
     <div className="typed">
       {parts.map(({ a, i }) => (
-        <span key={i} className="chip" style={{ borderColor: colourOf(i), color: colourOf(i) }} data-testid="typed-mark">
+        <span
+          key={i}
+          className="chip"
+          style={{ borderColor: colourOf(i), color: colourOf(i) }}
+          data-testid="typed-mark"
+        >
           {a.type === 'write' ? `⌨ “${a.text}”` : describeAction(a)}
         </span>
       ))}

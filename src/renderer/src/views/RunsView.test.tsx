@@ -24,16 +24,31 @@ describe('the run list', () => {
 
   it('lists the runs, reads them again on a live event, and opens the one clicked', async () => {
     let finished = 1;
-    engineWithRuns(() => [runListItem('run-a', { agent: 'llm', model: 'gpt-4o', tasks: 3, finished, successRate: 0.5, live: true }), runListItem('run-b', { tasks: 2, finished: 2, successRate: 1 })]);
+    engineWithRuns(() => [
+      runListItem('run-a', {
+        agent: 'llm',
+        model: 'gpt-4o',
+        tasks: 3,
+        finished,
+        successRate: 0.5,
+        live: true,
+      }),
+      runListItem('run-b', { tasks: 2, finished: 2, successRate: 1 }),
+    ]);
     render(<RunsView route={parseRoute('#/runs')} />);
     const rows = await screen.findAllByTestId('run-row');
-    expect(rows.map((r) => within(r).getAllByRole('cell')[1].textContent?.trim())).toEqual(['run-a', 'run-b']);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[1].textContent?.trim())).toEqual([
+      'run-a',
+      'run-b',
+    ]);
     expect(rows[0].textContent).toContain('llm / gpt-4o');
     expect(rows[0].textContent).toContain('1/3');
     expect(rows[0].textContent).toContain('running');
     finished = 2;
     act(() => engine().emit('run', { kind: 'task.finished', runId: 'run-a', taskKey: 'chrome/t1' } as never));
-    await waitFor(() => expect(screen.getAllByTestId('run-row')[0].textContent).toContain('2/3'), { timeout: 3000 });
+    await waitFor(() => expect(screen.getAllByTestId('run-row')[0].textContent).toContain('2/3'), {
+      timeout: 3000,
+    });
     const compare = screen.getByTestId('compare-runs') as HTMLButtonElement;
     expect(compare.disabled).toBe(true);
     for (const pick of screen.getAllByTestId('run-pick')) fireEvent.click(pick);
@@ -44,7 +59,10 @@ describe('the run list', () => {
   });
 
   it("shows the engine's error when the list cannot be read", async () => {
-    engine().answer({ 'runs.list': () => Promise.reject(new Error('cannot read /srv/results: permission denied')), 'app.info': () => Promise.reject(new Error('no')) });
+    engine().answer({
+      'runs.list': () => Promise.reject(new Error('cannot read /srv/results: permission denied')),
+      'app.info': () => Promise.reject(new Error('no')),
+    });
     render(<RunsView route={parseRoute('#/runs')} />);
     expect(await screen.findByText('cannot read /srv/results: permission denied')).toBeTruthy();
   });

@@ -34,7 +34,10 @@ export function RunsView({ route }: { route: Route }) {
 
 function RunList() {
   const [picked, setPicked] = useState<string[]>([]);
-  const pick = (path: string, on: boolean) => setPicked((p) => (on ? [...p.filter((x) => x !== path), path].slice(-compareRunLimits.max) : p.filter((x) => x !== path)));
+  const pick = (path: string, on: boolean) =>
+    setPicked((p) =>
+      on ? [...p.filter((x) => x !== path), path].slice(-compareRunLimits.max) : p.filter((x) => x !== path),
+    );
   const tick = useRunEvents(() => true);
   const { data: runs, error } = useCall('runs.list', {}, tick);
   if (error) return <div className="error pad">{error}</div>;
@@ -42,13 +45,23 @@ function RunList() {
   return (
     <div className="pad">
       <StartRunForm />
-      {!runs.length && <div className="empty">No runs below the served folder yet. Start one above, or with <code>npx proctor demo</code>.</div>}
+      {!runs.length && (
+        <div className="empty">
+          No runs below the served folder yet. Start one above, or with <code>npx proctor demo</code>.
+        </div>
+      )}
       {runs.length > 1 && (
         <div className="toolbar">
-          <button disabled={picked.length < compareRunLimits.min} onClick={() => (location.hash = compareLink(picked).slice(1))} data-testid="compare-runs">
+          <button
+            disabled={picked.length < compareRunLimits.min}
+            onClick={() => (location.hash = compareLink(picked).slice(1))}
+            data-testid="compare-runs"
+          >
             Compare {picked.length || ''} side by side
           </button>
-          <span className="muted small">tick {compareRunLimits.min} to {compareRunLimits.max} runs of the same tasks</span>
+          <span className="muted small">
+            tick {compareRunLimits.min} to {compareRunLimits.max} runs of the same tasks
+          </span>
         </div>
       )}
       <table className="grid" data-testid="run-list">
@@ -65,21 +78,37 @@ function RunList() {
         </thead>
         <tbody>
           {runs.map((r) => (
-            <tr key={r.runId} className="clickable" onClick={() => navigate('runs', [r.runId])} data-testid="run-row">
+            <tr
+              key={r.runId}
+              className="clickable"
+              onClick={() => navigate('runs', [r.runId])}
+              data-testid="run-row"
+            >
               <td className="run-pick" onClick={(e) => e.stopPropagation()}>
-                <input type="checkbox" aria-label={`pick ${r.path} to compare`} checked={picked.includes(r.path)} onChange={(e) => pick(r.path, e.target.checked)} data-testid="run-pick" />
+                <input
+                  type="checkbox"
+                  aria-label={`pick ${r.path} to compare`}
+                  checked={picked.includes(r.path)}
+                  onChange={(e) => pick(r.path, e.target.checked)}
+                  data-testid="run-pick"
+                />
               </td>
               <td className="mono">
                 {r.live && <span className="live-dot" title="live" />} {shownPath(r)}
               </td>
               <td>{r.format}</td>
               <td>
-                {[r.agent, r.settings?.model ?? r.model].filter(Boolean).join(' / ')} {r.settings && <SettingsChips settings={r.settings} />}
+                {[r.agent, r.settings?.model ?? r.model].filter(Boolean).join(' / ')}{' '}
+                {r.settings && <SettingsChips settings={r.settings} />}
               </td>
               <td>{r.startedAt && <StartedAt at={r.startedAt} source={r.startedAtSource} />}</td>
               <td>
                 {r.finished}/{r.tasks}
-                {r.live ? <span className="muted small"> {r.paused ? 'paused' : 'running'}</span> : r.stopped ? <span className="muted small"> stopped by a person</span> : null}
+                {r.live ? (
+                  <span className="muted small"> {r.paused ? 'paused' : 'running'}</span>
+                ) : r.stopped ? (
+                  <span className="muted small"> stopped by a person</span>
+                ) : null}
               </td>
               <td>
                 {r.error ? (
@@ -130,7 +159,11 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   useEffect(
     () =>
       client.subscribe('run', (e) => {
-        if ((e.kind !== 'task.finished' && e.kind !== 'task.started') || !(e.runId === runId || runId.endsWith(e.runId))) return;
+        if (
+          (e.kind !== 'task.finished' && e.kind !== 'task.started') ||
+          !(e.runId === runId || runId.endsWith(e.runId))
+        )
+          return;
         setLiveCauses((m) => {
           const next = new Map(m);
           if (e.kind === 'task.finished' && e.cause) next.set(e.taskKey, e.cause);
@@ -153,7 +186,11 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
       if (filters.judge && t.judge !== filters.judge) return false;
       if (filters.human && t.human !== filters.human) return false;
       if (filters.disagree && !disagrees(t)) return false;
-      if (filters.text && !`${t.key} ${t.instruction ?? ''}`.toLowerCase().includes(filters.text.toLowerCase())) return false;
+      if (
+        filters.text &&
+        !`${t.key} ${t.instruction ?? ''}`.toLowerCase().includes(filters.text.toLowerCase())
+      )
+        return false;
       return true;
     });
     const by: Record<SortKey, (t: RunTaskItem) => string | number> = {
@@ -166,7 +203,19 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
     };
     const f = by[sort] ?? by.key;
     return [...list].sort((a, b) => (f(a) < f(b) ? -1 : f(a) > f(b) ? 1 : 0));
-  }, [detail, filters.app, filters.state, filters.difficulty, filters.tag, filters.score, filters.judge, filters.human, filters.disagree, filters.text, sort]);
+  }, [
+    detail,
+    filters.app,
+    filters.state,
+    filters.difficulty,
+    filters.tag,
+    filters.score,
+    filters.judge,
+    filters.human,
+    filters.disagree,
+    filters.text,
+    sort,
+  ]);
 
   if (error) return <div className="error pad">{error}</div>;
   if (!detail) return <div className="muted pad">Reading run…</div>;
@@ -175,7 +224,8 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   const by = detail.run.gradedBy ?? 'rule';
   const graded = gradedCount(all, by);
   const success = successRateOf(all, by);
-  const options = (f: (t: RunTaskItem) => string | undefined) => [...new Set(all.map(f).filter(Boolean) as string[])].sort();
+  const options = (f: (t: RunTaskItem) => string | undefined) =>
+    [...new Set(all.map(f).filter(Boolean) as string[])].sort();
   const states = options((t) => shownState(t));
   return (
     <div className="run-table">
@@ -185,7 +235,11 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         {detail.run.settings && <SettingsChips settings={detail.run.settings} />}
         {detail.run.screen && <ScreenChip screen={detail.run.screen} />}
         {detail.run.startedAt && <StartedAt at={detail.run.startedAt} source={detail.run.startedAtSource} />}
-        <div className="rate" data-testid="success-rate" title="over every task of the run, unfinished and skipped included">
+        <div
+          className="rate"
+          data-testid="success-rate"
+          title="over every task of the run, unfinished and skipped included"
+        >
           {by === 'judge' ? 'judge success' : 'success'} {pct(success)}{' '}
           <span className="muted">
             ({graded} {by === 'judge' ? 'judged' : 'graded'} of {all.length})
@@ -194,12 +248,29 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         </div>
         {/* What happened to the run, apart from its score. */}
         <span className="run-status" data-testid="run-status">
-          {detail.run.live ? (detail.run.paused ? 'paused' : `running · ${detail.run.finished} of ${all.length} finished`) : detail.run.stopped ? `stopped by a person (${detail.run.stopped} task${detail.run.stopped > 1 ? 's' : ''} cancelled)` : 'finished'}
+          {detail.run.live
+            ? detail.run.paused
+              ? 'paused'
+              : `running · ${detail.run.finished} of ${all.length} finished`
+            : detail.run.stopped
+              ? `stopped by a person (${detail.run.stopped} task${detail.run.stopped > 1 ? 's' : ''} cancelled)`
+              : 'finished'}
         </span>
         {detail.run.live && <RunControls runId={runId} paused={detail.run.paused} keys />}
         <div className="state-bar">
           {states.map((s) => (
-            <Badge key={s} kind={s === 'success' || s === 'finished' ? 'easy' : s === 'skipped' ? 'tag' : s === 'aborted' ? 'medium' : 'hard'}>
+            <Badge
+              key={s}
+              kind={
+                s === 'success' || s === 'finished'
+                  ? 'easy'
+                  : s === 'skipped'
+                    ? 'tag'
+                    : s === 'aborted'
+                      ? 'medium'
+                      : 'hard'
+              }
+            >
               {s} {all.filter((t) => shownState(t) === s).length}
             </Badge>
           ))}
@@ -210,18 +281,68 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
       <BreakdownPanel tasks={all} gradedBy={by} />
       <RunStatsPanel runId={runId} version={detail.run.finished} />
       <div className="filters">
-        <input placeholder="search" value={filters.text} onChange={(e) => setQuery({ q: e.target.value })} aria-label="search tasks" />
-        <Select label="app" value={filters.app} options={options((t) => t.app)} onChange={(v) => setQuery({ app: v })} />
-        <Select label="state" value={filters.state} options={states} onChange={(v) => setQuery({ state: v })} />
-        <Select label="difficulty" value={filters.difficulty} options={['easy', 'medium', 'hard']} onChange={(v) => setQuery({ difficulty: v })} />
-        <Select label="tag" value={filters.tag} options={[...new Set(all.flatMap((t) => t.tags ?? []))].sort()} onChange={(v) => setQuery({ tag: v })} />
-        <Select label="score" value={filters.score} options={['pass', 'fail', 'partial']} onChange={(v) => setQuery({ score: v })} />
-        <Select label="judge" value={filters.judge} options={['yes', 'no', 'unsure']} onChange={(v) => setQuery({ judge: v })} />
-        <Select label="human" value={filters.human} options={['yes', 'no', 'unsure']} onChange={(v) => setQuery({ human: v })} />
+        <input
+          placeholder="search"
+          value={filters.text}
+          onChange={(e) => setQuery({ q: e.target.value })}
+          aria-label="search tasks"
+        />
+        <Select
+          label="app"
+          value={filters.app}
+          options={options((t) => t.app)}
+          onChange={(v) => setQuery({ app: v })}
+        />
+        <Select
+          label="state"
+          value={filters.state}
+          options={states}
+          onChange={(v) => setQuery({ state: v })}
+        />
+        <Select
+          label="difficulty"
+          value={filters.difficulty}
+          options={['easy', 'medium', 'hard']}
+          onChange={(v) => setQuery({ difficulty: v })}
+        />
+        <Select
+          label="tag"
+          value={filters.tag}
+          options={[...new Set(all.flatMap((t) => t.tags ?? []))].sort()}
+          onChange={(v) => setQuery({ tag: v })}
+        />
+        <Select
+          label="score"
+          value={filters.score}
+          options={['pass', 'fail', 'partial']}
+          onChange={(v) => setQuery({ score: v })}
+        />
+        <Select
+          label="judge"
+          value={filters.judge}
+          options={['yes', 'no', 'unsure']}
+          onChange={(v) => setQuery({ judge: v })}
+        />
+        <Select
+          label="human"
+          value={filters.human}
+          options={['yes', 'no', 'unsure']}
+          onChange={(v) => setQuery({ human: v })}
+        />
         <label>
-          <input type="checkbox" checked={!!filters.disagree} onChange={(e) => setQuery({ disagree: e.target.checked ? '1' : undefined })} /> disagreements
+          <input
+            type="checkbox"
+            checked={!!filters.disagree}
+            onChange={(e) => setQuery({ disagree: e.target.checked ? '1' : undefined })}
+          />{' '}
+          disagreements
         </label>
-        <Select label="sort" value={sort} options={['key', 'app', 'state', 'score', 'steps', 'difficulty']} onChange={(v) => setQuery({ sort: v })} />
+        <Select
+          label="sort"
+          value={sort}
+          options={['key', 'app', 'state', 'score', 'steps', 'difficulty']}
+          onChange={(v) => setQuery({ sort: v })}
+        />
         <span className="muted" data-testid="shown-count">
           {rows.length} of {all.length}
         </span>
@@ -242,7 +363,11 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
         height="calc(100vh - 210px)"
         testId="task-table"
         render={(t) => (
-          <button className={`task-grid row-btn ${disagrees(t) ? 'disagree' : ''}`} onClick={() => navigate('runs', [runId], { task: t.key })} data-testid="run-task-row">
+          <button
+            className={`task-grid row-btn ${disagrees(t) ? 'disagree' : ''}`}
+            onClick={() => navigate('runs', [runId], { task: t.key })}
+            data-testid="run-task-row"
+          >
             <span className="mono ellipsis">
               {t.key}
               <TaskSafetyChip safety={t.safety} />
@@ -252,7 +377,14 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
               <span
                 className={`state-${shownState(t)}`}
                 data-testid="task-state"
-                title={[t.outcome ? `how the harness's episode ended (${t.state}); the score is apart` : '', t.startedAt ? `started ${t.startedAt}${t.timeSource ? ` (${t.timeSource})` : ''}` : ''].filter(Boolean).join('\n') || undefined}
+                title={
+                  [
+                    t.outcome ? `how the harness's episode ended (${t.state}); the score is apart` : '',
+                    t.startedAt ? `started ${t.startedAt}${t.timeSource ? ` (${t.timeSource})` : ''}` : '',
+                  ]
+                    .filter(Boolean)
+                    .join('\n') || undefined
+                }
               >
                 {shownState(t)}
               </span>
@@ -262,7 +394,9 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
             <span>{t.judge ?? ''}</span>
             <span>{t.human ?? ''}</span>
             <span>{t.steps}</span>
-            <span className="ellipsis">{t.error ? <span className="error">{t.error}</span> : t.instruction}</span>
+            <span className="ellipsis">
+              {t.error ? <span className="error">{t.error}</span> : t.instruction}
+            </span>
           </button>
         )}
       />
@@ -283,13 +417,25 @@ function TaskCause({ cause, state }: { cause?: AttemptCause; state: string }) {
 
 /** Rule score, judge and people do not say the same thing. */
 export function disagrees(t: RunTaskItem): boolean {
-  const votes = [t.score === undefined ? undefined : t.score >= 1 ? 'yes' : t.score <= 0 ? 'no' : undefined, t.judge, t.human].filter(
-    (v) => v === 'yes' || v === 'no',
-  );
+  const votes = [
+    t.score === undefined ? undefined : t.score >= 1 ? 'yes' : t.score <= 0 ? 'no' : undefined,
+    t.judge,
+    t.human,
+  ].filter((v) => v === 'yes' || v === 'no');
   return new Set(votes).size > 1;
 }
 
-function Select({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string | undefined) => void }) {
+function Select({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string | undefined) => void;
+}) {
   return (
     <select aria-label={label} value={value} onChange={(e) => onChange(e.target.value || undefined)}>
       <option value="">{label}: all</option>

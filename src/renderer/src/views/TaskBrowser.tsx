@@ -58,29 +58,53 @@ export function TaskBrowser({ route }: { route: Route }) {
             navigate('tasks', [], { folder: draft });
           }}
         >
-          <input aria-label="task folder" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="folder below the served root" />
+          <input
+            aria-label="task folder"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            placeholder="folder below the served root"
+          />
           <button type="submit">Open</button>
         </form>
-        <input className="filter" aria-label="filter tasks" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="filter: id, app, tag, words" />
+        <input
+          className="filter"
+          aria-label="filter tasks"
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="filter: id, app, tag, words"
+        />
         {loading && <div className="muted">Reading tasks…</div>}
         {error && <div className="error">{error}</div>}
         {view && (
           <div className="summary-line" data-testid="task-count">
-            {view.tasks.length} tasks · {groups.length} apps · {view.tasks.filter((t) => t.problems.some((p) => p.severity === 'error')).length + new Set(view.problems.filter((p) => p.severity === 'error').map((p) => p.file)).size} invalid ·{' '}
-            {view.tasks.reduce((n, t) => n + t.problems.filter((p) => p.severity === 'warning').length, 0)} warnings
+            {view.tasks.length} tasks · {groups.length} apps ·{' '}
+            {view.tasks.filter((t) => t.problems.some((p) => p.severity === 'error')).length +
+              new Set(view.problems.filter((p) => p.severity === 'error').map((p) => p.file)).size}{' '}
+            invalid ·{' '}
+            {view.tasks.reduce((n, t) => n + t.problems.filter((p) => p.severity === 'warning').length, 0)}{' '}
+            warnings
           </div>
         )}
         {view && view.problems.length > 0 && <ProblemList problems={view.problems} />}
         <div className="groups">
           {groups.map(([app, tasks]) => (
-            <details key={app} open={groups.length <= 3 || tasks.some((t) => t.path === selected)} className="group">
+            <details
+              key={app}
+              open={groups.length <= 3 || tasks.some((t) => t.path === selected)}
+              className="group"
+            >
               <summary>
                 <span className="app-name">{app}</span> <span className="muted">{tasks.length}</span>
               </summary>
               <ul>
                 {tasks.map((t) => (
                   <li key={t.path} className={t.path === selected ? 'selected' : ''}>
-                    <button className="row" onClick={() => open(t)} data-testid="task-row" title={t.instruction}>
+                    <button
+                      className="row"
+                      onClick={() => open(t)}
+                      data-testid="task-row"
+                      title={t.instruction}
+                    >
                       <span className="task-id">{t.id.slice(0, 8)}</span>
                       <span className="task-text">{t.instruction}</span>
                       <span className="badges">
@@ -100,9 +124,15 @@ export function TaskBrowser({ route }: { route: Route }) {
       </aside>
       <section className="pane detail-pane">
         {current ? (
-          <TaskDetailView task={current} counterpart={current.counterpart ? byId.get(current.counterpart) : undefined} onOpen={open} />
+          <TaskDetailView
+            task={current}
+            counterpart={current.counterpart ? byId.get(current.counterpart) : undefined}
+            onOpen={open}
+          />
         ) : (
-          <div className="empty">{view?.tasks.length ? 'Pick a task on the left.' : 'No tasks in this folder.'}</div>
+          <div className="empty">
+            {view?.tasks.length ? 'Pick a task on the left.' : 'No tasks in this folder.'}
+          </div>
         )}
       </section>
     </div>
@@ -112,17 +142,38 @@ export function TaskBrowser({ route }: { route: Route }) {
 function ProblemBadge({ problems }: { problems: Problem[] }) {
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;
-  if (errors) return <Badge kind="error">{errors} error{errors > 1 ? 's' : ''}</Badge>;
-  if (warnings) return <Badge kind="warning">{warnings} warning{warnings > 1 ? 's' : ''}</Badge>;
+  if (errors)
+    return (
+      <Badge kind="error">
+        {errors} error{errors > 1 ? 's' : ''}
+      </Badge>
+    );
+  if (warnings)
+    return (
+      <Badge kind="warning">
+        {warnings} warning{warnings > 1 ? 's' : ''}
+      </Badge>
+    );
   return null;
 }
 
-function TaskDetailView({ task, counterpart, onOpen }: { task: TaskSummary; counterpart?: TaskSummary; onOpen: (t: TaskSummary) => void }) {
+function TaskDetailView({
+  task,
+  counterpart,
+  onOpen,
+}: {
+  task: TaskSummary;
+  counterpart?: TaskSummary;
+  onOpen: (t: TaskSummary) => void;
+}) {
   const [detail, setDetail] = useState<TaskDetail>();
   const [showRaw, setShowRaw] = useState(false);
   useEffect(() => {
     let live = true;
-    client.call('tasks.get', { path: task.path }).then((d) => live && setDetail(d), () => undefined);
+    client.call('tasks.get', { path: task.path }).then(
+      (d) => live && setDetail(d),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -11,7 +11,14 @@ import { gridCells } from './sheet-cells';
 
 /** Where calls go: the accessibility bus, or an application's own socket (peer.ts). */
 interface Bus {
-  call(destination: string | undefined, path: string, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]>;
+  call(
+    destination: string | undefined,
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: unknown[],
+  ): Promise<unknown[]>;
 }
 
 export interface AtspiOptions {
@@ -104,7 +111,14 @@ class Scoped implements Bus {
 
   constructor(private readonly conn: DBusConnection) {}
 
-  call(destination: string | undefined, path: string, iface: string, member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
+  call(
+    destination: string | undefined,
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: unknown[],
+  ): Promise<unknown[]> {
     if (this.dead) return Promise.reject(new TimedOut());
     return this.conn.call(destination, path, iface, member, signature, body, this.group);
   }
@@ -155,7 +169,13 @@ function textOf(reply: unknown[] | undefined): string | undefined {
   return typeof t === 'string' && t.length > 0 ? t.slice(0, MAX_TEXT) : undefined;
 }
 
-function nodeOf(props: unknown[], role: string, state: unknown[] | undefined, extents: unknown[] | undefined, attrs?: unknown[]): AccessibilityNode {
+function nodeOf(
+  props: unknown[],
+  role: string,
+  state: unknown[] | undefined,
+  extents: unknown[] | undefined,
+  attrs?: unknown[],
+): AccessibilityNode {
   const values = (props[0] ?? {}) as Record<string, { value: unknown }>;
   const str = (key: string): string => {
     const v = values[key]?.value;
@@ -190,7 +210,11 @@ interface ReadMode {
   /** How a huge table's visible cells are read (AtspiOptions.tableCells). */
   tableCells?: AtspiOptions['tableCells'];
   /** Gives a huge table's cells read as a grid: `fresh` reads them now; the walk may have read them already. */
-  sheet?: (ref: Ref, table: AccessibilityNode, fresh: () => Promise<AccessibilityNode[]>) => Promise<AccessibilityNode[]>;
+  sheet?: (
+    ref: Ref,
+    table: AccessibilityNode,
+    fresh: () => Promise<AccessibilityNode[]>,
+  ) => Promise<AccessibilityNode[]>;
 }
 
 /**
@@ -198,16 +222,27 @@ interface ReadMode {
  * not showing, with `showingOnly`). Rounds of calls, each all at once: states; then name, role, interfaces,
  * box and attributes; then text and children (a short list whole, a huge table's visible cells).
  */
-async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode = {}): Promise<ObjectRead | undefined> {
+async function readObject(
+  bus: Bus,
+  deadline: Deadline,
+  ref: Ref,
+  mode: ReadMode = {},
+): Promise<ObjectRead | undefined> {
   const [name, path] = ref;
-  const ask = (iface: string, member: string, signature = '', body: unknown[] = []) => tryCall(bus, deadline, name, path, iface, member, signature, body);
+  const ask = (iface: string, member: string, signature = '', body: unknown[] = []) =>
+    tryCall(bus, deadline, name, path, iface, member, signature, body);
   const listChildren = async (count: number): Promise<Ref[]> =>
-    count <= 0 ? [] : (((await ask(ACCESSIBLE, 'GetChildren'))?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
+    count <= 0
+      ? []
+      : (((await ask(ACCESSIBLE, 'GetChildren'))?.[0] as Ref[] | undefined) ?? []).slice(0, MAX_CHILDREN);
   if (mode.cell) {
     // A sheet's cell has no children. Its text and states first: an empty cell is left out (an agent reads
     // nothing there, and a sheet shows a thousand of them) unless it has the focus or is selected, which is where
     // typing goes. Then its name (Get, lighter than GetAll) and box.
-    const [text, state] = await Promise.all([ask(TEXT, 'GetText', 'ii', [0, -1]), ask(ACCESSIBLE, 'GetState')]);
+    const [text, state] = await Promise.all([
+      ask(TEXT, 'GetText', 'ii', [0, -1]),
+      ask(ACCESSIBLE, 'GetState'),
+    ]);
     if (!state) return undefined;
     const states = atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number));
     if (mode.showingOnly && !states.includes('showing')) return undefined;
@@ -245,7 +280,9 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
   const [text, children] = await Promise.all([
     interfaces.includes(TEXT) ? ask(TEXT, 'GetText', 'ii', [0, -1]).then(textOf) : undefined,
     !huge
-      ? listChildren(count).then((refs) => (mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs))
+      ? listChildren(count).then((refs) =>
+          mode.showingOnly && node.role === 'menu' ? openMenuItems(bus, deadline, refs) : refs,
+        )
       : hugeTable
         ? mode.tableCells === 'grid' || mode.tableCells === undefined
           ? (async () => {
@@ -253,7 +290,9 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
               cells = await (mode.sheet ? mode.sheet(ref, node, fresh) : fresh());
               return [];
             })()
-          : visibleRange(bus, deadline, ref, node).then((range) => (range && mode.tableCells === 'walk' ? cellsOfRange(bus, deadline, ref, range) : []))
+          : visibleRange(bus, deadline, ref, node).then((range) =>
+              range && mode.tableCells === 'walk' ? cellsOfRange(bus, deadline, ref, range) : [],
+            )
         : count > 0
           ? firstChildren(bus, deadline, ref, Math.min(count, MAX_HUGE_CHILDREN))
           : [],
@@ -268,14 +307,22 @@ async function readObject(bus: Bus, deadline: Deadline, ref: Ref, mode: ReadMode
  */
 async function openMenuItems(bus: Bus, deadline: Deadline, refs: Ref[]): Promise<Ref[]> {
   if (refs.length <= 2) return refs;
-  const probes = await Promise.all([refs[0], refs[refs.length - 1]].map(([n, p]) => tryCall(bus, deadline, n, p, ACCESSIBLE, 'GetState')));
-  const showing = probes.some((s) => atspiStateNames(((s?.[0] as number[] | undefined) ?? []).map(Number)).includes('showing'));
+  const probes = await Promise.all(
+    [refs[0], refs[refs.length - 1]].map(([n, p]) => tryCall(bus, deadline, n, p, ACCESSIBLE, 'GetState')),
+  );
+  const showing = probes.some((s) =>
+    atspiStateNames(((s?.[0] as number[] | undefined) ?? []).map(Number)).includes('showing'),
+  );
   return showing ? refs : [];
 }
 
 /** The first `n` children of a huge container, one GetChildAtIndex each. */
 async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n: number): Promise<Ref[]> {
-  const replies = await Promise.all(Array.from({ length: n }, (_, i) => tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetChildAtIndex', 'i', [i])));
+  const replies = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      tryCall(bus, deadline, name, path, ACCESSIBLE, 'GetChildAtIndex', 'i', [i]),
+    ),
+  );
   return replies.map((r) => r?.[0] as Ref | undefined).filter((r): r is Ref => !!r && r[1] !== NULL_PATH);
 }
 
@@ -284,10 +331,17 @@ async function firstChildren(bus: Bus, deadline: Deadline, [name, path]: Ref, n:
  * visible cells (row, column): the cells at the table's corners (their index in the table → row, column).
  * Never enumerates the table's children.
  */
-async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): Promise<[[number, number], [number, number]] | undefined> {
+async function visibleRange(
+  bus: Bus,
+  deadline: Deadline,
+  [name, path]: Ref,
+  table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>,
+): Promise<[[number, number], [number, number]] | undefined> {
   if (!(table.width > 2 && table.height > 2)) return undefined;
   const cellAt = async (x: number, y: number): Promise<[number, number] | undefined> => {
-    const at = (await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0]))?.[0] as Ref | undefined;
+    const at = (
+      await tryCall(bus, deadline, name, path, COMPONENT, 'GetAccessibleAtPoint', 'iiu', [x, y, 0])
+    )?.[0] as Ref | undefined;
     if (!at || at[1] === NULL_PATH) return undefined;
     const index = Number((await tryCall(bus, deadline, at[0], at[1], ACCESSIBLE, 'GetIndexInParent'))?.[0]);
     if (!(index >= 0)) return undefined;
@@ -303,15 +357,27 @@ async function visibleRange(bus: Bus, deadline: Deadline, [name, path]: Ref, tab
 }
 
 /** The visible cells of a huge table `ref` whose box is `table`'s, read as a grid (sheet-cells.ts). */
-async function readGrid(bus: Bus, deadline: Deadline, ref: Ref, table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>, showingOnly: boolean): Promise<AccessibilityNode[]> {
+async function readGrid(
+  bus: Bus,
+  deadline: Deadline,
+  ref: Ref,
+  table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>,
+  showingOnly: boolean,
+): Promise<AccessibilityNode[]> {
   const range = await visibleRange(bus, deadline, ref, table);
   if (!range) return [];
-  const ask = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) => tryCall(bus, deadline, n, p, i, m, sig, body);
-  return gridCells(ask, ref, range[0], range[1], { maxCells: MAX_VISIBLE_CELLS, maxText: MAX_TEXT, showingOnly });
+  const ask = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) =>
+    tryCall(bus, deadline, n, p, i, m, sig, body);
+  return gridCells(ask, ref, range[0], range[1], {
+    maxCells: MAX_VISIBLE_CELLS,
+    maxText: MAX_TEXT,
+    showingOnly,
+  });
 }
 
 type Box = [number, number, number, number];
-const boxKey = (n: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): string => `${n.x},${n.y},${n.width},${n.height}`;
+const boxKey = (n: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): string =>
+  `${n.x},${n.y},${n.width},${n.height}`;
 
 /**
  * The sheet (huge table) each application showed at its last walk, by the application's bus name: the next walk
@@ -321,14 +387,22 @@ const boxKey = (n: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>): str
 const lastSheets = new Map<string, { ref: Ref; box: Box }>();
 
 /** The cells of a visible range, one GetAccessibleAt each (each then read as an object of its own). */
-async function cellsOfRange(bus: Bus, deadline: Deadline, [name, path]: Ref, [first, last]: [[number, number], [number, number]]): Promise<Ref[]> {
+async function cellsOfRange(
+  bus: Bus,
+  deadline: Deadline,
+  [name, path]: Ref,
+  [first, last]: [[number, number], [number, number]],
+): Promise<Ref[]> {
   const rows = Math.max(0, last[0] - first[0] + 1);
   const cols = Math.max(0, Math.min(last[1] - first[1] + 1, MAX_VISIBLE_CELLS));
   const wanted: [number, number][] = [];
   for (let r = 0; r < rows && wanted.length < MAX_VISIBLE_CELLS; r++) {
-    for (let c = 0; c < cols && wanted.length < MAX_VISIBLE_CELLS; c++) wanted.push([first[0] + r, first[1] + c]);
+    for (let c = 0; c < cols && wanted.length < MAX_VISIBLE_CELLS; c++)
+      wanted.push([first[0] + r, first[1] + c]);
   }
-  const replies = await Promise.all(wanted.map(([r, c]) => tryCall(bus, deadline, name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])));
+  const replies = await Promise.all(
+    wanted.map(([r, c]) => tryCall(bus, deadline, name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])),
+  );
   return replies.map((r) => r?.[0] as Ref | undefined).filter((r): r is Ref => !!r && r[1] !== NULL_PATH);
 }
 
@@ -340,8 +414,16 @@ async function accessibilityBusAddress(dbusAddress: string, deadline: Deadline):
   if (known) return known;
   const { bus, done } = await open(dbusAddress, deadline);
   try {
-    const [address] = await call(bus, deadline, 'org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
-    if (typeof address !== 'string' || !address) throw new Error('org.a11y.Bus.GetAddress returned no address');
+    const [address] = await call(
+      bus,
+      deadline,
+      'org.a11y.Bus',
+      '/org/a11y/bus',
+      'org.a11y.Bus',
+      'GetAddress',
+    );
+    if (typeof address !== 'string' || !address)
+      throw new Error('org.a11y.Bus.GetAddress returned no address');
     if (busAddresses.size > 64) busAddresses.clear();
     busAddresses.set(dbusAddress, address);
     return address;
@@ -388,12 +470,17 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
   const scoped: Scoped[] = [];
   const expire = setTimeout(() => scoped.forEach((c) => c.expire()), Math.max(0, deadline.left));
   try {
-    const desktop = await call(bus, deadline, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', ACCESSIBLE, 'GetChildren').catch(
-      (error: unknown) => {
-        if (error instanceof TimedOut) return [[]];
-        throw error;
-      },
-    );
+    const desktop = await call(
+      bus,
+      deadline,
+      'org.a11y.atspi.Registry',
+      '/org/a11y/atspi/accessible/root',
+      ACCESSIBLE,
+      'GetChildren',
+    ).catch((error: unknown) => {
+      if (error instanceof TimedOut) return [[]];
+      throw error;
+    });
     // Every object is read as soon as its parent has listed it (no wait for the rest of its level), so the
     // application is never left idle between levels; children keep their order. The node cap is taken when a
     // read starts, so the nodes nearest the roots (listed first) are the ones kept.
@@ -401,7 +488,14 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
     // An application's own socket, when it offers one: its address is asked on the bus (one call per walk).
     const peerOf = async ([name, path]: Ref): Promise<Pending['peer']> => {
       if (opts.direct === false) return undefined;
-      const reply = await tryCall(bus, deadline, name, path, 'org.a11y.atspi.Application', 'GetApplicationBusAddress').catch(() => undefined);
+      const reply = await tryCall(
+        bus,
+        deadline,
+        name,
+        path,
+        'org.a11y.atspi.Application',
+        'GetApplicationBusAddress',
+      ).catch(() => undefined);
       const address = reply?.[0];
       if (typeof address !== 'string' || !address) return undefined;
       const conn = await peerConnection(reach(address));
@@ -418,9 +512,16 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       if (!last) return;
       const [x, y, width, height] = last.box;
       const table = { x, y, width, height };
-      early.set(app, { box: boxKey(table), cells: readGrid(appBus, deadline, last.ref, table, prune).catch(() => undefined) });
+      early.set(app, {
+        box: boxKey(table),
+        cells: readGrid(appBus, deadline, last.ref, table, prune).catch(() => undefined),
+      });
     };
-    const sheet = (ref: Ref, table: AccessibilityNode, fresh: () => Promise<AccessibilityNode[]>): Promise<AccessibilityNode[]> => {
+    const sheet = (
+      ref: Ref,
+      table: AccessibilityNode,
+      fresh: () => Promise<AccessibilityNode[]>,
+    ): Promise<AccessibilityNode[]> => {
       found.set(ref[0], { ref, box: [table.x, table.y, table.width, table.height] });
       const e = early.get(ref[0]);
       const last = lastSheets.get(ref[0]);
@@ -432,7 +533,12 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       count++;
       const isApp = !p.parent;
       const [r, peer] = await Promise.all([
-        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, { cell: p.cell, showingOnly: prune && !!p.parent, tableCells, sheet }).catch(() => undefined),
+        readObject(p.peer && p.peer.name === p.ref[0] ? p.peer.bus : bus, deadline, p.ref, {
+          cell: p.cell,
+          showingOnly: prune && !!p.parent,
+          tableCells,
+          sheet,
+        }).catch(() => undefined),
         isApp
           ? peerOf(p.ref).then((own) => {
               readEarly(p.ref[0], own && own.name === p.ref[0] ? own.bus : bus);
@@ -446,7 +552,9 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       }
       const { node } = r;
       node.app = isApp ? node.name : p.app;
-      const kids = await Promise.all(r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable, peer })));
+      const kids = await Promise.all(
+        r.children.map((ref) => visit({ ref, parent: node, app: node.app, cell: r.hugeTable, peer })),
+      );
       const children = kids.filter((k): k is AccessibilityNode => k !== undefined);
       if (r.cells) {
         // the grid's cells count against the node cap like walked ones

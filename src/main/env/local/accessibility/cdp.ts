@@ -15,7 +15,10 @@ interface CdpError {
 /** A raw Chrome DevTools Protocol connection to a browser endpoint. */
 export class CdpConnection {
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }
+  >();
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => this.onMessage(String(data)));
@@ -38,7 +41,8 @@ export class CdpConnection {
       const res = await fetch(new URL('/json/version', endpoint), { signal: AbortSignal.timeout(timeoutMs) });
       if (!res.ok) throw new Error(`CDP: ${endpoint}/json/version answered HTTP ${res.status}`);
       const info = (await res.json()) as { webSocketDebuggerUrl?: string };
-      if (!info.webSocketDebuggerUrl) throw new Error(`CDP: ${endpoint}/json/version has no webSocketDebuggerUrl`);
+      if (!info.webSocketDebuggerUrl)
+        throw new Error(`CDP: ${endpoint}/json/version has no webSocketDebuggerUrl`);
       url = info.webSocketDebuggerUrl;
     }
     const connection = await CdpConnection.connect(url, timeoutMs);
@@ -50,7 +54,10 @@ export class CdpConnection {
   private static async connect(url: string, timeoutMs: number): Promise<CdpConnection> {
     const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024 });
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`CDP: no websocket connection to ${url} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`CDP: no websocket connection to ${url} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       socket.once('open', () => {
         clearTimeout(timer);
         resolve();
@@ -220,7 +227,10 @@ function statesOf(ax: AXNode, role: string): string[] {
   if (props.get('focusable')) states.push('focusable');
   if (props.get('focused')) states.push('focused');
   if (props.get('editable')) states.push('editable');
-  if (props.has('checked') || ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)) {
+  if (
+    props.has('checked') ||
+    ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)
+  ) {
     states.push('checkable');
     const checked = props.get('checked');
     if (checked === 'true' || checked === true) states.push('checked');
@@ -364,10 +374,14 @@ export function pageTree(
   const convert = (ax: AXNode, depth: number): AccessibilityNode[] => {
     const role = val(ax.role);
     const kids = (): AccessibilityNode[] =>
-      depth > 200 ? [] : (ax.childIds ?? []).flatMap((id) => (byId.has(id) ? convert(byId.get(id)!, depth + 1) : []));
+      depth > 200
+        ? []
+        : (ax.childIds ?? []).flatMap((id) => (byId.has(id) ? convert(byId.get(id)!, depth + 1) : []));
     if (TEXT_ROLES.has(role)) return [];
     if (ax.ignored || PASS_THROUGH.has(role)) return kids();
-    const { box, showing } = toScreen(ax.backendDOMNodeId !== undefined ? boxes.get(ax.backendDOMNodeId) : undefined);
+    const { box, showing } = toScreen(
+      ax.backendDOMNodeId !== undefined ? boxes.get(ax.backendDOMNodeId) : undefined,
+    );
     const states = statesOf(ax, role);
     if (showing && place.visible) states.push('showing', 'visible');
     const value = val(ax.value);
@@ -402,20 +416,25 @@ export interface ChromiumTreeOptions {
  * The accessibility trees of the visible page of each Chromium window behind `endpoint`
  * (`http://127.0.0.1:PORT`), one `document-web` root per page, boxes in screen pixels.
  */
-export async function collectChromiumTree(endpoint: string, opts: ChromiumTreeOptions = {}): Promise<AccessibilityNode[]> {
+export async function collectChromiumTree(
+  endpoint: string,
+  opts: ChromiumTreeOptions = {},
+): Promise<AccessibilityNode[]> {
   const timeoutMs = opts.timeoutMs ?? 5000;
   let cdp: CdpConnection;
   try {
     cdp = await CdpConnection.open(endpoint, timeoutMs);
   } catch (error) {
-    throw new Error(`CDP: cannot connect to the browser at ${endpoint}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`CDP: cannot connect to the browser at ${endpoint}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   let timer: NodeJS.Timeout | undefined;
   try {
     const work = (async () => {
-      const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>(
-        'Target.getTargets',
-      );
+      const { targetInfos } = await cdp.send<{
+        targetInfos: { targetId: string; type: string; url: string }[];
+      }>('Target.getTargets');
       const pages = targetInfos.filter((t) => t.type === 'page' && !t.url.startsWith('devtools://'));
       const roots = await Promise.all(
         pages.map(async (page) => {
@@ -439,7 +458,10 @@ export async function collectChromiumTree(endpoint: string, opts: ChromiumTreeOp
       return roots.filter((r): r is AccessibilityNode => r !== undefined);
     })();
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`CDP: the accessibility tree of ${endpoint} took over ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`CDP: the accessibility tree of ${endpoint} took over ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     work.catch(() => undefined); // when the timeout wins, closing the connection fails what is still pending
     return await Promise.race([work, timeout]);

@@ -21,7 +21,9 @@ describe.skipIf(!hasDaemon)('DBusConnection on a real dbus-daemon (needs dbus-da
   let address: string;
 
   beforeAll(async () => {
-    daemon = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    daemon = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     address = await new Promise<string>((resolve, reject) => {
       let out = '';
       daemon.stdout!.on('data', (d: Buffer) => {
@@ -55,10 +57,15 @@ describe.skipIf(!hasDaemon)('DBusConnection on a real dbus-daemon (needs dbus-da
   it('reads a dict of variants (Properties.GetAll) and a single variant (Properties.Get)', async () => {
     const c = await DBusConnection.connect(address);
     try {
-      const [all] = (await c.call(BUS[0], BUS[1], 'org.freedesktop.DBus.Properties', 'GetAll', 's', [BUS[2]])) as [Record<string, Variant>];
+      const [all] = (await c.call(BUS[0], BUS[1], 'org.freedesktop.DBus.Properties', 'GetAll', 's', [
+        BUS[2],
+      ])) as [Record<string, Variant>];
       expect(all.Interfaces.signature).toBe('as');
       expect(Array.isArray(all.Interfaces.value)).toBe(true);
-      const [one] = (await c.call(BUS[0], BUS[1], 'org.freedesktop.DBus.Properties', 'Get', 'ss', [BUS[2], 'Features'])) as [Variant];
+      const [one] = (await c.call(BUS[0], BUS[1], 'org.freedesktop.DBus.Properties', 'Get', 'ss', [
+        BUS[2],
+        'Features',
+      ])) as [Variant];
       expect(one.signature).toBe('as');
       expect(one.value).toEqual(all.Features.value);
     } finally {
@@ -81,7 +88,9 @@ describe.skipIf(!hasDaemon)('DBusConnection on a real dbus-daemon (needs dbus-da
   it('answers 2000 calls in flight at once, each with its own reply', async () => {
     const c = await DBusConnection.connect(address);
     try {
-      const names = Array.from({ length: 2000 }, (_, i) => (i % 2 ? 'org.freedesktop.DBus' : `org.example.N${i}`));
+      const names = Array.from({ length: 2000 }, (_, i) =>
+        i % 2 ? 'org.freedesktop.DBus' : `org.example.N${i}`,
+      );
       const replies = await Promise.all(names.map((n) => c.call(...BUS, 'NameHasOwner', 's', [n])));
       expect(replies.map((r) => r[0])).toEqual(names.map((n) => n === 'org.freedesktop.DBus'));
     } finally {
@@ -99,6 +108,8 @@ describe.skipIf(!hasDaemon)('DBusConnection on a real dbus-daemon (needs dbus-da
 
   it('names what it cannot connect to', async () => {
     await expect(DBusConnection.connect('unix:path=/nonexistent/bus')).rejects.toThrow(/ENOENT/);
-    await expect(DBusConnection.connect('launchd:env=X')).rejects.toThrow(/no D-Bus address this client can use/);
+    await expect(DBusConnection.connect('launchd:env=X')).rejects.toThrow(
+      /no D-Bus address this client can use/,
+    );
   });
 });

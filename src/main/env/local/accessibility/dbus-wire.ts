@@ -5,7 +5,10 @@ import { connect, type Socket } from 'node:net';
 
 /** An error reply (a dead object, a missing interface). */
 export class DBusCallError extends Error {
-  constructor(readonly errorName: string, message: string) {
+  constructor(
+    readonly errorName: string,
+    message: string,
+  ) {
     super(`${errorName}: ${message}`);
   }
 }
@@ -22,8 +25,34 @@ export interface Variant {
 const METHOD_CALL = 1;
 const METHOD_RETURN = 2;
 const ERROR = 3;
-const FIELD = { path: 1, interface: 2, member: 3, errorName: 4, replySerial: 5, destination: 6, signature: 8 } as const;
-const ALIGN: Record<string, number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, x: 8, t: 8, d: 8, h: 4, s: 4, o: 4, g: 1, a: 4, '(': 8, '{': 8, v: 1 };
+const FIELD = {
+  path: 1,
+  interface: 2,
+  member: 3,
+  errorName: 4,
+  replySerial: 5,
+  destination: 6,
+  signature: 8,
+} as const;
+const ALIGN: Record<string, number> = {
+  y: 1,
+  b: 4,
+  n: 2,
+  q: 2,
+  i: 4,
+  u: 4,
+  x: 8,
+  t: 8,
+  d: 8,
+  h: 4,
+  s: 4,
+  o: 4,
+  g: 1,
+  a: 4,
+  '(': 8,
+  '{': 8,
+  v: 1,
+};
 
 const splitCache = new Map<string, string[]>();
 
@@ -294,7 +323,14 @@ class Reader {
       case 'n':
       case 'q': {
         this.align(2);
-        const v = c === 'n' ? (this.le ? b.readInt16LE(this.pos) : b.readInt16BE(this.pos)) : this.le ? b.readUInt16LE(this.pos) : b.readUInt16BE(this.pos);
+        const v =
+          c === 'n'
+            ? this.le
+              ? b.readInt16LE(this.pos)
+              : b.readInt16BE(this.pos)
+            : this.le
+              ? b.readUInt16LE(this.pos)
+              : b.readUInt16BE(this.pos);
         this.pos += 2;
         return v;
       }
@@ -310,7 +346,14 @@ class Reader {
       case 'x':
       case 't': {
         this.align(8);
-        const v = c === 'x' ? (this.le ? b.readBigInt64LE(this.pos) : b.readBigInt64BE(this.pos)) : this.le ? b.readBigUInt64LE(this.pos) : b.readBigUInt64BE(this.pos);
+        const v =
+          c === 'x'
+            ? this.le
+              ? b.readBigInt64LE(this.pos)
+              : b.readBigInt64BE(this.pos)
+            : this.le
+              ? b.readBigUInt64LE(this.pos)
+              : b.readBigUInt64BE(this.pos);
         this.pos += 8;
         return Number(v);
       }
@@ -418,12 +461,19 @@ function socketOf(address: string): { path: string } | { host: string; port: num
   for (const entry of address.split(';')) {
     const colon = entry.indexOf(':');
     const kind = entry.slice(0, colon);
-    const params = Object.fromEntries(entry.slice(colon + 1).split(',').map((kv) => [kv.slice(0, kv.indexOf('=')), decodeURIComponent(kv.slice(kv.indexOf('=') + 1))]));
+    const params = Object.fromEntries(
+      entry
+        .slice(colon + 1)
+        .split(',')
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), decodeURIComponent(kv.slice(kv.indexOf('=') + 1))]),
+    );
     if (kind === 'unix' && params.path) return { path: params.path };
     if (kind === 'unix' && params.abstract) return { path: `\0${params.abstract}` };
     if (kind === 'tcp' && params.port) return { host: params.host || '127.0.0.1', port: Number(params.port) };
   }
-  throw new Error(`no D-Bus address this client can use in '${address.replace(/,guid=[0-9a-f]+/i, '')}' (unix:path, unix:abstract or tcp)`);
+  throw new Error(
+    `no D-Bus address this client can use in '${address.replace(/,guid=[0-9a-f]+/i, '')}' (unix:path, unix:abstract or tcp)`,
+  );
 }
 
 export class DBusConnection {
@@ -471,7 +521,10 @@ export class DBusConnection {
       const socket = 'path' in target ? connect(target.path) : connect(target.port, target.host);
       socket.setNoDelay?.(true);
       let settled = false;
-      const timer = setTimeout(() => done(new Error(`D-Bus: no answer to the handshake within ${o.timeoutMs ?? 3000} ms`)), o.timeoutMs ?? 3000);
+      const timer = setTimeout(
+        () => done(new Error(`D-Bus: no answer to the handshake within ${o.timeoutMs ?? 3000} ms`)),
+        o.timeoutMs ?? 3000,
+      );
       const done = (e?: Error, c?: DBusConnection): void => {
         if (settled) return;
         settled = true;
@@ -492,7 +545,8 @@ export class DBusConnection {
         const nl = text.indexOf('\r\n');
         if (nl < 0) return;
         socket.off('data', onAuth);
-        if (!text.startsWith('OK ')) return done(new Error(`D-Bus authentication refused: ${text.slice(0, nl)}`));
+        if (!text.startsWith('OK '))
+          return done(new Error(`D-Bus authentication refused: ${text.slice(0, nl)}`));
         socket.write('BEGIN\r\n');
         const conn = new DBusConnection(socket);
         const rest = Buffer.from(text.slice(nl + 2), 'latin1');
@@ -511,7 +565,15 @@ export class DBusConnection {
    * Calls a method; resolves with the reply's body, rejects with DBusCallError or DBusClosedError (or the error
    * given to failGroup for `group`).
    */
-  call(destination: string | undefined, path: string, iface: string, member: string, signature = '', body: unknown[] = [], group?: object): Promise<unknown[]> {
+  call(
+    destination: string | undefined,
+    path: string,
+    iface: string,
+    member: string,
+    signature = '',
+    body: unknown[] = [],
+    group?: object,
+  ): Promise<unknown[]> {
     if (this.closedBy) return Promise.reject(this.closedBy);
     const serial = this.serial++;
     // the calls made in one turn of the event loop leave in one write (one system call, one wake-up of the bus),
@@ -582,7 +644,13 @@ export class DBusConnection {
       const w = this.waiting.get(reply.replySerial);
       if (!w) continue;
       this.waiting.delete(reply.replySerial);
-      if (reply.type === ERROR) w.reject(new DBusCallError(reply.errorName ?? 'org.freedesktop.DBus.Error.Failed', String(reply.body[0] ?? '')));
+      if (reply.type === ERROR)
+        w.reject(
+          new DBusCallError(
+            reply.errorName ?? 'org.freedesktop.DBus.Error.Failed',
+            String(reply.body[0] ?? ''),
+          ),
+        );
       else w.resolve(reply.body);
     }
     buf = buf.subarray(at);

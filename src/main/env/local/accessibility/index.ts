@@ -37,12 +37,14 @@ function isActiveApp(app: AccessibilityNode): boolean {
  */
 export async function collectAccessibility(opts: CollectOptions): Promise<AccessibilityNode[]> {
   const errors: Error[] = [];
-  const fail = (source: 'atspi' | 'cdp') => (error: unknown): AccessibilityNode[] => {
-    const e = error instanceof Error ? error : new Error(String(error));
-    errors.push(e);
-    opts.onError?.(source, e);
-    return [];
-  };
+  const fail =
+    (source: 'atspi' | 'cdp') =>
+    (error: unknown): AccessibilityNode[] => {
+      const e = error instanceof Error ? error : new Error(String(error));
+      errors.push(e);
+      opts.onError?.(source, e);
+      return [];
+    };
   const [apps, pages] = await Promise.all([
     opts.dbusAddress
       ? collectAtspiTree({

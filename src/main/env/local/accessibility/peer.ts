@@ -40,7 +40,9 @@ function connectAs(path: string, uid: number, gid: number, timeoutMs: number): P
     });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`the helper connecting to ${path} as uid ${uid} did not answer within ${timeoutMs} ms`));
+      reject(
+        new Error(`the helper connecting to ${path} as uid ${uid} did not answer within ${timeoutMs} ms`),
+      );
     }, timeoutMs);
     child.once('message', (_m, handle) => {
       clearTimeout(timer);
@@ -63,7 +65,8 @@ async function connectPeer(address: string): Promise<DBusConnection | undefined>
   if (!path) return undefined;
   const st = statSync(path);
   const me = process.getuid?.();
-  if (me === undefined || st.uid === me || me !== 0) return DBusConnection.connect(address, { hello: false, timeoutMs: 2000 });
+  if (me === undefined || st.uid === me || me !== 0)
+    return DBusConnection.connect(address, { hello: false, timeoutMs: 2000 });
   return DBusConnection.adopt(await connectAs(path, st.uid, st.gid, 3000));
 }
 

@@ -14,7 +14,18 @@ import { cellAddress, columnName } from './sheet-cells';
 
 describe('cell addresses', () => {
   it('names columns as a spreadsheet does', () => {
-    expect([0, 1, 25, 26, 27, 51, 52, 701, 702, 16383].map(columnName)).toEqual(['A', 'B', 'Z', 'AA', 'AB', 'AZ', 'BA', 'ZZ', 'AAA', 'XFD']);
+    expect([0, 1, 25, 26, 27, 51, 52, 701, 702, 16383].map(columnName)).toEqual([
+      'A',
+      'B',
+      'Z',
+      'AA',
+      'AB',
+      'AZ',
+      'BA',
+      'ZZ',
+      'AAA',
+      'XFD',
+    ]);
     expect(cellAddress(0, 0)).toBe('A1');
     expect(cellAddress(4999, 29)).toBe('AD5000');
   });
@@ -49,9 +60,12 @@ async function workbook(): Promise<Buffer> {
   ws.getCell('J1').value = 'title over J and K';
   ws.mergeCells('A20:A21');
   ws.getCell('A20').value = 'two rows';
-  for (let r = 4990; r <= 5000; r++) for (let c = 26; c <= 30; c++) if ((r + c) % 2) ws.getCell(r, c).value = `far ${cellAddress(r - 1, c - 1)}`;
+  for (let r = 4990; r <= 5000; r++)
+    for (let c = 26; c <= 30; c++)
+      if ((r + c) % 2) ws.getCell(r, c).value = `far ${cellAddress(r - 1, c - 1)}`;
   const second = wb.addWorksheet('Sheet2');
-  for (let r = 1; r <= 30; r++) for (let c = 1; c <= 5; c++) second.getCell(r, c).value = `s2 ${cellAddress(r - 1, c - 1)}`;
+  for (let r = 1; r <= 30; r++)
+    for (let c = 1; c <= 5; c++) second.getCell(r, c).value = `s2 ${cellAddress(r - 1, c - 1)}`;
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
@@ -62,19 +76,29 @@ const cellsOf = (tree: AccessibilityNode[]) => flattenTree(tree).filter((n) => n
 function expectSameTree(grid: AccessibilityNode[], walk: AccessibilityNode[]): void {
   const a = flattenTree(grid);
   const b = flattenTree(walk);
-  const label = (n: AccessibilityNode) => `${n.role} ${n.name} ${JSON.stringify(n.text ?? '')} [${n.states.join(',')}] ${n.app ?? ''}`;
+  const label = (n: AccessibilityNode) =>
+    `${n.role} ${n.name} ${JSON.stringify(n.text ?? '')} [${n.states.join(',')}] ${n.app ?? ''}`;
   expect(a.map(label)).toEqual(b.map(label));
   a.forEach((n, i) => {
     const m = b[i];
-    const off = Math.max(Math.abs(n.x - m.x), Math.abs(n.y - m.y), Math.abs(n.width - m.width), Math.abs(n.height - m.height));
-    expect(off, `${label(n)}: ${[n.x, n.y, n.width, n.height]} vs ${[m.x, m.y, m.width, m.height]}`).toBeLessThanOrEqual(1);
+    const off = Math.max(
+      Math.abs(n.x - m.x),
+      Math.abs(n.y - m.y),
+      Math.abs(n.width - m.width),
+      Math.abs(n.height - m.height),
+    );
+    expect(
+      off,
+      `${label(n)}: ${[n.x, n.y, n.width, n.height]} vs ${[m.x, m.y, m.width, m.height]}`,
+    ).toBeLessThanOrEqual(1);
   });
 }
 
 describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGuiMissingHere}`, () => {
   let env: LocalEnvironment;
   let dbusAddress: string;
-  const read = (tableCells: 'grid' | 'walk') => collectAtspiTree({ dbusAddress, hostAddress: env.sandbox?.hostAddress, tableCells, timeoutMs: 30_000 });
+  const read = (tableCells: 'grid' | 'walk') =>
+    collectAtspiTree({ dbusAddress, hostAddress: env.sandbox?.hostAddress, tableCells, timeoutMs: 30_000 });
   /** Both ways, twice over until two grid reads agree (Calc may still be repainting after a key). */
   const both = async (): Promise<[AccessibilityNode[], AccessibilityNode[]]> => {
     let grid = await read('grid');
@@ -94,10 +118,15 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
     await env.open('/home/user/Grid-fast.xlsx');
     await waitForWindowTitle(env, TITLE, { timeoutMs: 60_000 });
     await settleWindowGeometry(env, TITLE);
-    await poll('the sheet cells in the accessibility tree', 30_000, async () => {
-      const cells = cellsOf(await read('grid'));
-      return cells.some((c) => c.name === 'A1') && cells.some((c) => c.name === 'N30') ? true : undefined;
-    }, 300);
+    await poll(
+      'the sheet cells in the accessibility tree',
+      30_000,
+      async () => {
+        const cells = cellsOf(await read('grid'));
+        return cells.some((c) => c.name === 'A1') && cells.some((c) => c.name === 'N30') ? true : undefined;
+      },
+      300,
+    );
   }, 120_000);
 
   afterAll(async () => {
@@ -107,8 +136,15 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
 
   it('gives the same tree as the cell-by-cell walk at the top of the sheet, with the cursor on an empty cell', async () => {
     // B1 is empty ((1*7+2) % 3 == 0): where typing goes, so it is shown
-    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['right'] }]);
-    await poll('the cursor on B1', 15_000, async () => (cellsOf(await read('grid')).some((c) => c.name === 'B1' && c.states.includes('focused')) ? true : undefined));
+    await env.perform([
+      { type: 'hotkey', keys: ['ctrl', 'home'] },
+      { type: 'press', keys: ['right'] },
+    ]);
+    await poll('the cursor on B1', 15_000, async () =>
+      cellsOf(await read('grid')).some((c) => c.name === 'B1' && c.states.includes('focused'))
+        ? true
+        : undefined,
+    );
     const [grid, walk] = await both();
     expectSameTree(grid, walk);
     const cells = new Map(cellsOf(grid).map((c) => [c.name, c]));
@@ -129,15 +165,25 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
   }, 120_000);
 
   it('gives the same tree with a range selected', async () => {
-    await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }, { type: 'press', keys: ['down', 'down'] }, { type: 'hotkey', keys: ['shift', 'right'] }, { type: 'hotkey', keys: ['shift', 'right'] }, { type: 'hotkey', keys: ['shift', 'down'] }]);
-    await poll('A3:C4 selected', 15_000, async () => (cellsOf(await read('grid')).filter((c) => c.states.includes('selected')).length >= 6 ? true : undefined));
+    await env.perform([
+      { type: 'hotkey', keys: ['ctrl', 'home'] },
+      { type: 'press', keys: ['down', 'down'] },
+      { type: 'hotkey', keys: ['shift', 'right'] },
+      { type: 'hotkey', keys: ['shift', 'right'] },
+      { type: 'hotkey', keys: ['shift', 'down'] },
+    ]);
+    await poll('A3:C4 selected', 15_000, async () =>
+      cellsOf(await read('grid')).filter((c) => c.states.includes('selected')).length >= 6 ? true : undefined,
+    );
     const [grid, walk] = await both();
     expectSameTree(grid, walk);
   }, 120_000);
 
   it('gives the same tree far down the sheet, where the off-screen cluster now shows', async () => {
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'end'] }]);
-    await poll('the view at AD5000', 15_000, async () => (cellsOf(await read('grid')).some((c) => c.name === 'AD5000') ? true : undefined));
+    await poll('the view at AD5000', 15_000, async () =>
+      cellsOf(await read('grid')).some((c) => c.name === 'AD5000') ? true : undefined,
+    );
     const [grid, walk] = await both();
     expectSameTree(grid, walk);
     const cells = new Map(cellsOf(grid).map((c) => [c.name, c]));
@@ -147,7 +193,9 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
 
   it("gives the other sheet's cells after a switch of sheets (the cells read early, of the sheet shown before, are not used)", async () => {
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
-    await poll('Sheet1 at A1', 15_000, async () => (cellsOf(await read('grid')).some((c) => c.name === 'A3' && c.text === 't3-1') ? true : undefined));
+    await poll('Sheet1 at A1', 15_000, async () =>
+      cellsOf(await read('grid')).some((c) => c.name === 'A3' && c.text === 't3-1') ? true : undefined,
+    );
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'pagedown'] }]);
     const cells = await poll("Sheet2's cells", 15_000, async () => {
       const c = cellsOf(await read('grid'));
@@ -157,6 +205,8 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
     const [grid, walk] = await both();
     expectSameTree(grid, walk);
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'pageup'] }]);
-    await poll('Sheet1 again', 15_000, async () => (cellsOf(await read('grid')).some((c) => c.text === 't3-1') ? true : undefined));
+    await poll('Sheet1 again', 15_000, async () =>
+      cellsOf(await read('grid')).some((c) => c.text === 't3-1') ? true : undefined,
+    );
   }, 120_000);
 });

@@ -7,7 +7,14 @@ import type { AccessibilityNode } from '../../environment';
 import { atspiStateNames } from './atspi-names';
 
 /** One method call on the table's application; undefined for an error reply. */
-export type Ask = (name: string, path: string, iface: string, member: string, signature?: string, body?: unknown[]) => Promise<unknown[] | undefined>;
+export type Ask = (
+  name: string,
+  path: string,
+  iface: string,
+  member: string,
+  signature?: string,
+  body?: unknown[],
+) => Promise<unknown[] | undefined>;
 
 type Ref = [string, string];
 
@@ -21,7 +28,8 @@ const NULL_PATH = '/org/a11y/atspi/null';
 /** Spreadsheet column letters: 0 → A, 25 → Z, 26 → AA. */
 export function columnName(col: number): string {
   let name = '';
-  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26)) name = String.fromCharCode(65 + ((c - 1) % 26)) + name;
+  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26))
+    name = String.fromCharCode(65 + ((c - 1) % 26)) + name;
   return name;
 }
 
@@ -50,14 +58,22 @@ const boxOf = (reply: unknown[] | undefined): Box | undefined => {
  * The cells from `first` to `last` (row, column; inclusive) of table `[name, path]` that an agent reads: those with
  * text, and the empty ones with the focus or selected (where typing goes); row by row. Boxes are screen pixels.
  */
-export async function gridCells(ask: Ask, [name, path]: Ref, first: [number, number], last: [number, number], o: GridOptions): Promise<AccessibilityNode[]> {
+export async function gridCells(
+  ask: Ask,
+  [name, path]: Ref,
+  first: [number, number],
+  last: [number, number],
+  o: GridOptions,
+): Promise<AccessibilityNode[]> {
   const rows = Math.max(0, last[0] - first[0] + 1);
   const cols = Math.max(0, Math.min(last[1] - first[1] + 1, o.maxCells));
   const wanted: [number, number][] = [];
   for (let r = 0; r < rows && wanted.length < o.maxCells; r++) {
     for (let c = 0; c < cols && wanted.length < o.maxCells; c++) wanted.push([first[0] + r, first[1] + c]);
   }
-  const refs = (await Promise.all(wanted.map(([r, c]) => ask(name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])))).map((x) => {
+  const refs = (
+    await Promise.all(wanted.map(([r, c]) => ask(name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])))
+  ).map((x) => {
     const ref = x?.[0] as Ref | undefined;
     return ref && ref[1] !== NULL_PATH ? ref : undefined;
   });
@@ -66,14 +82,26 @@ export async function gridCells(ask: Ask, [name, path]: Ref, first: [number, num
   // its covered cells for themselves, with no text): of two samples of a column or row, the narrower is the grid's.
   const lastRow = wanted.length ? wanted[wanted.length - 1][0] : first[0];
   const lastCol = first[1] + cols - 1;
-  const edge = (i: number) => wanted[i][0] === first[0] || wanted[i][0] === lastRow || wanted[i][1] === first[1] || wanted[i][1] === lastCol;
+  const edge = (i: number) =>
+    wanted[i][0] === first[0] ||
+    wanted[i][0] === lastRow ||
+    wanted[i][1] === first[1] ||
+    wanted[i][1] === lastCol;
   const lastIndex = wanted.length - 1;
   const [texts, states, boxes, names] = await Promise.all([
     Promise.all(refs.map((ref) => (ref ? ask(ref[0], ref[1], TEXT, 'GetText', 'ii', [0, -1]) : undefined))),
     Promise.all(refs.map((ref) => (ref ? ask(ref[0], ref[1], ACCESSIBLE, 'GetState') : undefined))),
-    Promise.all(refs.map((ref, i) => (ref && edge(i) ? ask(ref[0], ref[1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf) : undefined))),
+    Promise.all(
+      refs.map((ref, i) =>
+        ref && edge(i) ? ask(ref[0], ref[1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf) : undefined,
+      ),
+    ),
     // the corner cells' names tell whether the table names its cells by address
-    Promise.all([0, lastIndex].map((i) => (refs[i] ? ask(refs[i][0], refs[i][1], PROPS, 'Get', 'ss', [ACCESSIBLE, 'Name']) : undefined))),
+    Promise.all(
+      [0, lastIndex].map((i) =>
+        refs[i] ? ask(refs[i][0], refs[i][1], PROPS, 'Get', 'ss', [ACCESSIBLE, 'Name']) : undefined,
+      ),
+    ),
   ]);
   const colBox = new Map<number, Box>();
   const rowBox = new Map<number, Box>();
@@ -117,7 +145,18 @@ export async function gridCells(ask: Ask, [name, path]: Ref, first: [number, num
     const row = rowBox.get(r);
     const own = boxes[i];
     const [x, y, width, height] = own ?? (col && row ? [col[0], row[1], col[2], row[3]] : [-1, -1, -1, -1]);
-    const node: AccessibilityNode = { role: 'table-cell', name: byAddress ? cellAddress(r, c) : '', description: undefined, className: undefined, x, y, width, height, states: stateNames, source: 'atspi' };
+    const node: AccessibilityNode = {
+      role: 'table-cell',
+      name: byAddress ? cellAddress(r, c) : '',
+      description: undefined,
+      className: undefined,
+      x,
+      y,
+      width,
+      height,
+      states: stateNames,
+      source: 'atspi',
+    };
     if (text) node.text = text;
     kept.push({ i, node });
     if (!own && (width < 0 || mayMerge(i))) unboxed.push({ i, node });
@@ -125,8 +164,12 @@ export async function gridCells(ask: Ask, [name, path]: Ref, first: [number, num
   // a table that names its cells otherwise, or whose grid could not be read, is asked per cell shown
   const unnamed = byAddress ? [] : kept;
   const [askedNames, askedBoxes] = await Promise.all([
-    Promise.all(unnamed.map(({ i }) => ask(refs[i]![0], refs[i]![1], PROPS, 'Get', 'ss', [ACCESSIBLE, 'Name']))),
-    Promise.all(unboxed.map(({ i }) => ask(refs[i]![0], refs[i]![1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf))),
+    Promise.all(
+      unnamed.map(({ i }) => ask(refs[i]![0], refs[i]![1], PROPS, 'Get', 'ss', [ACCESSIBLE, 'Name'])),
+    ),
+    Promise.all(
+      unboxed.map(({ i }) => ask(refs[i]![0], refs[i]![1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf)),
+    ),
   ]);
   const gone = new Set<AccessibilityNode>();
   unnamed.forEach(({ node }, k) => {

@@ -14,7 +14,8 @@ import { poll } from './poll';
 export const hasDisplayTools =
   spawnSync('sh', ['-c', 'command -v Xvfb openbox dbus-daemon xdotool import xprop']).status === 0;
 export const hasChromium = spawnSync('sh', ['-c', 'command -v chromium']).status === 0;
-export const hasMousepad = spawnSync('sh', ['-c', 'command -v mousepad && test -x /usr/libexec/at-spi-bus-launcher']).status === 0;
+export const hasMousepad =
+  spawnSync('sh', ['-c', 'command -v mousepad && test -x /usr/libexec/at-spi-bus-launcher']).status === 0;
 
 /** The test page: absolutely placed elements, so where they are is known without asking the page. */
 export const FIXTURE_PAGE = `<!doctype html><html><head><title>Proctor fixture page</title><style>
@@ -82,13 +83,27 @@ export interface Chromium extends App {
   endpoint: string;
 }
 
-function chromiumArgs(profile: string, url: string, opts: { position?: [number, number]; size?: [number, number] }): string[] {
+function chromiumArgs(
+  profile: string,
+  url: string,
+  opts: { position?: [number, number]; size?: [number, number] },
+): string[] {
   const [x, y] = opts.position ?? [0, 0];
   const [w, h] = opts.size ?? [1000, 700];
   return [
-    '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    '--no-first-run', '--disable-quic', '--no-default-browser-check', '--password-store=basic',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', `--window-position=${x},${y}`, `--window-size=${w},${h}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+    '--no-default-browser-check',
+    '--password-store=basic',
+    `--user-data-dir=${profile}`,
+    '--remote-debugging-port=0',
+    `--window-position=${x},${y}`,
+    `--window-size=${w},${h}`,
     url,
   ];
 }
@@ -102,7 +117,9 @@ async function chromiumReady(url: string, readPort: () => Promise<string | undef
     try {
       const res = await fetch(`${endpoint}/json/list`);
       const pages = (await res.json()) as { type: string; url: string; title: string }[];
-      return pages.some((p) => p.type === 'page' && p.url === url && p.title !== '' && p.title !== url) ? true : undefined;
+      return pages.some((p) => p.type === 'page' && p.url === url && p.title !== '' && p.title !== url)
+        ? true
+        : undefined;
     } catch {
       return undefined;
     }
@@ -117,7 +134,11 @@ export async function startChromium(
   opts: { position?: [number, number]; size?: [number, number] } = {},
 ): Promise<Chromium> {
   const profile = mkdtempSync(join(tmpdir(), 'proctor-observe-chromium-'));
-  const child = spawn('chromium', chromiumArgs(profile, url, opts), { detached: true, stdio: 'ignore', env: { ...process.env, ...env, HOME: profile } });
+  const child = spawn('chromium', chromiumArgs(profile, url, opts), {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, ...env, HOME: profile },
+  });
   const stop = stopGroup(child, () => removeTree(profile));
   try {
     const endpoint = await chromiumReady(url, async () => {
@@ -145,12 +166,19 @@ export async function startChromiumIn(
 ): Promise<{ endpoint: string }> {
   const profile = `/tmp/proctor-observe-chromium-${Math.random().toString(36).slice(2, 10)}`;
   await env.launch(['chromium', ...chromiumArgs(profile, url, opts)]);
-  const endpoint = await chromiumReady(url, async () => (await env.getFile(`${profile}/DevToolsActivePort`))?.toString('utf8').split('\n')[0] || undefined);
+  const endpoint = await chromiumReady(
+    url,
+    async () =>
+      (await env.getFile(`${profile}/DevToolsActivePort`))?.toString('utf8').split('\n')[0] || undefined,
+  );
   return { endpoint };
 }
 
 /** mousepad (GTK3) editing a new file holding `text`; resolves once its window is mapped. */
-export async function startMousepad(env: Record<string, string>, text: string): Promise<App & { file: string }> {
+export async function startMousepad(
+  env: Record<string, string>,
+  text: string,
+): Promise<App & { file: string }> {
   const home = mkdtempSync(join(tmpdir(), 'proctor-observe-mousepad-'));
   const file = join(home, 'notes.txt');
   writeFileSync(file, text);
@@ -162,7 +190,10 @@ export async function startMousepad(env: Record<string, string>, text: string): 
   const stop = stopGroup(child, () => removeTree(home));
   try {
     await poll('the mousepad window', 20_000, () => {
-      const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', 'notes.txt'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const r = spawnSync('xdotool', ['search', '--onlyvisible', '--name', 'notes.txt'], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
       return r.status === 0 && r.stdout.trim() ? true : undefined;
     });
     return { process: child, stop, file };
@@ -183,7 +214,10 @@ export function grabScreen(env: Record<string, string>): Promise<Screenshot> {
         if (error) return reject(error);
         sharp(stdout)
           .metadata()
-          .then((m) => resolve({ data: stdout, format: 'png', width: m.width!, height: m.height!, toScreen: 1 }), reject);
+          .then(
+            (m) => resolve({ data: stdout, format: 'png', width: m.width!, height: m.height!, toScreen: 1 }),
+            reject,
+          );
       },
     );
   });

@@ -8,9 +8,13 @@ import { windowTitles } from '../openers';
 
 /** Why GUI LibreOffice cannot run on a sandbox display here, or '' when it can. */
 export const officeGuiMissingHere: string = (() => {
-  const tools = ['Xvfb', 'openbox', 'xdotool', 'dbus-daemon'].filter((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0);
+  const tools = ['Xvfb', 'openbox', 'xdotool', 'dbus-daemon'].filter(
+    (t) => spawnSync('sh', ['-c', `command -v ${t}`]).status !== 0,
+  );
   if (tools.length) return `needs ${tools.join(', ')}`;
-  const missing = ['libreoffice_calc', 'libreoffice_writer', 'libreoffice_impress'].map((a) => officeGuiMissing(a)).find(Boolean);
+  const missing = ['libreoffice_calc', 'libreoffice_writer', 'libreoffice_impress']
+    .map((a) => officeGuiMissing(a))
+    .find(Boolean);
   return missing ? `needs GUI LibreOffice: ${missing}` : '';
 })();
 
@@ -32,11 +36,14 @@ export async function cellValue(bytes: Buffer, address: string): Promise<unknown
   return v;
 }
 
-const OFFICE = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
+const OFFICE =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"';
 
 /** A flat ODF text document with one paragraph per entry of `paragraphs`. */
 export function flatText(paragraphs: string[]): string {
-  const ps = paragraphs.map((p) => `<text:p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text:p>`).join('');
+  const ps = paragraphs
+    .map((p) => `<text:p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text:p>`)
+    .join('');
   return `<?xml version="1.0" encoding="UTF-8"?><office:document ${OFFICE} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text"><office:body><office:text>${ps}</office:text></office:body></office:document>`;
 }
 
@@ -50,17 +57,43 @@ export function flatPresentation(title: string): string {
  * the sandbox, on a profile of its own (a headless run on the GUI's profile would hand the job to a running
  * window instead). Throws with LibreOffice's output when no file came out.
  */
-export async function convertInSandbox(env: Environment, source: string, format: string, outDir: string): Promise<string> {
-  const r = await env.run(['soffice', '-env:UserInstallation=file:///tmp/proctor-convert-profile', '--headless', '--convert-to', format, '--outdir', outDir, source], { timeoutMs: 120_000 });
+export async function convertInSandbox(
+  env: Environment,
+  source: string,
+  format: string,
+  outDir: string,
+): Promise<string> {
+  const r = await env.run(
+    [
+      'soffice',
+      '-env:UserInstallation=file:///tmp/proctor-convert-profile',
+      '--headless',
+      '--convert-to',
+      format,
+      '--outdir',
+      outDir,
+      source,
+    ],
+    { timeoutMs: 120_000 },
+  );
   const name = source.replace(/^.*\//, '').replace(/\.[^.]+$/, `.${format.split(':')[0]}`);
   const out = `${outDir}/${name}`;
-  if (!(await env.getFile(out))) throw new Error(`soffice --convert-to ${format} of ${source} made no ${out} (exit ${r.exitCode}): ${r.stdout}${r.stderr}`);
+  if (!(await env.getFile(out)))
+    throw new Error(
+      `soffice --convert-to ${format} of ${source} made no ${out} (exit ${r.exitCode}): ${r.stdout}${r.stderr}`,
+    );
   return out;
 }
 
 /** Kills the process that owns the window titled exactly `title` (SIGKILL, by its pid in the guest). */
 export async function killWindowOwner(env: Environment, title: string): Promise<void> {
-  const r = await env.run(['sh', '-c', 'w=$(xdotool search --onlyvisible --name "$1" | head -1) && kill -9 "$(xdotool getwindowpid "$w")"', 'sh', `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`]);
+  const r = await env.run([
+    'sh',
+    '-c',
+    'w=$(xdotool search --onlyvisible --name "$1" | head -1) && kill -9 "$(xdotool getwindowpid "$w")"',
+    'sh',
+    `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+  ]);
   if (r.exitCode !== 0) throw new Error(`could not kill the owner of '${title}': ${r.stderr}`);
   const end = Date.now() + 15_000;
   while ((await windowTitles(env)).includes(title)) {

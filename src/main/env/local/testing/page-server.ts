@@ -7,7 +7,13 @@ import sharp from 'sharp';
 export interface PageReport {
   clicks: { id: string; screenX: number; screenY: number; button: number; detail: number }[];
   text: string;
-  layout?: { button: { x: number; y: number; w: number; h: number }; marker: { x: number; y: number }; chromeTop: number; screenX: number; screenY: number };
+  layout?: {
+    button: { x: number; y: number; w: number; h: number };
+    marker: { x: number; y: number };
+    chromeTop: number;
+    screenX: number;
+    screenY: number;
+  };
 }
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
@@ -87,14 +93,25 @@ export function kioskLayout(page: PageServer): PageReport['layout'] | undefined 
  * been painted on the display. Chromium drops input that comes before a page's first paint, so a test clicks
  * only after this.
  */
-export async function waitForPainted(shot: () => Promise<Buffer>, layout: NonNullable<PageReport['layout']>, ms = 60_000): Promise<void> {
+export async function waitForPainted(
+  shot: () => Promise<Buffer>,
+  layout: NonNullable<PageReport['layout']>,
+  ms = 60_000,
+): Promise<void> {
   const end = Date.now() + ms;
   const left = Math.round(layout.screenX + layout.marker.x + 1);
   const top = Math.round(layout.screenY + layout.chromeTop + layout.marker.y + 1);
   for (;;) {
-    const [r, g, b] = await sharp(await shot()).extract({ left, top, width: 1, height: 1 }).removeAlpha().raw().toBuffer();
+    const [r, g, b] = await sharp(await shot())
+      .extract({ left, top, width: 1, height: 1 })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     if (r > 200 && g < 60 && b < 60) return;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for the page to be painted (pixel ${left},${top} is ${r},${g},${b}, not the red marker)`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out after ${ms} ms waiting for the page to be painted (pixel ${left},${top} is ${r},${g},${b}, not the red marker)`,
+      );
     await new Promise((res) => setTimeout(res, 200));
   }
 }

@@ -5,8 +5,15 @@ import { createLocalEnvironment } from '../local-environment';
 
 const env = await createLocalEnvironment({ width: 800, height: 600 });
 try {
-  const inside = await env.run(['sh', '-c', 'id -u; hostname; ls /proc | grep -c "^[0-9]"; script -qc tty /dev/null; touch ~/made; ls /root 2>&1 | head -1']);
-  const [uid, hostname, pids, tty] = inside.stdout.trim().split('\n').map((l) => l.trim());
+  const inside = await env.run([
+    'sh',
+    '-c',
+    'id -u; hostname; ls /proc | grep -c "^[0-9]"; script -qc tty /dev/null; touch ~/made; ls /root 2>&1 | head -1',
+  ]);
+  const [uid, hostname, pids, tty] = inside.stdout
+    .trim()
+    .split('\n')
+    .map((l) => l.trim());
   await env.launch(['xterm', '-title', 'unprivileged-term']);
   const until = Date.now() + 20_000;
   let window = '';
@@ -19,7 +26,7 @@ try {
   // AT-SPI over the session's own bus: the app and the bus each run in their own nested user namespace
   await env.launch(['mousepad']);
   let accessible: string[] = [];
-  for (const stop = Date.now() + 30_000; !accessible.includes('mousepad') && Date.now() < stop; ) {
+  for (const stop = Date.now() + 30_000; !accessible.includes('mousepad') && Date.now() < stop;) {
     await new Promise((r) => setTimeout(r, 300));
     accessible = (await env.accessibilityTree().catch(() => [])).map((n) => n.app ?? '');
   }

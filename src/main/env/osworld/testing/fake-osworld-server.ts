@@ -90,7 +90,8 @@ export class FakeOsworldServer {
   windows: string[];
   /** Called for each /setup/launch command (e.g. to bring a fake browser up). */
   onLaunch?: (command: unknown) => void;
-  private readonly stubs: { match: RegExp; result: { output: string; error: string; returncode: number } }[] = [];
+  private readonly stubs: { match: RegExp; result: { output: string; error: string; returncode: number } }[] =
+    [];
   private readonly misbehaviours = new Map<string, Misbehaviour[]>();
   private readonly sockets = new Set<import('node:net').Socket>();
   private png!: Buffer;
@@ -103,7 +104,14 @@ export class FakeOsworldServer {
 
   static async start(options: FakeOsworldOptions = {}): Promise<FakeOsworldServer> {
     const s = new FakeOsworldServer(options);
-    s.png = await sharp({ create: { width: options.width ?? 320, height: options.height ?? 200, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+    s.png = await sharp({
+      create: {
+        width: options.width ?? 320,
+        height: options.height ?? 200,
+        channels: 3,
+        background: { r: 30, g: 90, b: 160 },
+      },
+    })
       .png()
       .toBuffer();
     s.server = createServer((req, res) => void s.handle(req, res));
@@ -141,7 +149,10 @@ export class FakeOsworldServer {
 
   /** /execute commands whose text (argv joined by spaces) matches `match` answer `result` instead of running. */
   stubCommand(match: RegExp, result: { output?: string; error?: string; returncode?: number }): void {
-    this.stubs.push({ match, result: { output: result.output ?? '', error: result.error ?? '', returncode: result.returncode ?? 0 } });
+    this.stubs.push({
+      match,
+      result: { output: result.output ?? '', error: result.error ?? '', returncode: result.returncode ?? 0 },
+    });
   }
 
   /** Requests made to `path`. */
@@ -164,10 +175,13 @@ export class FakeOsworldServer {
     let parts: UploadedPart[] = [];
     try {
       if (contentType.startsWith('application/json')) rec.json = JSON.parse(body.toString('utf8'));
-      else if (contentType.startsWith('application/x-www-form-urlencoded')) rec.form = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
+      else if (contentType.startsWith('application/x-www-form-urlencoded'))
+        rec.form = Object.fromEntries(new URLSearchParams(body.toString('utf8')));
       else if (contentType.startsWith('multipart/form-data')) {
         parts = parseMultipart(body, contentType);
-        rec.form = Object.fromEntries(parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString('utf8')]));
+        rec.form = Object.fromEntries(
+          parts.filter((p) => p.filename === undefined).map((p) => [p.name, p.data.toString('utf8')]),
+        );
       }
     } catch {
       return this.send(res, 400, 'bad request body', 'text/plain');
@@ -193,7 +207,11 @@ export class FakeOsworldServer {
       case 'POST /screen_size':
         return this.json(res, 200, { width: this.options.width ?? 320, height: this.options.height ?? 200 });
       case 'GET /accessibility':
-        return this.json(res, 200, { AT: this.options.accessibilityXml ?? '<desktop-frame xmlns:st="https://accessibility.ubuntu.example.org/ns/state"/>' });
+        return this.json(res, 200, {
+          AT:
+            this.options.accessibilityXml ??
+            '<desktop-frame xmlns:st="https://accessibility.ubuntu.example.org/ns/state"/>',
+        });
       case 'GET /terminal':
         return this.json(res, 200, { output: null, status: 'success' });
       case 'GET /platform':
@@ -203,10 +221,16 @@ export class FakeOsworldServer {
         return this.execute(res, json);
       case 'POST /setup/launch': {
         const command = json.command;
-        if (!command || (Array.isArray(command) && !command.length)) return this.json(res, 500, { status: 'error', message: 'list index out of range' });
+        if (!command || (Array.isArray(command) && !command.length))
+          return this.json(res, 500, { status: 'error', message: 'list index out of range' });
         this.launched.push(command);
         this.onLaunch?.(command);
-        return this.send(res, 200, `${Array.isArray(command) ? command.join(' ') : String(command)} launched successfully`, 'text/html');
+        return this.send(
+          res,
+          200,
+          `${Array.isArray(command) ? command.join(' ') : String(command)} launched successfully`,
+          'text/html',
+        );
       }
       case 'POST /file': {
         const p = rec.form?.file_path;
@@ -226,20 +250,30 @@ export class FakeOsworldServer {
       case 'POST /setup/open_file': {
         const p = typeof json.path === 'string' ? json.path : '';
         if (!p) return this.send(res, 400, 'Path not supplied!', 'text/html');
-        if (!this.files.has(expandUser(p)) && !(this.options.programs ?? []).includes(p)) return this.send(res, 404, `Application/file not found: ${p}`, 'text/html');
+        if (!this.files.has(expandUser(p)) && !(this.options.programs ?? []).includes(p))
+          return this.send(res, 404, `Application/file not found: ${p}`, 'text/html');
         this.opened.push(p);
         return this.send(res, 200, 'File opened and window activated successfully', 'text/html');
       }
       case 'POST /setup/activate_window':
       case 'POST /setup/close_window': {
         const name = json.window_name;
-        if (typeof name !== 'string' || !name) return this.send(res, 400, 'window_name required', 'text/html');
+        if (typeof name !== 'string' || !name)
+          return this.send(res, 400, 'window_name required', 'text/html');
         this.windowCalls.push({ path, json });
         const strict = json.strict === true;
-        const hit = this.windows.findIndex((w) => (strict ? w === name : w.toLowerCase().includes(name.toLowerCase())));
-        if (hit < 0 && this.options.missingWindowStatus === 404) return this.send(res, 404, `Window ${name} not found (empty results)`, 'text/html');
+        const hit = this.windows.findIndex((w) =>
+          strict ? w === name : w.toLowerCase().includes(name.toLowerCase()),
+        );
+        if (hit < 0 && this.options.missingWindowStatus === 404)
+          return this.send(res, 404, `Window ${name} not found (empty results)`, 'text/html');
         if (hit >= 0 && path.endsWith('close_window')) this.windows.splice(hit, 1);
-        return this.send(res, 200, path.endsWith('close_window') ? 'Window closed successfully.' : 'Window activated successfully', 'text/html');
+        return this.send(
+          res,
+          200,
+          path.endsWith('close_window') ? 'Window closed successfully.' : 'Window activated successfully',
+          'text/html',
+        );
       }
       case 'GET /proctor/info':
         if (!this.options.proctor) break;
@@ -256,12 +290,22 @@ export class FakeOsworldServer {
     const shell = json.shell === true;
     let command = json.command;
     if (typeof command === 'string' && !shell) command = command.trim().split(/\s+/);
-    if (Array.isArray(command) && command.length === 3 && /^python3?$/.test(String(command[0])) && command[1] === '-c' && String(command[2]).startsWith(FAKE_PYAUTOGUI_PREFIX)) {
+    if (
+      Array.isArray(command) &&
+      command.length === 3 &&
+      /^python3?$/.test(String(command[0])) &&
+      command[1] === '-c' &&
+      String(command[2]).startsWith(FAKE_PYAUTOGUI_PREFIX)
+    ) {
       this.pyautoguiCode.push(String(command[2]).slice(FAKE_PYAUTOGUI_PREFIX.length));
       const r = this.pyautoguiResult;
       return this.json(res, 200, { status: 'success', output: '', error: r.error, returncode: r.returncode });
     }
-    if (shell ? typeof command !== 'string' : !Array.isArray(command) || !command.length || command.some((c) => typeof c !== 'string')) {
+    if (
+      shell
+        ? typeof command !== 'string'
+        : !Array.isArray(command) || !command.length || command.some((c) => typeof c !== 'string')
+    ) {
       return this.json(res, 500, { status: 'error', message: 'bad command' });
     }
     const argv = shell ? ['/bin/sh', '-c', command as string] : (command as string[]).map(expandUser);
@@ -280,12 +324,19 @@ export class FakeOsworldServer {
     }, limit);
     child.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      this.json(res, 500, { status: 'error', message: e.code === 'ENOENT' ? `[Errno 2] No such file or directory: '${argv[0]}'` : e.message });
+      this.json(res, 500, {
+        status: 'error',
+        message: e.code === 'ENOENT' ? `[Errno 2] No such file or directory: '${argv[0]}'` : e.message,
+      });
     });
     child.once('close', (code) => {
       clearTimeout(timer);
       if (res.headersSent) return;
-      if (timedOut) return this.json(res, 500, { status: 'error', message: `Command '${JSON.stringify(argv)}' timed out after ${limit / 1000} seconds` });
+      if (timedOut)
+        return this.json(res, 500, {
+          status: 'error',
+          message: `Command '${JSON.stringify(argv)}' timed out after ${limit / 1000} seconds`,
+        });
       this.json(res, 200, { status: 'success', output: stdout, error: stderr, returncode: code ?? -9 });
     });
   }
