@@ -3,7 +3,6 @@
 // the code read by Proctor's whitelisting parser and performed with env.perform (no Python, no pyautogui in the
 // guest). Used by `proctor env serve` (/execute) and by setup's `execute` / `command` steps in every environment.
 import type { Action } from '../../shared/run';
-import type { Environment } from '../env/environment';
 import { shlexSplit } from '../text/shlex';
 import { parsePyautogui } from './index';
 
@@ -66,9 +65,14 @@ export interface PyautoguiCommandOutcome {
   actions: Action[];
 }
 
+/** Whatever performs actions: an environment (env/ is above actions/, so it is named by its one method here). */
+export interface ActionPerformer {
+  perform(actions: Action[]): Promise<void>;
+}
+
 /** Parses the code and performs it on `env`; a refusal or a failed action is returncode 1 with its message, nothing thrown. */
 export async function performPyautoguiCode(
-  env: Pick<Environment, 'perform'>,
+  env: ActionPerformer,
   code: string,
 ): Promise<PyautoguiCommandOutcome> {
   const parsed = actionsOfPyautoguiCode(code);

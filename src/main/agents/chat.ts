@@ -5,7 +5,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Endpoint } from './endpoint';
-import { costOf, type PriceTable } from './pricing';
+import { costOf, type PriceTable } from '../price-table';
 import { sleep } from '../sleep';
 
 export type ChatMessage = ChatCompletionMessageParam;

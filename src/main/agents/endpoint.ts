@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { jsonErrorOffset, lineColOf } from './json-error';
-import { priceTableProblems, type PriceTable } from './pricing';
+import { priceTableProblems, type PriceTable } from '../price-table';
 
 export interface Endpoint {
   baseUrl: string;

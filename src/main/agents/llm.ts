@@ -15,7 +15,7 @@ import { ChatModel, ModelCallError, type ChatMessage, type RetryPolicy, type Sam
 import { describeEndpoint, type ResolvedEndpoint } from './endpoint';
 import { rescaleTable, toPromptImage, type PromptImage, type PromptImageOptions } from './image';
 import { parseReply } from './parse';
-import type { PriceTable } from './pricing';
+import type { PriceTable } from '../price-table';
 import { systemPrompt } from './prompts';
 import { findRetrievalFile, retrieve, retrievalText, type RetrievalOptions } from './retrieval';
 

@@ -13,7 +13,7 @@ import { ChatModel, ModelCallError, type ChatMessage, type RetryPolicy, type Sam
 import { describeEndpoint, type ResolvedEndpoint } from '../agents/endpoint';
 import { toPromptImage } from '../agents/image';
 import type { Screenshot } from '../env/environment';
-import type { PriceTable } from '../agents/pricing';
+import type { PriceTable } from '../price-table';
 import { appendVerdict, readTaskTrajectory } from '../store';
 import { judgeRoundSystemPrompt, judgeSystemPrompt, retryPrompt } from './prompt';
 import { readJudgeReply } from './reply';

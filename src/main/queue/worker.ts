@@ -18,7 +18,7 @@ import { agentForTask, taskSettings, type RunOptions } from '../runner/scheduler
 import { mergedAgentOptions } from '../runner/run-plan';
 import { gradingUnder } from '../evaluators/grade';
 import { readRunPlan, type RunPlan } from '../store/run-plan';
-import type { PriceTable } from '../agents/pricing';
+import type { PriceTable } from '../price-table';
 import { runTask, type TaskOutcome } from '../runner/step-loop';
 import { runEvents } from '../store/events';
 import { entryOf, taskKeyOf } from '../store/layout';

@@ -19,7 +19,7 @@ import {
 import { taskDirIn } from '../store/layout';
 import type { Verdict } from '../../shared/run';
 import { readTaskFile } from '../tasks';
-import { costOf, priceTableProblems, type PriceTable } from '../agents/pricing';
+import { costOf, priceTableProblems, type PriceTable } from '../price-table';
 import { settleReportRow } from '../annotate/report-verdict';
 import type { AttemptRow } from './stats';
 

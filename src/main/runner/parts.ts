@@ -4,7 +4,7 @@
 import type { RuleVerdict, SetupStepTiming } from '../../shared/run';
 import type { Problem, SetupStep, Task } from '../../shared/task';
 import type { Environment } from '../env/environment';
-import { observe as observeScreen } from '../observe';
+import { observe as observeScreen, warmObservation } from '../observe';
 import type { Observation, ObservationType } from '../observe/observation';
 import { loadTasks } from '../tasks/reader';
 import {
@@ -58,7 +58,16 @@ let defaults: Promise<RunnerParts> | undefined;
 /** The engine's own parts: the environments registry, the setup registry, observations, the evaluators. */
 export function defaultParts(): Promise<RunnerParts> {
   defaults ??= Promise.resolve({
-    createEnvironment: ({ env, ...request }) => createEnvironment(env ?? DEFAULT_ENV_SPEC, request),
+    async createEnvironment({ env, ...request }) {
+      const created = await createEnvironment(env ?? DEFAULT_ENV_SPEC, request);
+      // The observation's one-time work (the tokenizer, the marks' digits for this screen) is done while the
+      // task's setup runs; a failure is left to the first observation, which reports it.
+      created
+        .screen()
+        .then((s) => warmObservation(s.height))
+        .catch(() => undefined);
+      return created;
+    },
     async runSetup(steps, env, ctx) {
       if (steps.length) await runSetupSteps(steps, env, ctx);
     },

@@ -1,7 +1,7 @@
 // What an attempt's model calls cost: the bundled price table (resources/pricing.json), the run's per-model
 // overrides (`--price MODEL=IN,OUT`, `--prices FILE`), and the agent's own per-turn costs (config-file prices).
 import { readJsonFile } from '../store/files';
-import { priceOf, priceTableProblems, type ModelPrice, type PriceTable } from '../agents/pricing';
+import { priceOf, priceTableProblems, type ModelPrice, type PriceTable } from '../price-table';
 import bundled from '../../../resources/pricing.json';
 
 /** The bundled list prices (USD per million tokens), checked once. */

@@ -17,7 +17,7 @@ import {
   type ManifestTaskInfo,
   type RunManifest,
 } from '../store/layout';
-import type { PriceTable } from '../agents/pricing';
+import type { PriceTable } from '../price-table';
 import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
 import type { AppCheck } from '../tasks/needs';
 import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';

@@ -22,7 +22,7 @@ import type { RunWriter, TaskResults, TaskWriter } from '../store/run-writer';
 import { skipReason, type AppCheck } from '../tasks/needs';
 import { ownedTempPrefix } from '../env/leftovers';
 import type { RunnerParts } from './parts';
-import type { PriceTable } from '../agents/pricing';
+import type { PriceTable } from '../price-table';
 import { causeOf, type AttemptFacts } from '../store/attempt-cause';
 import { attemptUsd } from './pricing';
 import type { ActionSpace } from '../../shared/spaces';

@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { ModelTurn, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
 import type { TaskTrajectory } from '../../shared/api';
-import { costOf, type PriceTable } from '../agents/pricing';
+import { costOf, type PriceTable } from '../price-table';
 import { readRun, readTaskTrajectory, safeSegment } from '../store';
 import { proctorVersion } from '../version';
 

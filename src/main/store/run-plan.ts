@@ -10,7 +10,7 @@ import {
   type ActionSpace,
   type ObservationType,
 } from '../../shared/spaces';
-import { priceTableProblems } from '../agents/pricing';
+import { priceTableProblems } from '../price-table';
 import { writeFileAtomicSync } from './files';
 
 export const RUN_PLAN_FILE = 'run-plan.json';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPath } from '../tasks/needs';
 import { serveForTest, type Served } from '../server/testing/served';
 import { proctorRun } from '../share/site/testing/proctor-run';
-import { plannedFrames } from '../share/video/video';
+import { plannedFrames } from '../video/video';
 import { readTaskTrajectory } from '../store';
 
 const haveFfmpeg = onPath('ffmpeg') && onPath('ffprobe');

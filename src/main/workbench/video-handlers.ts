@@ -1,4 +1,4 @@
-// runs.exportVideo: one task's replay video (src/main/share/video) made on the engine for the replay's "export
+// runs.exportVideo: one task's replay video (src/main/video) made on the engine for the replay's "export
 // video" button, written beside the task's files as proctor-replay.mp4 and named below the served root, so the
 // UI offers it for download through the same file rule as screenshots. One encode per task at a time.
 import { existsSync, statSync } from 'node:fs';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { ApiHandlers } from '../../shared/api';
 import { isInside } from '../contained';
 import { readTaskTrajectory, taskDirOf } from '../store';
-import { FfmpegMissingError, findFfmpeg } from '../share/video/ffmpeg';
-import { writeTaskVideo } from '../share/video/video';
+import { FfmpegMissingError, findFfmpeg } from '../video/ffmpeg';
+import { writeTaskVideo } from '../video/video';
 import { ApiRequestError } from './api-error';
 import { relativeToRoot, runDirBelow } from './paths';
 

@@ -1,5 +1,5 @@
 // `proctor export labels|trajectory|video|html`: people's labels with provenance (JSONL / CSV); each task's trajectory
-// as one JSON in a versioned schema (src/main/share/trajectory-export.ts); an MP4 per task (src/main/share/video);
+// as one JSON in a versioned schema (src/main/share/trajectory-export.ts); an MP4 per task (src/main/video);
 // a static read-only site of the workbench (src/main/share/site).
 import { resolve } from 'node:path';
 import { shownPath, UsageError, type CliCommand, type CliIo } from '../command';
@@ -10,7 +10,7 @@ import { exportRows, rowsAsCsv, rowsAsJsonl } from '../../annotate/label-rows';
 import { writeFileAtomic } from '../../store';
 import { readPriceFile, runDirsOf } from '../../report';
 import { exportTrajectories } from '../../share/trajectory-export';
-import { exportVideos } from '../../share/video/video';
+import { exportVideos } from '../../video/video';
 import { exportSite, type SiteProgress } from '../../share/site/site';
 import { ensureUiBuilt } from '../../server/ui-build';
 

@@ -10,7 +10,7 @@ import { perTaskRows } from '../../report/per-task';
 import { UsageError, shownPath, type CliCommand } from '../command';
 import { usageText } from '../options/help';
 import { optionTable, parseOptions } from '../options/table';
-import type { PriceTable } from '../../agents/pricing';
+import type { PriceTable } from '../../price-table';
 import type { Task } from '../../../shared/task';
 import { loadTasks } from '../../tasks';
 import { formatProblem } from '../../tasks/validation';

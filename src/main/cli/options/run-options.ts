@@ -2,7 +2,7 @@
 // reading of parsed values into RunFlags (with the checks that span several options).
 import type { AgentOptions } from '../../agents';
 import { defaultSampling } from '../../agents/chat';
-import type { PriceTable } from '../../agents/pricing';
+import type { PriceTable } from '../../price-table';
 import type { GradingProfile } from '../../evaluators/profile';
 import { DEFAULT_TASK_TIMEOUT_MS, parseMaxSteps } from '../../runner/limits';
 import { parsePriceFlag, readPricesFile } from '../../runner/pricing';

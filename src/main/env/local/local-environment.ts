@@ -29,7 +29,6 @@ import type { CaptureBackend, UnicodeTyping } from './worker-protocol';
 import { collectAccessibility } from './accessibility';
 import { CHROMIUM_FLAGS, launchChromium } from './browser';
 import { OPENERS, settleWindowGeometry, titlePattern } from './openers';
-import { warmObservation } from '../../observe';
 
 export interface LocalEnvironmentOptions {
   /** An X display to drive (`:N`); default: start a fresh sandbox display and stop it on close(). */
@@ -154,8 +153,6 @@ export async function createLocalEnvironment(opts: LocalEnvironmentOptions = {})
   // the first observation; the display is already up. (It was once taken out over a test that typed before
   // Chromium had the keyboard, since fixed.) A failure here is not lost: the next call starts one and reports it.
   worker.warm();
-  // So does the observation's one-time work (the tokenizer, the marks' digits), once the worker is forked.
-  setTimeout(() => void warmObservation(sandbox?.height ?? opts.height ?? 1080), 50).unref();
 
   let killGeneration = 0;
   let needsRelease = false;

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { whichOnPath } from '../../tasks/needs';
+import { whichOnPath } from '../tasks/needs';
 import type { FrameSize } from './frames';
 
 export class FfmpegMissingError extends Error {}

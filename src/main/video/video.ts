@@ -5,10 +5,10 @@ import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
-import type { Action, StepRecord } from '../../../shared/run';
-import type { TaskTrajectory } from '../../../shared/api';
-import { isInside } from '../../contained';
-import { readRun, readTaskTrajectory, safeSegment } from '../../store';
+import type { Action, StepRecord } from '../../shared/run';
+import type { TaskTrajectory } from '../../shared/api';
+import { isInside } from '../contained';
+import { readRun, readTaskTrajectory, safeSegment } from '../store';
 import { baseImage, captioned, verdictCard, zoomed, type FrameSize, type Point } from './frames';
 import { findFfmpeg, gifFrom, Mp4Encoder } from './ffmpeg';
 

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../cli/main';
-import { projectRoot } from '../../demo/paths';
-import { missingDemoPrograms, runProctor } from '../../demo/testing-env';
-import { onPath } from '../../tasks/needs';
-import { readTaskTrajectory } from '../../store';
+import { main } from '../cli/main';
+import { projectRoot } from '../demo/paths';
+import { missingDemoPrograms, runProctor } from '../demo/testing-env';
+import { onPath } from '../tasks/needs';
+import { readTaskTrajectory } from '../store';
 import { findFfmpeg } from './ffmpeg';
 import { clickOf, plannedFrames, videoTiming } from './video';
 
