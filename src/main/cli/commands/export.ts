@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../../store';
 import { readPriceFile, runDirsOf } from '../../report';
 import { exportTrajectories } from '../../share/trajectory-export';
 import { exportVideos } from '../../video/video';
-import { exportSite, type SiteProgress } from '../../share/site/site';
+import { exportSite, sourcesOf, type SiteProgress } from '../../share/site/site';
 import { ensureUiBuilt } from '../../server/ui-build';
 
 const taskSpec = {
@@ -149,6 +149,7 @@ async function html(
 ): Promise<number> {
   if (!values.out) throw new UsageError('export html needs --out DIR');
   try {
+    sourcesOf(runDirs); // a folder without runs is said before the UI is built (that can take a minute)
     const uiDir = await ensureUiBuilt((line) => io.err(line));
     let last = performance.now();
     let said = '';

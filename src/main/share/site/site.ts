@@ -79,8 +79,11 @@ interface Source {
   runDir: string;
 }
 
-/** Each run folder below the folders given, with the root its site paths start from; two runs may not share a path. */
-function sourcesOf(args: string[]): Source[] {
+/**
+ * Each run folder below the folders given, with the root its site paths start from; two runs may not share a path.
+ * Throws, naming the folder, where one holds no run: the CLI asks first, before building the UI.
+ */
+export function sourcesOf(args: string[]): Source[] {
   const sources: Source[] = [];
   const seen = new Map<string, string>();
   for (const arg of args) {
