@@ -5,6 +5,7 @@ import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
 import type { GradingContext } from '../getter';
 import { pyInt, pyTruthy } from './chrome-python';
+import { MONTH_NAMES, WEEKDAY_NAMES } from './calendar';
 import { activeTab } from './chrome-session';
 import { commandOutput } from './general';
 
@@ -156,21 +157,6 @@ async function today(ctx: GradingContext, timezone: string | undefined): Promise
   }
 }
 
-const dow = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const monthNames = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
 
 /** OSWorld's apply_rules_to_timeFormat: each placeholder's first occurrence, in upstream's order. */
@@ -179,13 +165,13 @@ export function formatDay(format: unknown, d: Day): string {
     throw new Error(`rule_relativeTime: a time format must be a string, got ${JSON.stringify(format)}`);
   const month = d.getUTCMonth() + 1;
   const replacements: [string, string][] = [
-    ['{DoW}', dow[weekday(d)]],
-    ['{Month}', monthNames[month - 1].slice(0, 3)],
+    ['{DoW}', WEEKDAY_NAMES[d.getUTCDay()].slice(0, 3)],
+    ['{Month}', MONTH_NAMES[month - 1].slice(0, 3)],
     ['{DayD}', String(d.getUTCDate())],
     ['{Year}', String(d.getUTCFullYear())],
     ['{Month0D}', two(month)],
-    ['{month}', monthNames[month - 1].toLowerCase()],
-    ['{MonthFull}', monthNames[month - 1]],
+    ['{month}', MONTH_NAMES[month - 1].toLowerCase()],
+    ['{MonthFull}', MONTH_NAMES[month - 1]],
     ['{Day0D}', two(d.getUTCDate())],
     ['{MonthD}', String(month)],
   ];

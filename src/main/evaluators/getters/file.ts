@@ -4,6 +4,7 @@ import { join, relative, resolve, isAbsolute, sep } from 'node:path';
 import type { GetterSpec } from '../../../shared/task';
 import { getters, specString, type GradingContext } from '../getter';
 import { safeFileName, taskFilePath } from '../task-files';
+import { MONTH_NAMES, WEEKDAY_NAMES } from './calendar';
 import { commandOutput } from './general';
 
 const claimed = new WeakMap<GradingContext, Set<string>>();
@@ -72,22 +73,6 @@ export function fileLists(
   return { paths, dests };
 }
 
-const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const months = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
 /** Python's `datetime.now().strftime(format)` in the grader's local time, for the directives file names use. */
 export function strftime(format: string, at: Date = new Date()): string {
   const two = (n: number) => String(n).padStart(2, '0');
@@ -108,10 +93,10 @@ export function strftime(format: string, at: Date = new Date()): string {
     f: () => String(at.getMilliseconds() * 1000).padStart(6, '0'),
     p: () => (at.getHours() < 12 ? 'AM' : 'PM'),
     j: () => String(dayOfYear).padStart(3, '0'),
-    a: () => weekdays[at.getDay()].slice(0, 3),
-    A: () => weekdays[at.getDay()],
-    b: () => months[at.getMonth()].slice(0, 3),
-    B: () => months[at.getMonth()],
+    a: () => WEEKDAY_NAMES[at.getDay()].slice(0, 3),
+    A: () => WEEKDAY_NAMES[at.getDay()],
+    b: () => MONTH_NAMES[at.getMonth()].slice(0, 3),
+    B: () => MONTH_NAMES[at.getMonth()],
     '%': () => '%',
   };
   return format.replace(/%(.)/gs, (all, d: string) => {
