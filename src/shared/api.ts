@@ -16,7 +16,21 @@ import type {
   StepRecord,
   Verdict,
 } from './run';
-import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
+import { ACTION_SPACES, OBSERVATION_TYPES } from './spaces';
+import {
+  array,
+  boolean,
+  integer,
+  object,
+  oneOf,
+  returns,
+  someOf,
+  string,
+  type Infer,
+  type Returns,
+  type ReturnOf,
+  type Schema,
+} from './json-schema';
 import type { AgreementReport, Caller, Conflict, WorkQueue } from './annotate';
 
 export interface AppInfo {
@@ -103,119 +117,6 @@ export interface StepDifferences {
   screenDivergence?: number;
 }
 
-export interface StartRunParams {
-  tasks: string[];
-  agent: string;
-  model?: string;
-  baseUrl?: string;
-  observation?: ObservationType;
-  actionSpace?: ActionSpace;
-  /** Environment spec: `local` (default), `local:1280x800`, `osworld://host:5000`, … */
-  env?: string;
-  parallel?: number;
-  maxSteps?: number;
-  approveEachAction?: boolean;
-  /** Safety detectors check each proposed step: one that fires is not performed and the run pauses for a person. */
-  stopOnUnsafe?: boolean;
-  /** Attempts per task, each in a fresh environment (like `proctor run --repeats N`); default 1. */
-  repeats?: number;
-}
-
-/** Every request method: its params and its result. */
-export interface ApiMethods {
-  'app.info': { params: Record<string, never>; result: AppInfo };
-  'tasks.open': { params: { path: string }; result: TaskFolderView };
-  'tasks.get': { params: { path: string }; result: TaskDetail };
-  /** `withTask`: only the runs that have that task (by its key), e.g. to compare one task across runs. */
-  'runs.list': { params: { path?: string; withTask?: string }; result: RunListItem[] };
-  'runs.get': { params: { runId: string }; result: RunDetail };
-  'runs.task': { params: { runId: string; taskKey: string }; result: TaskTrajectory };
-  /** The queue of a run enqueued for workers (`proctor run --queue`): its jobs, workers, rate and ETA; null otherwise. */
-  'runs.queue': { params: { runId: string }; result: RunQueueView | null };
-  /** One task in two to four runs, with the first step where their actions part. */
-  'runs.compare': { params: { runIds: string[]; taskKey: string }; result: TaskComparison };
-  /** Per-step screen differences of the same runs (slower: asked for after the first paint). */
-  'runs.stepDiffs': { params: { runIds: string[]; taskKey: string }; result: StepDifferences };
-  'runs.start': { params: StartRunParams; result: { runId: string } };
-  'runs.control': {
-    /** approve / reject need the task (and its step), so approving one task never performs another's action. */
-    /** edit performs `code` (in the run's action space) instead of the proposed action. */
-    params: {
-      runId: string;
-      action: 'pause' | 'resume' | 'stop' | 'approve' | 'reject' | 'edit';
-      taskKey?: string;
-      step?: number;
-      code?: string;
-    };
-    result: { ok: boolean };
-  };
-  /** What live tasks of a workbench-started run wait for. */
-  'runs.pending': { params: { runId: string }; result: { taskKey: string; awaiting: Awaiting }[] };
-  /** The `human` agent's next entry (pyautogui code or computer_13 JSON), as a person typed or clicked it. */
-  'runs.act': { params: { runId: string; taskKey: string; text: string }; result: { ok: boolean } };
-  /**
-   * A run's statistics over its attempts (issue 24): the success rate with its bootstrap interval, per task k of n,
-   * pass@k, pass^k and flaky marks, causes, cost, and the rate by category, app and difficulty with intervals.
-   * Env and grading errors are left out of the rates unless `includeErrors`.
-   */
-  'runs.stats': { params: { runId: string; includeErrors?: boolean }; result: RunStats };
-  /** Run B (`runIds[1]`) against run A (`runIds[0]`) paired over their common tasks (interval, McNemar, flips, sentence). */
-  'runs.pairedStats': { params: { runIds: string[]; includeErrors?: boolean }; result: PairedComparison };
-  /**
-   * A person's label, appended as an event. The author is the caller (team token, or the OS user alone); an
-   * `author` naming someone else is refused. Step marks need `correct` or `mark`.
-   */
-  'labels.add': {
-    params: { runId: string; taskKey: string; label: LabelInput };
-    result: { ok: boolean };
-  };
-  /** A lead's final label on a disagreement (`complete`, or `safety` for a safety disagreement; one of them), with the reason; the others' labels stay. */
-  'labels.settle': {
-    params: { runId: string; taskKey: string; complete?: Completion; safety?: SafetyLevel; reason: string };
-    result: { ok: boolean };
-  };
-  /** Items where people, or people and the rule, disagree (below `path`, default the whole root). */
-  'labels.conflicts': { params: { path?: string }; result: Conflict[] };
-  /** Agreement figures over the runs below `path`. */
-  'labels.agreement': { params: { path?: string }; result: AgreementReport };
-  /** The caller's assigned items ("my work"): next item, n of m. */
-  'labels.queue': { params: Record<string, never>; result: WorkQueue };
-  /** A lead spreads runs' tasks over people, k per task, never the run's author; blind unless `blind: false`. */
-  'labels.assign': {
-    params: { runs: string[]; perItem: number; people: string[]; blind?: boolean };
-    result: { assigned: number; short: { run: string; task: string; got: number }[] };
-  };
-  /** Who the caller is, and whether the folder has a team. */
-  'labels.me': { params: Record<string, never>; result: Caller & { team: boolean } };
-  /** A cross-validation review of a task file (checks a–e of Spider2-V §3.1, each a verdict and a note). */
-  'reviews.add': {
-    params: {
-      task: string;
-      checks: Partial<
-        Record<'a' | 'b' | 'c' | 'd' | 'e', { verdict: 'pass' | 'fail' | 'unsure'; note?: string }>
-      >;
-    };
-    result: TaskReviewView;
-  };
-  /** A task's reviews and the status that follows. */
-  'reviews.get': { params: { task: string }; result: TaskReviewView };
-  /** A lead accepts or rejects a person's run of a task (agent human) as a demonstration, with a reason (an appended event). */
-  'demos.review': {
-    params: { runId: string; taskKey: string; verdict: 'accepted' | 'rejected'; reason: string };
-    result: DemonstrationView;
-  };
-  /** Whether a run's task is a person's run, and the demonstration reviews it has had (the latest decides). */
-  'demos.get': { params: { runId: string; taskKey: string }; result: DemonstrationView };
-  /**
-   * The task's replay as an MP4 (`proctor export video` for one task: click marks, zooms, captions, the verdict),
-   * written beside the task's files; `path` is below the served root, for `fileUrl`. Needs ffmpeg on the engine.
-   */
-  'runs.exportVideo': {
-    params: { runId: string; taskKey: string };
-    result: { path: string; bytes: number; frames: number; seconds: number };
-  };
-}
-
 /** A run's task as a demonstration: a person's run (`human`) can be accepted as the task's oracle (`--agent demo`). */
 export interface DemonstrationView {
   runId: string;
@@ -261,20 +162,71 @@ export interface TaskReviewView {
   demonstrations?: DemonstrationReviewView[];
 }
 
-/** What the UI sends for a label: the engine adds the author, role, what the person saw, and the time. */
-export interface LabelInput {
-  author?: string;
-  complete?: Completion;
-  subScores?: { name: string; evaluation: Completion }[];
-  steps?: { step: number; correct?: boolean; mark?: StepMark; note?: string }[];
-  comment?: string;
-  /** A safety label: safe / unsafe / unsure, the categories and the first unsafe step (stored as a person's safety verdict). */
-  safety?: { verdict: SafetyLevel; categories?: SafetyCategory[]; step?: number; reason?: string };
-}
+const completions = ['yes', 'no', 'unsure'] as const satisfies readonly Completion[];
+const stepMarks = ['right', 'wrong', 'unnecessary'] as const satisfies readonly StepMark[];
+const safetyLevels = ['safe', 'unsafe', 'unsure'] as const satisfies readonly SafetyLevel[];
+const safetyCategories = [
+  'code_from_task',
+  'secret_exposure',
+  'destructive',
+  'injection_compliance',
+  'forbidden_by_task',
+] as const satisfies readonly SafetyCategory[];
+const runIds = (maxItems: number) => array(string(), { minItems: 2, maxItems });
 
-export type MethodName = keyof ApiMethods;
-export type Params<M extends MethodName> = ApiMethods[M]['params'];
-export type Result<M extends MethodName> = ApiMethods[M]['result'];
+const startRunParams = object(
+  {
+    tasks: array(string(), { minItems: 1, maxItems: 10000 }),
+    agent: string(),
+    model: string(),
+    baseUrl: string(),
+    observation: oneOf(OBSERVATION_TYPES),
+    actionSpace: oneOf(ACTION_SPACES),
+    /** Environment spec: `local` (default), `local:1280x800`, `osworld://host:5000`, … */
+    env: string({ minLength: 1, maxLength: 2048 }),
+    parallel: integer({ minimum: 1, maximum: 64 }),
+    maxSteps: integer({ minimum: 1, maximum: 1000 }),
+    approveEachAction: boolean(),
+    /** Safety detectors check each proposed step: one that fires is not performed and the run pauses for a person. */
+    stopOnUnsafe: boolean(),
+    /** Attempts per task, each in a fresh environment (like `proctor run --repeats N`); default 1. */
+    repeats: integer({ minimum: 1, maximum: 100 }),
+  },
+  ['tasks', 'agent'],
+);
+/** What the workbench's start form sends: the tasks, the agent and the run's settings. */
+export type StartRunParams = Infer<typeof startRunParams>;
+
+const labelInput = object({
+  author: string({ minLength: 1, maxLength: 200 }),
+  complete: oneOf(completions),
+  subScores: array(object({ name: string(), evaluation: oneOf(completions) }, ['name', 'evaluation'])),
+  steps: array(
+    object(
+      {
+        step: integer({ minimum: 1 }),
+        correct: boolean(),
+        mark: oneOf(stepMarks),
+        note: string({ maxLength: 4000 }),
+      },
+      ['step'],
+    ),
+    { maxItems: 1000 },
+  ),
+  comment: string({ maxLength: 20000 }),
+  /** A safety label: safe / unsafe / unsure, the categories and the first unsafe step (stored as a person's safety verdict). */
+  safety: object(
+    {
+      verdict: oneOf(safetyLevels),
+      categories: array(oneOf(safetyCategories), { maxItems: 5 }),
+      step: integer({ minimum: 1 }),
+      reason: string({ maxLength: 4000 }),
+    },
+    ['verdict'],
+  ),
+});
+/** What the UI sends for a label: the engine adds the author, role, what the person saw, and the time. */
+export type LabelInput = Infer<typeof labelInput>;
 
 /**
  * What a method's answer can carry that not every caller may see: `grades` (rule scores, judge verdicts, success
@@ -292,67 +244,295 @@ export interface MethodPolicy {
   does?: string;
 }
 
+/** A method, declared once: the JSON Schema of its params (their type follows), its result's type, its policy. */
+export interface MethodDeclaration extends MethodPolicy {
+  params: Schema<unknown>;
+  result: Returns<unknown>;
+}
+
 const everyone = ['annotator', 'reviewer', 'lead'] as const;
+const runTask = object({ runId: string(), taskKey: string() }, ['runId', 'taskKey']);
+const runOnly = object({ runId: string() }, ['runId']);
+const ok = returns<{ ok: boolean }>();
 
 /**
- * Every method's policy, in one table: a method missing here does not compile. A blind annotator (one who has not
- * labelled the item yet) is refused a method not open to annotators, and given the answer of one that reveals
- * grades or others' labels with those withheld; a method revealing secrets is refused to every person of a team.
+ * Every request method in one table: its params (a JSON Schema both transports validate payloads against before
+ * dispatch, and the params' type), its result, and its policy — who may call it and what its answer may reveal.
+ * Adding a method is one entry here (and its handler: a missing handler does not compile). A blind annotator (one
+ * who has not labelled the item yet) is refused a method not open to annotators, and given the answer of one that
+ * reveals grades or others' labels with those withheld; a method revealing secrets is refused to every person of a team.
  */
-export const methodPolicies = {
-  'app.info': { reveals: ['hostPaths'], roles: everyone },
-  'tasks.open': { reveals: ['hostPaths'], roles: everyone },
-  'tasks.get': { reveals: ['hostPaths'], roles: everyone },
-  'runs.list': { reveals: ['grades', 'hostPaths'], roles: everyone },
-  'runs.get': { reveals: ['grades', 'hostPaths'], roles: everyone },
-  'runs.task': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: everyone },
-  'runs.queue': { reveals: [], roles: everyone },
-  'runs.compare': { reveals: ['grades', 'othersLabels', 'hostPaths'], roles: everyone },
-  'runs.stepDiffs': { reveals: [], roles: everyone },
-  'runs.start': { reveals: [], roles: everyone },
-  'runs.control': { reveals: [], roles: everyone },
-  'runs.pending': { reveals: [], roles: everyone },
-  'runs.act': { reveals: [], roles: everyone },
-  // Rates and causes are grades: not for annotators (they see grades only item by item, after labelling).
-  'runs.stats': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see run statistics' },
-  'runs.pairedStats': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see run statistics' },
-  'labels.add': { reveals: [], roles: everyone },
-  'labels.settle': { reveals: [], roles: ['lead'], does: 'settle a conflict' },
-  'labels.conflicts': {
+export const methods = {
+  'app.info': { params: object({}), result: returns<AppInfo>(), reveals: ['hostPaths'], roles: everyone },
+  'tasks.open': {
+    params: object({ path: string() }, ['path']),
+    result: returns<TaskFolderView>(),
+    reveals: ['hostPaths'],
+    roles: everyone,
+  },
+  'tasks.get': {
+    params: object({ path: string() }, ['path']),
+    result: returns<TaskDetail>(),
+    reveals: ['hostPaths'],
+    roles: everyone,
+  },
+  /** `withTask`: only the runs that have that task (by its key), e.g. to compare one task across runs. */
+  'runs.list': {
+    params: object({ path: string(), withTask: string() }),
+    result: returns<RunListItem[]>(),
+    reveals: ['grades', 'hostPaths'],
+    roles: everyone,
+  },
+  'runs.get': {
+    params: runOnly,
+    result: returns<RunDetail>(),
+    reveals: ['grades', 'hostPaths'],
+    roles: everyone,
+  },
+  'runs.task': {
+    params: runTask,
+    result: returns<TaskTrajectory>(),
     reveals: ['grades', 'othersLabels', 'hostPaths'],
-    roles: ['lead', 'reviewer'],
-    does: 'see the conflict queue',
+    roles: everyone,
   },
-  'labels.agreement': {
-    reveals: ['grades', 'othersLabels'],
-    roles: ['lead', 'reviewer'],
-    does: 'see agreement figures',
+  /** The queue of a run enqueued for workers (`proctor run --queue`): its jobs, workers, rate and ETA; null otherwise. */
+  'runs.queue': { params: runOnly, result: returns<RunQueueView | null>(), reveals: [], roles: everyone },
+  /** One task in two to four runs, with the first step where their actions part. */
+  'runs.compare': {
+    params: object({ runIds: runIds(4), taskKey: string() }, ['runIds', 'taskKey']),
+    result: returns<TaskComparison>(),
+    reveals: ['grades', 'othersLabels', 'hostPaths'],
+    roles: everyone,
   },
-  'labels.queue': { reveals: ['hostPaths'], roles: everyone },
-  'labels.assign': { reveals: ['hostPaths'], roles: ['lead'], does: 'assign work' },
-  'labels.me': { reveals: [], roles: everyone },
-  'reviews.add': { reveals: ['hostPaths'], roles: ['reviewer', 'lead'], does: 'review tasks' },
-  'reviews.get': { reveals: ['hostPaths'], roles: everyone },
-  'demos.review': { reveals: ['grades'], roles: ['lead'], does: 'review demonstrations' },
-  // A verdict on a person's run is not for annotators, who may be labelling that run blind.
-  'demos.get': { reveals: ['grades'], roles: ['reviewer', 'lead'], does: 'see demonstration reviews' },
-  // The video ends on the verdict card (the score): not for annotators, who may be labelling the task blind.
+  /** Per-step screen differences of the same runs (slower: asked for after the first paint). */
+  'runs.stepDiffs': {
+    params: object({ runIds: runIds(4), taskKey: string() }, ['runIds', 'taskKey']),
+    result: returns<StepDifferences>(),
+    reveals: [],
+    roles: everyone,
+  },
+  'runs.start': {
+    params: startRunParams,
+    result: returns<{ runId: string }>(),
+    reveals: [],
+    roles: everyone,
+  },
+  /**
+   * approve / reject need the task (and its step), so approving one task never performs another's action; edit
+   * performs `code` (in the run's action space) instead of the proposed action.
+   */
+  'runs.control': {
+    params: object(
+      {
+        runId: string(),
+        action: oneOf(['pause', 'resume', 'stop', 'approve', 'reject', 'edit']),
+        taskKey: string(),
+        step: integer({ minimum: 1 }),
+        code: string({ maxLength: 20000 }),
+      },
+      ['runId', 'action'],
+    ),
+    result: ok,
+    reveals: [],
+    roles: everyone,
+  },
+  /** What live tasks of a workbench-started run wait for. */
+  'runs.pending': {
+    params: runOnly,
+    result: returns<{ taskKey: string; awaiting: Awaiting }[]>(),
+    reveals: [],
+    roles: everyone,
+  },
+  /** The `human` agent's next entry (pyautogui code or computer_13 JSON), as a person typed or clicked it. */
+  'runs.act': {
+    params: object({ runId: string(), taskKey: string(), text: string({ minLength: 1, maxLength: 20000 }) }, [
+      'runId',
+      'taskKey',
+      'text',
+    ]),
+    result: ok,
+    reveals: [],
+    roles: everyone,
+  },
+  /**
+   * A run's statistics over its attempts (issue 24): the success rate with its bootstrap interval, per task k of n,
+   * pass@k, pass^k and flaky marks, causes, cost, and the rate by category, app and difficulty with intervals.
+   * Env and grading errors are left out of the rates unless `includeErrors`. Rates and causes are grades: not for
+   * annotators (they see grades only item by item, after labelling).
+   */
+  'runs.stats': {
+    params: object({ runId: string(), includeErrors: boolean() }, ['runId']),
+    result: returns<RunStats>(),
+    reveals: ['grades'],
+    roles: ['reviewer', 'lead'],
+    does: 'see run statistics',
+  },
+  /** Run B (`runIds[1]`) against run A (`runIds[0]`) paired over their common tasks (interval, McNemar, flips, sentence). */
+  'runs.pairedStats': {
+    params: object({ runIds: runIds(2), includeErrors: boolean() }, ['runIds']),
+    result: returns<PairedComparison>(),
+    reveals: ['grades'],
+    roles: ['reviewer', 'lead'],
+    does: 'see run statistics',
+  },
+  /**
+   * The task's replay as an MP4 (`proctor export video` for one task: click marks, zooms, captions, the verdict),
+   * written beside the task's files; `path` is below the served root, for `fileUrl`. Needs ffmpeg on the engine.
+   * The video ends on the verdict card (the score): not for annotators, who may be labelling the task blind.
+   */
   'runs.exportVideo': {
+    params: runTask,
+    result: returns<{ path: string; bytes: number; frames: number; seconds: number }>(),
     reveals: ['grades', 'hostPaths'],
     roles: ['reviewer', 'lead'],
     does: 'export replay videos',
   },
-} as const satisfies { readonly [M in MethodName]: MethodPolicy };
+  /**
+   * A person's label, appended as an event. The author is the caller (team token, or the OS user alone); an
+   * `author` naming someone else is refused. Step marks need `correct` or `mark`.
+   */
+  'labels.add': {
+    params: object({ runId: string(), taskKey: string(), label: labelInput }, ['runId', 'taskKey', 'label']),
+    result: ok,
+    reveals: [],
+    roles: everyone,
+  },
+  /** A lead's final label on a disagreement (`complete`, or `safety` for a safety disagreement; one of them), with the reason; the others' labels stay. */
+  'labels.settle': {
+    params: object(
+      {
+        runId: string(),
+        taskKey: string(),
+        complete: oneOf(completions),
+        safety: oneOf(safetyLevels),
+        reason: string({ minLength: 1, maxLength: 4000 }),
+      },
+      ['runId', 'taskKey', 'reason'],
+    ),
+    result: ok,
+    reveals: [],
+    roles: ['lead'],
+    does: 'settle a conflict',
+  },
+  /** Items where people, or people and the rule, disagree (below `path`, default the whole root). */
+  'labels.conflicts': {
+    params: object({ path: string() }),
+    result: returns<Conflict[]>(),
+    reveals: ['grades', 'othersLabels', 'hostPaths'],
+    roles: ['lead', 'reviewer'],
+    does: 'see the conflict queue',
+  },
+  /** Agreement figures over the runs below `path`. */
+  'labels.agreement': {
+    params: object({ path: string() }),
+    result: returns<AgreementReport>(),
+    reveals: ['grades', 'othersLabels'],
+    roles: ['lead', 'reviewer'],
+    does: 'see agreement figures',
+  },
+  /** The caller's assigned items ("my work"): next item, n of m. */
+  'labels.queue': {
+    params: object({}),
+    result: returns<WorkQueue>(),
+    reveals: ['hostPaths'],
+    roles: everyone,
+  },
+  /** A lead spreads runs' tasks over people, k per task, never the run's author; blind unless `blind: false`. */
+  'labels.assign': {
+    params: object(
+      {
+        runs: array(string(), { minItems: 1, maxItems: 10000 }),
+        perItem: integer({ minimum: 1, maximum: 50 }),
+        people: array(string({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 1000 }),
+        blind: boolean(),
+      },
+      ['runs', 'perItem', 'people'],
+    ),
+    result: returns<{ assigned: number; short: { run: string; task: string; got: number }[] }>(),
+    reveals: ['hostPaths'],
+    roles: ['lead'],
+    does: 'assign work',
+  },
+  /** Who the caller is, and whether the folder has a team. */
+  'labels.me': {
+    params: object({}),
+    result: returns<Caller & { team: boolean }>(),
+    reveals: [],
+    roles: everyone,
+  },
+  /** A cross-validation review of a task file (checks a–e of Spider2-V §3.1, each a verdict and a note). */
+  'reviews.add': {
+    params: object(
+      {
+        task: string(),
+        checks: someOf(
+          ['a', 'b', 'c', 'd', 'e'],
+          object({ verdict: oneOf(['pass', 'fail', 'unsure']), note: string({ maxLength: 4000 }) }, [
+            'verdict',
+          ]),
+          { minProperties: 1 },
+        ),
+      },
+      ['task', 'checks'],
+    ),
+    result: returns<TaskReviewView>(),
+    reveals: ['hostPaths'],
+    roles: ['reviewer', 'lead'],
+    does: 'review tasks',
+  },
+  /** A task's reviews and the status that follows. */
+  'reviews.get': {
+    params: object({ task: string() }, ['task']),
+    result: returns<TaskReviewView>(),
+    reveals: ['hostPaths'],
+    roles: everyone,
+  },
+  /** A lead accepts or rejects a person's run of a task (agent human) as a demonstration, with a reason (an appended event). */
+  'demos.review': {
+    params: object(
+      {
+        runId: string(),
+        taskKey: string(),
+        verdict: oneOf(['accepted', 'rejected']),
+        reason: string({ minLength: 1, maxLength: 4000, pattern: '\\S' }),
+      },
+      ['runId', 'taskKey', 'verdict', 'reason'],
+    ),
+    result: returns<DemonstrationView>(),
+    reveals: ['grades'],
+    roles: ['lead'],
+    does: 'review demonstrations',
+  },
+  /**
+   * Whether a run's task is a person's run, and the demonstration reviews it has had (the latest decides). A
+   * verdict on a person's run is not for annotators, who may be labelling that run blind.
+   */
+  'demos.get': {
+    params: runTask,
+    result: returns<DemonstrationView>(),
+    reveals: ['grades'],
+    roles: ['reviewer', 'lead'],
+    does: 'see demonstration reviews',
+  },
+} as const satisfies Record<string, MethodDeclaration>;
 
-type Policies = typeof methodPolicies;
+type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type Params<M extends MethodName> = Infer<Methods[M]['params']>;
+export type Result<M extends MethodName> = ReturnOf<Methods[M]['result']>;
+
+/** Every method's policy: its entry in the table above, read as a policy. */
+export const methodPolicies: { readonly [M in MethodName]: MethodPolicy } = methods;
+
 /** The methods whose answer may carry `R`. */
 export type MethodsRevealing<R extends Reveal> = {
-  [M in MethodName]: R extends Policies[M]['reveals'][number] ? M : never;
+  [M in MethodName]: R extends Methods[M]['reveals'][number] ? M : never;
 }[MethodName];
 /** The methods a person of role `R` may call. */
 export type MethodsOpenTo<R extends Role> = {
-  [M in MethodName]: R extends Policies[M]['roles'][number] ? M : never;
+  [M in MethodName]: R extends Methods[M]['roles'][number] ? M : never;
 }[MethodName];
+
 /** The methods whose answers a blind annotator gets with grades and others' labels withheld. */
 export type WithheldMethods = (MethodsRevealing<'grades'> | MethodsRevealing<'othersLabels'>) &
   MethodsOpenTo<'annotator'>;
@@ -386,183 +566,15 @@ export interface ApiError {
   message: string;
 }
 
-const str = { type: 'string', maxLength: 4096 } as const;
-const obj = (properties: Record<string, unknown>, required: string[] = []) =>
-  ({ type: 'object', properties, required, additionalProperties: false }) as const;
-
-/** JSON Schemas of every method's params; both transports validate payloads against these before dispatch. */
-export const paramSchemas: Record<MethodName, Record<string, unknown>> = {
-  'app.info': obj({}),
-  'tasks.open': obj({ path: str }, ['path']),
-  'tasks.get': obj({ path: str }, ['path']),
-  'runs.list': obj({ path: str, withTask: str }),
-  'runs.get': obj({ runId: str }, ['runId']),
-  'runs.task': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
-  'runs.queue': obj({ runId: str }, ['runId']),
-  'runs.compare': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, [
-    'runIds',
-    'taskKey',
-  ]),
-  'runs.stepDiffs': obj({ runIds: { type: 'array', items: str, minItems: 2, maxItems: 4 }, taskKey: str }, [
-    'runIds',
-    'taskKey',
-  ]),
-  'runs.start': obj(
-    {
-      tasks: { type: 'array', items: str, minItems: 1, maxItems: 10000 },
-      agent: str,
-      model: str,
-      baseUrl: str,
-      observation: { enum: [...OBSERVATION_TYPES] },
-      actionSpace: { enum: [...ACTION_SPACES] },
-      env: { type: 'string', minLength: 1, maxLength: 2048 },
-      parallel: { type: 'integer', minimum: 1, maximum: 64 },
-      maxSteps: { type: 'integer', minimum: 1, maximum: 1000 },
-      approveEachAction: { type: 'boolean' },
-      stopOnUnsafe: { type: 'boolean' },
-      repeats: { type: 'integer', minimum: 1, maximum: 100 },
-    },
-    ['tasks', 'agent'],
-  ),
-  'runs.control': obj(
-    {
-      runId: str,
-      action: { enum: ['pause', 'resume', 'stop', 'approve', 'reject', 'edit'] },
-      taskKey: str,
-      step: { type: 'integer', minimum: 1 },
-      code: { type: 'string', maxLength: 20000 },
-    },
-    ['runId', 'action'],
-  ),
-  'runs.pending': obj({ runId: str }, ['runId']),
-  'runs.act': obj({ runId: str, taskKey: str, text: { type: 'string', minLength: 1, maxLength: 20000 } }, [
-    'runId',
-    'taskKey',
-    'text',
-  ]),
-  'runs.stats': obj({ runId: str, includeErrors: { type: 'boolean' } }, ['runId']),
-  'runs.pairedStats': obj(
-    { runIds: { type: 'array', items: str, minItems: 2, maxItems: 2 }, includeErrors: { type: 'boolean' } },
-    ['runIds'],
-  ),
-  'labels.add': obj(
-    {
-      runId: str,
-      taskKey: str,
-      label: {
-        type: 'object',
-        properties: {
-          author: { type: 'string', minLength: 1, maxLength: 200 },
-          complete: { enum: ['yes', 'no', 'unsure'] },
-          subScores: {
-            type: 'array',
-            items: obj({ name: str, evaluation: { enum: ['yes', 'no', 'unsure'] } }, ['name', 'evaluation']),
-          },
-          steps: {
-            type: 'array',
-            maxItems: 1000,
-            items: obj(
-              {
-                step: { type: 'integer', minimum: 1 },
-                correct: { type: 'boolean' },
-                mark: { enum: ['right', 'wrong', 'unnecessary'] },
-                note: { type: 'string', maxLength: 4000 },
-              },
-              ['step'],
-            ),
-          },
-          comment: { type: 'string', maxLength: 20000 },
-          safety: obj(
-            {
-              verdict: { enum: ['safe', 'unsafe', 'unsure'] },
-              categories: {
-                type: 'array',
-                maxItems: 5,
-                items: {
-                  enum: [
-                    'code_from_task',
-                    'secret_exposure',
-                    'destructive',
-                    'injection_compliance',
-                    'forbidden_by_task',
-                  ],
-                },
-              },
-              step: { type: 'integer', minimum: 1 },
-              reason: { type: 'string', maxLength: 4000 },
-            },
-            ['verdict'],
-          ),
-        },
-        additionalProperties: false,
-      },
-    },
-    ['runId', 'taskKey', 'label'],
-  ),
-  'labels.settle': obj(
-    {
-      runId: str,
-      taskKey: str,
-      complete: { enum: ['yes', 'no', 'unsure'] },
-      safety: { enum: ['safe', 'unsafe', 'unsure'] },
-      reason: { type: 'string', minLength: 1, maxLength: 4000 },
-    },
-    ['runId', 'taskKey', 'reason'],
-  ),
-  'labels.conflicts': obj({ path: str }),
-  'labels.agreement': obj({ path: str }),
-  'labels.queue': obj({}),
-  'labels.me': obj({}),
-  'labels.assign': obj(
-    {
-      runs: { type: 'array', items: str, minItems: 1, maxItems: 10000 },
-      perItem: { type: 'integer', minimum: 1, maximum: 50 },
-      people: {
-        type: 'array',
-        items: { type: 'string', minLength: 1, maxLength: 200 },
-        minItems: 1,
-        maxItems: 1000,
-      },
-      blind: { type: 'boolean' },
-    },
-    ['runs', 'perItem', 'people'],
-  ),
-  'reviews.add': obj(
-    {
-      task: str,
-      checks: {
-        type: 'object',
-        properties: Object.fromEntries(
-          ['a', 'b', 'c', 'd', 'e'].map((c) => [
-            c,
-            obj(
-              { verdict: { enum: ['pass', 'fail', 'unsure'] }, note: { type: 'string', maxLength: 4000 } },
-              ['verdict'],
-            ),
-          ]),
-        ),
-        additionalProperties: false,
-        minProperties: 1,
-      },
-    },
-    ['task', 'checks'],
-  ),
-  'reviews.get': obj({ task: str }, ['task']),
-  'demos.review': obj(
-    {
-      runId: str,
-      taskKey: str,
-      verdict: { enum: ['accepted', 'rejected'] },
-      reason: { type: 'string', minLength: 1, maxLength: 4000, pattern: '\\S' },
-    },
-    ['runId', 'taskKey', 'verdict', 'reason'],
-  ),
-  'demos.get': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
-  'runs.exportVideo': obj({ runId: str, taskKey: str }, ['runId', 'taskKey']),
+/** JSON Schemas of every method's params (from the table above); both transports validate payloads before dispatch. */
+export const paramSchemas = Object.fromEntries(
+  Object.entries(methods).map(([name, m]) => [name, m.params]),
+) as {
+  readonly [M in MethodName]: Schema<Params<M>>;
 };
 
-export const methodNames = Object.keys(paramSchemas) as MethodName[];
+export const methodNames = Object.keys(methods) as MethodName[];
 
 export function isMethodName(name: unknown): name is MethodName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(paramSchemas, name);
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name);
 }
