@@ -18,8 +18,8 @@ export interface StoredStep {
     height: number;
   };
   tokens?: {
-    prompt?: number;
-    completion?: number;
+    prompt: number;
+    completion: number;
   };
   timing?: {
     observeMs?: number;

@@ -78,7 +78,7 @@ export interface JudgeVerdict {
   subScores: SubScores;
   complete: Completion;
   model: string;
-  options?: Record<string, unknown>;
+  options: Record<string, unknown>;
   error?: string;
   /** Tokens the judge used */
   tokens?: {
