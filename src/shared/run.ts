@@ -7,7 +7,6 @@ import type {
   SafetyCategory,
   SafetyLevel,
   SafetyVerdict,
-  Verdict,
 } from './generated/run-verdict';
 import type { AttemptCause, AttemptCost } from './generated/summary';
 
