@@ -28,7 +28,8 @@ export const targets = [
 ];
 
 const pascal = (s) => s.replace(/(^|[-_ ])(\w)/g, (_, __, c) => c.toUpperCase());
-const lit = (v) => (typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(v));
+const lit = (v) =>
+  typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(v);
 const key = (k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? k : lit(k));
 const doc = (d, indent = '') => (d ? `${indent}/** ${d.replace(/\*\//g, '*\\/')} */\n` : '');
 const union = (parts) => [...new Set(parts)].join(' | ') || 'never';
@@ -108,7 +109,9 @@ function moduleFor(target, bySchema) {
       .map(({ b, i }) => {
         const entries = Object.entries(b.if.properties ?? {});
         if (entries.length !== 1 || Object.keys(b.if).length !== 1)
-          throw new Error(`${where(`${ptr}/allOf/${i}/if`)}: only {properties: {<one field>: …}} is supported`);
+          throw new Error(
+            `${where(`${ptr}/allOf/${i}/if`)}: only {properties: {<one field>: …}} is supported`,
+          );
         const [d, cond] = entries[0];
         const values = 'const' in cond ? [cond.const] : cond.enum;
         if (!values) throw new Error(`${where(`${ptr}/allOf/${i}/if`)}: the field needs const or enum`);
@@ -142,14 +145,16 @@ function moduleFor(target, bySchema) {
       );
       const title = hit.length === 1 ? hit[0].then.title : undefined;
       if (!title) return body;
-      if (!decls.has(title)) decls.set(title, `${doc(hit[0].then.description)}export interface ${title} ${body}\n`);
+      if (!decls.has(title))
+        decls.set(title, `${doc(hit[0].then.description)}export interface ${title} ${body}\n`);
       return title;
     });
     return variants.join('\n  | ');
   }
 
   function typeOf(s, ptr, top = false) {
-    if (s === true || s === undefined || (typeof s === 'object' && Object.keys(s).length === 0)) return 'unknown';
+    if (s === true || s === undefined || (typeof s === 'object' && Object.keys(s).length === 0))
+      return 'unknown';
     if (s.$ref) {
       const r = resolveRef(s.$ref, ptr);
       if (r.external) {
@@ -222,7 +227,9 @@ export async function generate() {
 
 async function cli() {
   const args = process.argv.slice(2);
-  const outDir = args.includes('--out') ? resolve(args[args.indexOf('--out') + 1]) : join(root, 'src/shared/generated');
+  const outDir = args.includes('--out')
+    ? resolve(args[args.indexOf('--out') + 1])
+    : join(root, 'src/shared/generated');
   const files = await generate();
   if (args.includes('--check')) {
     const stale = [...files].filter(([f, text]) => {

@@ -2,12 +2,7 @@
 import type { Difficulty, TaskInterface, InstructionStyle } from './task';
 import type { StepAction, StoredStep } from './generated/run-step';
 import type { StoredRunEvent, StoredAwaiting, TaskState } from './generated/run-event';
-import type {
-  Completion,
-  SafetyCategory,
-  SafetyLevel,
-  SafetyVerdict,
-} from './generated/run-verdict';
+import type { Completion, SafetyCategory, SafetyLevel, SafetyVerdict } from './generated/run-verdict';
 import type { AttemptCause, AttemptCost } from './generated/summary';
 
 // The stored records' types come from resources/schemas (npm run gen:types writes src/shared/generated).
@@ -59,14 +54,11 @@ export type Action =
 
 /** Every field of a typed action is one the step schema names (tsc fails here on a field the schema lacks). */
 type KeysOf<T> = T extends unknown ? keyof T : never;
-export type ActionFieldsInSchema = [Exclude<KeysOf<Action>, KeysOf<StepAction>>] extends [never] ? true : never;
-export type ActionTypesInSchema = [Exclude<StepAction['type'], Action['type']>] extends [never]
-  ? Action extends StepAction
-    ? true
-    : never
-  : never;
-const actionsMatchSchema: [ActionFieldsInSchema, ActionTypesInSchema] = [true, true];
-void actionsMatchSchema;
+type Assert<T extends true> = T;
+export type ActionMatchesStepSchema =
+  | Assert<[Exclude<KeysOf<Action>, KeysOf<StepAction>>] extends [never] ? true : false>
+  | Assert<[Exclude<StepAction['type'], Action['type']>] extends [never] ? true : false>
+  | Assert<[Action] extends [StepAction] ? true : false>;
 
 /**
  * A step as readers show it: a line of steps.jsonl (StoredStep, resources/schemas/run-step.schema.json) with the

@@ -2,7 +2,7 @@
 // that Proctor reads) as one JSON in the versioned schema resources/schemas/trajectory-export.schema.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ModelTurn, RunFormat, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
+import type { RunFormat, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
 import type { TaskTrajectory } from '../../shared/api';
 import { costOf, type PriceTable } from '../agents/pricing';
 import { readRun, readTaskTrajectory, safeSegment } from '../store';
@@ -17,7 +17,11 @@ export const TRAJECTORY_FORMAT = 'proctor-trajectory';
 export const TRAJECTORY_VERSION = 1;
 
 /** The export's types come from resources/schemas/trajectory-export.schema.json (npm run gen:types). */
-export type { TrajectoryExport, ExportedStep, ExportedVerdict } from '../../shared/generated/trajectory-export';
+export type {
+  TrajectoryExport,
+  ExportedStep,
+  ExportedVerdict,
+} from '../../shared/generated/trajectory-export';
 
 function verdictOf(v: Verdict): ExportedVerdict {
   if (v.kind === 'rule')
@@ -106,7 +110,14 @@ function stepOf(s: StepRecord, index: number): ExportedStep {
 export function exportTrajectory(
   runDir: string,
   traj: TaskTrajectory,
-  run: { id: string; format: RunFormat; agent?: string; model?: string; settings?: object; startedAt?: string },
+  run: {
+    id: string;
+    format: RunFormat;
+    agent?: string;
+    model?: string;
+    settings?: object;
+    startedAt?: string;
+  },
   prices?: PriceTable,
 ): TrajectoryExport {
   const item: RunTaskItem = traj.item;

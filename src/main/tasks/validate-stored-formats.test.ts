@@ -66,7 +66,9 @@ function unnamedFields(value: unknown, schema: Schema, doc: Schema, at = ''): st
     return unnamedFields(value, r.s, r.doc, at);
   }
   if (Array.isArray(value))
-    return schema.items ? value.flatMap((v, i) => unnamedFields(v, schema.items as Schema, doc, `${at}/${i}`)) : [];
+    return schema.items
+      ? value.flatMap((v, i) => unnamedFields(v, schema.items as Schema, doc, `${at}/${i}`))
+      : [];
   if (typeof value !== 'object' || value === null) return [];
   const obj = value as Record<string, unknown>;
   const parts: { s: Schema; doc: Schema }[] = [];
@@ -90,7 +92,8 @@ function unnamedFields(value: unknown, schema: Schema, doc: Schema, at = ''): st
   const named = new Map<string, { s: Schema; doc: Schema }>();
   let extra: { s: Schema; doc: Schema } | undefined;
   for (const { s, doc: d } of parts) {
-    for (const [k, p] of Object.entries(s.properties ?? {})) if (!named.has(k)) named.set(k, { s: p, doc: d });
+    for (const [k, p] of Object.entries(s.properties ?? {}))
+      if (!named.has(k)) named.set(k, { s: p, doc: d });
     if (s.additionalProperties && s.additionalProperties !== true)
       extra = { s: s.additionalProperties as Schema, doc: d };
   }
@@ -183,7 +186,10 @@ describe('a run the real runner writes', () => {
       const schema = schemaFile(schemaName);
       const text = readFileSync(file, 'utf8');
       const values = name.endsWith('.jsonl')
-        ? text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)
+        ? text
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as unknown)
         : [JSON.parse(text) as unknown];
       values.forEach((v, i) => {
         const where = `${file.slice(outcome.runDir.length + 1)}${name.endsWith('.jsonl') ? `:${i + 1}` : ''}`;
@@ -226,7 +232,14 @@ describe('a run the real runner writes', () => {
         attempt: 'x/a/b.partial-1',
         verdicts: [{ kind: 'rule', at: 'then' }],
       },
-      { kind: 'task.incident', runId: 'r', taskKey: 'a/b', at: 'now', incident: 'xvfb-restart', message: 'm' },
+      {
+        kind: 'task.incident',
+        runId: 'r',
+        taskKey: 'a/b',
+        at: 'now',
+        incident: 'xvfb-restart',
+        message: 'm',
+      },
     ];
     rmSync(dir, { recursive: true, force: true });
     spawnSync('mkdir', ['-p', dir]);
