@@ -15,6 +15,7 @@ import { writeAnswerTask } from '../runner/testing/answer-task';
 import { checkTrajectory } from '../safety/registry';
 import { RunWriter, readTaskTrajectory } from '../store';
 import { main } from '../cli/main';
+import { exportTrajectory } from '../share/trajectory-export';
 import { validatorFor, type SchemaKind } from './schemas';
 
 const root = resolve(__dirname, '../../..');
@@ -201,6 +202,15 @@ describe('a run the real runner writes', () => {
           problems.push(`${where}: ${p} is written but ${schemaName} does not name it`);
       });
     }
+    // the task exported as `proctor export trajectory` writes it: every field named by its schema too
+    const exported = exportTrajectory(outcome.runDir, readTaskTrajectory(outcome.runDir, key), {
+      id: writer.runId,
+      format: 'proctor',
+      agent: 'test',
+    });
+    const exportSchema = schemaFile('trajectory-export.schema.json');
+    for (const p of unnamedFields(exported, exportSchema, exportSchema))
+      problems.push(`export of ${key}: ${p} is written but trajectory-export.schema.json does not name it`);
     expect(problems).toEqual([]);
     expect([...seen].sort()).toEqual(Object.keys(schemaOfFile).sort());
     const kinds = readFileSync(join(outcome.runDir, 'events.jsonl'), 'utf8')
