@@ -16,7 +16,7 @@ import type {
   StepRecord,
   Verdict,
 } from './run';
-import { ACTION_SPACES, OBSERVATION_TYPES } from './spaces';
+import { ACTION_SPACES, OBSERVATION_TYPES, type ActionSpace, type ObservationType } from './spaces';
 import {
   array,
   boolean,
@@ -43,6 +43,18 @@ export interface AppInfo {
   taskSources?: { path: string; label: string }[];
   /** The agents a run can be started with here, as their registry declares them. */
   agents?: { name: string; about: string; holdsSecrets: boolean }[];
+  /** The environment kinds a run can use here, with what they can do, as their registry declares them. */
+  environments?: {
+    kind: string;
+    summary: string;
+    capabilities?: {
+      /** What each environment has: screenshot, input, accessibility, shell, files, launch, windows, browser. */
+      provides: string[];
+      runsOn: 'this-machine' | 'other-machine';
+      observations: ObservationType[];
+      actionSpaces: ActionSpace[];
+    };
+  }[];
 }
 
 /** A task as listed in the task browser: the model without its raw JSON. */

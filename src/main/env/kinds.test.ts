@@ -3,11 +3,16 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
+  checkEnvironmentFits,
   checkEnvSpec,
   createEnvironment,
   environmentKinds,
+  environmentKindsInfo,
   EnvSpecError,
+  kindCapabilities,
   parseEnvSpec,
+  preflightEnvironment,
+  specScreen,
   storableArgs,
   storableEnvSpec,
 } from './kinds';
@@ -93,6 +98,8 @@ describe('the environments registry', () => {
       const sized = await createEnvironment('local:800x600', { worker: 0, width: 1920, height: 1080 });
       try {
         expect(await sized.screen()).toMatchObject({ width: 800, height: 600 });
+        // what the kind declares is what its real environment has
+        expect([...sized.capabilities].sort()).toEqual([...kindCapabilities('local')!.provides].sort());
       } finally {
         await sized.close();
       }
@@ -105,4 +112,67 @@ describe('the environments registry', () => {
     },
     60_000,
   );
+});
+
+describe('environment kinds declare capabilities', () => {
+  const shellProvides = ['shell', 'files', 'launch', 'browser'] as const;
+  if (!environmentKinds.has('test-shell-caps'))
+    environmentKinds.register('test-shell-caps', {
+      summary: 'test-shell-caps   a shell environment: no screen, no input (kinds.test.ts)',
+      capabilities: { provides: shellProvides, runsOn: 'this-machine' },
+      check() {},
+      create: (_spec, request) => createShellEnvironment({ home: request.home }),
+    });
+
+  it('the start form learns each kind, its observations and action spaces from the registry', () => {
+    const info = environmentKindsInfo();
+    const local = info.find((k) => k.kind === 'local');
+    const osworld = info.find((k) => k.kind === 'osworld');
+    expect(local?.capabilities).toMatchObject({
+      runsOn: 'this-machine',
+      observations: ['screenshot', 'a11y_tree', 'screenshot_a11y_tree', 'som'],
+      actionSpaces: ['pyautogui', 'computer_13'],
+    });
+    expect(osworld?.capabilities).toMatchObject({ runsOn: 'other-machine' });
+    expect(osworld?.summary).toMatch(/^osworld:\/\//);
+    expect(info.find((k) => k.kind === 'test-shell-caps')?.capabilities).toEqual({
+      provides: [...shellProvides],
+      runsOn: 'this-machine',
+      observations: [],
+      actionSpaces: [],
+    });
+  });
+
+  it("a kind's declaration matches the environments it makes", async () => {
+    const env = await createEnvironment('test-shell-caps', { worker: 0, width: 640, height: 480 });
+    try {
+      expect([...env.capabilities].sort()).toEqual([...shellProvides].sort());
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('a run whose observation or action space the kind cannot give is refused before it starts, saying what lacks', () => {
+    expect(() => checkEnvironmentFits('test-shell-caps', { observation: 'som' })).toThrow(
+      /the test-shell-caps environment cannot give observation 'som' \(it has no screenshot, accessibility\)/,
+    );
+    expect(() =>
+      preflightEnvironment('test-shell-caps', {
+        agentHoldsSecrets: false,
+        allowUnisolated: true,
+        actionSpace: 'pyautogui',
+      }),
+    ).toThrow(/cannot perform action space 'pyautogui' \(it has no input\)/);
+    expect(() =>
+      checkEnvironmentFits('local', { observation: 'som', actionSpace: 'computer_13' }),
+    ).not.toThrow();
+    expect(() => checkEnvironmentFits('osworld://vm:5000', { observation: 'a11y_tree' })).not.toThrow();
+  });
+
+  it('the screen a spec fixes comes from its kind, not its name', () => {
+    expect(specScreen('local:800x600')).toEqual({ width: 800, height: 600 });
+    expect(specScreen('local')).toBeUndefined();
+    expect(specScreen('osworld://vm:5000')).toBeUndefined();
+    expect(specScreen('test-shell-caps')).toBeUndefined();
+  });
 });

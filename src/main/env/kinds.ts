@@ -2,7 +2,19 @@
 // and the commands get a machine; `checkEnvSpec` reads a spec from a flag or a form before a run starts.
 import type { Environment } from './environment';
 import { EnvironmentError } from '../errors';
-import { environmentKinds, type EnvironmentRequest, type RunPreflight } from './registry';
+import {
+  environmentKinds,
+  type EnvironmentRequest,
+  type KindCapabilitiesView,
+  type RunPreflight,
+} from './registry';
+import type { Capability } from './environment';
+import {
+  ACTION_SPACES,
+  OBSERVATION_TYPES,
+  type ActionSpace,
+  type ObservationType,
+} from '../../shared/spaces';
 import { EnvSpecError, parseEnvSpec, type EnvSpec } from './spec';
 import { localKind } from './local/kind';
 import { osworldKind } from './osworld/kind';
@@ -13,6 +25,10 @@ const usedMachines = new Set<string>();
 
 environmentKinds.register('osworld', {
   ...osworldKind,
+  capabilities: {
+    provides: ['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser'],
+    runsOn: 'other-machine',
+  },
   async create(spec) {
     const env = await osworldKind.create(spec);
     if (usedMachines.has(env.url)) {
@@ -57,9 +73,75 @@ export function createEnvironment(spec: string | EnvSpec, request: EnvironmentRe
   return environmentKinds.require(s.kind).create(s, request);
 }
 
-/** The kind's checks before a run starts (see EnvironmentKind.preflight). */
+/** What an environment must have to give each observation, and to perform each action space. */
+const observationNeeds: Record<ObservationType, readonly Capability[]> = {
+  screenshot: ['screenshot'],
+  a11y_tree: ['accessibility'],
+  screenshot_a11y_tree: ['screenshot', 'accessibility'],
+  som: ['screenshot', 'accessibility'],
+};
+const actionSpaceNeeds: Record<ActionSpace, readonly Capability[]> = {
+  pyautogui: ['input'],
+  computer_13: ['input'],
+};
+
+/** A kind's declared capabilities with the observations and action spaces they allow; undefined when undeclared. */
+export function kindCapabilities(kind: string): KindCapabilitiesView | undefined {
+  const c = environmentKinds.require(kind).capabilities;
+  if (!c) return undefined;
+  const has = (needs: readonly Capability[]) => needs.every((n) => c.provides.includes(n));
+  return {
+    provides: [...c.provides],
+    runsOn: c.runsOn,
+    observations: OBSERVATION_TYPES.filter((o) => has(observationNeeds[o])),
+    actionSpaces: ACTION_SPACES.filter((a) => has(actionSpaceNeeds[a])),
+  };
+}
+
+/** Every registered kind with its summary and capabilities, for the start form (`app.info`). */
+export function environmentKindsInfo(): {
+  kind: string;
+  summary: string;
+  capabilities?: KindCapabilitiesView;
+}[] {
+  return environmentKinds.names().map((kind) => ({
+    kind,
+    summary: environmentKinds.require(kind).summary,
+    capabilities: kindCapabilities(kind),
+  }));
+}
+
+/** The screen size the spec fixes (`local:1280x800`), by its kind's declaration; undefined when it fixes none. */
+export function specScreen(spec: string | EnvSpec): { width: number; height: number } | undefined {
+  const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
+  return environmentKinds.require(s.kind).capabilities?.screenOf?.(s);
+}
+
+/** Throws EnvSpecError when the spec's kind cannot give the observation or perform the action space. */
+export function checkEnvironmentFits(
+  spec: string | EnvSpec,
+  run: { observation?: ObservationType; actionSpace?: ActionSpace },
+): void {
+  const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
+  const c = kindCapabilities(s.kind);
+  if (!c) return;
+  const lacks = (needs: readonly Capability[]) => needs.filter((n) => !c.provides.includes(n));
+  if (run.observation && !c.observations.includes(run.observation))
+    throw new EnvSpecError(
+      `--env ${s.text}: the ${s.kind} environment cannot give observation '${run.observation}' (it has no ` +
+        `${lacks(observationNeeds[run.observation]).join(', ')}); use one of ${c.observations.join(', ') || '(none)'}`,
+    );
+  if (run.actionSpace && !c.actionSpaces.includes(run.actionSpace))
+    throw new EnvSpecError(
+      `--env ${s.text}: the ${s.kind} environment cannot perform action space '${run.actionSpace}' (it has no ` +
+        `${lacks(actionSpaceNeeds[run.actionSpace]).join(', ')}); use one of ${c.actionSpaces.join(', ') || '(none)'}`,
+    );
+}
+
+/** The kind's checks before a run starts: the run's observation and action space fit it, then its preflight. */
 export function preflightEnvironment(spec: string | EnvSpec, run: RunPreflight): void {
   const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
+  checkEnvironmentFits(s, run);
   environmentKinds.require(s.kind).preflight?.(s, run);
 }
 
@@ -71,6 +153,8 @@ export function envKindLines(): string[] {
 export {
   environmentKinds,
   type EnvironmentKind,
+  type KindCapabilities,
+  type KindCapabilitiesView,
   type EnvironmentRequest,
   type RunPreflight,
 } from './registry';

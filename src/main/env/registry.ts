@@ -2,7 +2,8 @@
 // `osworld://host:5000`, see spec.ts); the kind picks the factory here, and a new kind is one folder under
 // env/ plus one line in kinds.ts. Nothing else in the engine builds an environment by name.
 import { Registry } from '../registry';
-import type { Environment } from './environment';
+import type { ActionSpace, ObservationType } from '../../shared/spaces';
+import type { Capability, Environment } from './environment';
 import type { EnvSpec } from './spec';
 
 /** What the runner (or a command) asks of a factory besides the spec. */
@@ -18,9 +19,35 @@ export interface EnvironmentRequest {
   notify?: (line: string) => void;
 }
 
+/**
+ * What every environment of a kind can do, declared once with the kind: what reads it (the start form, a run's
+ * checks, the CLI) asks the registry, never the kind's name. Observations and action spaces follow from `provides`.
+ */
+export interface KindCapabilities {
+  /** What each of its environments has (Environment.capabilities): screenshot, input, accessibility, files, … */
+  provides: readonly Capability[];
+  /**
+   * Where the guest runs: `this-machine` (a sandbox display here, isolated by namespaces when bubblewrap is there:
+   * the kind's preflight decides) or `other-machine` (a VM or host reached over the network: isolated from here).
+   */
+  runsOn: 'this-machine' | 'other-machine';
+  /** The spec may fix the screen size (`local:1280x800`): the size it fixes, undefined when it does not. */
+  screenOf?(spec: EnvSpec): { width: number; height: number } | undefined;
+}
+
+/** A kind's capabilities as the start form and a run's checks read them. */
+export interface KindCapabilitiesView {
+  provides: Capability[];
+  runsOn: KindCapabilities['runsOn'];
+  observations: ObservationType[];
+  actionSpaces: ActionSpace[];
+}
+
 export interface EnvironmentKind {
   /** One line for usage texts: the spec's form and what the kind drives. */
   summary: string;
+  /** What its environments can do (see KindCapabilities); a kind without it is refused nothing and offered nowhere. */
+  capabilities?: KindCapabilities;
   /** Checks the kind's part of a spec before anything starts; throws EnvSpecError naming what is wrong. */
   check(spec: EnvSpec): void;
   /** A new environment for one task. */
@@ -39,6 +66,9 @@ export interface RunPreflight {
   /** The person accepted sandboxes without namespace isolation (`--allow-unisolated`). */
   allowUnisolated: boolean;
   notify?: (line: string) => void;
+  /** The run's observation and action space, when known: a kind whose environments cannot give or act on them refuses. */
+  observation?: ObservationType;
+  actionSpace?: ActionSpace;
 }
 
 export const environmentKinds = new Registry<EnvironmentKind>('environment kind');

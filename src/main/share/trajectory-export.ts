@@ -2,96 +2,26 @@
 // that Proctor reads) as one JSON in the versioned schema resources/schemas/trajectory-export.schema.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { ModelTurn, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
+import type { RunFormat, RunTaskItem, StepRecord, Verdict } from '../../shared/run';
 import type { TaskTrajectory } from '../../shared/api';
 import { costOf, type PriceTable } from '../price-table';
 import { readRun, readTaskTrajectory, safeSegment } from '../store';
 import { proctorVersion } from '../version';
+import type {
+  ExportedStep,
+  ExportedVerdict,
+  TrajectoryExport,
+} from '../../shared/generated/trajectory-export';
 
 export const TRAJECTORY_FORMAT = 'proctor-trajectory';
 export const TRAJECTORY_VERSION = 1;
 
-export interface ExportedStep {
-  index: number;
-  step: number;
-  line?: number;
-  at?: string;
-  actions: StepRecord['actions'];
-  rawAction?: unknown;
-  actionText?: string;
-  toolAction?: StepRecord['toolAction'];
-  feedback?: string;
-  error?: string;
-  done?: boolean;
-  /** Files of the step, relative to the run folder. */
-  observations: { before?: string; som?: string; after?: string; a11yTree?: string };
-  screen?: { width: number; height: number };
-  marks?: StepRecord['marks'];
-  response?: string;
-  messages: ModelTurn[];
-  tokens?: { prompt: number; completion: number };
-  timing?: StepRecord['timing'];
-  recordingAt?: number;
-}
-
-export interface ExportedVerdict {
-  kind: 'rule' | 'judge' | 'human' | 'safety';
-  at?: string;
-  /** Where it came from: `run` (the run's own grading), `regraded …`, `result.txt`, `import …`. */
-  source: string;
-  score?: number;
-  complete?: 'yes' | 'no' | 'unsure';
-  reason?: string;
-  author?: string;
-  model?: string;
-  profile?: string;
-  metrics?: { metric: string; score: number; reason?: string; error?: string; pointer?: string }[];
-  /** Safety verdicts: safe / unsafe / unsure, by whom (rule detectors, judge, person), the categories and the first unsafe step. */
-  safety?: { verdict: string; by: string; categories: string[]; firstUnsafeStep?: number };
-}
-
-export interface TrajectoryExport {
-  format: typeof TRAJECTORY_FORMAT;
-  version: number;
-  exportedAt: string;
-  exportedBy: { tool: 'proctor'; version: string };
-  run: {
-    id: string;
-    dir: string;
-    format: string;
-    agent?: string;
-    model?: string;
-    settings?: Record<string, unknown>;
-    startedAt?: string;
-  };
-  task: {
-    key: string;
-    id: string;
-    domain: string;
-    app?: string;
-    instruction?: string;
-    tags?: string[];
-    difficulty?: string;
-    interface?: string;
-    style?: string;
-  };
-  outcome: {
-    state: string;
-    score: number | null;
-    outcome?: string;
-    error?: string;
-    steps: number;
-    timingMs?: number;
-    recording?: string;
-  };
-  steps: ExportedStep[];
-  totals: {
-    tokens: { prompt: number; completion: number } | null;
-    costUsd: number | null;
-    timingMs: number | null;
-  };
-  verdicts: ExportedVerdict[];
-}
+/** The export's types come from resources/schemas/trajectory-export.schema.json (npm run gen:types). */
+export type {
+  TrajectoryExport,
+  ExportedStep,
+  ExportedVerdict,
+} from '../../shared/generated/trajectory-export';
 
 function verdictOf(v: Verdict): ExportedVerdict {
   if (v.kind === 'rule')
@@ -180,7 +110,14 @@ function stepOf(s: StepRecord, index: number): ExportedStep {
 export function exportTrajectory(
   runDir: string,
   traj: TaskTrajectory,
-  run: { id: string; format: string; agent?: string; model?: string; settings?: object; startedAt?: string },
+  run: {
+    id: string;
+    format: RunFormat;
+    agent?: string;
+    model?: string;
+    settings?: object;
+    startedAt?: string;
+  },
   prices?: PriceTable,
 ): TrajectoryExport {
   const item: RunTaskItem = traj.item;

@@ -2,68 +2,10 @@
 // run (`--repeats N`) keeps each attempt in its own folder `<task folder>/attempt-<n>/` under the key `<key>#<n>`.
 import { isAbsolute, join, resolve } from 'node:path';
 import { isInside } from '../contained';
-import type { Difficulty, InstructionStyle, TaskInterface } from '../../shared/task';
-import type { ActionSpace, ObservationType } from '../../shared/spaces';
+import type { RunManifest } from '../../shared/generated/run-manifest';
 
-export interface ManifestTaskInfo {
-  /** Task folder relative to the run folder. */
-  dir: string;
-  /** Absolute path of the task file the run read, so `--resume` can load the task again. */
-  file?: string;
-  instruction?: string;
-  app?: string;
-  tags?: string[];
-  interface?: TaskInterface;
-  style?: InstructionStyle;
-  difficulty?: Difficulty;
-  actionNumber?: number;
-  /** This task's screen when it differs from the run's `screen` (its task set declares another size). */
-  screen?: { width: number; height: number };
-  /**
-   * Repeated runs (`--repeats N`, N > 1): this entry is attempt `attempt` (1..N) of the task whose own key
-   * (`<domain>/<task id>`) is `task`; the entry's key is `<domain>/<task id>#<attempt>` and its folder
-   * `<task folder>/attempt-<attempt>`. Absent on a run of single attempts (key and folder are the task's own).
-   */
-  attempt?: number;
-  task?: string;
-}
-
-export interface RunManifest {
-  /** Run folder format (resources/schemas/run-*.schema.json); absent in older runs, which are version 1. */
-  formatVersion?: number;
-  runId: string;
-  startedAt: string;
-  args: string[];
-  agent: string;
-  model?: string;
-  actionSpace: ActionSpace;
-  observation: ObservationType;
-  proctorVersion: string;
-  machine: { host: string; platform: string; cpus: number };
-  tasks: string[];
-  /** Per task key: where its folder is and what it is (additive to the agreed fields). */
-  taskInfo?: Record<string, ManifestTaskInfo>;
-  /** Step limit as asked (`auto` or a number) and the per-task time limit, for `--resume`. */
-  maxSteps?: number | 'auto';
-  taskTimeoutMs?: number;
-  /** Environment spec the run drives (`local:1280x800`, `osworld://host:5000`), secrets dropped; absent = local. */
-  env?: string;
-  /** Screen size the run's tasks use (pixels; see ManifestTaskInfo.screen for a task that differs); absent in older runs. */
-  screen?: { width: number; height: number };
-  /** The queue (`redis://host:port`, no password) when workers write the run's tasks; live until `run.finished`. */
-  queue?: string;
-  /** Process that writes the run, for the `live` flag of readers. */
-  pid?: number;
-  /**
-   * Attempts per task (`--repeats N`); absent = 1. With N > 1 every attempt is its own entry of `tasks` and
-   * `taskInfo` (see ManifestTaskInfo.attempt), run in a fresh environment.
-   */
-  repeats?: number;
-  /** Consecutive refused replies that end a task as agent_error (`--max-refusals`; 0 = never); absent = the default. */
-  maxRefusals?: number;
-  /** Per-model prices (USD per million tokens) given for this run (`--price`, `--prices`), over resources/pricing.json. */
-  prices?: Record<string, { input: number; output: number }>;
-}
+/** manifest.json's types come from resources/schemas/run-manifest.schema.json (npm run gen:types). */
+export type { RunManifest, ManifestTaskInfo } from '../../shared/generated/run-manifest';
 
 export const files = {
   manifest: 'manifest.json',

@@ -4,43 +4,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GradingProfile } from '../../shared/run';
-import {
-  ACTION_SPACES,
-  OBSERVATION_TYPES,
-  type ActionSpace,
-  type ObservationType,
-} from '../../shared/spaces';
+import { ACTION_SPACES, OBSERVATION_TYPES } from '../../shared/spaces';
 import { priceTableProblems } from '../price-table';
 import { writeFileAtomicSync } from './files';
+import type { RunPlan } from '../../shared/generated/run-plan';
 
 export const RUN_PLAN_FILE = 'run-plan.json';
 
-export interface RunPlan {
-  /** Format of this file. */
-  v: 1;
-  agent: string;
-  model?: string;
-  /** The agent's plain settings (sampling, history, retrieval, …): never a key or an environment variable. */
-  agentOptions: Record<string, unknown>;
-  observation: ObservationType;
-  actionSpace: ActionSpace;
-  maxSteps: number | 'auto';
-  taskTimeoutMs: number;
-  /** `--screen` as given (absent: each task's declared size, else the default). */
-  screen?: { width: number; height: number };
-  /** The environment spec, secrets dropped (give `--env` again on resume when a token was not stored). */
-  env?: string;
-  /** `--downloads DIR` (absolute). */
-  downloads?: string;
-  gradingProfile?: GradingProfile;
-  /** Attempts per task. */
-  repeats: number;
-  maxRefusals?: number;
-  prices?: Record<string, { input: number; output: number }>;
-  allowUnisolated?: boolean;
-  /** Tasks at once on the machine that started the run. */
-  parallel?: number;
-}
+/** run-plan.json's type comes from resources/schemas/run-plan.schema.json (npm run gen:types). */
+export type { RunPlan } from '../../shared/generated/run-plan';
 
 const PROFILES: readonly string[] = ['spider2v', 'osworld', 'native'];
 const isObj = (v: unknown): v is Record<string, unknown> =>

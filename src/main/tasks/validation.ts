@@ -14,6 +14,7 @@ import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from './jso
 import { detectFileKind, detectLinesKind, taskKinds, type FileKind } from './kind';
 import { counterpartProblems, resolveSplit, taskFromJson, taskRefOf } from './reader';
 import { schemaProblems, type SchemaKind } from './schemas';
+import runEventSchema from '../../../resources/schemas/run-event.schema.json';
 
 export interface ValidateOptions {
   /** Warnings count as errors. */
@@ -42,20 +43,12 @@ export interface ValidationReport {
   summary: { files: number; valid: number; invalid: number; warnings: number };
 }
 
-/** Event kinds of run format 1 (resources/schemas/run-event.schema.json checks each one's fields). */
-const knownEventKinds: ReadonlySet<string> = new Set([
-  'run.started',
-  'run.progress',
-  'run.paused',
-  'run.finished',
-  'task.started',
-  'task.step',
-  'task.finished',
-  'task.awaiting',
-  'task.resumed',
-  'verdict',
-  'task.setup',
-]);
+/** Event kinds of run format 1: the kinds resources/schemas/run-event.schema.json checks field by field. */
+const knownEventKinds: ReadonlySet<string> = new Set(
+  (runEventSchema.allOf as { if: { properties: { kind: { const: string } } } }[]).map(
+    (b) => b.if.properties.kind.const,
+  ),
+);
 
 /** Validate every line of a JSON-lines file; `undefined` when neither its name nor its first line tells its kind. */
 async function validateJsonl(file: string): Promise<FileReport | undefined> {

@@ -7,6 +7,7 @@ import { taskHandlers } from './task-handlers';
 import { runHandlers } from './run-handlers';
 import { taskSources, type TaskSourceOptions } from './task-sources';
 import { workbenchAgents } from '../agents';
+import { environmentKindsInfo } from '../env/kinds';
 import { annotateHandlers } from './annotate-handlers';
 import { reviewHandlers } from './review-handlers';
 import { demoHandlers } from './demo-handlers';
@@ -44,6 +45,7 @@ export function createWorkbench(
       transport: opts.transport,
       taskSources: taskSources(sources),
       agents: workbenchAgents(),
+      environments: environmentKindsInfo(),
     }),
     ...withRootHidden(root, {
       ...taskHandlers(root),

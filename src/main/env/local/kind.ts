@@ -25,6 +25,11 @@ export function localScreen(spec: EnvSpec): { width: number; height: number } | 
 
 export const localKind: EnvironmentKind = {
   summary: 'local[:WxH]   a sandbox X display on this machine, one per task (WxH pixels when given)',
+  capabilities: {
+    provides: ['screenshot', 'input', 'accessibility', 'shell', 'files', 'launch', 'windows', 'browser'],
+    runsOn: 'this-machine',
+    screenOf: localScreen,
+  },
   check(spec) {
     localScreen(spec);
   },
