@@ -4,6 +4,10 @@ import type { PriceTable } from '../agents/pricing';
 import type { ObservationType } from '../observe/observation';
 import type { AppCheck } from '../tasks/needs';
 import type { ActionSpace } from '../../shared/spaces';
+import type { Task } from '../../shared/task';
+import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
+import type { AgentChoice, TaskOptions } from './run-options';
+import { screenFor } from './screen';
 
 /** The environment a task starts on and its setup. */
 export interface EnvironmentPlan {
@@ -50,3 +54,21 @@ export type TaskRunSettings = EnvironmentPlan & ObservationPlan & StepLimits & G
 
 /** Replies refused in a row (unparseable or unsafe output) after which the agent is taken to be broken. */
 export const DEFAULT_MAX_REFUSALS = 5;
+
+/** The settings of one task of a run, from the run's options (also used by queue workers). */
+export function taskSettings(task: Task, opts: TaskOptions & Pick<AgentChoice, 'model'>): TaskRunSettings {
+  return {
+    observation: opts.observation ?? 'screenshot',
+    actionSpace: opts.actionSpace ?? 'pyautogui',
+    maxSteps: maxStepsFor(task, opts.maxSteps),
+    ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
+    ...(opts.model !== undefined ? { model: opts.model } : {}),
+    ...(opts.prices !== undefined ? { prices: opts.prices } : {}),
+    timeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
+    screen: screenFor(task, opts),
+    tokenBudget: opts.tokenBudget,
+    waitMs: opts.waitMs,
+    appCheck: opts.appCheck,
+    downloads: opts.downloads,
+  };
+}
