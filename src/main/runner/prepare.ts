@@ -62,9 +62,12 @@ export async function prepareEnvironment(
   if (skip) throw new Stop('skipped', skip);
   const home = await mkdtemp(ownedTempPrefix('home'));
   a.home = home;
+  const starting = parts.createEnvironment({ worker, ...plan.screen, home });
   const env = await a
-    .inEnv(() => until(parts.createEnvironment({ worker, ...plan.screen, home }), a.signal))
+    .inEnv(() => until(starting, a.signal))
     .catch((e) => {
+      // the attempt stopped while the environment was starting: it is closed once up, not left running
+      if (a.signal.aborted) void starting.then((late) => late.close()).catch(() => undefined);
       throw envFailure('the environment did not start', e);
     });
   a.env = env;
