@@ -73,6 +73,7 @@ export async function runAgentSteps(ctx: StepContext): Promise<StepsEnd> {
         `the agent's replies were refused ${refusedInARow} times in a row (last: ${(turn.refusal ?? '').split('\n')[0].slice(0, 200)})`,
       );
   }
+  a.step = 0; // the steps are over: later incidents (postconfig, grading) are on no step
   return end;
 }
 
