@@ -12,7 +12,6 @@ import { fetchDownload } from '../downloads';
 import { profileOf } from '../evaluators/profile';
 import { tryMetric } from '../evaluators/try-metric';
 import { partsWith, type RunnerParts } from '../runner/parts';
-import type { RunOptions } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import { goldFilesOf, noGoldReason } from '../tasks/gold';
 import { formatTable } from '../text/table';
@@ -29,7 +28,7 @@ export interface GoldSelfTestOptions {
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   log?: (line: string) => void;
-  parts?: RunOptions['parts'];
+  parts?: Partial<RunnerParts>;
   /** Per-task time limit (default 5 minutes: a real application starts cold twice). */
   taskTimeoutMs?: number;
 }

@@ -5,7 +5,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { RunEvent } from '../../shared/run';
-import type { RunOptions } from '../runner/scheduler';
+import type { RunnerParts } from '../runner/parts';
 import type { Task } from '../../shared/task';
 import { OracleAgent, oraclePath, readOracle } from '../agents/oracle';
 import { taskKeyOf } from '../store/layout';
@@ -24,7 +24,7 @@ export interface SelfTestOptions {
   onEvent?: (event: RunEvent) => void;
   log?: (line: string) => void;
   /** Replaces parts of the engine for every trial (e.g. grading under a profile). */
-  parts?: RunOptions['parts'];
+  parts?: Partial<RunnerParts>;
 }
 
 export interface SelfTestReport {

@@ -3,7 +3,8 @@ import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import type { Agent } from '../agents/agent';
 import type { ObservationType } from '../observe/observation';
-import { runTasks, type RunOptions } from '../runner/scheduler';
+import type { RunnerParts } from '../runner/parts';
+import { runTasks } from '../runner/scheduler';
 import { taskKeyOf } from '../store/layout';
 import type { TrialName, TrialResult } from './verdict';
 
@@ -27,7 +28,7 @@ export interface TrialOptions {
   /** What the agent sees each step; default screenshots. */
   observation?: ObservationType;
   /** Replaces parts of the engine (e.g. grading under a profile). */
-  parts?: RunOptions['parts'];
+  parts?: Partial<RunnerParts>;
 }
 
 export interface TrialRun {

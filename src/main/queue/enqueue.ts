@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
 import type { Task } from '../../shared/task';
-import { createRun, entriesOf, type RunOptions } from '../runner/scheduler';
+import { createRun, entriesOf, type RunCreation } from '../runner/scheduler';
 import { DEFAULT_TASK_TIMEOUT_MS } from '../runner/limits';
 import { screenFor } from '../runner/screen';
 import { entryOf } from '../store/layout';
@@ -45,7 +45,7 @@ export function checkRunName(name: string): string {
 }
 
 /** Writes (or, for a named run already there, checks) the run folder and adds its tasks' jobs. */
-export async function enqueueRun(tasks: Task[], opts: RunOptions, q: EnqueueOptions): Promise<Enqueued> {
+export async function enqueueRun(tasks: Task[], opts: RunCreation, q: EnqueueOptions): Promise<Enqueued> {
   const target = parseQueueUrl(q.queue);
   const agent = typeof opts.agent === 'string' ? opts.agent : undefined;
   if (!agent)

@@ -14,7 +14,8 @@ import { agentHoldsSecrets } from '../agents';
 import { preflightEnvironment, DEFAULT_ENV_SPEC } from '../env/kinds';
 import { sweepLeftovers } from '../env/leftovers';
 import { partsWith, withEnvironment, checkedEnvironment, type RunnerParts } from '../runner/parts';
-import { agentForTask, taskSettings, type RunOptions } from '../runner/scheduler';
+import { agentForTask, type AttemptOptions } from '../runner/run-options';
+import { taskSettings } from '../runner/task-plan';
 import { mergedAgentOptions } from '../runner/run-plan';
 import { gradingUnder } from '../evaluators/grade';
 import { readRunPlan, type RunPlan } from '../store/run-plan';
@@ -81,7 +82,7 @@ export function jobRunOptions(
   plan: RunPlan | undefined,
   prices: PriceTable | undefined,
   agent?: (task: Task) => Agent,
-): RunOptions {
+): AttemptOptions {
   return {
     agent: agent ?? data.agent,
     model: data.model,

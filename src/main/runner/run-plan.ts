@@ -6,7 +6,7 @@ import { storableAgentOptions } from '../agents/stored-options';
 import { storableEnvSpec } from '../env/kinds';
 import { DEFAULT_TASK_TIMEOUT_MS } from './limits';
 import type { RunPlan } from '../store/run-plan';
-import type { RunOptions } from './scheduler';
+import type { RunCreation } from './run-options';
 
 /** The agent options a plan keeps: plain settings (no key, no environment, no callbacks, no folder of downloads). */
 const planned = [
@@ -30,7 +30,7 @@ export function plannedAgentOptions(o: AgentOptions): Record<string, unknown> {
 }
 
 /** The plan of a run about to be created from `opts`. */
-export function planOf(opts: RunOptions): RunPlan {
+export function planOf(opts: RunCreation): RunPlan {
   const agent = typeof opts.agent === 'string' ? opts.agent : (opts.agentName ?? 'custom');
   return {
     v: 1,

@@ -1,13 +1,9 @@
-// Runs a set of tasks: N workers (each its own sandbox display per task), one run folder, resumable. With
-// `repeats` N > 1 every task runs N times, each attempt its own manifest entry and folder (store/layout.ts).
-import type { RunEvent, RunTaskItem, TaskState } from '../../shared/run';
+// Runs a set of tasks into one run folder, resumable: creates the run (manifest and plan) or reopens it, then
+// hands its entries to execute.ts. With `repeats` N > 1 every task runs N times, each attempt its own manifest
+// entry and folder (store/layout.ts).
 import type { Task } from '../../shared/task';
-import { agentHoldsSecrets, type AgentOptions } from '../agents';
-import type { Agent } from '../agents/agent';
-import type { ObservationType } from '../observe/observation';
-import { runEvents } from '../store/events';
-import { readRun } from '../store/reader';
-import { RunWriter, TaskLockedError } from '../store/run-writer';
+import { readRunPlan, writeRunPlan, type RunPlan } from '../store/run-plan';
+import { RunWriter } from '../store/run-writer';
 import {
   attemptDirOf,
   attemptKeyOf,
@@ -17,76 +13,17 @@ import {
   type ManifestTaskInfo,
   type RunManifest,
 } from '../store/layout';
-import type { PriceTable } from '../price-table';
-import { DEFAULT_TASK_TIMEOUT_MS, maxStepsFor } from './limits';
-import type { AppCheck } from '../tasks/needs';
-import { DEFAULT_ENV_SPEC, preflightEnvironment } from '../env/kinds';
-import { sweepLeftovers } from '../env/leftovers';
-import { checkedEnvironment, partsWith, withEnvironment, type RunnerParts } from './parts';
-import { runTask, type TaskOutcome, type TaskRunSettings } from './step-loop';
-import { runScreens, screenFor } from './screen';
-import type { GradingProfile } from '../../shared/run';
-import { gradingUnder } from '../evaluators/grade';
-import { readRunPlan, writeRunPlan, type RunPlan } from '../store/run-plan';
+import { DEFAULT_TASK_TIMEOUT_MS } from './limits';
+import { checkedEnvironment, partsWith } from './parts';
+import { execute, type RunEntry, type RunOutcome } from './execute';
+import { preflight, type RunCreation, type RunOptions } from './run-options';
+import { runScreens } from './screen';
 import { mergedAgentOptions, planOf } from './run-plan';
-import type { ActionSpace } from '../../shared/spaces';
 
-export interface RunOptions {
-  /** Agent name in the agents registry (llm, oracle, noop, human), or a factory making one agent per task. */
-  agent: string | ((task: Task) => Agent);
-  /** Name stored in the manifest when `agent` is a factory. */
-  agentName?: string;
-  agentOptions?: AgentOptions;
-  model?: string;
-  observation?: ObservationType;
-  actionSpace?: ActionSpace;
-  /** Workers (sandbox displays) at once. Default 1. */
-  parallel?: number;
-  /** A step limit, or `auto` (see limits.ts). Default 15. */
-  maxSteps?: number | 'auto';
-  /** Per-task time limit. Default 15 minutes. */
-  taskTimeoutMs?: number;
-  /** Folder that holds run folders. Default ./results. */
-  outDir?: string;
-  /** The command line, stored in the manifest. */
-  args?: string[];
-  /** Screen size; default: the task set's declared one (task-set.json), else DEFAULT_SCREEN (shared/screen.ts). */
-  screen?: { width: number; height: number };
-  /** Environment spec (`local`, `local:1280x800`, `osworld://host:5000`; default local), kept in the manifest. */
-  env?: string;
-  /** Folder of the files tasks' setup would download (`--downloads`); nothing is fetched when given. */
-  downloads?: string;
-  /** Accept sandboxes without namespace isolation for an agent holding a model key (`--allow-unisolated`). */
-  allowUnisolated?: boolean;
-  tokenBudget?: number;
-  waitMs?: number;
-  appCheck?: AppCheck;
-  /** Aborting stops the run cleanly: running tasks end `cancelled`, the run stays resumable. */
-  signal?: AbortSignal;
-  /** Every event of this run, as it is written. */
-  onEvent?: (event: RunEvent) => void;
-  /** Replaces parts of the engine (environments, setup, observation, grading). */
-  parts?: Partial<RunnerParts>;
-  /** Attempts per task, each in a fresh environment (`--repeats`). Default 1. */
-  repeats?: number;
-  /** Replies refused in a row that end a task as agent_error (`--max-refusals`; 0 = never). */
-  maxRefusals?: number;
-  /** Per-model prices for the attempts' cost, over the agent's own and the bundled ones (`--price`, `--prices`). */
-  prices?: PriceTable;
-  /** Grade under this profile instead of the one each task's shape implies (`--grading-profile`). */
-  gradingProfile?: GradingProfile;
-  /** On resume: run again the finished attempts whose cause is env_error (`--retry-env-errors`). */
-  retryEnvErrors?: boolean;
-  /** On resume: run again the finished attempts whose cause is grading_error (`--retry-grading-errors`). */
-  retryGradingErrors?: boolean;
-}
-
-/** One entry of a run: a task, or one attempt of it in a repeated run. */
-export interface RunEntry {
-  key: string;
-  task: Task;
-  attempt?: number;
-}
+export type { RunEntry, RunOutcome } from './execute';
+export type { RunOptions, RunCreation } from './run-options';
+export { agentForTask, preflight } from './run-options';
+export { taskSettings } from './task-plan';
 
 /** Most attempts per task a run takes. */
 export const MAX_REPEATS = 100;
@@ -104,29 +41,6 @@ export function entriesOf(tasks: Task[], repeats = 1): RunEntry[] {
     })),
   );
 }
-
-export interface RunOutcome {
-  runId: string;
-  runDir: string;
-  /** Every task of the set, in manifest order, as the reader sees the folder at the end. */
-  tasks: RunTaskItem[];
-  /** Sum of scores over ALL tasks of the set (skipped and errored count as 0). */
-  successRate: number;
-  counts: Partial<Record<TaskState, number>>;
-  /** The run was stopped before every task was done. */
-  cancelled: boolean;
-  /** Tasks this invocation ran (a resume runs only the unfinished ones). */
-  ran: TaskOutcome[];
-  /** Attempts a resume ran again because their cause was env_error or grading_error (with the retry flags). */
-  retried: string[];
-}
-
-const failedStates: ReadonlySet<TaskState> = new Set([
-  'timed_out',
-  'setup_error',
-  'env_error',
-  'agent_error',
-]);
 
 function taskInfo(
   entry: RunEntry,
@@ -161,43 +75,6 @@ function checkUnique(tasks: Task[]): void {
   }
 }
 
-/** A fresh agent for one task: the registered one by name, or the factory's (also used by queue workers). */
-export async function agentForTask(
-  opts: Pick<RunOptions, 'agent' | 'model' | 'agentOptions'>,
-  task: Task,
-): Promise<Agent> {
-  if (typeof opts.agent !== 'string') return opts.agent(task);
-  const { createAgent } = await import('../agents'); // loaded only when a registered agent is asked for
-  return createAgent(opts.agent, { model: opts.model, ...opts.agentOptions });
-}
-
-/** The step loop's settings for one task of a run (also used by queue workers). */
-export function taskSettings(task: Task, opts: RunOptions): TaskRunSettings {
-  return {
-    observation: opts.observation ?? 'screenshot',
-    actionSpace: opts.actionSpace ?? 'pyautogui',
-    maxSteps: maxStepsFor(task, opts.maxSteps),
-    ...(opts.maxRefusals !== undefined ? { maxRefusals: opts.maxRefusals } : {}),
-    ...(opts.model !== undefined ? { model: opts.model } : {}),
-    ...(opts.prices !== undefined ? { prices: opts.prices } : {}),
-    timeoutMs: opts.taskTimeoutMs ?? DEFAULT_TASK_TIMEOUT_MS,
-    screen: screenFor(task, opts),
-    tokenBudget: opts.tokenBudget,
-    waitMs: opts.waitMs,
-    appCheck: opts.appCheck,
-    downloads: opts.downloads,
-  };
-}
-
-/** The environment kind's checks before anything is written (e.g. no model key on an unisolated sandbox). */
-export function preflight(opts: RunOptions): void {
-  if (opts.parts?.createEnvironment) return;
-  preflightEnvironment(opts.env ?? DEFAULT_ENV_SPEC, {
-    agentHoldsSecrets: typeof opts.agent === 'string' && agentHoldsSecrets(opts.agent),
-    allowUnisolated: !!opts.allowUnisolated,
-  });
-}
-
 /** Runs `tasks` into a new run folder under `opts.outDir`. */
 export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutcome> {
   const run = await createRun(tasks, opts);
@@ -210,7 +87,7 @@ export async function runTasks(tasks: Task[], opts: RunOptions): Promise<RunOutc
  */
 export async function createRun(
   tasks: Task[],
-  opts: RunOptions,
+  opts: RunCreation,
   naming: { runId?: string; queue?: string } = {},
 ): Promise<RunWriter> {
   checkUnique(tasks);
@@ -327,165 +204,5 @@ export function optionsForResume(m: RunManifest, plan: RunPlan | undefined, opts
     (m.screen && !Object.values(m.taskInfo ?? {}).some((i) => i.screen) ? m.screen : undefined))
       ? { screen: opts.screen ?? m.screen }
       : {}),
-  };
-}
-
-/** Runs the tasks of a run this process holds, and releases the run's lock however it ends. */
-async function execute(run: RunWriter, entries: RunEntry[], opts: RunOptions): Promise<RunOutcome> {
-  try {
-    return await executeHeld(run, entries, opts);
-  } finally {
-    run.release();
-  }
-}
-
-async function executeHeld(run: RunWriter, entries: RunEntry[], opts: RunOptions): Promise<RunOutcome> {
-  preflight(opts);
-  // What SIGKILLed runs left behind (sandbox homes, display folders) goes before this run adds its own.
-  await sweepLeftovers();
-  const parts = withEnvironment(
-    await partsWith({ ...gradingUnder(opts.gradingProfile), ...opts.parts }),
-    opts.env,
-  );
-  const signal = opts.signal ?? new AbortController().signal;
-  const emit = (e: RunEvent) => {
-    run.event(e);
-    try {
-      opts.onEvent?.(e);
-    } catch {
-      // a broken progress view must not stop the run
-    }
-  };
-  // Events written by the task writers also go to onEvent.
-  const forward = (e: RunEvent) => {
-    if (
-      e.runId === run.runId &&
-      e.kind !== 'run.started' &&
-      e.kind !== 'run.progress' &&
-      e.kind !== 'run.finished'
-    )
-      try {
-        opts.onEvent?.(e);
-      } catch {
-        // as above
-      }
-  };
-  runEvents.on('event', forward);
-
-  const pending: RunEntry[] = [];
-  const retried: string[] = [];
-  let done = 0;
-  let failed = 0;
-  const retryCauses = new Set([
-    ...(opts.retryEnvErrors ? ['env_error'] : []),
-    ...(opts.retryGradingErrors ? ['grading_error'] : []),
-  ]);
-  const causes = retryCauses.size
-    ? new Map(readRun(run.runDir).tasks.map((t) => [t.key, t.cause]))
-    : undefined;
-  for (const e of entries) {
-    const cause = causes?.get(e.key);
-    if (run.isFinished(e.key) && !(cause && retryCauses.has(cause))) done++;
-    else {
-      if (run.isFinished(e.key)) {
-        run.moveAsideFinished(e.key, 'retry');
-        retried.push(e.key);
-      } else run.moveAsidePartial(e.key);
-      pending.push(e);
-    }
-  }
-  // attempt-major: every task's first attempt before any second one (an interrupted run still covers the set)
-  pending.sort((a, b) => (a.attempt ?? 1) - (b.attempt ?? 1));
-  const total = entries.length;
-  emit({ kind: 'run.started', runId: run.runId, at: new Date().toISOString(), tasks: run.manifest.tasks });
-  const durations: number[] = [];
-  let running = 0;
-  const parallel = Math.max(1, Math.min(opts.parallel ?? 1, 64));
-  const progress = () => {
-    const avg = durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : undefined;
-    const remaining = total - done;
-    emit({
-      kind: 'run.progress',
-      runId: run.runId,
-      done,
-      running,
-      failed,
-      total,
-      ...(avg !== undefined
-        ? { etaMs: Math.round((avg * remaining) / Math.min(parallel, Math.max(1, remaining))) }
-        : {}),
-    });
-  };
-  progress();
-
-  const ran: TaskOutcome[] = [];
-  const queue = [...pending];
-  const worker = async (slot: number) => {
-    for (;;) {
-      if (signal.aborted) return;
-      const entry = queue.shift();
-      if (!entry) return;
-      const { key, task } = entry;
-      let writer;
-      try {
-        writer = run.openTask(key);
-      } catch (e) {
-        if (e instanceof TaskLockedError) continue; // another process writes it; never twice
-        throw e;
-      }
-      running++;
-      progress();
-      let agent: Agent;
-      try {
-        agent = await agentForTask(opts, task);
-      } catch (e) {
-        running--;
-        writer.close();
-        throw e;
-      }
-      const outcome = await runTask({
-        task,
-        taskKey: key,
-        run,
-        writer,
-        agent,
-        parts,
-        worker: slot,
-        runSignal: signal,
-        settings: taskSettings(task, opts),
-        ...(entry.attempt !== undefined ? { attempt: entry.attempt } : {}),
-      });
-      running--;
-      ran.push(outcome);
-      if (outcome.state !== 'cancelled') {
-        done++;
-        durations.push(outcome.timingMs);
-        if (failedStates.has(outcome.state)) failed++;
-      }
-      progress();
-    }
-  };
-  try {
-    await Promise.all(
-      Array.from({ length: Math.min(parallel, Math.max(1, pending.length)) }, (_, i) => worker(i)),
-    );
-  } finally {
-    runEvents.off('event', forward);
-    emit({ kind: 'run.finished', runId: run.runId, at: new Date().toISOString() });
-  }
-  const detail = readRun(run.runDir);
-  const counts: Partial<Record<TaskState, number>> = {};
-  for (const t of detail.tasks) counts[t.state] = (counts[t.state] ?? 0) + 1;
-  return {
-    runId: run.runId,
-    runDir: run.runDir,
-    tasks: detail.tasks,
-    successRate: total ? detail.tasks.reduce((s, t) => s + (t.score ?? 0), 0) / total : 0,
-    counts,
-    cancelled: detail.tasks.some(
-      (t) => t.state === 'cancelled' || t.state === 'pending' || t.state === 'running',
-    ),
-    ran,
-    retried,
   };
 }

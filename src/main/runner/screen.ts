@@ -1,14 +1,13 @@
 // The screen a task runs on: a size in the environment spec (`local:1280x800`) wins, then the run's own
 // (`--screen`), then the one its task set declares (task-set.json), then DEFAULT_SCREEN. Recorded in the manifest.
-import { DEFAULT_SCREEN, parseScreen, sameScreen, type ScreenSize } from '../../shared/screen';
-import { parseEnvSpec } from '../env/spec';
+import { DEFAULT_SCREEN, sameScreen, type ScreenSize } from '../../shared/screen';
+import { specScreen } from '../env/kinds';
 
-/** The size a `local:WxH` spec fixes; undefined for other kinds or a bare `local`. */
+/** The size the spec fixes, as its kind declares (`local:1280x800`); undefined where it fixes none (a bare `local`). */
 export function envScreen(env: string | undefined): ScreenSize | undefined {
   if (env === undefined) return undefined;
   try {
-    const spec = parseEnvSpec(env);
-    return spec.kind === 'local' && spec.rest ? parseScreen(spec.rest) : undefined;
+    return specScreen(env);
   } catch {
     return undefined; // the spec's own check reports it
   }

@@ -3,7 +3,7 @@
 import type { AgentOptions } from '../../agents';
 import type { GradingProfile } from '../../evaluators/profile';
 import { mergedAgentOptions } from '../../runner/run-plan';
-import type { RunOptions } from '../../runner/scheduler';
+import type { RunShape, TaskOptions } from '../../runner/run-options';
 import { readRunPlan } from '../../store/run-plan';
 import { readManifest } from '../../store/run-writer';
 import { UsageError } from '../command';
@@ -74,7 +74,7 @@ export function resumedRunOptions(
   runDir: string,
   flags: RunFlags,
 ): Pick<
-  RunOptions,
+  TaskOptions & RunShape,
   | 'gradingProfile'
   | 'downloads'
   | 'allowUnisolated'
