@@ -56,9 +56,19 @@ export class CdpConnection {
 
   /**
    * Connects to `http://HOST:PORT` (asks /json/version for the browser websocket, remembered per endpoint) or to
-   * a `ws://` URL. Throws after `timeoutMs`.
+   * a `ws://` URL. Throws, naming the endpoint, when nothing answers there or after `timeoutMs`.
    */
   static async open(endpoint: string, timeoutMs = 5000): Promise<CdpConnection> {
+    try {
+      return await CdpConnection.reach(endpoint, timeoutMs);
+    } catch (error) {
+      const e = error as Error & { cause?: { code?: string } };
+      const why = e.cause?.code ? `${e.message} (${e.cause.code})` : e.message;
+      throw new Error(`CDP: cannot connect to the browser at ${endpoint}: ${why}`, { cause: error });
+    }
+  }
+
+  private static async reach(endpoint: string, timeoutMs: number): Promise<CdpConnection> {
     const known = socketUrls.get(endpoint);
     if (known) {
       try {

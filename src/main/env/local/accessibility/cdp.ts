@@ -325,14 +325,7 @@ export async function collectChromiumTree(
   opts: ChromiumTreeOptions = {},
 ): Promise<AccessibilityNode[]> {
   const timeoutMs = opts.timeoutMs ?? 5000;
-  let cdp: CdpConnection;
-  try {
-    cdp = await CdpConnection.open(endpoint, timeoutMs);
-  } catch (error) {
-    throw new Error(`CDP: cannot connect to the browser at ${endpoint}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const cdp = await CdpConnection.open(endpoint, timeoutMs); // its error names the endpoint
   let timer: NodeJS.Timeout | undefined;
   try {
     const work = (async () => {
