@@ -4,6 +4,7 @@
 import IORedis, { type RedisOptions } from 'ioredis';
 import type Redis from 'ioredis';
 import type { RunEvent } from '../../shared/run';
+import { subscribeRunEvents } from '../store/events';
 import { KEY_PREFIX, parseQueueUrl } from './connection';
 
 /** Newest events kept per run stream (older ones are on the shared run folder's events.jsonl). */
@@ -18,6 +19,16 @@ export class EventRelay {
   dropped = 0;
 
   constructor(private readonly redis: Redis) {}
+
+  /**
+   * Relays the events of the live bus (the engine's one source) that `accept` takes, until the returned function
+   * is called; `accept` may act on an event too (a worker reports a step as its job's progress).
+   */
+  follow(accept: (event: RunEvent) => boolean): () => void {
+    return subscribeRunEvents((event) => {
+      if (accept(event)) this.forward(event);
+    });
+  }
 
   forward(event: RunEvent): void {
     this.redis

@@ -21,7 +21,6 @@ import { gradingUnder } from '../evaluators/grade';
 import { readRunPlan, type RunPlan } from '../store/run-plan';
 import type { PriceTable } from '../price-table';
 import { runTask, type TaskOutcome } from '../runner/step-loop';
-import { runEvents } from '../store/events';
 import { entryOf, taskKeyOf } from '../store/layout';
 import { AlreadyCommittedError, TaskLockedError } from '../store/run-writer';
 import { parseQueueUrl, QUEUE_NAME } from './connection';
@@ -121,15 +120,14 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
   const relayRedis = new IORedis(target.options as RedisOptions);
   relayRedis.on('error', () => undefined); // reconnects on its own; the relay counts what it drops
   const relay = new EventRelay(relayRedis);
-  const onEvent = (e: RunEvent) => {
-    if (!('taskKey' in e)) return;
+  const stopRelay = relay.follow((e: RunEvent) => {
+    if (!('taskKey' in e)) return false;
     const a = active.get(`${e.runId}\n${e.taskKey}`);
-    if (!a) return;
-    relay.forward(e);
+    if (!a) return false;
     if (e.kind === 'task.step')
       a.job.updateProgress({ taskKey: e.taskKey, step: e.step.step }).catch(() => undefined);
-  };
-  runEvents.on('event', onEvent);
+    return true;
+  });
 
   async function handleJob(job: Job<TaskJobData>, token?: string): Promise<JobResult> {
     let data: TaskJobData;
@@ -316,7 +314,7 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
         }
       closing ??= (async () => {
         await worker.close();
-        runEvents.off('event', onEvent);
+        stopRelay();
         relayRedis.disconnect();
       })();
       await closing;

@@ -5,7 +5,7 @@ import type { RunEvent, RunTaskItem, TaskState } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { sweepLeftovers } from '../env/leftovers';
 import { gradingUnder } from '../evaluators/grade';
-import { runEvents } from '../store/events';
+import { subscribeRunEvents } from '../store/events';
 import { readRun } from '../store/reader';
 import { TaskLockedError, type RunWriter } from '../store/run-writer';
 import { partsWith, withEnvironment, type RunnerParts } from './parts';
@@ -113,16 +113,18 @@ function pendingOf(run: RunWriter, entries: RunEntry[], retryCauses: ReadonlySet
 
 /** The run's events to its log and to `onEvent` (with the events its task writers publish); a broken view is ignored. */
 class RunEvents {
-  private readonly forward = (e: RunEvent) => {
-    if (e.runId === this.run.runId && !['run.started', 'run.progress', 'run.finished'].includes(e.kind))
-      this.tell(e);
-  };
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly run: RunWriter,
     private readonly onEvent?: (event: RunEvent) => void,
   ) {
-    runEvents.on('event', this.forward);
+    this.unsubscribe = subscribeRunEvents(
+      (e) => {
+        if (!['run.started', 'run.progress', 'run.finished'].includes(e.kind)) this.tell(e);
+      },
+      { runId: run.runId },
+    );
   }
 
   emit(e: RunEvent): void {
@@ -131,7 +133,7 @@ class RunEvents {
   }
 
   close(): void {
-    runEvents.off('event', this.forward);
+    this.unsubscribe();
   }
 
   private tell(e: RunEvent): void {

@@ -4,7 +4,7 @@
 // (needs the account of its platform).
 import initSqlJs from 'sql.js';
 import { fetchDownload } from '../downloads';
-import { closeDevToolsPage, listDevToolsPages, waitForDevTools } from '../env/devtools';
+import { closeDevToolsPage, listDevToolsPages, waitForDevTools } from '../devtools';
 import { NeedsAccountError } from '../errors';
 import { setupFuncs } from './funcs';
 import { SetupStepFailure } from './setup-error';

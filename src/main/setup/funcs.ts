@@ -6,7 +6,7 @@ import { Registry } from '../registry';
 import { fetchDownload } from '../downloads';
 import { isInside } from '../contained';
 import { NeedsAccountError } from '../errors';
-import { openDevToolsTab, waitForDevTools } from '../env/devtools';
+import { openDevToolsTab, waitForDevTools } from '../devtools';
 import { MissingCapabilityError, type Environment } from '../env/environment';
 import { performPyautoguiCode, pyautoguiCodeOfCommand } from '../actions/python-command';
 import type { SetupStepTiming } from '../../shared/run';

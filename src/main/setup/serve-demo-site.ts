@@ -12,6 +12,7 @@
 import type { Environment } from '../env/environment';
 import { setupFuncs, type SetupContext } from './funcs';
 import { SetupStepFailure } from './setup-error';
+import { listTabs } from '../devtools';
 import { demoSiteUrl } from './demo-site';
 
 export const serveDemoSiteFunc = 'serve_demo_site';
@@ -44,12 +45,6 @@ export function demoSitePages(args: Record<string, unknown>): string[] {
   return [pagePath(path ?? 'index.html', "'path'")];
 }
 
-interface DevToolsTarget {
-  type?: string;
-  url?: string;
-  title?: string;
-}
-
 /** Waits until a tab shows `url` with its title set (the page has parsed its <title>); returns the title. */
 async function waitForPage(endpoint: string, url: string, signal?: AbortSignal): Promise<string> {
   const until = Date.now() + PAGE_LOAD_TIMEOUT_MS;
@@ -57,12 +52,11 @@ async function waitForPage(endpoint: string, url: string, signal?: AbortSignal):
   while (Date.now() < until) {
     if (signal?.aborted) throw new SetupStepFailure('cancelled while waiting for the demo page');
     try {
-      const res = await fetch(`${endpoint}/json/list`, { signal: AbortSignal.timeout(5_000) });
-      const tabs = (await res.json()) as DevToolsTarget[];
-      const tab = tabs.find((t) => t.type === 'page' && t.url === url);
+      const tabs = await listTabs(endpoint, AbortSignal.timeout(5_000));
+      const tab = tabs.find((t) => t.url === url);
       if (tab && tab.title && tab.title !== url && !url.endsWith(tab.title)) return tab.title;
       last = tab
-        ? `the tab is still loading (title '${tab.title ?? ''}')`
+        ? `the tab is still loading (title '${tab.title}')`
         : `open tabs: ${tabs.map((t) => t.url).join(', ') || 'none'}`;
     } catch (e) {
       last = (e as Error).message;

@@ -10,7 +10,7 @@ export {
 export type { TaskResults, ManifestInput, SavedObservation, TrajExtras } from './run-writer';
 export { listRuns, readRun, readTaskTrajectory, findRunDirs } from './reader';
 export { appendVerdict, taskDirOf } from './verdicts';
-export { runEvents, publish } from './events';
+export { runEvents, publish, subscribeRunEvents } from './events';
 export { standingVerdicts, standingVerdictsOf, type VerdictEvent } from './event-history';
 export type { RunEventBus } from './events';
 export { files as runFiles, taskDirFor, taskKeyOf, safeSegment, matchingTaskKey } from './layout';

@@ -11,6 +11,7 @@ import type { Screenshot } from '../env/environment';
 import { proctorVersion } from '../version';
 import { standingVerdictsOf } from './event-history';
 import { publish } from './events';
+import { recordVerdict } from './verdict-record';
 import {
   appendJsonLine,
   fsyncPath,
@@ -309,12 +310,9 @@ export class RunWriter {
     return new TaskWriter(this, taskKey, dir, this.relTaskDir(taskKey), () => this.openTasks.delete(taskKey));
   }
 
-  /** Appends a verdict to the task's verdicts.jsonl and the event log. */
+  /** Appends a verdict to the task (recordVerdict: verdicts.jsonl, evaluation.log for a judge's, the event). */
   appendVerdict(taskKey: string, verdict: Verdict): void {
-    const dir = this.taskDir(taskKey);
-    mkdirSync(dir, { recursive: true });
-    appendJsonLine(join(dir, files.verdicts), verdict, { fsync: true });
-    this.event({ kind: 'verdict', runId: this.runId, taskKey, verdict });
+    recordVerdict(this.taskDir(taskKey), verdict, { runDir: this.runDir, runId: this.runId, taskKey });
   }
 
   /** Releases the run's lock (when this process holds it); the run can then be resumed by another process. */

@@ -1,9 +1,8 @@
 // Appending a verdict (rule, judge, human) to a task of any readable run; never overwrites an earlier one.
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Verdict } from '../../shared/run';
-import { publish } from './events';
-import { appendJsonLine } from './files';
+import { recordVerdict } from './verdict-record';
 import { files, taskDirIn } from './layout';
 import { readManifest } from './run-writer';
 import { isUfoRunDir, ufoTaskDir } from './ufo-reader';
@@ -53,18 +52,10 @@ export function taskDirOf(runDir: string, taskKey: string): string {
 export function appendVerdict(runDir: string, taskKey: string, verdict: Verdict): void {
   const dir = resolve(runDir);
   const taskDir = taskDirOf(dir, taskKey);
-  mkdirSync(taskDir, { recursive: true });
-  appendJsonLine(join(taskDir, files.verdicts), verdict, { fsync: true });
-  if (verdict.kind === 'judge')
-    appendJsonLine(join(taskDir, files.evaluationLog), {
-      reason: verdict.reason,
-      sub_scores: verdict.subScores,
-      complete: verdict.complete,
-    });
-  if (existsSync(join(dir, files.manifest))) {
-    const runId = readManifest(dir).runId;
-    const event = { kind: 'verdict' as const, runId, taskKey, verdict };
-    appendJsonLine(join(dir, files.events), event);
-    publish(event);
-  }
+  const proctorRun = existsSync(join(dir, files.manifest));
+  recordVerdict(
+    taskDir,
+    verdict,
+    proctorRun ? { runDir: dir, runId: readManifest(dir).runId, taskKey } : undefined,
+  );
 }

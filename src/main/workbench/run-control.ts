@@ -3,7 +3,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiHandlers, StartRunParams } from '../../shared/api';
-import type { RunEvent } from '../../shared/run';
 import type { Task } from '../../shared/task';
 import { isIPv4 } from 'node:net';
 import { createAgent } from '../agents';
@@ -12,7 +11,14 @@ import { HumanAgent } from '../agents/human';
 import { parseReply } from '../agents/parse';
 import { checkEnvSpec, EnvSpecError } from '../env/kinds';
 import { runTasks } from '../runner/scheduler';
-import { appendVerdict, observationFileOf, runFiles as files, taskKeyOf, type RunManifest } from '../store';
+import {
+  appendVerdict,
+  observationFileOf,
+  publish,
+  runFiles as files,
+  taskKeyOf,
+  type RunManifest,
+} from '../store';
 import { loadTasks } from '../tasks/reader';
 import { ApiRequestError } from './dispatch';
 import { relativeToRoot } from './paths';
@@ -63,7 +69,6 @@ export class RunControl {
   private readonly runs = new Map<string, LiveRun>();
   constructor(
     private readonly root: string,
-    private readonly publish: (event: RunEvent) => void,
     private readonly sources: TaskSourceOptions = {},
   ) {}
 
@@ -129,7 +134,8 @@ export class RunControl {
     const abort = new AbortController();
     let runId = '';
     let manifest: RunManifest | undefined;
-    const gate = new RunGate(!!params.approveEachAction, this.publish, () => runId);
+    // the gate's pauses and approvals go on the live bus, as the run's own events do
+    const gate = new RunGate(!!params.approveEachAction, publish, () => runId);
     const humans = new Map<string, HumanAgent>();
     const observationPath = (task: Task) => (step: number) => {
       if (!manifest) {

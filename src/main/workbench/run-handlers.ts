@@ -4,16 +4,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApiHandlers, ComparedRun, RunDetail, TaskTrajectory } from '../../shared/api';
-import type { RunEvent } from '../../shared/run';
-import {
-  listRuns,
-  matchingTaskKey,
-  readRun,
-  readTaskTrajectory,
-  runEvents,
-  runFiles,
-  type RunManifest,
-} from '../store';
+import { listRuns, matchingTaskKey, readRun, readTaskTrajectory, runFiles, type RunManifest } from '../store';
 import { ApiRequestError } from './dispatch';
 import { runQueueView } from './queue-handlers';
 import type { EventHub } from './events';
@@ -82,10 +73,9 @@ export function runHandlers(
   sources: TaskSourceOptions = {},
 ): { handlers: RunMethods; close(): Promise<void>; stopAll(): number } {
   const tail = new RunTail(hub);
-  const control = new RunControl(root, (event) => hub.publish('run', event), sources);
-  // Runs started in this process publish on the store's bus; forward them.
-  const forward = (event: RunEvent) => hub.publish('run', event);
-  runEvents.on('event', forward);
+  const control = new RunControl(root, sources);
+  // Runs of this process (and their pauses and approvals) are on the store's live bus: the hub forwards it.
+  const stopForwarding = hub.forwardRunEvents();
 
   const runDir = (runId: string): string => runDirBelow(root, runId);
   const readable = <T>(read: () => T): T => {
@@ -179,7 +169,7 @@ export function runHandlers(
     handlers,
     stopAll: () => control.stopAll(),
     close: async () => {
-      runEvents.off('event', forward);
+      stopForwarding();
       tail.close();
       await control.close();
     },

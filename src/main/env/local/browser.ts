@@ -2,7 +2,7 @@
 // shell environment) with a DevTools port on loopback, found through the DevToolsActivePort file it writes
 // in its profile. `launchBrowser` of the local and shell environments.
 import type { Environment } from '../environment';
-import { openDevToolsTab } from '../devtools';
+import { openDevToolsTab } from '../../devtools';
 import { sleep } from '../../sleep';
 
 /** Debian Chromium's flags for this machine, for every Chromium the local environment starts. */

@@ -5,6 +5,7 @@
 import { EnvironmentError } from '../../errors';
 import type { CommandResult } from '../environment';
 import { sleep } from '../../sleep';
+import { devToolsAnswers, openDevToolsTab } from '../../devtools';
 
 /** Chrome's own DevTools port inside OSWorld guests; 9222 forwards to it. */
 export const GUEST_CHROME_PORT = 1337;
@@ -26,42 +27,23 @@ export interface LaunchBrowserOptions {
 const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
   sleep(ms, signal, () => new EnvironmentError('cancelled'));
 
-function within(ms: number, signal?: AbortSignal): AbortSignal {
-  const t = AbortSignal.timeout(ms);
-  return signal ? AbortSignal.any([signal, t]) : t;
-}
-
 /** True when a DevTools endpoint answers `GET /json/version`. */
-export async function devToolsAnswers(endpoint: string, signal?: AbortSignal): Promise<boolean> {
-  try {
-    const res = await fetch(`${endpoint}/json/version`, { signal: within(2_000, signal) });
-    await res.body?.cancel();
-    return res.ok;
-  } catch {
-    if (signal?.aborted) throw new EnvironmentError('cancelled');
-    return false;
-  }
+async function devToolsAnswersHere(endpoint: string, signal?: AbortSignal): Promise<boolean> {
+  return devToolsAnswers(endpoint, signal).catch(() => {
+    throw new EnvironmentError('cancelled');
+  });
 }
 
 /** Opens `url` in a new tab of the browser at `endpoint`. */
-export async function openTab(endpoint: string, url: string, signal?: AbortSignal): Promise<void> {
-  let res: Response;
+async function openTab(endpoint: string, url: string, signal?: AbortSignal): Promise<void> {
   try {
-    res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, {
-      method: 'PUT',
-      signal: within(15_000, signal),
-    });
+    await openDevToolsTab(endpoint, url, signal);
   } catch (e) {
-    throw new EnvironmentError(
-      `the guest browser at ${endpoint} could not be reached to open ${url}: ${(e as Error).message}`,
-      { cause: e },
-    );
+    const why = signal?.aborted ? 'cancelled' : (e as Error).message;
+    throw new EnvironmentError(`the guest browser at ${endpoint} could not open ${url}: ${why}`, {
+      cause: e,
+    });
   }
-  await res.body?.cancel();
-  if (!res.ok)
-    throw new EnvironmentError(
-      `the guest browser at ${endpoint} would not open ${url}: PUT /json/new answered HTTP ${res.status}`,
-    );
 }
 
 /**
@@ -75,7 +57,7 @@ export async function launchGuestBrowser(
   opts: LaunchBrowserOptions = {},
 ): Promise<string> {
   const base = endpoint.replace(/\/+$/, '');
-  if (!(await devToolsAnswers(base, opts.signal))) {
+  if (!(await devToolsAnswersHere(base, opts.signal))) {
     const found = await guest.run(
       `for b in ${BROWSERS.join(' ')}; do command -v "$b" && exit 0; done; exit 1`,
       { timeoutMs: 10_000 },
@@ -106,7 +88,7 @@ export async function launchGuestBrowser(
     const timeout = opts.readyTimeoutMs ?? 30_000;
     const until = Date.now() + timeout;
     for (;;) {
-      if (await devToolsAnswers(base, opts.signal)) break;
+      if (await devToolsAnswersHere(base, opts.signal)) break;
       if (Date.now() >= until)
         throw new EnvironmentError(
           `the guest browser (${binary}) did not answer at ${base} within ${timeout / 1000} s`,

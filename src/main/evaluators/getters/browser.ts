@@ -1,8 +1,8 @@
 // Getters that read the browser the environment started (Chrome DevTools endpoint of env.browserEndpoint()).
 import type { GetterSpec } from '../../../shared/task';
 import { getters, type GradingContext } from '../getter';
-import { evaluate, listTabs } from './cdp';
-import { activeTab, browserEndpointOf as endpointOf } from './chrome-session';
+import { evaluateInTab as evaluate } from '../../devtools';
+import { activeTab, tabsOf } from './chrome-session';
 import { runTaskScript } from './general';
 
 /** A URL with `goto_prefix` when it has no scheme (upstream reads the address bar, which hides it). */
@@ -69,7 +69,7 @@ async function findAppPage(
   selector: string,
 ): Promise<boolean> {
   const norm = (u: string) => u.replace('127.0.0.1', 'localhost');
-  for (const tab of await listTabs(endpointOf(ctx, type), ctx.signal)) {
+  for (const tab of await tabsOf(ctx, type)) {
     if (!norm(tab.url).startsWith(norm(url)) || !tab.title.toLowerCase().includes(title.toLowerCase()))
       continue;
     const visible = await evaluate(
@@ -109,7 +109,7 @@ const supersetPage = appPage(
  */
 async function metabaseQuestionSql(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
   const url = typeof spec.url === 'string' ? spec.url : 'http://localhost:3000';
-  const tab = (await listTabs(endpointOf(ctx, spec.type), ctx.signal)).find((t) =>
+  const tab = (await tabsOf(ctx, spec.type)).find((t) =>
     t.url.replace('127.0.0.1', 'localhost').startsWith(url),
   );
   if (!tab) return undefined;

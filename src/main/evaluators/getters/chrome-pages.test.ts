@@ -10,8 +10,7 @@ import { createShellEnvironment, type ShellEnvironment } from '../../env/local/s
 import { getterNeedsOf, getters, metrics } from '../catalog';
 import type { GradingContext } from '../getter';
 import type { Task } from '../../../shared/task';
-import { listTabs } from './cdp';
-import { TabSession } from './chrome-session';
+import { listTabs, TabSession } from '../../devtools';
 import { chromium, startChromium, stopChromium } from './chrome-testkit';
 
 const pages: Record<string, string> = {

@@ -2,15 +2,15 @@
 // the active tab's elements (active_tab_html_parse), values from a page opened for the purpose
 // (info_from_website), recreation.gov's next-available date (gotoRecreationPage_and_get_html_content) and a page
 // printed to PDF (pdf_from_url). Upstream drives Playwright over CDP; Proctor drives the environment's browser
-// over the same protocol (chrome-session.ts), so pages are fetched by the machine's browser, never by Node.
+// over the same protocol (src/main/devtools), so pages are fetched by the machine's browser, never by Node.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
-import { listTabs } from './cdp';
-import { activeTab, browserEndpointOf, TabSession, withNewTab } from './chrome-session';
+import { closeTab, TabSession } from '../../devtools';
+import { activeTab, browserEndpointOf, tabsOf, withNewTab } from './chrome-session';
 import { sleep } from '../../sleep';
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -166,7 +166,7 @@ async function infoFromWebsite(spec: GetterSpec, ctx: GradingContext): Promise<u
 
 /** The ids of the browser's page tabs. */
 async function tabIds(ctx: GradingContext, type: string): Promise<Set<string>> {
-  return new Set((await listTabs(browserEndpointOf(ctx, type), ctx.signal)).map((t) => t.id));
+  return new Set((await tabsOf(ctx, type)).map((t) => t.id));
 }
 
 /** One attempt of the recreation.gov walk; returns OSWorld's `{expected: {…}}`. */
@@ -203,9 +203,7 @@ async function recreationAttempt(
       await page.click('.search-result-highlight--success', 60_000);
       let popup;
       for (const until = Date.now() + 60_000; !popup && Date.now() < until; await sleep(200)) {
-        popup = (await listTabs(browserEndpointOf(ctx, spec.type), ctx.signal)).find(
-          (t) => !before.has(t.id),
-        );
+        popup = (await tabsOf(ctx, spec.type)).find((t) => !before.has(t.id));
       }
       if (!popup) throw new Error('the search result opened no new tab');
       const next = await TabSession.attach(popup);
@@ -247,17 +245,10 @@ async function recreationAttempt(
         return { expected };
       } finally {
         await next.close();
-        await closeTab(ctx, spec.type, popup.id);
+        await closeTab(popup.endpoint, popup.id);
       }
     },
     true,
-  );
-}
-
-async function closeTab(ctx: GradingContext, type: string, id: string): Promise<void> {
-  await fetch(`${browserEndpointOf(ctx, type)}/json/close/${encodeURIComponent(id)}`).then(
-    (r) => r.body?.cancel(),
-    () => undefined,
   );
 }
 

@@ -9,9 +9,8 @@ import type { GetterSpec } from '../../../shared/task';
 import { registerFamilyGetter } from '../family';
 import { specString, type GradingContext } from '../getter';
 import { safeFileName } from '../task-files';
-import { closeDevToolsPage, listDevToolsPages } from '../../env/devtools';
-import { evaluate, listTabs, type Tab } from './cdp';
-import { browserEndpointOf as endpointOf } from './chrome-session';
+import { sleep } from '../../sleep';
+import { openTab, tabsOf } from './chrome-session';
 import { commandOutput } from './general';
 
 /** Profile folders (`…/Default`) to look in, most likely first. */
@@ -155,7 +154,7 @@ async function profileName(spec: GetterSpec, ctx: GradingContext): Promise<unkno
 
 /** open_tabs_info — `[{title, url}]` of every open page. */
 async function openTabsInfo(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  return (await listTabs(endpointOf(ctx, spec.type), ctx.signal)).map((t) => ({
+  return (await tabsOf(ctx, spec.type)).map((t) => ({
     title: t.title,
     url: t.url,
   }));
@@ -167,7 +166,7 @@ async function openTabsInfo(spec: GetterSpec, ctx: GradingContext): Promise<unkn
  * `split_list`. Undefined without a tab.
  */
 async function activeTabUrlParse(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  const tab = (await listTabs(endpointOf(ctx, spec.type), ctx.signal))[0];
+  const tab = (await tabsOf(ctx, spec.type))[0];
   if (!tab) return undefined;
   let url: URL;
   try {
@@ -199,35 +198,22 @@ async function activeTabUrlParse(spec: GetterSpec, ctx: GradingContext): Promise
  * OSWorld).
  */
 async function pageInfo(spec: GetterSpec, ctx: GradingContext): Promise<unknown> {
-  const endpoint = endpointOf(ctx, spec.type).replace(/\/+$/, '');
   const url = specString(spec, 'url');
-  const res = await fetch(`${endpoint}/json/new?${encodeURIComponent(url)}`, {
-    method: 'PUT',
-    signal: ctx.signal ?? AbortSignal.timeout(15_000),
-  });
-  if (!res.ok) throw new Error(`the browser would not open ${url}: HTTP ${res.status}`);
-  const tab = (await res.json()) as Tab;
+  const s = await openTab(ctx, spec.type, { url });
   try {
     let loaded = false;
     for (const until = Date.now() + 60_000; !loaded && Date.now() < until;) {
-      loaded = (await evaluate(tab, 'document.readyState', 10_000).catch(() => '')) === 'complete';
-      if (!loaded) await new Promise((r) => setTimeout(r, 200));
+      loaded = (await s.evaluate('document.readyState', 10_000).catch(() => '')) === 'complete';
+      if (!loaded) await sleep(200, ctx.signal);
     }
-    const info = (await evaluate(
-      tab,
+    const info = (await s.evaluate(
       '({ title: document.title, url: location.href, content: document.documentElement.outerHTML })',
       30_000,
     )) as Record<string, unknown>;
     return loaded ? info : { ...info, title: 'Load timeout' };
   } finally {
-    // Closing is asynchronous in the browser: wait (a few seconds at most) until the tab has left its list, so a
-    // getter asked next (open_tabs_info) never sees this grader's own tab.
-    await closeDevToolsPage(endpoint, tab.id).catch(() => undefined);
-    for (const until = Date.now() + 5000; Date.now() < until;) {
-      const open = await listDevToolsPages(endpoint).catch(() => []);
-      if (!open.some((p) => p.id === tab.id)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // the tab is closed and gone from the browser's list before the next getter (open_tabs_info) looks
+    await s.close();
   }
 }
 

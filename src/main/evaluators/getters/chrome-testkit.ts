@@ -1,7 +1,7 @@
 // Test helper for the Chrome getters: the real Chromium (/usr/bin/chromium) on a sandbox display, in its own
 // process group, with a DevTools endpoint; and a way to change its settings the way its settings page does.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { TabSession } from './chrome-session';
+import { openTab } from './chrome-session';
 import type { GradingContext } from '../getter';
 
 export const chromium = '/usr/bin/chromium';
@@ -60,7 +60,7 @@ export async function stopChromium(browser: ChildProcess): Promise<void> {
 
 /** Sets preferences as chrome://settings does (chrome.settingsPrivate.setPref); Chromium saves them itself. */
 export async function setChromePrefs(ctx: GradingContext, prefs: Record<string, unknown>): Promise<void> {
-  const s = await TabSession.open(ctx, 'test');
+  const s = await openTab(ctx, 'test');
   try {
     await s.goto('chrome://settings/', 'complete', 30_000);
     for (const [key, value] of Object.entries(prefs)) {

@@ -1,107 +1,11 @@
-// Chromium's accessibility tree over the DevTools protocol, in screen pixels. One browser websocket,
-// flat sessions per page target; for each visible page: Accessibility.getFullAXTree, the layout boxes of
-// its DOM (one DOMSnapshot), and where the page's viewport sits on the screen.
-import WebSocket from 'ws';
+// Chromium's accessibility tree over the DevTools protocol, in screen pixels, through the engine's one DevTools
+// client (src/main/devtools): one browser websocket, flat sessions per page target; for each visible page:
+// Accessibility.getFullAXTree, the layout boxes of its DOM (one DOMSnapshot), and the viewport's place on screen.
+import { CdpConnection } from '../../../devtools';
 import type { AccessibilityNode } from '../../environment';
 
-/** Browser websocket URLs by endpoint, so a step does not ask /json/version again. */
-const socketUrls = new Map<string, string>();
-
-interface CdpError {
-  code: number;
-  message: string;
-}
-
-/** A raw Chrome DevTools Protocol connection to a browser endpoint. */
-export class CdpConnection {
-  private nextId = 1;
-  private readonly waiting = new Map<
-    number,
-    { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string }
-  >();
-
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => this.onMessage(String(data)));
-    socket.on('close', () => this.failAll(new Error('CDP connection closed')));
-    socket.on('error', (error) => this.failAll(error));
-  }
-
-  /** Connects to `http://127.0.0.1:PORT` (asks /json/version for the browser websocket) or a `ws://` URL. */
-  static async open(endpoint: string, timeoutMs = 5000): Promise<CdpConnection> {
-    const known = socketUrls.get(endpoint);
-    if (known) {
-      try {
-        return await CdpConnection.connect(known, timeoutMs);
-      } catch {
-        socketUrls.delete(endpoint); // the browser restarted: ask again
-      }
-    }
-    let url = endpoint;
-    if (/^https?:\/\//.test(endpoint)) {
-      const res = await fetch(new URL('/json/version', endpoint), { signal: AbortSignal.timeout(timeoutMs) });
-      if (!res.ok) throw new Error(`CDP: ${endpoint}/json/version answered HTTP ${res.status}`);
-      const info = (await res.json()) as { webSocketDebuggerUrl?: string };
-      if (!info.webSocketDebuggerUrl)
-        throw new Error(`CDP: ${endpoint}/json/version has no webSocketDebuggerUrl`);
-      url = info.webSocketDebuggerUrl;
-    }
-    const connection = await CdpConnection.connect(url, timeoutMs);
-    if (socketUrls.size > 64) socketUrls.clear();
-    socketUrls.set(endpoint, url);
-    return connection;
-  }
-
-  private static async connect(url: string, timeoutMs: number): Promise<CdpConnection> {
-    const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 512 * 1024 * 1024 });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`CDP: no websocket connection to ${url} within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      socket.once('open', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      socket.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-    });
-    return new CdpConnection(socket);
-  }
-
-  send<T = Record<string, unknown>>(method: string, params: object = {}, sessionId?: string): Promise<T> {
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, method });
-      this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    });
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-
-  private onMessage(raw: string): void {
-    let msg: { id?: number; result?: unknown; error?: CdpError };
-    try {
-      msg = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    if (msg.id === undefined) return; // an event
-    const waiter = this.waiting.get(msg.id);
-    if (!waiter) return;
-    this.waiting.delete(msg.id);
-    if (msg.error) waiter.reject(new Error(`CDP ${waiter.method}: ${msg.error.message} (${msg.error.code})`));
-    else waiter.resolve(msg.result);
-  }
-
-  private failAll(error: Error): void {
-    for (const w of this.waiting.values()) w.reject(error);
-    this.waiting.clear();
-  }
-}
+/** The one DevTools client (src/main/devtools), re-exported for this collector's tests. */
+export { CdpConnection };
 
 interface AXValue {
   type: string;
@@ -421,14 +325,7 @@ export async function collectChromiumTree(
   opts: ChromiumTreeOptions = {},
 ): Promise<AccessibilityNode[]> {
   const timeoutMs = opts.timeoutMs ?? 5000;
-  let cdp: CdpConnection;
-  try {
-    cdp = await CdpConnection.open(endpoint, timeoutMs);
-  } catch (error) {
-    throw new Error(`CDP: cannot connect to the browser at ${endpoint}: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
+  const cdp = await CdpConnection.open(endpoint, timeoutMs); // its error names the endpoint
   let timer: NodeJS.Timeout | undefined;
   try {
     const work = (async () => {
@@ -467,6 +364,6 @@ export async function collectChromiumTree(
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
-    cdp.close();
+    void cdp.close();
   }
 }
