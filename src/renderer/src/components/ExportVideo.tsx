@@ -31,12 +31,7 @@ export function ExportVideo({ runId, taskKey }: { runId: string; taskKey: string
         {state.kind === 'making' ? 'making video…' : 'export video'}
       </button>
       {state.kind === 'ready' && (
-        <a
-          href={fileUrl(state.path)}
-          download={name}
-          data-testid="video-download"
-          style={{ marginLeft: 6 }}
-        >
+        <a href={fileUrl(state.path)} download={name} data-testid="video-download" style={{ marginLeft: 6 }}>
           download {name} ({(state.bytes / 1024 / 1024).toFixed(1)} MB, {state.seconds.toFixed(0)} s)
         </a>
       )}

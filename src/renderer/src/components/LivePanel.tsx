@@ -9,11 +9,12 @@ import { ActionOverlay, colourOf } from './ActionOverlay';
 
 /**
  * What the task waits for: the engine's list of waiting tasks (asked on mount, through the store), then the live
- * events, which win over that answer (it may predate them). An answer still on its way is not shown: a kept one
- * from an earlier visit may be long past.
+ * events, which win over that answer (it may predate them). The answer kept from an earlier visit is not shown
+ * while it is asked again (it may be long past); a newer one stays on screen while it is read again.
  */
 export function usePending(runId: string, taskKey: string): Awaiting | undefined {
   const { data: list, loading } = useCall('runs.pending', { runId });
+  const kept = useRef(list);
   const [heard, setHeard] = useState<{ key: string; awaiting?: Awaiting }>();
   const key = `${runId}\n${taskKey}`;
   useEffect(
@@ -25,7 +26,8 @@ export function usePending(runId: string, taskKey: string): Awaiting | undefined
     [key, taskKey],
   );
   if (heard?.key === key) return heard.awaiting;
-  return loading ? undefined : list?.find((p) => p.taskKey === taskKey)?.awaiting;
+  if (loading && list === kept.current) return undefined;
+  return list?.find((p) => p.taskKey === taskKey)?.awaiting;
 }
 
 export function LivePanel({

@@ -18,8 +18,7 @@ export function RunControls({
   useEffect(() => setPaused(initiallyPaused), [initiallyPaused]);
   // Another window (or the engine) may pause it too: follow the run's own events.
   useEffect(
-    () =>
-      onRunEvent((e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused)),
+    () => onRunEvent((e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused)),
     [runId],
   );
   const send = async (action: 'pause' | 'resume' | 'stop') => {

@@ -11,7 +11,14 @@ import { refetch } from './store';
  * A change not named here changes nothing the store keeps.
  */
 export const changes: Partial<Record<MethodName, readonly MethodName[]>> = {
-  'labels.add': ['runs.task', 'runs.get', 'runs.list', 'labels.queue', 'labels.conflicts', 'labels.agreement'],
+  'labels.add': [
+    'runs.task',
+    'runs.get',
+    'runs.list',
+    'labels.queue',
+    'labels.conflicts',
+    'labels.agreement',
+  ],
   'labels.settle': ['runs.task', 'runs.get', 'labels.queue', 'labels.conflicts', 'labels.agreement'],
   'labels.assign': ['labels.queue', 'labels.conflicts', 'labels.agreement'],
   'runs.start': ['runs.list'],

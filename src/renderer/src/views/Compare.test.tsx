@@ -13,7 +13,14 @@ function Routed() {
 }
 
 const item = (key: string, score: number): RunTaskItem =>
-  ({ key, taskId: key.split('/')[1], domain: key.split('/')[0], state: 'done', score, steps: 2 }) as RunTaskItem;
+  ({
+    key,
+    taskId: key.split('/')[1],
+    domain: key.split('/')[0],
+    state: 'done',
+    score,
+    steps: 2,
+  }) as RunTaskItem;
 
 const detail = (path: string, tasks: RunTaskItem[]): RunDetail => ({
   run: runListItem(path),
@@ -55,10 +62,11 @@ describe('the compare view', () => {
     const rows = await screen.findAllByTestId('shared-task-row');
     expect(rows.map((r) => within(r).getAllByRole('cell')[0].textContent)).toEqual(['chrome/b', 'chrome/a']);
     expect(screen.getByText(/2 tasks in all 2 runs · 1 with different/)).toBeTruthy();
-    expect(engine().calls.filter((c) => c.method === 'runs.get').map((c) => c.params)).toEqual([
-      { runId: 'run-a' },
-      { runId: 'run-b' },
-    ]);
+    expect(
+      engine()
+        .calls.filter((c) => c.method === 'runs.get')
+        .map((c) => c.params),
+    ).toEqual([{ runId: 'run-a' }, { runId: 'run-b' }]);
     fireEvent.click(rows[0]);
     expect(location.hash).toContain('task=chrome%2Fb');
   });

@@ -33,12 +33,23 @@ function task(app: string, id: string, instruction: string, over: Partial<TaskSu
 
 const folder = (path: string, tasks: TaskSummary[]): TaskFolderView => ({ path, tasks, problems: [] });
 
-const review = (status: TaskReviewView['status'], reviewers: TaskReviewView['reviewers'] = []): TaskReviewView => ({
+const review = (
+  status: TaskReviewView['status'],
+  reviewers: TaskReviewView['reviewers'] = [],
+): TaskReviewView => ({
   task: 'tasks/chrome/c1.json',
   status,
   reviewers,
   reviews: [],
-  evidence: [{ check: 'd', verdict: 'pass', note: 'selftest scored 1', source: 'selftest', at: '2026-01-01T00:00:00Z' }],
+  evidence: [
+    {
+      check: 'd',
+      verdict: 'pass',
+      note: 'selftest scored 1',
+      source: 'selftest',
+      at: '2026-01-01T00:00:00Z',
+    },
+  ],
 });
 
 describe('the task browser', () => {
@@ -55,11 +66,19 @@ describe('the task browser', () => {
       'tasks.get': ({ path }) => ({ task: task('chrome', 'c1', ''), raw: { id: 'c1', from: path } }),
       'reviews.get': () => review('draft'),
       'reviews.add': ({ checks }) =>
-        review('in review', [{ person: 'ann', outcome: checks.a?.verdict === 'pass' ? 'pass' : 'fail', at: '2026-01-02T10:00:00Z' }]),
+        review('in review', [
+          {
+            person: 'ann',
+            outcome: checks.a?.verdict === 'pass' ? 'pass' : 'fail',
+            at: '2026-01-02T10:00:00Z',
+          },
+        ]),
     });
     navigate('tasks', [], { folder: 'tasks' }, true);
     render(<Routed />);
-    expect((await screen.findByTestId('task-count')).textContent).toBe('3 tasks · 2 apps · 1 invalid · 0 warnings');
+    expect((await screen.findByTestId('task-count')).textContent).toBe(
+      '3 tasks · 2 apps · 1 invalid · 0 warnings',
+    );
     fireEvent.change(screen.getByLabelText('filter tasks'), { target: { value: 'rotate' } });
     expect(screen.getAllByTestId('task-row').map((r) => r.title)).toEqual(['Rotate the picture.']);
     fireEvent.change(screen.getByLabelText('filter tasks'), { target: { value: '' } });
