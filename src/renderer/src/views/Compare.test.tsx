@@ -17,7 +17,7 @@ const item = (key: string, score: number): RunTaskItem =>
     key,
     taskId: key.split('/')[1],
     domain: key.split('/')[0],
-    state: 'done',
+    state: 'success',
     score,
     steps: 2,
   }) as RunTaskItem;
