@@ -78,7 +78,7 @@ describe('the video export', () => {
       'runs.exportVideo': () =>
         fail
           ? Promise.reject(new Error('ffmpeg is not installed'))
-          : { path: 'run-1/chrome/t1/video.mp4', bytes: 3 * 1024 * 1024, seconds: 42 },
+          : { path: 'run-1/chrome/t1/video.mp4', bytes: 3 * 1024 * 1024, frames: 420, seconds: 42 },
     });
     render(<ExportVideo runId="run-1" taskKey="chrome/t1" />);
     fireEvent.click(screen.getByText('export video'));
