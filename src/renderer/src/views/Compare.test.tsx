@@ -104,6 +104,17 @@ describe('the compare view', () => {
     await waitFor(() => expect(screen.getByTestId('compare-step').textContent).toBe('step 1 of 2'));
   });
 
+  it('says the runs act the same when they do, and that the screens were not compared when they cannot be', async () => {
+    engine().answer({
+      'runs.compare': ({ taskKey }) => ({ ...comparison(taskKey), actionDivergence: undefined }),
+      'runs.stepDiffs': () => Promise.reject(new Error('this is a read-only export')),
+    });
+    history.replaceState(null, '', '#/compare?run=run-a&run=run-b&task=chrome%2Ft1');
+    render(<Routed />);
+    expect(await screen.findByText('the runs act the same throughout (screens not compared)')).toBeTruthy();
+    expect(screen.queryByTestId('jump-divergence')).toBeNull();
+  });
+
   it('shows the comparison of the task in the link, not an older answer for the task before', async () => {
     const late: ((c: TaskComparison) => void)[] = [];
     engine().answer({

@@ -107,7 +107,7 @@ function Outcome({ item }: { item: RunTaskItem }) {
 function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string; route: Route }) {
   const { data: cmp, error } = useCall('runs.compare', { runIds: runs, taskKey });
   // The screens' differences arrive after the first paint; without them the strip shows the actions' divergence.
-  const { data: diffs } = useCall('runs.stepDiffs', { runIds: runs, taskKey });
+  const { data: diffs, error: diffsError } = useCall('runs.stepDiffs', { runIds: runs, taskKey });
 
   const longest = Math.max(1, ...(cmp?.runs.map((r) => r.steps.length) ?? [1]));
   const stepNo = Math.min(Math.max(Number(route.query.get('step') ?? '1') || 1, 1), longest);
@@ -165,7 +165,13 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
           </button>
         )}
         {firstDivergence === undefined && (
-          <span className="muted">{diffs ? 'the runs do the same throughout' : 'comparing screens…'}</span>
+          <span className="muted" title={diffsError}>
+            {diffs
+              ? 'the runs do the same throughout'
+              : diffsError
+                ? 'the runs act the same throughout (screens not compared)'
+                : 'comparing screens…'}
+          </span>
         )}
         <span className="muted small">←/→ step all runs · y copy link</span>
       </div>
