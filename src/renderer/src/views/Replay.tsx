@@ -1,5 +1,6 @@
-// Replay of one task: filmstrip on top, steps at the side, the screenshot with the action (and SoM boxes)
-// drawn on it, before / after side by side, the screen recording, detail tabs, and the verdicts side by side.
+// Replay of one task: filmstrip on top, steps at the side, the screenshot with the action (and SoM boxes) drawn
+// on it; the registered sections at their places (safety, before / after, the recording, the verdicts: panels/)
+// and the registered detail tabs below the stage.
 // Steps are the harness's: entries grouped by their step number (several trajectory lines of one step shown
 // within it, in order); links name `step=<harness step>` and, within a step, `entry=<position>`.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
