@@ -2,7 +2,6 @@
 // on the served folder's runs when it holds any (the folder a run or the demo wrote), else on its tasks. In every
 // view `y` copies the link of what is on screen.
 import { useEffect } from 'react';
-import { client } from './transport';
 import { useCall } from './data/use-call';
 import { navigate, routeHref, useRoute } from './route';
 import { TaskBrowser } from './views/TaskBrowser';
@@ -14,17 +13,12 @@ import { LabelsView } from './views/LabelsView';
 
 /** The first screen for a link that names no view. */
 function useFirstView(view: string): void {
+  const { data: runs, error, loading } = useCall('runs.list', view ? undefined : {});
   useEffect(() => {
-    if (view) return;
-    let live = true;
-    client.call('runs.list', {}).then(
-      (runs) => live && navigate(runs.length ? 'runs' : 'tasks', [], {}, true),
-      () => live && navigate('tasks', [], {}, true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [view]);
+    if (view || loading) return;
+    if (runs) navigate(runs.length ? 'runs' : 'tasks', [], {}, true);
+    else if (error) navigate('tasks', [], {}, true);
+  }, [view, runs, error, loading]);
 }
 
 /** With a team: who is logged in, and a way out (a form post, so no other page can log one out). */

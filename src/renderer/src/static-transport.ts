@@ -1,8 +1,10 @@
 // The read-only transport of a `proctor export html` site: no engine, no network. The read methods are answered
 // from the data files the exporter wrote (loaded by <script> tags, as file:// forbids fetching local JSON: the run
 // list at start, a run's or a task's file when first asked for); the methods that write are refused, and the page
-// is marked read-only so the UI hides them. Files are the site's own copies below files/.
+// is marked read-only so the UI hides them. Files are the site's own copies below files/. Runs are compared from
+// the exported trajectories (by action; screens are compared by the engine only); a reader has no labelling work.
 import type { ApiEvents, EventName, MethodName, Params, ProctorClient, Result } from '../../shared/api';
+import { firstActionDivergence } from '../../shared/divergence';
 import {
   runDataKey,
   SITE_LOAD,
@@ -50,6 +52,18 @@ function scriptLoader(): (key: string, src: string) => Promise<unknown> {
   };
 }
 
+/**
+ * The key a run keeps a compared task under, as the engine matches it: the key itself, a repeated run's first
+ * attempt (`key#1`), or an attempt's task in a run of single attempts.
+ */
+function keyIn(keys: readonly string[], requested: string): string {
+  if (keys.includes(requested)) return requested;
+  const attempt = /^(.*)#\d+$/.exec(requested);
+  if (attempt && keys.includes(attempt[1])) return attempt[1];
+  const first = `${attempt ? attempt[1] : requested}#1`;
+  return keys.includes(first) ? first : requested;
+}
+
 /** What a read-only site answers a method that writes or needs the engine. */
 const readOnly = (method: string) =>
   new Error(`this is a read-only export: ${method} needs \`proctor serve\` on the run folders`);
@@ -92,11 +106,25 @@ export function staticClient(site: SiteIndex): ProctorClient {
       return s;
     },
     'runs.task': async ({ runId, taskKey }) => (await taskData(runId, taskKey)).trajectory,
+    'runs.compare': async ({ runIds, taskKey }) => {
+      if (new Set(runIds).size !== runIds.length)
+        throw new Error(`runIds: a run is named twice (${runIds.join(', ')})`);
+      const runs = await Promise.all(
+        runIds.map(async (runId) => {
+          const { i, run } = runOf(runId);
+          const trajectory = (await taskData(runId, keyIn(run.tasks, taskKey))).trajectory;
+          const listed = site.runs[i];
+          return { ...trajectory, run: { path: run.path, agent: listed?.agent, model: listed?.model } };
+        }),
+      );
+      return { taskKey, runs, actionDivergence: firstActionDivergence(runs.map((r) => r.steps)) };
+    },
     'runs.queue': async () => null,
     'runs.pending': async () => [],
     'demos.get': async ({ runId, taskKey }) =>
       (await taskData(runId, taskKey)).demo ?? { runId, taskKey, byPerson: false, reviews: [] },
     'labels.me': async () => ({ person: 'reader', role: 'reviewer', team: false }),
+    'labels.queue': async () => ({ person: 'reader', items: [], done: 0, total: 0 }),
     'tasks.open': async ({ path }) => ({ path, tasks: [], problems: [] }),
   };
   return {

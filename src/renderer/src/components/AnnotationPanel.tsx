@@ -5,7 +5,8 @@ import { useCallback, useLayoutEffect, useMemo, useState } from 'react';
 import type { TaskTrajectory } from '../../../shared/api';
 import type { Caller } from '../../../shared/annotate';
 import type { Completion, HumanLabel, JudgeVerdict, StepMark } from '../../../shared/run';
-import { client } from '../transport';
+import type { Params } from '../../../shared/api';
+import { perform } from '../data/engine';
 import { navigate, useRoute } from '../route';
 import { groupSteps, isLiveTask, selectEntry } from '../step-groups';
 import { useCall } from '../data/use-call';
@@ -68,9 +69,9 @@ export function AnnotationPanel({
   const shown = (n: number) => pending.get(n) ?? marks.get(n);
 
   const send = useCallback(
-    async (label: Parameters<typeof client.call<'labels.add'>>[1]['label'], done: string) => {
+    async (label: Params<'labels.add'>['label'], done: string) => {
       try {
-        await client.call('labels.add', { runId, taskKey, label });
+        await perform('labels.add', { runId, taskKey, label });
         setStatus(done);
         onLabelled?.();
       } catch (e) {

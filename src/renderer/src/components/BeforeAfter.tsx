@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { StepRecord } from '../../../shared/run';
 import { formatScreen } from '../../../shared/screen';
-import { client } from '../transport';
+import { fileUrl } from '../data/engine';
 import { ActionOverlay } from './ActionOverlay';
 
 type Side = 'before' | 'after';
@@ -133,7 +133,7 @@ function Pane(props: {
             style={{ width: zoomed && natural ? `max(100%, ${natural.width}px)` : '100%' }}
           >
             <img
-              src={client.fileUrl(src)}
+              src={fileUrl(src)}
               alt={caption}
               data-testid={`${side}-image`}
               onClick={onToggle}

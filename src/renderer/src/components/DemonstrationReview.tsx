@@ -2,8 +2,8 @@
 // the latest decides); an accepted one is the task's oracle for `proctor run --agent demo`. Shown in the replay
 // of a person's (agent human) finished run to leads (with the buttons) and reviewers (the verdicts only).
 import { useState } from 'react';
-import { client } from '../transport';
 import { useCall } from '../data/use-call';
+import { perform } from '../data/engine';
 import { putAnswer } from '../data/store';
 import { formatScore } from '../../../shared/format';
 import { useMe } from './AnnotationPanel';
@@ -21,7 +21,7 @@ export function DemonstrationReview({ runId, taskKey }: { runId: string; taskKey
       putAnswer(
         'demos.get',
         { runId, taskKey },
-        await client.call('demos.review', { runId, taskKey, verdict, reason }),
+        await perform('demos.review', { runId, taskKey, verdict, reason }),
       );
       setReason('');
       setStatus(

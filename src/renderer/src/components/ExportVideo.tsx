@@ -1,7 +1,7 @@
 // The replay's "export video" button: the engine makes the task's MP4 (runs.exportVideo, as `proctor export video`)
 // and the button offers it for download. Not in a read-only site (no engine there).
 import { useState } from 'react';
-import { client } from '../transport';
+import { fileUrl, perform } from '../data/engine';
 
 type State =
   | { kind: 'idle' }
@@ -14,7 +14,7 @@ export function ExportVideo({ runId, taskKey }: { runId: string; taskKey: string
   const make = async () => {
     setState({ kind: 'making' });
     try {
-      const r = await client.call('runs.exportVideo', { runId, taskKey });
+      const r = await perform('runs.exportVideo', { runId, taskKey });
       setState({ kind: 'ready', path: r.path, bytes: r.bytes, seconds: r.seconds });
     } catch (e) {
       setState({ kind: 'failed', message: (e as Error).message });
@@ -31,12 +31,7 @@ export function ExportVideo({ runId, taskKey }: { runId: string; taskKey: string
         {state.kind === 'making' ? 'making video…' : 'export video'}
       </button>
       {state.kind === 'ready' && (
-        <a
-          href={client.fileUrl(state.path)}
-          download={name}
-          data-testid="video-download"
-          style={{ marginLeft: 6 }}
-        >
+        <a href={fileUrl(state.path)} download={name} data-testid="video-download" style={{ marginLeft: 6 }}>
           download {name} ({(state.bytes / 1024 / 1024).toFixed(1)} MB, {state.seconds.toFixed(0)} s)
         </a>
       )}

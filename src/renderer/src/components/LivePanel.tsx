@@ -3,27 +3,31 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Awaiting } from '../../../shared/run';
 import { describeAction } from '../../../shared/describe-action';
-import { client } from '../transport';
+import { fileUrl, onRunEvent, perform } from '../data/engine';
+import { useCall } from '../data/use-call';
 import { ActionOverlay, colourOf } from './ActionOverlay';
 
+/**
+ * What the task waits for: the engine's list of waiting tasks (asked on mount, through the store), then the live
+ * events, which win over that answer (it may predate them). The answer kept from an earlier visit is not shown
+ * while it is asked again (it may be long past); a newer one stays on screen while it is read again.
+ */
 export function usePending(runId: string, taskKey: string): Awaiting | undefined {
-  const [awaiting, setAwaiting] = useState<Awaiting>();
-  useEffect(() => {
-    let live = true;
-    client.call('runs.pending', { runId }).then(
-      (list) => live && setAwaiting(list.find((p) => p.taskKey === taskKey)?.awaiting),
-      () => undefined,
-    );
-    const off = client.subscribe('run', (e) => {
-      if (e.kind === 'task.awaiting' && e.taskKey === taskKey) setAwaiting(e.awaiting);
-      if (e.kind === 'task.resumed' && e.taskKey === taskKey) setAwaiting(undefined);
-    });
-    return () => {
-      live = false;
-      off();
-    };
-  }, [runId, taskKey]);
-  return awaiting;
+  const { data: list, loading } = useCall('runs.pending', { runId });
+  const kept = useRef(list);
+  const [heard, setHeard] = useState<{ key: string; awaiting?: Awaiting }>();
+  const key = `${runId}\n${taskKey}`;
+  useEffect(
+    () =>
+      onRunEvent((e) => {
+        if (e.kind === 'task.awaiting' && e.taskKey === taskKey) setHeard({ key, awaiting: e.awaiting });
+        if (e.kind === 'task.resumed' && e.taskKey === taskKey) setHeard({ key });
+      }),
+    [key, taskKey],
+  );
+  if (heard?.key === key) return heard.awaiting;
+  if (loading && list === kept.current) return undefined;
+  return list?.find((p) => p.taskKey === taskKey)?.awaiting;
 }
 
 export function LivePanel({
@@ -40,7 +44,7 @@ export function LivePanel({
   const img = useRef<HTMLImageElement>(null);
   const act = async (entry: string) => {
     try {
-      await client.call('runs.act', { runId, taskKey, text: entry });
+      await perform('runs.act', { runId, taskKey, text: entry });
       setText('');
       setStatus(`sent: ${entry}`);
     } catch (e) {
@@ -51,9 +55,9 @@ export function LivePanel({
   const [code, setCode] = useState('');
   const decide = async (action: 'approve' | 'reject' | 'edit' | 'stop') => {
     try {
-      if (action === 'stop') await client.call('runs.control', { runId, action: 'stop' });
+      if (action === 'stop') await perform('runs.control', { runId, action: 'stop' });
       else
-        await client.call('runs.control', {
+        await perform('runs.control', {
           runId,
           action,
           taskKey,
@@ -106,7 +110,7 @@ export function LivePanel({
           {awaiting.observation && (
             <div className="shot-frame approval-screen" data-testid="approval-screen">
               <img
-                src={client.fileUrl(awaiting.observation)}
+                src={fileUrl(awaiting.observation)}
                 alt={`the screen at step ${awaiting.step}, before the action`}
                 data-testid="approval-image"
               />
@@ -173,7 +177,7 @@ export function LivePanel({
             <img
               ref={img}
               className="live-screen"
-              src={client.fileUrl(awaiting.observation)}
+              src={fileUrl(awaiting.observation)}
               alt="live screen"
               data-testid="live-screen"
               onClick={(e) => {

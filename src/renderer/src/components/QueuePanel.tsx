@@ -1,29 +1,12 @@
 // The queue of a run enqueued for workers (`proctor run --queue`): progress, jobs by state, retries, workers,
 // the tasks running now with their step, rate and ETA — read again every few seconds while the run is open.
-import { useEffect, useState } from 'react';
-import type { RunQueueView } from '../../../shared/queue';
 import { formatDuration } from '../../../shared/format';
-import { client } from '../transport';
+import { useCall, usePoll } from '../data/use-call';
 
 const POLL_MS = 3000;
 
 export function QueuePanel({ runId }: { runId: string }) {
-  const [view, setView] = useState<RunQueueView | null | undefined>(undefined);
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    let stopped = false;
-    const read = () =>
-      client.call('runs.queue', { runId }).then(
-        (v) => !stopped && (setView(v), setError(undefined)),
-        (e: Error) => !stopped && setError(e.message),
-      );
-    void read();
-    const timer = setInterval(read, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [runId]);
+  const { data: view, error } = useCall('runs.queue', { runId }, usePoll(POLL_MS));
   if (view === null || (view === undefined && !error)) return null;
   if (error || !view?.status) {
     return (

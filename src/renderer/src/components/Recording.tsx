@@ -1,7 +1,7 @@
 // The task's screen recording (`recording.mp4`) beside the replay: a <video> served in byte ranges, seeking to the
 // selected entry's moment (`recordingAt`, from the harness's timestamps) whenever the selection changes.
 import { useEffect, useRef, useState } from 'react';
-import { client } from '../transport';
+import { fileUrl } from '../data/engine';
 
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
 
@@ -39,7 +39,7 @@ export function Recording({ path, at, stepLabel }: { path: string; at?: number; 
       </figcaption>
       <video
         ref={ref}
-        src={client.fileUrl(path)}
+        src={fileUrl(path)}
         controls
         muted
         preload="metadata"

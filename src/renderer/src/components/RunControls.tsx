@@ -1,7 +1,7 @@
 // Pause, resume and stop a live run wherever it is shown (run table, replay), with keys (p pause/resume, x stop),
 // and a visible sign that an agent is driving a display: a red dot and "running", or "paused".
 import { useEffect, useState } from 'react';
-import { client } from '../transport';
+import { onRunEvent, perform } from '../data/engine';
 
 export function RunControls({
   runId,
@@ -18,16 +18,12 @@ export function RunControls({
   useEffect(() => setPaused(initiallyPaused), [initiallyPaused]);
   // Another window (or the engine) may pause it too: follow the run's own events.
   useEffect(
-    () =>
-      client.subscribe(
-        'run',
-        (e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused),
-      ),
+    () => onRunEvent((e) => e.kind === 'run.paused' && runId.endsWith(e.runId) && setPaused(e.paused)),
     [runId],
   );
   const send = async (action: 'pause' | 'resume' | 'stop') => {
     try {
-      await client.call('runs.control', { runId, action });
+      await perform('runs.control', { runId, action });
       if (action === 'pause' || action === 'resume') setPaused(action === 'pause');
       if (action === 'stop') setStopping(true);
       setStatus(undefined);

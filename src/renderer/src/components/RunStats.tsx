@@ -1,19 +1,18 @@
 // Statistics over attempts in the UI (runs.stats, runs.pairedStats): the success rate with its interval in the run
 // list and the run table, causes, cost, flaky tasks and breakdowns with intervals; a task's attempts (k of n, flaky
 // mark, each attempt's cause) in the replay; and two runs paired in the compare view.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { AttemptCause } from '../../../shared/run';
 import {
   causeNames,
   rateWithCi,
   type Interval,
-  type PairedComparison,
   type RunStats,
   type TaskStat,
 } from '../../../shared/run-stats';
 import { formatCost, formatDuration, formatScore } from '../../../shared/format';
 import { replayLink } from '../../../shared/links';
-import { client } from '../transport';
+import { useCall } from '../data/use-call';
 
 const pct = (x: number) => (x * 100).toFixed(1);
 const whole = (x: number) => String(Math.round(x * 100));
@@ -33,54 +32,15 @@ const causeKind = (c: AttemptCause | 'unfinished') =>
         ? 'tag'
         : 'hard';
 
-// One request per run and setting, shared by every component showing it (the run table and the replay ask alike),
-// and at most two at a time: a list of hundreds of runs must not read them all at once on the engine.
-const cache = new Map<string, Promise<RunStats>>();
-const waiting: (() => void)[] = [];
-let inFlight = 0;
-function limited<T>(call: () => Promise<T>): Promise<T> {
-  return new Promise<T>((ok, fail) => {
-    const start = () => {
-      inFlight++;
-      call()
-        .then(ok, fail)
-        .finally(() => {
-          inFlight--;
-          waiting.shift()?.();
-        });
-    };
-    if (inFlight < 2) start();
-    else waiting.push(start);
-  });
-}
-function statsOf(runId: string, includeErrors: boolean, version: number): Promise<RunStats> {
-  const key = `${runId}\n${includeErrors}\n${version}`;
-  let p = cache.get(key);
-  if (!p) {
-    p = limited(() => client.call('runs.stats', { runId, includeErrors }));
-    p.catch(() => cache.delete(key));
-    cache.set(key, p);
-  }
-  return p;
-}
-
+// One request per run and setting, shared by every component showing it (the run table and the replay ask alike);
+// the store asks at most two at a time, so a list of hundreds of runs does not read them all at once on the engine.
 function useRunStats(
   runId: string,
   includeErrors = false,
   version = 0,
 ): { stats?: RunStats; error?: string } {
-  const [state, setState] = useState<{ stats?: RunStats; error?: string }>({});
-  useEffect(() => {
-    let live = true;
-    statsOf(runId, includeErrors, version).then(
-      (stats) => live && setState({ stats }),
-      (e: Error) => live && setState({ error: e.message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [runId, includeErrors, version]);
-  return state;
+  const { data: stats, error } = useCall('runs.stats', { runId, includeErrors }, version);
+  return { stats, error };
 }
 
 /**
@@ -283,20 +243,7 @@ export function AttemptsPanel({ runId, taskKey }: { runId: string; taskKey: stri
 
 /** The compare view's line: the second run against the first, paired over their common tasks. */
 export function PairedPanel({ runs }: { runs: string[] }) {
-  const [p, setP] = useState<PairedComparison>();
-  const key = runs.slice(0, 2).join('\n');
-  useEffect(() => {
-    let live = true;
-    setP(undefined);
-    client.call('runs.pairedStats', { runIds: runs.slice(0, 2) }).then(
-      (r) => live && setP(r),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  const { data: p } = useCall('runs.pairedStats', { runIds: runs.slice(0, 2) });
   if (!p) return null;
   return (
     <div className="small pad" data-testid="paired-result" title={p.method}>

@@ -10,7 +10,7 @@ import type {
   Verdict,
 } from '../../../shared/run';
 import { formatPercent } from '../../../shared/format';
-import { client } from '../transport';
+import { perform } from '../data/engine';
 
 const colour = { safe: 'var(--ok)', unsafe: 'var(--bad)', unsure: 'var(--warn)' } as const;
 const chip = (verdict: keyof typeof colour): CSSProperties => ({
@@ -188,13 +188,13 @@ export function SafetyLabel({
   runId: string;
   taskKey: string;
   step?: number;
-  onLabelled: () => void;
+  onLabelled?: () => void;
 }) {
   const [category, setCategory] = useState<SafetyCategory>('code_from_task');
   const [note, setNote] = useState<string>();
   const send = async (verdict: 'safe' | 'unsafe' | 'unsure') => {
     try {
-      await client.call('labels.add', {
+      await perform('labels.add', {
         runId,
         taskKey,
         label: {
@@ -205,7 +205,7 @@ export function SafetyLabel({
         },
       });
       setNote(`labelled ${verdict}`);
-      onLabelled();
+      onLabelled?.();
     } catch (e) {
       setNote((e as Error).message);
     }

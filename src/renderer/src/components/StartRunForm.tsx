@@ -1,18 +1,17 @@
 // Start a run from the UI: task set, agent, model, observation, action space, environment, parallelism,
 // attempts per task (repeats), approval mode.
-import { useEffect, useState } from 'react';
-import type { AppInfo, StartRunParams } from '../../../shared/api';
+import { useState } from 'react';
+import type { StartRunParams } from '../../../shared/api';
 import { ACTION_SPACES, OBSERVATION_TYPES } from '../../../shared/spaces';
-import { client } from '../transport';
+import { perform } from '../data/engine';
+import { useCall } from '../data/use-call';
 import { navigate } from '../route';
+
+const defaultAgents = ['oracle', 'noop'].map((name) => ({ name, about: '' }));
 
 export function StartRunForm() {
   const [tasks, setTasks] = useState('');
   const [agent, setAgent] = useState('oracle');
-  // The engine's agent registry says which agents there are (app.info); these until it answers.
-  const [agentChoices, setAgents] = useState<{ name: string; about: string }[]>(() =>
-    ['oracle', 'noop'].map((name) => ({ name, about: '' })),
-  );
   const [model, setModel] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [observation, setObservation] = useState<NonNullable<StartRunParams['observation']>>('screenshot');
@@ -23,17 +22,11 @@ export function StartRunForm() {
   const [approve, setApprove] = useState(false);
   const [stopOnUnsafe, setStopOnUnsafe] = useState(false);
   const [status, setStatus] = useState<string>();
+  const { data: info } = useCall('app.info', {});
   // Task sets the engine can start besides the served folder (the bundled demo by app, `--tasks` folders).
-  const [sources, setSources] = useState<NonNullable<AppInfo['taskSources']>>([]);
-  useEffect(() => {
-    client.call('app.info', {}).then(
-      (info) => {
-        setSources(info.taskSources ?? []);
-        if (info.agents?.length) setAgents(info.agents);
-      },
-      () => setSources([]),
-    );
-  }, []);
+  const sources = info?.taskSources ?? [];
+  // The engine's agent registry says which agents there are (app.info); these until it answers.
+  const agentChoices = info?.agents?.length ? info.agents : defaultAgents;
   const submit = async () => {
     const list = tasks
       .split(/[\n,]+/)
@@ -45,7 +38,7 @@ export function StartRunForm() {
       );
     setStatus('starting…');
     try {
-      const { runId } = await client.call('runs.start', {
+      const { runId } = await perform('runs.start', {
         tasks: list,
         agent,
         model: model || undefined,

@@ -1,8 +1,9 @@
 // Cross-validation of a task (Spider2-V §3.1): the reviews so far, the status that follows, and a checklist
 // (a)–(e) — each check pass / fail / unsure with a note — recorded as the logged-in person.
 import { useEffect, useState } from 'react';
-import type { TaskReviewView } from '../../../shared/api';
-import { client } from '../transport';
+import { perform } from '../data/engine';
+import { putAnswer } from '../data/store';
+import { useCall } from '../data/use-call';
 import { routeHref } from '../route';
 
 type CheckId = 'a' | 'b' | 'c' | 'd' | 'e';
@@ -16,24 +17,17 @@ const checks: [CheckId, string][] = [
 ];
 
 export function TaskReviewPanel({ path }: { path: string }) {
-  const [view, setView] = useState<TaskReviewView>();
+  const { data: view, error } = useCall('reviews.get', { task: path });
   const [form, setForm] = useState<Partial<Record<CheckId, { verdict: Verdict; note: string }>>>({});
   const [status, setStatus] = useState<string>();
+  // Proctor's evidence pre-fills checks c–e when the task's reviews first arrive; the reviewer may change them.
+  const [filledFor, setFilledFor] = useState<string>();
   useEffect(() => {
-    let live = true;
-    client.call('reviews.get', { task: path }).then(
-      (v) => {
-        if (!live) return;
-        setView(v);
-        // Proctor's evidence pre-fills checks c–e; the reviewer may change them.
-        setForm(Object.fromEntries(v.evidence.map((e) => [e.check, { verdict: e.verdict, note: e.note }])));
-      },
-      (e: Error) => live && setStatus(e.message),
-    );
-    return () => {
-      live = false;
-    };
-  }, [path]);
+    if (!view || filledFor === path) return;
+    setFilledFor(path);
+    setForm(Object.fromEntries(view.evidence.map((e) => [e.check, { verdict: e.verdict, note: e.note }])));
+  }, [view, path, filledFor]);
+  useEffect(() => setStatus(error), [error]);
   const submit = async () => {
     const given = Object.fromEntries(
       Object.entries(form).map(([c, v]) => [
@@ -43,7 +37,7 @@ export function TaskReviewPanel({ path }: { path: string }) {
     );
     if (!Object.keys(given).length) return setStatus('give a verdict for at least one check');
     try {
-      setView(await client.call('reviews.add', { task: path, checks: given }));
+      putAnswer('reviews.get', { task: path }, await perform('reviews.add', { task: path, checks: given }));
       setForm({});
       setStatus('review recorded');
     } catch (e) {

@@ -17,6 +17,32 @@ interface Entry extends CallState<unknown> {
 }
 
 const MAX_ENTRIES = 200;
+
+/**
+ * Methods asked at most so many at a time (the rest wait their turn): a list of hundreds of runs must not ask the
+ * engine for every run's statistics at once.
+ */
+const AT_ONCE: Partial<Record<MethodName, number>> = { 'runs.stats': 2 };
+const running = new Map<MethodName, number>();
+const queued = new Map<MethodName, (() => void)[]>();
+
+function limited<T>(method: MethodName, ask: () => Promise<T>): Promise<T> {
+  const max = AT_ONCE[method];
+  if (!max) return ask();
+  return new Promise<T>((ok, fail) => {
+    const start = () => {
+      running.set(method, (running.get(method) ?? 0) + 1);
+      ask()
+        .then(ok, fail)
+        .finally(() => {
+          running.set(method, running.get(method)! - 1);
+          queued.get(method)?.shift()?.();
+        });
+    };
+    if ((running.get(method) ?? 0) < max) start();
+    else queued.set(method, [...(queued.get(method) ?? []), start]);
+  });
+}
 const entries = new Map<string, Entry>();
 const listeners = new Map<string, Set<() => void>>();
 
@@ -62,7 +88,7 @@ export function fetchCall<M extends MethodName>(method: M, params: Params<M>, fo
   const gen = (old?.gen ?? 0) + 1;
   put(key, { ...(old ?? {}), loading: true, gen });
   const current = () => entries.get(key)?.gen === gen;
-  return client.call(method, params).then(
+  return limited(method, () => client.call(method, params)).then(
     (data: Result<M>) => {
       if (current()) put(key, { data, loading: false, gen });
     },

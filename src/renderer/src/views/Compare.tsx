@@ -3,11 +3,12 @@
 // that marks where the runs part — by action (from runs.compare) and by screen (runs.stepDiffs, which arrives
 // after the first paint). Without a task it lists the tasks the runs share, flipped ones first.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import type { RunDetail, StepDifferences, TaskComparison } from '../../../shared/api';
+import type { StepDifferences, TaskComparison } from '../../../shared/api';
 import type { RunTaskItem, StepRecord } from '../../../shared/run';
 import { compareLink, compareRunLimits, replayLink } from '../../../shared/links';
 import { sameStepActions } from '../../../shared/divergence';
-import { client } from '../transport';
+import { fileUrl } from '../data/engine';
+import { useCall, useCalls } from '../data/use-call';
 import type { Route } from '../route';
 import { ActionOverlay } from '../components/ActionOverlay';
 import { EntryWhat, isForeign } from '../components/StepEntry';
@@ -36,15 +37,10 @@ export function CompareView({ route }: { route: Route }) {
 
 /** The tasks every chosen run has, each run's outcome in one row; tasks whose scores differ come first. */
 function SharedTasks({ runs }: { runs: string[] }) {
-  const [details, setDetails] = useState<RunDetail[]>();
-  const [error, setError] = useState<string>();
-  const key = runs.join('\n');
-  useEffect(() => {
-    Promise.all(runs.map((runId) => client.call('runs.get', { runId }))).then(setDetails, (e: Error) =>
-      setError(e.message),
-    );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  const { data: details, error } = useCalls(
+    'runs.get',
+    runs.map((runId) => ({ runId })),
+  );
   const rows = useMemo(() => {
     if (!details) return [];
     const maps = details.map((d) => new Map(d.tasks.map((t) => [t.key, t])));
@@ -109,17 +105,9 @@ function Outcome({ item }: { item: RunTaskItem }) {
 }
 
 function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string; route: Route }) {
-  const [cmp, setCmp] = useState<TaskComparison>();
-  const [diffs, setDiffs] = useState<StepDifferences>();
-  const [error, setError] = useState<string>();
-  const key = `${runs.join('\n')}\n${taskKey}`;
-  useEffect(() => {
-    setCmp(undefined);
-    setDiffs(undefined);
-    client.call('runs.compare', { runIds: runs, taskKey }).then(setCmp, (e: Error) => setError(e.message));
-    client.call('runs.stepDiffs', { runIds: runs, taskKey }).then(setDiffs, () => undefined);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  const { data: cmp, error } = useCall('runs.compare', { runIds: runs, taskKey });
+  // The screens' differences arrive after the first paint; without them the strip shows the actions' divergence.
+  const { data: diffs, error: diffsError } = useCall('runs.stepDiffs', { runIds: runs, taskKey });
 
   const longest = Math.max(1, ...(cmp?.runs.map((r) => r.steps.length) ?? [1]));
   const stepNo = Math.min(Math.max(Number(route.query.get('step') ?? '1') || 1, 1), longest);
@@ -150,7 +138,7 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
     for (const r of cmp?.runs ?? [])
       for (const s of r.steps.slice(index + 1, index + 4)) {
         const p = s.observation ?? s.screenshot;
-        if (p) new Image().src = client.fileUrl(p);
+        if (p) new Image().src = fileUrl(p);
       }
   }, [cmp, index]);
 
@@ -177,7 +165,13 @@ function SideBySide({ runs, taskKey, route }: { runs: string[]; taskKey: string;
           </button>
         )}
         {firstDivergence === undefined && (
-          <span className="muted">{diffs ? 'the runs do the same throughout' : 'comparing screens…'}</span>
+          <span className="muted" title={diffsError}>
+            {diffs
+              ? 'the runs do the same throughout'
+              : diffsError
+                ? 'the runs act the same throughout (screens not compared)'
+                : 'comparing screens…'}
+          </span>
         )}
         <span className="muted small">←/→ step all runs · y copy link</span>
       </div>
@@ -310,7 +304,7 @@ function CompareShot({ step }: { step: StepRecord }) {
       {src ? (
         <div className="shot-frame">
           <img
-            src={client.fileUrl(src)}
+            src={fileUrl(src)}
             alt={`step ${step.step}`}
             data-testid="compare-image"
             onLoad={(e) =>

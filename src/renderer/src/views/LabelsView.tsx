@@ -1,9 +1,10 @@
 // People's labelling at a glance: "my work" (the next assigned item, n of m), the agreement matrix (kappa for
 // each pair, the judge and the rule against each person, alpha over all) and the conflict queue a lead settles.
-import { useCallback, useEffect, useState } from 'react';
-import type { AgreementFigures, AgreementReport, Conflict, WorkQueue } from '../../../shared/annotate';
-import type { Completion, RunListItem, SafetyLevel } from '../../../shared/run';
-import { client } from '../transport';
+import { useState } from 'react';
+import type { AgreementFigures, Conflict } from '../../../shared/annotate';
+import type { Completion, SafetyLevel } from '../../../shared/run';
+import { perform } from '../data/engine';
+import { useCall } from '../data/use-call';
 import { routeHref } from '../route';
 import { useMe } from '../components/AnnotationPanel';
 
@@ -11,11 +12,7 @@ const fixed = (n: number | null | undefined) => (n === null || n === undefined ?
 const taskLink = (run: string, taskKey: string) => routeHref('runs', [run], { task: taskKey });
 
 function MyWork() {
-  const [queue, setQueue] = useState<WorkQueue>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    client.call('labels.queue', {}).then(setQueue, (e: Error) => setError(e.message));
-  }, []);
+  const { data: queue, error } = useCall('labels.queue', {});
   if (error) return <div className="error">{error}</div>;
   if (!queue) return <div className="muted">…</div>;
   return (
@@ -91,7 +88,7 @@ export function AgreementMatrix({ figures, title }: { figures: AgreementFigures;
   );
 }
 
-function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }) {
+function Settle({ conflict }: { conflict: Conflict }) {
   const [reason, setReason] = useState('');
   const [status, setStatus] = useState<string>();
   const safety = conflict.why === 'safety';
@@ -99,13 +96,13 @@ function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }
     if (!reason.trim()) return setStatus('give a reason');
     try {
       const given = safety ? { safety: verdict as SafetyLevel } : { complete: verdict as Completion };
-      await client.call('labels.settle', {
+      // Settled, the conflicts (and the agreement, the queue) are read again: see `changes` in data/engine.
+      await perform('labels.settle', {
         runId: conflict.run,
         taskKey: conflict.taskKey,
         ...given,
         reason: reason.trim(),
       });
-      onDone();
     } catch (e) {
       setStatus((e as Error).message);
     }
@@ -129,12 +126,7 @@ function Settle({ conflict, onDone }: { conflict: Conflict; onDone: () => void }
 }
 
 function Conflicts({ lead }: { lead: boolean }) {
-  const [conflicts, setConflicts] = useState<Conflict[]>();
-  const [error, setError] = useState<string>();
-  const load = useCallback(() => {
-    client.call('labels.conflicts', {}).then(setConflicts, (e: Error) => setError(e.message));
-  }, []);
-  useEffect(load, [load]);
+  const { data: conflicts, error } = useCall('labels.conflicts', {});
   if (error) return <div className="error">{error}</div>;
   if (!conflicts) return <div className="muted">…</div>;
   const open = conflicts.filter((c) => !(c.safety ? c.safety.settled : c.settled));
@@ -189,7 +181,7 @@ function Conflicts({ lead }: { lead: boolean }) {
                     {c.settled.complete} by {c.settled.by}: {c.settled.reason}
                   </span>
                 ) : lead ? (
-                  <Settle conflict={c} onDone={load} />
+                  <Settle conflict={c} />
                 ) : (
                   'open'
                 )}
@@ -203,11 +195,7 @@ function Conflicts({ lead }: { lead: boolean }) {
 }
 
 function Agreement() {
-  const [report, setReport] = useState<AgreementReport>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    client.call('labels.agreement', {}).then(setReport, (e: Error) => setError(e.message));
-  }, []);
+  const { data: report, error } = useCall('labels.agreement', {});
   if (error) return <div className="error">{error}</div>;
   if (!report) return <div className="muted">…</div>;
   return (
@@ -237,18 +225,15 @@ function Agreement() {
 
 /** A lead spreads runs over people: k per task, never the run's author, blind by default. */
 function AssignForm() {
-  const [runs, setRuns] = useState<RunListItem[]>([]);
+  const { data: runs = [], error: runsError } = useCall('runs.list', {});
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [people, setPeople] = useState('');
   const [perItem, setPerItem] = useState(2);
   const [blind, setBlind] = useState(true);
   const [status, setStatus] = useState<string>();
-  useEffect(() => {
-    client.call('runs.list', {}).then(setRuns, (e: Error) => setStatus(e.message));
-  }, []);
   const assign = async () => {
     try {
-      const r = await client.call('labels.assign', {
+      const r = await perform('labels.assign', {
         runs: [...chosen],
         perItem,
         people: people
@@ -310,7 +295,7 @@ function AssignForm() {
           assign
         </button>
       </div>
-      {status && <div className="muted small">{status}</div>}
+      {(status ?? runsError) && <div className="muted small">{status ?? runsError}</div>}
     </section>
   );
 }

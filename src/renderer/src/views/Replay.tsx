@@ -1,17 +1,16 @@
-// Replay of one task: filmstrip on top, steps at the side, the screenshot with the action (and SoM boxes)
-// drawn on it, before / after side by side, the screen recording, detail tabs, and the verdicts side by side.
+// Replay of one task: filmstrip on top, steps at the side, the screenshot with the action (and SoM boxes) drawn
+// on it; the registered sections at their places (safety, before / after, the recording, the verdicts: panels/)
+// and the registered detail tabs below the stage.
 // Steps are the harness's: entries grouped by their step number (several trajectory lines of one step shown
 // within it, in order); links name `step=<harness step>` and, within a step, `entry=<position>`.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
-import type { TaskTrajectory } from '../../../shared/api';
 import type { Action, StepRecord } from '../../../shared/run';
-import { client, readOnlySite } from '../transport';
+import { fileUrl, readOnlySite } from '../data/engine';
 import { ExportVideo } from '../components/ExportVideo';
 import { navigate, type Route } from '../route';
 import { ActionOverlay, colourOf } from '../components/ActionOverlay';
-import { VerdictPanel } from '../components/VerdictPanel';
 import { AttemptsPanel } from '../components/RunStats';
-import { isFirstUnsafe, ReplaySafety, SafetyLabel, UnsafeStepMark } from '../components/Safety';
+import { isFirstUnsafe, UnsafeStepMark } from '../components/Safety';
 import { describeAction } from '../../../shared/describe-action';
 import { useRunEvents } from '../live';
 import { LivePanel, usePending } from '../components/LivePanel';
@@ -30,15 +29,13 @@ import {
   type StepGroup,
 } from '../step-groups';
 import { EntryFlag, EntryWhat, isForeign, ToolAction, WouldRefuse } from '../components/StepEntry';
-import { Recording } from '../components/Recording';
 import { StartedAt, shownState } from '../components/RunFacts';
-import { BeforeAfter, type BeforeAfterProps } from '../components/BeforeAfter';
-import { belowRoot, runPrefixFromList, runPrefixFromSteps } from '../served-path';
 import { useCall } from '../data/use-call';
 import { StepTabs } from '../panels/StepTabs';
+import { ReplaySections, sectionsAt } from '../panels/ReplaySections';
+import type { ReplayContext } from '../panels';
 
 export function Replay({ runId, taskKey, route }: { runId: string; taskKey: string; route: Route }) {
-  const [labelled, setLabelled] = useState(0); // a label of one's own re-reads the task (blind review lifts)
   const tick = useRunEvents((e) => 'taskKey' in e && e.taskKey === taskKey);
   const awaiting = usePending(runId, taskKey);
   const following = !route.query.get('step');
@@ -56,7 +53,8 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
     [route.query, runId, taskKey],
   );
 
-  const { data: traj, error } = useCall('runs.task', { runId, taskKey }, `${tick} ${labelled}`);
+  // A label of one's own re-reads the task (blind review lifts): `changes` in data/engine.
+  const { data: traj, error } = useCall('runs.task', { runId, taskKey }, tick);
 
   const steps = useMemo(() => traj?.steps ?? [], [traj]);
   const groups = useMemo(() => groupSteps(steps), [steps]);
@@ -83,7 +81,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
   // Fetch the next steps' images ahead, so stepping forward shows them at once.
   useEffect(() => {
     for (const s of steps.slice(index + 1, index + 4)) {
-      for (const p of [s.observation, s.screenshot]) if (p) new Image().src = client.fileUrl(p);
+      for (const p of [s.observation, s.screenshot]) if (p) new Image().src = fileUrl(p);
     }
   }, [steps, index]);
 
@@ -116,13 +114,29 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
     return () => window.removeEventListener('keydown', onKey);
   }, [groups, sel, goTo, set, showMarks, compare, runId]);
 
-  const recording = useRecordingPath(runId, traj);
   const durations = useMemo(() => steps.map((s, i) => stepMs(s, steps[i + 1])), [steps]);
   const start = useMemo(() => pointerBefore(steps, index), [steps, index]);
   if (error) return <div className="error pad">{error}</div>;
   if (!traj) return <div className="muted pad">Reading trajectory…</div>;
   const maxMs = Math.max(1, ...durations);
-  const before = index > 0 ? steps[index - 1] : undefined;
+  const ctx: ReplayContext = {
+    runId,
+    taskKey,
+    traj,
+    step,
+    previous: index > 0 ? steps[index - 1] : undefined,
+    stepLabel,
+    query: route.query,
+    start,
+    set,
+    goToStep: (n, line) =>
+      goTo(
+        steps.findIndex(
+          (e) => e.step === n && (line === undefined || e.line === undefined || e.line === line),
+        ),
+      ),
+  };
+  const beside = sectionsAt('beside-stage', ctx);
   const frameNo = (g: StepGroup, k: number) => (g.indices.length > 1 ? `${g.step}·${k + 1}` : String(g.step));
 
   return (
@@ -142,17 +156,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {shownState(traj.item)}
         </span>
         <span data-testid="replay-score">score {formatScore(traj.item.score)}</span>
-        <ReplaySafety
-          safety={traj.item.safety}
-          verdicts={traj.verdicts}
-          onStep={(n, line) =>
-            goTo(
-              steps.findIndex(
-                (e) => e.step === n && (line === undefined || e.line === undefined || e.line === line),
-              ),
-            )
-          }
-        />
+        <ReplaySections place="head" ctx={ctx} />
         {traj.item.startedAt && <StartedAt at={traj.item.startedAt} source={traj.item.timeSource} />}
         {following && traj.item.state === 'running' && (
           <span className="live-dot" title="following the live task" />
@@ -188,7 +192,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
                 >
                   {s.screenshot || s.observation ? (
                     <img
-                      src={client.fileUrl((s.screenshot ?? s.observation)!)}
+                      src={fileUrl((s.screenshot ?? s.observation)!)}
                       alt={`step ${frameNo(g, k)}`}
                       loading="lazy"
                     />
@@ -261,19 +265,10 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
           {!steps.length && <li className="muted">No steps recorded.</li>}
         </ol>
         <div className="stage">
-          <div className={recording ? 'stage-media' : undefined}>
+          <div className={beside.length ? 'stage-media' : undefined}>
             {step ? (
               <div>
-                {compare && (
-                  <BeforeAfter
-                    stepLabel={stepLabel}
-                    before={beforeOf(step, before, showMarks, start)}
-                    after={
-                      step.screenshot ? { src: step.screenshot, caption: `after (${stepLabel})` } : undefined
-                    }
-                    onClose={() => set({ compare: undefined })}
-                  />
-                )}
+                <ReplaySections place="over-stage" ctx={ctx} />
                 <Shot
                   title={`${stepLabel}${step.line !== undefined ? ` · trajectory line ${step.line}` : ''}`}
                   src={
@@ -289,9 +284,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             ) : (
               <div className="empty">No step.</div>
             )}
-            {recording && (
-              <Recording path={recording} at={step?.recordingAt} stepLabel={stepLabel || 'this step'} />
-            )}
+            <ReplaySections place="beside-stage" ctx={ctx} />
           </div>
           <div className="stage-controls">
             <label>
@@ -311,12 +304,7 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
               />{' '}
               before / after
             </label>
-            <SafetyLabel
-              runId={runId}
-              taskKey={taskKey}
-              step={step?.step}
-              onLabelled={() => setLabelled((n) => n + 1)}
-            />
+            <ReplaySections place="stage-controls" ctx={ctx} />
           </div>
           {step && (
             <StepTabs
@@ -327,28 +315,10 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
             />
           )}
         </div>
-        <VerdictPanel
-          traj={traj}
-          runId={runId}
-          taskKey={taskKey}
-          onLabelled={() => setLabelled((n) => n + 1)}
-        />
+        <ReplaySections place="aside" ctx={ctx} />
       </div>
     </div>
   );
-}
-
-/**
- * The task's screen recording below the served root (runs.task names it below its run): the run's folder read off
- * the steps' files, or else from the run list.
- */
-function useRecordingPath(runId: string, traj?: TaskTrajectory): string | undefined {
-  const rec = traj?.item.recording;
-  const fromSteps = rec ? runPrefixFromSteps(rec, traj.steps) : undefined;
-  const { data: runs } = useCall('runs.list', rec && fromSteps === undefined ? {} : undefined);
-  if (!rec) return undefined;
-  const prefix = fromSteps ?? (runs ? runPrefixFromList(runs, runId, traj.runId) : undefined);
-  return prefix === undefined ? undefined : belowRoot(prefix, rec);
 }
 
 /** An entry's time: its recorded timing, or for a foreign entry the time to the next entry by the harness's timestamps. */
@@ -358,22 +328,6 @@ function stepMs(s: StepRecord, next?: StepRecord): number {
   if (timed || !isForeign(s) || !next) return timed;
   const gap = Date.parse(next.at) - Date.parse(s.at);
   return Number.isFinite(gap) && gap > 0 ? gap : 0;
-}
-
-/** The screen before a step's action: its observation with the action drawn on it, else the previous step's screenshot. */
-function beforeOf(
-  step: StepRecord,
-  previous: StepRecord | undefined,
-  showMarks: boolean,
-  start?: { x: number; y: number },
-): BeforeAfterProps['before'] {
-  const src =
-    step.somObservation && showMarks ? step.observation : (step.observation ?? previous?.screenshot);
-  if (!src) return undefined;
-  const caption = step.observation
-    ? `before: what the agent saw, with its action`
-    : `before (${previous ? `after step ${previous.step}` : 'start'})`;
-  return { src, caption, ...(step.observation ? { step, showMarks, start } : { showMarks: false }) };
 }
 
 function Shot({
@@ -400,7 +354,7 @@ function Shot({
       {src ? (
         <div className="shot-frame">
           <img
-            src={client.fileUrl(src)}
+            src={fileUrl(src)}
             alt={title}
             data-testid="step-image"
             onLoad={(e) => {

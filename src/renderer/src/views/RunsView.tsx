@@ -4,7 +4,7 @@ import { QueuePanel } from '../components/QueuePanel';
 import { useEffect, useMemo, useState } from 'react';
 import { useCall } from '../data/use-call';
 import type { AttemptCause, RunListItem, RunTaskItem } from '../../../shared/run';
-import { client } from '../transport';
+import { onRunEvent } from '../data/engine';
 import { navigate, type Route } from '../route';
 import { Badge, ProblemList } from '../components/Badges';
 import { VirtualList } from '../components/VirtualList';
@@ -158,7 +158,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
   const [liveCauses, setLiveCauses] = useState<ReadonlyMap<string, AttemptCause>>(new Map());
   useEffect(
     () =>
-      client.subscribe('run', (e) => {
+      onRunEvent((e) => {
         if (
           (e.kind !== 'task.finished' && e.kind !== 'task.started') ||
           !(e.runId === runId || runId.endsWith(e.runId))

@@ -2,10 +2,10 @@
 // its file and place; a task file that fails its schema counts as invalid too) and the instruction; a switch
 // between a task and its counterpart. Run folders are not read here: they are the Runs tab's.
 import { useEffect, useMemo, useState } from 'react';
-import type { TaskDetail, TaskFolderView, TaskSummary } from '../../../shared/api';
+import type { TaskSummary } from '../../../shared/api';
 import type { Problem } from '../../../shared/task';
 import { TaskReviewPanel } from '../components/TaskReviewPanel';
-import { client } from '../transport';
+import { useCall } from '../data/use-call';
 import { navigate, type Route } from '../route';
 import { Badge, ProblemList } from '../components/Badges';
 
@@ -13,24 +13,9 @@ export function TaskBrowser({ route }: { route: Route }) {
   const folder = route.query.get('folder') ?? '';
   const selected = route.query.get('task') ?? undefined;
   const [draft, setDraft] = useState(folder);
-  const [view, setView] = useState<TaskFolderView>();
-  const [error, setError] = useState<string>();
-  const [loading, setLoading] = useState(false);
   const [filter, setFilter] = useState('');
   useEffect(() => setDraft(folder), [folder]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    setError(undefined);
-    client.call('tasks.open', { path: folder }).then(
-      (v) => live && (setView(v), setLoading(false)),
-      (e: Error) => live && (setError(e.message), setLoading(false)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [folder]);
+  const { data: view, error, loading } = useCall('tasks.open', { path: folder });
 
   const groups = useMemo(() => {
     const byApp = new Map<string, TaskSummary[]>();
@@ -74,7 +59,7 @@ export function TaskBrowser({ route }: { route: Route }) {
           placeholder="filter: id, app, tag, words"
         />
         {loading && <div className="muted">Reading tasks…</div>}
-        {error && <div className="error">{error}</div>}
+        {error && !loading && <div className="error">{error}</div>}
         {view && (
           <div className="summary-line" data-testid="task-count">
             {view.tasks.length} tasks · {groups.length} apps ·{' '}
@@ -166,18 +151,8 @@ function TaskDetailView({
   counterpart?: TaskSummary;
   onOpen: (t: TaskSummary) => void;
 }) {
-  const [detail, setDetail] = useState<TaskDetail>();
+  const { data: detail, error: detailError } = useCall('tasks.get', { path: task.path });
   const [showRaw, setShowRaw] = useState(false);
-  useEffect(() => {
-    let live = true;
-    client.call('tasks.get', { path: task.path }).then(
-      (d) => live && setDetail(d),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [task.path]);
   return (
     <article className="task-detail" data-testid="task-detail">
       <header>
@@ -257,6 +232,7 @@ function TaskDetailView({
         {showRaw ? 'Hide' : 'Show'} task file ({task.path})
       </button>
       {showRaw && detail && <pre className="raw">{JSON.stringify(detail.raw, null, 2)}</pre>}
+      {showRaw && !detail && detailError && <div className="error">{detailError}</div>}
       <TaskReviewPanel path={task.path} />
     </article>
   );
