@@ -146,6 +146,31 @@ export default tseslint.config(
     },
   },
   {
+    // Views, components and panels reach the engine only through the data layer (src/renderer/src/data: the store,
+    // useCall, perform), never the transport itself (data/transport-door.test.ts checks the same by reading them).
+    files: ['src/renderer/src/{components,views,panels}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer talks only to src/shared/api.ts.' }],
+          patterns: [
+            { group: nodeBuiltins, message: 'The renderer has no Node.' },
+            {
+              group: ['**/main/**', '**/preload/**'],
+              message: 'The renderer imports only src/shared and its own files.',
+            },
+            {
+              group: ['**/transport', '**/static-transport'],
+              message:
+                'Views reach the engine through src/renderer/src/data (useCall, perform), not the transport.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': [
