@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { expandPaths } from '../src/main/tasks/files';
 import { detectFileKind, taskKinds } from '../src/main/tasks/kind';
 import { lintTask } from '../src/main/tasks/lint';
-import { validatorFor, type SchemaKind } from '../src/main/tasks/schemas';
+import { validatorFor, type SchemaKind } from '../src/main/schemas';
 import { repoFixtures, sharedFixtures } from '../src/main/testing/shared-fixtures';
 
 const fixtureSet = sharedFixtures() ?? repoFixtures;

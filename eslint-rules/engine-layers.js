@@ -10,7 +10,7 @@ function isDir(path) {
   return isDirCache.get(path);
 }
 
-/** The layers table at `file`: { folders: {folder: [folder…]}, pending: [{file, uses, why}] }, checked for shape. */
+/** The layers table at `file`: { folders: {folder: [folder…]} }, checked for shape. */
 export function readLayers(file) {
   const table = JSON.parse(readFileSync(file, 'utf8'));
   const bad = (what) => new Error(`${file}: ${what}`);
@@ -20,10 +20,10 @@ export function readLayers(file) {
     if (!Array.isArray(uses) || uses.some((u) => typeof u !== 'string'))
       throw bad(`/folders/${folder} must be a list of folder names`);
   }
-  for (const [i, p] of (table.pending ?? []).entries()) {
-    if (typeof p?.file !== 'string' || typeof p?.uses !== 'string')
-      throw bad(`/pending/${i} must be {"file": "<folder>/<file>.ts", "uses": "<folder>", "why": "…"}`);
-  }
+  if ('pending' in table)
+    throw bad(
+      '"pending" is gone: every import follows the table (move the helper to the folder it belongs to)',
+    );
   return table;
 }
 
@@ -66,7 +66,6 @@ export default {
     const filename = context.filename ?? context.getFilename();
     const here = placeOf(mainDir, filename);
     if (here === null) return {};
-    const pending = new Set((table.pending ?? []).map((p) => `${p.file}>${p.uses}`));
 
     function check(node, source) {
       if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
@@ -80,7 +79,7 @@ export default {
       if (there.topFile) return;
       const allowed = table.folders[here.unit];
       if (allowed === undefined) return context.report({ node: source, messageId: 'noEntry', data });
-      if (allowed.includes(there.unit) || pending.has(`${toPosix(here.rel)}>${there.unit}`)) return;
+      if (allowed.includes(there.unit)) return;
       context.report({
         node: source,
         messageId: 'notListed',

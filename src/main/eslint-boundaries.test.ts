@@ -3,7 +3,7 @@
 // one that does not; the layers table has no cycles and matches the engine as it is.
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import { findCycles, importGraph } from '../../eslint-rules/import-graph.mjs';
@@ -27,7 +27,6 @@ async function layerErrors(path: string, code: string): Promise<string[]> {
 
 interface Layers {
   folders: Record<string, string[]>;
-  pending: Array<{ file: string; uses: string; why: string }>;
 }
 const mainDir = resolve(root, 'src/main');
 const layers = JSON.parse(readFileSync(resolve(mainDir, 'layers.json'), 'utf8')) as Layers;
@@ -217,23 +216,6 @@ describe('engine layers (src/main/layers.json, proctor/engine-layers)', () => {
     ).toEqual([]);
   });
 
-  it('allow a pending import for its one file only', async () => {
-    const [first] = layers.pending;
-    const from = first.file.split('/')[0];
-    const spec = `${first.file
-      .split('/')
-      .slice(1)
-      .map(() => '..')
-      .join('/')}/${first.uses}`;
-    expect(layers.folders[from]).not.toContain(first.uses);
-    expect(await layerErrors(`src/main/${first.file}`, `import * as m from '${spec}';\nvoid m;\n`)).toEqual(
-      [],
-    );
-    expect(
-      await layerErrors(`src/main/${from}/probe.ts`, `import * as m from '../${first.uses}';\nvoid m;\n`),
-    ).toHaveLength(1);
-  });
-
   it('declare a table without folder cycles, over folders that exist', () => {
     expect(findCycles(layers.folders)).toEqual([]);
     for (const [folder, uses] of Object.entries(layers.folders)) {
@@ -252,30 +234,20 @@ describe('engine layers (src/main/layers.json, proctor/engine-layers)', () => {
     ]);
   });
 
-  it('match the engine as it is: every folder listed, every import allowed, every pending import still made', () => {
+  it('match the engine as it is: every folder listed, every import allowed', () => {
     const graph = importGraph(mainDir);
     const folders = [...graph.keys()].filter((u) =>
       statSync(resolve(mainDir, u), { throwIfNoEntry: false })?.isDirectory(),
     );
     expect(folders.filter((f) => layers.folders[f] === undefined)).toEqual([]);
-    const pending = new Set(layers.pending.map((p) => `${p.file}>${p.uses}`));
     const crossings: string[] = [];
     for (const from of folders) {
       const { value, type } = graph.get(from)!;
       for (const [to, files] of [...value, ...type]) {
         if (!folders.includes(to) || layers.folders[from].includes(to)) continue;
-        for (const file of files)
-          if (!pending.has(`${file}>${to}`)) crossings.push(`src/main/${file} imports ${to}/`);
+        for (const file of files) crossings.push(`src/main/${file} imports ${to}/`);
       }
     }
     expect(crossings).toEqual([]);
-    for (const p of layers.pending) {
-      expect(existsSync(resolve(mainDir, p.file)), p.file).toBe(true);
-      const imports = graph.get(p.file.split('/')[0]);
-      expect(
-        [...(imports?.value.get(p.uses) ?? []), ...(imports?.type.get(p.uses) ?? [])],
-        `${p.file} still imports ${p.uses}/`,
-      ).toContain(p.file);
-    }
   });
 });

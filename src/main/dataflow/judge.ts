@@ -33,7 +33,7 @@ import { TargetExistsError, writeJsonAtomic } from './atomic';
 import { toSchemaForm, type RecordType } from './record';
 import { routeValue, type RouteOutcome } from './route';
 import { readJsonFile } from '../tasks/files';
-import { schemaProblems } from '../tasks/schemas';
+import { schemaProblems } from '../schemas';
 import { judgeSystemPrompt } from '../judge/prompt';
 import { executionResultOf, type UfoExecutionResult } from '../judge/ufo';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../cli/main';
-import { schemaProblems } from '../tasks/schemas';
+import { schemaProblems } from '../schemas';
 import { ufoExecutionSchema } from '../testing/shared-fixtures';
 import { recordTypeOf } from './record';
 import { routeRecord, routeValue } from './route';

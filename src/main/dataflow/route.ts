@@ -5,7 +5,7 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { readJsonFile } from '../tasks/files';
-import { schemaProblems } from '../tasks/schemas';
+import { schemaProblems } from '../schemas';
 import { TargetExistsError, writeJsonAtomic } from './atomic';
 import { ClaimTimeoutError, withClaim } from '../files/claim';
 import { bucketOf, recordTypeOf, toSchemaForm, type Bucket, type RecordType } from './record';

@@ -4,8 +4,8 @@
 import { isAbsolute } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { isInside } from '../contained';
-import { maxJsonDepth, nestedDeeperThan, pointerOf } from '../tasks/json-text';
-import { schemaProblems } from '../tasks/schemas';
+import { maxJsonDepth, nestedDeeperThan, pointerOf } from '../schemas';
+import { schemaProblems } from '../schemas';
 
 /** The run folder format this Proctor writes and reads. A manifest without `formatVersion` is version 1. */
 export const runFormatVersion = 1;

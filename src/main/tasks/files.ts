@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { isInside } from '../contained';
 import { files as runFiles } from '../store/layout';
-import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from './json-text';
+import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from '../schemas';
 
 const skippedDirs = new Set(['node_modules', '.git']);
 

@@ -8,7 +8,7 @@ export {
   type CounterpartLinks,
   type CounterpartPair,
 } from './counterparts';
-export { validatorFor, schemaProblems, type SchemaKind } from './schemas';
+export { validatorFor, schemaProblems, type SchemaKind } from '../schemas';
 export {
   validatePaths,
   formatProblem,
@@ -16,7 +16,7 @@ export {
   type FileReport,
   type ValidateOptions,
 } from './validation';
-export { parseJsonText, lineColOf } from './json-text';
+export { parseJsonText, lineColOf } from '../schemas';
 export { accountsNeeded, accountServiceOf } from '../cloud-accounts';
 export { unknownName, setupFuncs, metricNames, getterTypes } from './vocabulary';
 export { collectionOf, domainOf } from './normalise';

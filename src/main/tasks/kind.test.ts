@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectFileKind, detectLinesKind } from './kind';
-import { lineColOf, parseJsonText } from './json-text';
-import { schemaProblems } from './schemas';
+import { lineColOf, parseJsonText } from '../schemas';
+import { schemaProblems } from '../schemas';
 
 const ufoBase = {
   unique_id: '1',

@@ -1,27 +1,12 @@
 // What a JSON file is, from its content (and, for tasks, its place on disk); what each line of a JSON-lines file
 // is, from the file's name (Proctor's run files, OSWorld's traj.jsonl) or else from its first line.
+import type { SchemaKind } from '../schemas';
 import { basename } from 'node:path';
 import { files as runFiles } from '../store/layout';
 import { RUN_PLAN_FILE } from '../store/run-plan';
 
-export type FileKind =
-  | 'task-native'
-  | 'task-spider2v'
-  | 'task-osworld'
-  | 'split'
-  | 'summary'
-  | 'traj-line'
-  | 'spider2v-traj-line'
-  | 'agent-messages'
-  | 'ufo-instantiation'
-  | 'ufo-execution'
-  | 'judge'
-  | 'run-manifest'
-  | 'run-plan'
-  | 'run-event'
-  | 'run-step'
-  | 'run-verdict'
-  | 'unknown';
+/** What a JSON file is: a kind with a published schema, or not one Proctor knows. */
+export type FileKind = SchemaKind | 'unknown';
 
 export const taskKinds: ReadonlySet<FileKind> = new Set(['task-native', 'task-spider2v', 'task-osworld']);
 

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Problem } from '../../shared/task';
 import { isInside } from '../contained';
-import { pointerOf } from './json-text';
+import { pointerOf } from '../schemas';
 import { collectionOf } from './normalise';
 import { unknownName } from './vocabulary';
 import { safetyProblems } from './safety-declaration';

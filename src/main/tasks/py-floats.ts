@@ -2,7 +2,7 @@
 // 5.0, and OSWorld's metrics print and type them as floats. The task model keeps plain JSON (schemas, the task
 // browser); each Check lists where such numbers are (`pyFloats`) and grading gives them back as Python floats.
 import { isPyDict, PyFloat, pyJsonParse } from '../evaluators/python/value';
-import { pointerToken } from './json-text';
+import { pointerToken } from '../schemas';
 
 /** The task file's JSON as Python reads it (PyFloat for numbers written with a fraction or exponent); undefined
  * when there is no text or it does not parse (the JSON.parse reading reports that). */

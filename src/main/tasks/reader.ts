@@ -10,11 +10,11 @@ import {
 } from './counterparts';
 import { expandPaths, readJsonFile } from './files';
 import { detectFileKind, taskKinds, type FileKind } from './kind';
-import { pointerOf } from './json-text';
+import { pointerOf } from '../schemas';
 import { lintTask } from './lint';
 import { collectionOf, toTask } from './normalise';
 import { pythonTwin } from './py-floats';
-import { schemaProblems } from './schemas';
+import { schemaProblems } from '../schemas';
 import { taskSetOf } from './task-set';
 
 export { detectFileKind, type FileKind } from './kind';

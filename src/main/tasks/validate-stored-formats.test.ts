@@ -16,7 +16,7 @@ import { checkTrajectory } from '../safety/registry';
 import { RunWriter, readTaskTrajectory } from '../store';
 import { main } from '../cli/main';
 import { exportTrajectory } from '../share/trajectory-export';
-import { validatorFor, type SchemaKind } from './schemas';
+import { validatorFor, type SchemaKind } from '../schemas';
 
 const root = resolve(__dirname, '../../..');
 const gen = (...args: string[]) =>

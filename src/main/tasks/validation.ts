@@ -10,10 +10,10 @@ import { duplicateIdProblems, type TaskRef } from './counterparts';
 import { expandPaths, isRunFolder, readJsonFile } from './files';
 import { files as runFiles } from '../store/layout';
 import { RUN_PLAN_FILE } from '../store/run-plan';
-import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from './json-text';
+import { jsonTypeOf, maxJsonDepth, nestedDeeperThan, parseJsonText } from '../schemas';
 import { detectFileKind, detectLinesKind, taskKinds, type FileKind } from './kind';
 import { counterpartProblems, resolveSplit, taskFromJson, taskRefOf } from './reader';
-import { schemaProblems, type SchemaKind } from './schemas';
+import { schemaProblems, type SchemaKind } from '../schemas';
 import runEventSchema from '../../../resources/schemas/run-event.schema.json';
 
 export interface ValidateOptions {

@@ -1,4 +1,5 @@
-// The published JSON Schemas (resources/schemas), compiled once with ajv (allErrors) and reused.
+// The published JSON Schemas (resources/schemas), compiled once with ajv (allErrors) and reused by whoever reads
+// those files: task loading, validation, the run store's manifest check, the dataflow records.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import taskNative from '../../../resources/schemas/task-native.schema.json';
 import taskSpider2v from '../../../resources/schemas/task-spider2v.schema.json';
@@ -17,10 +18,26 @@ import runEvent from '../../../resources/schemas/run-event.schema.json';
 import runStep from '../../../resources/schemas/run-step.schema.json';
 import runVerdict from '../../../resources/schemas/run-verdict.schema.json';
 import type { Problem } from '../../shared/task';
-import type { FileKind } from './kind';
 import { pointerToken } from './json-text';
 
-export type SchemaKind = Exclude<FileKind, 'unknown'>;
+/** Every kind of file with a published schema: tasks, other harnesses' records, and Proctor's own run files. */
+export type SchemaKind =
+  | 'task-native'
+  | 'task-spider2v'
+  | 'task-osworld'
+  | 'split'
+  | 'summary'
+  | 'traj-line'
+  | 'spider2v-traj-line'
+  | 'agent-messages'
+  | 'ufo-instantiation'
+  | 'ufo-execution'
+  | 'judge'
+  | 'run-manifest'
+  | 'run-plan'
+  | 'run-event'
+  | 'run-step'
+  | 'run-verdict';
 
 const schemaOf: Record<SchemaKind, object> = {
   'task-native': taskNative,
