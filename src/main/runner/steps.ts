@@ -108,11 +108,18 @@ async function takeStep(
   const acted = await performTurn(a, env, turn, step, ctx.plan.waitMs ?? 1000);
   if (acted.feedback) feedback.push({ step, message: acted.feedback });
   const t4 = performance.now();
+  // A step the agent has taken is recorded even when the attempt stops while its after-screenshot is taken (a
+  // person pressing Stop as a refused step pauses the run): the record is kept, the stop is thrown after it.
+  let stoppedDuring: unknown;
   const after =
     !acted.envError && env.capabilities.has('screenshot')
       ? await a
           .inEnv(() => until(env.screenshot(), a.signal))
           .catch((e) => {
+            if (a.signal.aborted) {
+              stoppedDuring = e;
+              return undefined;
+            }
             throw envFailure(`screenshot after step ${step}`, e);
           })
       : undefined;
@@ -127,6 +134,7 @@ async function takeStep(
     action: turn.rawAction ?? turn.response,
     info: acted.feedback ? { feedback: acted.feedback } : {},
   });
+  if (stoppedDuring !== undefined) throw stoppedDuring;
   if (acted.envError) throw acted.envError;
   return { turn, ended: acted.ended };
 }

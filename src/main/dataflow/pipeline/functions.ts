@@ -182,11 +182,14 @@ const FUNCTIONS: Record<string, UfoFunction> = {
           ]
         : [];
       // clearing selects all and types over it: on GUI Impress, text typed after Ctrl+A, Delete in a slide's text
-      // box was measured to be lost (the box saved empty); the pause lets the click enter the box's edit mode
+      // box was measured to be lost (the box saved empty); the pause lets the click enter the box's edit mode.
+      // Impress enters a text box's edit mode a while after the click (it first tells a click from a drag): on a
+      // loaded machine 0.3 s was too short — Ctrl+A came first and the text was typed at the click, inside the
+      // old title. Before a Ctrl+A the pause is a second.
       const pause: Action = { type: 'sleep', seconds: 0.3 };
       await perform(ctx, [
         { type: 'click', x, y },
-        pause,
+        clear.length ? { type: 'sleep', seconds: 1 } : pause,
         ...clear,
         ...(clear.length ? [pause] : []),
         ...(text ? [{ type: 'write', text } as Action] : []),
