@@ -145,11 +145,15 @@ export class GoldAgent implements Agent {
     this.phase = 'reopen';
     for (const path of this.open) {
       const name = documentName(path);
-      const closed = await until(
-        async () => !(await hasWindow(env, name)) && (await env.getFile(lockFileOf(path))) === undefined,
-        this.timeout,
-        this.signal,
-      );
+      const isClosed = async () =>
+        !(await hasWindow(env, name)) && (await env.getFile(lockFileOf(path))) === undefined;
+      // Alt+F4 can be lost (pressed before the window had the keyboard, on a loaded machine): as a person would,
+      // ask the window to close once more — politely, through the window manager — before waiting the rest.
+      let closed = await until(isClosed, Math.min(5000, this.timeout), this.signal);
+      if (!closed && (await hasWindow(env, name))) {
+        await env.closeWindow(name, { strict: false }).catch(() => undefined);
+        closed = await until(isClosed, this.timeout, this.signal);
+      }
       if (!closed)
         throw new AgentError(
           `gold: the window of ${name} did not close within ${Math.round(this.timeout / 1000)} s (a dialog may be asking to save); the gold file was not put in place`,

@@ -93,7 +93,8 @@ export const agents = new Registry<AgentKind>('agent')
     create: (o) => new GoldAgent({ downloads: o.downloads }),
     holdsSecrets: false,
     inWorkbench: false,
-    about: "puts the task's gold file in place (the gold self-test)",
+    about:
+      "closes the document, puts the task's gold file in place of its result and reopens it (tasks graded against a file; the gold self-test)",
   })
   .register('demo', {
     create: (o) => new DemoAgent({ demos: o.demos }),

@@ -1,6 +1,6 @@
 // `proctor run`'s options, declared once: the table its help, its completion and its parser read, and the
 // reading of parsed values into RunFlags (with the checks that span several options).
-import type { AgentOptions } from '../../agents';
+import { agents, type AgentOptions } from '../../agents';
 import { defaultSampling } from '../../agents/chat';
 import type { PriceTable } from '../../price-table';
 import type { GradingProfile } from '../../evaluators/profile';
@@ -56,8 +56,11 @@ export const runOptions = optionTable({
     kind: 'string',
     value: 'NAME',
     default: 'oracle',
-    complete: ['oracle', 'noop', 'llm', 'human', 'gold', 'demo'],
-    help: "oracle | noop | llm | human | gold | demo (default oracle); gold puts a task's gold file in place of its result (close the document, replace it, reopen it) for tasks graded against a file",
+    complete: agents.names(),
+    help: `${agents.names().join(' | ')} (default oracle): ${agents
+      .names()
+      .map((n) => `${n}, ${agents.require(n).about}`)
+      .join('; ')}`,
   },
   model: { kind: 'string', value: 'NAME', help: 'model of the llm agent (also names the result folder)' },
   'base-url': {
