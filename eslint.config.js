@@ -71,6 +71,24 @@ const nodeBuiltins = [
   'worker_threads',
 ];
 
+/** The renderer's import rule: no electron, no Node, nothing of the engine or the preload; `extra` patterns beside. */
+function rendererImports(...extra) {
+  return [
+    'error',
+    {
+      paths: [{ name: 'electron', message: 'The renderer talks only to src/shared/api.ts.' }],
+      patterns: [
+        { group: nodeBuiltins, message: 'The renderer has no Node.' },
+        {
+          group: ['**/main/**', '**/preload/**'],
+          message: 'The renderer imports only src/shared and its own files.',
+        },
+        ...extra,
+      ],
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'results/**'] },
   js.configs.recommended,
@@ -130,19 +148,7 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: 'The renderer talks only to src/shared/api.ts.' }],
-          patterns: [
-            { group: nodeBuiltins, message: 'The renderer has no Node.' },
-            {
-              group: ['**/main/**', '**/preload/**'],
-              message: 'The renderer imports only src/shared and its own files.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': rendererImports(),
     },
   },
   {
@@ -150,24 +156,11 @@ export default tseslint.config(
     // useCall, perform), never the transport itself (data/transport-door.test.ts checks the same by reading them).
     files: ['src/renderer/src/{components,views,panels}/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: 'The renderer talks only to src/shared/api.ts.' }],
-          patterns: [
-            { group: nodeBuiltins, message: 'The renderer has no Node.' },
-            {
-              group: ['**/main/**', '**/preload/**'],
-              message: 'The renderer imports only src/shared and its own files.',
-            },
-            {
-              group: ['**/transport', '**/static-transport'],
-              message:
-                'Views reach the engine through src/renderer/src/data (useCall, perform), not the transport.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': rendererImports({
+        group: ['**/transport', '**/static-transport'],
+        message:
+          'Views reach the engine through src/renderer/src/data (useCall, perform), not the transport.',
+      }),
     },
   },
   {
