@@ -251,7 +251,11 @@ async function sheetCells(env: LocalEnvironment): Promise<void> {
     `\nCalc sheet cells, kept objects / made anew / cell-by-cell walk: ${flattenTree(keptTree).length} / ${flattenTree(gridTree).length} / ${flattenTree(walkTree).length} nodes, ` +
       `${key(keptTree) === key(walkTree) && key(gridTree) === key(walkTree) ? 'identical' : 'DIFFERENT'} trees`,
   );
-  console.log(`load before the timed runs (uptime): ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+  console.log(
+    `load before the timed runs (uptime): ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} on ${cpus().length} cores`,
+  );
   const som = await alternate(
     () => observe(kept, 'som'),
     () => observe(grid, 'som'),
@@ -263,7 +267,10 @@ async function sheetCells(env: LocalEnvironment): Promise<void> {
   // an agent's step changes the sheet between observations: type a new value into the cursor's cell first
   let n = 0;
   const typed = (e: Environment) => async () => {
-    await env.perform([{ type: 'write', text: String(++n % 10) }, { type: 'press', keys: ['enter', 'up'] }]);
+    await env.perform([
+      { type: 'write', text: String(++n % 10) },
+      { type: 'press', keys: ['enter', 'up'] },
+    ]);
     await new Promise((r) => setTimeout(r, 200));
     const t = performance.now();
     await observe(e, 'som');

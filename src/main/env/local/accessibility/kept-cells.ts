@@ -42,4 +42,3 @@ export async function keptCells(keep: Keep | undefined, [app, path]: Ref): Promi
     },
   };
 }
-

@@ -245,7 +245,8 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
     }
     return n;
   };
-  const textOf = (tree: AccessibilityNode[], name: string) => cellsOf(tree).find((c) => c.name === name)?.text;
+  const textOf = (tree: AccessibilityNode[], name: string) =>
+    cellsOf(tree).find((c) => c.name === name)?.text;
 
   it('keeps the cell objects between walks (few cells made anew) and reads them as fresh ones', async () => {
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
@@ -281,7 +282,9 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
     expectSameTree(kept, fresh);
     expect(textOf(kept, 'B2')).toBe('7');
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'z'] }]);
-    await poll('the undo', 15_000, async () => (textOf(await read('grid'), 'C2') === '404' ? true : undefined));
+    await poll('the undo', 15_000, async () =>
+      textOf(await read('grid'), 'C2') === '404' ? true : undefined,
+    );
     [kept, fresh] = await keptAndFresh();
     expectSameTree(kept, fresh);
     expect(textOf(kept, 'B2')).toBe('202');

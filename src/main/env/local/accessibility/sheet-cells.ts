@@ -104,7 +104,8 @@ export async function gridCells(
     wanted[i][1] === first[1] ||
     wanted[i][1] === lastCol;
   const lastIndex = wanted.length - 1;
-  const textOf = (ref: Ref | undefined) => (ref ? ask(ref[0], ref[1], TEXT, 'GetText', 'ii', [0, -1]) : undefined);
+  const textOf = (ref: Ref | undefined) =>
+    ref ? ask(ref[0], ref[1], TEXT, 'GetText', 'ii', [0, -1]) : undefined;
   const stateOf = (ref: Ref | undefined) => (ref ? ask(ref[0], ref[1], ACCESSIBLE, 'GetState') : undefined);
   const boxAt = (ref: Ref | undefined, i: number) =>
     ref && edge(i) ? ask(ref[0], ref[1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf) : undefined;
@@ -135,7 +136,8 @@ export async function gridCells(
   const names = stale.includes(0) || stale.includes(lastIndex) ? await cornerNames() : firstNames;
   if (o.kept)
     refs.forEach((ref, i) => {
-      if (ref && texts[i] && states[i] && !stateBits(states[i]).includes(DEFUNCT)) o.kept!.set(...wanted[i], ref);
+      if (ref && texts[i] && states[i] && !stateBits(states[i]).includes(DEFUNCT))
+        o.kept!.set(...wanted[i], ref);
     });
   const colBox = new Map<number, Box>();
   const rowBox = new Map<number, Box>();
