@@ -378,7 +378,13 @@ async function readGrid(
 ): Promise<AccessibilityNode[]> {
   const [range, kept] = await Promise.all([
     visibleRange(bus, deadline, ref, table),
-    keptCells(keep, ref).catch(() => undefined),
+    keptCells(keep, ref, async ([n, p]) => {
+      const state = await tryCall(bus, deadline, n, p, ACCESSIBLE, 'GetState');
+      return (
+        !!state &&
+        !atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number)).includes('defunct')
+      );
+    }).catch(() => undefined),
   ]);
   if (!range) return [];
   const ask = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) =>

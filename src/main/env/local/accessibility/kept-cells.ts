@@ -3,6 +3,9 @@
 // cell's text, states and box as they are now (sheet-cells.ts asks them every walk). Only a change of the sheet's
 // shape (rows or columns inserted, deleted, reordered) leaves objects answering for content that moved away: the
 // objects are kept only while those announcements can be heard (table-events.ts), and dropped at the first one.
+// LibreOffice lets a cell object go some seconds after it was made (about 10 s; asking it again does not hold it):
+// the objects made by one walk go together, so one of each walk's objects is asked first, and a walk's objects
+// that are gone are dropped before the cells are read (any other that is gone is made anew by sheet-cells.ts).
 import type { KeptCells } from './sheet-cells';
 import type { TableEvents } from './table-events';
 
@@ -16,13 +19,21 @@ export interface Keep {
 
 /**
  * Sheets' cell objects kept between walks, by bus, application and table: the count of shape changes the
- * application had announced when they were made (TableEvents.epoch), and the objects by `row,column`.
+ * application had announced when they were made (TableEvents.epoch), and the objects by `row,column`, each with
+ * the walk that made it (when it was made).
  */
-const keptSheets = new Map<string, { epoch: number; cells: Map<string, Ref> }>();
+const keptSheets = new Map<string, { epoch: number; cells: Map<string, { ref: Ref; made: number }> }>();
 const MAX_KEPT_CELLS = 20_000;
 
-/** The kept cell objects of table `ref`, or undefined when they cannot be trusted (shape changes unheard). */
-export async function keptCells(keep: Keep | undefined, [app, path]: Ref): Promise<KeptCells | undefined> {
+/**
+ * The kept cell objects of table `ref`, or undefined when they cannot be trusted (shape changes unheard). `alive`
+ * asks one object whether the application still has it.
+ */
+export async function keptCells(
+  keep: Keep | undefined,
+  [app, path]: Ref,
+  alive: (cell: Ref) => Promise<boolean>,
+): Promise<KeptCells | undefined> {
   const epoch = keep ? await keep.events.epoch(app) : undefined;
   if (!keep || epoch === undefined) return undefined;
   const key = `${keep.bus} ${app} ${path}`;
@@ -34,11 +45,25 @@ export async function keptCells(keep: Keep | undefined, [app, path]: Ref): Promi
     while (keptSheets.size > 16) keptSheets.delete(keptSheets.keys().next().value!);
   }
   const { cells } = sheet;
+  // one object of each walk's: a walk whose object is gone has all its objects dropped
+  const sample = new Map<number, Ref>();
+  for (const { ref, made } of cells.values()) if (!sample.has(made)) sample.set(made, ref);
+  const gone = new Set<number>();
+  await Promise.all(
+    [...sample].map(async ([made, ref]) => {
+      if (!(await alive(ref).catch(() => false))) gone.add(made);
+    }),
+  );
+  if (gone.size) for (const [at, c] of cells) if (gone.has(c.made)) cells.delete(at);
+  const made = Date.now();
   return {
-    get: (row, col) => cells.get(`${row},${col}`),
+    get: (row, col) => cells.get(`${row},${col}`)?.ref,
     set: (row, col, cell) => {
+      const at = `${row},${col}`;
+      const had = cells.get(at);
+      if (had && had.ref[0] === cell[0] && had.ref[1] === cell[1]) return; // asked again: still the walk that made it
       if (cells.size >= MAX_KEPT_CELLS) cells.clear();
-      cells.set(`${row},${col}`, cell);
+      cells.set(at, { ref: cell, made });
     },
   };
 }
