@@ -18,7 +18,7 @@ export interface Keep {
 }
 
 /**
- * Sheets' cell objects kept between walks, by bus, application and table: the count of shape changes the
+ * Sheets' cell objects kept between walks, by bus, listener, application and table: the count of shape changes the
  * application had announced when they were made (TableEvents.epoch), and the objects by `row,column`, each with
  * the walk that made it (when it was made).
  */
@@ -36,7 +36,7 @@ export async function keptCells(
 ): Promise<KeptCells | undefined> {
   const epoch = keep ? await keep.events.epoch(app) : undefined;
   if (!keep || epoch === undefined) return undefined;
-  const key = `${keep.bus} ${app} ${path}`;
+  const key = `${keep.bus} ${keep.events.id} ${app} ${path}`;
   let sheet = keptSheets.get(key);
   if (!sheet || sheet.epoch !== epoch) {
     sheet = { epoch, cells: new Map() };

@@ -17,14 +17,21 @@ const SHAPE_EVENTS: [string, string][] = [
   ['ModelChanged', 'object:model-changed'],
 ];
 const SHAPE_MEMBERS = new Set(SHAPE_EVENTS.map(([m]) => m));
+const REGISTRY = 'org.a11y.atspi.Registry';
+let listenersMade = 0;
 
 /** A listener on one accessibility bus, kept for the process (the registry forgets it when its connection ends). */
 export class TableEvents {
   private readonly epochs = new Map<string, number>();
   private ready = false;
 
+  /** Told apart from an earlier listener on the same bus (whose counts it does not share). */
+  readonly id = ++listenersMade;
+
   private constructor(private readonly conn: DBusConnection) {
     conn.onSignal = (s) => {
+      // a registry that restarts has forgotten what the applications were asked to send
+      if (s.member === 'NameOwnerChanged' && s.body[0] === REGISTRY) return this.close();
       if (s.iface !== EVENT_OBJECT || !SHAPE_MEMBERS.has(s.member)) return;
       this.epochs.set(s.sender, (this.epochs.get(s.sender) ?? 0) + 1);
     };
@@ -38,23 +45,20 @@ export class TableEvents {
       conn.unref();
       const t = new TableEvents(conn);
       const c = conn;
+      const rules = [
+        ...SHAPE_EVENTS.map(([member]) => `type='signal',interface='${EVENT_OBJECT}',member='${member}'`),
+        `type='signal',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='${REGISTRY}'`,
+      ];
       await Promise.all(
-        SHAPE_EVENTS.map(([member]) =>
+        rules.map((rule) =>
           c.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', 's', [
-            `type='signal',interface='${EVENT_OBJECT}',member='${member}'`,
+            rule,
           ]),
         ),
       );
       await Promise.all(
         SHAPE_EVENTS.map(([, name]) =>
-          c.call(
-            'org.a11y.atspi.Registry',
-            '/org/a11y/atspi/registry',
-            'org.a11y.atspi.Registry',
-            'RegisterEvent',
-            's',
-            [name],
-          ),
+          c.call(REGISTRY, '/org/a11y/atspi/registry', REGISTRY, 'RegisterEvent', 's', [name]),
         ),
       );
       t.ready = true;
