@@ -288,7 +288,7 @@ async function sheetCells(env: LocalEnvironment): Promise<void> {
   console.log(
     `  after a value typed before each observation (×${typedRuns[0].length}): kept ${stats(typedRuns[0]).median.toFixed(1)} ms vs made anew ${stats(typedRuns[1]).median.toFixed(1)} ms median`,
   );
-  // LibreOffice lets a cell object go about 10 s after it made it: an observation 20 s after the last one (an agent
+  // LibreOffice lets a cell object go about 15 s after it made it: an observation 20 s after the last one (an agent
   // waiting for its model) finds the kept objects gone and makes them anew
   const late: [number[], number[]] = [[], []];
   for (let i = 0; i < 3; i++) {

@@ -3,7 +3,7 @@
 // cell's text, states and box as they are now (sheet-cells.ts asks them every walk). Only a change of the sheet's
 // shape (rows or columns inserted, deleted, reordered) leaves objects answering for content that moved away: the
 // objects are kept only while those announcements can be heard (table-events.ts), and dropped at the first one.
-// LibreOffice lets a cell object go some seconds after it was made (about 10 s; asking it again does not hold it):
+// LibreOffice lets a cell object go some seconds after it was made (about 15 s; asking it again does not hold it):
 // the objects made by one walk go together, so one of each walk's objects is asked first, and a walk's objects
 // that are gone are dropped before the cells are read (any other that is gone is made anew by sheet-cells.ts).
 import type { KeptCells } from './sheet-cells';
@@ -24,6 +24,11 @@ export interface Keep {
  */
 const keptSheets = new Map<string, { epoch: number; cells: Map<string, { ref: Ref; made: number }> }>();
 const MAX_KEPT_CELLS = 20_000;
+/**
+ * Objects older than this are dropped unasked: LibreOffice 7.4 let a walk's objects go all at once about 15.5 s
+ * after it made them (measured on 7.4.7), and one let go while a walk reads it costs a second round.
+ */
+const MAX_AGE_MS = 12_000;
 
 /**
  * The kept cell objects of table `ref`, or undefined when they cannot be trusted (shape changes unheard). `alive`
@@ -49,9 +54,10 @@ export async function keptCells(
   const sample = new Map<number, Ref>();
   for (const { ref, made } of cells.values()) if (!sample.has(made)) sample.set(made, ref);
   const gone = new Set<number>();
+  const now = Date.now();
   await Promise.all(
     [...sample].map(async ([made, ref]) => {
-      if (!(await alive(ref).catch(() => false))) gone.add(made);
+      if (now - made > MAX_AGE_MS || !(await alive(ref).catch(() => false))) gone.add(made);
     }),
   );
   if (gone.size) for (const [at, c] of cells) if (gone.has(c.made)) cells.delete(at);

@@ -346,7 +346,7 @@ describe.skipIf(!!officeGuiMissingHere)(`a Calc sheet read as a grid ${officeGui
   it('drops the kept cell objects LibreOffice has let go (some seconds after they were made) before asking them', async () => {
     await env.perform([{ type: 'hotkey', keys: ['ctrl', 'home'] }]);
     await read('grid');
-    await new Promise((r) => setTimeout(r, 25_000)); // LibreOffice lets them go after about 10 s
+    await new Promise((r) => setTimeout(r, 25_000)); // LibreOffice lets them go about 15 s after making them
     const texts = await callsOf('GetText', () => read('grid'));
     const textsFresh = await callsOf('GetText', () => read('grid', false));
     // one GetText per cell: no round asked of gone objects first
