@@ -122,10 +122,12 @@ describe("UFO's functions through Proctor's actions", () => {
     expect(performed[0]).toEqual([{ type: 'click', x: 608, y: 103, button: 'left', clicks: 2 }]);
     await runFunction('set_edit_text', { text: 'Arial', clear_current_text: true }, ctx(env, 'Font Name'));
     const pause = { type: 'sleep', seconds: 0.3 };
+    // Impress enters a text box's edit mode late: a second between the click and Ctrl+A
+    const editMode = { type: 'sleep', seconds: 1 };
     // typed over the selection (Ctrl+A, Delete, then typing lost the text in an Impress text box)
     expect(performed[1]).toEqual([
       { type: 'click', x: 353, y: 102 },
-      pause,
+      editMode,
       { type: 'hotkey', keys: ['ctrl', 'a'] },
       pause,
       { type: 'write', text: 'Arial' },
@@ -133,7 +135,7 @@ describe("UFO's functions through Proctor's actions", () => {
     await runFunction('set_edit_text', { text: '', clear_current_text: true }, ctx(env, 'Font Name'));
     expect(performed[2]).toEqual([
       { type: 'click', x: 353, y: 102 },
-      pause,
+      editMode,
       { type: 'hotkey', keys: ['ctrl', 'a'] },
       { type: 'press', keys: ['delete'] },
       pause,
