@@ -2,9 +2,8 @@
 // table) against the plain screenshot alone, with a Chromium page open, then with a Calc workbook and a Writer
 // document open in GUI LibreOffice (AT-SPI only: a sheet's visible cells with a value or the cursor, a document's
 // visible paragraphs), where the tree is also taken with every call relayed by the bus daemon (no direct sockets).
-// For Calc, the sheet's cells read as a grid with their cell objects kept between walks (kept-cells.ts) against
-// the grid with every cell object made anew (the previous path, the baseline), alternated in the same run, also
-// with a value typed before each observation; the calls each makes and the tree without the cells.
+// For Calc, the sheet's cells read as a grid (sheet-cells.ts) against the earlier cell-by-cell walk (the
+// baseline), alternated in the same run, with the calls each makes and the tree without the cells.
 //   npx tsx bench/observe.ts [--runs 30] [--case chromium|calc|writer|all]
 import { createLocalEnvironment, type LocalEnvironment } from '../src/main/env/local/local-environment';
 import type { Environment } from '../src/main/env/environment';
@@ -214,130 +213,62 @@ async function callsBy(fn: () => Promise<unknown>): Promise<Map<string, number>>
 }
 
 /**
- * A Calc sheet's Set-of-Mark observation with its cells read as a grid, the cell objects kept between walks
- * (kept-cells.ts), against the same grid with every cell object made anew (the previous path: the baseline),
- * alternated in one run; both checked against the cell-by-cell walk; then the same pair with a value typed into
- * the sheet before every observation (as an agent's step does), and where the time goes.
+ * A Calc sheet's Set-of-Mark observation with its cells read as a grid against the cell-by-cell walk (baseline),
+ * alternated in one run; then where the grid's time goes: the tree without the sheet's cells, and the calls.
  */
 async function sheetCells(env: LocalEnvironment): Promise<void> {
   const dbusAddress =
     env.sandbox?.hostEnv.DBUS_SESSION_BUS_ADDRESS ?? env.displayEnv.DBUS_SESSION_BUS_ADDRESS;
-  const withCells = (tableCells: 'grid' | 'walk' | 'none', keepCells = true): Environment =>
+  const withCells = (tableCells: 'grid' | 'walk' | 'none'): Environment =>
     Object.assign(Object.create(env) as Environment, {
       accessibilityTree: () =>
-        collectAccessibility({
-          dbusAddress,
-          hostAddress: env.sandbox?.hostAddress,
-          tableCells,
-          keepCells,
-        }),
+        collectAccessibility({ dbusAddress, hostAddress: env.sandbox?.hostAddress, tableCells }),
     });
-  const [kept, grid, walk, none] = [
-    withCells('grid'),
-    withCells('grid', false),
-    withCells('walk'),
-    withCells('none'),
-  ];
-  await kept.accessibilityTree(); // starts the listener for the sheet's shape changes
-  await kept.accessibilityTree(); // the first walk whose cell objects are kept
-  const [keptTree, gridTree, walkTree] = [
-    await kept.accessibilityTree(),
-    await grid.accessibilityTree(),
-    await walk.accessibilityTree(),
-  ];
+  const [grid, walk, none] = [withCells('grid'), withCells('walk'), withCells('none')];
+  const [gridTree, walkTree] = [await grid.accessibilityTree(), await walk.accessibilityTree()];
   const key = (t: Awaited<ReturnType<Environment['accessibilityTree']>>) =>
     JSON.stringify(flattenTree(t).map((n) => ({ ...n, children: undefined })));
   console.log(
-    `\nCalc sheet cells, kept objects / made anew / cell-by-cell walk: ${flattenTree(keptTree).length} / ${flattenTree(gridTree).length} / ${flattenTree(walkTree).length} nodes, ` +
-      `${key(keptTree) === key(walkTree) && key(gridTree) === key(walkTree) ? 'identical' : 'DIFFERENT'} trees`,
-  );
-  console.log(
-    `load before the timed runs (uptime): ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')} on ${cpus().length} cores`,
+    `\nCalc sheet cells, grid vs cell-by-cell walk: ${flattenTree(gridTree).length} vs ${flattenTree(walkTree).length} nodes, ${key(gridTree) === key(walkTree) ? 'identical' : 'DIFFERENT'} trees`,
   );
   const som = await alternate(
-    () => observe(kept, 'som'),
     () => observe(grid, 'som'),
+    () => observe(walk, 'som'),
   );
   console.log(
-    `SoM observation of the sheet, alternated ×${RUNS}: cell objects kept ${som.wall[0].toFixed(1)} ms vs made anew (baseline, the previous path) ${som.wall[1].toFixed(1)} ms median ` +
+    `SoM observation of the sheet, alternated ×${RUNS}: grid ${som.wall[0].toFixed(1)} ms vs walk (baseline) ${som.wall[1].toFixed(1)} ms median ` +
       `(target ≤ 300 ms: ${som.wall[0] <= 300 ? 'met' : 'NOT met'}); CPU (Proctor + LibreOffice + bus daemons) ${som.cpu[0].toFixed(0)} vs ${som.cpu[1].toFixed(0)} ms`,
   );
-  // an agent's step changes the sheet between observations: type a new value into the cursor's cell first
-  let n = 0;
-  const typed = (e: Environment) => async () => {
-    await env.perform([
-      { type: 'write', text: String(++n % 10) },
-      { type: 'press', keys: ['enter', 'up'] },
-    ]);
-    await new Promise((r) => setTimeout(r, 200));
-    const t = performance.now();
-    await observe(e, 'som');
-    typedMs.push(performance.now() - t);
-  };
-  const typedMs: number[] = [];
-  const typedRuns: [number[], number[]] = [[], []];
-  for (let i = 0; i < Math.min(RUNS, 10); i++) {
-    for (const [k, e] of [kept, grid].entries()) {
-      typedMs.length = 0;
-      await typed(e)();
-      typedRuns[k].push(typedMs[0]);
-    }
-  }
-  console.log(
-    `  after a value typed before each observation (×${typedRuns[0].length}): kept ${stats(typedRuns[0]).median.toFixed(1)} ms vs made anew ${stats(typedRuns[1]).median.toFixed(1)} ms median`,
-  );
-  // LibreOffice lets a cell object go about 15 s after it made it: an observation 20 s after the last one (an agent
-  // waiting for its model) finds the kept objects gone and makes them anew
-  const late: [number[], number[]] = [[], []];
-  for (let i = 0; i < 3; i++) {
-    for (const [k, e] of [kept, grid].entries()) {
-      await new Promise((r) => setTimeout(r, 20_000));
-      const t = performance.now();
-      await observe(e, 'som');
-      late[k].push(performance.now() - t);
-    }
-  }
-  console.log(
-    `  20 s after the previous observation (×3, the kept objects gone): kept ${stats(late[0]).median.toFixed(1)} ms vs made anew ${stats(late[1]).median.toFixed(1)} ms median`,
-  );
   const tree = await alternate(
-    () => kept.accessibilityTree(),
-    () => none.accessibilityTree(),
-  );
-  const treeOld = await alternate(
     () => grid.accessibilityTree(),
     () => none.accessibilityTree(),
   );
   console.log(
-    `where the time goes: tree ${tree.wall[0].toFixed(1)} ms (kept) / ${treeOld.wall[0].toFixed(1)} ms (made anew) = the tree without the sheet's cells ${tree.wall[1].toFixed(1)} ms + the cells (median)`,
+    `where the grid's time goes: tree ${tree.wall[0].toFixed(1)} ms = the tree without the sheet's cells ${tree.wall[1].toFixed(1)} ms + the cells ${(tree.wall[0] - tree.wall[1]).toFixed(1)} ms (median)`,
   );
   const split = {
-    kept: await cpuSplit(() => kept.accessibilityTree()),
-    anew: await cpuSplit(() => grid.accessibilityTree()),
+    grid: await cpuSplit(() => grid.accessibilityTree()),
     walk: await cpuSplit(() => walk.accessibilityTree()),
     none: await cpuSplit(() => none.accessibilityTree()),
   };
   const cpuLine = (k: keyof typeof split) =>
     `${k} ${split[k].office.toFixed(0)} + ${split[k].own.toFixed(0)}`;
   console.log(
-    `CPU per tree, LibreOffice + Proctor (ms; unlike wall time, barely moved by other load): ${cpuLine('kept')}, ${cpuLine('anew')}, ${cpuLine('walk')}, without the cells ${cpuLine('none')}`,
+    `CPU per tree, LibreOffice + Proctor (ms; unlike wall time, barely moved by other load): ${cpuLine('grid')}, ${cpuLine('walk')}, without the cells ${cpuLine('none')}`,
   );
   console.log(
-    `  the sheet's cells: LibreOffice ${(split.kept.office - split.none.office).toFixed(0)} ms (kept) vs ${(split.anew.office - split.none.office).toFixed(0)} ms (made anew) vs ${(split.walk.office - split.none.office).toFixed(0)} ms (walk)`,
+    `  the sheet's cells: LibreOffice ${(split.grid.office - split.none.office).toFixed(0)} ms (grid) vs ${(split.walk.office - split.none.office).toFixed(0)} ms (walk) — building each visible cell's object and formatting a filled cell's text`,
   );
-  const [k, g, w] = [
-    await callsBy(() => kept.accessibilityTree()),
+  const [g, w] = [
     await callsBy(() => grid.accessibilityTree()),
     await callsBy(() => walk.accessibilityTree()),
   ];
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  console.log(`D-Bus calls per tree, kept / made anew / walk: ${total(k)} / ${total(g)} / ${total(w)}`);
-  for (const member of new Set([...w.keys(), ...g.keys(), ...k.keys()])) {
-    if ((k.get(member) ?? 0) + (g.get(member) ?? 0) + (w.get(member) ?? 0) >= 20)
+  console.log(`D-Bus calls per tree, grid vs walk: ${total(g)} vs ${total(w)}`);
+  for (const member of new Set([...w.keys(), ...g.keys()])) {
+    if ((g.get(member) ?? 0) + (w.get(member) ?? 0) >= 20)
       console.log(
-        `  ${member.padEnd(34)} ${String(k.get(member) ?? 0).padStart(6)} ${String(g.get(member) ?? 0).padStart(6)} ${String(w.get(member) ?? 0).padStart(6)}`,
+        `  ${member.padEnd(34)} ${String(g.get(member) ?? 0).padStart(6)} ${String(w.get(member) ?? 0).padStart(6)}`,
       );
   }
   console.log(

@@ -8,8 +8,6 @@ import { DBusCallError, DBusConnection } from './dbus-wire';
 import { peerConnection } from './peer';
 import { atspiStateNames, atspiTag } from './atspi-names';
 import { gridCells } from './sheet-cells';
-import { keptCells, type Keep } from './kept-cells';
-import { tableEvents } from './table-events';
 
 /** Where calls go: the accessibility bus, or an application's own socket (peer.ts). */
 interface Bus {
@@ -50,13 +48,6 @@ export interface AtspiOptions {
    * (the earlier way, kept to check the grid against); `none` leaves them out (the rest of the tree, measured alone).
    */
   tableCells?: 'grid' | 'walk' | 'none';
-  /**
-   * Keep a sheet's cell objects between walks (grid only) and ask them again, instead of having the application
-   * make a thousand new ones per walk; their text and states are asked afresh every time. They are dropped when
-   * the application announces rows or columns inserted, deleted or reordered (table-events.ts), and never kept
-   * while those announcements cannot be heard. Default true; false: every cell made anew (the earlier way).
-   */
-  keepCells?: boolean;
 }
 
 export { atspiStateNames, atspiTag } from './atspi-names';
@@ -224,8 +215,6 @@ interface ReadMode {
     table: AccessibilityNode,
     fresh: () => Promise<AccessibilityNode[]>,
   ) => Promise<AccessibilityNode[]>;
-  /** Where a sheet's cell objects may be kept between walks (AtspiOptions.keepCells). */
-  keep?: Keep;
 }
 
 /**
@@ -297,7 +286,7 @@ async function readObject(
       : hugeTable
         ? mode.tableCells === 'grid' || mode.tableCells === undefined
           ? (async () => {
-              const fresh = () => readGrid(bus, deadline, ref, node, !!mode.showingOnly, mode.keep);
+              const fresh = () => readGrid(bus, deadline, ref, node, !!mode.showingOnly);
               cells = await (mode.sheet ? mode.sheet(ref, node, fresh) : fresh());
               return [];
             })()
@@ -374,18 +363,8 @@ async function readGrid(
   ref: Ref,
   table: Pick<AccessibilityNode, 'x' | 'y' | 'width' | 'height'>,
   showingOnly: boolean,
-  keep?: Keep,
 ): Promise<AccessibilityNode[]> {
-  const [range, kept] = await Promise.all([
-    visibleRange(bus, deadline, ref, table),
-    keptCells(keep, ref, async ([n, p]) => {
-      const state = await tryCall(bus, deadline, n, p, ACCESSIBLE, 'GetState');
-      return (
-        !!state &&
-        !atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number)).includes('defunct')
-      );
-    }).catch(() => undefined),
-  ]);
+  const range = await visibleRange(bus, deadline, ref, table);
   if (!range) return [];
   const ask = (n: string, p: string, i: string, m: string, sig?: string, body?: unknown[]) =>
     tryCall(bus, deadline, n, p, i, m, sig, body);
@@ -393,7 +372,6 @@ async function readGrid(
     maxCells: MAX_VISIBLE_CELLS,
     maxText: MAX_TEXT,
     showingOnly,
-    kept,
   });
 }
 
@@ -475,24 +453,18 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       { cause: error },
     );
   let conn: Awaited<ReturnType<typeof open>>;
-  let a11yBus: string;
   try {
-    a11yBus = reach(await accessibilityBusAddress(opts.dbusAddress, deadline));
-    conn = await open(a11yBus, deadline);
+    conn = await open(reach(await accessibilityBusAddress(opts.dbusAddress, deadline)), deadline);
   } catch (error) {
     if (error instanceof TimedOut || !busAddresses.has(opts.dbusAddress)) throw cannotReach(error);
     // a remembered accessibility bus that went away (the session restarted it): ask again, once
     busAddresses.delete(opts.dbusAddress);
     try {
-      a11yBus = reach(await accessibilityBusAddress(opts.dbusAddress, deadline));
-      conn = await open(a11yBus, deadline);
+      conn = await open(reach(await accessibilityBusAddress(opts.dbusAddress, deadline)), deadline);
     } catch (again) {
       throw cannotReach(again);
     }
   }
-  // the listener starts on the first walk and serves the later ones
-  const events = tableCells === 'grid' && opts.keepCells !== false ? tableEvents(a11yBus) : undefined;
-  const keep = events ? { bus: a11yBus, events } : undefined;
   const { bus, done } = conn;
   const roots: AccessibilityNode[] = [];
   const scoped: Scoped[] = [];
@@ -542,7 +514,7 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
       const table = { x, y, width, height };
       early.set(app, {
         box: boxKey(table),
-        cells: readGrid(appBus, deadline, last.ref, table, prune, keep).catch(() => undefined),
+        cells: readGrid(appBus, deadline, last.ref, table, prune).catch(() => undefined),
       });
     };
     const sheet = (
@@ -566,7 +538,6 @@ export async function collectAtspiTree(opts: AtspiOptions): Promise<Accessibilit
           showingOnly: prune && !!p.parent,
           tableCells,
           sheet,
-          keep,
         }).catch(() => undefined),
         isApp
           ? peerOf(p.ref).then((own) => {

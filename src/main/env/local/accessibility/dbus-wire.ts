@@ -1,4 +1,4 @@
-// A lean D-Bus client for the accessibility walk: method calls (and signals received), many outstanding on one socket, replies
+// A lean D-Bus client for the accessibility walk: method calls only, many outstanding on one socket, replies
 // decoded straight from the wire (D-Bus specification, "Message Protocol"). A walk makes thousands of small calls;
 // dbus-next spent more CPU marshalling them than LibreOffice spent answering (bench/observe.ts), this does not.
 import { connect, type Socket } from 'node:net';
@@ -25,7 +25,6 @@ export interface Variant {
 const METHOD_CALL = 1;
 const METHOD_RETURN = 2;
 const ERROR = 3;
-const SIGNAL = 4;
 const FIELD = {
   path: 1,
   interface: 2,
@@ -33,18 +32,8 @@ const FIELD = {
   errorName: 4,
   replySerial: 5,
   destination: 6,
-  sender: 7,
   signature: 8,
 } as const;
-
-/** A signal received (AddMatch on a bus): who sent it, from which object, which one, and its arguments. */
-export interface Signal {
-  sender: string;
-  path: string;
-  iface: string;
-  member: string;
-  body: unknown[];
-}
 const ALIGN: Record<string, number> = {
   y: 1,
   b: 4,
@@ -425,8 +414,6 @@ interface Reply {
   replySerial?: number;
   errorName?: string;
   body: unknown[];
-  /** Signals only. */
-  signal?: Signal;
 }
 
 /** Decodes the message at `buf[at..]`; its length must have been checked (messageLength). */
@@ -437,22 +424,16 @@ function decodeMessage(buf: Buffer, at: number): Reply {
   r.align(8);
   const reply: Reply = { type: buf[at + 1], body: [] };
   let sig = '';
-  const head = { sender: '', path: '', iface: '', member: '' };
   for (const [code, v] of fields) {
     if (code === FIELD.replySerial) reply.replySerial = Number(v.value);
     else if (code === FIELD.errorName) reply.errorName = String(v.value);
     else if (code === FIELD.signature) sig = String(v.value);
-    else if (code === FIELD.sender) head.sender = String(v.value);
-    else if (code === FIELD.path) head.path = String(v.value);
-    else if (code === FIELD.interface) head.iface = String(v.value);
-    else if (code === FIELD.member) head.member = String(v.value);
   }
-  if (reply.type === METHOD_RETURN || reply.type === ERROR || reply.type === SIGNAL) {
+  if (reply.type === METHOD_RETURN || reply.type === ERROR) {
     // the body's alignment counts from its own start, which is 8-aligned in the message
     const body = new Reader(buf, r.pos, le, r.pos);
     reply.body = splitSignature(sig).map((t) => body.value(t));
   }
-  if (reply.type === SIGNAL) reply.signal = { ...head, body: reply.body };
   return reply;
 }
 
@@ -500,10 +481,6 @@ export class DBusConnection {
   private readonly waiting = new Map<number, Waiting>();
   private pending: Buffer = Buffer.alloc(0);
   private closedBy: Error | undefined;
-  /** Told of every signal received, in order (a bus sends only those matched by AddMatch). */
-  onSignal: ((s: Signal) => void) | undefined;
-  /** Told once when the connection fails or closes. */
-  onClose: ((e: Error) => void) | undefined;
 
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -640,10 +617,7 @@ export class DBusConnection {
 
   /** Fails every call in flight and every later one with `error`, and closes the socket. */
   fail(error: Error): void {
-    if (!this.closedBy) {
-      this.closedBy = error;
-      this.onClose?.(error);
-    }
+    if (!this.closedBy) this.closedBy = error;
     for (const w of this.waiting.values()) w.reject(this.closedBy);
     this.waiting.clear();
     this.socket.destroy();
@@ -666,15 +640,7 @@ export class DBusConnection {
         return this.fail(new DBusClosedError(`D-Bus: a malformed message: ${(e as Error).message}`));
       }
       at += len;
-      if (reply.signal) {
-        try {
-          this.onSignal?.(reply.signal);
-        } catch {
-          /* a listener's error is its own */
-        }
-        continue;
-      }
-      if (reply.replySerial === undefined) continue; // calls to us are not answered here
+      if (reply.replySerial === undefined) continue; // signals, and calls to us, are not answered here
       const w = this.waiting.get(reply.replySerial);
       if (!w) continue;
       this.waiting.delete(reply.replySerial);

@@ -22,8 +22,6 @@ export interface CollectOptions {
   hostAddress?: (address: string) => string;
   /** How a huge table's (a Calc sheet's) visible cells are read: AtspiOptions.tableCells. Default `grid`. */
   tableCells?: 'grid' | 'walk' | 'none';
-  /** Keep a sheet's cell objects between walks: AtspiOptions.keepCells. Default true. */
-  keepCells?: boolean;
   /** Told about a source that failed; the other source's nodes are still returned. */
   onError?: (source: 'atspi' | 'cdp', error: Error) => void;
 }
@@ -55,7 +53,6 @@ export async function collectAccessibility(opts: CollectOptions): Promise<Access
           timeoutMs: opts.timeoutMs,
           maxNodes: opts.maxNodes,
           tableCells: opts.tableCells,
-          keepCells: opts.keepCells,
           skipApps: opts.cdpEndpoint && !opts.keepChromiumAtspi ? CHROMIUM_APP_NAMES : [],
         }).catch(fail('atspi'))
       : Promise.resolve([]),

@@ -3,8 +3,6 @@
 // boxes of the cells on the visible range's edges; then only the boxes of shown cells that may head a merged
 // block. A cell's box is its column's x and width and its row's y and height; its name, when the table names its
 // cells by address (A1, B2, as Calc does), is its address; a table that does not is asked each shown cell's name.
-// Cell objects kept from an earlier walk (`kept`) are asked again instead of being made anew; one that answers
-// with an error or as defunct is made anew.
 import type { AccessibilityNode } from '../../environment';
 import { atspiStateNames } from './atspi-names';
 
@@ -40,13 +38,6 @@ export function cellAddress(row: number, col: number): string {
   return `${columnName(col)}${row + 1}`;
 }
 
-/** Cell objects of one table kept between walks, by row and column. */
-export interface KeptCells {
-  get(row: number, col: number): Ref | undefined;
-  /** Called with every cell object this walk asked and found alive. */
-  set(row: number, col: number, ref: Ref): void;
-}
-
 export interface GridOptions {
   /** Cap on the cells asked. */
   maxCells: number;
@@ -54,16 +45,9 @@ export interface GridOptions {
   maxText: number;
   /** Leave out a cell that is not showing. */
   showingOnly: boolean;
-  /** Cell objects from earlier walks, asked again instead of made anew (see KeptCells). */
-  kept?: KeptCells;
 }
 
 type Box = [number, number, number, number];
-
-/** ATSPI_STATE_DEFUNCT: the object's application has let it go. */
-const DEFUNCT = 'defunct';
-const stateBits = (reply: unknown[] | undefined): string[] =>
-  atspiStateNames(((reply?.[0] as number[] | undefined) ?? []).map(Number));
 
 const boxOf = (reply: unknown[] | undefined): Box | undefined => {
   const b = (reply?.[0] as number[] | undefined)?.map(Number);
@@ -87,12 +71,12 @@ export async function gridCells(
   for (let r = 0; r < rows && wanted.length < o.maxCells; r++) {
     for (let c = 0; c < cols && wanted.length < o.maxCells; c++) wanted.push([first[0] + r, first[1] + c]);
   }
-  const cellAt = async ([r, c]: [number, number]): Promise<Ref | undefined> => {
-    const ref = (await ask(name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c]))?.[0] as Ref | undefined;
+  const refs = (
+    await Promise.all(wanted.map(([r, c]) => ask(name, path, TABLE, 'GetAccessibleAt', 'ii', [r, c])))
+  ).map((x) => {
+    const ref = x?.[0] as Ref | undefined;
     return ref && ref[1] !== NULL_PATH ? ref : undefined;
-  };
-  const keptRefs = wanted.map(([r, c]) => o.kept?.get(r, c));
-  const refs = await Promise.all(wanted.map((at, i) => keptRefs[i] ?? cellAt(at)));
+  });
   // The grid: the cells of the first and last visible rows give the columns' x and width, those of the first and
   // last visible columns the rows' y and height. A merged block's top-left cell answers for the whole block (and
   // its covered cells for themselves, with no text): of two samples of a column or row, the narrower is the grid's.
@@ -104,41 +88,21 @@ export async function gridCells(
     wanted[i][1] === first[1] ||
     wanted[i][1] === lastCol;
   const lastIndex = wanted.length - 1;
-  const textOf = (ref: Ref | undefined) =>
-    ref ? ask(ref[0], ref[1], TEXT, 'GetText', 'ii', [0, -1]) : undefined;
-  const stateOf = (ref: Ref | undefined) => (ref ? ask(ref[0], ref[1], ACCESSIBLE, 'GetState') : undefined);
-  const boxAt = (ref: Ref | undefined, i: number) =>
-    ref && edge(i) ? ask(ref[0], ref[1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf) : undefined;
-  // the corner cells' names tell whether the table names its cells by address
-  const cornerNames = () =>
+  const [texts, states, boxes, names] = await Promise.all([
+    Promise.all(refs.map((ref) => (ref ? ask(ref[0], ref[1], TEXT, 'GetText', 'ii', [0, -1]) : undefined))),
+    Promise.all(refs.map((ref) => (ref ? ask(ref[0], ref[1], ACCESSIBLE, 'GetState') : undefined))),
+    Promise.all(
+      refs.map((ref, i) =>
+        ref && edge(i) ? ask(ref[0], ref[1], COMPONENT, 'GetExtents', 'u', [0]).then(boxOf) : undefined,
+      ),
+    ),
+    // the corner cells' names tell whether the table names its cells by address
     Promise.all(
       [0, lastIndex].map((i) =>
         refs[i] ? ask(refs[i][0], refs[i][1], PROPS, 'Get', 'ss', [ACCESSIBLE, 'Name']) : undefined,
       ),
-    );
-  const [texts, states, boxes, firstNames] = await Promise.all([
-    Promise.all(refs.map(textOf)),
-    Promise.all(refs.map(stateOf)),
-    Promise.all(refs.map(boxAt)),
-    cornerNames(),
+    ),
   ]);
-  // a kept cell object that is gone (an error) or defunct (its sheet closed) is made anew and asked again
-  const stale = refs.flatMap((_, i) =>
-    keptRefs[i] && (!texts[i] || !states[i] || stateBits(states[i]).includes(DEFUNCT)) ? [i] : [],
-  );
-  await Promise.all(
-    stale.map(async (i) => {
-      const ref = await cellAt(wanted[i]);
-      refs[i] = ref;
-      [texts[i], states[i], boxes[i]] = await Promise.all([textOf(ref), stateOf(ref), boxAt(ref, i)]);
-    }),
-  );
-  const names = stale.includes(0) || stale.includes(lastIndex) ? await cornerNames() : firstNames;
-  if (o.kept)
-    refs.forEach((ref, i) => {
-      if (ref && texts[i] && states[i] && !stateBits(states[i]).includes(DEFUNCT))
-        o.kept!.set(...wanted[i], ref);
-    });
   const colBox = new Map<number, Box>();
   const rowBox = new Map<number, Box>();
   wanted.forEach(([r, c], i) => {
@@ -173,7 +137,7 @@ export async function gridCells(
   wanted.forEach(([r, c], i) => {
     const state = states[i];
     if (!refs[i] || !state) return; // the cell went away
-    const stateNames = stateBits(state);
+    const stateNames = atspiStateNames(((state[0] as number[] | undefined) ?? []).map(Number));
     if (o.showingOnly && !stateNames.includes('showing')) return;
     const text = textAt(i)?.slice(0, o.maxText);
     if (!text && !stateNames.includes('focused') && !stateNames.includes('selected')) return;
