@@ -160,10 +160,20 @@ export async function streamMultipart(
       );
     return parts;
   } catch (e) {
-    sink?.destroy();
+    // The file may not be open yet when the error comes: wait for the stream to close before removing it, or the
+    // open lands after the removal and leaves the file behind.
+    if (sink) await closeStream(sink);
     await Promise.all(
       [...parts, ...(part ? [part] : [])].flatMap((p) => (p.file ? [rm(p.file, { force: true })] : [])),
     );
     throw e;
   }
+}
+
+function closeStream(s: WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (s.closed) return resolve();
+    s.once('close', () => resolve());
+    s.destroy();
+  });
 }
