@@ -4,7 +4,9 @@
 // visible paragraphs), where the tree is also taken with every call relayed by the bus daemon (no direct sockets).
 // For Calc, the sheet's cells read as a grid (sheet-cells.ts) against the earlier cell-by-cell walk (the
 // baseline), alternated in the same run, with the calls each makes and the tree without the cells.
-//   npx tsx bench/observe.ts [--runs 30] [--case chromium|calc|writer|all]
+// Then the workbooks of the twelve given Spider2-V spreadsheet tasks (../shared/fixtures), each opened in Calc as
+// its task's setup opens it: the Set-of-Mark observation a real task's agent gets, beside the plain screenshot.
+//   npx tsx bench/observe.ts [--runs 30] [--case chromium|calc|writer|tasks|all]
 import { createLocalEnvironment, type LocalEnvironment } from '../src/main/env/local/local-environment';
 import type { Environment } from '../src/main/env/environment';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,6 +25,8 @@ import {
   workbookBytes,
 } from '../src/main/env/local/testing/office-docs';
 import { settleWindowGeometry, waitForWindowTitle } from '../src/main/env/local/openers';
+import { sharedFixtures } from '../src/main/testing/shared-fixtures';
+import { basename, join } from 'node:path';
 
 const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
@@ -311,6 +315,63 @@ async function officeCase(
   }
 }
 
+/**
+ * The Set-of-Mark observation of each given Spider2-V spreadsheet task's own workbook open in Calc (1920×1080, the
+ * benchmark VM's screen), with the plain screenshot as the baseline; each workbook in a fresh sandbox session.
+ */
+async function taskWorkbooks(): Promise<void> {
+  const shared = sharedFixtures();
+  const excel = shared && join(shared.spider2vExamples, 'excel');
+  const books = excel
+    ? readdirSync(excel).flatMap((task) =>
+        readdirSync(join(excel, task))
+          .filter((f) => f.endsWith('.xlsx') && !/^gold_|_gt\d/.test(f))
+          .map((f) => join(excel, task, f)),
+      )
+    : [];
+  const distinct = [...new Map(books.map((b) => [basename(b), b])).values()];
+  if (!distinct.length) {
+    console.log(
+      '\ntask workbooks skipped: the given Spider2-V tasks are not in ../shared/fixtures beside the clone',
+    );
+    return;
+  }
+  console.log(
+    `\nSet-of-Mark on the given Spider2-V tasks' own workbooks in Calc (1920x1080), ${RUNS} runs each (target ≤ 300 ms):`,
+  );
+  console.log(
+    `${'workbook'.padEnd(26)} ${'screenshot'.padStart(10)} ${'SoM'.padStart(8)} ${'p95'.padStart(8)} marks`,
+  );
+  const medians: number[] = [];
+  for (const book of distinct) {
+    const name = basename(book);
+    const env = await createLocalEnvironment({ width: 1920, height: 1080 });
+    try {
+      await env.putFile(`/home/user/${name}`, readFileSync(book));
+      await env.open(`/home/user/${name}`);
+      const title = `${name} - LibreOffice Calc`;
+      await waitForWindowTitle(env, title, { timeoutMs: 60_000 });
+      await settleWindowGeometry(env, title);
+      await env.accessibilityTree(); // LibreOffice builds its accessibility objects on the first walk
+      const sample = await observe(env, 'som');
+      const [, shot] = await time('screenshot', () => env.screenshot());
+      const [, som] = await time('som', () => observe(env, 'som'));
+      medians.push(som.median);
+      console.log(
+        `${name.padEnd(26)} ${shot.median.toFixed(1).padStart(8)}ms ${som.median.toFixed(1).padStart(6)}ms ${som.p95.toFixed(1).padStart(6)}ms ${sample.som!.marks.length}`,
+      );
+    } finally {
+      await env.close();
+    }
+  }
+  const worst = Math.max(...medians);
+  console.log(
+    `slowest workbook's SoM median: ${worst.toFixed(1)} ms (target ≤ 300 ms: ${worst <= 300 ? 'met' : 'NOT met'}); load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${cpus().length} cores`,
+  );
+}
+
 if (CASE === 'all' || CASE === 'chromium') await chromiumCase();
 if (CASE !== 'chromium') {
   if (officeGuiMissingHere) console.log(`\noffice cases skipped: ${officeGuiMissingHere}`);
@@ -349,5 +410,6 @@ if (CASE !== 'chromium') {
         'Report.docx - LibreOffice Writer',
       );
     }
+    if (CASE === 'all' || CASE === 'tasks') await taskWorkbooks();
   }
 }
