@@ -30,6 +30,12 @@ export const processIo: CliIo = {
 /** A usage mistake: main prints the message and the command's usage, exit 2. */
 export class UsageError extends Error {}
 
+/**
+ * An unknown option, from a parser that knew the options that apply where it was given (a subcommand's own
+ * table) and has named the nearest of them, if any: main adds no guess from the command's other options.
+ */
+export class UnknownOptionError extends UsageError {}
+
 export { shownPath } from '../text/shown-path';
 
 /** `--queue redis://HOST:PORT` of run, worker and queue: the value, once it reads as a Redis URL. */

@@ -61,6 +61,17 @@ describe('the command-line convention', () => {
     }
   });
 
+  it('names no option of another subcommand, and no unrelated one, as the closest known', async () => {
+    // --logs is dataflow judge's; instantiate does not take it, so it is not its own "closest known" option
+    const other = await call(['dataflow', 'instantiate', 'task.json', '--out', '/tmp/x', '--logs', '/tmp']);
+    expect(other.code).toBe(2);
+    expect(other.err).toMatch(/^proctor dataflow: unknown option '--logs'\n/);
+    const unrelated = await call(['dataflow', 'instantiate', '--bogus']);
+    expect(unrelated.err).toMatch(/^proctor dataflow: unknown option '--bogus'\n/);
+    const typo = await call(['dataflow', 'instantiate', '--ovewrite']);
+    expect(typo.err).toMatch(/unknown option '--ovewrite' \(closest known: '--overwrite'\)/);
+  });
+
   it('allows --parallel from 1 to 64 in run, demo and selftest alike', async () => {
     for (const cmd of ['run', 'demo', 'selftest']) {
       const r = await call([cmd, ...(cmd === 'demo' ? [] : ['/nonexistent-tasks']), '--parallel', '65']);

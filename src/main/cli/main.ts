@@ -6,6 +6,7 @@ import { nearestName } from '../nearest-name';
 import {
   processIo,
   splitOptionValues,
+  UnknownOptionError,
   UsageError,
   usageOptions,
   type CliCommand,
@@ -85,7 +86,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
         : (e as Error).message;
       const unknown = /^unknown (?:option|argument|flag) '(--[^'=\s]+)/i.exec(message)?.[1];
       if (unknown) message = message.replace(/^unknown (?:option|argument|flag)/i, 'unknown option');
-      const near = unknown ? nearestName(unknown, known) : undefined;
+      const near = unknown && !(e instanceof UnknownOptionError) ? nearestName(unknown, known) : undefined;
       if (near && !message.includes('(closest known:')) message += ` (closest known: '${near}')`;
       io.err(`proctor ${name}: ${message}\n\n${command.usage}`);
       return 2;

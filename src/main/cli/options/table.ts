@@ -2,7 +2,7 @@
 // over them (`node:util` parseArgs): help text, shell completion and the run's stored settings read the same table.
 import { parseArgs } from 'node:util';
 import { nearestName } from '../../nearest-name';
-import { UsageError } from '../command';
+import { UnknownOptionError, UsageError } from '../command';
 
 /** `string`: takes a value (`--x V` or `--x=V`); `boolean`: a switch; `optional-value`: `--x` alone or `--x=V` only. */
 export type OptionKind = 'string' | 'boolean' | 'optional-value';
@@ -114,7 +114,7 @@ export function parseOptions<T extends OptionTable>(
     if (!spec) {
       // Only the name: a mistyped secret flag must not be echoed with its value.
       const near = nearestName(flag, knownFlags(table));
-      throw new UsageError(`unknown option '${flag}'${near ? ` (closest known: '${near}')` : ''}`);
+      throw new UnknownOptionError(`unknown option '${flag}'${near ? ` (closest known: '${near}')` : ''}`);
     }
     let value: unknown;
     if (spec.kind === 'boolean') {

@@ -3,6 +3,7 @@
 // and the registered detail tabs below the stage.
 // Steps are the harness's: entries grouped by their step number (several trajectory lines of one step shown
 // within it, in order); links name `step=<harness step>` and, within a step, `entry=<position>`.
+import { LoadError } from '../components/LoadError';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { Action, StepRecord } from '../../../shared/run';
 import { fileUrl, readOnlySite } from '../data/engine';
@@ -116,7 +117,16 @@ export function Replay({ runId, taskKey, route }: { runId: string; taskKey: stri
 
   const durations = useMemo(() => steps.map((s, i) => stepMs(s, steps[i + 1])), [steps]);
   const start = useMemo(() => pointerBefore(steps, index), [steps, index]);
-  if (error) return <div className="error pad">{error}</div>;
+  if (error)
+    return (
+      <LoadError
+        error={error}
+        back={[
+          { label: `run ${runId}`, view: 'runs', rest: [runId] },
+          { label: 'all runs', view: 'runs' },
+        ]}
+      />
+    );
   if (!traj) return <div className="muted pad">Reading trajectory…</div>;
   const maxMs = Math.max(1, ...durations);
   const ctx: ReplayContext = {

@@ -66,4 +66,24 @@ describe('the run list', () => {
     render(<RunsView route={parseRoute('#/runs')} />);
     expect(await screen.findByText('cannot read /srv/results: permission denied')).toBeTruthy();
   });
+
+  it('answers a link to a run that is not there with the reason and the way back, and a missing task with its run', async () => {
+    engine().answer({
+      'runs.get': () => Promise.reject(new Error("no run 'gone-run' below the served folder")),
+      'runs.task': () => Promise.reject(new Error("run-a has no task 'chrome/nope'")),
+      'app.info': () => Promise.reject(new Error('no')),
+    });
+    const { unmount } = render(<RunsView route={parseRoute('#/runs/gone-run')} />);
+    expect(await screen.findByText("no run 'gone-run' below the served folder")).toBeTruthy();
+    const back = within(screen.getByTestId('load-error')).getByRole('link', { name: '← all runs' });
+    expect(back.getAttribute('href')).toBe('#/runs');
+    unmount();
+    render(<RunsView route={parseRoute('#/runs/run-a?task=chrome%2Fnope')} />);
+    expect(await screen.findByText("run-a has no task 'chrome/nope'")).toBeTruthy();
+    const links = within(screen.getByTestId('load-error')).getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['← run run-a', '#/runs/run-a'],
+      ['← all runs', '#/runs'],
+    ]);
+  });
 });

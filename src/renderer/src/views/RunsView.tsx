@@ -7,6 +7,7 @@ import type { AttemptCause, RunListItem, RunTaskItem } from '../../../shared/run
 import { onRunEvent } from '../data/engine';
 import { navigate, type Route } from '../route';
 import { Badge, ProblemList } from '../components/Badges';
+import { LoadError } from '../components/LoadError';
 import { VirtualList } from '../components/VirtualList';
 import { Replay } from './Replay';
 import { useRunEvents } from '../live';
@@ -217,7 +218,7 @@ function RunTable({ runId, route }: { runId: string; route: Route }) {
     sort,
   ]);
 
-  if (error) return <div className="error pad">{error}</div>;
+  if (error) return <LoadError error={error} back={[{ label: 'all runs', view: 'runs' }]} />;
   if (!detail) return <div className="muted pad">Reading run…</div>;
   const all = detail.tasks;
   // UFO sessions are graded by their EvaluationAgent: the rate is then the judge's.
