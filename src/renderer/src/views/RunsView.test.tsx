@@ -42,6 +42,7 @@ describe('the run list', () => {
       'run-b',
     ]);
     expect(rows[0].textContent).toContain('llm / gpt-4o');
+    expect(within(rows[1]).getAllByRole('cell')[3].textContent?.trim()).toBe('not recorded');
     expect(rows[0].textContent).toContain('1/3');
     expect(rows[0].textContent).toContain('running');
     finished = 2;

@@ -99,7 +99,14 @@ function RunList() {
               </td>
               <td>{r.format}</td>
               <td>
-                {[r.agent, r.settings?.model ?? r.model].filter(Boolean).join(' / ')}{' '}
+                {[r.agent, r.settings?.model ?? r.model].filter(Boolean).join(' / ') || (
+                  <span
+                    className="muted small"
+                    title="the run's folder names no agent or model (e.g. folders renamed by people)"
+                  >
+                    not recorded
+                  </span>
+                )}{' '}
                 {r.settings && <SettingsChips settings={r.settings} />}
               </td>
               <td>{r.startedAt && <StartedAt at={r.startedAt} source={r.startedAtSource} />}</td>
