@@ -1,15 +1,13 @@
 // compare_table's `chart` rule: the charts drawn on a worksheet, read from the xlsx package's drawing and
 // chart parts (sheet → drawing → graphic frame → c:chartSpace).
-import { brief, stringList } from './inputs';
+import { stringList } from './inputs';
 import {
   attr,
   childVal,
-  compareKeyed,
+  compareSheetObjects,
   descendants,
   kid,
   kids,
-  pickSheetPair,
-  sheetLabel,
   type PickedSheet,
   type XlsxFiles,
 } from './xlsx-package';
@@ -167,10 +165,6 @@ export async function loadSheetCharts(picked: PickedSheet, props: Set<string>): 
   return charts;
 }
 
-function keyed(charts: SheetChart[]): Map<string, Record<string, unknown>> {
-  return new Map(charts.map((c) => [c.key, c.props]));
-}
-
 /**
  * compare_table rule `chart {sheet_idx0, sheet_idx1, chart_props}` — the two sheets carry the same charts.
  *
@@ -196,22 +190,12 @@ function keyed(charts: SheetChart[]): Map<string, Record<string, unknown>> {
  * rule rather than being ignored. Two charts over the same ranges on one sheet collapse into one, as
  * upstream.
  */
-export async function chartRule(rule: Record<string, unknown>, files: XlsxFiles): Promise<true | string> {
-  const props = stringList(rule.chart_props);
-  const unknown = props.filter((p) => !(chartProps as readonly string[]).includes(p));
-  if (unknown.length) return `unknown chart_props ${brief(unknown)} (known: ${chartProps.join(', ')})`;
-  try {
-    const pair = await pickSheetPair(rule, files);
-    if (typeof pair === 'string') return pair;
-    const [a, b] = pair;
-    const want = new Set(props);
-    return compareKeyed(
-      keyed(await loadSheetCharts(a, want)),
-      keyed(await loadSheetCharts(b, want)),
-      'chart',
-      [sheetLabel(a), sheetLabel(b)],
-    );
-  } catch (e) {
-    return (e as Error).message;
-  }
+export function chartRule(rule: Record<string, unknown>, files: XlsxFiles): Promise<true | string> {
+  return compareSheetObjects(rule, files, {
+    props: stringList(rule.chart_props),
+    propsName: 'chart_props',
+    known: chartProps,
+    noun: 'chart',
+    load: loadSheetCharts,
+  });
 }

@@ -263,6 +263,44 @@ export function compareKeyed(
   return true;
 }
 
+/**
+ * A compare_table rule over objects placed on the two sheets it names (charts, pivot tables): `props` checked
+ * against `known` first (an unknown entry fails the rule), then each sheet's objects loaded with the wanted
+ * properties and compared by their keys (compareKeyed). Any failure to read is the rule's reason.
+ */
+export async function compareSheetObjects(
+  rule: Record<string, unknown>,
+  files: XlsxFiles,
+  o: {
+    /** The rule's property list and its name in reasons (`chart_props`). */
+    props: string[];
+    propsName: string;
+    known: readonly string[];
+    noun: string;
+    load: (
+      sheet: PickedSheet,
+      want: Set<string>,
+    ) => Promise<{ key: string; props: Record<string, unknown> }[]>;
+  },
+): Promise<true | string> {
+  const unknown = o.props.filter((p) => !o.known.includes(p));
+  if (unknown.length) return `unknown ${o.propsName} ${brief(unknown)} (known: ${o.known.join(', ')})`;
+  const keyed = (objects: { key: string; props: Record<string, unknown> }[]) =>
+    new Map(objects.map((x) => [x.key, x.props]));
+  try {
+    const pair = await pickSheetPair(rule, files);
+    if (typeof pair === 'string') return pair;
+    const [a, b] = pair;
+    const want = new Set(o.props);
+    return compareKeyed(keyed(await o.load(a, want)), keyed(await o.load(b, want)), o.noun, [
+      sheetLabel(a),
+      sheetLabel(b),
+    ]);
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 /** How a picked sheet is named in reasons: `result 'Sheet2'`. */
 export function sheetLabel(p: PickedSheet): string {
   return `${p.side} '${p.sheet.name}'`;

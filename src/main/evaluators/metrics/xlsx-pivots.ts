@@ -1,15 +1,13 @@
 // compare_table's `pivot_table` rule: the pivot tables placed on a worksheet, read from the xlsx package's
 // pivotTable parts (linked from the sheet) and their pivotCacheDefinition parts (the source range).
-import { brief, stringList } from './inputs';
+import { stringList } from './inputs';
 import {
   attr,
   boolAttr,
-  compareKeyed,
+  compareSheetObjects,
   intAttr,
   kid,
   kids,
-  pickSheetPair,
-  sheetLabel,
   type PickedSheet,
   type XlsxFiles,
   type XlsxPackage,
@@ -184,27 +182,12 @@ export async function loadSheetPivots(picked: PickedSheet, props: Set<string>): 
  * fails the rule; an unknown `pivot_props` entry fails the rule. Two pivot tables over the same source on
  * one sheet collapse into one, as upstream.
  */
-export async function pivotTableRule(
-  rule: Record<string, unknown>,
-  files: XlsxFiles,
-): Promise<true | string> {
-  const props = stringList(rule.pivot_props);
-  const known: readonly string[] = [...pivotProps, ...pivotModifiers];
-  const unknown = props.filter((p) => !known.includes(p));
-  if (unknown.length) return `unknown pivot_props ${brief(unknown)} (known: ${known.join(', ')})`;
-  const keyed = (ps: SheetPivot[]) => new Map(ps.map((p) => [p.key, p.props]));
-  try {
-    const pair = await pickSheetPair(rule, files);
-    if (typeof pair === 'string') return pair;
-    const [a, b] = pair;
-    const want = new Set(props);
-    return compareKeyed(
-      keyed(await loadSheetPivots(a, want)),
-      keyed(await loadSheetPivots(b, want)),
-      'pivot table',
-      [sheetLabel(a), sheetLabel(b)],
-    );
-  } catch (e) {
-    return (e as Error).message;
-  }
+export function pivotTableRule(rule: Record<string, unknown>, files: XlsxFiles): Promise<true | string> {
+  return compareSheetObjects(rule, files, {
+    props: stringList(rule.pivot_props),
+    propsName: 'pivot_props',
+    known: [...pivotProps, ...pivotModifiers],
+    noun: 'pivot table',
+    load: loadSheetPivots,
+  });
 }
