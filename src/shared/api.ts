@@ -47,7 +47,7 @@ export interface AppInfo {
   environments?: {
     kind: string;
     summary: string;
-    capabilities?: {
+    capabilities: {
       /** What each environment has: screenshot, input, accessibility, shell, files, launch, windows, browser. */
       provides: string[];
       runsOn: 'this-machine' | 'other-machine';

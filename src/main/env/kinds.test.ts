@@ -73,6 +73,7 @@ describe('the environments registry', () => {
     if (!environmentKinds.has('test-shell'))
       environmentKinds.register('test-shell', {
         summary: 'test-shell      a shell environment (kinds.test.ts)',
+        capabilities: { provides: ['shell', 'files', 'launch', 'browser'], runsOn: 'this-machine' },
         check(spec) {
           if (spec.rest !== 'ok') throw new EnvSpecError(`'${spec.text}': test-shell takes :ok`);
         },
@@ -99,7 +100,7 @@ describe('the environments registry', () => {
       try {
         expect(await sized.screen()).toMatchObject({ width: 800, height: 600 });
         // what the kind declares is what its real environment has
-        expect([...sized.capabilities].sort()).toEqual([...kindCapabilities('local')!.provides].sort());
+        expect([...sized.capabilities].sort()).toEqual([...kindCapabilities('local').provides].sort());
       } finally {
         await sized.close();
       }

@@ -85,10 +85,9 @@ const actionSpaceNeeds: Record<ActionSpace, readonly Capability[]> = {
   computer_13: ['input'],
 };
 
-/** A kind's declared capabilities with the observations and action spaces they allow; undefined when undeclared. */
-export function kindCapabilities(kind: string): KindCapabilitiesView | undefined {
+/** A kind's declared capabilities with the observations and action spaces they allow. */
+export function kindCapabilities(kind: string): KindCapabilitiesView {
   const c = environmentKinds.require(kind).capabilities;
-  if (!c) return undefined;
   const has = (needs: readonly Capability[]) => needs.every((n) => c.provides.includes(n));
   return {
     provides: [...c.provides],
@@ -102,7 +101,7 @@ export function kindCapabilities(kind: string): KindCapabilitiesView | undefined
 export function environmentKindsInfo(): {
   kind: string;
   summary: string;
-  capabilities?: KindCapabilitiesView;
+  capabilities: KindCapabilitiesView;
 }[] {
   return environmentKinds.names().map((kind) => ({
     kind,
@@ -114,7 +113,7 @@ export function environmentKindsInfo(): {
 /** The screen size the spec fixes (`local:1280x800`), by its kind's declaration; undefined when it fixes none. */
 export function specScreen(spec: string | EnvSpec): { width: number; height: number } | undefined {
   const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
-  return environmentKinds.require(s.kind).capabilities?.screenOf?.(s);
+  return environmentKinds.require(s.kind).capabilities.screenOf?.(s);
 }
 
 /** Throws EnvSpecError when the spec's kind cannot give the observation or perform the action space. */
@@ -124,7 +123,6 @@ export function checkEnvironmentFits(
 ): void {
   const s = typeof spec === 'string' ? checkEnvSpec(spec) : spec;
   const c = kindCapabilities(s.kind);
-  if (!c) return;
   const lacks = (needs: readonly Capability[]) => needs.filter((n) => !c.provides.includes(n));
   if (run.observation && !c.observations.includes(run.observation))
     throw new EnvSpecError(

@@ -46,8 +46,8 @@ export interface KindCapabilitiesView {
 export interface EnvironmentKind {
   /** One line for usage texts: the spec's form and what the kind drives. */
   summary: string;
-  /** What its environments can do (see KindCapabilities); a kind without it is refused nothing and offered nowhere. */
-  capabilities?: KindCapabilities;
+  /** What its environments can do (see KindCapabilities): the start form, a run's checks and the CLI read it. */
+  capabilities: KindCapabilities;
   /** Checks the kind's part of a spec before anything starts; throws EnvSpecError naming what is wrong. */
   check(spec: EnvSpec): void;
   /** A new environment for one task. */

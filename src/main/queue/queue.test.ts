@@ -20,6 +20,7 @@ import type { Task } from '../../shared/task';
 import type { Agent, AgentTurn } from '../agents/agent';
 import { EnvironmentError } from '../errors';
 import type { Environment } from '../env/environment';
+import { environmentKinds } from '../env/kinds';
 import { createShellEnvironment } from '../env/local/shell-environment';
 import { defaultParts, type RunnerParts } from '../runner/parts';
 import { readJsonLines } from '../store/files';
@@ -375,6 +376,34 @@ describe.skipIf(!hasRedisServer)(`queued runs${hasRedisServer ? '' : ' (skipped:
     expect(failed.failedReason).toContain(join(root, 'missing', 'b.json'));
     expect((await queue.getJob('bad-data'))!.failedReason).toMatch(/job data \/runId/);
     expect(commits(q.runDir).size).toBe(0);
+    await workers.pop()!.close();
+  });
+
+  it("fails at once a job its worker's environment cannot observe as the run asks, before any attempt is written", async () => {
+    if (!environmentKinds.has('test-queue-no-a11y'))
+      environmentKinds.register('test-queue-no-a11y', {
+        summary: 'test-queue-no-a11y   a screen without an accessibility tree (queue.test.ts)',
+        capabilities: { provides: ['screenshot', 'input', 'shell', 'files'], runsOn: 'this-machine' },
+        check() {},
+        create: (_spec, request) => createShellEnvironment({ home: request.home }),
+      });
+    const tasks = await load(['d']);
+    const q = await enqueueRun(
+      tasks,
+      { agent: 'oracle', outDir: join(root, 'results'), observation: 'som' },
+      { queue: redis.url, name: 'no-a11y', attempts: 3, backoffMs: 100 },
+    );
+    const current: Current = { created: 0 };
+    await worker({ agent: fileAgent(current), parts: shellParts(current), env: 'test-queue-no-a11y' });
+    const id = jobIdFor('no-a11y', 'cli/d');
+    expect(await waitForJob(queue, id, ['completed', 'failed'])).toBe('failed');
+    const failed = (await queue.getJob(id))!;
+    expect(failed.attemptsMade).toBe(1);
+    expect(failed.failedReason).toMatch(
+      /the test-queue-no-a11y environment cannot give observation 'som' \(it has no accessibility\)/,
+    );
+    expect(current.created).toBe(0);
+    expect(readdirSync(q.runDir).filter((f) => f.startsWith('cli'))).toEqual([]);
     await workers.pop()!.close();
   });
 

@@ -175,6 +175,9 @@ export async function startQueueWorker(o: QueueWorkerOptions): Promise<QueueWork
       preflightEnvironment(envSpec ?? DEFAULT_ENV_SPEC, {
         agentHoldsSecrets: !o.agent && agentHoldsSecrets(data.agent),
         allowUnisolated: !!o.allowUnisolated,
+        // a worker's environment that cannot give the job's observation or act in its action space refuses it
+        observation: data.observation,
+        actionSpace: data.actionSpace,
       });
     } catch (e) {
       throw new UnrecoverableError((e as Error).message);

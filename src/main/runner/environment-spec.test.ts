@@ -18,6 +18,9 @@ let last: Environment | undefined;
 if (!environmentKinds.has('spec-probe'))
   environmentKinds.register('spec-probe', {
     summary: 'spec-probe://…   a shell environment (environment-spec.test.ts)',
+    // stands for a machine reached by URL with a screen, as osworld's are (the run's default observation is a
+    // screenshot); the test's environments are shell environments, which the runner observes as feedback only
+    capabilities: { provides: ['screenshot', 'input', 'shell', 'files'], runsOn: 'other-machine' },
     check(spec) {
       if (!spec.url) throw new EnvSpecError(`'${spec.text}': spec-probe takes a URL`);
     },

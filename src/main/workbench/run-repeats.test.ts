@@ -13,6 +13,7 @@ import { createWorkbench } from './workbench';
 if (!environmentKinds.has('test-shell-repeats'))
   environmentKinds.register('test-shell-repeats', {
     summary: 'test-shell-repeats  a shell environment (run-repeats.test.ts)',
+    capabilities: { provides: ['shell', 'files', 'launch', 'browser'], runsOn: 'this-machine' },
     check() {},
     async create(_spec, request) {
       return createShellEnvironment({ home: request.home });

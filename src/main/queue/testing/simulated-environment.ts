@@ -72,6 +72,7 @@ export function simulatedKind(): EnvironmentKind {
   return {
     summary:
       'simulated[:START,ACTION,SCREENSHOT]   a latency model only (benchmarks of throughput; never grades)',
+    capabilities: { provides: ['screenshot', 'input'], runsOn: 'this-machine' },
     check: (spec) => void model(spec.rest),
     create: (spec) => createSimulatedEnvironment(model(spec.rest)),
   };
