@@ -11,7 +11,7 @@ export interface WayBack {
 
 export function LoadError({ error, back }: { error: string; back: WayBack[] }) {
   return (
-    <div className="pad" data-testid="load-error">
+    <div className="pad load-error" data-testid="load-error">
       <div className="error">{error}</div>
       <p className="small">
         {back.map((b, i) => (
